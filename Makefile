@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: MIT
+#
+# pp - one Makefile for the whole tree.
+#
+#   make            build ./pp-record ./pp-analyze ./pp
+#   make deps       apt-install the Debian packages pp needs (idempotent)
+#   make test       deps + build + unit tests + integration tests
+#   make check      the same without deps
+#   make asan       the whole suite built with -fsanitize=address,undefined
+#   make demo       deps + build + record a few seconds + reports
+#   make bench      benchmarks, results in docs/performance.md
+#   make static     a fully static pp-record
+#
+# Objects go to $(O) (default build/); binaries to $(BIN) (default: the top).
+
+O ?= build
+BIN ?= .
+CC ?= cc
+OPT ?= -O2 -g
+V ?= 0
+
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3
+PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -I. -fno-strict-aliasing
+SAN ?=
+CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
+LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null)
+ifeq ($(NO_PYTHON),)
+PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
+PY_LIBS := $(shell $(PYCONFIG) --embed --ldflags 2>/dev/null)
+endif
+RECORD_LIBS := -lzstd -lelf -lpthread
+
+ifeq ($(V),0)
+Q := @
+QCC = @echo "  CC      $@";
+QLD = @echo "  LINK    $@";
+QAR = @echo "  AR      $@";
+endif
+
+COMMON_SRC := $(sort $(wildcard common/*.c))
+FORMAT_SRC := $(sort $(wildcard format/*.c))
+RECORD_SRC := $(sort $(wildcard record/*.c))
+# Analyzer plans are linked into pp-record too: they must not need libtraceevent.
+PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
+ANALYZE_SRC := $(filter-out analyze/pp-main.c,$(sort $(wildcard analyze/*.c)))
+AZ_SRC := $(filter-out $(PLAN_SRC),$(sort $(wildcard analyzers/*.c)))
+PP_SRC := analyze/pp-main.c
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+LOAD_SRC := $(sort $(wildcard tests/load/*.c))
+
+obj = $(patsubst %.c,$(O)/%.o,$(1))
+
+LIBCOMMON := $(O)/libppcommon.a
+LIBFORMAT := $(O)/libppformat.a
+LIBPLAN := $(O)/libppplan.a
+
+PROGS := $(BIN)/pp-record $(BIN)/pp-analyze $(BIN)/pp
+LOADS := $(patsubst tests/load/%.c,$(O)/load/%,$(LOAD_SRC))
+UNIT := $(O)/tests/unit-tests
+
+all: $(PROGS) $(LOADS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+# Only the analyzer side sees libtraceevent and Python headers.
+$(call obj,$(ANALYZE_SRC) $(AZ_SRC) $(PP_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
+
+$(LIBCOMMON): $(call obj,$(COMMON_SRC))
+	$(QAR)rm -f $@ && ar rcs $@ $^
+$(LIBFORMAT): $(call obj,$(FORMAT_SRC))
+	$(QAR)rm -f $@ && ar rcs $@ $^
+$(LIBPLAN): $(call obj,$(PLAN_SRC)) $(O)/.plan-stamp
+	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
+$(O)/.plan-stamp:
+	@mkdir -p $(O) && touch $@
+
+$(BIN)/pp-record: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RECORD_LIBS)
+
+$(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
+
+$(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
+
+$(O)/load/%: tests/load/%.c
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
+
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lm
+
+# --- setup -----------------------------------------------------------------
+
+DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
+	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	else echo "deps: all Debian packages present"; fi
+
+# --- tests -----------------------------------------------------------------
+
+unit: $(UNIT)
+	$(UNIT)
+
+integration: $(PROGS) $(LOADS)
+	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
+
+check: all unit integration
+
+test: deps
+	$(MAKE) check
+
+asan:
+	$(MAKE) O=build-asan BIN=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" check
+
+fuzz: $(O)/tests/fuzz-reader
+
+$(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
+	@mkdir -p $(dir $@)
+	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd
+
+static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
+	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
+
+demo: deps
+	@$(MAKE) all
+	@sh tests/demo.sh
+
+bench: all
+	@sh tests/bench/run.sh
+
+clean:
+	rm -rf build build-asan pp-record pp-analyze pp pp-record.static
+
+.PHONY: all deps unit integration check test asan fuzz static demo bench clean
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

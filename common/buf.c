@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buf.c - growable byte buffer; see buf.h for the invariants.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+
+void pp_buf_release(struct pp_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->alloc = 0;
+}
+
+void pp_buf_grow(struct pp_buf *b, size_t extra)
+{
+	size_t need = b->len + extra + 1;
+
+	if (need <= b->alloc)
+		return;
+	size_t n = b->alloc ? b->alloc : 64;
+	while (n < need)
+		n *= 2;
+	b->data = pp_xrealloc(b->data, n);
+	b->alloc = n;
+	b->data[b->len] = '\0';
+}
+
+void pp_buf_add(struct pp_buf *b, const void *p, size_t sz)
+{
+	pp_buf_grow(b, sz);
+	memcpy(b->data + b->len, p, sz);
+	b->len += sz;
+	b->data[b->len] = '\0';
+}
+
+void pp_buf_adds(struct pp_buf *b, const char *s)
+{
+	pp_buf_add(b, s, strlen(s));
+}
+
+void pp_buf_addch(struct pp_buf *b, int c)
+{
+	pp_buf_grow(b, 1);
+	b->data[b->len++] = (char)c;
+	b->data[b->len] = '\0';
+}
+
+void pp_buf_addf(struct pp_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	pp_buf_grow(b, 64);
+	va_start(ap, fmt);
+	n = vsnprintf(b->data + b->len, b->alloc - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->alloc - b->len) {
+		pp_buf_grow(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, b->alloc - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += (size_t)n;
+}
+
+char *pp_buf_detach(struct pp_buf *b)
+{
+	char *p;
+
+	pp_buf_grow(b, 0);
+	p = b->data;
+	b->data = NULL;
+	b->len = b->alloc = 0;
+	return p;
+}
+
+void pp_buf_add_json_str(struct pp_buf *b, const char *s)
+{
+	pp_buf_addch(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': pp_buf_adds(b, "\\\""); break;
+		case '\\': pp_buf_adds(b, "\\\\"); break;
+		case '\n': pp_buf_adds(b, "\\n"); break;
+		case '\t': pp_buf_adds(b, "\\t"); break;
+		case '\r': pp_buf_adds(b, "\\r"); break;
+		default:
+			if (*p < 0x20)
+				pp_buf_addf(b, "\\u%04x", *p);
+			else
+				pp_buf_addch(b, *p);
+		}
+	}
+	pp_buf_addch(b, '"');
+}

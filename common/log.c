@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * log.c - stderr messages, fatal exits and allocation that cannot fail.
+ *
+ * The only mutable globals of the project live here: the log level and the
+ * program name, both set once in main() before any work starts.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+int pp_log_level = PP_LOG_INFO;
+const char *pp_progname = "pp";
+
+static void vlog(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", pp_progname, kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pp_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void pp_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pp_log_level < PP_LOG_INFO)
+		return;
+	va_start(ap, fmt);
+	vlog("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void pp_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pp_log_level < PP_LOG_INFO)
+		return;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
+void pp_debug(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pp_log_level < level)
+		return;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
+void pp_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog("error: ", fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+void pp_bug(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "%s: BUG at %s:%d: %s\n", pp_progname, file, line, what);
+	abort();
+}
+
+static void *oom(size_t sz)
+{
+	fprintf(stderr, "%s: error: out of memory allocating %zu bytes\n", pp_progname, sz);
+	exit(2);
+}
+
+void *pp_xmalloc(size_t sz)
+{
+	void *p = malloc(sz ? sz : 1);
+
+	return p ? p : oom(sz);
+}
+
+void *pp_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	return p ? p : oom(n * sz);
+}
+
+void *pp_xrealloc(void *p, size_t sz)
+{
+	void *q = realloc(p, sz ? sz : 1);
+
+	return q ? q : oom(sz);
+}
+
+char *pp_xstrdup(const char *s)
+{
+	return pp_xstrndup(s, strlen(s));
+}
+
+char *pp_xstrndup(const char *s, size_t n)
+{
+	char *p = pp_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *pp_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(0);
+	return s;
+}

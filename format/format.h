@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * format.h - the pp capture file: writer, reader and record types.
+ *
+ * A capture is a 64-byte file header, then self-contained segments (a
+ * 64-byte header and one zstd frame each), then optionally an index segment
+ * and a 16-byte trailer.  Inside a segment, records are framed as
+ * {type:u8, len:varint, body}; records of type 0x10..0x7f ("timed") start
+ * their body with a time delta.  docs/capture-format.md is the normative spec;
+ * this header is its C binding.
+ *
+ * Invariants: timed records are in non-decreasing time order across the
+ * whole file; every segment decodes on its own (stack tables and XOR state
+ * reset at each boundary).  Not here: what the records mean to an analyzer.
+ *
+ * format/ never exits and never prints: every call returns 0 or a negative
+ * code, and the writer/reader keep a detailed message behind *_errmsg().
+ */
+#ifndef PP_FORMAT_H
+#define PP_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifndef PP_MUST_CHECK
+#define PP_MUST_CHECK __attribute__((warn_unused_result))
+#endif
+
+#define PPF_VERSION_MAJOR 1
+#define PPF_VERSION_MINOR 0
+
+#define PPF_FILE_MAGIC "PPCAP\r\n\032"	/* 8 bytes */
+#define PPF_FILE_HDR_SZ 64
+#define PPF_SEG_MAGIC 0x47535050u	/* "PPSG" little-endian */
+#define PPF_SEG_HDR_SZ 64
+#define PPF_TRAILER_MAGIC 0x58495050u	/* "PPIX" little-endian */
+#define PPF_TRAILER_SZ 16
+#define PPF_ENDIAN_TAG 0x01020304u
+
+/* Bounds a reader enforces before it allocates anything. */
+#define PPF_SEG_MAX_RAW (64u << 20)	/* usize */
+#define PPF_SEG_MAX_COMP (65u << 20)	/* csize */
+#define PPF_MAX_STACK 1024		/* frames in one STACK record */
+#define PPF_MAX_STR (1u << 20)		/* one string field */
+
+enum ppf_seg_kind {
+	PPF_SEG_META = 1,	/* KV, EVENT_DESC, TASK, SYSCALL, snapshot MMAP ... */
+	PPF_SEG_EVENTS = 2,	/* SAMPLE, STACK, COMM, FORK, EXIT, MMAP, LOST, ... */
+	PPF_SEG_KSYMS = 3,	/* KSYM */
+	PPF_SEG_USYMS = 4,	/* DSO followed by its SYMs */
+	PPF_SEG_STATS = 5,	/* STAT, written at close */
+	PPF_SEG_INDEX = 6,	/* INDEX_ENTRY, last segment of a closed file */
+};
+
+enum ppf_seg_flags {
+	PPF_SEGF_ZSTD = 1 << 0,	/* payload is one zstd frame; else stored as is */
+};
+
+/* Required feature bits (a reader refuses unknown ones); none are defined yet. */
+#define PPF_FEAT_REQUIRED_KNOWN 0ull
+
+/* Record types.  0x01..0x0f untimed, 0x10..0x7f timed, 0x80.. reserved. */
+enum ppf_rec_type {
+	PPF_REC_KV = 0x01,		/* key, value (strings) */
+	PPF_REC_EVENT_DESC = 0x02,	/* one recorded event */
+	PPF_REC_TASK = 0x03,		/* task snapshot entry */
+	PPF_REC_KSYM = 0x04,		/* kernel symbol */
+	PPF_REC_DSO = 0x05,		/* a binary: build id, path; its SYMs follow */
+	PPF_REC_SYM = 0x06,		/* a symbol of the last DSO */
+	PPF_REC_STAT = 0x07,		/* key, value (u64) statistics */
+	PPF_REC_STACK = 0x08,		/* stack_id, frames: segment-local interning */
+	PPF_REC_INDEX_ENTRY = 0x09,	/* one segment in the index */
+	PPF_REC_SYSCALL = 0x0a,		/* nr, name */
+	PPF_REC_TIMED_FIRST = 0x10,
+	PPF_REC_SAMPLE = 0x10,
+	PPF_REC_COMM = 0x11,
+	PPF_REC_FORK = 0x12,
+	PPF_REC_EXIT = 0x13,
+	PPF_REC_MMAP = 0x14,
+	PPF_REC_LOST = 0x15,
+	PPF_REC_TIME_SYNC = 0x16,	/* (perf ns, realtime ns) pair */
+	PPF_REC_SIDEBAND = 0x17,	/* any other perf record, kept raw */
+	PPF_REC_TIMED_LAST = 0x7f,
+};
+
+/* --- Typed views of records ------------------------------------------------ */
+
+enum ppf_event_kind {
+	PPF_EV_TRACEPOINT = 1,
+	PPF_EV_SOFTWARE = 2,
+	PPF_EV_HARDWARE = 3,
+	PPF_EV_UPROBE = 4,
+	PPF_EV_KPROBE = 5,
+	PPF_EV_BREAKPOINT = 6,
+	PPF_EV_OTHER = 7,
+};
+
+enum ppf_event_desc_flags {
+	PPF_EVF_KERNEL_FILTER = 1 << 0,	/* filter applied by the kernel */
+	PPF_EVF_USER_FILTER = 1 << 1,	/* kernel refused it: analyzer must apply it */
+	PPF_EVF_STACK = 1 << 2,		/* samples carry callchains */
+	PPF_EVF_RETPROBE = 1 << 3,
+};
+
+/* PPF_REC_EVENT_DESC.  Strings are borrowed from the segment buffer on read. */
+struct ppf_event_desc {
+	uint32_t id;			/* referenced by ppf_sample.id */
+	uint32_t kind;			/* enum ppf_event_kind */
+	uint32_t flags;			/* enum ppf_event_desc_flags */
+	uint32_t tp_id;			/* tracefs id (common_type), 0 if none */
+	const char *name;		/* "sched:sched_switch", "cpu-clock" */
+	const char *selector;		/* as the user wrote it, with /filter/ATTR/ */
+	const char *filter;		/* filter text, "" if none */
+	const void *attr;		/* struct perf_event_attr bytes, as opened */
+	uint32_t attr_sz;
+	const char *format;		/* tracefs "format" text, "" if none */
+};
+
+/* PPF_REC_TASK: a task alive when recording started. */
+struct ppf_task {
+	uint32_t pid, tid, ppid;
+	const char *comm;
+	const char *cmdline;		/* NUL-separated args turned into spaces */
+};
+
+/* PPF_REC_KSYM */
+struct ppf_ksym {
+	uint64_t addr;
+	char type;			/* 't', 'T', 'W' ... */
+	const char *name;
+	const char *module;		/* "" for vmlinux */
+};
+
+/* PPF_REC_DSO: a binary whose symbol table follows as SYM records. */
+struct ppf_dso {
+	const uint8_t *build_id;
+	uint32_t build_id_sz;		/* 0 when the binary has none */
+	const char *path;
+	uint32_t nr_syms;
+	uint32_t flags;			/* PPF_DSO_* */
+	uint64_t text_vaddr;		/* ELF vaddr that maps file offset @text_offset */
+	uint64_t text_offset;
+};
+
+enum { PPF_DSO_DEBUGINFO = 1 << 0, PPF_DSO_JITMAP = 1 << 1, PPF_DSO_KERNEL_MODULE = 1 << 2 };
+
+/* PPF_REC_SYM: start is an ELF virtual address of the DSO (or absolute for JIT maps). */
+struct ppf_sym {
+	uint64_t start;
+	uint64_t size;
+	const char *name;		/* mangled as in the ELF file */
+};
+
+/* PPF_REC_SAMPLE flags */
+enum ppf_sample_flags {
+	PPF_SF_PERIOD = 1 << 0,		/* period present (else 1) */
+	PPF_SF_IP = 1 << 1,
+	PPF_SF_ADDR = 1 << 2,
+	PPF_SF_STACK = 1 << 3,
+	PPF_SF_RAW = 1 << 4,
+	PPF_SF_RAW_XOR = 1 << 5,	/* on disk only: raw XORed with the previous raw of this id */
+	PPF_SF_EXTRA = 1 << 6,		/* extra bytes: regs, read values (layout by event desc) */
+	PPF_SF_LATE = 1 << 7,		/* arrived after the reorder window; see late_ns */
+};
+
+/* PPF_REC_SAMPLE.  Pointers are borrowed until the reader leaves the segment. */
+struct ppf_sample {
+	uint64_t time_ns;		/* stored time (clamped for LATE samples) */
+	uint64_t late_ns;		/* LATE: how much earlier it really happened */
+	uint32_t flags;
+	uint32_t id;
+	uint32_t cpu;
+	uint32_t pid, tid;
+	uint64_t period;
+	uint64_t ip;
+	uint64_t addr;
+	uint32_t stack_id;		/* segment-local, 0 = none */
+	uint32_t nr_stack;
+	const uint64_t *stack;		/* callchain as perf gives it, context markers included */
+	uint32_t raw_sz;
+	const uint8_t *raw;		/* tracepoint raw data */
+	uint32_t extra_sz;
+	const uint8_t *extra;
+};
+
+struct ppf_comm {
+	uint64_t time_ns;
+	uint32_t pid, tid;
+	uint32_t exec;			/* the COMM came from exec */
+	const char *comm;
+};
+
+/* PPF_REC_FORK and PPF_REC_EXIT */
+struct ppf_task_event {
+	uint64_t time_ns;
+	uint32_t pid, ppid, tid, ptid;
+};
+
+struct ppf_mmap {
+	uint64_t time_ns;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t prot, flags;
+	const uint8_t *build_id;
+	uint32_t build_id_sz;
+	const char *path;
+};
+
+struct ppf_lost {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint32_t id;			/* event id if known, else 0 */
+	uint64_t count;
+};
+
+struct ppf_time_sync {
+	uint64_t time_ns;		/* perf clock */
+	uint64_t realtime_ns;		/* CLOCK_REALTIME at the same instant */
+};
+
+struct ppf_sideband {
+	uint64_t time_ns;
+	uint32_t perf_type;		/* PERF_RECORD_* */
+	uint32_t cpu;
+	const uint8_t *data;		/* the record body after perf_event_header */
+	uint32_t size;
+};
+
+struct ppf_index_entry {
+	uint64_t offset;
+	uint32_t kind;
+	uint64_t seq;
+	uint64_t first_ns, last_ns;
+	uint32_t nr_records;
+};
+
+/* A decoded record: @type says which member of the union is valid. */
+struct ppf_record {
+	uint32_t type;
+	uint64_t time_ns;		/* timed records; 0 otherwise */
+	const uint8_t *body;		/* the raw body, for unknown types */
+	uint32_t body_sz;
+	union {
+		struct { const char *key, *value; } kv;
+		struct { const char *key; uint64_t value; } stat;
+		struct { uint32_t nr; const char *name; } syscall;
+		struct ppf_event_desc event;
+		struct ppf_task task;
+		struct ppf_ksym ksym;
+		struct ppf_dso dso;
+		struct ppf_sym sym;
+		struct ppf_sample sample;
+		struct ppf_comm comm;
+		struct ppf_task_event task_event;
+		struct ppf_mmap mmap;
+		struct ppf_lost lost;
+		struct ppf_time_sync sync;
+		struct ppf_sideband sideband;
+		struct ppf_index_entry index;
+	} u;
+};
+
+/* --- Writer ---------------------------------------------------------------- */
+
+struct ppf_writer;
+
+struct ppf_writer_opts {
+	int zstd_level;			/* 0 = default (3); negative = fast levels */
+	uint32_t seg_max_raw;		/* close a segment at this many raw bytes (0: 1 MiB) */
+	uint64_t seg_max_age_ns;	/* ... or this long after its first record (0: never) */
+	bool own_fd;			/* ppf_writer_close() closes the fd */
+	bool no_index;			/* streaming: write no index/trailer at close */
+	uint64_t created_ns;		/* wall clock for the header; 0 = now */
+};
+
+/**
+ * ppf_writer_open() - create a capture file
+ * @path: file to create (truncated if it exists)
+ * @opts: options, or NULL for defaults
+ * @out: the new writer
+ *
+ * Writes the file header at once.
+ * Return: 0 or a negative code; the caller owns *@out and frees it with ppf_writer_close().
+ */
+int ppf_writer_open(const char *path, const struct ppf_writer_opts *opts,
+		    struct ppf_writer **out) PP_MUST_CHECK;
+
+/**
+ * ppf_writer_open_fd() - write a capture to an open fd (a pipe is fine: no seeking)
+ * Return: as ppf_writer_open().
+ */
+int ppf_writer_open_fd(int fd, const struct ppf_writer_opts *opts,
+		       struct ppf_writer **out) PP_MUST_CHECK;
+
+/**
+ * ppf_writer_begin() - make @kind the kind of the segment being filled
+ *
+ * Closes the open segment if it is of another kind.  Every ppf_write_*()
+ * appends to the open segment (opening one of the kind it belongs to when
+ * none is open).
+ * Return: 0 or a negative code.
+ */
+int ppf_writer_begin(struct ppf_writer *w, enum ppf_seg_kind kind) PP_MUST_CHECK;
+
+/** ppf_writer_flush() - close the open segment now (pipe latency, reorder flush). */
+int ppf_writer_flush(struct ppf_writer *w) PP_MUST_CHECK;
+
+/** ppf_writer_tick() - close the open segment if it is older than seg_max_age_ns. */
+int ppf_writer_tick(struct ppf_writer *w) PP_MUST_CHECK;
+
+/**
+ * ppf_writer_close() - flush, write the index and trailer, free the writer
+ * Return: 0 or the first error seen by this writer (the writer is freed in every case).
+ */
+int ppf_writer_close(struct ppf_writer *w) PP_MUST_CHECK;
+
+/** ppf_writer_errmsg() - the last detailed error ("write: No space left on device"). */
+const char *ppf_writer_errmsg(const struct ppf_writer *w);
+
+/** Totals so far: segments written, raw and compressed bytes (headers included in comp). */
+struct ppf_writer_totals {
+	uint64_t nr_segments, raw_bytes, comp_bytes, nr_samples, nr_late;
+};
+void ppf_writer_totals(const struct ppf_writer *w, struct ppf_writer_totals *t);
+
+/*
+ * Record writers.  Each appends one record to the open segment, opening a
+ * segment of the right kind if needed.  Timed records must come in time
+ * order; a SAMPLE older than the previous timed record is clamped and
+ * flagged PPF_SF_LATE (late_ns set), any other timed record is clamped.
+ * Return: 0 or a negative code (also kept as the writer's sticky error).
+ */
+int ppf_write_kv(struct ppf_writer *w, const char *key, const char *value) PP_MUST_CHECK;
+int ppf_write_stat(struct ppf_writer *w, const char *key, uint64_t value) PP_MUST_CHECK;
+int ppf_write_syscall(struct ppf_writer *w, uint32_t nr, const char *name) PP_MUST_CHECK;
+int ppf_write_event_desc(struct ppf_writer *w, const struct ppf_event_desc *d) PP_MUST_CHECK;
+int ppf_write_task(struct ppf_writer *w, const struct ppf_task *t) PP_MUST_CHECK;
+int ppf_write_ksym(struct ppf_writer *w, const struct ppf_ksym *k) PP_MUST_CHECK;
+int ppf_write_dso(struct ppf_writer *w, const struct ppf_dso *d) PP_MUST_CHECK;
+int ppf_write_sym(struct ppf_writer *w, const struct ppf_sym *s) PP_MUST_CHECK;
+/* For SAMPLE, stack_id and RAW_XOR are computed by the writer; set nr_stack/stack. */
+int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s) PP_MUST_CHECK;
+int ppf_write_comm(struct ppf_writer *w, const struct ppf_comm *c) PP_MUST_CHECK;
+int ppf_write_fork(struct ppf_writer *w, const struct ppf_task_event *f) PP_MUST_CHECK;
+int ppf_write_exit(struct ppf_writer *w, const struct ppf_task_event *e) PP_MUST_CHECK;
+int ppf_write_mmap(struct ppf_writer *w, const struct ppf_mmap *m) PP_MUST_CHECK;
+int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l) PP_MUST_CHECK;
+int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s) PP_MUST_CHECK;
+int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s) PP_MUST_CHECK;
+
+/* --- Reader ---------------------------------------------------------------- */
+
+struct ppf_reader;
+
+enum ppf_reader_flags {
+	PPF_READ_STRICT = 1 << 0,	/* corruption or truncation is an error, not a skip */
+	PPF_READ_STREAM = 1 << 1,	/* the fd cannot seek (a pipe): scan only */
+};
+
+struct ppf_file_info {
+	uint16_t major, minor;
+	uint64_t created_ns;
+	uint32_t flags;
+	uint64_t required_features, optional_features;
+	bool has_index;
+};
+
+/* A problem the reader skipped over (bad checksum, bad zstd, cut-off tail). */
+struct ppf_problem {
+	uint64_t seq;			/* segment number (sequence), or the next expected */
+	uint64_t offset;		/* file offset of the segment header */
+	int err;			/* PP_EBAD_CRC, PP_EBAD_ZSTD, PP_ETRUNCATED, ... */
+	uint32_t nr_records;		/* records lost with it, when the header was trusted */
+};
+
+struct ppf_read_stats {
+	uint64_t nr_segments;		/* good segments read */
+	uint64_t raw_bytes, comp_bytes;	/* of the good segments (comp includes headers) */
+	uint64_t nr_corrupt;		/* segments skipped */
+	uint64_t records_lost;		/* records in skipped segments (as their headers said) */
+	bool truncated;			/* the file ends inside a segment, or without a trailer */
+	bool cut_mid_segment;		/* the file ends inside a segment */
+	uint64_t truncated_at;		/* file offset where the last whole segment ended */
+	uint64_t last_seq;		/* last good segment's sequence number */
+	uint64_t last_time_ns;		/* last timed record of the last good events segment */
+	size_t nr_problems;
+	const struct ppf_problem *problems;	/* the first 64 problems, borrowed */
+};
+
+/** A segment as read: header fields plus the decompressed payload. */
+struct ppf_segment {
+	uint32_t kind, flags;
+	uint64_t seq;
+	uint64_t offset;		/* of its header in the file */
+	uint64_t first_ns, last_ns;
+	uint32_t csize, usize;
+	uint32_t nr_records, nr_samples;
+	const uint8_t *data;		/* usize bytes, borrowed until the next segment */
+};
+
+/**
+ * ppf_reader_open() - open a capture for reading
+ * @path: a file, or "-" for standard input (then PPF_READ_STREAM is implied)
+ * @flags: PPF_READ_*
+ * @out: the new reader
+ *
+ * Reads and checks the file header; a newer major version is refused with
+ * a message naming both versions (see ppf_reader_errmsg(r) on failure:
+ * @out is set to a reader holding only the message, which the caller frees).
+ * Return: 0 or a negative code.
+ */
+int ppf_reader_open(const char *path, unsigned flags, struct ppf_reader **out) PP_MUST_CHECK;
+/** ppf_reader_open_fd() - as ppf_reader_open() on an fd the reader does not own. */
+int ppf_reader_open_fd(int fd, unsigned flags, struct ppf_reader **out) PP_MUST_CHECK;
+/** ppf_reader_close() - free the reader (NULL is fine). */
+void ppf_reader_close(struct ppf_reader *r);
+const char *ppf_reader_errmsg(const struct ppf_reader *r);
+const struct ppf_file_info *ppf_reader_info(const struct ppf_reader *r);
+const struct ppf_read_stats *ppf_reader_stats(const struct ppf_reader *r);
+
+/**
+ * ppf_reader_next_segment() - the next good segment, skipping bad ones
+ * @r: the reader
+ * @seg: receives a borrowed view valid until the next call
+ *
+ * Corrupt segments are recorded in the stats and skipped (with
+ * PPF_READ_STRICT they end the read with an error instead).
+ * Return: 0, PPF_END (positive 1) at the end, or a negative code.
+ */
+#define PPF_END 1
+int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **seg) PP_MUST_CHECK;
+
+/**
+ * ppf_reader_next() - the next record of the capture, across segments
+ * @r: the reader
+ * @rec: receives the decoded record; pointers borrowed until the reader
+ *       leaves the current segment
+ * @seg: if not NULL, receives the segment the record came from
+ *
+ * Return: 0, PPF_END at the end, or a negative code (a malformed record:
+ * the rest of that segment is skipped and reported as corrupt; the call
+ * continues with the next segment, so a negative return only happens in
+ * strict mode or on an I/O error).
+ */
+int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec,
+		    const struct ppf_segment **seg) PP_MUST_CHECK;
+
+/**
+ * ppf_reader_rewind() - start over from the first segment (seekable files only)
+ * Return: 0 or -ESPIPE.
+ */
+int ppf_reader_rewind(struct ppf_reader *r) PP_MUST_CHECK;
+
+/**
+ * ppf_reader_seek_time() - skip EVENTS segments that end before @t_ns
+ *
+ * Uses the index when the file has one; other segment kinds are still
+ * delivered.  Without an index (or on a stream) it only skips the decoding
+ * of segments whose headers say they end earlier.
+ * Return: 0 or a negative code.
+ */
+int ppf_reader_seek_time(struct ppf_reader *r, uint64_t t_ns) PP_MUST_CHECK;
+
+/* --- Low-level pieces, exposed for tests and tools ------------------------- */
+
+/** ppf_crc32c() - CRC32C (Castagnoli) of @len bytes, continuing from @crc (start with 0). */
+uint32_t ppf_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/**
+ * ppf_segment_decode() - decode the records of a raw segment payload
+ * @data, @size: the decompressed payload
+ * @first_ns: the segment header's first_ns (base of time deltas)
+ * @cb: called for each record; non-zero return stops the walk
+ * Return: 0, the callback's value, or PP_EBAD_RECORD.
+ */
+typedef int (*ppf_record_fn)(const struct ppf_record *rec, void *arg);
+int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, ppf_record_fn cb,
+		       void *arg) PP_MUST_CHECK;
+
+/** ppf_kind_name() - "events", "meta", ... for a segment kind. */
+const char *ppf_kind_name(uint32_t kind);
+
+#endif

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: MIT
+# lib.sh - helpers for integration tests.  Source it from a tNNN-*.sh test.
+#
+# A test exits 0 (pass), 77 (skip; it printed why on stdout first) or
+# anything else (fail).  It runs in its own scratch directory $T.
+# PP_BIN: where pp-record/pp-analyze/pp are; PP_LOAD: the load generators.
+
+set -u
+: "${PP_BIN:?PP_BIN not set: run through tests/integration/run.sh}"
+: "${PP_LOAD:?PP_LOAD not set}"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+FIX=$TOP/tests/fixtures
+SAMPLES=$TOP/samples
+PP_RECORD=$PP_BIN/pp-record
+PP_ANALYZE=$PP_BIN/pp-analyze
+PP=$PP_BIN/pp
+for b in "$PP_RECORD" "$PP_ANALYZE"; do
+	[ -x "$b" ] || { echo "missing binary $b: run make first"; exit 1; }
+done
+T=$(mktemp -d /tmp/pp-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+# need_root: perf_event_open system-wide, tracefs, uprobes
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root (perf_event_open system-wide and tracefs)"
+}
+
+# need_tracefs: root and a mounted (or mountable) tracefs
+need_tracefs() {
+	need_root
+	if [ ! -e /sys/kernel/tracing/events ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+			skip "tracefs is not mounted and cannot be mounted"
+	fi
+}
+
+need_event() {
+	need_tracefs
+	[ -d "/sys/kernel/tracing/events/${1%%:*}/${1#*:}" ] || skip "the kernel has no tracepoint $1"
+}
+
+# check_output EXPECT ACTUAL: fail with a diff when they differ
+check_output() {
+	if ! diff -u "$1" "$2" >diff.out; then
+		cat diff.out
+		fail "output differs from $1"
+	fi
+}
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+}
+
+# assert_ge WHAT MIN ACTUAL
+assert_ge() {
+	[ "$3" -ge "$2" ] 2>/dev/null || fail "$1: expected >= $2, got '$3'"
+}
+
+# assert_between WHAT LO HI ACTUAL (numbers, may be decimal)
+assert_between() {
+	awk -v lo="$2" -v hi="$3" -v x="$4" 'BEGIN { exit !(x >= lo && x <= hi) }' ||
+		fail "$1: expected between $2 and $3, got '$4'"
+}
+
+# normalize_ns: replace runs of digits with N in time-like columns
+normalize_ns() {
+	sed -E 's/[0-9]+\.[0-9]+/N/g'
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-common.c - the small building blocks: errors, units, options, buffers.
+ */
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/options.h"
+#include "common/units.h"
+#include "tests/unit/unit.h"
+
+static void test_common__strerror(void)
+{
+	CU_ASSERT_STRING_EQUAL(pp_strerror(PP_EBAD_MAGIC), "not a pp capture (bad magic)");
+	CU_ASSERT_EQUAL(PP_EBAD_MAGIC, -10000);
+	CU_ASSERT_STRING_EQUAL(pp_strerror(-2), strerror(2));
+	CU_ASSERT_STRING_EQUAL(pp_strerror(0), "success");
+}
+
+static void test_common__parse_time(void)
+{
+	uint64_t v;
+
+	CU_ASSERT_EQUAL(pp_parse_time("10ms", 1, &v), 0);
+	CU_ASSERT_EQUAL(v, 10000000);
+	CU_ASSERT_EQUAL(pp_parse_time("1.5s", 1, &v), 0);
+	CU_ASSERT_EQUAL(v, 1500000000);
+	CU_ASSERT_EQUAL(pp_parse_time("250us", 1, &v), 0);
+	CU_ASSERT_EQUAL(v, 250000);
+	CU_ASSERT_EQUAL(pp_parse_time("7", 1000000, &v), 0);
+	CU_ASSERT_EQUAL(v, 7000000);
+	CU_ASSERT_EQUAL(pp_parse_time("12ns", 1000, &v), 0);
+	CU_ASSERT_EQUAL(v, 12);
+	CU_ASSERT_EQUAL(pp_parse_time("10xs", 1, &v), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_parse_time("", 1, &v), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_parse_time("ms", 1, &v), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_parse_time("99999999999999999999s", 1, &v), PP_ERANGE);
+}
+
+static void test_common__parse_size_list(void)
+{
+	uint64_t v;
+	int *l;
+	size_t n;
+
+	CU_ASSERT_EQUAL(pp_parse_size("64M", &v), 0);
+	CU_ASSERT_EQUAL(v, 64ull << 20);
+	CU_ASSERT_EQUAL(pp_parse_size("4096", &v), 0);
+	CU_ASSERT_EQUAL(v, 4096);
+	CU_ASSERT_EQUAL(pp_parse_size("1GiB", &v), 0);
+	CU_ASSERT_EQUAL(v, 1ull << 30);
+	CU_ASSERT_EQUAL(pp_parse_size("x", &v), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_parse_list("3,0-2,2", 0, &l, &n), 0);
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT(n == 4 && l[0] == 0 && l[3] == 3);
+	free(l);
+	CU_ASSERT_EQUAL(pp_parse_list("1,a", 0, &l, &n), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_parse_list("5", 4, &l, &n), PP_ERANGE);
+	CU_ASSERT_EQUAL(pp_parse_list("3-1", 0, &l, &n), PP_ERANGE);
+}
+
+static void test_common__options(void)
+{
+	bool g = false, b = true;
+	int v = 0;
+	uint64_t t = 0;
+	const char *o = NULL, *d = NULL;
+	struct pp_strlist e = { 0 };
+	const struct pp_option inc[] = {
+		PP_OPT_COUNT('v', "verbose", &v, "more output"),
+		PP_OPT_END(),
+	};
+	const struct pp_option opts[] = {
+		PP_OPT_BOOL('g', "call-graph", &g, "stacks"),
+		PP_OPT_BOOL(0, "banner", &b, "banner"),
+		PP_OPT_TIME(0, "than", &t, 1, "threshold"),
+		PP_OPT_STRING('o', "output", &o, "file", "output"),
+		PP_OPT_STRING_OPTARG(0, "detail", &d, "how", "all", "detail"),
+		PP_OPT_STRLIST('e', "event", &e, "ev", "events"),
+		PP_OPT_INCLUDE(inc),
+		PP_OPT_END(),
+	};
+	const char *argv[] = { "-gv", "pos1", "--than=2ms", "-e", "a", "-eb", "--no-banner",
+			       "--detail", "--out", "x", "-v", ",", "next", "--than", "1" };
+	char err[128];
+	int n = pp_parse_options(15, argv, opts, PP_PARSE_STOP_AT_COMMA, err, sizeof(err));
+
+	CU_ASSERT_EQUAL(n, 5);
+	CU_ASSERT(g && !b && v == 2 && t == 2000000);
+	CU_ASSERT(o && !strcmp(o, "x"));
+	CU_ASSERT(d && !strcmp(d, "all"));
+	CU_ASSERT(e.nr == 2 && !strcmp(e.v[0], "a") && !strcmp(e.v[1], "b"));
+	CU_ASSERT_STRING_EQUAL(argv[0], "pos1");
+	CU_ASSERT_STRING_EQUAL(argv[1], ",");
+	pp_strlist_release(&e);
+
+	const char *bad1[] = { "--nope" };
+	CU_ASSERT(pp_parse_options(1, bad1, opts, 0, err, sizeof(err)) < 0);
+	CU_ASSERT(strstr(err, "--nope") != NULL);
+	const char *bad2[] = { "--than", "3xs" };
+	CU_ASSERT(pp_parse_options(2, bad2, opts, 0, err, sizeof(err)) < 0);
+	CU_ASSERT(strstr(err, "3xs") != NULL);
+	const char *bad3[] = { "-o" };
+	CU_ASSERT(pp_parse_options(1, bad3, opts, 0, err, sizeof(err)) < 0);
+	const char *help[] = { "-h" };
+	CU_ASSERT_EQUAL(pp_parse_options(1, help, opts, 0, err, sizeof(err)), PP_OPT_HELP);
+}
+
+static void test_common__buf(void)
+{
+	struct pp_buf b = PP_BUF_INIT;
+
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&b), "");
+	for (int i = 0; i < 1000; i++)
+		pp_buf_addf(&b, "%d,", i);
+	CU_ASSERT(b.len > 3000 && b.data[b.len] == '\0');
+	pp_buf_reset(&b);
+	pp_buf_add_json_str(&b, "a\"b\\\n\x01");
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&b), "\"a\\\"b\\\\\\n\\u0001\"");
+	pp_buf_release(&b);
+}
+
+void test_common__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__strerror, "error codes map to text, errno included"),
+		PP_TEST(test_common__parse_time, "times parse with suffixes and reject junk"),
+		PP_TEST(test_common__parse_size_list, "sizes and cpu lists parse and bound"),
+		PP_TEST(test_common__options, "option tables parse every form and report errors"),
+		PP_TEST(test_common__buf, "buffers grow and escape JSON"),
+	};
+	pp_suite_add("common", tests, PP_ARRAY_SIZE(tests));
+}
