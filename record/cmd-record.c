@@ -30,11 +30,14 @@ static const char *const record_usage[] = {
 static const char record_help[] =
 	"\nRecords perf events into a capture file (default " REC_DEFAULT_OUTPUT ") for pp-analyze.\n"
 	"Stops on --duration, SIGINT/SIGTERM, or when COMMAND exits (then exits with its status).\n"
+	"With -a or -C, COMMAND only bounds the recording; otherwise only COMMAND and its children\n"
+	"are recorded, from their first instruction.\n"
 	"\nExamples:\n"
 	"  pp-record -e sched:sched_switch,sched:sched_wakeup --duration 10\n"
 	"  pp-record -e 'sched:sched_switch/prev_pid==1234/' -o sched.capture\n"
 	"  pp-record -e 'raw_syscalls:sys_enter/common_pid==42/' -p 42\n"
 	"  pp-record -e cpu-clock -F 997 -g -- ./myprog arg1\n"
+	"  pp-record -a -e sched:sched_switch -- sleep 2\n"
 	"  pp-record -e 'sched:sched_wak*' -C 0-1 --duration 5s\n"
 	"  pp-record -e uprobe:/usr/bin/bash:readline -e 'mem:jiffies/8:r' --duration 1\n"
 	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n";
@@ -128,10 +131,9 @@ static int validate(struct rec_session *s)
 	if (targets > 1)
 		return rec_session_fail(s, PP_EUSAGE,
 					"-p, -t, --cgroups and a COMMAND exclude each other");
-	if (o->all_cpus && targets)
-		return rec_session_fail(s, PP_EUSAGE, "-a records all CPUs: it cannot be combined with %s",
-					o->pids ? "-p" : o->tids ? "-t" : o->cgroups ? "--cgroups"
-					: "a COMMAND");
+	if (o->all_cpus && (o->pids || o->tids || o->cgroups))
+		return rec_session_fail(s, PP_EUSAGE, "-a records every task: it cannot be combined with %s",
+					o->pids ? "-p" : o->tids ? "-t" : "--cgroups");
 	if (o->freq && o->period)
 		return rec_session_fail(s, PP_EUSAGE, "-F and --period exclude each other");
 	maxrate = max_sample_rate();
@@ -206,6 +208,7 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_END(),
 	};
 
+	o->cmdline = cmdline_dup(argc, argv);	/* before parsing reorders argv */
 	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,
 			     sizeof(err));
 	if (n == PP_OPT_HELP) {
@@ -225,7 +228,6 @@ int cmd_record(int argc, const char **argv)
 		o->argv = pp_xcalloc((size_t)n + 1, sizeof(*o->argv));
 		memcpy(o->argv, argv + 1, (size_t)n * sizeof(*o->argv));
 	}
-	o->cmdline = cmdline_dup(argc, argv);
 	install_signals();
 
 	rc = validate(&s);
@@ -256,8 +258,10 @@ int cmd_record(int argc, const char **argv)
 		if (pp_log_level >= PP_LOG_INFO)
 			rec_summary_print(&s, stderr);
 		status = rc ? 1 : 0;
-		if (!rc && s.tgt.kind == REC_TGT_WORKLOAD)
+		if (!rc && s.wl.pid) {
+			rec_workload_stop(&s.wl);
 			status = rec_workload_exit_code(&s.wl);
+		}
 	}
 	free(o->argv);
 	rec_session_release(&s);

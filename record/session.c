@@ -203,7 +203,7 @@ static int target_init(struct rec_session *s)
 		t->nr_cpus = nr_on;
 	}
 
-	if (s->opts.argv) {
+	if (s->opts.argv && !s->opts.all_cpus && !s->opts.cpus) {
 		t->kind = REC_TGT_WORKLOAD;
 	} else if (s->opts.pids || s->opts.tids) {
 		const char *list = s->opts.pids ? s->opts.pids : s->opts.tids;
@@ -259,10 +259,27 @@ static int target_init(struct rec_session *s)
 	return 0;
 }
 
+/* A zombie whose parent does not reap it still answers kill(pid, 0): read its state. */
+static bool task_alive(pid_t pid)
+{
+	char p[64], buf[512], *rp;
+	FILE *f;
+	bool alive = false;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) && rp[1] == ' ')
+		alive = rp[2] != 'Z' && rp[2] != 'X';
+	fclose(f);
+	return alive;
+}
+
 static bool targets_alive(const struct rec_session *s)
 {
 	for (size_t i = 0; i < s->tgt.nr_pids; i++)
-		if (kill(s->tgt.pids[i], 0) == 0 || errno == EPERM)
+		if (task_alive(s->tgt.pids[i]))
 			return true;
 	return false;
 }
@@ -527,12 +544,13 @@ int rec_session_open(struct rec_session *s)
 	if (rc)
 		return rc;
 	s->want_kallsyms = want_kallsyms(s);
-	if (s->tgt.kind == REC_TGT_WORKLOAD) {
+	if (s->opts.argv) {
 		rc = rec_workload_prepare(&s->wl, s->opts.argv);
 		if (rc)
 			return rec_session_fail(s, rc, "cannot start '%s': %s", s->opts.argv[0],
 						strerror(-rc));
-		add_tid(&s->tgt, s->wl.pid);
+		if (s->tgt.kind == REC_TGT_WORKLOAD)
+			add_tid(&s->tgt, s->wl.pid);
 	}
 	rc = open_writer(s);
 	if (rc)
@@ -576,7 +594,7 @@ int rec_session_open(struct rec_session *s)
 	s->next_sync_ns = s->start_ns + REC_SYNC_PERIOD_NS;
 	if (s->opts.duration_ns)
 		s->deadline_ns = rec_now_ns() + s->opts.duration_ns;
-	if (s->tgt.kind == REC_TGT_WORKLOAD) {
+	if (s->wl.pid) {
 		rc = rec_workload_start(&s->wl);
 		if (rc)
 			return rec_session_fail(s, rc, "cannot run '%s': %s", s->opts.argv[0],
@@ -665,10 +683,19 @@ int rec_session_run(struct rec_session *s)
 		}
 		if (poll(s->pfds, s->tgt.nr_cpus, timeout) < 0 && errno != EINTR)
 			return rec_session_fail(s, -errno, "poll: %s", strerror(errno));
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+			/*
+			 * The ring owner's task is gone: the ring still collects the other
+			 * fds' records, but poll would report HUP forever.  Drain it on
+			 * the timeout from now on.
+			 */
+			if (s->pfds[i].revents & (POLLHUP | POLLERR))
+				s->pfds[i].fd = -1;
+		}
 		rc = round_once(s, false);
 		if (rc)
 			return rc;
-		if (s->tgt.kind == REC_TGT_WORKLOAD && rec_workload_reap(&s->wl)) {
+		if (s->wl.pid && rec_workload_reap(&s->wl)) {
 			s->stop_workload_exit = true;
 			break;
 		}

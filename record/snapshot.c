@@ -333,6 +333,12 @@ int rec_snapshot_kallsyms(struct rec_session *s)
 		if (!addr)
 			continue;
 		any = true;
+		/*
+		 * __pfx_NAME is the 16-byte padding before NAME on kernels built with
+		 * call padding: half of all text symbols, never a useful answer.
+		 */
+		if (!strncmp(name, "__pfx_", 6))
+			continue;
 		k.addr = addr;
 		k.type = type;
 		k.name = name;

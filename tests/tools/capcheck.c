@@ -14,6 +14,7 @@
  *                                  kernel frames suffixed "_[k]", one "stack count" a line
  *   capcheck FILE kv KEY           the value of a KV record
  *   capcheck FILE stat KEY         the value of a STAT record
+ *   capcheck FILE segs             per segment kind: count, raw and compressed bytes
  *
  * Symbolization is streaming: each sample is resolved when it is read, with
  * the maps and symbol tables seen so far, as a live reader would.
@@ -258,6 +259,25 @@ int main(int argc, char **argv)
 		fprintf(stderr, "capcheck: %s: %s\n", file, r ? ppf_reader_errmsg(r) : "cannot open");
 		ppf_reader_close(r);
 		return 1;
+	}
+	if (!strcmp(cmd, "segs")) {
+		uint64_t cnt[16] = { 0 }, us[16] = { 0 }, cs[16] = { 0 };
+		const struct ppf_segment *sg;
+
+		while ((rc = ppf_reader_next_segment(r, &sg)) == 0) {
+			uint32_t k = sg->kind < 16 ? sg->kind : 0;
+
+			cnt[k]++;
+			us[k] += sg->usize;
+			cs[k] += sg->csize + PPF_SEG_HDR_SZ;
+		}
+		for (int k = 0; k < 16; k++)
+			if (cnt[k])
+				printf("%-8s segments=%llu raw=%llu comp=%llu\n", ppf_kind_name((uint32_t)k),
+				       (unsigned long long)cnt[k], (unsigned long long)us[k],
+				       (unsigned long long)cs[k]);
+		ppf_reader_close(r);
+		return rc < 0 ? 1 : 0;
 	}
 	while ((rc = ppf_reader_next(r, &rec, NULL)) == 0) {
 		nr_records++;
