@@ -132,3 +132,51 @@ void test_common__register(void)
 	};
 	pp_suite_add("common", tests, PP_ARRAY_SIZE(tests));
 }
+
+#include "common/u64map.h"
+
+/* Random inserts and deletes against a plain array model. */
+static void test_common__u64map(void)
+{
+	struct pp_u64map m = PP_U64MAP_INIT;
+	static uintptr_t model[4096];
+	unsigned seed = 1, bad = 0;
+
+	memset(model, 0, sizeof(model));
+	for (int i = 0; i < 200000; i++) {
+		seed = seed * 1103515245 + 12345;
+		uint64_t k = (seed >> 8) % 4096;
+		if ((seed >> 4) % 3 == 0) {
+			void *v = pp_u64map_del(&m, k);
+			if ((uintptr_t)v != model[k])
+				bad++;
+			model[k] = 0;
+		} else {
+			pp_u64map_put(&m, k, (void *)(uintptr_t)(i + 1));
+			model[k] = (uintptr_t)(i + 1);
+		}
+	}
+	size_t n = 0;
+	for (uint64_t k = 0; k < 4096; k++) {
+		if ((uintptr_t)pp_u64map_get(&m, k) != model[k])
+			bad++;
+		n += model[k] != 0;
+	}
+	size_t it = 0, seen = 0;
+	uint64_t key;
+	void *val;
+	while (pp_u64map_next(&m, &it, &key, &val))
+		seen++;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(n, m.nr);
+	CU_ASSERT_EQUAL(seen, n);
+	pp_u64map_release(&m);
+}
+
+void test_common2__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__u64map, "the u64 map agrees with a model under churn"),
+	};
+	pp_suite_add("common2", tests, PP_ARRAY_SIZE(tests));
+}
