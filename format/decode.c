@@ -369,8 +369,10 @@ int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, ppf_
 		if (rec.type == PPF_REC_STACK)
 			continue;
 		rc = cb(&rec, arg);
-		if (rc)
-			break;
+		if (rc) {
+			ppf_decoder_release(&d);
+			return rc;	/* the callback's value, even if it equals PPF_END */
+		}
 	}
 	ppf_decoder_release(&d);
 	return rc == PPF_END ? 0 : rc;
