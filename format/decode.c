@@ -188,9 +188,7 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_s
 			uint8_t *out = ppf_arena_alloc(&d->arena, s->raw_sz);
 			if (!out)
 				return PP_EBAD_RECORD;
-			const uint8_t *prev = d->prev_raw[s->id];
-			for (uint32_t i = 0; i < s->raw_sz; i++)
-				out[i] = s->raw[i] ^ prev[i];
+			ppf_xor(out, s->raw, d->prev_raw[s->id], s->raw_sz);
 			s->raw = out;
 		}
 		int rc = remember_raw(d, s->id, s->raw, s->raw_sz);
