@@ -180,3 +180,58 @@ void test_common2__register(void)
 	};
 	pp_suite_add("common2", tests, PP_ARRAY_SIZE(tests));
 }
+
+#include "common/table.h"
+
+static char *table_out(struct pp_table *t, enum pp_table_format f)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *fp = open_memstream(&buf, &sz);
+
+	pp_table_print(t, fp, f, f == PP_TABLE_JSON ? "rows" : NULL);
+	fclose(fp);
+	return buf;
+}
+
+static void test_common__table(void)
+{
+	struct pp_table *t = pp_table_new();
+	char *s;
+
+	pp_table_col(t, "comm", NULL, PP_COL_LEFT, 0);
+	pp_table_col(t, "calls", NULL, 0, 8);
+	pp_table_col(t, "total(us)", "total_us", 0, 0);
+	pp_table_row(t);
+	pp_table_str(t, "bash");
+	pp_table_u64(t, 12);
+	pp_table_num(t, 3.5, "%.3f");
+	pp_table_row(t);
+	pp_table_str(t, "a,\"b\"");
+	pp_table_u64(t, 7);
+	pp_table_num(t, 1234.25, "%.3f");
+	s = table_out(t, PP_TABLE_TEXT);
+	CU_ASSERT_STRING_EQUAL(s, "comm     calls total(us)\n"
+				  "----- -------- ---------\n"
+				  "bash        12     3.500\n"
+				  "a,\"b\"        7  1234.250\n");
+	free(s);
+	s = table_out(t, PP_TABLE_JSON);
+	CU_ASSERT_STRING_EQUAL(s, "{\"rows\":[{\"comm\":\"bash\",\"calls\":12,\"total_us\":3.500},"
+				  "{\"comm\":\"a,\\\"b\\\"\",\"calls\":7,\"total_us\":1234.250}]}\n");
+	free(s);
+	s = table_out(t, PP_TABLE_CSV);
+	CU_ASSERT_STRING_EQUAL(s, "comm,calls,total_us\nbash,12,3.500\n\"a,\"\"b\"\"\",7,1234.250\n");
+	free(s);
+	pp_table_reset(t);
+	CU_ASSERT_EQUAL(pp_table_nr_rows(t), 0);
+	pp_table_free(t);
+}
+
+void test_common3__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__table, "tables print as aligned text, JSON and CSV"),
+	};
+	pp_suite_add("common3", tests, PP_ARRAY_SIZE(tests));
+}
