@@ -388,11 +388,16 @@ int pp_symtab_dso_get(struct pp_symtab *st, const uint8_t *build_id, size_t buil
 
 int pp_dso_sym_add(struct pp_dso *d, uint64_t start, uint64_t size, const char *name)
 {
-	struct sym s = { .start = start, .size = size, .rank = size ? 0 : 1 };
+	struct sym s = { .start = start, .size = size };
 	int err = check_name(name);
+	unsigned us = 0;
 
 	if (err)
 		return err;
+	/* among aliases, prefer a sized one, then fewer leading underscores: malloc, not __libc_malloc */
+	while (name[us] == '_' && us < 127)
+		us++;
+	s.rank = (uint8_t)((size ? 0 : 128) | us);
 	if (size && start + size - 1 < start)
 		return PP_ERANGE;
 	s.name = pool_strndup(&d->st->pool, name, strlen(name));
