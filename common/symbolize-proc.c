@@ -30,7 +30,7 @@ struct sym_map {
 
 struct sym_proc {
 	uint32_t pid;
-	struct sym_map *live;		/* sorted by start, non-overlapping, t_end = UINT64_MAX */
+	struct sym_map *live;		/* sorted by start, no overlaps, t_end = UINT64_MAX */
 	size_t nr_live, alloc_live;
 	struct sym_map *old;		/* replaced pieces; sorted by start when old_sorted */
 	size_t nr_old, alloc_old;
