@@ -392,7 +392,7 @@ void test_elfsyms__register(void)
 	static const struct pp_test tests[] = {
 		PP_TEST(test_elfsyms__self, "own .symtab: a static function at its address"),
 		PP_TEST(test_elfsyms__libc_dynsym, "libc: .dynsym fallback finds malloc"),
-		PP_TEST(test_elfsyms__broken_files, "missing, special, garbage, cut, corrupt files"),
+		PP_TEST(test_elfsyms__broken_files, "missing, special, garbage, cut, corrupt"),
 		PP_TEST(test_elfsyms__debug_file, "debug file by build id; a mismatch is ignored"),
 		PP_TEST(test_elfsyms__jitmap, "perf-PID.map reader"),
 		PP_TEST(test_elfsyms__write, "DSO + SYM records round-trip through a capture"),
