@@ -203,6 +203,24 @@ static void test_symbolize__replaced_maps(void)
 	CU_ASSERT_STRING_EQUAL(r.dso, "A");
 	pp_symtab_lookup_user(st, 7, 25, 0x2800, &r);
 	CU_ASSERT_STRING_EQUAL(r.dso, "C");
+	/* a huge reservation, partly replaced: its old pieces are still found by time */
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 0, 1ull << 40, 1ull << 36, 0, "[heap-res]", NULL,
+					  0), 0);
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 10, (1ull << 40) + 0x1000, 0x1000, 0, "F", NULL,
+					  0), 0);
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 20, 1ull << 40, 1ull << 36, 0, "G", NULL, 0), 0);
+	pp_symtab_lookup_user(st, 9, 5, (1ull << 40) + (1ull << 35), &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
+	CU_ASSERT_EQUAL(r.dso_off, 1ull << 35);
+	pp_symtab_lookup_user(st, 9, 15, (1ull << 40) + 0x1800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "F");
+	pp_symtab_lookup_user(st, 9, 15, (1ull << 40) + 0x2800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
+	pp_symtab_lookup_user(st, 9, 25, (1ull << 40) + 0x1800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "G");
+	pp_symtab_task_fork(st, 9, 19, 15);
+	pp_symtab_lookup_user(st, 19, 16, (1ull << 40) + 0x2800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
 	/* before anything was mapped */
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 8, 50, 0x1000, 0x1000, 0, "D", NULL, 0), 0);
 	pp_symtab_lookup_user(st, 8, 40, 0x1800, &r);
@@ -360,6 +378,10 @@ static void test_symbolize__history_model(void)
 
 		ops[i].t = 10 * (uint64_t)(i + 1);
 		ops[i].exec = model_next() % 97 == 0;
+		if (model_next() % 50 == 0) {	/* now and then a huge mapping over everything */
+			a = 0;
+			n = 1ull << 19;
+		}
 		ops[i].start = a << 12;
 		ops[i].end = (a + n) << 12;
 		ops[i].pgoff = (model_next() % 1000) << 12;
