@@ -67,7 +67,7 @@ PROGS := $(BIN)/pp-record $(BIN)/pp-analyze $(BIN)/pp
 LOADS := $(patsubst tests/load/%.c,$(O)/load/%,$(LOAD_SRC))
 UNIT := $(O)/tests/unit-tests
 
-all: $(PROGS) $(LOADS)
+all: $(PROGS) $(LOADS) $(O)/bench/fmtbench
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -99,6 +99,10 @@ $(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
 $(O)/load/%: tests/load/%.c
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
+
+$(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm

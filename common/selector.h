@@ -36,6 +36,7 @@ struct pp_sel_attr {
 	char *name;		/* canonical: "top-by" for top_by too */
 	char *value;
 	int pos;		/* byte offset of the attribute in the original text */
+	int value_pos;		/* byte offset of @value (after quotes/parens), -1 if none */
 };
 
 struct pp_selector {
@@ -96,6 +97,17 @@ bool pp_selector_is_glob(const struct pp_selector *s);
  * Return: true on a match.  Used by selectors and by the '~' operator.
  */
 bool pp_glob_match(const char *pat, const char *str);
+
+/**
+ * pp_glob_matchn() - pp_glob_match() on counted strings (no NUL needed)
+ * @pat: the pattern, @plen bytes
+ * @str: the subject, @slen bytes
+ *
+ * Runs in O(plen * slen) time and constant space whatever the pattern; a '\\'
+ * in the pattern makes the next character literal, an unclosed '[' is literal.
+ * Return: true on a match.
+ */
+bool pp_glob_matchn(const char *pat, size_t plen, const char *str, size_t slen);
 
 /**
  * pp_parse_error_print() - "TEXT\n     ^ MSG" to stderr, prefixed by pp_progname
