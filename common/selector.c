@@ -146,9 +146,26 @@ static void trim(const char *s, int *b, int *e)
 /* Whether s[b] is '(' and its match is s[e - 1]. */
 static bool wholly_wrapped(const char *s, int b, int e)
 {
+	int depth = 0;
+	char quote = 0;
+
 	if (e - b < 2 || s[b] != '(' || s[e - 1] != ')')
 		return false;
-	return scan_to(s, b + 1, e, ")") == e - 1;
+	for (int i = b; i < e; i++) {
+		if (quote) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == quote)
+				quote = 0;
+		} else if (s[i] == '"' || s[i] == '\'') {
+			quote = s[i];
+		} else if (s[i] == '(') {
+			depth++;
+		} else if (s[i] == ')' && --depth == 0) {
+			return i == e - 1;
+		}
+	}
+	return false;
 }
 
 /* Whether s[b, e) is one quoted string: the quote at @b closes at e - 1. */
@@ -325,7 +342,7 @@ static int parse_attr(struct pp_selector *sel, const char *s, int b, int e,
 	if (d->kind == ATTR_FLAG && eq < e)
 		return set_err(err, PP_ESYNTAX, eq, "attribute '%s' takes no value", d->name);
 	if (d->kind != ATTR_FLAG && (eq == e || vb == ve))
-		return set_err(err, PP_ESYNTAX, eq < e ? eq + 1 : ne,
+		return set_err(err, PP_ESYNTAX, eq < e ? eq + 1 : nb,
 			       "attribute '%s' needs a value", d->name);
 	if (d->kind == ATTR_NUM) {
 		ret = parse_num(s, vb, ve, &num, err);

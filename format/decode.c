@@ -188,9 +188,7 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_s
 			uint8_t *out = ppf_arena_alloc(&d->arena, s->raw_sz);
 			if (!out)
 				return PP_EBAD_RECORD;
-			const uint8_t *prev = d->prev_raw[s->id];
-			for (uint32_t i = 0; i < s->raw_sz; i++)
-				out[i] = s->raw[i] ^ prev[i];
+			ppf_xor(out, s->raw, d->prev_raw[s->id], s->raw_sz);
 			s->raw = out;
 		}
 		int rc = remember_raw(d, s->id, s->raw, s->raw_sz);
@@ -369,8 +367,10 @@ int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, ppf_
 		if (rec.type == PPF_REC_STACK)
 			continue;
 		rc = cb(&rec, arg);
-		if (rc)
-			break;
+		if (rc) {
+			ppf_decoder_release(&d);
+			return rc;	/* the callback's value, even if it equals PPF_END */
+		}
 	}
 	ppf_decoder_release(&d);
 	return rc == PPF_END ? 0 : rc;

@@ -656,8 +656,7 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 		wb_varint(&w->body, s->raw_sz);
 		uint8_t *out = w->body.data + w->body.len;
 		if (prev) {
-			for (uint32_t i = 0; i < s->raw_sz; i++)
-				out[i] = s->raw[i] ^ prev[i];
+			ppf_xor(out, s->raw, prev, s->raw_sz);
 		} else {
 			memcpy(out, s->raw, s->raw_sz);
 		}
