@@ -232,11 +232,13 @@ int cmd_record(int argc, const char **argv)
 	}
 	install_signals();
 
-	rc = validate(&s);
+	rc = 0;
+	for (size_t i = 0; !rc && i < o->fors.nr; i++)
+		rc = rec_plan_apply(&s, o->fors.v[i]);	/* may set targets and rates */
+	if (!rc)
+		rc = validate(&s);
 	for (size_t i = 0; !rc && i < o->events.nr; i++)
 		rc = rec_evsels_add(&s, o->events.v[i]);
-	for (size_t i = 0; !rc && i < o->fors.nr; i++)
-		rc = rec_plan_apply(&s, o->fors.v[i]);
 	if (!rc && !s.nr_evsels)
 		rc = rec_evsels_add(&s, "cpu-clock");
 	if (rc) {

@@ -805,6 +805,12 @@ void rec_session_release(struct rec_session *s)
 	free(s->tgt.tids);
 	free(s->tgt.pids);
 	free(s->out_name);
+	for (size_t i = 0; i < s->nr_owned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	for (size_t i = 0; i < s->nr_added; i++)
+		free(s->added[i]);
+	free(s->added);
 	free(s->opts.cmdline);
 	pp_strlist_release(&s->opts.events);
 	pp_strlist_release(&s->opts.fors);

@@ -105,6 +105,10 @@ struct rec_symbols;
 struct rec_session {
 	struct rec_opts opts;
 	char errmsg[1024];		/* the last error, one line */
+	char **owned;			/* strings the options borrow (from --for plans) */
+	size_t nr_owned;
+	char **added;			/* selectors added by --for plans */
+	size_t nr_added;
 
 	struct rec_tracefs tfs;
 	struct rec_probes probes;
