@@ -254,7 +254,9 @@ int cmd_record(int argc, const char **argv)
 	if (rc) {
 		pp_err("%s", s.errmsg);
 		status = rc == PP_EUSAGE ? 2 : 1;
-		rec_session_finish(&s);
+		rc = rec_session_finish(&s);
+		if (s.drain.nr_rounds && pp_log_level >= PP_LOG_INFO)
+			rec_summary_print(&s, stderr);	/* what made it to the capture */
 	} else {
 		rc = rec_session_finish(&s);
 		if (rc)

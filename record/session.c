@@ -530,6 +530,24 @@ static int write_fail(struct rec_session *s, int rc)
 				pp_strerror(rc));
 }
 
+/*
+ * Per-ring FIFO: 16 rings' worth (half a second of a 32 MB/s storm with the
+ * default rings), 4 to 64 MiB, 512 MiB over all CPUs at most.  Its pages are
+ * populated as it is used (drain.c), so a light recording stays small.
+ */
+static size_t fifo_size(const struct rec_session *s)
+{
+	size_t ring = (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE), sz = 16 * ring;
+
+	if (sz < (4u << 20))
+		sz = 4u << 20;
+	if (sz > (64u << 20))
+		sz = 64u << 20;
+	if (s->tgt.nr_cpus && sz * s->tgt.nr_cpus > (512u << 20))
+		sz = (512u << 20) / s->tgt.nr_cpus;
+	return sz;
+}
+
 int rec_session_open(struct rec_session *s)
 {
 	struct ppf_time_sync ts;
@@ -562,6 +580,14 @@ int rec_session_open(struct rec_session *s)
 	rc = open_events(s);
 	if (rc)
 		return rc;
+	/* reading starts before the events do: the snapshots below take a while */
+	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s),
+			    s->out_stream ? 25 : 100);
+	s->drain.realtime = !s->opts.no_realtime;
+	if (!rc)
+		rc = rec_drain_start(&s->drain);
+	if (rc)
+		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
 	ts.time_ns = s->start_ns;
 	ts.realtime_ns = s->start_real_ns;
 	rc = ppf_writer_begin(s->w, PPF_SEG_META);
@@ -635,19 +661,32 @@ static void on_record(const struct perf_event_header *h, void *arg)
 	rec_merge_push(&s->merge, c->qi, t, -1, c->cpu, h);
 }
 
-/* Walk the records of a chunk (whole records, in ring order) into the merge. */
-static void chunk_records(struct rec_session *s, const struct rec_chunk *c)
+static void on_drained(size_t ring, const struct perf_event_header *h, void *arg)
 {
-	struct drain_ctx dc = { s, c->ring, s->tgt.cpus[c->ring] };
-	size_t off = 0;
+	struct rec_session *s = arg;
+	struct drain_ctx dc = { s, ring, s->tgt.cpus[ring] };
 
-	while (off + sizeof(struct perf_event_header) <= c->len) {
-		const struct perf_event_header *h = (const void *)(c->data + off);
+	on_record(h, &dc);
+}
 
-		if (h->size < sizeof(*h) || off + h->size > c->len)
-			break;
-		on_record(h, &dc);
-		off += h->size;
+/*
+ * The main thread decodes and compresses at normal priority, so on a busy
+ * machine it can fall behind the drain thread.  When a FIFO passes a
+ * quarter full, losing records is getting near: it then runs at nice -10
+ * until the backlog is gone (under 5%), and never longer.
+ */
+static void boost(struct rec_session *s, unsigned fill_pct)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	if (!s->boosted && fill_pct >= 25) {
+		if (setpriority(PRIO_PROCESS, (id_t)tid, -10) == 0) {
+			s->boosted = true;
+			s->nr_boosts++;
+		}
+	} else if (s->boosted && fill_pct < 5) {
+		if (setpriority(PRIO_PROCESS, (id_t)tid, 0) == 0)
+			s->boosted = false;
 	}
 }
 
@@ -657,15 +696,26 @@ static void chunk_records(struct rec_session *s, const struct rec_chunk *c)
  */
 static int process(struct rec_session *s, int timeout_ms, bool final)
 {
-	struct rec_chunk *list;
 	uint64_t round_ns, now, horizon;
 	int rc;
 
-	list = rec_drain_take(&s->drain, timeout_ms, &round_ns);
-	for (struct rec_chunk *c = list; c; c = c->next)
-		chunk_records(s, c);
-	rec_drain_put(&s->drain, list);
-	rec_drain_refill(&s->drain);
+	/*
+	 * At most 1 MiB per ring at a time, so a backlog moves through the merge
+	 * in slices instead of all at once (memory).  The horizon is then the
+	 * oldest of the rings' last records taken: each ring is nearly in time
+	 * order, so every record before it has been taken.
+	 */
+	rec_drain_consume(&s->drain, timeout_ms, 1u << 20, on_drained, s, &round_ns);
+	if (!round_ns) {
+		round_ns = UINT64_MAX;
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
+			if (s->rings[i].base && s->merge.q[i].last_push_ns < round_ns)
+				round_ns = s->merge.q[i].last_push_ns;
+		s->backlog = true;
+	} else {
+		s->backlog = false;
+	}
+	boost(s, rec_drain_fill_pct(&s->drain));
 	now = rec_now_ns();
 	if (now >= s->next_sync_ns) {
 		struct {
@@ -695,12 +745,6 @@ int rec_session_run(struct rec_session *s)
 {
 	int base_ms = s->out_stream ? 25 : 100, rc;
 
-	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, base_ms);
-	s->drain.realtime = !s->opts.no_realtime;
-	if (!rc)
-		rc = rec_drain_start(&s->drain);
-	if (rc)
-		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
 	while (!pp_stop) {
 		uint64_t now = rec_now_ns();
 		int timeout = base_ms;
@@ -711,7 +755,7 @@ int rec_session_run(struct rec_session *s)
 			if (s->deadline_ns - now < (uint64_t)timeout * 1000000ull)
 				timeout = (int)((s->deadline_ns - now) / 1000000ull) + 1;
 		}
-		rc = process(s, timeout, false);
+		rc = process(s, s->backlog ? 0 : timeout, false);
 		if (rc)
 			return rc;
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
@@ -736,12 +780,15 @@ int rec_session_finish(struct rec_session *s)
 	if (!s->w)
 		return 0;
 	if (!s->werr && s->rings && s->drain.pfds) {
-		/* what the thread had queued, then what is left in the rings */
+		/* what the thread copied, then what is left in the rings */
 		rc = process(s, 0, false);
-		if (!rc) {
-			rec_drain_round(&s->drain, rec_now_ns());
-			rc = process(s, 0, true);
+		for (int i = 0; !rc && i < 100000 && (s->backlog || rec_drain_pending(&s->drain)); i++) {
+			if (!s->backlog)
+				rec_drain_round(&s->drain, rec_now_ns());
+			rc = process(s, 0, false);
 		}
+		if (!rc)
+			rc = process(s, 0, true);
 	}
 	if (!rc && !s->werr) {
 		rc = rec_summary_write_stats(s);
