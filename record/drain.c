@@ -49,18 +49,28 @@ static uint64_t mono_ns(void)
  * once, everything is resident.  Without MADV_POPULATE_WRITE (Linux < 5.14)
  * the whole FIFO is populated at once.
  */
-static void fifo_populate(struct rec_fifo *f, uint64_t wpos)
+static void fifo_populate(struct rec_fifo *f, uint64_t wpos, bool may_touch)
 {
 	size_t want = wpos >= f->size ? f->size : (size_t)wpos + f->ahead;
 
+	want = (want + 4095) & ~(size_t)4095;	/* madvise works on whole pages */
 	if (want > f->size)
 		want = f->size;
 	if (f->populated >= want)
 		return;
 	if (madvise(f->buf + f->populated, want - f->populated, MADV_POPULATE_WRITE)) {
-		want = f->size;
-		for (size_t off = f->populated; off < want; off += 4096)
-			__atomic_store_n(&f->buf[off], 0, __ATOMIC_RELAXED);
+		/*
+		 * Touching the pages would race with the drain thread writing
+		 * them: only before it starts.  Later, a failure just leaves the
+		 * faults to the drain thread.
+		 */
+		if (may_touch) {
+			want = f->size;
+			for (size_t off = f->populated; off < want; off += 4096)
+				f->buf[off] = 0;
+		}
+		if (!f->nr_populate_errors++)
+			pp_debug(1, "MADV_POPULATE_WRITE: %s", strerror(errno));
 	}
 	f->populated = want;
 }
@@ -97,7 +107,7 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 		f->size = sz;
 		f->ahead = 4 * rings[i].data_sz;
 		f->bounce = pp_xmalloc(65536);	/* a record is at most 64 KiB */
-		fifo_populate(f, 0);
+		fifo_populate(f, 0, true);
 	}
 	d->pfds[nr].fd = d->wake_fd;
 	d->pfds[nr].events = POLLIN;
@@ -381,7 +391,7 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 		}
 		total += (size_t)(r - f->rpos);
 		__atomic_store_n(&f->rpos, r, __ATOMIC_RELEASE);
-		fifo_populate(f, w);
+		fifo_populate(f, w, false);
 	}
 	*round_ns = partial ? 0 : rn;
 	return total;

@@ -35,6 +35,7 @@ struct rec_fifo {
 	uint8_t *bounce;		/* consumer: one record that wraps */
 	size_t populated;		/* bytes of buf faulted in, from its start */
 	size_t ahead;			/* how far ahead of wpos to populate */
+	unsigned nr_populate_errors;
 	size_t max_used;		/* high-water mark of wpos - rpos */
 };
 

@@ -596,6 +596,7 @@ static void common_attr(const struct rec_session *s, struct perf_event_attr *a)
 
 	a->size = sizeof(*a);
 	a->sample_type |= REC_SAMPLE_ID_ALL | PERF_SAMPLE_PERIOD;
+	a->read_format = PERF_FORMAT_LOST;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;

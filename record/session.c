@@ -364,6 +364,10 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 	uint64_t kid = 0;
 
 	fd = perf_open(a, pid, cpu, flags);
+	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;	/* kernels before 6.0 */
+		fd = perf_open(a, pid, cpu, flags);
+	}
 	if (fd == -EINVAL && evsel < 0 && a->build_id) {
 		a->build_id = 0;	/* kernels before 5.12 */
 		fd = perf_open(a, pid, cpu, flags);
@@ -646,12 +650,16 @@ static void on_record(const struct perf_event_header *h, void *arg)
 		uint64_t kid;
 		int ix;
 
-		if (h->size < sizeof(*h) + 8)
+		if (h->size < sizeof(*h) + 8) {
+			s->nr_bad_records++;
 			return;
+		}
 		memcpy(&kid, h + 1, 8);
 		ix = rec_idmap_get(&s->ids, kid);
-		if (ix < 0 || h->size < s->evsels[ix].time_off + 8)
+		if (ix < 0 || h->size < s->evsels[ix].time_off + 8) {
+			s->nr_bad_records++;
 			return;
+		}
 		memcpy(&t, (const uint8_t *)h + s->evsels[ix].time_off, 8);
 		rec_merge_push(&s->merge, c->qi, t, ix, c->cpu, h);
 		return;
@@ -768,6 +776,44 @@ int rec_session_run(struct rec_session *s)
 	return 0;
 }
 
+/*
+ * Samples the kernel dropped for want of ring space are announced by a
+ * PERF_RECORD_LOST written once there is room again - so drops at the very
+ * end may never be announced.  The per-event lost counter (PERF_FORMAT_LOST,
+ * Linux 6.0+) is exact: whatever it counts beyond the LOST records becomes
+ * one LOST record per CPU at the end.
+ */
+static void unannounced_losses(struct rec_session *s)
+{
+	uint64_t *per_cpu = pp_xcalloc(s->tgt.nr_cpus, sizeof(*per_cpu)), total = 0;
+
+	for (size_t i = 0; i < s->nr_fds; i++) {
+		const struct rec_fd *f = &s->fds[i];
+		uint64_t v[2];
+
+		if (f->evsel < 0 || !(s->evsels[f->evsel].attr.read_format & PERF_FORMAT_LOST))
+			continue;
+		if (read(f->fd, v, sizeof(v)) == (ssize_t)sizeof(v)) {
+			per_cpu[f->cpu_idx] += v[1];
+			total += v[1];
+		}
+	}
+	s->nr_lost_counted = total;
+	for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+		if (per_cpu[i] <= s->lost_cpu[i])
+			continue;
+		struct {
+			struct perf_event_header h;
+			uint64_t id, lost;
+			uint64_t sid[4];	/* tid, time, cpu, identifier: the trailer */
+		} r = { { PERF_RECORD_LOST, 0, sizeof(r) }, 0, per_cpu[i] - s->lost_cpu[i],
+			{ 0, s->end_ns, (uint64_t)s->tgt.cpus[i], 0 } };
+
+		rec_merge_push(&s->merge, i, s->end_ns, -1, s->tgt.cpus[i], &r.h);
+	}
+	free(per_cpu);
+}
+
 int rec_session_finish(struct rec_session *s)
 {
 	struct stat st;
@@ -787,8 +833,11 @@ int rec_session_finish(struct rec_session *s)
 				rec_drain_round(&s->drain, rec_now_ns());
 			rc = process(s, 0, false);
 		}
-		if (!rc)
+		if (!rc) {
+			rc = process(s, 0, false);
+			unannounced_losses(s);
 			rc = process(s, 0, true);
+		}
 	}
 	if (!rc && !s->werr) {
 		rc = rec_summary_write_stats(s);

@@ -144,6 +144,8 @@ struct rec_session {
 	/* counters */
 	uint64_t *lost_cpu;		/* per ring */
 	uint64_t nr_lost, nr_lost_records;
+	uint64_t nr_lost_counted;
+	uint64_t nr_bad_records;	/* samples of unknown events or too short: dropped */	/* the kernel's per-event counters at the end */
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
 	bool stop_workload_exit;
 	uint64_t dbg_last_end, dbg_max_gap, dbg_max_round;	/* the run ended because the command exited */

@@ -85,6 +85,10 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		fputc(')', fp);
 	}
 	fprintf(fp, "; late: %llu\n", (unsigned long long)s->merge.nr_late);
+	if (s->opts.verbose)
+		fprintf(fp, "  lost counted by the kernel: %llu; records dropped as malformed: %llu\n",
+			(unsigned long long)s->nr_lost_counted,
+			(unsigned long long)s->nr_bad_records);
 	if (s->opts.verbose && s->rings) {
 		fputs("  ring high-water:", fp);
 		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
