@@ -239,18 +239,29 @@ static int target_init(struct rec_session *s)
 		t->kind = REC_TGT_CGROUP;
 		rc = 0;
 		for (char *n = strtok_r(list, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
-			char *p = pp_xasprintf("/sys/fs/cgroup/%s", n[0] == '/' ? n + 1 : n);
-			int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			/* the perf_event hierarchy (v1), the unified one (v2) mounted alone or aside */
+			static const char *const roots[] = {
+				"/sys/fs/cgroup/perf_event", "/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+			};
+			const char *rel = n[0] == '/' ? n + 1 : n;
+			int fd = -1;
 
+			for (size_t k = 0; k < PP_ARRAY_SIZE(roots) && fd < 0; k++) {
+				char *p = pp_xasprintf("%s/%s", roots[k], rel);
+
+				if (*rel)
+					fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				free(p);
+			}
 			if (fd < 0) {
-				rc = rec_session_fail(s, PP_ENOT_FOUND, "no cgroup '%s' (looked for %s)",
-						      n, p);
+				rc = rec_session_fail(s, PP_ENOT_FOUND,
+						      "no cgroup '%s' under /sys/fs/cgroup{/perf_event,,/unified}",
+						      n);
 			} else {
 				t->cgroup_fds = pp_xrealloc(t->cgroup_fds,
 							    (t->nr_cgroups + 1) * sizeof(int));
 				t->cgroup_fds[t->nr_cgroups++] = fd;
 			}
-			free(p);
 		}
 		free(list);
 		if (rc)
@@ -530,8 +541,8 @@ static int write_fail(struct rec_session *s, int rc)
 {
 	if (!s->werr)
 		s->werr = rc;
-	return rec_session_fail(s, rc, "cannot write capture %s: %s", s->out_name,
-				pp_strerror(rc));
+	return rec_session_fail(s, rc, "cannot write capture %s%s: %s", s->out_stream ? "to " : "",
+				s->out_name, pp_strerror(rc));
 }
 
 /*

@@ -249,7 +249,7 @@ int main(int argc, char **argv)
 	char **names = NULL;
 	uint64_t *counts = NULL, nr_records = 0, nr_samples = 0, nr_lost = 0, nr_late = 0;
 	uint64_t last_t = 0, bad_order = 0, match = 0, nr_timed = 0, first_t = 0;
-	uint64_t nr_ids = 0, nr_mmap = 0, nr_comm = 0, nr_dso = 0, nr_sync = 0;
+	uint64_t nr_ids = 0, nr_mmap = 0, nr_comm = 0, nr_dso = 0, nr_sync = 0, cpu_mask = 0;
 	const char *want_name = NULL, *want_list = NULL, *want_key = NULL;
 	uint32_t want_pid = 0;
 	int have_pid = 0;
@@ -331,6 +331,8 @@ int main(int argc, char **argv)
 			const struct ppf_sample *s = &rec.u.sample;
 
 			nr_samples++;
+			if (s->cpu < 64)
+				cpu_mask |= 1ull << s->cpu;
 			if (s->flags & PPF_SF_LATE)
 				nr_late++;
 			if (s->id < nr_ids)
@@ -440,6 +442,14 @@ int main(int argc, char **argv)
 		       (unsigned long long)first_t, (unsigned long long)last_t,
 		       (unsigned long long)nr_mmap, (unsigned long long)nr_comm,
 		       (unsigned long long)nr_dso, nr_ksyms, (unsigned long long)nr_sync);
+		printf("cpus=");
+		for (int c = 0, first = 1; c < 64; c++) {
+			if (cpu_mask & (1ull << c)) {
+				printf("%s%d", first ? "" : ",", c);
+				first = 0;
+			}
+		}
+		printf("\n");
 		for (uint64_t i = 0; i < nr_ids; i++)
 			if (names[i])
 				printf("events.%s=%llu\n", names[i], (unsigned long long)counts[i]);
