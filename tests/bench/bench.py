@@ -54,6 +54,7 @@ RESULTS = os.path.join(BENCH_DIR, 'results.json')
 CAPDIR = os.path.join(BENCH_DIR, 'captures')
 TCWRAP = os.path.join(HERE, 'tcwrap.sh')
 TIMEOUT_S = 180
+ANALYZE_BUDGET_S = 20       # stop repeating one decoder once its runs took this long
 
 
 def say(*args):
@@ -64,8 +65,8 @@ def say(*args):
 # name -> load generator argv, events to record, and the least number of events a lossless
 # recording of the workload's own threads holds (the ground truth check).
 def workloads():
-    trips = 30000 if QUICK else 100000
-    calls = 150000 if QUICK else 400000
+    trips = 30000 if QUICK else 60000
+    calls = 120000 if QUICK else 250000
     return {
         'ctxsw': dict(
             title=f'ctxsw pinned: {trips} pipe round trips between 2 threads on CPU 0',
@@ -153,7 +154,11 @@ def pp_record_argv(events, out, load):
 
 
 def perf_argv(extra):
-    return lambda events, out, load: (['perf', 'record', '-q'] + extra + ['-o', out] +
+    # -B (no build-ids): perf 6.1 on this 6.18 kernel aborts in its build-id code about every
+    # other run ("assertion failed at util/build-id.c:1010", then stack smashing), in record
+    # and again in script/report on the file it wrote.  Tracepoint captures without stacks
+    # need no build-ids; it also spares perf a post-processing pass of the whole file.
+    return lambda events, out, load: (['perf', 'record', '-q', '-B'] + extra + ['-o', out] +
                                       ev_args(events) + ['--'] + load)
 
 
@@ -254,11 +259,34 @@ def tracing_reset():
             pass
 
 
+def capture_rm(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def capture_bytes(path):
+    """Size of a capture: a file, or all files under it if a tool writes a directory."""
+    if not os.path.isdir(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
 def stats_mm(xs):
     xs = [x for x in xs if x is not None]
     if not xs:
         return None
     return dict(med=statistics.median(xs), min=min(xs), max=max(xs), n=len(xs))
+
+
+def ratio_mm(a, b):
+    """median / median and min / min of two stats_mm dicts (noise on a shared host only ever
+    adds time, so the min ratio is the cleaner one, the median the more typical)."""
+    if not a or not b or b['med'] <= 0 or b['min'] <= 0:
+        return None
+    return dict(med=a['med'] / b['med'], min=a['min'] / b['min'], max=a['max'] / b['max'],
+                n=min(a['n'], b['n']))
 
 
 def tools_selected():
@@ -282,8 +310,7 @@ def tool_probe_run(tool):
     if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
         return f'{need} not found'
     path = os.path.join(CAPDIR, 'probe.' + tool['suffix'])
-    if os.path.exists(path):
-        os.unlink(path)
+    capture_rm(path)
     r = measure(tool['argv'](['sched:sched_switch'], path, ['/bin/true']), 'probe')
     if tool['name'].startswith('trace-cmd') and failure(r):
         tracing_reset()
@@ -302,8 +329,7 @@ def record_once(tool, wl, wname, run):
         path, argv = None, load
     else:
         path = os.path.join(CAPDIR, f'{wname}.{tool["suffix"]}')
-        if os.path.exists(path):
-            os.unlink(path)
+        capture_rm(path)
         argv = tool['argv'](wl['events'], path, load)
     settle()
     r = measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}')
@@ -318,7 +344,7 @@ def record_once(tool, wl, wname, run):
     if path:
         if not os.path.exists(path):
             return dict(failed='no capture file written')
-        row['bytes'] = os.path.getsize(path)
+        row['bytes'] = capture_bytes(path)
         try:
             row['events'], row['lost'] = tool['stats'](path)
         except (OSError, subprocess.SubprocessError) as e:
@@ -345,6 +371,9 @@ def stage_record():
                 if status[t['name']] is not None:
                     continue
                 row = record_once(t, wl, wname, i)
+                if 'failed' in row:     # one retry: a flaky tool still gets measured
+                    say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
+                    row = record_once(t, wl, wname, i)
                 runs[t['name']].append(row)
                 if 'failed' in row:
                     say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
@@ -361,11 +390,9 @@ def stage_record():
             for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
                       'events', 'lost'):
                 s[k] = stats_mm([r.get(k) for r in good])
-            if base:
-                s['slowdown'] = stats_mm([r['wl_wall'] / base['med'] for r in good])
-            base_cpu = stats_mm([r.get('wl_cpu') for r in runs.get('none', [])])
-            if base_cpu and base_cpu['med'] > 0:
-                s['cpu_ratio'] = stats_mm([r['wl_cpu'] / base_cpu['med'] for r in good])
+            s['slowdown'] = ratio_mm(s['wl_wall'], base)
+            s['cpu_ratio'] = ratio_mm(s['wl_cpu'],
+                                      stats_mm([r.get('wl_cpu') for r in runs.get('none', [])]))
             s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
                                               if r.get('events')])
             bpe = [r['bytes'] / r['events'] for r in good if r.get('events')]
@@ -397,17 +424,16 @@ def stage_fixed():
             out[t['name']] = dict(status='skipped', reason=why)
             continue
         path = os.path.join(CAPDIR, 'idle.' + t['suffix'])
-        if os.path.exists(path):
-            os.unlink(path)
+        capture_rm(path)
         r = measure(t['argv'](['sched:sched_switch', 'sched:sched_wakeup'], path,
                               ['sleep', '1']), 'idle')
         why = failure(r) or (None if os.path.exists(path) else 'no capture file written')
         if why:
             out[t['name']] = dict(status='skipped', reason=why)
             continue
-        out[t['name']] = dict(status='ok', bytes=os.path.getsize(path), wall=r['wall'],
+        out[t['name']] = dict(status='ok', bytes=capture_bytes(path), wall=r['wall'],
                               cpu=r['cpu'], maxrss_mb=r['maxrss_mb'])
-        os.unlink(path)
+        capture_rm(path)
         say(f'idle {t["name"]:30s} {out[t["name"]]["bytes"]} bytes, wall {r["wall"]:.2f} s')
     return out
 
@@ -438,6 +464,8 @@ def stage_analyze(results):
                     if why:
                         break
                     rows.append(r)
+                    if sum(x['wall'] for x in rows) > ANALYZE_BUDGET_S:
+                        break           # a slow decoder: fewer runs, the table shows n
                 ev = s.get('file_events')
                 if why:
                     out[key] = dict(status='skipped', reason=why, workload=wname, tool=tname,
@@ -446,7 +474,7 @@ def stage_analyze(results):
                     continue
                 wall = stats_mm([r['wall'] for r in rows])
                 out[key] = dict(status='ok', workload=wname, tool=tname, decoder=dname,
-                                cmd=' '.join(argv), events=ev, bytes=os.path.getsize(path),
+                                cmd=' '.join(argv), events=ev, bytes=capture_bytes(path),
                                 wall=wall, cpu=stats_mm([r['cpu'] for r in rows]),
                                 maxrss_mb=stats_mm([r['maxrss_mb'] for r in rows]),
                                 ev_per_s=ev / wall['med'] if ev and wall['med'] > 0 else None)
@@ -529,7 +557,7 @@ def fmt(d, f='{:.2f}', scale=1.0):
     """median (min) of a stats_mm dict"""
     if not d:
         return '-'
-    if d['n'] == 1 or d['med'] == d['min']:
+    if d['n'] == 1 or f.format(d['med'] * scale) == f.format(d['min'] * scale):
         return f.format(d['med'] * scale)
     return (f + ' (' + f + ')').format(d['med'] * scale, d['min'] * scale)
 
@@ -545,8 +573,8 @@ def human(n):
 
 def render_machine(res):
     m = res.get('machine', {})
-    rows = [[k, m[k]] for k in ('date', 'kernel', 'cpus', 'cpu model', 'memory', 'perf',
-                                'trace-cmd', 'zstd', 'commit') if k in m]
+    rows = [[k, m[k]] for k in ('date', 'kernel', 'cpus', 'cpu model', 'memory', 'load average',
+                                'perf', 'trace-cmd', 'zstd', 'commit') if k in m]
     return md_table(['fact', 'value'], rows)
 
 
@@ -555,8 +583,9 @@ def render_record(res):
     if not rec:
         return '_not run yet_'
     parts = [f'RUNS={rec["runs"]}{" QUICK" if rec["quick"] else ""}; cells are median '
-             '(min). slowdown = workload wall time under the tool / without it; wl CPU = the '
-             'same ratio for the workload\'s own CPU time (less sensitive to a noisy host); '
+             '(min). slowdown = workload wall time under the tool / without it (median / '
+             'median, and min / min in parentheses); wl CPU = the same ratios for the '
+             'workload\'s own CPU time (less sensitive to a noisy host); '
              'rec CPU = CPU seconds of the recorder (tree total minus the workload\'s own), '
              'also per event recorded; peak RSS = largest process of the tree, so for "none" '
              'it is the workload.']
@@ -609,14 +638,15 @@ def render_analyze(res):
     for key, a in an['decoders'].items():
         if a['status'] != 'ok':
             rows.append([a['workload'], a['tool'], a['decoder'], f'skipped: {a["reason"]}',
-                         '-', '-', '-'])
+                         '-', '-', '-', '-'])
             continue
         rows.append([a['workload'], a['tool'], a['decoder'], human(a['events']),
-                     fmt(a['wall'], '{:.3f}'), fmt(a['cpu'], '{:.3f}'),
+                     str(a['wall']['n']), fmt(a['wall'], '{:.3f}'), fmt(a['cpu'], '{:.3f}'),
                      human(a['ev_per_s']) if a.get('ev_per_s') else '?'])
     return ('Each decoder reads the last capture of the record stage, output to /dev/null; '
-            f'RUNS={an["runs"]}, median (min).\n\n' +
-            md_table(['workload', 'capture', 'decoder', 'events', 'wall s', 'CPU s',
+            f'up to RUNS={an["runs"]} runs (fewer once a decoder has used {ANALYZE_BUDGET_S} s), '
+            'median (min).  events/s = events in the capture / median wall time.\n\n' +
+            md_table(['workload', 'capture', 'decoder', 'events', 'runs', 'wall s', 'CPU s',
                       'events/s'], rows))
 
 
@@ -659,9 +689,11 @@ def machine_facts():
                                   timeout=20).stdout.strip().splitlines()[0]
         except (OSError, IndexError, subprocess.SubprocessError):
             return 'n/a'
-    model = 'n/a'
-    mem = 'n/a'
+    model = mem = loadavg = 'n/a'
     try:
+        with open('/proc/loadavg') as f:
+            loadavg = ' '.join(f.read().split()[:3]) + ' (at the start of the run)'
+
         with open('/proc/cpuinfo') as f:
             m = re.search(r'^model name\s*:\s*(.*)$', f.read(), re.M)
             model = m.group(1) if m else model
@@ -674,6 +706,7 @@ def machine_facts():
             'kernel': platform.release(), 'cpus': str(os.cpu_count()), 'cpu model': model,
             'memory': mem, 'perf': cmd(['perf', '--version']),
             'trace-cmd': cmd(['trace-cmd', '--version']) if shutil.which('trace-cmd') else 'n/a',
+            'load average': loadavg,
             'zstd': re.sub(r'^.*?(v\d[\d.]*).*$', r'zstd \1', cmd(['zstd', '--version']))
             if shutil.which('zstd') else 'n/a',
             'commit': cmd(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'])}
