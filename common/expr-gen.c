@@ -7,6 +7,7 @@
  * left operand's conversion is only known after the right operand is parsed;
  * the parser leaves a NOP "hole" after the left operand that is patched here,
  * and expr_finish() removes unused holes and remaps jump targets.
+ * The small accessors of struct pp_expr live here too.
  * Not here: parsing (expr-parse.c), execution (expr-vm.c).
  */
 #include <string.h>
@@ -365,4 +366,33 @@ void expr_finish(struct expr_parser *p)
 	}
 	e->nr_code = n;
 	free(map);
+}
+
+void pp_expr_free(struct pp_expr *e)
+{
+	if (!e)
+		return;
+	free(e->code);
+	free(e->code_pos);
+	free(e->pool);
+	free(e->text);
+	free(e);
+}
+
+const struct pp_field *pp_field_find(const struct pp_field *fields, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (fields[i].name && !strcmp(fields[i].name, name))
+			return &fields[i];
+	return NULL;
+}
+
+bool pp_expr_is_string(const struct pp_expr *e)
+{
+	return expr_is_str(e->type);
+}
+
+unsigned pp_expr_flags(const struct pp_expr *e)
+{
+	return e->flags;
 }

@@ -25,6 +25,7 @@
 #define EXPR_STACK 256			/* deepest evaluation stack */
 #define EXPR_MAX_ARGS 7			/* printf(fmt, 6 args) */
 #define EXPR_EXT_SLOTS 16		/* strings from callbacks alive at once */
+#define EXPR_STR_FIELDS 16		/* string fields whose extent bounds strings */
 
 /* Tokens: single characters stand for themselves. */
 enum expr_tok {
@@ -90,6 +91,12 @@ struct expr_insn {
 	int64_t imm;
 };
 
+/* A string field of the record: strings that start inside it end with it. */
+struct expr_str_field {
+	uint32_t off;		/* of the array, or of the __data_loc word */
+	uint32_t size;		/* of the array; 0 for __data_loc */
+};
+
 struct pp_expr {
 	struct expr_insn *code;
 	uint32_t nr_code, alloc_code;
@@ -100,6 +107,9 @@ struct pp_expr {
 	unsigned flags;		/* enum pp_expr_use */
 	unsigned max_stack;
 	char *text;		/* the source (dump) */
+	/* The string fields used (beyond EXPR_STR_FIELDS, the record bounds them). */
+	struct expr_str_field str_fields[EXPR_STR_FIELDS];
+	unsigned nr_str_fields;
 };
 
 /* An operand while compiling: its type and how it was produced. */

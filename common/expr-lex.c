@@ -206,7 +206,10 @@ static int skip_space(struct expr_parser *p, int i)
 	for (;;) {
 		while (i < p->len && isspace((unsigned char)s[i]))
 			i++;
-		if (i < p->len && (s[i] == '#' || (s[i] == '/' && i + 1 < p->len && s[i + 1] == '/'))) {
+		bool line = i < p->len && (s[i] == '#' ||
+					   (s[i] == '/' && i + 1 < p->len && s[i + 1] == '/'));
+
+		if (line) {
 			while (i < p->len && s[i] != '\n')
 				i++;
 		} else if (i + 1 < p->len && s[i] == '/' && s[i + 1] == '*') {

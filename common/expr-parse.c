@@ -206,6 +206,18 @@ static bool scalar_size(uint32_t size)
 	return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
+/* Remember a string field, so that its strings end where it ends. */
+static void add_str_field(struct pp_expr *e, const struct pp_field *f)
+{
+	struct expr_str_field sf = { f->offset, f->is_data_loc ? 0 : f->size };
+
+	for (unsigned i = 0; i < e->nr_str_fields; i++)
+		if (e->str_fields[i].off == sf.off)
+			return;
+	if (e->nr_str_fields < EXPR_STR_FIELDS)
+		e->str_fields[e->nr_str_fields++] = sf;
+}
+
 static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f)
 {
 	struct expr_val v = { .lv = LV_NONE };
@@ -213,9 +225,10 @@ static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f
 
 	p->e->flags |= PP_EXPR_USES_FIELDS;
 	if (f->is_data_loc || f->is_array || f->is_string || !scalar_size(f->size)) {
-		if (f->is_string)
+		if (f->is_string) {
 			v.t = expr_type_make(B_CHAR, false, 1);
-		else
+			add_str_field(p->e, f);
+		} else
 			v.t = expr_type_make(elem_base(es), !f->is_signed, 1);
 		expr_emit(p, f->is_data_loc ? OP_LOC : OP_ADDR, f->offset, 0);
 		v.arr_size = f->is_data_loc ? 0 : f->size;
@@ -461,6 +474,7 @@ static struct expr_val subscript(struct expr_parser *p, struct expr_val v)
 		f = v.field;	/* fuse: the index is checked against the field */
 		e->nr_code--;
 		p->sp--;
+		pos = e->code_pos[e->nr_code];
 	}
 	next(p);
 	ipos = p->tok_pos;
@@ -932,33 +946,4 @@ int pp_filter_compile(const char *text, const struct pp_expr_env *env, struct pp
 		      struct pp_parse_error *err)
 {
 	return compile(text, env, PP_EXPR_FILTER, out, err);
-}
-
-void pp_expr_free(struct pp_expr *e)
-{
-	if (!e)
-		return;
-	free(e->code);
-	free(e->code_pos);
-	free(e->pool);
-	free(e->text);
-	free(e);
-}
-
-const struct pp_field *pp_field_find(const struct pp_field *fields, size_t nr, const char *name)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (fields[i].name && !strcmp(fields[i].name, name))
-			return &fields[i];
-	return NULL;
-}
-
-bool pp_expr_is_string(const struct pp_expr *e)
-{
-	return expr_is_str(e->type);
-}
-
-unsigned pp_expr_flags(const struct pp_expr *e)
-{
-	return e->flags;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-selector.c - the event selector parser (selector.c): kinds, attributes, quoting, globs, errors.
+ * test-selector.c - the event selector parser: kinds, attributes, quoting, globs, errors.
  */
 #include <stdio.h>
 #include <string.h>
@@ -332,7 +332,7 @@ void test_selector__register(void)
 	static const struct pp_test tests[] = {
 		PP_TEST(test_selector__tracepoint, "sys:name with filters and positions"),
 		PP_TEST(test_selector__all_attrs, "every attribute, canonical names, values"),
-		PP_TEST(test_selector__quoting, "quotes, parentheses and braces protect separators"),
+		PP_TEST(test_selector__quoting, "quotes, parentheses and braces keep separators"),
 		PP_TEST(test_selector__probes, "uprobe, uretprobe, kprobe and kretprobe forms"),
 		PP_TEST(test_selector__plain, "analyzer sources with option strings"),
 		PP_TEST(test_selector__globs, "glob selectors and pp_glob_match classes"),
