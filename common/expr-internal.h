@@ -134,6 +134,7 @@ struct expr_parser {
 	struct expr_type num_type;
 	char *str;		/* TK_STR contents, str_len bytes (may hold NULs) */
 	uint32_t str_len, str_alloc;
+	struct pp_buf lit;	/* adjacent literals being joined */
 
 	const struct pp_expr_env *env;
 	struct pp_expr *e;

@@ -404,20 +404,20 @@ static struct expr_val identifier(struct expr_parser *p)
 
 static struct expr_val string_literal(struct expr_parser *p)
 {
-	struct pp_buf b = PP_BUF_INIT;
+	struct pp_buf *b = &p->lit;	/* the parser's: next() may longjmp */
 	struct expr_val v;
 	uint32_t off;
 
 	p->at = p->tok_pos;
+	pp_buf_reset(b);
 	while (p->tok == TK_STR) {
-		pp_buf_add(&b, p->str, p->str_len);
+		pp_buf_add(b, p->str, p->str_len);
 		next(p);
 	}
-	pp_buf_grow(&b, 1);	/* the NUL */
-	off = expr_pool_add(p, b.data, (uint32_t)b.len + 1);
+	pp_buf_grow(b, 1);	/* the NUL */
+	off = expr_pool_add(p, b->data, (uint32_t)b->len + 1);
 	v = val_of(expr_type_make(B_CHAR, false, 1));
-	v.arr_size = (uint32_t)b.len + 1;
-	pp_buf_release(&b);
+	v.arr_size = (uint32_t)b->len + 1;
 	expr_emit(p, OP_STR, off, 0);
 	return v;
 }
@@ -912,6 +912,7 @@ static int compile(const char *text, const struct pp_expr_env *env, unsigned fla
 	if (setjmp(p->fail)) {
 		ret = p->ret;
 		pp_expr_free(p->e);
+		pp_buf_release(&p->lit);
 		free(p->str);
 		free(p);
 		return ret;
@@ -931,6 +932,7 @@ static int compile(const char *text, const struct pp_expr_env *env, unsigned fla
 	expr_finish(p);
 	p->e->text = pp_xstrdup(text);
 	*out = p->e;
+	pp_buf_release(&p->lit);
 	free(p->str);
 	free(p);
 	return 0;

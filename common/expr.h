@@ -28,7 +28,8 @@
  *    fields are arrays: indexable (bounds-checked against the field), they
  *    decay to pointers, and char arrays are strings.  Pointer fields
  *    (void *ptr) are unsigned long values: the kernel memory they point to
- *    is not there to read;
+ *    is not there to read.  A string inside the record ends at the end of
+ *    its char[N] field or of its __data_loc data, even without a NUL;
  *  - built-ins: printf(fmt, <=6 args) to pp_expr_ctx.out (conversions d i u
  *    x X o c s p with flags, width, precision and h/l modifiers; others are
  *    printed as written), ksymbol(addr), ntohl(x), ntohs(x) (unsigned
