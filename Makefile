@@ -29,7 +29,7 @@ CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
-ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null)
+ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null) -liberty
 ifeq ($(NO_PYTHON),)
 PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
 PY_LIBS := $(shell $(PYCONFIG) --embed --ldflags 2>/dev/null)
@@ -64,7 +64,7 @@ PROGS := $(BIN)/pp-record $(BIN)/pp-analyze $(BIN)/pp
 LOADS := $(patsubst tests/load/%.c,$(O)/load/%,$(LOAD_SRC))
 UNIT := $(O)/tests/unit-tests
 
-all: $(PROGS) $(LOADS)
+all: $(PROGS) $(LOADS) $(O)/bench/fmtbench
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -95,14 +95,18 @@ $(O)/load/%: tests/load/%.c
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
+$(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lm
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------
 
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -134,7 +138,7 @@ fuzz: $(O)/tests/fuzz-reader
 
 $(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd
+	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -liberty -lm
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
