@@ -118,6 +118,9 @@ struct expr_val {
 	uint32_t arr_size;	/* sizeof for arrays and string literals, else 0 */
 	const struct pp_field *field;	/* a whole array field, as the last insn */
 	int8_t lv;		/* lvalue: LV_RAW / LV_MEM as the last insn, LV_NONE */
+	bool is_bool;		/* the value is 0 or 1 on every path */
+	bool is_const;		/* computed by code[start..] from constants alone */
+	uint32_t start;
 };
 
 enum { LV_NONE, LV_RAW, LV_MEM };
@@ -164,12 +167,16 @@ void expr_normalize(struct expr_parser *p, struct expr_type t);
 uint32_t expr_pool_add(struct expr_parser *p, const void *data, uint32_t n);
 void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		    const struct expr_val *r, uint32_t hole);
+void expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start);
 void expr_finish(struct expr_parser *p);
 int expr_type_size(struct expr_type t);
 struct expr_type expr_promote(struct expr_type t);
 struct expr_type expr_usual(struct expr_type a, struct expr_type b);
 bool expr_is_str(struct expr_type t);
 bool expr_is_ptr(const struct expr_val *v);
+
+/* expr-vm.c */
+bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out);
 
 /* expr-dump.c */
 const char *expr_op_name(int op);

@@ -429,8 +429,9 @@ static struct expr_val primary(struct expr_parser *p)
 	p->at = p->tok_pos;
 	switch (p->tok) {
 	case TK_NUM:
-		expr_emit(p, OP_IMM, 0, p->num);
 		v = val_of(p->num_type);
+		v.is_const = true;
+		v.start = expr_emit(p, OP_IMM, 0, p->num);
 		next(p);
 		return v;
 	case TK_STR:
@@ -522,7 +523,7 @@ static struct expr_val postfix(struct expr_parser *p)
 
 static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 {
-	struct expr_val v = unary(p);
+	struct expr_val v = unary(p), c = v;
 	struct expr_type t = v.t;
 	struct pp_expr *e = p->e;
 	struct expr_insn *last = e->nr_code ? &e->code[e->nr_code - 1] : NULL;
@@ -537,11 +538,18 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 			expr_emit(p, tok == '-' ? OP_NEG : OP_BNOT, 0, 0);
 			expr_normalize(p, t);
 		}
-		return val_of(t);
+		v = val_of(t);
+		if (c.is_const)
+			expr_fold(p, &v, c.start);
+		return v;
 	case '!':
 		need_scalar(p, &v, pos);
 		expr_emit(p, OP_NOT, 0, 0);
-		return val_of(expr_type_make(B_INT, false, 0));
+		v = val_of(expr_type_make(B_INT, false, 0));
+		v.is_bool = true;
+		if (c.is_const)
+			expr_fold(p, &v, c.start);
+		return v;
 	case '*':
 		if (!t.ptr)
 			expr_fail(p, PP_ETYPE, pos, "'*' needs a pointer");
@@ -596,8 +604,11 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 		p->sp = sp;
 	}
 	p->at = pos;
-	expr_emit(p, OP_IMM, 0, size);
-	return val_of(expr_type_make(B_LONG, true, 0));
+	struct expr_val v = val_of(expr_type_make(B_LONG, true, 0));
+
+	v.is_const = true;
+	v.start = expr_emit(p, OP_IMM, 0, size);
+	return v;
 }
 
 static struct expr_val unary(struct expr_parser *p)
@@ -623,7 +634,14 @@ static struct expr_val unary(struct expr_parser *p)
 			need_scalar(p, &v, pos);
 		p->at = pos;
 		expr_convert(p, v.t, t);
-		v = val_of(t);
+		if (v.is_const) {
+			struct expr_val c = v;
+
+			v = val_of(t);
+			expr_fold(p, &v, c.start);
+		} else {
+			v = val_of(t);
+		}
 	} else {
 		v = postfix(p);
 	}
@@ -675,13 +693,15 @@ static struct expr_val binary(struct expr_parser *p, level_fn sub, const int *to
 
 	while (tok_in(p->tok, toks)) {
 		int tok = p->tok, pos = p->tok_pos;
+		struct expr_val l = v, r;
 		uint32_t hole;
-		struct expr_val r;
 
 		next_operand(p, tok, &v);
 		hole = expr_emit(p, OP_NOP, 0, 0);
 		r = sub(p);
 		expr_gen_binop(p, tok, pos, &v, &r, hole);
+		if (l.is_const && r.is_const)
+			expr_fold(p, &v, l.start);
 	}
 	return v;
 }
@@ -776,7 +796,14 @@ static struct expr_val band(struct expr_parser *p)
 		}
 		hole = expr_emit(p, OP_NOP, 0, 0);
 		r = equality(p);
-		expr_gen_binop(p, '&', pos, &v, &r, hole);
+		if (v.is_const && r.is_const) {
+			struct expr_val l = v;
+
+			expr_gen_binop(p, '&', pos, &v, &r, hole);
+			expr_fold(p, &v, l.start);
+		} else {
+			expr_gen_binop(p, '&', pos, &v, &r, hole);
+		}
 	}
 	return v;
 }
@@ -795,7 +822,10 @@ static struct expr_val bor(struct expr_parser *p)
 	return binary(p, bxor, toks);
 }
 
-/* && and ||: BOOL; JZK/JNZK over the right side, which leaves 0/1 too. */
+/*
+ * && and ||: JZK/JNZK over the right side, with BOOLs so that the result is
+ * 0 or 1 (not needed for a 0/1 operand, nor left of &&: it keeps only a 0).
+ */
 static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int jop)
 {
 	struct expr_val v = sub(p);
@@ -807,15 +837,18 @@ static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int
 
 		need_scalar(p, &v, pos);
 		p->at = pos;
-		expr_emit(p, OP_BOOL, 0, 0);
+		if (jop == OP_JNZK && !v.is_bool)
+			expr_emit(p, OP_BOOL, 0, 0);
 		j = expr_emit(p, jop, 0, 0);
 		next(p);
 		r = sub(p);
 		need_scalar(p, &r, pos);
 		p->at = pos;
-		expr_emit(p, OP_BOOL, 0, 0);
+		if (!r.is_bool)
+			expr_emit(p, OP_BOOL, 0, 0);
 		p->e->code[j].a = p->e->nr_code;
 		v = val_of(expr_type_make(B_INT, false, 0));
+		v.is_bool = true;
 	}
 	return v;
 }

@@ -552,6 +552,30 @@ static void vm_init(struct vm *vm, const struct pp_expr *e, struct pp_expr_ctx *
 	vm->nr_ext = 0;
 }
 
+bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
+{
+	struct expr_insn buf[33];
+	struct pp_expr e = { .code = buf };
+	struct pp_expr_ctx ctx = { 0 };
+	struct vm vm;
+
+	if (n >= PP_ARRAY_SIZE(buf))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		int op = code[i].op;
+
+		if (op != OP_NOP && op != OP_IMM && (op < OP_ADD || op > OP_GEU) &&
+		    (op < OP_NEG || op > OP_ZEXT))
+			return false;
+	}
+	memcpy(buf, code, n * sizeof(*buf));
+	memset(&buf[n], 0, sizeof(buf[n]));
+	buf[n].op = OP_RET;
+	vm_init(&vm, &e, &ctx);
+	*out = (int64_t)vm_exec(&vm, NULL);
+	return true;
+}
+
 int64_t pp_expr_eval(const struct pp_expr *e, struct pp_expr_ctx *ctx)
 {
 	struct vm vm;

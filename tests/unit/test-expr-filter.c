@@ -400,6 +400,16 @@ static void test_expr__dump_trace(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "-> 97 (0x61)"));
 	CU_ASSERT_PTR_NULL(strstr(pp_buf_str(&b), "STREQ"));	/* not executed */
 	pp_expr_free(e);
+
+	/* Constants are folded. */
+	CU_ASSERT_EQUAL_FATAL(pp_expr_compile("prev_pid + ('a' - 1) * (int)2L", &env, &e, &err), 0);
+	pp_buf_reset(&b);
+	pp_expr_dump(e, &b);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "IMM     192  # 'a'"));
+	CU_ASSERT_PTR_NULL(strstr(pp_buf_str(&b), "MUL"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), ": 5 instructions"));
+	CU_ASSERT_EQUAL(pp_expr_eval(e, &tex_ctx), 1234 + 192);
+	pp_expr_free(e);
 	pp_buf_release(&b);
 }
 

@@ -290,6 +290,14 @@ static void test_expr__operators(void)
 	EQ("0 ? 1u : -1", 4294967295);	/* ?: converts both arms */
 	EQ("1 ? -1 : 1u", 4294967295);
 	EQ("1 ? -1 : 1L", -1);
+	/* Constant parts are folded at compile time; jumps around them still land. */
+	EQ("prev_pid ? 1 + 2 : 3 * 4", 3);
+	EQ("next_pid - 5678 ? 1 + 2 : 3 * 4 - -1", 13);
+	EQ("0 ? 1 : 2 + 3", 5);
+	EQ("prev_pid && 2 - 2", 0);
+	EQ("-(-2147483647 - 1)", -2147483648);
+	EQ("~0u >> 31", 1);
+	EQ("!(1 - 1) + (char)(255 + 2)", 2);
 }
 
 static void test_expr__conversions(void)
