@@ -151,8 +151,11 @@ struct expr_parser {
 
 /* expr-lex.c */
 void expr_lex_next(struct expr_parser *p);
-bool expr_lex_peek_word(struct expr_parser *p, int *b, int *e);
-void expr_lex_take_word(struct expr_parser *p, int b, int e);
+int expr_lex_peek_word(struct expr_parser *p, int *b, int *e);
+void expr_lex_take_word(struct expr_parser *p, int b, int e, int resume);
+bool expr_type_word_find(const struct expr_parser *p);
+struct expr_type expr_parse_type(struct expr_parser *p);
+bool expr_paren_starts_type(struct expr_parser *p);
 bool expr_tok_is(const struct expr_parser *p, const char *word);
 void expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5), noreturn));

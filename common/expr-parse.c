@@ -40,36 +40,6 @@ const char *expr_builtin_name(int fn)
 	return fn >= 0 && fn < FN__COUNT ? builtins[fn].name : "?";
 }
 
-/* Type names: keywords, and the kernel's fixed-width typedefs. */
-static const struct type_word {
-	const char *name;
-	int base;		/* -1: a modifier */
-	bool uns;
-	bool fixed;		/* a typedef: complete on its own */
-} type_words[] = {
-	{ "char", B_CHAR, false, false }, { "short", B_SHORT, false, false },
-	{ "int", B_INT, false, false }, { "long", B_LONG, false, false },
-	{ "void", B_VOID, false, false }, { "unsigned", -1, true, false },
-	{ "signed", -1, false, false },
-	{ "u8", B_CHAR, true, true }, { "u16", B_SHORT, true, true },
-	{ "u32", B_INT, true, true }, { "u64", B_LONG, true, true },
-	{ "s8", B_CHAR, false, true }, { "s16", B_SHORT, false, true },
-	{ "s32", B_INT, false, true }, { "s64", B_LONG, false, true },
-	{ "__u8", B_CHAR, true, true }, { "__u16", B_SHORT, true, true },
-	{ "__u32", B_INT, true, true }, { "__u64", B_LONG, true, true },
-	{ "__s8", B_CHAR, false, true }, { "__s16", B_SHORT, false, true },
-	{ "__s32", B_INT, false, true }, { "__s64", B_LONG, false, true },
-	{ "size_t", B_LONG, true, true }, { "pid_t", B_INT, false, true },
-};
-
-static const struct type_word *type_word_find(const struct expr_parser *p)
-{
-	for (size_t i = 0; i < PP_ARRAY_SIZE(type_words); i++)
-		if (expr_tok_is(p, type_words[i].name))
-			return &type_words[i];
-	return NULL;
-}
-
 static struct expr_val comma(struct expr_parser *p);
 static struct expr_val assign(struct expr_parser *p);
 static struct expr_val cond(struct expr_parser *p);
@@ -126,69 +96,6 @@ static void need_integer(struct expr_parser *p, const struct expr_val *v, int po
 {
 	if (v->t.ptr || v->t.base == B_VOID)
 		expr_fail(p, PP_ETYPE, pos, "%s needs an integer", what);
-}
-
-/* [unsigned|signed] [char|short|int|long [long] [int]] or u8..s64, then '*'s. */
-static struct expr_type parse_type(struct expr_parser *p)
-{
-	const struct type_word *w;
-	int base = -1, longs = 0, pos = p->tok_pos;
-	bool uns = false, sign = false, fixed = false;
-
-	while ((w = type_word_find(p))) {
-		if (fixed || (w->fixed && (base >= 0 || uns || sign || longs)))
-			expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-		if (w->fixed) {
-			fixed = true;
-			base = w->base;
-			uns = w->uns;
-		} else if (w->base < 0) {
-			if (uns || sign)
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-			uns = w->uns;
-			sign = !w->uns;
-		} else if (w->base == B_LONG) {
-			if (++longs > 2 || (base >= 0 && base != B_INT))
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-		} else if (w->base == B_INT && (longs || base == B_SHORT)) {
-			/* "long int", "short int" */
-		} else {
-			if (base >= 0 || longs)
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-			base = w->base;
-		}
-		next(p);
-	}
-	if (longs)
-		base = B_LONG;
-	if (base < 0)
-		base = B_INT;
-	if (base == B_VOID && (uns || sign))
-		expr_fail(p, PP_ETYPE, pos, "invalid type");
-
-	struct expr_type t = expr_type_make(base, uns, 0);
-
-	while (p->tok == '*') {
-		if (++t.ptr > 7)
-			expr_fail(p, PP_ETYPE, p->tok_pos, "too many '*'");
-		next(p);
-	}
-	return t;
-}
-
-/* Whether the token after the current '(' starts a type name (a cast). */
-static bool paren_starts_type(struct expr_parser *p)
-{
-	int cur = p->cur, tok = p->tok, pos = p->tok_pos, end = p->tok_end;
-	bool yes;
-
-	next(p);
-	yes = type_word_find(p) != NULL;
-	p->cur = cur;
-	p->tok = tok;
-	p->tok_pos = pos;
-	p->tok_end = end;
-	return yes;
 }
 
 static int elem_base(uint32_t size)
@@ -380,7 +287,7 @@ static struct expr_val identifier(struct expr_parser *p)
 	int n = p->tok_end - p->tok_pos, pos = p->tok_pos, fn;
 	struct expr_val v;
 
-	if (type_word_find(p))
+	if (expr_type_word_find(p))
 		expr_fail(p, PP_ESYNTAX, pos, "unexpected type name '%.*s'", n, s);
 	if ((p->env->flags & PP_EXPR_FILTER) && name_is(s, n, "CPUS"))
 		expr_fail(p, PP_ENOTSUP, pos, "CPUS{} is only supported as 'X & CPUS{list}'");
@@ -585,9 +492,9 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 	uint32_t size;
 
 	next(p);
-	if (p->tok == '(' && paren_starts_type(p)) {
+	if (p->tok == '(' && expr_paren_starts_type(p)) {
 		next(p);
-		struct expr_type t = parse_type(p);
+		struct expr_type t = expr_parse_type(p);
 
 		expect(p, ')', "')'");
 		size = (uint32_t)expr_type_size(t);
@@ -624,9 +531,9 @@ static struct expr_val unary(struct expr_parser *p)
 		refuse_incdec(p);
 	} else if (expr_tok_is(p, "sizeof")) {
 		v = do_sizeof(p);
-	} else if (tok == '(' && paren_starts_type(p)) {
+	} else if (tok == '(' && expr_paren_starts_type(p)) {
 		next(p);
-		struct expr_type t = parse_type(p);
+		struct expr_type t = expr_parse_type(p);
 
 		expect(p, ')', "')'");
 		v = unary(p);
@@ -661,17 +568,25 @@ static bool tok_in(int tok, const int *toks)
 }
 
 /*
- * In a filter, the right side of == != ~ after a string may be a bare word:
- * comm == bash, comm ~ pyth*.  A word that names something stays a name.
+ * In a filter, the right side of == != ~ after a string may be a bare word
+ * (comm == bash, comm ~ pyth*) or single-quoted (comm == 'bash'), as the
+ * kernel allows.  A bare word that names something stays a name.
  */
 static void next_operand(struct expr_parser *p, int tok, const struct expr_val *l)
 {
-	int b, e;
+	int b, e, kind;
 	struct expr_val unused;
 
 	if ((p->env->flags & PP_EXPR_FILTER) && expr_is_str(l->t) &&
-	    (tok == TK_EQ || tok == TK_NE || tok == '~') && expr_lex_peek_word(p, &b, &e)) {
+	    (tok == TK_EQ || tok == TK_NE || tok == '~') &&
+	    (kind = expr_lex_peek_word(p, &b, &e))) {
 		const char *s = p->src + b;
+
+		if (kind == 2) {
+			expr_lex_take_word(p, b, e, e + 1);
+			p->tok_pos = b - 1;
+			return;
+		}
 		bool ident = !(s[0] >= '0' && s[0] <= '9');
 
 		for (int i = b; i < e && ident; i++)
@@ -680,7 +595,7 @@ static void next_operand(struct expr_parser *p, int tok, const struct expr_val *
 				(p->src[i] >= '0' && p->src[i] <= '9') || p->src[i] == '_';
 		if (!ident || (!resolve_name(p, s, e - b, &unused, false) &&
 			       find_builtin(s, e - b) < 0)) {
-			expr_lex_take_word(p, b, e);
+			expr_lex_take_word(p, b, e, e);
 			return;
 		}
 	}

@@ -25,6 +25,9 @@ static void test_expr__filters(void)
 	FEQ("prev_comm==bash&&prev_pid==1234", 1);
 	FEQ("(prev_comm == bash)", 1);
 	FEQ("prev_comm ~ b[a-z]sh", 1);
+	FEQ("prev_comm == 'bash' && next_comm ~ 'py*'", 1);
+	FEQ("prev_comm != 'a b'", 1);
+	FEQ("prev_pid == 'a' - 97 + 1234", 1);	/* a number on the left: a character */
 	FEQ("prev_comm == 5", 0);
 	FEQ("prev_comm == next_comm", 0);	/* a field name stays a field */
 	FEQ("(prev_pid > 5 || next_pid < 3) && common_flags & 1", 1);
