@@ -59,6 +59,9 @@ obj = $(patsubst %.c,$(O)/%.o,$(1))
 LIBCOMMON := $(O)/libppcommon.a
 LIBFORMAT := $(O)/libppformat.a
 LIBPLAN := $(O)/libppplan.a
+# record/ library code (not main.c, not commands), for the unit tests.
+RECLIB_SRC := $(filter-out record/main.c record/cmd-%.c,$(RECORD_SRC))
+LIBRECORD := $(O)/libpprecord.a
 
 PROGS := $(BIN)/pp-record $(BIN)/pp-analyze $(BIN)/pp
 LOADS := $(patsubst tests/load/%.c,$(O)/load/%,$(LOAD_SRC))
@@ -79,11 +82,28 @@ $(LIBFORMAT): $(call obj,$(FORMAT_SRC))
 	$(QAR)rm -f $@ && ar rcs $@ $^
 $(LIBPLAN): $(call obj,$(PLAN_SRC)) $(O)/.plan-stamp
 	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
+$(LIBRECORD): $(call obj,$(RECLIB_SRC)) $(O)/.plan-stamp
+	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
 $(O)/.plan-stamp:
 	@mkdir -p $(O) && touch $@
 
 $(BIN)/pp-record: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RECORD_LIBS)
+
+# The syscall table of the build machine, as REC_SYSCALL(nr, name) lines.
+$(O)/gen/syscalls.h:
+	@mkdir -p $(dir $@)
+	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
+		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
+$(O)/record/snapshot.o: $(O)/gen/syscalls.h
+$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)/gen
+
+# Test-only capture checker used by the record integration tests.
+TOOLS := $(O)/tests/capcheck
+$(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+all: $(TOOLS)
 
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
@@ -99,7 +119,7 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
-$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBFORMAT) $(LIBCOMMON)
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------
@@ -123,7 +143,7 @@ deps:
 unit: $(UNIT)
 	$(UNIT)
 
-integration: $(PROGS) $(LOADS)
+integration: $(PROGS) $(LOADS) $(TOOLS)
 	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
 
 check: all unit integration
