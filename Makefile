@@ -29,7 +29,7 @@ CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
-ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null)
+ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null) -liberty
 ifeq ($(NO_PYTHON),)
 PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
 PY_LIBS := $(shell $(PYCONFIG) --embed --ldflags 2>/dev/null)
@@ -59,12 +59,15 @@ obj = $(patsubst %.c,$(O)/%.o,$(1))
 LIBCOMMON := $(O)/libppcommon.a
 LIBFORMAT := $(O)/libppformat.a
 LIBPLAN := $(O)/libppplan.a
+# record/ library code (not main.c, not commands), for the unit tests.
+RECLIB_SRC := $(filter-out record/main.c record/cmd-%.c,$(RECORD_SRC))
+LIBRECORD := $(O)/libpprecord.a
 
 PROGS := $(BIN)/pp-record $(BIN)/pp-analyze $(BIN)/pp
 LOADS := $(patsubst tests/load/%.c,$(O)/load/%,$(LOAD_SRC))
 UNIT := $(O)/tests/unit-tests
 
-all: $(PROGS) $(LOADS)
+all: $(PROGS) $(LOADS) $(O)/bench/fmtbench
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -79,11 +82,28 @@ $(LIBFORMAT): $(call obj,$(FORMAT_SRC))
 	$(QAR)rm -f $@ && ar rcs $@ $^
 $(LIBPLAN): $(call obj,$(PLAN_SRC)) $(O)/.plan-stamp
 	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
+$(LIBRECORD): $(call obj,$(RECLIB_SRC)) $(O)/.plan-stamp
+	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
 $(O)/.plan-stamp:
 	@mkdir -p $(O) && touch $@
 
 $(BIN)/pp-record: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RECORD_LIBS)
+
+# The syscall table of the build machine, as REC_SYSCALL(nr, name) lines.
+$(O)/gen/syscalls.h:
+	@mkdir -p $(dir $@)
+	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
+		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
+$(O)/record/snapshot.o: $(O)/gen/syscalls.h
+$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)/gen
+
+# Test-only capture checker used by the record integration tests.
+TOOLS := $(O)/tests/capcheck
+$(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+all: $(TOOLS)
 
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
@@ -95,14 +115,18 @@ $(O)/load/%: tests/load/%.c
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
-$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lm
+$(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
+	@mkdir -p $(dir $@)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------
 
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -119,7 +143,7 @@ deps:
 unit: $(UNIT)
 	$(UNIT)
 
-integration: $(PROGS) $(LOADS)
+integration: $(PROGS) $(LOADS) $(TOOLS)
 	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
 
 check: all unit integration
@@ -134,7 +158,7 @@ fuzz: $(O)/tests/fuzz-reader
 
 $(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd
+	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -liberty -lm
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread

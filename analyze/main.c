@@ -1,9 +1,88 @@
 /* SPDX-License-Identifier: MIT */
-/* main.c - placeholder until pp-analyze lands. */
+/*
+ * main.c - pp-analyze: global options, then the command layer.
+ */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
-int main(void)
+#include "analyze/cmd.h"
+#include "analyze/internal.h"
+#include "common/log.h"
+#include "format/format.h"
+
+#define PP_VERSION "0.1.0"
+
+extern volatile sig_atomic_t pp_stop;
+
+static void on_signal(int sig)
 {
-	fprintf(stderr, "pp-analyze: not built yet\n");
-	return 2;
+	(void)sig;
+	pp_stop = 1;
+}
+
+int main(int argc, const char **argv)
+{
+	bool strict = false, version = false;
+	int verbose = 0, quiet = 0;
+	char err[256];
+	const struct pp_option opts[] = {
+		PP_OPT_COUNT('v', "verbose", &verbose, "more messages"),
+		PP_OPT_COUNT('q', "quiet", &quiet, "no informational messages"),
+		PP_OPT_BOOL(0, "strict", &strict, "a truncated or corrupt capture is an error"),
+		PP_OPT_BOOL('V', "version", &version, "print the version"),
+		PP_OPT_END(),
+	};
+	const char *usage[] = { "pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ...]", NULL };
+
+	pp_progname = "pp-analyze";
+	int n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err, sizeof(err));
+	if (n == PP_OPT_HELP) {
+		ana_general_help(stdout);
+		return 0;
+	}
+	if (n < 0) {
+		pp_err("%s", err);
+		pp_usage_print(stderr, usage, opts);
+		return 2;
+	}
+	if (version) {
+		printf("pp-analyze %s (capture format %d.%d)\n", PP_VERSION, PPF_VERSION_MAJOR,
+		       PPF_VERSION_MINOR);
+		return 0;
+	}
+	pp_log_level = quiet ? PP_LOG_QUIET : verbose;
+	argv++;
+	if (n == 0) {
+		pp_err("missing capture file");
+		pp_usage_print(stderr, usage, NULL);
+		fprintf(stderr, "'pp-analyze help' lists the analyzers\n");
+		return 2;
+	}
+	if (!strcmp(argv[0], "help")) {
+		if (n > 1) {
+			const struct pp_analyzer_ops *ops = ana_analyzer_find(argv[1]);
+			if (!ops) {
+				pp_err("no analyzer named '%s'", argv[1]);
+				return 2;
+			}
+			ana_analyzer_help(stdout, ops);
+			return 0;
+		}
+		ana_general_help(stdout);
+		return 0;
+	}
+	if (strcmp(argv[0], "-") && access(argv[0], F_OK) && ana_analyzer_find(argv[0])) {
+		pp_err("missing capture file before '%s': pp-analyze FILE %s ...", argv[0], argv[0]);
+		return 2;
+	}
+	/* a live stream ends when pp-record ends; let it see the Ctrl-C and finish first */
+	if (!strcmp(argv[0], "-"))
+		signal(SIGINT, SIG_IGN);
+	else
+		signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_DFL);
+	return cmd_analyze(n, argv, strict ? PPF_READ_STRICT : 0);
 }

@@ -11,6 +11,14 @@
  *           | name[/.../]                 a software event (cpu-clock) or an analyzer source
  *   ATTR   := name | name=value           value may be quoted or wrapped in ()
  *
+ * Attribute values are stored without surrounding quotes, and without one
+ * pair of parentheses when that pair encloses the whole value ("size=(4096<<order)"
+ * gives "4096<<order"; "key=(a)+(b)" stays as is); nothing else is unescaped.
+ * Known attributes (PERF-PROF-REFERENCE §3.2): stack max-stack=N alias key
+ * printkey role untraced trigger top-by (top_by) top-add (top_add) comm ptr
+ * size num exec cpus=LIST index vm push pull.  For a PLAIN event, a first
+ * part starting with '-' is an option string, anything else a filter.
+ *
  * The parser only checks syntax and attribute names/values; resolving globs
  * against tracefs or a capture is the caller's job.  It depends on nothing
  * but common/ (pp-record links it).
@@ -36,6 +44,7 @@ struct pp_sel_attr {
 	char *name;		/* canonical: "top-by" for top_by too */
 	char *value;
 	int pos;		/* byte offset of the attribute in the original text */
+	int value_pos;		/* byte offset of @value (after quotes/parens), -1 if none */
 };
 
 struct pp_selector {
@@ -96,6 +105,17 @@ bool pp_selector_is_glob(const struct pp_selector *s);
  * Return: true on a match.  Used by selectors and by the '~' operator.
  */
 bool pp_glob_match(const char *pat, const char *str);
+
+/**
+ * pp_glob_matchn() - pp_glob_match() on counted strings (no NUL needed)
+ * @pat: the pattern, @plen bytes
+ * @str: the subject, @slen bytes
+ *
+ * Runs in O(plen * slen) time and constant space whatever the pattern; a '\\'
+ * in the pattern makes the next character literal, an unclosed '[' is literal.
+ * Return: true on a match.
+ */
+bool pp_glob_matchn(const char *pat, size_t plen, const char *str, size_t slen);
 
 /**
  * pp_parse_error_print() - "TEXT\n     ^ MSG" to stderr, prefixed by pp_progname

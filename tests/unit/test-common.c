@@ -132,3 +132,141 @@ void test_common__register(void)
 	};
 	pp_suite_add("common", tests, PP_ARRAY_SIZE(tests));
 }
+
+#include "common/u64map.h"
+
+/* Random inserts and deletes against a plain array model. */
+static void test_common__u64map(void)
+{
+	struct pp_u64map m = PP_U64MAP_INIT;
+	static uintptr_t model[4096];
+	unsigned seed = 1, bad = 0;
+
+	memset(model, 0, sizeof(model));
+	for (int i = 0; i < 200000; i++) {
+		seed = seed * 1103515245 + 12345;
+		uint64_t k = (seed >> 8) % 4096;
+		if ((seed >> 4) % 3 == 0) {
+			void *v = pp_u64map_del(&m, k);
+			if ((uintptr_t)v != model[k])
+				bad++;
+			model[k] = 0;
+		} else {
+			pp_u64map_put(&m, k, (void *)(uintptr_t)(i + 1));
+			model[k] = (uintptr_t)(i + 1);
+		}
+	}
+	size_t n = 0;
+	for (uint64_t k = 0; k < 4096; k++) {
+		if ((uintptr_t)pp_u64map_get(&m, k) != model[k])
+			bad++;
+		n += model[k] != 0;
+	}
+	size_t it = 0, seen = 0;
+	uint64_t key;
+	void *val;
+	while (pp_u64map_next(&m, &it, &key, &val))
+		seen++;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(n, m.nr);
+	CU_ASSERT_EQUAL(seen, n);
+	pp_u64map_release(&m);
+}
+
+void test_common2__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__u64map, "the u64 map agrees with a model under churn"),
+	};
+	pp_suite_add("common2", tests, PP_ARRAY_SIZE(tests));
+}
+
+#include "common/table.h"
+
+static char *table_out(struct pp_table *t, enum pp_table_format f)
+{
+	char *buf = NULL;
+	size_t sz = 0;
+	FILE *fp = open_memstream(&buf, &sz);
+
+	pp_table_print(t, fp, f, f == PP_TABLE_JSON ? "rows" : NULL);
+	fclose(fp);
+	return buf;
+}
+
+static void test_common__table(void)
+{
+	struct pp_table *t = pp_table_new();
+	char *s;
+
+	pp_table_col(t, "comm", NULL, PP_COL_LEFT, 0);
+	pp_table_col(t, "calls", NULL, 0, 8);
+	pp_table_col(t, "total(us)", "total_us", 0, 0);
+	pp_table_row(t);
+	pp_table_str(t, "bash");
+	pp_table_u64(t, 12);
+	pp_table_num(t, 3.5, "%.3f");
+	pp_table_row(t);
+	pp_table_str(t, "a,\"b\"");
+	pp_table_u64(t, 7);
+	pp_table_num(t, 1234.25, "%.3f");
+	s = table_out(t, PP_TABLE_TEXT);
+	CU_ASSERT_STRING_EQUAL(s, "comm     calls total(us)\n"
+				  "----- -------- ---------\n"
+				  "bash        12     3.500\n"
+				  "a,\"b\"        7  1234.250\n");
+	free(s);
+	s = table_out(t, PP_TABLE_JSON);
+	CU_ASSERT_STRING_EQUAL(s, "{\"rows\":[{\"comm\":\"bash\",\"calls\":12,\"total_us\":3.500},"
+				  "{\"comm\":\"a,\\\"b\\\"\",\"calls\":7,\"total_us\":1234.250}]}\n");
+	free(s);
+	s = table_out(t, PP_TABLE_CSV);
+	CU_ASSERT_STRING_EQUAL(s, "comm,calls,total_us\nbash,12,3.500\n\"a,\"\"b\"\"\",7,1234.250\n");
+	free(s);
+	pp_table_reset(t);
+	CU_ASSERT_EQUAL(pp_table_nr_rows(t), 0);
+	pp_table_free(t);
+}
+
+void test_common3__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__table, "tables print as aligned text, JSON and CSV"),
+	};
+	pp_suite_add("common3", tests, PP_ARRAY_SIZE(tests));
+}
+
+#include "common/argv.h"
+
+static void test_common__argv(void)
+{
+	const char *words[] = { "task-state", "-e", "sched:sched_switch/prev_pid==1 && comm~\"b*\"/stack/",
+				"it's", "", "a\\b", "x y" };
+	struct pp_buf b = PP_BUF_INIT;
+	char **v;
+	int n;
+
+	pp_argv_join(&b, 7, words);
+	CU_ASSERT_EQUAL_FATAL(pp_argv_split(pp_buf_str(&b), &v, &n), 0);
+	CU_ASSERT_EQUAL(n, 7);
+	for (int i = 0; i < n && i < 7; i++)
+		CU_ASSERT_STRING_EQUAL(v[i], words[i]);
+	pp_argv_free(v);
+	CU_ASSERT_EQUAL(pp_argv_split("a \"b c\" 'd\"e' f\\ g", &v, &n), 0);
+	CU_ASSERT(n == 4 && !strcmp(v[1], "b c") && !strcmp(v[2], "d\"e") && !strcmp(v[3], "f g"));
+	pp_argv_free(v);
+	CU_ASSERT_EQUAL(pp_argv_split("a 'b", &v, &n), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_argv_split("a \\", &v, &n), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_argv_split("   ", &v, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	pp_argv_free(v);
+	pp_buf_release(&b);
+}
+
+void test_common4__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__argv, "command lines split and join like the shell's words"),
+	};
+	pp_suite_add("common4", tests, PP_ARRAY_SIZE(tests));
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyzer.h - the interface between the replay core and the analyzers.
+ *
+ * The only header an analyzer includes besides common/.  An analyzer is one
+ * const struct pp_analyzer_ops in analyzers/<name>.c, listed in
+ * analyzers/analyzers.def.  The core parses the analyzer's options, matches
+ * its -e selectors against the capture's events, evaluates filters, and
+ * calls ->event() for every matching event in time order, ->interval() on
+ * capture-time ticks, and ->finish() at the end.  Events are borrowed for
+ * the duration of the callback only.
+ */
+#ifndef PP_ANALYZE_ANALYZER_H
+#define PP_ANALYZE_ANALYZER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/buf.h"
+#include "common/options.h"
+#include "common/plan.h"
+#include "common/selector.h"
+
+struct ana_session;
+struct pp_az;
+struct pp_plan;
+struct tep_event;
+struct pp_expr;
+struct pp_field;
+
+enum ana_format { ANA_FMT_TEXT, ANA_FMT_JSON, ANA_FMT_CSV };
+
+/* Where an analyzer writes: -o FILE or stdout, in the --format chosen. */
+struct ana_out {
+	FILE *fp;
+	enum ana_format format;
+};
+
+
+
+
+/* One event type of the capture. */
+struct ana_evtype {
+	uint32_t id;			/* the capture's event id */
+	uint32_t kind;			/* enum ppf_event_kind */
+	uint32_t desc_flags;		/* enum ppf_event_desc_flags */
+	char *name;			/* "sched:sched_switch" or "cpu-clock" */
+	char *sys, *event;		/* "sched", "sched_switch" (sys NULL for non-tracepoints) */
+	char *selector;			/* as recorded */
+	char *filter;			/* recorded filter text ("" if none) */
+	struct tep_event *tep;		/* NULL for non-tracepoints */
+	struct pp_field *fields;	/* for the expression engine */
+	size_t nr_fields;
+	uint64_t count;			/* events of this type seen so far */
+	struct pp_expr *rec_filter;	/* the recorded filter the kernel refused, applied here */
+};
+
+/*
+ * One match of an analyzer's selector against an event type.  An event
+ * type matched by several selectors of one analyzer (rundelay: sched_switch
+ * in two positions) is delivered once per match.
+ */
+struct ana_sel {
+	const struct ana_evtype *type;
+	const struct pp_selector *sel;	/* the -e item that matched */
+	unsigned pos;			/* which -e (0-based): multi-trace positions */
+	unsigned index;			/* global index among this analyzer's matches */
+	const char *alias;		/* alias= or the event name */
+	struct pp_expr *filter;		/* user-space filter, or NULL */
+	void *priv;			/* the analyzer's per-match state */
+};
+
+/* A decoded event as analyzers see it.  Borrowed for the callback only. */
+struct pp_event {
+	uint64_t time_ns;
+	uint32_t cpu, pid, tid;
+	uint64_t period, ip, addr;
+	uint32_t flags;			/* PPF_SF_* (LATE) */
+	const struct ana_evtype *type;
+	const struct ana_sel *sel;	/* the match this delivery is for */
+	const uint8_t *raw;
+	uint32_t raw_sz;
+	const uint64_t *stack;		/* perf callchain with context markers */
+	uint32_t nr_stack;
+	const uint8_t *extra;
+	uint32_t extra_sz;
+};
+
+/* A loss in the capture, delivered to ->lost() in time order. */
+struct pp_lost_ev {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint64_t count;
+};
+
+/* An analyzer instance (one per occurrence on the command line). */
+struct pp_az {
+	const struct pp_analyzer_ops *ops;
+	struct ana_session *s;
+	struct pp_common_opts opt;		/* the common options as given to this instance */
+	void *priv;			/* ops->priv_size bytes, zeroed */
+	void *opts;			/* plan->opts_size bytes: the analyzer's own options, parsed */
+	const char **args;		/* positional arguments left after options */
+	int nr_args;
+	struct ana_sel *sels;		/* the matches of its -e selectors */
+	size_t nr_sels;
+	void *sel_store;		/* the parsed selectors (core-owned) */
+	char *default_events;		/* the -e list made up when none was given (core-owned) */
+	size_t nr_sel_store;
+	uint64_t next_tick_ns;		/* next -i tick on capture time (core-owned) */
+	int *cpus, *pids, *tids;	/* -C -p -t parsed (core-owned) */
+	size_t nr_cpus, nr_pids, nr_tids;
+	struct ana_out out;
+	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
+	uint64_t nr_delivered;		/* events delivered so far (-N) */
+};
+
+enum pp_az_flags {
+	PP_AZ_NEED_EVENTS = 1 << 0,	/* -e is required */
+	PP_AZ_ALL_EVENTS = 1 << 1,	/* no -e means every event of the capture */
+	PP_AZ_NO_EVENTS = 1 << 2,	/* does not take -e (uses built-in events) */
+};
+
+struct pp_analyzer_ops {
+	const char *name;		/* CLI name: "task-state" */
+	const char *summary;		/* one line for `pp-analyze help` */
+	const char *usage;		/* "pp-analyze FILE top -e EVENT[/key=EXPR/...] [-i MS]" */
+	const char *examples;		/* lines shown under EXAMPLES in --help */
+	/*
+	 * The plan part (analyzers/<name>-plan.c, linked into pp-record too):
+	 * the analyzer's own option table (relative to its options struct,
+	 * see PP_AZOPT) and what to record for it.  Required.
+	 */
+	const struct pp_plan_ops *plan;
+	size_t priv_size;
+	unsigned flags;			/* enum pp_az_flags */
+	/*
+	 * Built-in events: with PP_AZ_NO_EVENTS the analyzer names here the
+	 * selectors it needs (NULL-terminated), e.g. { "sched:sched_switch", NULL };
+	 * set_events() may compute them from the options instead.
+	 */
+	const char *const *builtin_events;
+	int (*set_events)(struct pp_az *az, struct pp_strlist *events);
+	int (*init)(struct pp_az *az);			/* required: after selectors matched */
+	void (*event)(struct pp_az *az, const struct pp_event *ev);	/* required */
+	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
+	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
+	void (*interval)(struct pp_az *az, uint64_t now_ns);
+	int (*finish)(struct pp_az *az);		/* required */
+	void (*release)(struct pp_az *az);
+};
+
+/* --- Services of the core for analyzers ----------------------------------- */
+
+/** ana_comm() - the command name of @tid at the current replay time ("<...>" if never seen). */
+const char *ana_comm(struct ana_session *s, uint32_t tid);
+/** ana_task_pid() - the process id of thread @tid (@tid itself if unknown). */
+uint32_t ana_task_pid(struct ana_session *s, uint32_t tid);
+
+/**
+ * ana_time_str() - wall-clock time of capture time @t_ns: "YYYY-MM-DD HH:MM:SS.uuuuuu"
+ * Return: @buf (at least 32 bytes).
+ */
+char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz);
+
+/** ana_ts_str() - perf-style "sec.usec" of @t_ns. Return: @buf. */
+char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz);
+
+/**
+ * ana_event_print() - perf-prof's trace line for @ev, without newline:
+ * "<wall time> <comm> <pid> <flags> [cpu] sec.usec: sys:name: <print fmt>"
+ */
+void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/** ana_event_fields() - the event's print_fmt output only (libtraceevent). */
+void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/** ana_field_find() - the field @name of type @t, or NULL. Borrowed. */
+const struct pp_field *ana_field_find(const struct ana_evtype *t, const char *name);
+/** ana_field_read() - the value of numeric field @f in @ev (0 when out of bounds), sign-extended. */
+uint64_t ana_field_read(const struct pp_event *ev, const struct pp_field *f);
+/** ana_field_u64() - a numeric field of a tracepoint event by name; false if absent. */
+bool ana_field_u64(const struct pp_event *ev, const char *name, uint64_t *out);
+/** ana_field_str() - a char[] or __data_loc string field; NULL if absent. Borrowed. */
+const char *ana_field_str(const struct pp_event *ev, const char *name, char *buf, size_t sz);
+
+/**
+ * ana_stack_print() - one frame per line: "    %016lx sym+0xoff (dso)" into @out
+ * @indent: leading spaces per line
+ */
+void ana_stack_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/**
+ * ana_frame_name() - the symbol of one address of @ev's stack ("[unknown]" with the
+ * module when unresolved); @kernel tells the context (from PERF_CONTEXT markers).
+ */
+const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+			   bool kernel, char *buf, size_t sz);
+
+/**
+ * ana_stack_folded() - Brendan Gregg's folded form "comm;outer;...;inner" of @ev's stack
+ * (root first), appended to @out, without the count.
+ */
+void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
+uint64_t ana_capture_start_ns(struct ana_session *s);
+uint64_t ana_capture_end_ns(struct ana_session *s);
+
+/** ana_host() - a host key of the capture ("hostname", "release"...), or NULL. */
+const char *ana_host(struct ana_session *s, const char *key);
+
+/** ana_syscall_name() - name of syscall @nr from the capture's table, or NULL. */
+const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
+
+/** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
+const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
+
+/** ana_lost_total() - losses seen so far in the analysed range. */
+uint64_t ana_lost_total(struct ana_session *s);
+
+/**
+ * ana_report_header() - what every report starts with: losses in the range,
+ * "N events lost on CPU X..." (nothing when there are none).
+ */
+void ana_report_header(struct pp_az *az);
+
+/**
+ * ana_expr_compile() - compile @text for event type @t with the session's
+ * built-ins (comm_get, ksymbol, syscall_name) bound; prints a caret error.
+ * Return: 0 or a negative code (message already printed).
+ */
+int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
+		     const char *text, struct pp_expr **out);
+/** ana_expr_eval() - evaluate on @ev; 0 on evaluation error (as perf-prof). */
+int64_t ana_expr_eval(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+/** ana_expr_eval_vars() - as ana_expr_eval() with values for the env's variables. */
+int64_t ana_expr_eval_vars(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
+			   const uint64_t *vars);
+/** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
+const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+
+#endif

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-analyze.c - `pp-analyze FILE ANALYZER [OPTIONS] [, ANALYZER [OPTIONS]]...`
+ *
+ * Splits the command line into analyzer instances, parses each one's
+ * options (its own table plus the common one), opens the capture, and runs
+ * one replay for all of them.  Built-in commands (info, dump) bypass the
+ * replay.  Only this layer exits on bad input, with status 2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/cmd.h"
+#include "analyze/internal.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/units.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(struct ana_session *s, int argc, const char **argv);
+	const char *summary;
+} builtins[] = {
+	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments" },
+	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)" },
+};
+
+/* The full table of an instance: its own options, then the common ones. */
+static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
+{
+	struct pp_option *own = pp_opts_rebase(az->ops->plan->options, az->opts, 2);
+	size_t n = 0;
+
+	*common = pp_opts_rebase(pp_common_options, &az->opt, 0);
+	while (own[n].type != PP_OPT_T_END)
+		n++;
+	own[n] = (struct pp_option){ .type = PP_OPT_T_INCLUDE, .include = *common };
+	own[n + 1] = (struct pp_option){ .type = PP_OPT_T_END };
+	return own;
+}
+
+void ana_analyzer_help(FILE *fp, const struct pp_analyzer_ops *ops)
+{
+	struct pp_az az = { .ops = ops };
+	struct pp_option *common, *tbl;
+	const char *usage[] = { ops->usage, NULL };
+
+	az.opts = pp_xcalloc(1, ops->plan->opts_size ? ops->plan->opts_size : 1);
+	tbl = az_table(&az, &common);
+	fprintf(fp, "%s - %s\n\n", ops->name, ops->summary);
+	pp_usage_print(fp, usage, tbl);
+	if (ops->examples)
+		fprintf(fp, "\nEXAMPLES\n%s", ops->examples);
+	free(tbl);
+	free(common);
+	free(az.opts);
+}
+
+void ana_general_help(FILE *fp)
+{
+	fprintf(fp, "usage: pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...\n"
+		    "       pp-analyze help [ANALYZER]\n\n"
+		    "Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
+		    "Several analyzers separated by ',' run over one pass of the capture.\n\n"
+		    "Commands:\n");
+	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
+		fprintf(fp, "  %-14s %s\n", builtins[i].name, builtins[i].summary);
+	fprintf(fp, "\nAnalyzers:\n");
+	for (size_t i = 0; i < ana_analyzer_count(); i++)
+		fprintf(fp, "  %-14s %s\n", ana_analyzer_at(i)->name, ana_analyzer_at(i)->summary);
+	fprintf(fp, "\n'pp-analyze help ANALYZER' or 'pp-analyze FILE ANALYZER -h' shows an analyzer's options.\n");
+}
+
+static void unknown_analyzer(const char *name)
+{
+	pp_err("unknown analyzer or command '%s'", name);
+	fprintf(stderr, "  available:");
+	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
+		fprintf(stderr, " %s", builtins[i].name);
+	for (size_t i = 0; i < ana_analyzer_count(); i++)
+		fprintf(stderr, " %s", ana_analyzer_at(i)->name);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+static void parse_list(const char *what, const char *text, int **v, size_t *nr)
+{
+	if (!text)
+		return;
+	if (pp_parse_list(text, 0, v, nr))
+		pp_die("bad %s list '%s': expected numbers and ranges like 0,2-3", what, text);
+}
+
+/* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
+static struct pp_az *az_new(int argc, const char **argv)
+{
+	const struct pp_analyzer_ops *ops = ana_analyzer_find(argv[0]);
+	struct pp_option *common, *tbl;
+	struct pp_az *az;
+	char err[256];
+	int n;
+
+	if (!ops)
+		unknown_analyzer(argv[0]);
+	az = pp_xcalloc(1, sizeof(*az));
+	az->ops = ops;
+	az->priv = pp_xcalloc(1, ops->priv_size ? ops->priv_size : 1);
+	az->opts = pp_xcalloc(1, ops->plan->opts_size ? ops->plan->opts_size : 1);
+	az->opt.user_callchain = az->opt.kernel_callchain = true;
+	tbl = az_table(az, &common);
+	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, err, sizeof(err));
+	free(tbl);
+	free(common);
+	if (n == PP_OPT_HELP) {
+		ana_analyzer_help(stdout, ops);
+		exit(0);
+	}
+	if (n < 0) {
+		pp_err("%s: %s", ops->name, err);
+		fprintf(stderr, "  see 'pp-analyze help %s'\n", ops->name);
+		exit(2);
+	}
+	az->args = argv + 1;
+	az->nr_args = n;
+	if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr)
+		pp_die("%s: needs events: -e sys:name[/filter/ATTR/] (see 'pp-analyze help %s')",
+		       ops->name, ops->name);
+	if ((ops->flags & PP_AZ_NO_EVENTS) && az->opt.events.nr && !ops->set_events)
+		pp_die("%s: does not take -e: it chooses its own events", ops->name);
+	parse_list("cpu", az->opt.cpus, &az->cpus, &az->nr_cpus);
+	parse_list("pid", az->opt.pids, &az->pids, &az->nr_pids);
+	parse_list("tid", az->opt.tids, &az->tids, &az->nr_tids);
+	if (ana_out_open(&az->out, az->opt.output, az->opt.format, err, sizeof(err)))
+		pp_die("%s: %s", ops->name, err);
+	return az;
+}
+
+static void az_free(struct pp_az *az)
+{
+	if (az->ops->release)
+		az->ops->release(az);
+	ana_az_release_sels(az);
+	ana_out_close(&az->out);
+	pp_strlist_release(&az->opt.events);
+	free(az->cpus);
+	free(az->pids);
+	free(az->tids);
+	free(az->priv);
+	free(az->opts);
+	free(az);
+}
+
+/* "+2s" is relative to @base, "12.5" is seconds of capture time, "123ns" absolute. */
+static uint64_t parse_when(const char *s, uint64_t base)
+{
+	uint64_t v;
+	bool rel = *s == '+';
+
+	if (rel)
+		s++;
+	if (!*s)
+		return 0;
+	if (pp_parse_time(s, 1000000000ull, &v))
+		pp_die("bad --time value '%s': use START,END with times like 12.5 or +2s", s);
+	return rel ? base + v : v;
+}
+
+static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint64_t first_ns)
+{
+	const char *range = NULL;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!azs[i]->opt.time_range)
+			continue;
+		if (range && strcmp(range, azs[i]->opt.time_range))
+			pp_die("--time differs between analyzers: one pass has one range");
+		range = azs[i]->opt.time_range;
+	}
+	if (!range)
+		return;
+	const char *comma = strchr(range, ',');
+	char *start = pp_xstrndup(range, comma ? (size_t)(comma - range) : strlen(range));
+	s->range_start_ns = parse_when(start, first_ns);
+	s->range_end_ns = comma ? parse_when(comma + 1, first_ns) : 0;
+	free(start);
+	if (s->range_end_ns && s->range_end_ns < s->range_start_ns)
+		pp_die("--time '%s': the end is before the start", range);
+	if (s->range_start_ns && ppf_reader_seek_time(s->r, s->range_start_ns))
+		pp_die("cannot seek in '%s'", s->path);
+}
+
+int cmd_analyze(int argc, const char **argv, unsigned read_flags)
+{
+	const char *path = argv[0];
+	struct ana_session *s;
+	struct ppf_record first;
+	struct pp_az **azs = NULL;
+	size_t nr = 0;
+	int rc, status = 0;
+
+	const char *info_argv[] = { path, "info", NULL };
+
+	if (argc < 2) {
+		argv = info_argv;
+		argc = 2;
+	}
+	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++) {
+		if (strcmp(argv[1], builtins[i].name))
+			continue;
+		rc = ana_session_open(path, read_flags, &s);
+		if (rc) {
+			pp_err("%s", s->errmsg);
+			ana_session_free(s);
+			return 2;
+		}
+		status = builtins[i].fn(s, argc - 2, argv + 2);
+		ana_session_free(s);
+		return status;
+	}
+	/* analyzer chain: NAME opts , NAME opts ... */
+	for (int i = 1; i < argc;) {
+		int j = i;
+		while (j < argc && strcmp(argv[j], ","))
+			j++;
+		if (j == i)
+			pp_die("empty analyzer between ','");
+		azs = pp_xrealloc(azs, (nr + 1) * sizeof(*azs));
+		azs[nr++] = az_new(j - i, argv + i);
+		i = j + 1;
+	}
+	rc = ana_session_open(path, read_flags, &s);
+	if (rc) {
+		pp_err("%s", s->errmsg);
+		ana_session_free(s);
+		return 2;
+	}
+	s->azs = azs;
+	s->nr_azs = nr;
+	for (size_t i = 0; i < nr; i++)
+		azs[i]->s = s;
+	rc = ana_session_load_meta(s, &first);
+	if (rc < 0) {
+		pp_err("reading '%s': %s", path, ppf_reader_errmsg(s->r));
+		status = 1;
+	} else {
+		set_range(s, azs, nr, rc == 0 ? first.time_ns : 0);
+		rc = ana_replay(s, &first, rc == 0);
+		if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
+		    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE)
+			status = 2;
+		else if (rc)
+			status = 1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (azs[i]->exit_status && !status)
+			status = azs[i]->exit_status;
+		az_free(azs[i]);
+	}
+	free(azs);
+	ana_session_free(s);
+	return status;
+}

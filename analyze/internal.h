@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - pp-analyze's private state: the session and its parts.
+ *
+ * struct ana_session owns everything of one replay: the reader, the
+ * capture's metadata (host keys, event types parsed with libtraceevent,
+ * syscall table), the task table, the symbol tables, the clock mapping,
+ * and the analyzer instances with their dispatch tables.  Nothing is
+ * global.  Not here: analyzer logic (analyzers/), options (cmd-analyze.c).
+ */
+#ifndef PP_ANALYZE_INTERNAL_H
+#define PP_ANALYZE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyze/analyzer.h"
+#include "common/err.h"
+#include "common/u64map.h"
+#include "format/format.h"
+
+struct tep_handle;
+struct pp_symtab;
+
+struct ana_task {
+	uint32_t tid, pid;
+	char comm[32];
+	uint64_t exit_ns;	/* 0 while alive */
+};
+
+/* One delivery target for an event type: an analyzer instance and one of its matches. */
+struct ana_disp {
+	struct pp_az *az;
+	struct ana_sel *sel;
+};
+
+struct ana_disp_list {
+	struct ana_disp *v;
+	size_t nr;
+};
+
+struct ana_lost_cpu {
+	uint32_t cpu;
+	uint64_t count;
+};
+
+struct ana_session {
+	const char *path;
+	struct ppf_reader *r;
+	struct tep_handle *tep;
+	struct pp_symtab *syms;
+	bool ksyms_final;
+
+	char **host_keys, **host_vals;
+	size_t nr_host;
+	struct pp_u64map types;		/* id -> struct ana_evtype * */
+	struct ana_evtype **type_list;	/* in the order of the capture */
+	size_t nr_types;
+	struct pp_u64map syscalls;	/* nr -> char * */
+	struct pp_u64map tasks;		/* tid -> struct ana_task * */
+	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
+	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
+
+	bool have_sync;
+	uint64_t sync_perf_ns, sync_real_ns;
+	uint64_t first_ns, last_ns;	/* of the samples replayed */
+	uint64_t range_start_ns, range_end_ns;	/* --time, 0 = open */
+	uint64_t lost_total;
+	struct ana_lost_cpu *lost_cpus;
+	size_t nr_lost_cpus;
+
+	struct pp_az **azs;
+	size_t nr_azs;
+	bool inited;
+	bool has_ticks;			/* some analyzer wants -i ticks */
+	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
+	struct ana_evtype *last_type;
+	struct ana_disp_list *last_disp;
+	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
+	struct pp_buf scratch;
+	void *fold_scratch;		/* print.c's frame buffer */
+	char *str_scratch;		/* evexpr.c's string results */
+	char errmsg[512];
+};
+
+/* session.c */
+int ana_session_open(const char *path, unsigned flags, struct ana_session **out);
+void ana_session_free(struct ana_session *s);
+/* Feed one metadata/side-band record to the session (everything but samples). */
+int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
+struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
+void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
+void ana_session_finalize_syms(struct ana_session *s);
+/* Read records until the first sample; return it in @first (PPF_END if none). */
+int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
+
+/* replay.c */
+int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
+
+/* registry.c */
+const struct pp_analyzer_ops *ana_analyzer_find(const char *name);
+size_t ana_analyzer_count(void);
+const struct pp_analyzer_ops *ana_analyzer_at(size_t i);
+
+/* select.c: match an analyzer's -e selectors against the capture's types */
+int ana_az_select(struct pp_az *az);
+void ana_az_release_sels(struct pp_az *az);
+
+/* evexpr.c */
+int ana_filter_compile(const struct ana_evtype *t, const char *text, struct pp_expr **out);
+bool ana_filter_pass(struct ana_session *s, const struct pp_expr *f, const struct pp_event *ev);
+
+/* evtype.c */
+int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d);
+void ana_evtype_free(struct ana_evtype *t);
+
+/* output.c */
+int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);
+void ana_out_close(struct ana_out *o);
+
+/* cmd-*.c: built-in commands that do not replay through analyzers */
+int cmd_info(struct ana_session *s, int argc, const char **argv);
+int cmd_dump(struct ana_session *s, int argc, const char **argv);
+
+#endif

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * print.c - how events, fields and stacks look: perf-prof's layouts.
+ *
+ * The trace line is "<wall time> <comm> <tid> <lat flags> [cpu] sec.usec:
+ * sys:name: <print_fmt output>".  The print_fmt part is libtraceevent's
+ * rendering of the stored format, with kernel symbols resolved from the
+ * capture's kallsyms through a function resolver.  Frames are resolved
+ * from the capture only; what cannot be resolved prints as [unknown].
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "analyze/internal.h"
+#include "common/expr.h"
+#include "common/symbolize.h"
+
+#define PERF_CONTEXT_HV ((uint64_t)-32)
+#define PERF_CONTEXT_KERNEL ((uint64_t)-128)
+#define PERF_CONTEXT_USER ((uint64_t)-512)
+#define PERF_CONTEXT_GUEST ((uint64_t)-2048)
+#define PERF_CONTEXT_MAX ((uint64_t)-4095)
+
+const struct pp_field *ana_field_find(const struct ana_evtype *t, const char *name)
+{
+	return t ? pp_field_find(t->fields, t->nr_fields, name) : NULL;
+}
+
+uint64_t ana_field_read(const struct pp_event *ev, const struct pp_field *f)
+{
+	uint64_t v = 0;
+	uint32_t sz = f->is_data_loc ? 4 : f->size;
+
+	if (!ev->raw || sz > 8 || (uint64_t)f->offset + sz > ev->raw_sz)
+		return 0;
+	memcpy(&v, ev->raw + f->offset, sz);	/* little-endian hosts and captures */
+	if (f->is_signed && sz < 8 && (v >> (sz * 8 - 1)) & 1)
+		v |= ~0ull << (sz * 8);
+	return v;
+}
+
+bool ana_field_u64(const struct pp_event *ev, const char *name, uint64_t *out)
+{
+	const struct pp_field *f = ana_field_find(ev->type, name);
+
+	if (!f || f->is_array || f->is_string)
+		return false;
+	*out = ana_field_read(ev, f);
+	return true;
+}
+
+const char *ana_field_str(const struct pp_event *ev, const char *name, char *buf, size_t sz)
+{
+	const struct pp_field *f = ana_field_find(ev->type, name);
+	uint32_t off, len;
+
+	if (!f || !sz)
+		return NULL;
+	if (f->is_data_loc) {
+		uint32_t loc = (uint32_t)ana_field_read(ev, f);
+		off = loc & 0xffff;
+		len = loc >> 16;
+	} else {
+		off = f->offset;
+		len = f->size;
+	}
+	if ((uint64_t)off + len > ev->raw_sz)
+		len = off < ev->raw_sz ? ev->raw_sz - off : 0;
+	if (len >= sz)
+		len = (uint32_t)sz - 1;
+	memcpy(buf, ev->raw + off, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void lat_flags(const struct pp_event *ev, char out[5])
+{
+	uint64_t flags = 0, pc = 0;
+
+	memcpy(out, "....", 5);
+	if (!ev->type->tep || !ana_field_u64(ev, "common_flags", &flags))
+		return;
+	ana_field_u64(ev, "common_preempt_count", &pc);
+	out[0] = (flags & 0x01) ? 'd' : (flags & 0x02) ? 'X' : '.';
+	switch (flags & 0x24) {
+	case 0x24: out[1] = 'N'; break;
+	case 0x04: out[1] = 'n'; break;
+	case 0x20: out[1] = 'p'; break;
+	}
+	bool nmi = flags & 0x40, hard = flags & 0x08, soft = flags & 0x10;
+	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	pc &= 0xf;
+	out[3] = pc ? "0123456789abcdef"[pc] : '.';
+}
+
+void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	if (ev->type->tep && ev->raw) {
+		struct tep_record rec = { 0 };
+		struct trace_seq seq;
+
+		rec.ts = ev->time_ns;
+		rec.cpu = (int)ev->cpu;
+		rec.data = (void *)ev->raw;
+		rec.size = (int)ev->raw_sz;
+		rec.record_size = (int)ev->raw_sz;
+		trace_seq_init(&seq);
+		tep_print_event(s->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&seq);
+		pp_buf_add(out, seq.buffer, seq.len);
+		trace_seq_destroy(&seq);
+		return;
+	}
+	pp_buf_addf(out, "period=%llu", (unsigned long long)ev->period);
+	if (ev->ip)
+		pp_buf_addf(out, " ip=0x%llx", (unsigned long long)ev->ip);
+	if (ev->addr)
+		pp_buf_addf(out, " addr=0x%llx", (unsigned long long)ev->addr);
+}
+
+void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	char wall[48], ts[32], lf[5];
+
+	lat_flags(ev, lf);
+	pp_buf_addf(out, "%s %16s %6u %s [%03u] %s: %s: ", ana_time_str(s, ev->time_ns, wall, sizeof(wall)),
+		    ana_comm(s, ev->tid), ev->tid, lf, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
+		    ev->sel && ev->sel->sel->alias ? ev->sel->sel->alias : ev->type->name);
+	ana_event_fields(s, ev, out);
+}
+
+static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr, bool kernel,
+		    struct pp_sym_res *res)
+{
+	ana_session_finalize_syms(s);
+	memset(res, 0, sizeof(*res));
+	if (kernel)
+		return pp_symtab_lookup_kernel(s->syms, addr, res);
+	return pp_symtab_lookup_user(s->syms, ev->pid, ev->time_ns, addr, res);
+}
+
+const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+			   bool kernel, char *buf, size_t sz)
+{
+	struct pp_sym_res res;
+
+	if (resolve(s, ev, addr, kernel, &res) && res.name)
+		snprintf(buf, sz, "%s", res.name);
+	else
+		snprintf(buf, sz, "[unknown]");
+	return buf;
+}
+
+/* Walk @ev's callchain innermost first, calling @fn with each real frame. */
+typedef void (*frame_fn)(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+			 bool kernel, void *arg);
+
+static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
+{
+	bool kernel = false;
+
+	for (uint32_t i = 0; i < ev->nr_stack; i++) {
+		uint64_t a = ev->stack[i];
+		if (a >= PERF_CONTEXT_MAX) {
+			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
+			continue;
+		}
+		if (a)	/* user chains often end in a zero frame */
+			fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+	}
+}
+
+static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+			bool kernel, void *arg)
+{
+	struct pp_buf *out = arg;
+	struct pp_sym_res res;
+
+	if (resolve(s, ev, addr, kernel, &res) && res.name)
+		pp_buf_addf(out, "    %016llx %s+0x%llx (%s)\n", (unsigned long long)addr, res.name,
+			    (unsigned long long)res.offset,
+			    res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : "[unknown]");
+	else
+		pp_buf_addf(out, "    %016llx [unknown] (%s)\n", (unsigned long long)addr,
+			    res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : "[unknown]");
+}
+
+void ana_stack_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	walk_stack(s, ev, print_frame, out);
+}
+
+struct folded {
+	const char *names[256];
+	char store[256][128];
+	unsigned nr;
+};
+
+static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, void *arg)
+{
+	struct folded *f = arg;
+
+	if (f->nr >= PP_ARRAY_SIZE(f->names))
+		return;
+	f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr], sizeof(f->store[0]));
+	f->nr++;
+}
+
+void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	struct folded *f = s->fold_scratch;
+
+	if (!f)
+		f = s->fold_scratch = pp_xmalloc(sizeof(*f));
+	f->nr = 0;
+	walk_stack(s, ev, fold_frame, f);
+	pp_buf_adds(out, ana_comm(s, ev->tid));
+	for (unsigned i = f->nr; i-- > 0;) {
+		pp_buf_addch(out, ';');
+		for (const char *p = f->names[i]; *p; p++)
+			pp_buf_addch(out, *p == ';' || *p == ' ' ? '_' : *p);
+	}
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay.c - one pass over a capture, dispatching events to analyzers.
+ *
+ * Records arrive in time order.  Side-band records update the session
+ * (tasks, maps, clock, losses) before any later event is delivered, so an
+ * analyzer always sees the comm and maps current at its event's time.
+ * Each sample is delivered once per (analyzer, matching selector), after
+ * the recorded user-space filter, the post-filters (-C -p -t, --time) and
+ * the selector's filter.  Interval ticks (-i) are driven by capture time,
+ * not by the wall clock, so a replay of a capture prints the same reports
+ * whenever it runs.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/internal.h"
+#include "common/err.h"
+#include "common/log.h"
+
+volatile sig_atomic_t pp_stop;
+
+static bool in_list(const int *v, size_t nr, uint32_t x)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if ((uint32_t)v[mid] == x)
+			return true;
+		if ((uint32_t)v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *sel)
+{
+	void **slot = pp_u64map_slot(&s->disp, sel->type->id);
+	struct ana_disp_list *l = *slot;
+
+	if (!l)
+		l = *slot = pp_xcalloc(1, sizeof(*l));
+	l->v = pp_xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
+	l->v[l->nr++] = (struct ana_disp){ az, sel };
+}
+
+static int init_analyzers(struct ana_session *s)
+{
+	int rc;
+
+	ana_session_finalize_syms(s);
+	for (size_t i = 0; i < s->nr_azs; i++) {
+		struct pp_az *az = s->azs[i];
+		rc = ana_az_select(az);
+		if (rc)
+			return rc;
+		rc = az->ops->init(az);
+		if (rc)
+			return rc;
+		for (size_t k = 0; k < az->nr_sels; k++)
+			disp_add(s, az, &az->sels[k]);
+		if (az->opt.interval_ns && az->ops->interval)
+			s->has_ticks = true;
+	}
+	s->inited = true;
+	return 0;
+}
+
+static void tick(struct ana_session *s, uint64_t t)
+{
+	for (size_t i = 0; i < s->nr_azs; i++) {
+		struct pp_az *az = s->azs[i];
+		uint64_t iv = az->opt.interval_ns;
+
+		if (!iv || !az->ops->interval)
+			continue;
+		if (!az->next_tick_ns)
+			az->next_tick_ns = t + iv;
+		if (t >= az->next_tick_ns + 1000 * iv)	/* a long gap: skip empty ticks */
+			az->next_tick_ns = t - (t - az->next_tick_ns) % iv;
+		while (t >= az->next_tick_ns) {
+			az->ops->interval(az, az->next_tick_ns);
+			az->next_tick_ns += iv;
+		}
+	}
+}
+
+static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
+{
+	if (az->nr_cpus && !in_list(az->cpus, az->nr_cpus, ev->cpu))
+		return false;
+	if (az->nr_pids && !in_list(az->pids, az->nr_pids, ev->pid))
+		return false;
+	if (az->nr_tids && !in_list(az->tids, az->nr_tids, ev->tid))
+		return false;
+	return true;
+}
+
+/* The hot path: most captures have a handful of event types, in runs. */
+static void deliver(struct ana_session *s, const struct ppf_sample *smp)
+{
+	struct ana_evtype *t;
+	struct ana_disp_list *l;
+	struct pp_event ev;
+
+	if (smp->id == s->last_id && s->last_type) {
+		t = s->last_type;
+		l = s->last_disp;
+	} else {
+		t = ana_session_type(s, smp->id);
+		if (!t)
+			return;
+		l = pp_u64map_get(&s->disp, smp->id);
+		s->last_id = smp->id;
+		s->last_type = t;
+		s->last_disp = l;
+	}
+	t->count++;
+	if (!s->first_ns)
+		s->first_ns = smp->time_ns;
+	s->last_ns = smp->time_ns;
+	if (smp->tid != s->last_tid) {
+		ana_session_note_task(s, smp->pid, smp->tid);
+		s->last_tid = smp->tid;
+	}
+	if (s->has_ticks)
+		tick(s, smp->time_ns);
+	if (!l || (!l->nr))
+		return;
+	ev.time_ns = smp->time_ns;
+	ev.cpu = smp->cpu;
+	ev.pid = smp->pid;
+	ev.tid = smp->tid;
+	ev.period = smp->period;
+	ev.ip = smp->ip;
+	ev.addr = smp->addr;
+	ev.flags = smp->flags;
+	ev.type = t;
+	ev.sel = NULL;
+	ev.raw = smp->raw;
+	ev.raw_sz = smp->raw_sz;
+	ev.stack = smp->stack;
+	ev.nr_stack = smp->nr_stack;
+	ev.extra = smp->extra;
+	ev.extra_sz = smp->extra_sz;
+	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
+		return;
+	for (size_t i = 0; i < l->nr; i++) {
+		struct pp_az *az = l->v[i].az;
+		struct ana_sel *sel = l->v[i].sel;
+
+		if (!post_filter(az, &ev))
+			continue;
+		if (sel->filter && !ana_filter_pass(s, sel->filter, &ev))
+			continue;
+		if (az->opt.exit_n && az->nr_delivered >= az->opt.exit_n)
+			continue;
+		az->nr_delivered++;
+		ev.sel = sel;
+		az->ops->event(az, &ev);
+	}
+}
+
+int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
+{
+	int rc = 0;
+
+	if (!s->inited && (rc = init_analyzers(s)))
+		return rc;
+	for (;;) {
+		if (have_first) {
+			have_first = 0;
+		} else {
+			rc = ppf_reader_next(s->r, rec, NULL);
+			if (rc)
+				break;
+		}
+		if (pp_stop)
+			break;
+		if (rec->type == PPF_REC_SAMPLE) {
+			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
+				continue;
+			if (s->range_end_ns && rec->time_ns > s->range_end_ns)
+				break;
+			deliver(s, &rec->u.sample);
+			continue;
+		}
+		rc = ana_session_meta(s, rec);
+		if (rc)
+			break;
+		if (rec->type == PPF_REC_LOST) {
+			struct pp_lost_ev l = { rec->time_ns, rec->u.lost.cpu, rec->u.lost.count };
+			for (size_t i = 0; i < s->nr_azs; i++)
+				if (s->azs[i]->ops->lost)
+					s->azs[i]->ops->lost(s->azs[i], &l);
+		} else if (rec->type == PPF_REC_EXIT) {
+			for (size_t i = 0; i < s->nr_azs; i++)
+				if (s->azs[i]->ops->task_exit)
+					s->azs[i]->ops->task_exit(s->azs[i], rec->u.task_event.pid,
+								  rec->u.task_event.tid, rec->time_ns);
+		} else if (rec->type == PPF_REC_DSO || rec->type == PPF_REC_KSYM) {
+			s->ksyms_final = false;
+		}
+	}
+	if (rc == PPF_END)
+		rc = 0;
+	if (rc < 0)
+		pp_err("reading '%s': %s", s->path, ppf_reader_errmsg(s->r));
+	for (size_t i = 0; i < s->nr_azs; i++) {
+		struct pp_az *az = s->azs[i];
+		int frc = az->ops->finish(az);
+		if (frc && !az->exit_status)
+			az->exit_status = frc < 0 ? 1 : frc;
+	}
+	return rc;
+}
+
+void ana_report_header(struct pp_az *az)
+{
+	struct ana_session *s = az->s;
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+
+	if (s->lost_total && az->out.format == ANA_FMT_TEXT) {
+		fprintf(az->out.fp, "# %llu events lost:", (unsigned long long)s->lost_total);
+		for (size_t i = 0; i < s->nr_lost_cpus; i++)
+			fprintf(az->out.fp, " cpu%u=%llu", s->lost_cpus[i].cpu,
+				(unsigned long long)s->lost_cpus[i].count);
+		fputc('\n', az->out.fp);
+	}
+	if (st->nr_corrupt && az->out.format == ANA_FMT_TEXT)
+		fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
+			(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
+}

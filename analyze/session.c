@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - one capture opened for analysis: its metadata and side-band state.
+ *
+ * Metadata records (host keys, event descriptions, syscall table, task
+ * snapshot, kernel and user symbols) come first in a capture and are folded
+ * into the session as they are read; side-band records (COMM, FORK, EXIT,
+ * MMAP, LOST, TIME_SYNC) keep arriving in time order and keep the task
+ * table, the maps and the clock mapping current for the event being
+ * replayed.  The same code serves a file and a live stream.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <traceevent/event-parse.h>
+
+#include "analyze/internal.h"
+#include "common/log.h"
+#include "common/symbolize.h"
+
+int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
+{
+	struct ana_session *s = pp_xcalloc(1, sizeof(*s));
+	int rc;
+
+	*out = s;
+	s->path = path;
+	rc = ppf_reader_open(path, flags, &s->r);
+	if (rc) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s': %s", path,
+			 s->r ? ppf_reader_errmsg(s->r) : pp_strerror(rc));
+		return rc;
+	}
+	s->tep = tep_alloc();
+	if (!s->tep)
+		pp_die("out of memory");
+	tep_set_long_size(s->tep, 8);
+	tep_set_page_size(s->tep, 4096);
+	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(s->tep, TEP_LITTLE_ENDIAN);
+	s->syms = pp_symtab_new(0);
+	if (!s->syms)
+		pp_die("out of memory");
+	return 0;
+}
+
+void ana_session_free(struct ana_session *s)
+{
+	size_t it = 0;
+	uint64_t k;
+	void *v;
+
+	if (!s)
+		return;
+	ppf_reader_close(s->r);
+	for (size_t i = 0; i < s->nr_types; i++)
+		ana_evtype_free(s->type_list[i]);
+	free(s->type_list);
+	pp_u64map_release(&s->types);
+	while (pp_u64map_next(&s->syscalls, &it, &k, &v))
+		free(v);
+	pp_u64map_release(&s->syscalls);
+	it = 0;
+	while (pp_u64map_next(&s->tasks, &it, &k, &v))
+		free(v);
+	pp_u64map_release(&s->tasks);
+	it = 0;
+	while (pp_u64map_next(&s->disp, &it, &k, &v)) {
+		struct ana_disp_list *l = v;
+		free(l->v);
+		free(l);
+	}
+	pp_u64map_release(&s->disp);
+	pp_u64map_release(&s->dsos);
+	for (size_t i = 0; i < s->nr_host; i++) {
+		free(s->host_keys[i]);
+		free(s->host_vals[i]);
+	}
+	free(s->host_keys);
+	free(s->host_vals);
+	free(s->lost_cpus);
+	if (s->tep)
+		tep_free(s->tep);
+	pp_symtab_free(s->syms);
+	pp_buf_release(&s->scratch);
+	free(s->fold_scratch);
+	free(s->str_scratch);
+	free(s);
+}
+
+struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id)
+{
+	return pp_u64map_get(&s->types, id);
+}
+
+const char *ana_host(struct ana_session *s, const char *key)
+{
+	for (size_t i = 0; i < s->nr_host; i++)
+		if (!strcmp(s->host_keys[i], key))
+			return s->host_vals[i];
+	return NULL;
+}
+
+static void host_set(struct ana_session *s, const char *k, const char *v)
+{
+	for (size_t i = 0; i < s->nr_host; i++)
+		if (!strcmp(s->host_keys[i], k)) {
+			free(s->host_vals[i]);
+			s->host_vals[i] = pp_xstrdup(v);
+			return;
+		}
+	if (s->nr_host >= 100000)
+		return;	/* a hostile file: stop growing */
+	s->host_keys = pp_xrealloc(s->host_keys, (s->nr_host + 1) * sizeof(char *));
+	s->host_vals = pp_xrealloc(s->host_vals, (s->nr_host + 1) * sizeof(char *));
+	s->host_keys[s->nr_host] = pp_xstrdup(k);
+	s->host_vals[s->nr_host++] = pp_xstrdup(v);
+}
+
+static struct ana_task *task_get(struct ana_session *s, uint32_t tid)
+{
+	void **slot = pp_u64map_slot(&s->tasks, tid);
+
+	if (!*slot) {
+		struct ana_task *t = pp_xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = tid;
+		*slot = t;
+	}
+	return *slot;
+}
+
+const char *ana_comm(struct ana_session *s, uint32_t tid)
+{
+	struct ana_task *t;
+
+	if (tid == 0)
+		return "swapper";
+	t = pp_u64map_get(&s->tasks, tid);
+	return t && t->comm[0] ? t->comm : "<...>";
+}
+
+uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
+{
+	struct ana_task *t = pp_u64map_get(&s->tasks, tid);
+
+	return t ? t->pid : tid;
+}
+
+/* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
+void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
+{
+	struct ana_task **slot = &s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];
+	struct ana_task *t = *slot;
+
+	if (!tid)
+		return;
+	if (!t || t->tid != tid)
+		t = *slot = task_get(s, tid);
+	t->pid = pid;
+}
+
+const char *ana_syscall_name(struct ana_session *s, uint64_t nr)
+{
+	return pp_u64map_get(&s->syscalls, nr);
+}
+
+void ana_session_finalize_syms(struct ana_session *s)
+{
+	if (!s->ksyms_final) {
+		pp_symtab_ksyms_finalize(s->syms);
+		s->ksyms_final = true;
+	}
+	struct pp_dso *d = pp_u64map_del(&s->dsos, 0);
+	if (d)
+		pp_dso_finalize(d);
+}
+
+const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off)
+{
+	struct pp_sym_res res;
+
+	ana_session_finalize_syms(s);
+	if (!pp_symtab_lookup_kernel(s->syms, addr, &res) || !res.name)
+		return NULL;
+	if (off)
+		*off = res.offset;
+	return res.name;
+}
+
+static void lost_add(struct ana_session *s, uint32_t cpu, uint64_t count)
+{
+	s->lost_total += count;
+	for (size_t i = 0; i < s->nr_lost_cpus; i++)
+		if (s->lost_cpus[i].cpu == cpu) {
+			s->lost_cpus[i].count += count;
+			return;
+		}
+	if (s->nr_lost_cpus >= 4096)
+		return;
+	s->lost_cpus = pp_xrealloc(s->lost_cpus, (s->nr_lost_cpus + 1) * sizeof(*s->lost_cpus));
+	s->lost_cpus[s->nr_lost_cpus++] = (struct ana_lost_cpu){ cpu, count };
+}
+
+uint64_t ana_lost_total(struct ana_session *s)
+{
+	return s->lost_total;
+}
+
+int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
+{
+	struct ana_task *t;
+
+	switch (rec->type) {
+	case PPF_REC_KV:
+		host_set(s, rec->u.kv.key, rec->u.kv.value);
+		if (!strcmp(rec->u.kv.key, "page_size"))
+			tep_set_page_size(s->tep, atoi(rec->u.kv.value) > 0 ? atoi(rec->u.kv.value) : 4096);
+		break;
+	case PPF_REC_EVENT_DESC:
+		return ana_evtype_add(s, &rec->u.event);
+	case PPF_REC_SYSCALL:
+		if (!pp_u64map_get(&s->syscalls, rec->u.syscall.nr))
+			pp_u64map_put(&s->syscalls, rec->u.syscall.nr, pp_xstrdup(rec->u.syscall.name));
+		break;
+	case PPF_REC_TASK:
+		t = task_get(s, rec->u.task.tid);
+		t->pid = rec->u.task.pid;
+		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.task.comm);
+		break;
+	case PPF_REC_COMM:
+		t = task_get(s, rec->u.comm.tid);
+		t->pid = rec->u.comm.pid;
+		t->exit_ns = 0;
+		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.comm.comm);
+		if (rec->u.comm.exec && rec->u.comm.pid == rec->u.comm.tid)
+			pp_symtab_task_exec(s->syms, rec->u.comm.pid, rec->time_ns);
+		break;
+	case PPF_REC_FORK: {
+		struct ana_task *parent = pp_u64map_get(&s->tasks, rec->u.task_event.ptid);
+		t = task_get(s, rec->u.task_event.tid);
+		t->pid = rec->u.task_event.pid;
+		t->exit_ns = 0;
+		if (parent)
+			memcpy(t->comm, parent->comm, sizeof(t->comm));
+		if (rec->u.task_event.pid != rec->u.task_event.ppid &&
+		    rec->u.task_event.pid == rec->u.task_event.tid)
+			pp_symtab_task_fork(s->syms, rec->u.task_event.ppid, rec->u.task_event.pid,
+					    rec->time_ns);
+		break;
+	}
+	case PPF_REC_EXIT:
+		t = pp_u64map_get(&s->tasks, rec->u.task_event.tid);
+		if (t)
+			t->exit_ns = rec->time_ns;
+		if (rec->u.task_event.pid == rec->u.task_event.tid)
+			pp_symtab_task_exit(s->syms, rec->u.task_event.pid, rec->time_ns);
+		break;
+	case PPF_REC_MMAP:
+		pp_symtab_map_add(s->syms, rec->u.mmap.pid, rec->time_ns, rec->u.mmap.addr,
+				  rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.path,
+				  rec->u.mmap.build_id, rec->u.mmap.build_id_sz);
+		break;
+	case PPF_REC_KSYM:
+		pp_symtab_ksym_add(s->syms, rec->u.ksym.addr, rec->u.ksym.type, rec->u.ksym.name,
+				   rec->u.ksym.module);
+		s->ksyms_final = false;
+		break;
+	case PPF_REC_DSO: {
+		struct pp_dso *d = pp_u64map_del(&s->dsos, 0);
+		if (d)
+			pp_dso_finalize(d);
+		d = NULL;
+		/*
+		 * A DSO's symbols may span segments: the writer repeats the DSO
+		 * record at the start of the next one, and dso_get() returns the
+		 * existing DSO (1), which the SYMs that follow keep filling.
+		 */
+		unsigned f = ((rec->u.dso.flags & PPF_DSO_JITMAP) ? PP_DSO_JIT : 0) |
+			     ((rec->u.dso.flags & PPF_DSO_DEBUGINFO) ? PP_DSO_DEBUGINFO : 0);
+		uint32_t jpid;
+		if (pp_symtab_dso_get(s->syms, rec->u.dso.build_id, rec->u.dso.build_id_sz,
+				      rec->u.dso.path, f, &d) >= 0 && d) {
+			pp_dso_set_text(d, rec->u.dso.text_vaddr, rec->u.dso.text_offset);
+			pp_u64map_put(&s->dsos, 0, d);
+			if ((f & PP_DSO_JIT) && pp_sym_jitmap_pid(rec->u.dso.path, &jpid))
+				pp_symtab_jit_attach(s->syms, jpid, d);
+		}
+		break;
+	}
+	case PPF_REC_SYM: {
+		struct pp_dso *d = pp_u64map_get(&s->dsos, 0);
+		if (d)
+			pp_dso_sym_add(d, rec->u.sym.start, rec->u.sym.size, rec->u.sym.name);
+		break;
+	}
+	case PPF_REC_TIME_SYNC:
+		s->have_sync = true;
+		s->sync_perf_ns = rec->u.sync.time_ns;
+		s->sync_real_ns = rec->u.sync.realtime_ns;
+		break;
+	case PPF_REC_LOST:
+		lost_add(s, rec->u.lost.cpu, rec->u.lost.count);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
+{
+	int rc;
+
+	while ((rc = ppf_reader_next(s->r, first, NULL)) == 0) {
+		if (first->type == PPF_REC_SAMPLE)
+			return 0;
+		rc = ana_session_meta(s, first);
+		if (rc)
+			return rc;
+	}
+	return rc;
+}
+
+char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%llu.%06llu", (unsigned long long)(t_ns / 1000000000ull),
+		 (unsigned long long)(t_ns % 1000000000ull / 1000));
+	return buf;
+}
+
+char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz)
+{
+	uint64_t real;
+	struct tm tm;
+	time_t sec;
+
+	if (!s->have_sync) {
+		/* no clock mapping: print capture time instead of guessing */
+		return ana_ts_str(t_ns, buf, sz);
+	}
+	real = s->sync_real_ns + (t_ns - s->sync_perf_ns);
+	if (t_ns < s->sync_perf_ns)
+		real = s->sync_real_ns - (s->sync_perf_ns - t_ns);
+	sec = (time_t)(real / 1000000000ull);
+	localtime_r(&sec, &tm);
+	size_t n = strftime(buf, sz, "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf + n, sz - n, ".%06llu", (unsigned long long)(real % 1000000000ull / 1000));
+	return buf;
+}
+
+uint64_t ana_capture_start_ns(struct ana_session *s)
+{
+	return s->range_start_ns ? s->range_start_ns : s->first_ns;
+}
+
+uint64_t ana_capture_end_ns(struct ana_session *s)
+{
+	return s->last_ns;
+}

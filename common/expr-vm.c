@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * expr-vm.c - run a compiled expression on one raw record.
+ *
+ * The stack is a local array (the compiler proved its depth), so evaluation
+ * allocates nothing.  Pointers are process addresses, and every access
+ * through one is checked against the regions that may be read: the raw
+ * record, the program's constants, and the strings returned by callbacks
+ * during this evaluation (a small ring of slots).  Anything else reads as 0
+ * or "" and counts a fault.  Arithmetic is done on uint64_t, so overflow
+ * wraps instead of being undefined; x / 0 is 0.
+ * Not here: compiling (expr-parse.c), listings and traces (expr-dump.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "expr-internal.h"
+
+struct vm {
+	const struct pp_expr *e;
+	struct pp_expr_ctx *ctx;
+	uint64_t raw, raw_end;
+	uint64_t pool, pool_end;
+	uint64_t ext[EXPR_EXT_SLOTS][2];
+	unsigned nr_ext;
+};
+
+/* Bytes readable from @a, 0 if @a is in no region. */
+static uint64_t vm_avail(const struct vm *vm, uint64_t a)
+{
+	unsigned n = vm->nr_ext < EXPR_EXT_SLOTS ? vm->nr_ext : EXPR_EXT_SLOTS;
+
+	if (a >= vm->raw && a < vm->raw_end)
+		return vm->raw_end - a;
+	if (a >= vm->pool && a < vm->pool_end)
+		return vm->pool_end - a;
+	for (unsigned i = 0; i < n; i++)
+		if (a >= vm->ext[i][0] && a < vm->ext[i][1])
+			return vm->ext[i][1] - a;
+	return 0;
+}
+
+static uint64_t rd(uint64_t a, int size, bool sign)
+{
+	const void *p = (const void *)(uintptr_t)a;
+
+	switch (size) {
+	case 1: {
+		uint8_t v;
+
+		memcpy(&v, p, 1);
+		return sign ? (uint64_t)(int64_t)(int8_t)v : v;
+	}
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return sign ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return sign ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+static uint64_t vm_fault(struct vm *vm)
+{
+	vm->ctx->nr_faults++;
+	return 0;
+}
+
+static uint64_t vm_load(struct vm *vm, uint64_t a, int size, bool sign)
+{
+	if (vm_avail(vm, a) < (uint64_t)size)
+		return vm_fault(vm);
+	return rd(a, size, sign);
+}
+
+/* A field of the raw record at @off. */
+static uint64_t vm_field(struct vm *vm, uint64_t off, int size, bool sign)
+{
+	if (off + (uint64_t)size > vm->raw_end - vm->raw)
+		return vm_fault(vm);
+	return rd(vm->raw + off, size, sign);
+}
+
+/* The __data_loc word at @off: address of the data (0 if bad) and its length. */
+static uint64_t vm_loc(struct vm *vm, uint64_t off, uint32_t *len, uint32_t *doff)
+{
+	uint32_t v;
+
+	*len = 0;
+	if (off + 4 > vm->raw_end - vm->raw) {
+		*doff = 0;
+		return vm_fault(vm);
+	}
+	v = (uint32_t)rd(vm->raw + off, 4, false);
+	*doff = v & 0xffff;
+	if ((uint64_t)*doff + (v >> 16) > vm->raw_end - vm->raw)
+		return vm_fault(vm);
+	*len = v >> 16;
+	return vm->raw + *doff;
+}
+
+/* Bytes from @a (in the record) to the end of the string field holding it, or @n. */
+static uint64_t str_field_avail(const struct vm *vm, uint64_t a, uint64_t n)
+{
+	const struct pp_expr *e = vm->e;
+	uint64_t raw_sz = vm->raw_end - vm->raw;
+
+	for (unsigned i = 0; i < e->nr_str_fields; i++) {
+		const struct expr_str_field *sf = &e->str_fields[i];
+		uint64_t b = vm->raw + sf->off, end = b + sf->size;
+
+		if (!sf->size) {	/* __data_loc: the data it points at */
+			uint32_t v;
+
+			if (sf->off + 4ull > raw_sz)
+				continue;
+			v = (uint32_t)rd(b, 4, false);
+			b = vm->raw + (v & 0xffff);
+			end = b + (v >> 16);
+		}
+		if (a >= b && a < end)
+			return end - a < n ? end - a : n;
+	}
+	return n;
+}
+
+/*
+ * The string at @a, bounded by its region and, inside the record, by its
+ * string field; "" for NULL or an unreadable address.
+ */
+static const char *vm_str(struct vm *vm, uint64_t a, size_t *len)
+{
+	uint64_t n = vm_avail(vm, a);
+	const char *s;
+
+	if (!n) {
+		if (a)
+			vm_fault(vm);
+		*len = 0;
+		return "";
+	}
+	if (a < vm->raw_end && a >= vm->raw)
+		n = str_field_avail(vm, a, n);
+	s = (const char *)(uintptr_t)a;
+	*len = strnlen(s, (size_t)n);
+	return s;
+}
+
+static uint64_t vm_ext(struct vm *vm, const char *s)
+{
+	uint64_t *slot;
+
+	if (!s)
+		return 0;
+	slot = vm->ext[vm->nr_ext++ % EXPR_EXT_SLOTS];
+	slot[0] = (uintptr_t)s;
+	slot[1] = slot[0] + strlen(s) + 1;
+	return slot[0];
+}
+
+/* printf() output: a stream, or a bounded buffer (system()). */
+struct fmt_out {
+	FILE *f;
+	char *buf;
+	size_t cap, len;
+	int64_t count;
+};
+
+static void __attribute__((format(printf, 2, 3))) out_put(struct fmt_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	if (o->f) {
+		n = vfprintf(o->f, fmt, ap);
+	} else {
+		n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+		if (n > 0)
+			o->len += (size_t)n < o->cap - o->len ? (size_t)n : o->cap - o->len - 1;
+	}
+	va_end(ap);
+	if (n > 0)
+		o->count += n;
+}
+
+static int fmt_number(const char *fmt, size_t *j, size_t flen, const uint64_t *args, int nargs,
+		      int *ai)
+{
+	int v = 0;
+
+	if (*j < flen && fmt[*j] == '*') {
+		(*j)++;
+		return *ai < nargs ? (int)args[(*ai)++] : 0;
+	}
+	while (*j < flen && fmt[*j] >= '0' && fmt[*j] <= '9') {
+		if (v < 100000)
+			v = v * 10 + fmt[*j] - '0';
+		(*j)++;
+	}
+	return v;
+}
+
+/* "%" + the allowed @flags + width + precision + @conv, for one libc conversion. */
+static void build_spec(char *spec, size_t sz, const char *flags, const char *allowed, int width,
+		       int prec, const char *conv)
+{
+	size_t n = 0;
+
+	spec[n++] = '%';
+	for (; *flags; flags++)
+		if (strchr(allowed, *flags))
+			spec[n++] = *flags;
+	if (width)
+		n += (size_t)snprintf(spec + n, sz - n, "%d", width);
+	if (prec >= 0)
+		n += (size_t)snprintf(spec + n, sz - n, ".%d", prec);
+	snprintf(spec + n, sz - n, "%s", conv);
+}
+
+/*
+ * printf(fmt, args...) with the arguments as 64-bit values: each conversion
+ * is rebuilt with an explicit width, precision and "ll" before reaching
+ * libc, strings are bounded, and %n or floating point never get through.
+ */
+static void vm_format(struct vm *vm, const uint64_t *args, int nargs, struct fmt_out *o)
+{
+	size_t flen, i = 0;
+	const char *fmt = vm_str(vm, args[0], &flen);
+	int ai = 1;
+
+	while (i < flen) {
+		size_t j = i, lit;
+		char spec[32], flags[8];
+		int nflags = 0, width, prec = -1, lenmod = 4;
+		uint64_t v;
+
+		while (j < flen && fmt[j] != '%')
+			j++;
+		lit = j - i;
+		if (lit)
+			out_put(o, "%.*s", (int)lit, fmt + i);
+		if (j >= flen)
+			break;
+		i = j++;
+		if (j < flen && fmt[j] == '%') {
+			out_put(o, "%%");
+			i = j + 1;
+			continue;
+		}
+		while (j < flen && strchr("-+ #0", fmt[j]) && fmt[j]) {
+			if (nflags < (int)sizeof(flags) - 1 &&
+			    !memchr(flags, fmt[j], (size_t)nflags))
+				flags[nflags++] = fmt[j];
+			j++;
+		}
+		flags[nflags] = '\0';
+		width = fmt_number(fmt, &j, flen, args, nargs, &ai);
+		if (width < 0) {
+			width = -width;
+			if (!strchr(flags, '-') && nflags < (int)sizeof(flags) - 1) {
+				flags[nflags++] = '-';
+				flags[nflags] = '\0';
+			}
+		}
+		if (j < flen && fmt[j] == '.') {
+			j++;
+			prec = fmt_number(fmt, &j, flen, args, nargs, &ai);
+		}
+		width = width > 1024 ? 1024 : width;
+		prec = prec > 1024 ? 1024 : prec;
+		while (j < flen && strchr("hlLqjzt", fmt[j]) && fmt[j]) {
+			if (fmt[j] == 'h')
+				lenmod = lenmod == 2 ? 1 : 2;
+			else
+				lenmod = 8;
+			j++;
+		}
+		if (j >= flen) {
+			out_put(o, "%.*s", (int)(flen - i), fmt + i);
+			break;
+		}
+		if (!strchr("diuoxXcsp", fmt[j]) || !fmt[j]) {
+			out_put(o, "%.*s", (int)(j + 1 - i), fmt + i);	/* as written */
+			i = j + 1;
+			continue;
+		}
+		v = ai < nargs ? args[ai++] : 0;
+		switch (fmt[j]) {
+		case 'd': case 'i': {
+			long long sv = lenmod == 1 ? (signed char)v : lenmod == 2 ? (short)v :
+				       lenmod == 4 ? (int)v : (long long)v;
+
+			build_spec(spec, sizeof(spec), flags, "-+ 0", width, prec, "lld");
+			out_put(o, spec, sv);
+			break;
+		}
+		case 'u': case 'o': case 'x': case 'X': {
+			unsigned long long uv = lenmod == 1 ? (unsigned char)v :
+						lenmod == 2 ? (unsigned short)v :
+						lenmod == 4 ? (unsigned)v : v;
+			char conv[4] = { 'l', 'l', fmt[j], 0 };
+
+			build_spec(spec, sizeof(spec), flags, fmt[j] == 'u' ? "-0" : "-#0", width,
+				   prec, conv);
+			out_put(o, spec, uv);
+			break;
+		}
+		case 'c':
+			build_spec(spec, sizeof(spec), flags, "-", width, -1, "c");
+			out_put(o, spec, (int)(unsigned char)v);
+			break;
+		case 'p':
+			build_spec(spec, sizeof(spec), flags, "-", width, -1, "p");
+			out_put(o, spec, (void *)(uintptr_t)v);
+			break;
+		default: {	/* 's' */
+			size_t slen;
+			const char *str = vm_str(vm, v, &slen);
+
+			if (prec >= 0 && (size_t)prec < slen)
+				slen = (size_t)prec;
+			build_spec(spec, sizeof(spec), flags, "-", width, -1, ".*s");
+			out_put(o, spec, (int)slen, str);
+			break;
+		}
+		}
+		i = j + 1;
+	}
+}
+
+static int64_t vm_call(struct vm *vm, int fn, const uint64_t *a, int n)
+{
+	const struct pp_expr_ops *ops = vm->ctx->ops;
+	void *priv = vm->ctx->priv;
+	struct fmt_out o = { 0 };
+	char cmd[4096];
+
+	switch (fn) {
+	case FN_PRINTF:
+		o.f = vm->ctx->out ? vm->ctx->out : stdout;
+		vm_format(vm, a, n, &o);
+		return o.count > INT32_MAX ? INT32_MAX : o.count;
+	case FN_SYSTEM:
+		o.buf = cmd;
+		o.cap = sizeof(cmd);
+		cmd[0] = '\0';
+		vm_format(vm, a, n, &o);
+		return (int32_t)system(cmd);
+	case FN_KSYMBOL:
+		return (int64_t)vm_ext(vm, ops && ops->ksymbol ? ops->ksymbol(priv, a[0]) : NULL);
+	case FN_COMM_GET:
+		return (int64_t)vm_ext(vm, ops && ops->comm_get ? ops->comm_get(priv, (int)a[0])
+					   : NULL);
+	case FN_SYSCALL_NAME:
+		return (int64_t)vm_ext(vm, ops && ops->syscall_name ?
+					   ops->syscall_name(priv, (int)a[0]) : NULL);
+	case FN_EXIT_REASON_STR: {
+		const char *s = pp_exit_reason_str((int)a[0], a[1]);
+
+		return (int64_t)vm_ext(vm, s ? s : "UNKNOWN");
+	}
+	case FN_NTOHL:
+		return __builtin_bswap32((uint32_t)a[0]);
+	case FN_NTOHS:
+		return __builtin_bswap16((uint16_t)a[0]);
+	default: {	/* FN_STRNCMP */
+		size_t la, lb;
+		const char *s1 = vm_str(vm, a[0], &la), *s2 = vm_str(vm, a[1], &lb);
+
+		for (uint64_t i = 0; i < a[2]; i++) {
+			unsigned char c1 = i < la ? (unsigned char)s1[i] : 0;
+			unsigned char c2 = i < lb ? (unsigned char)s2[i] : 0;
+
+			if (c1 != c2)
+				return c1 < c2 ? -1 : 1;
+			if (!c1)
+				break;
+		}
+		return 0;
+	}
+	}
+}
+
+static uint64_t ext_value(uint64_t v, int size, bool sign)
+{
+	switch (size) {
+	case 1: return sign ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+	case 2: return sign ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+	case 4: return sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+	default: return v;
+	}
+}
+
+static inline __attribute__((always_inline)) uint64_t
+vm_exec(struct vm *vm, struct pp_buf *trace)
+{
+	const struct expr_insn *code = vm->e->code, *pc = code;
+	uint64_t s[EXPR_STACK + 1];
+	uint64_t a, b;
+	uint32_t len, doff;
+	int sp = 0;	/* s[sp - 1] is the top */
+
+	for (;;) {
+		const struct expr_insn *in = pc++;
+
+		switch (in->op) {
+		case OP_IMM: s[sp++] = (uint64_t)in->imm; break;
+		case OP_STR: s[sp++] = vm->pool + in->a; break;
+		case OP_LDRAW: s[sp++] = vm_field(vm, in->a, in->size, in->sign); break;
+		case OP_ADDR: s[sp++] = vm->raw + in->a; break;
+		case OP_LOC: s[sp++] = vm_loc(vm, in->a, &len, &doff); break;
+		case OP_LOCOFF: vm_loc(vm, in->a, &len, &doff); s[sp++] = doff; break;
+		case OP_LOCLEN: vm_loc(vm, in->a, &len, &doff); s[sp++] = len; break;
+		case OP_IDX:
+			a = s[sp - 1];
+			a = in->a + a * in->size;
+			s[sp - 1] = s[sp - 1] < (uint64_t)in->imm ?
+				vm_field(vm, a, in->size, in->sign) : vm_fault(vm);
+			break;
+		case OP_IDXLOC:
+			a = s[sp - 1];
+			b = vm_loc(vm, in->a, &len, &doff);
+			s[sp - 1] = b && a < len / in->size ?
+				vm_field(vm, doff + a * in->size, in->size, in->sign) :
+				vm_fault(vm);
+			break;
+		case OP_LD: s[sp - 1] = vm_load(vm, s[sp - 1], in->size, in->sign); break;
+		case OP_VAR: s[sp++] = vm->ctx->vars ? vm->ctx->vars[in->a] : 0; break;
+		case OP_CPU: s[sp++] = (uint64_t)(int64_t)vm->ctx->cpu; break;
+		case OP_PID: s[sp++] = (uint64_t)(int64_t)vm->ctx->pid; break;
+		case OP_TID: s[sp++] = (uint64_t)(int64_t)vm->ctx->tid; break;
+		case OP_TIME: s[sp++] = vm->ctx->time_ns; break;
+#define BIN(OP, EXPR)                                                                      \
+		case OP:                                                                   \
+			b = s[--sp];                                                       \
+			a = s[sp - 1];                                                     \
+			s[sp - 1] = (EXPR);                                                \
+			break;
+		BIN(OP_ADD, a + b)
+		BIN(OP_SUB, a - b)
+		BIN(OP_MUL, a * b)
+		BIN(OP_DIV, !b ? 0 : b == UINT64_MAX ? 0 - a : (uint64_t)((int64_t)a / (int64_t)b))
+		BIN(OP_DIVU, b ? a / b : 0)
+		BIN(OP_MOD, !b || b == UINT64_MAX ? 0 : (uint64_t)((int64_t)a % (int64_t)b))
+		BIN(OP_MODU, b ? a % b : 0)
+		BIN(OP_SHL, a << (b & 63))
+		BIN(OP_SHR, (uint64_t)((int64_t)a >> (b & 63)))
+		BIN(OP_SHRU, a >> (b & 63))
+		BIN(OP_AND, a & b)
+		BIN(OP_OR, a | b)
+		BIN(OP_XOR, a ^ b)
+		BIN(OP_EQ, a == b)
+		BIN(OP_NE, a != b)
+		BIN(OP_LT, (int64_t)a < (int64_t)b)
+		BIN(OP_LTU, a < b)
+		BIN(OP_LE, (int64_t)a <= (int64_t)b)
+		BIN(OP_LEU, a <= b)
+		BIN(OP_GT, (int64_t)a > (int64_t)b)
+		BIN(OP_GTU, a > b)
+		BIN(OP_GE, (int64_t)a >= (int64_t)b)
+		BIN(OP_GEU, a >= b)
+#undef BIN
+		case OP_STREQ: case OP_STRNE: case OP_GLOB: {
+			size_t la, lb;
+			const char *sa, *sb;
+			bool r;
+
+			b = s[--sp];
+			sa = vm_str(vm, s[sp - 1], &la);
+			sb = vm_str(vm, b, &lb);
+			if (in->op == OP_GLOB)
+				r = pp_glob_matchn(sb, lb, sa, la);
+			else
+				r = (la == lb && !memcmp(sa, sb, la)) == (in->op == OP_STREQ);
+			s[sp - 1] = r;
+			break;
+		}
+		case OP_NEG: s[sp - 1] = 0 - s[sp - 1]; break;
+		case OP_NOT: s[sp - 1] = !s[sp - 1]; break;
+		case OP_BNOT: s[sp - 1] = ~s[sp - 1]; break;
+		case OP_BOOL: s[sp - 1] = !!s[sp - 1]; break;
+		case OP_MULI: s[sp - 1] *= (uint64_t)in->imm; break;
+		case OP_SEXT: s[sp - 1] = ext_value(s[sp - 1], in->size, true); break;
+		case OP_ZEXT: s[sp - 1] = ext_value(s[sp - 1], in->size, false); break;
+		case OP_JMP: pc = code + in->a; break;
+		case OP_JZ:
+			if (!s[--sp])
+				pc = code + in->a;
+			break;
+		case OP_JZK:
+			if (!s[sp - 1])
+				pc = code + in->a;
+			else
+				sp--;
+			break;
+		case OP_JNZK:
+			if (s[sp - 1])
+				pc = code + in->a;
+			else
+				sp--;
+			break;
+		case OP_POP: sp--; break;
+		case OP_CPUS:
+			a = s[sp - 1];
+			s[sp - 1] = a < (uint64_t)in->imm &&
+				    (vm->e->pool[in->a + a / 8] >> (a % 8) & 1);
+			break;
+		case OP_CALL:
+			sp -= in->nargs;
+			s[sp] = (uint64_t)vm_call(vm, in->a, s + sp, in->nargs);
+			sp++;
+			break;
+		case OP_RET:
+			return sp ? s[sp - 1] : 0;
+		default:	/* OP_NOP never survives expr_finish() */
+			break;
+		}
+		if (trace) {
+			expr_insn_print(vm->e, (uint32_t)(in - code), trace);
+			if (sp)
+				pp_buf_addf(trace, "  -> %lld (%#llx)", (long long)s[sp - 1],
+					    (unsigned long long)s[sp - 1]);
+			pp_buf_addch(trace, '\n');
+		}
+	}
+}
+
+static void vm_init(struct vm *vm, const struct pp_expr *e, struct pp_expr_ctx *ctx)
+{
+	vm->e = e;
+	vm->ctx = ctx;
+	vm->raw = (uintptr_t)ctx->raw;
+	vm->raw_end = ctx->raw ? vm->raw + ctx->raw_sz : vm->raw;
+	vm->pool = (uintptr_t)e->pool;
+	vm->pool_end = vm->pool + e->pool_sz;
+	vm->nr_ext = 0;
+}
+
+bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
+{
+	struct expr_insn buf[33];
+	struct pp_expr e = { .code = buf };
+	struct pp_expr_ctx ctx = { 0 };
+	struct vm vm;
+
+	if (n >= PP_ARRAY_SIZE(buf))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		int op = code[i].op;
+
+		if (op != OP_NOP && op != OP_IMM && (op < OP_ADD || op > OP_GEU) &&
+		    (op < OP_NEG || op > OP_ZEXT))
+			return false;
+	}
+	memcpy(buf, code, n * sizeof(*buf));
+	memset(&buf[n], 0, sizeof(buf[n]));
+	buf[n].op = OP_RET;
+	vm_init(&vm, &e, &ctx);
+	*out = (int64_t)vm_exec(&vm, NULL);
+	return true;
+}
+
+int64_t pp_expr_eval(const struct pp_expr *e, struct pp_expr_ctx *ctx)
+{
+	struct vm vm;
+
+	vm_init(&vm, e, ctx);
+	return (int64_t)vm_exec(&vm, NULL);
+}
+
+int64_t pp_expr_eval_trace(const struct pp_expr *e, struct pp_expr_ctx *ctx,
+			   struct pp_buf *trace)
+{
+	struct vm vm;
+
+	vm_init(&vm, e, ctx);
+	return (int64_t)vm_exec(&vm, trace);
+}
+
+int pp_expr_eval_str(const struct pp_expr *e, struct pp_expr_ctx *ctx, char *buf, size_t sz)
+{
+	struct vm vm;
+	const char *s;
+	size_t len;
+
+	if (!expr_is_str(e->type))
+		return PP_ETYPE;
+	vm_init(&vm, e, ctx);
+	s = vm_str(&vm, vm_exec(&vm, NULL), &len);
+	if (len >= sz)
+		len = sz - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return 0;
+}

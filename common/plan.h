@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.h - the bridge between an analyzer and the recorder.
+ *
+ * Each analyzer has a plan part, analyzers/<name>-plan.c, that pp-record
+ * links: its option table (the same one pp-analyze parses), the options
+ * every analyzer shares, and a function that turns parsed options into
+ * what must be recorded (events with filters, stacks, sampling).  It uses
+ * common/ only: no libtraceevent, SQLite or Python.  `pp-record --for
+ * 'task-state -p 123'` and live mode (`pp task-state -p 123`) both go
+ * through pp_plan_build().
+ */
+#ifndef PP_COMMON_PLAN_H
+#define PP_COMMON_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+/* The options every analyzer takes; parsed for each analyzer instance. */
+struct pp_common_opts {
+	struct pp_strlist events;	/* -e, one entry per -e (a position) */
+	uint64_t interval_ns;		/* -i (given in ms) */
+	const char *time_range;		/* --time START,END */
+	const char *cpus, *pids, *tids;	/* -C -p -t */
+	bool perins;
+	uint64_t than_ns, only_than_ns, lower_ns;
+	bool callchain;			/* -g */
+	bool order;			/* accepted, no-op */
+	const char *format;		/* text|json|csv */
+	const char *output;		/* -o */
+	int verbose;
+	const char *key;		/* -k */
+	const char *filter;		/* --filter (analyzer-specific meaning) */
+	const char *detail;		/* --detail[=...] */
+	const char *flame_graph;	/* --flame-graph FILE */
+	const char *heatmap;		/* --heatmap FILE */
+	uint64_t exit_n;		/* -N */
+	uint64_t freq;			/* -F (record side) */
+	uint64_t period_ns;		/* --period (record side) */
+	bool exclude_user, exclude_kernel;
+	bool user_callchain, kernel_callchain;	/* default on; --no-... clear them */
+	const char *cgroups;		/* --cgroups */
+	int mmap_pages;			/* -m */
+};
+
+/*
+ * Option tables of analyzers are relative: each value is the offset of the
+ * field in the analyzer's options struct (PP_AZOPT), and the parser points
+ * it at an instance's storage (pp_opts_rebase).  pp_common_options is
+ * relative to struct pp_common_opts the same way.
+ */
+#define PP_AZOPT(type, field) ((void *)offsetof(type, field))
+extern const struct pp_option pp_common_options[];
+
+/** pp_opts_rebase() - a copy of relative table @rel pointed at @base, with @extra spare entries. */
+struct pp_option *pp_opts_rebase(const struct pp_option *rel, void *base, size_t extra);
+
+/* What pp-record must open for one analyzer invocation. */
+struct pp_plan {
+	char **events;			/* full selectors: "sched:sched_switch/prev_pid==1/stack/" */
+	size_t nr_events;
+	bool callchain;			/* -g for every event */
+	bool user_callchain, kernel_callchain;
+	bool exclude_user, exclude_kernel;
+	uint64_t freq;			/* sampling frequency for clock events (0: default 997) */
+	uint64_t period;		/* sampling period, overrides freq */
+	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
+	bool regs;			/* user registers with samples */
+	int mmap_pages;			/* suggested ring size (0: default) */
+	char *cpus, *pids, *tids, *cgroups;	/* targets from -C -p -t --cgroups */
+};
+
+struct pp_plan_args {
+	const void *opts;		/* the analyzer's own options, parsed */
+	const struct pp_common_opts *common;
+	int argc;			/* positional arguments left over */
+	const char **argv;
+};
+
+struct pp_plan_ops {
+	const char *name;		/* the analyzer's name */
+	const struct pp_option *options;/* its own options (relative), or NULL */
+	size_t opts_size;
+	/* Fill @p; NULL means "record the -e events as given". Return 0 or a code, with a message in @err. */
+	int (*plan)(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz);
+};
+
+/** pp_plan_add_event() - append a selector (copied). */
+void pp_plan_add_event(struct pp_plan *p, const char *selector);
+/** pp_plan_add_eventf() - append a printf-formatted selector. */
+void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** pp_plan_release() - free what the plan owns. */
+void pp_plan_release(struct pp_plan *p);
+
+/**
+ * pp_plan_build() - parse "ANALYZER ARGS..." with its plan's options and build its plan
+ * @ops: the analyzer's plan part
+ * @argc, @argv: the arguments after the analyzer's name
+ * @p: receives the plan (zeroed by the caller)
+ * @err: a one-line message on failure
+ *
+ * Without a plan function the -e events are recorded as given, with -g if given.
+ * Return: 0, PP_OPT_HELP, or a negative code.
+ */
+int pp_plan_build(const struct pp_plan_ops *ops, int argc, const char **argv, struct pp_plan *p,
+		  char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - format/'s private helpers: little-endian access, varints,
+ * bounded growable buffers, and the segment header codec.
+ *
+ * Everything here treats input as hostile: decoders check each length
+ * against the bytes that remain before they touch them, and every buffer
+ * growth is bounded by the caller.  format/ never exits on OOM: it returns
+ * -ENOMEM.
+ */
+#ifndef PP_FORMAT_INTERNAL_H
+#define PP_FORMAT_INTERNAL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "format/format.h"
+
+static inline void put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint16_t get_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+/* A growable output buffer.  len <= cap; data may be NULL while cap == 0. */
+struct ppf_wbuf {
+	uint8_t *data;
+	size_t len, cap;
+};
+
+int ppf_wbuf_reserve(struct ppf_wbuf *b, size_t extra);
+void ppf_wbuf_release(struct ppf_wbuf *b);
+
+/* Append helpers: the caller reserved enough room (see PPF_VARINT_MAX). */
+#define PPF_VARINT_MAX 10
+static inline void wb_u8(struct ppf_wbuf *b, uint8_t v) { b->data[b->len++] = v; }
+static inline void wb_varint(struct ppf_wbuf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		b->data[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->data[b->len++] = (uint8_t)v;
+}
+static inline void wb_bytes(struct ppf_wbuf *b, const void *p, size_t n)
+{
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+static inline uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+/* A bounded input cursor.  Once @bad is set every getter returns 0/NULL. */
+struct ppf_rbuf {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+static inline uint64_t rb_varint(struct ppf_rbuf *r)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (r->p >= r->end) {
+			r->bad = true;
+			return 0;
+		}
+		uint8_t c = *r->p++;
+		v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return v;
+	}
+	r->bad = true;
+	return 0;
+}
+
+static inline uint32_t rb_varint32(struct ppf_rbuf *r)
+{
+	uint64_t v = rb_varint(r);
+
+	if (v > UINT32_MAX)
+		r->bad = true;
+	return (uint32_t)v;
+}
+
+static inline uint8_t rb_u8(struct ppf_rbuf *r)
+{
+	if (r->p >= r->end) {
+		r->bad = true;
+		return 0;
+	}
+	return *r->p++;
+}
+
+static inline const uint8_t *rb_bytes(struct ppf_rbuf *r, size_t n)
+{
+	const uint8_t *p = r->p;
+
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+/* Strings are stored as varint length, bytes, then a NUL the reader checks. */
+static inline const char *rb_str(struct ppf_rbuf *r)
+{
+	uint64_t n = rb_varint(r);
+	const uint8_t *p;
+
+	if (r->bad || n > PPF_MAX_STR) {
+		r->bad = true;
+		return "";
+	}
+	p = rb_bytes(r, (size_t)n + 1);
+	if (!p || p[n] != 0) {
+		r->bad = true;
+		return "";
+	}
+	return (const char *)p;
+}
+
+/* out[i] = a[i] ^ b[i], a word at a time (the hot loop of RAW_XOR). */
+static inline void ppf_xor(uint8_t *restrict out, const uint8_t *restrict a,
+			   const uint8_t *restrict b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		x ^= y;
+		memcpy(out + i, &x, 8);
+	}
+	for (; i < n; i++)
+		out[i] = a[i] ^ b[i];
+}
+
+/* --- segment header (64 bytes) ------------------------------------------ */
+
+struct ppf_seg_hdr {
+	uint32_t kind, flags;
+	uint64_t seq;
+	uint64_t first_ns, last_ns;
+	uint32_t csize, usize;
+	uint32_t nr_records, nr_samples;
+	uint32_t payload_crc;
+};
+
+void ppf_seg_hdr_encode(const struct ppf_seg_hdr *h, uint8_t out[PPF_SEG_HDR_SZ]);
+/* Return 0, or PP_EBAD_MAGIC / PP_EBAD_CRC / PP_EBAD_LENGTH for a header not to be trusted. */
+int ppf_seg_hdr_decode(const uint8_t in[PPF_SEG_HDR_SZ], struct ppf_seg_hdr *h);
+
+void ppf_file_hdr_encode(uint64_t created_ns, uint8_t out[PPF_FILE_HDR_SZ]);
+
+/* --- record codec ------------------------------------------------------- */
+
+/*
+ * An arena of fixed blocks: allocations never move, so pointers handed to
+ * the caller stay valid until the arena is reset (at the next segment).
+ */
+struct ppf_arena_blk;
+struct ppf_arena {
+	struct ppf_arena_blk *head, *cur;
+	size_t used;		/* bytes handed out since the last reset */
+};
+void *ppf_arena_alloc(struct ppf_arena *a, size_t sz);
+void ppf_arena_reset(struct ppf_arena *a);
+void ppf_arena_release(struct ppf_arena *a);
+
+#define PPF_XOR_MAX_ID 65536	/* ids above this are never XOR-encoded */
+#define PPF_DECODE_MAX_ARENA (512u << 20)
+
+struct ppf_stack_ref {
+	const uint64_t *frames;
+	uint32_t nr;
+};
+
+/* Per-segment decoder state: time base, stack table, XOR history. */
+struct ppf_decoder {
+	struct ppf_rbuf in;
+	uint64_t last_ns;
+	struct ppf_stack_ref *stacks;	/* index = stack_id - 1 */
+	size_t nr_stacks, cap_stacks;
+	const uint8_t **prev_raw;	/* by event id */
+	uint32_t *prev_sz;
+	size_t cap_prev;
+	struct ppf_arena arena;
+};
+
+void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns);
+void ppf_decoder_release(struct ppf_decoder *d);
+/* Return 0, PPF_END at the end of the segment, or PP_EBAD_RECORD. */
+int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec);
+
+#endif

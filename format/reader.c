@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader.c - reading a capture: segments from a file or a stream, records
+ * from segments.
+ *
+ * The reader scans segments front to back; that is the only way to read a
+ * stream, and it is also how a file cut off or damaged anywhere is read:
+ *  - a header that fails its CRC is not trusted, and the reader resyncs on
+ *    the next offset that holds a valid segment header;
+ *  - a payload that fails its CRC, or does not decompress to exactly the
+ *    size its (trusted) header says, is skipped whole;
+ *  - a file that ends inside a segment ends the read at the last whole one.
+ * Each of these is recorded as a problem (segment number, offset, records
+ * lost) in the stats.  Every length comes from a CRC-checked header and is
+ * bounded by PPF_SEG_MAX_* before anything is allocated.  The index and
+ * trailer, when present, only serve ppf_reader_seek_time() and has_index.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "format/internal.h"
+
+#define IBUF_SZ (256u << 10)
+#define MAX_PROBLEMS 64
+
+struct ppf_reader {
+	int fd;
+	bool own_fd;
+	bool seekable;
+	unsigned flags;
+	char errmsg[256];
+	struct ppf_file_info info;
+	struct ppf_read_stats stats;
+	struct ppf_problem problems[MAX_PROBLEMS];
+
+	/* buffered input: ibuf[ioff, ilen) holds the bytes at file offset pos */
+	uint64_t pos;
+	uint8_t *ibuf;
+	size_t ioff, ilen;
+	bool eof;
+
+	ZSTD_DCtx *dctx;
+	struct ppf_wbuf payload, raw;
+	struct ppf_segment seg;
+	struct ppf_decoder dec;
+	bool in_seg;
+	bool done;
+	bool clean_end;
+	uint64_t seek_ns;
+	struct ppf_index_entry *idx;	/* from the trailer's index, sorted by offset */
+	size_t nr_idx;
+};
+
+static void set_msg(struct ppf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_msg(struct ppf_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+static void problem(struct ppf_reader *r, uint64_t seq, uint64_t off, int err, uint32_t nr)
+{
+	if (r->stats.nr_problems < MAX_PROBLEMS) {
+		r->problems[r->stats.nr_problems++] = (struct ppf_problem){ seq, off, err, nr };
+		r->stats.problems = r->problems;
+	}
+	if (err != PP_ETRUNCATED) {
+		r->stats.nr_corrupt++;
+		r->stats.records_lost += nr;
+	}
+	set_msg(r, "segment %llu at offset %llu: %s", (unsigned long long)seq,
+		(unsigned long long)off, pp_strerror(err));
+}
+
+/* Make at least @n bytes available at ibuf+ioff; return how many are (may be fewer at EOF). */
+static size_t in_fill(struct ppf_reader *r, size_t n)
+{
+	if (n > IBUF_SZ)
+		n = IBUF_SZ;
+	if (r->ilen - r->ioff >= n || r->eof)
+		return r->ilen - r->ioff;
+	memmove(r->ibuf, r->ibuf + r->ioff, r->ilen - r->ioff);
+	r->ilen -= r->ioff;
+	r->ioff = 0;
+	while (r->ilen < n && !r->eof) {
+		ssize_t got = read(r->fd, r->ibuf + r->ilen, IBUF_SZ - r->ilen);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			r->eof = true;
+			break;
+		}
+		r->ilen += (size_t)got;
+	}
+	return r->ilen - r->ioff;
+}
+
+/* Consume @n bytes; seeks over them when the fd allows.  Return bytes consumed. */
+static uint64_t in_skip(struct ppf_reader *r, uint64_t n)
+{
+	uint64_t done = 0;
+	size_t have = r->ilen - r->ioff;
+
+	if (n <= have) {
+		r->ioff += n;
+		r->pos += n;
+		return n;
+	}
+	done = have;
+	r->ioff = r->ilen = 0;
+	r->pos += have;
+	n -= have;
+	if (r->seekable) {
+		off_t end = lseek(r->fd, 0, SEEK_END);
+		uint64_t left = end > (off_t)r->pos ? (uint64_t)end - r->pos : 0;
+		uint64_t step = n < left ? n : left;
+		if (lseek(r->fd, (off_t)(r->pos + step), SEEK_SET) < 0)
+			return done;
+		r->pos += step;
+		if (step < n)
+			r->eof = true;
+		return done + step;
+	}
+	while (n) {
+		size_t got = in_fill(r, n < IBUF_SZ ? n : IBUF_SZ);
+		if (!got)
+			break;
+		size_t take = got < n ? got : (size_t)n;
+		r->ioff += take;
+		r->pos += take;
+		n -= take;
+		done += take;
+	}
+	return done;
+}
+
+/* Read exactly @n bytes into @dst (from the buffer, then the fd); return bytes read. */
+static size_t in_read(struct ppf_reader *r, uint8_t *dst, size_t n)
+{
+	size_t have = r->ilen - r->ioff, got = 0;
+
+	if (have) {
+		got = have < n ? have : n;
+		memcpy(dst, r->ibuf + r->ioff, got);
+		r->ioff += got;
+	}
+	while (got < n && !r->eof) {
+		ssize_t k = read(r->fd, dst + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			r->eof = true;
+			break;
+		}
+		got += (size_t)k;
+	}
+	r->pos += got;
+	return got;
+}
+
+static int check_file_header(struct ppf_reader *r, const uint8_t *h, size_t n)
+{
+	if (n == 0) {
+		set_msg(r, "empty file, not a pp capture");
+		return PP_EBAD_MAGIC;
+	}
+	if (n < 8 || memcmp(h, PPF_FILE_MAGIC, 8)) {
+		set_msg(r, "not a pp capture (bad magic)");
+		return PP_EBAD_MAGIC;
+	}
+	if (n < PPF_FILE_HDR_SZ) {
+		set_msg(r, "capture header is cut off after %zu bytes", n);
+		return PP_ETRUNCATED;
+	}
+	if (get_le32(h + 60) != ppf_crc32c(0, h, 60)) {
+		set_msg(r, "capture header is damaged (checksum mismatch)");
+		return PP_EBAD_CRC;
+	}
+	if (get_le32(h + 16) != PPF_ENDIAN_TAG) {
+		set_msg(r, "capture header has a bad byte-order tag");
+		return PP_EBAD_MAGIC;
+	}
+	r->info.major = get_le16(h + 8);
+	r->info.minor = get_le16(h + 10);
+	r->info.flags = get_le32(h + 20);
+	r->info.required_features = get_le64(h + 24);
+	r->info.optional_features = get_le64(h + 32);
+	r->info.created_ns = get_le64(h + 40);
+	if (r->info.major > PPF_VERSION_MAJOR) {
+		set_msg(r, "capture format %u.%u is newer than this reader's %u.%u: use a newer pp",
+			r->info.major, r->info.minor, PPF_VERSION_MAJOR, PPF_VERSION_MINOR);
+		return PP_EVERSION;
+	}
+	if (r->info.required_features & ~PPF_FEAT_REQUIRED_KNOWN) {
+		set_msg(r, "capture needs features 0x%llx that this reader lacks: use a newer pp",
+			(unsigned long long)(r->info.required_features & ~PPF_FEAT_REQUIRED_KNOWN));
+		return PP_EFEATURE;
+	}
+	if (get_le16(h + 12) != PPF_FILE_HDR_SZ) {
+		set_msg(r, "capture header has an unknown size");
+		return PP_EBAD_LENGTH;
+	}
+	return 0;
+}
+
+static int collect_index(const struct ppf_record *rec, void *arg)
+{
+	struct ppf_reader *r = arg;
+
+	if (rec->type != PPF_REC_INDEX_ENTRY)
+		return 0;
+	if (r->nr_idx && rec->u.index.offset <= r->idx[r->nr_idx - 1].offset)
+		return PP_EBAD_RECORD;
+	r->idx[r->nr_idx++] = rec->u.index;
+	return 0;
+}
+
+/* Read the index segment at @off; any problem leaves the reader without an index. */
+static void load_index(struct ppf_reader *r, uint64_t off, uint64_t size)
+{
+	uint8_t hb[PPF_SEG_HDR_SZ];
+	struct ppf_seg_hdr h;
+	uint8_t *c = NULL, *u = NULL;
+
+	if (pread(r->fd, hb, sizeof(hb), (off_t)off) != (ssize_t)sizeof(hb) ||
+	    ppf_seg_hdr_decode(hb, &h) || h.kind != PPF_SEG_INDEX ||
+	    off + PPF_SEG_HDR_SZ + h.csize > size || h.nr_records > h.usize)
+		return;
+	c = malloc(h.csize ? h.csize : 1);
+	u = malloc(h.usize ? h.usize : 1);
+	r->idx = calloc(h.nr_records ? h.nr_records : 1, sizeof(*r->idx));
+	if (!c || !u || !r->idx ||
+	    pread(r->fd, c, h.csize, (off_t)(off + PPF_SEG_HDR_SZ)) != (ssize_t)h.csize ||
+	    ppf_crc32c(0, c, h.csize) != h.payload_crc)
+		goto out;
+	const uint8_t *data = c;
+	if (h.flags & PPF_SEGF_ZSTD) {
+		size_t got = ZSTD_decompressDCtx(r->dctx, u, h.usize, c, h.csize);
+		if (ZSTD_isError(got) || got != h.usize)
+			goto out;
+		data = u;
+	}
+	if (ppf_segment_decode(data, h.usize, h.first_ns, collect_index, r) == 0)
+		r->info.has_index = true;
+out:
+	if (!r->info.has_index) {
+		free(r->idx);
+		r->idx = NULL;
+		r->nr_idx = 0;
+	}
+	free(c);
+	free(u);
+}
+
+/* With an index, jump over events segments that end before the seek time. */
+static void index_skip(struct ppf_reader *r)
+{
+	size_t lo = 0, hi = r->nr_idx;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->idx[mid].offset < r->pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t i = lo;
+	while (i < r->nr_idx && r->idx[i].offset == r->pos && r->idx[i].kind == PPF_SEG_EVENTS &&
+	       r->idx[i].last_ns < r->seek_ns && i + 1 < r->nr_idx) {
+		i++;
+		in_skip(r, r->idx[i].offset - r->pos);
+	}
+}
+
+/* The trailer is a hint: a damaged or absent one only means "no index". */
+static void probe_trailer(struct ppf_reader *r)
+{
+	struct stat st;
+	uint8_t t[PPF_TRAILER_SZ];
+
+	if (fstat(r->fd, &st) || st.st_size < PPF_FILE_HDR_SZ + PPF_SEG_HDR_SZ + PPF_TRAILER_SZ)
+		return;
+	if (pread(r->fd, t, sizeof(t), st.st_size - PPF_TRAILER_SZ) != (ssize_t)sizeof(t))
+		return;
+	if (get_le32(t + 12) != PPF_TRAILER_MAGIC || get_le32(t + 8) != ppf_crc32c(0, t, 8))
+		return;
+	if (get_le64(t) < PPF_FILE_HDR_SZ || get_le64(t) >= (uint64_t)st.st_size)
+		return;
+	load_index(r, get_le64(t), (uint64_t)st.st_size);
+}
+
+static int reader_init(int fd, bool own, unsigned flags, struct ppf_reader **out)
+{
+	struct ppf_reader *r = calloc(1, sizeof(*r));
+	struct stat st;
+	int rc;
+
+	*out = r;
+	if (!r) {
+		if (own)
+			close(fd);
+		return -ENOMEM;
+	}
+	r->fd = fd;
+	r->own_fd = own;
+	r->flags = flags;
+	r->stats.problems = r->problems;
+	r->ibuf = malloc(IBUF_SZ);
+	r->dctx = ZSTD_createDCtx();
+	if (!r->ibuf || !r->dctx) {
+		set_msg(r, "out of memory");
+		return -ENOMEM;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		set_msg(r, "is a directory, not a pp capture");
+		return -EISDIR;
+	}
+	r->seekable = !(flags & PPF_READ_STREAM) && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		      lseek(fd, 0, SEEK_CUR) == 0;
+	size_t n = in_fill(r, PPF_FILE_HDR_SZ);
+	rc = check_file_header(r, r->ibuf + r->ioff, n < PPF_FILE_HDR_SZ ? n : PPF_FILE_HDR_SZ);
+	if (rc)
+		return rc;
+	in_skip(r, PPF_FILE_HDR_SZ);
+	if (r->seekable)
+		probe_trailer(r);
+	return 0;
+}
+
+int ppf_reader_open(const char *path, unsigned flags, struct ppf_reader **out)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return reader_init(0, false, flags | PPF_READ_STREAM, out);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+		*out = calloc(1, sizeof(**out));
+		if (*out) {
+			(*out)->fd = -1;
+			set_msg(*out, "%s", strerror(-err));
+		}
+		return err;
+	}
+	return reader_init(fd, true, flags, out);
+}
+
+int ppf_reader_open_fd(int fd, unsigned flags, struct ppf_reader **out)
+{
+	return reader_init(fd, false, flags, out);
+}
+
+void ppf_reader_close(struct ppf_reader *r)
+{
+	if (!r)
+		return;
+	if (r->own_fd && r->fd >= 0)
+		close(r->fd);
+	free(r->ibuf);
+	ZSTD_freeDCtx(r->dctx);
+	ppf_wbuf_release(&r->payload);
+	ppf_wbuf_release(&r->raw);
+	ppf_decoder_release(&r->dec);
+	free(r->idx);
+	free(r);
+}
+
+const char *ppf_reader_errmsg(const struct ppf_reader *r)
+{
+	return r && r->errmsg[0] ? r->errmsg : "no error";
+}
+
+const struct ppf_file_info *ppf_reader_info(const struct ppf_reader *r)
+{
+	return &r->info;
+}
+
+const struct ppf_read_stats *ppf_reader_stats(const struct ppf_reader *r)
+{
+	return &r->stats;
+}
+
+static bool at_trailer(struct ppf_reader *r, size_t avail)
+{
+	const uint8_t *t = r->ibuf + r->ioff;
+
+	return avail == PPF_TRAILER_SZ && get_le32(t + 12) == PPF_TRAILER_MAGIC &&
+	       get_le32(t + 8) == ppf_crc32c(0, t, 8);
+}
+
+static int end_of_data(struct ppf_reader *r, size_t avail)
+{
+	r->done = true;
+	if (avail == 0 || at_trailer(r, avail)) {
+		r->clean_end = avail != 0;
+		r->stats.truncated = !r->clean_end;
+		r->stats.truncated_at = r->pos;
+		if (r->stats.truncated && (r->flags & PPF_READ_STRICT)) {
+			set_msg(r, "capture ends without a trailer after segment %llu",
+				(unsigned long long)r->stats.last_seq);
+			return PP_ETRUNCATED;
+		}
+		return PPF_END;
+	}
+	r->stats.truncated = true;
+	r->stats.cut_mid_segment = true;
+	r->stats.truncated_at = r->pos;
+	problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, r->pos, PP_ETRUNCATED, 0);
+	return (r->flags & PPF_READ_STRICT) ? PP_ETRUNCATED : PPF_END;
+}
+
+/* After a header that cannot be trusted: find the next offset holding a valid one. */
+static void resync(struct ppf_reader *r)
+{
+	struct ppf_seg_hdr h;
+
+	in_skip(r, 1);
+	for (;;) {
+		size_t avail = in_fill(r, PPF_SEG_HDR_SZ);
+		if (avail < PPF_SEG_HDR_SZ)
+			return;
+		const uint8_t *p = r->ibuf + r->ioff;
+		const uint8_t *m = memchr(p, 'P', avail - PPF_SEG_HDR_SZ + 1);
+		if (!m) {
+			in_skip(r, avail - PPF_SEG_HDR_SZ + 1);
+			continue;
+		}
+		in_skip(r, (uint64_t)(m - p));
+		if (in_fill(r, PPF_SEG_HDR_SZ) < PPF_SEG_HDR_SZ)
+			return;
+		if (ppf_seg_hdr_decode(r->ibuf + r->ioff, &h) == 0)
+			return;
+		in_skip(r, 1);
+	}
+}
+
+int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out)
+{
+	struct ppf_seg_hdr h;
+	int rc;
+
+	r->in_seg = false;
+	for (;;) {
+		if (r->done)
+			return PPF_END;
+		if (r->seek_ns && r->nr_idx && r->seekable)
+			index_skip(r);
+		size_t avail = in_fill(r, PPF_SEG_HDR_SZ);
+		if (avail < PPF_SEG_HDR_SZ)
+			return end_of_data(r, avail);
+		uint64_t off = r->pos;
+		rc = ppf_seg_hdr_decode(r->ibuf + r->ioff, &h);
+		if (rc) {
+			problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, off, rc, 0);
+			if (r->flags & PPF_READ_STRICT)
+				return rc;
+			resync(r);
+			continue;
+		}
+		in_skip(r, PPF_SEG_HDR_SZ);
+		if (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) {
+			if (in_skip(r, h.csize) < h.csize)
+				return end_of_data(r, 1);
+			continue;
+		}
+		r->payload.len = 0;
+		if ((rc = ppf_wbuf_reserve(&r->payload, h.csize ? h.csize : 1)))
+			return rc;
+		if (in_read(r, r->payload.data, h.csize) < h.csize) {
+			r->pos = off;	/* report the cut at the segment's start */
+			r->stats.cut_mid_segment = true;
+			r->stats.truncated = true;
+			r->stats.truncated_at = off;
+			r->done = true;
+			problem(r, h.seq, off, PP_ETRUNCATED, h.nr_records);
+			return (r->flags & PPF_READ_STRICT) ? PP_ETRUNCATED : PPF_END;
+		}
+		if (ppf_crc32c(0, r->payload.data, h.csize) != h.payload_crc) {
+			problem(r, h.seq, off, PP_EBAD_CRC, h.nr_records);
+			if (r->flags & PPF_READ_STRICT)
+				return PP_EBAD_CRC;
+			continue;
+		}
+		const uint8_t *data = r->payload.data;
+		if (h.flags & PPF_SEGF_ZSTD) {
+			r->raw.len = 0;
+			if ((rc = ppf_wbuf_reserve(&r->raw, h.usize ? h.usize : 1)))
+				return rc;
+			unsigned long long fcs = ZSTD_getFrameContentSize(r->payload.data, h.csize);
+			size_t got = fcs == h.usize ? ZSTD_decompressDCtx(r->dctx, r->raw.data, h.usize,
+									  r->payload.data, h.csize)
+						    : (size_t)-1;
+			if (ZSTD_isError(got) || got != h.usize) {
+				problem(r, h.seq, off, PP_EBAD_ZSTD, h.nr_records);
+				if (r->flags & PPF_READ_STRICT)
+					return PP_EBAD_ZSTD;
+				continue;
+			}
+			data = r->raw.data;
+		}
+		r->seg = (struct ppf_segment){
+			.kind = h.kind, .flags = h.flags, .seq = h.seq, .offset = off,
+			.first_ns = h.first_ns, .last_ns = h.last_ns, .csize = h.csize,
+			.usize = h.usize, .nr_records = h.nr_records, .nr_samples = h.nr_samples,
+			.data = data,
+		};
+		r->stats.nr_segments++;
+		r->stats.raw_bytes += h.usize;
+		r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
+		r->stats.last_seq = h.seq;
+		if (h.kind == PPF_SEG_EVENTS && h.last_ns > r->stats.last_time_ns)
+			r->stats.last_time_ns = h.last_ns;
+		*out = &r->seg;
+		return 0;
+	}
+}
+
+int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec, const struct ppf_segment **seg)
+{
+	const struct ppf_segment *s;
+	int rc;
+
+	for (;;) {
+		if (!r->in_seg) {
+			rc = ppf_reader_next_segment(r, &s);
+			if (rc)
+				return rc;
+			/* the index is the reader's own; unknown kinds are for newer readers */
+			if (s->kind == PPF_SEG_INDEX || s->kind > PPF_SEG_INDEX || s->kind == 0)
+				continue;
+			ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns);
+			r->in_seg = true;
+		}
+		rc = ppf_decoder_next(&r->dec, rec);
+		if (rc == 0) {
+			if (rec->type == PPF_REC_STACK)
+				continue;
+			if (seg)
+				*seg = &r->seg;
+			return 0;
+		}
+		r->in_seg = false;
+		if (rc == PPF_END)
+			continue;
+		if (rc == -ENOMEM)
+			return rc;
+		problem(r, r->seg.seq, r->seg.offset, PP_EBAD_RECORD, 0);
+		if (r->flags & PPF_READ_STRICT)
+			return rc;
+	}
+}
+
+int ppf_reader_rewind(struct ppf_reader *r)
+{
+	if (!r->seekable)
+		return -ESPIPE;
+	if (lseek(r->fd, PPF_FILE_HDR_SZ, SEEK_SET) < 0)
+		return -errno;
+	r->pos = PPF_FILE_HDR_SZ;
+	r->ioff = r->ilen = 0;
+	r->eof = r->done = r->in_seg = r->clean_end = false;
+	memset(&r->stats, 0, sizeof(r->stats));
+	r->stats.problems = r->problems;
+	return 0;
+}
+
+int ppf_reader_seek_time(struct ppf_reader *r, uint64_t t_ns)
+{
+	r->seek_ns = t_ns;
+	return 0;
+}

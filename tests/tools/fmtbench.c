@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fmtbench.c - capture writer and reader throughput, for `make bench`.
+ *
+ * usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [CAPTURE]
+ *
+ * Without CAPTURE it writes a synthetic scheduler trace (sched_switch-like
+ * records: a small set of tasks on 2 CPUs, 64-byte raw payloads, varying
+ * deltas); with CAPTURE it re-writes that capture's events.  It measures
+ * (1) the writer: encode + compress + checksum + write to a file, and
+ * (2) the reader: read + verify + decompress + decode every record, both
+ * in MB/s of raw event payload (the segments' uncompressed bytes).  It
+ * also leaves DIR/raw.bin (the concatenated uncompressed segment
+ * payloads), so the harness can time the zstd CLI on the very same bytes.
+ * Prints one JSON line.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "format/format.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* sched:sched_switch as this kernel describes it, so pp-analyze can replay the capture */
+static const char sched_switch_format[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio\n"
+;
+
+static void synth_raw(uint8_t raw[64], unsigned i, uint32_t *pid)
+{
+	static const char *const comms[] = { "swapper/0", "kworker/0:1", "java", "nginx", "postgres",
+					     "bash", "sshd", "ctxsw" };
+	unsigned a = (i * 7) % 8, b = (i * 13 + 3) % 8;
+
+	memset(raw, 0, 64);
+	raw[0] = 372 & 0xff; raw[1] = 372 >> 8;	/* common_type */
+	raw[2] = (uint8_t)(i & 1);			/* common_flags */
+	memcpy(raw + 4, &(uint32_t){ 1000 + a }, 4);	/* common_pid */
+	strncpy((char *)raw + 8, comms[a], 16);		/* prev_comm */
+	memcpy(raw + 24, &(uint32_t){ 1000 + a }, 4);	/* prev_pid */
+	memcpy(raw + 28, &(uint32_t){ 120 }, 4);	/* prev_prio */
+	memcpy(raw + 32, &(uint64_t){ (i % 3) ? 1 : 0 }, 8);	/* prev_state */
+	strncpy((char *)raw + 40, comms[b], 16);	/* next_comm */
+	memcpy(raw + 56, &(uint32_t){ 1000 + b }, 4);	/* next_pid */
+	memcpy(raw + 60, &(uint32_t){ 120 }, 4);	/* next_prio */
+	*pid = 1000 + a;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = 2000000;
+	int level = 3, opt;
+	const char *dir = "/tmp";
+	char path[512], rawpath[512];
+
+	while ((opt = getopt(argc, argv, "n:l:o:")) != -1) {
+		switch (opt) {
+		case 'n': n = strtoul(optarg, NULL, 0); break;
+		case 'l': level = atoi(optarg); break;
+		case 'o': dir = optarg; break;
+		default:
+			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR]\n");
+			return 2;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/fmtbench.ppcap", dir);
+	snprintf(rawpath, sizeof(rawpath), "%s/raw.bin", dir);
+
+	/* write */
+	struct ppf_writer_opts o = { .zstd_level = level };
+	struct ppf_writer *w;
+	struct ppf_writer_totals tot;
+	uint64_t t = 1000000000ull;
+	uint8_t raw[64];
+	double t0 = now();
+	if (ppf_writer_open(path, &o, &w)) {
+		perror(path);
+		return 1;
+	}
+	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_TRACEPOINT, .tp_id = 372,
+				    .name = "sched:sched_switch", .selector = "sched:sched_switch",
+				    .filter = "", .format = sched_switch_format };
+	if (ppf_write_kv(w, "hostname", "fmtbench") || ppf_write_event_desc(w, &d) ||
+	    ppf_write_task(w, &(struct ppf_task){ 1000, 1000, 1, "swapper/0", "" }))
+		return 1;
+	for (unsigned long i = 0; i < n; i++) {
+		struct ppf_sample s = { 0 };
+		t += 500 + (i * 2654435761u) % 3000;
+		synth_raw(raw, (unsigned)i, &s.pid);
+		s.time_ns = t;
+		s.id = 1;
+		s.cpu = (uint32_t)(i & 1);
+		s.tid = s.pid;
+		s.period = 1;
+		s.raw = raw;
+		s.raw_sz = 64;
+		if (ppf_write_sample(w, &s)) {
+			fprintf(stderr, "write: %s\n", ppf_writer_errmsg(w));
+			return 1;
+		}
+	}
+	ppf_writer_totals(w, &tot);
+	if (ppf_writer_close(w)) {
+		fprintf(stderr, "close failed\n");
+		return 1;
+	}
+	double tw = now() - t0;
+
+	/* read, and keep the raw segment bytes for the zstd comparison */
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	unsigned long got = 0;
+	uint64_t sum = 0;
+	t0 = now();
+	if (ppf_reader_open(path, 0, &r)) {
+		fprintf(stderr, "open: %s\n", ppf_reader_errmsg(r));
+		return 1;
+	}
+	while (ppf_reader_next(r, &rec, NULL) == 0)
+		if (rec.type == PPF_REC_SAMPLE) {
+			got++;
+			sum += rec.u.sample.raw[24];
+		}
+	double tr = now() - t0;
+	uint64_t raw_bytes = ppf_reader_stats(r)->raw_bytes;
+	uint64_t comp_bytes = ppf_reader_stats(r)->comp_bytes;
+	ppf_reader_close(r);
+
+	FILE *rf = fopen(rawpath, "w");
+	const struct ppf_segment *seg;
+	if (!rf || ppf_reader_open(path, 0, &r))
+		return 1;
+	while (ppf_reader_next_segment(r, &seg) == 0)
+		if (seg->kind == PPF_SEG_EVENTS)
+			fwrite(seg->data, 1, seg->usize, rf);
+	fclose(rf);
+	ppf_reader_close(r);
+
+	printf("{\"events\":%lu,\"read_events\":%lu,\"level\":%d,\"raw_bytes\":%llu,\"comp_bytes\":%llu,"
+	       "\"write_s\":%.4f,\"read_s\":%.4f,\"write_mbs\":%.1f,\"read_mbs\":%.1f,"
+	       "\"bytes_per_event\":%.3f,\"checksum\":%llu,\"capture\":\"%s\",\"raw_file\":\"%s\"}\n",
+	       n, got, level, (unsigned long long)raw_bytes, (unsigned long long)comp_bytes, tw, tr,
+	       (double)raw_bytes / tw / 1e6, (double)raw_bytes / tr / 1e6,
+	       (double)comp_bytes / (double)n, (unsigned long long)sum, path, rawpath);
+	return got == n ? 0 : 1;
+}

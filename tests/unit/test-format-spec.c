@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-format-spec.c - the numbers of docs/capture-format.md, checked.
+ *
+ * If one of these fails, either the code or the spec is wrong: change both
+ * together, and think about the version number.
+ */
+#include <string.h>
+
+#include "common/log.h"
+#include "format/internal.h"
+#include "tests/unit/unit.h"
+
+static void test_spec__constants(void)
+{
+	CU_ASSERT_EQUAL(PPF_VERSION_MAJOR, 1);
+	CU_ASSERT_EQUAL(PPF_VERSION_MINOR, 0);
+	CU_ASSERT_EQUAL(memcmp(PPF_FILE_MAGIC, "\x50\x50\x43\x41\x50\x0d\x0a\x1a", 8), 0);
+	CU_ASSERT_EQUAL(PPF_FILE_HDR_SZ, 64);
+	CU_ASSERT_EQUAL(PPF_SEG_HDR_SZ, 64);
+	CU_ASSERT_EQUAL(PPF_TRAILER_SZ, 16);
+	CU_ASSERT_EQUAL(PPF_SEG_MAGIC, 0x47535050u);
+	CU_ASSERT_EQUAL(PPF_TRAILER_MAGIC, 0x58495050u);
+	CU_ASSERT_EQUAL(PPF_ENDIAN_TAG, 0x01020304u);
+	CU_ASSERT_EQUAL(PPF_SEG_MAX_RAW, 64u << 20);
+	CU_ASSERT_EQUAL(PPF_SEG_MAX_COMP, 65u << 20);
+	CU_ASSERT_EQUAL(PPF_MAX_STACK, 1024);
+	CU_ASSERT(PPF_SEG_META == 1 && PPF_SEG_EVENTS == 2 && PPF_SEG_KSYMS == 3 &&
+		  PPF_SEG_USYMS == 4 && PPF_SEG_STATS == 5 && PPF_SEG_INDEX == 6);
+	CU_ASSERT(PPF_REC_KV == 0x01 && PPF_REC_EVENT_DESC == 0x02 && PPF_REC_TASK == 0x03 &&
+		  PPF_REC_KSYM == 0x04 && PPF_REC_DSO == 0x05 && PPF_REC_SYM == 0x06 &&
+		  PPF_REC_STAT == 0x07 && PPF_REC_STACK == 0x08 && PPF_REC_INDEX_ENTRY == 0x09 &&
+		  PPF_REC_SYSCALL == 0x0a);
+	CU_ASSERT(PPF_REC_SAMPLE == 0x10 && PPF_REC_COMM == 0x11 && PPF_REC_FORK == 0x12 &&
+		  PPF_REC_EXIT == 0x13 && PPF_REC_MMAP == 0x14 && PPF_REC_LOST == 0x15 &&
+		  PPF_REC_TIME_SYNC == 0x16 && PPF_REC_SIDEBAND == 0x17);
+	CU_ASSERT(PPF_SF_PERIOD == 1 && PPF_SF_IP == 2 && PPF_SF_ADDR == 4 && PPF_SF_STACK == 8 &&
+		  PPF_SF_RAW == 16 && PPF_SF_RAW_XOR == 32 && PPF_SF_EXTRA == 64 && PPF_SF_LATE == 128);
+}
+
+/* The byte positions of the header tables. */
+static void test_spec__layout(void)
+{
+	uint8_t f[PPF_FILE_HDR_SZ], s[PPF_SEG_HDR_SZ];
+	struct ppf_seg_hdr h = { .kind = 2, .flags = 1, .seq = 0x1122334455667788ull,
+				 .first_ns = 10, .last_ns = 20, .csize = 30, .usize = 40,
+				 .nr_records = 50, .nr_samples = 60, .payload_crc = 0xdeadbeef };
+
+	ppf_file_hdr_encode(0x0102030405060708ull, f);
+	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
+	CU_ASSERT_EQUAL(get_le16(f + 10), 0);
+	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
+	CU_ASSERT(f[16] == 0x04 && f[17] == 0x03 && f[18] == 0x02 && f[19] == 0x01);
+	CU_ASSERT_EQUAL(get_le64(f + 40), 0x0102030405060708ull);
+	CU_ASSERT_EQUAL(get_le32(f + 60), ppf_crc32c(0, f, 60));
+
+	ppf_seg_hdr_encode(&h, s);
+	CU_ASSERT_EQUAL(memcmp(s, "PPSG", 4), 0);
+	CU_ASSERT_EQUAL(get_le16(s + 4), 2);
+	CU_ASSERT_EQUAL(get_le16(s + 6), 1);
+	CU_ASSERT_EQUAL(get_le64(s + 8), 0x1122334455667788ull);
+	CU_ASSERT_EQUAL(get_le64(s + 16), 10);
+	CU_ASSERT_EQUAL(get_le64(s + 24), 20);
+	CU_ASSERT_EQUAL(get_le32(s + 32), 30);
+	CU_ASSERT_EQUAL(get_le32(s + 36), 40);
+	CU_ASSERT_EQUAL(get_le32(s + 40), 50);
+	CU_ASSERT_EQUAL(get_le32(s + 44), 60);
+	CU_ASSERT_EQUAL(get_le32(s + 48), 0xdeadbeef);
+	CU_ASSERT_EQUAL(get_le16(s + 52), 64);
+	CU_ASSERT_EQUAL(get_le32(s + 60), ppf_crc32c(0, s, 60));
+}
+
+/* A record decoded by hand from the spec's tables. */
+static int first_rec(const struct ppf_record *r, void *arg)
+{
+	*(struct ppf_record *)arg = *r;
+	return 1;
+}
+
+static void test_spec__sample_bytes(void)
+{
+	/* SAMPLE, dt=5, flags=PERIOD|RAW, id=3, cpu=1, pid=300 (0xac 0x02), tid=301, period=997, raw 2 bytes */
+	const uint8_t b[] = { 0x10, 13, 5, 0x11, 3, 1, 0xac, 0x02, 0xad, 0x02, 0xe5, 0x07, 2, 0xab, 0xcd };
+	struct ppf_record r;
+
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, 1, 100, first_rec, &r), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 100, first_rec, &r), 1);
+	CU_ASSERT_EQUAL(r.time_ns, 105);
+	CU_ASSERT_EQUAL(r.u.sample.id, 3);
+	CU_ASSERT_EQUAL(r.u.sample.cpu, 1);
+	CU_ASSERT_EQUAL(r.u.sample.pid, 300);
+	CU_ASSERT_EQUAL(r.u.sample.tid, 301);
+	CU_ASSERT_EQUAL(r.u.sample.period, 997);
+	CU_ASSERT(r.u.sample.raw_sz == 2 && r.u.sample.raw[0] == 0xab && r.u.sample.raw[1] == 0xcd);
+}
+
+void test_spec__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_spec__constants, "magic numbers, sizes and type codes match the spec"),
+		PP_TEST(test_spec__layout, "header fields sit at the offsets the spec gives"),
+		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
+	};
+	pp_suite_add("spec", tests, PP_ARRAY_SIZE(tests));
+}

@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-format.c - the capture library: round trips, and hostile files.
+ *
+ * The robustness tests build one small multi-segment capture in memory
+ * (memfd), then cut it at every byte offset and flip every bit of it, and
+ * check that the reader reads exactly the whole, undamaged segments and
+ * says where it stopped.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "format/format.h"
+#include "format/internal.h"
+#include "common/log.h"
+#include "tests/unit/unit.h"
+
+#define NR_SAMPLES 300
+
+static int memfd(void)
+{
+	return memfd_create("cap", 0);
+}
+
+static void fill_sample(struct ppf_sample *s, unsigned i, uint64_t *stack, uint8_t *raw)
+{
+	memset(s, 0, sizeof(*s));
+	s->time_ns = 1000000 + i * 1000ull;
+	s->id = 1 + i % 3;
+	s->cpu = i % 2;
+	s->pid = 100 + i % 5;
+	s->tid = s->pid;
+	s->period = i % 7 == 0 ? 997 : 1;
+	for (int k = 0; k < 4; k++)
+		stack[k] = 0xffffffff81000000ull + (i % 4) * 0x100 + (uint64_t)k * 0x1000;
+	s->stack = stack;
+	s->nr_stack = i % 2 ? 4 : 0;
+	for (int k = 0; k < 24; k++)
+		raw[k] = (uint8_t)(k + (i % 3));
+	s->raw = raw;
+	s->raw_sz = 24;
+}
+
+/* Write a capture with metadata, @nr samples and side-band records into @fd. */
+static void write_capture(int fd, unsigned nr, uint32_t seg_max)
+{
+	struct ppf_writer_opts o = { .seg_max_raw = seg_max };
+	struct ppf_writer *w;
+	uint64_t stack[4];
+	uint8_t raw[24];
+
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	CU_ASSERT(ppf_write_kv(w, "hostname", "testhost") == 0);
+	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_TRACEPOINT, .name = "sched:sched_switch",
+				    .selector = "sched:sched_switch//stack/", .filter = "",
+				    .attr = "ATTR", .attr_sz = 4, .format = "name: sched_switch\n" };
+	CU_ASSERT(ppf_write_event_desc(w, &d) == 0);
+	CU_ASSERT(ppf_write_task(w, &(struct ppf_task){ 100, 100, 1, "init", "/sbin/init" }) == 0);
+	CU_ASSERT(ppf_write_ksym(w, &(struct ppf_ksym){ 0xffffffff81000000ull, 'T', "_stext", "" }) == 0);
+	for (unsigned i = 0; i < nr; i++) {
+		struct ppf_sample s;
+		fill_sample(&s, i, stack, raw);
+		CU_ASSERT(ppf_write_sample(w, &s) == 0);
+		if (i % 50 == 0)
+			CU_ASSERT(ppf_write_comm(w, &(struct ppf_comm){ s.time_ns, s.pid, s.tid, 0, "worker" }) == 0);
+	}
+	CU_ASSERT(ppf_write_stat(w, "samples", nr) == 0);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+}
+
+static size_t file_size(int fd)
+{
+	return (size_t)lseek(fd, 0, SEEK_END);
+}
+
+struct tally {
+	unsigned samples, comms, kvs, descs;
+	uint64_t last_ns;
+	bool ordered;
+};
+
+static int read_all(int fd, unsigned flags, struct tally *t, struct ppf_read_stats *st)
+{
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->ordered = true;
+	lseek(fd, 0, SEEK_SET);
+	rc = ppf_reader_open_fd(fd, flags, &r);
+	if (rc) {
+		ppf_reader_close(r);
+		return rc;
+	}
+	while ((rc = ppf_reader_next(r, &rec, NULL)) == 0) {
+		if (rec.time_ns) {
+			if (rec.time_ns < t->last_ns)
+				t->ordered = false;
+			t->last_ns = rec.time_ns;
+		}
+		switch (rec.type) {
+		case PPF_REC_SAMPLE: t->samples++; break;
+		case PPF_REC_COMM: t->comms++; break;
+		case PPF_REC_KV: t->kvs++; break;
+		case PPF_REC_EVENT_DESC: t->descs++; break;
+		}
+	}
+	if (st) {
+		/* the problems array belongs to the reader: keep a copy */
+		static struct ppf_problem probs[64];
+		*st = *ppf_reader_stats(r);
+		memcpy(probs, st->problems, st->nr_problems * sizeof(*probs));
+		st->problems = probs;
+	}
+	ppf_reader_close(r);
+	return rc == PPF_END ? 0 : rc;
+}
+
+static void test_ppf__roundtrip(void)
+{
+	int fd = memfd();
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	uint64_t stack[4];
+	uint8_t raw[24];
+	unsigned i = 0;
+
+	write_capture(fd, NR_SAMPLES, 0);
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	CU_ASSERT(ppf_reader_info(r)->major == PPF_VERSION_MAJOR);
+	CU_ASSERT(ppf_reader_info(r)->has_index);
+	while (ppf_reader_next(r, &rec, NULL) == 0) {
+		if (rec.type == PPF_REC_KV) {
+			CU_ASSERT_STRING_EQUAL(rec.u.kv.key, "hostname");
+			CU_ASSERT_STRING_EQUAL(rec.u.kv.value, "testhost");
+		} else if (rec.type == PPF_REC_EVENT_DESC) {
+			CU_ASSERT_STRING_EQUAL(rec.u.event.name, "sched:sched_switch");
+			CU_ASSERT_STRING_EQUAL(rec.u.event.selector, "sched:sched_switch//stack/");
+			CU_ASSERT(rec.u.event.attr_sz == 4 && !memcmp(rec.u.event.attr, "ATTR", 4));
+		} else if (rec.type == PPF_REC_TASK) {
+			CU_ASSERT_STRING_EQUAL(rec.u.task.cmdline, "/sbin/init");
+		} else if (rec.type == PPF_REC_KSYM) {
+			CU_ASSERT_STRING_EQUAL(rec.u.ksym.name, "_stext");
+			CU_ASSERT_EQUAL(rec.u.ksym.type, 'T');
+		} else if (rec.type == PPF_REC_SAMPLE) {
+			struct ppf_sample want;
+			const struct ppf_sample *got = &rec.u.sample;
+			fill_sample(&want, i, stack, raw);
+			CU_ASSERT_EQUAL(got->time_ns, want.time_ns);
+			CU_ASSERT(got->id == want.id && got->cpu == want.cpu && got->pid == want.pid);
+			CU_ASSERT_EQUAL(got->period, want.period);
+			CU_ASSERT_EQUAL(got->nr_stack, want.nr_stack);
+			if (got->nr_stack == want.nr_stack && want.nr_stack)
+				CU_ASSERT(!memcmp(got->stack, stack, sizeof(stack)));
+			CU_ASSERT(got->raw_sz == 24 && !memcmp(got->raw, raw, 24));
+			CU_ASSERT(!(got->flags & PPF_SF_LATE));
+			i++;
+		} else if (rec.type == PPF_REC_STAT) {
+			CU_ASSERT_EQUAL(rec.u.stat.value, NR_SAMPLES);
+		}
+	}
+	CU_ASSERT_EQUAL(i, NR_SAMPLES);
+	CU_ASSERT_FALSE(ppf_reader_stats(r)->truncated);
+	CU_ASSERT_EQUAL(ppf_reader_stats(r)->nr_corrupt, 0);
+	ppf_reader_close(r);
+	close(fd);
+}
+
+static void test_ppf__sideband_and_late(void)
+{
+	int fd = memfd();
+	struct ppf_writer *w;
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	uint8_t bid[20] = { 1, 2, 3 };
+	int seen = 0;
+
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, NULL, &w) == 0);
+	CU_ASSERT(ppf_write_time_sync(w, &(struct ppf_time_sync){ 500, 1700000000000000000ull }) == 0);
+	CU_ASSERT(ppf_write_mmap(w, &(struct ppf_mmap){ 600, 7, 7, 0x400000, 0x1000, 0, 5, 2, bid, 20, "/bin/x" }) == 0);
+	CU_ASSERT(ppf_write_fork(w, &(struct ppf_task_event){ 700, 8, 7, 8, 7 }) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 650, .id = 1, .pid = 8, .tid = 8, .period = 1 }) == 0);
+	CU_ASSERT(ppf_write_exit(w, &(struct ppf_task_event){ 800, 8, 7, 8, 7 }) == 0);
+	CU_ASSERT(ppf_write_lost(w, &(struct ppf_lost){ 900, 1, 0, 42 }) == 0);
+	CU_ASSERT(ppf_write_sideband(w, &(struct ppf_sideband){ 950, 17, 0, (const uint8_t *)"abcd", 4 }) == 0);
+	CU_ASSERT(ppf_write_dso(w, &(struct ppf_dso){ bid, 20, "/bin/x", 1, 0, 0x1000, 0x1000 }) == 0);
+	CU_ASSERT(ppf_write_sym(w, &(struct ppf_sym){ 0x1100, 0x20, "main" }) == 0);
+	CU_ASSERT(ppf_write_syscall(w, 39, "getpid") == 0);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	while (ppf_reader_next(r, &rec, NULL) == 0) {
+		seen++;
+		switch (rec.type) {
+		case PPF_REC_TIME_SYNC: CU_ASSERT_EQUAL(rec.u.sync.realtime_ns, 1700000000000000000ull); break;
+		case PPF_REC_MMAP:
+			CU_ASSERT_STRING_EQUAL(rec.u.mmap.path, "/bin/x");
+			CU_ASSERT(rec.u.mmap.build_id_sz == 20 && rec.u.mmap.build_id[2] == 3);
+			break;
+		case PPF_REC_SAMPLE:
+			/* written after a record at 700: clamped and flagged */
+			CU_ASSERT_EQUAL(rec.time_ns, 700);
+			CU_ASSERT(rec.u.sample.flags & PPF_SF_LATE);
+			CU_ASSERT_EQUAL(rec.u.sample.late_ns, 50);
+			break;
+		case PPF_REC_LOST: CU_ASSERT_EQUAL(rec.u.lost.count, 42); break;
+		case PPF_REC_SIDEBAND: CU_ASSERT(rec.u.sideband.size == 4 && !memcmp(rec.u.sideband.data, "abcd", 4)); break;
+		case PPF_REC_SYM: CU_ASSERT_STRING_EQUAL(rec.u.sym.name, "main"); break;
+		case PPF_REC_SYSCALL: CU_ASSERT_STRING_EQUAL(rec.u.syscall.name, "getpid"); break;
+		case PPF_REC_EXIT: CU_ASSERT_EQUAL(rec.u.task_event.tid, 8); break;
+		}
+	}
+	CU_ASSERT_EQUAL(seen, 10);
+	ppf_reader_close(r);
+	close(fd);
+}
+
+/* Offsets, sizes and sample counts of the segments of a whole capture. */
+struct seginfo {
+	uint64_t off, end;
+	uint32_t samples, kind;
+};
+
+static size_t map_segments(int fd, struct seginfo *v, size_t max)
+{
+	struct ppf_reader *r;
+	const struct ppf_segment *s;
+	size_t n = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	while (n < max && ppf_reader_next_segment(r, &s) == 0)
+		v[n++] = (struct seginfo){ s->offset, s->offset + PPF_SEG_HDR_SZ + s->csize,
+					   s->nr_samples, s->kind };
+	ppf_reader_close(r);
+	return n;
+}
+
+static void copy_prefix(int src, int dst, size_t len)
+{
+	static uint8_t buf[1 << 16];
+
+	CU_ASSERT_FATAL(ftruncate(dst, 0) == 0);
+	CU_ASSERT_FATAL(pread(src, buf, len, 0) == (ssize_t)len);
+	CU_ASSERT_FATAL(pwrite(dst, buf, len, 0) == (ssize_t)len);
+}
+
+static void test_ppf__cut_every_byte(void)
+{
+	int fd = memfd(), cut = memfd();
+	struct seginfo segs[256];
+	size_t nseg, size;
+	unsigned bad = 0;
+
+	write_capture(fd, NR_SAMPLES, 512);
+	size = file_size(fd);
+	CU_ASSERT_FATAL(size < (1 << 16));
+	nseg = map_segments(fd, segs, 256);
+	CU_ASSERT(nseg > 10);
+	for (size_t len = 0; len <= size; len++) {
+		struct tally t;
+		struct ppf_read_stats st;
+		unsigned want = 0;
+		uint64_t whole_end = PPF_FILE_HDR_SZ;
+
+		copy_prefix(fd, cut, len);
+		int rc = read_all(cut, 0, &t, &st);
+		if (len < PPF_FILE_HDR_SZ) {
+			if (rc == 0)
+				bad++;
+			continue;
+		}
+		for (size_t i = 0; i < nseg; i++)
+			if (segs[i].end <= len) {
+				want += segs[i].samples;
+				whole_end = segs[i].end;
+			}
+		if (rc || t.samples != want || !t.ordered ||
+		    (len < size && (!st.truncated || st.truncated_at != whole_end)) ||
+		    (len == size && st.truncated))
+			bad++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	close(fd);
+	close(cut);
+}
+
+static void test_ppf__flip_every_bit(void)
+{
+	int fd = memfd(), dam = memfd();
+	struct seginfo segs[256];
+	size_t nseg, size;
+	unsigned bad = 0, reported = 0;
+	static uint8_t orig[1 << 16];
+
+	write_capture(fd, 120, 512);
+	size = file_size(fd);
+	nseg = map_segments(fd, segs, 256);
+	CU_ASSERT_FATAL(pread(fd, orig, size, 0) == (ssize_t)size);
+	for (size_t off = PPF_FILE_HDR_SZ; off < size; off++) {
+		for (int bit = 0; bit < 8; bit += 3) {
+			struct tally t;
+			struct ppf_read_stats st;
+			unsigned want = 120;
+			int hit = -1;
+
+			for (size_t i = 0; i < nseg; i++)
+				if (off >= segs[i].off && off < segs[i].end)
+					hit = (int)i;
+			if (hit >= 0)
+				want -= segs[hit].samples;
+			orig[off] ^= (uint8_t)(1 << bit);
+			CU_ASSERT_FATAL(ftruncate(dam, 0) == 0);
+			CU_ASSERT_FATAL(pwrite(dam, orig, size, 0) == (ssize_t)size);
+			orig[off] ^= (uint8_t)(1 << bit);
+			if (read_all(dam, 0, &t, &st) || t.samples != want || !t.ordered) {
+				bad++;
+				continue;
+			}
+			if (hit >= 0) {
+				/* the damaged segment is named by number and offset */
+				bool named = false;
+				for (size_t k = 0; k < st.nr_problems; k++)
+					if (st.problems[k].offset == segs[hit].off)
+						named = true;
+				if (st.nr_corrupt >= 1 && named)
+					reported++;
+				else
+					bad++;
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(reported > 0);
+	close(fd);
+	close(dam);
+}
+
+static void test_ppf__bad_headers(void)
+{
+	int fd = memfd();
+	struct ppf_reader *r;
+	uint8_t h[PPF_FILE_HDR_SZ];
+
+	/* empty */
+	CU_ASSERT_EQUAL(ppf_reader_open_fd(fd, 0, &r), PP_EBAD_MAGIC);
+	CU_ASSERT(strstr(ppf_reader_errmsg(r), "empty") != NULL);
+	ppf_reader_close(r);
+	/* not a capture */
+	CU_ASSERT(pwrite(fd, "hello world, this is text\n", 26, 0) == 26);
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_EQUAL(ppf_reader_open_fd(fd, 0, &r), PP_EBAD_MAGIC);
+	ppf_reader_close(r);
+	/* a newer major version is refused, naming both versions */
+	ppf_file_hdr_encode(1, h);
+	put_le16(h + 8, PPF_VERSION_MAJOR + 1);
+	put_le32(h + 60, ppf_crc32c(0, h, 60));
+	CU_ASSERT(ftruncate(fd, 0) == 0);
+	CU_ASSERT(pwrite(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h));
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_EQUAL(ppf_reader_open_fd(fd, 0, &r), PP_EVERSION);
+	CU_ASSERT(strstr(ppf_reader_errmsg(r), "2.0") && strstr(ppf_reader_errmsg(r), "1.0"));
+	ppf_reader_close(r);
+	/* unknown required feature */
+	ppf_file_hdr_encode(1, h);
+	put_le64(h + 24, 1ull << 40);
+	put_le32(h + 60, ppf_crc32c(0, h, 60));
+	CU_ASSERT(pwrite(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h));
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_EQUAL(ppf_reader_open_fd(fd, 0, &r), PP_EFEATURE);
+	ppf_reader_close(r);
+	/* a directory */
+	int dfd = open("/", O_RDONLY);
+	CU_ASSERT_EQUAL(ppf_reader_open_fd(dfd, 0, &r), -EISDIR);
+	ppf_reader_close(r);
+	close(dfd);
+	close(fd);
+}
+
+/* A segment header whose CRC is right but whose lengths are absurd is not trusted. */
+static void test_ppf__bounds(void)
+{
+	struct ppf_seg_hdr h = { .kind = PPF_SEG_EVENTS, .flags = PPF_SEGF_ZSTD,
+				 .usize = PPF_SEG_MAX_RAW + 1, .csize = 10 };
+	uint8_t b[PPF_SEG_HDR_SZ];
+	struct ppf_seg_hdr out;
+
+	ppf_seg_hdr_encode(&h, b);
+	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_EBAD_LENGTH);
+	h.usize = 100;
+	h.csize = PPF_SEG_MAX_COMP + 1;
+	ppf_seg_hdr_encode(&h, b);
+	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_EBAD_LENGTH);
+	h.csize = 50;
+	h.flags = 0;	/* stored raw but csize != usize */
+	ppf_seg_hdr_encode(&h, b);
+	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_EBAD_LENGTH);
+
+	/* records whose inner lengths run past the segment are rejected */
+	uint8_t rec[] = { PPF_REC_SAMPLE, 0x7f, 0 };
+	CU_ASSERT_EQUAL(ppf_segment_decode(rec, sizeof(rec), 0, NULL, NULL), PP_EBAD_RECORD);
+	uint8_t s2[] = { PPF_REC_SAMPLE, 7, 0, PPF_SF_STACK, 1, 0, 1, 1, 5 };	/* undefined stack */
+	CU_ASSERT_EQUAL(ppf_segment_decode(s2, sizeof(s2), 0, NULL, NULL), PP_EBAD_RECORD);
+	uint8_t s3[] = { PPF_REC_KV, 4, 0x80, 0x80, 0x80, 0x10 };	/* string longer than the body */
+	CU_ASSERT_EQUAL(ppf_segment_decode(s3, sizeof(s3), 0, NULL, NULL), PP_EBAD_RECORD);
+	uint8_t s4[] = { PPF_REC_STACK, 3, 1, 0x90, 0x4e };	/* 10000 frames: over the cap */
+	CU_ASSERT_EQUAL(ppf_segment_decode(s4, sizeof(s4), 0, NULL, NULL), PP_EBAD_RECORD);
+}
+
+static int count_unknown(const struct ppf_record *rec, void *arg)
+{
+	if (rec->type == 0x7e)
+		(*(int *)arg)++;
+	return 0;
+}
+
+/* Unknown segment kinds and unknown record types are skipped, not fatal. */
+static void test_ppf__unknown_kinds(void)
+{
+	int fd = memfd();
+	struct tally t;
+	uint8_t hdr[PPF_SEG_HDR_SZ], payload[] = { 0x7e, 2, 0, 0 }, p2[] = { 1, 2, 3, 4, 5 };
+	struct ppf_read_stats st;
+	int n = 0;
+
+	write_capture(fd, 10, 0);
+	/* append a segment of unknown kind 42 after the trailer's position: rewrite the end */
+	size_t size = file_size(fd);
+	CU_ASSERT(ftruncate(fd, (off_t)size) == 0);
+	struct ppf_seg_hdr h = { .kind = 42, .usize = 5, .csize = 5, .seq = 99 };
+	h.payload_crc = ppf_crc32c(0, p2, 5);
+	ppf_seg_hdr_encode(&h, hdr);
+	/* insert it right after the file header */
+	static uint8_t all[1 << 16];
+	CU_ASSERT(pread(fd, all, size, 0) == (ssize_t)size);
+	CU_ASSERT(ftruncate(fd, 0) == 0);
+	CU_ASSERT(pwrite(fd, all, PPF_FILE_HDR_SZ, 0) == PPF_FILE_HDR_SZ);
+	CU_ASSERT(pwrite(fd, hdr, sizeof(hdr), PPF_FILE_HDR_SZ) == (ssize_t)sizeof(hdr));
+	CU_ASSERT(pwrite(fd, p2, 5, PPF_FILE_HDR_SZ + sizeof(hdr)) == 5);
+	CU_ASSERT(pwrite(fd, all + PPF_FILE_HDR_SZ, size - PPF_FILE_HDR_SZ,
+			 PPF_FILE_HDR_SZ + sizeof(hdr) + 5) == (ssize_t)(size - PPF_FILE_HDR_SZ));
+	CU_ASSERT_EQUAL(read_all(fd, 0, &t, &st), 0);
+	CU_ASSERT_EQUAL(t.samples, 10);
+	CU_ASSERT_EQUAL(st.nr_corrupt, 0);
+	CU_ASSERT_EQUAL(ppf_segment_decode(payload, sizeof(payload), 0, count_unknown, &n), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	close(fd);
+}
+
+static void test_ppf__stream(void)
+{
+	int p[2];
+	struct tally t;
+	struct ppf_read_stats st;
+
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		struct ppf_writer_opts o = { .seg_max_raw = 700, .seg_max_age_ns = 1000000 };
+		struct ppf_writer *w;
+		uint64_t stack[4];
+		uint8_t raw[24];
+		if (ppf_writer_open_fd(p[1], &o, &w))
+			_exit(1);
+		for (unsigned i = 0; i < 1000; i++) {
+			struct ppf_sample s;
+			fill_sample(&s, i, stack, raw);
+			if (ppf_write_sample(w, &s) || ppf_writer_tick(w))
+				_exit(1);
+		}
+		_exit(ppf_writer_close(w) ? 1 : 0);
+	}
+	close(p[1]);
+	CU_ASSERT_EQUAL(read_all(p[0], PPF_READ_STREAM, &t, &st), 0);
+	CU_ASSERT_EQUAL(t.samples, 1000);
+	CU_ASSERT(t.ordered);
+	CU_ASSERT_FALSE(st.truncated);
+	int status;
+	waitpid(pid, &status, 0);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(p[0]);
+}
+
+static void test_ppf__seek_time(void)
+{
+	int fd = memfd();
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	uint64_t first = 0;
+	unsigned n = 0;
+
+	write_capture(fd, NR_SAMPLES, 512);
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	uint64_t t = 1000000 + 200 * 1000;
+	CU_ASSERT(ppf_reader_seek_time(r, t) == 0);
+	bool meta = false;
+	while (ppf_reader_next(r, &rec, NULL) == 0) {
+		if (rec.type == PPF_REC_KV)
+			meta = true;	/* metadata is still delivered */
+		if (rec.type == PPF_REC_SAMPLE) {
+			if (!first)
+				first = rec.time_ns;
+			n++;
+		}
+	}
+	CU_ASSERT(meta);
+	CU_ASSERT(first <= t && first > t - 40 * 1000);	/* within one small segment */
+	CU_ASSERT(n >= 100 && n < 140);
+	ppf_reader_close(r);
+	close(fd);
+}
+
+/* ENOSPC-like failures: writing to a full pipe-less fd returns the error, stays sticky. */
+static void test_ppf__write_error(void)
+{
+	struct ppf_writer *w;
+	int fd = open("/dev/full", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	CU_ASSERT_EQUAL(ppf_writer_open_fd(fd, NULL, &w), -ENOSPC);
+	close(fd);
+}
+
+static void test_ppf__crc32c(void)
+{
+	CU_ASSERT_EQUAL(ppf_crc32c(0, "123456789", 9), 0xE3069283u);
+	CU_ASSERT_EQUAL(ppf_crc32c(ppf_crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
+}
+
+void test_ppf__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_ppf__crc32c, "crc32c matches the standard check value"),
+		PP_TEST(test_ppf__roundtrip, "every record type written is read back identically"),
+		PP_TEST(test_ppf__sideband_and_late, "side-band records round trip; a late sample is clamped and flagged"),
+		PP_TEST(test_ppf__cut_every_byte, "a capture cut at every byte reads its whole segments and says where it stopped"),
+		PP_TEST(test_ppf__flip_every_bit, "a flipped bit loses only its segment, which is named by offset"),
+		PP_TEST(test_ppf__bad_headers, "empty, foreign, newer and directory inputs are refused clearly"),
+		PP_TEST(test_ppf__bounds, "lengths from the file are bounded before use"),
+		PP_TEST(test_ppf__unknown_kinds, "unknown segment kinds and record types are skipped"),
+		PP_TEST(test_ppf__stream, "a capture streamed through a pipe reads completely"),
+		PP_TEST(test_ppf__seek_time, "seeking by time skips earlier event segments only"),
+		PP_TEST(test_ppf__write_error, "write errors are returned, not ignored"),
+	};
+	pp_suite_add("ppf", tests, PP_ARRAY_SIZE(tests));
+}
