@@ -27,7 +27,8 @@ build/load), BENCH_DIR (default build/bench), BENCH_DOC (default docs/performanc
 
 The pp side assumes: `pp-record -o FILE -e EVENT... -- CMD` records CMD and its children, and
 `pp-analyze FILE info` prints the number of events and lost events on lines that start
-with `events N` and `lost N` (a `:` or `=` after the word is accepted too).  Adjust pp_record_argv()/pp_stats() if not.
+with `events N` and `lost N` (a `:` or `=` after the word is accepted too).  Adjust
+pp_record_argv() and pp_stats() if that changes.
 """
 import json
 import os
@@ -154,12 +155,14 @@ def pp_record_argv(events, out, load):
 
 
 def perf_argv(extra):
-    # -B (no build-ids): perf 6.1 on this 6.18 kernel aborts in its build-id code about every
-    # other run ("assertion failed at util/build-id.c:1010", then stack smashing), in record
-    # and again in script/report on the file it wrote.  Tracepoint captures without stacks
-    # need no build-ids; it also spares perf a post-processing pass of the whole file.
-    return lambda events, out, load: (['perf', 'record', '-q', '-B'] + extra + ['-o', out] +
-                                      ev_args(events) + ['--'] + load)
+    # -B --buildid-mmap: this 6.18 kernel sometimes sets PERF_RECORD_MISC_MMAP_BUILD_ID on
+    # MMAP2 records that carry an inode, not a build-id, unless the event asked for build-ids
+    # (attr.build_id); perf 6.1 then reads a "build-id" of 254 bytes and aborts ("assertion
+    # failed at util/build-id.c:1010", stack smashing) at the end of record or when script or
+    # report reads the file, about every other run.  --buildid-mmap sets attr.build_id, -B
+    # skips the build-id pass at exit (not needed for tracepoints without stacks).
+    return lambda events, out, load: (['perf', 'record', '-q', '-B', '--buildid-mmap'] + extra +
+                                      ['-o', out] + ev_args(events) + ['--'] + load)
 
 
 def tc_argv(extra):
