@@ -152,11 +152,13 @@ uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
 void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 {
-	struct ana_task *t;
+	struct ana_task **slot = &s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];
+	struct ana_task *t = *slot;
 
 	if (!tid)
 		return;
-	t = task_get(s, tid);
+	if (!t || t->tid != tid)
+		t = *slot = task_get(s, tid);
 	t->pid = pid;
 }
 
