@@ -128,7 +128,7 @@ void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp
 	lat_flags(ev, lf);
 	pp_buf_addf(out, "%s %16s %6u %s [%03u] %s: %s: ", ana_time_str(s, ev->time_ns, wall, sizeof(wall)),
 		    ana_comm(s, ev->tid), ev->tid, lf, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
-		    ev->sel && ev->sel->alias ? ev->sel->alias : ev->type->name);
+		    ev->type->name);
 	ana_event_fields(s, ev, out);
 }
 

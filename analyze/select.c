@@ -60,12 +60,43 @@ struct sel_store {
 	size_t nr;
 };
 
+/*
+ * PP_AZ_ALL_EVENTS without -e: one match per event type of the capture,
+ * each with a selector parsed from the type's name (so sel->sel is never
+ * NULL for the analyzer).
+ */
+static int select_all(struct pp_az *az)
+{
+	struct ana_session *s = az->s;
+	struct sel_store *store = pp_xcalloc(s->nr_types + 1, sizeof(*store));
+
+	az->sel_store = store;
+	az->nr_sel_store = s->nr_types;
+	for (size_t i = 0; i < s->nr_types; i++) {
+		const struct ana_evtype *t = s->type_list[i];
+		struct pp_parse_error err = { .pos = -1 };
+		if (pp_selector_parse(t->name, &store[i].v, &store[i].nr, &err) &&
+		    pp_selector_parse("all", &store[i].v, &store[i].nr, &err))
+			return PP_ESYNTAX;
+		struct ana_sel *m = sel_push(az);
+		m->type = t;
+		m->sel = &store[i].v[0];
+		m->pos = 0;
+		m->alias = t->event ? t->event : t->name;
+	}
+	return 0;
+}
+
 int ana_az_select(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct pp_strlist *ev = &az->opt.events;
-	struct sel_store *store = pp_xcalloc(ev->nr + 1, sizeof(*store));
+	struct sel_store *store;
 	int rc = 0;
+
+	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS))
+		return select_all(az);
+	store = pp_xcalloc(ev->nr + 1, sizeof(*store));
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
