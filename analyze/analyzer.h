@@ -175,8 +175,14 @@ char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz);
  */
 void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
-/** ana_event_fields() - the event's print_fmt output only (libtraceevent). */
+/**
+ * ana_event_fields() - the event's print_fmt output only, as libtraceevent prints it
+ * (through a compiled form of the format where possible, see ana_print_generic()).
+ */
 void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/** ana_print_generic() - print every event with libtraceevent itself (tests, debugging). */
+void ana_print_generic(struct ana_session *s, bool on);
 
 /** ana_field_find() - the field @name of type @t, or NULL. Borrowed. */
 const struct pp_field *ana_field_find(const struct ana_evtype *t, const char *name);
