@@ -119,6 +119,11 @@ enum pp_az_flags {
 	PP_AZ_NEED_EVENTS = 1 << 0,	/* -e is required */
 	PP_AZ_ALL_EVENTS = 1 << 1,	/* no -e means every event of the capture */
 	PP_AZ_NO_EVENTS = 1 << 2,	/* does not take -e (uses built-in events) */
+	/*
+	 * -p/-t are not applied to the events: the analyzer matches tasks itself
+	 * (a sched_switch concerns two tasks, its pid field only the previous one).
+	 */
+	PP_AZ_OWN_TASK_FILTER = 1 << 3,
 };
 
 struct pp_analyzer_ops {
@@ -211,6 +216,26 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
  * (root first), appended to @out, without the count.
  */
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+struct pp_flame;
+struct pp_flame_node;
+
+/**
+ * ana_stack_key() - a key for caching what was resolved from @ev's stack
+ * (struct pp_stackmap): the task and its current comm, so that a stack seen
+ * again in the same task maps to the same result, and an exec starts afresh.
+ */
+uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
+
+/**
+ * ana_stack_node() - the node of @ev's call stack in flame tree @fg,
+ * "comm;outer;...;inner", creating the path if needed
+ * The stack is trimmed to what @az keeps (--no-user-callchain,
+ * --no-kernel-callchain); an event without a stack gives "comm;<symbol of ip>".
+ * Resolving symbols costs: cache the result per (ana_stack_key(), stack).
+ * Return: the leaf node, borrowed from @fg.
+ */
+struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg, const struct pp_event *ev);
 
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);
