@@ -100,6 +100,15 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 	return true;
 }
 
+/* -N: every analyzer has had its N events, the rest of the capture is not needed. */
+static bool all_done(const struct ana_session *s)
+{
+	for (size_t i = 0; i < s->nr_azs; i++)
+		if (!s->azs[i]->opt.exit_n || s->azs[i]->nr_delivered < s->azs[i]->opt.exit_n)
+			return false;
+	return true;
+}
+
 static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 {
 	struct ana_evtype *t = ana_session_type(s, smp->id);
@@ -138,6 +147,8 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		az->nr_delivered++;
 		ev.sel = sel;
 		az->ops->event(az, &ev);
+		if (az->opt.exit_n && az->nr_delivered >= az->opt.exit_n)
+			s->all_done = all_done(s);
 	}
 }
 
@@ -155,7 +166,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			if (rc)
 				break;
 		}
-		if (pp_stop)
+		if (pp_stop || s->all_done)
 			break;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
