@@ -266,6 +266,13 @@ void ana_report_header(struct pp_az *az);
  */
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out);
+/**
+ * ana_expr_compile_vars() - as ana_expr_compile() with caller variables @vars
+ * (printkey's "key"): their values are given to ana_expr_eval_vars() in the same order.
+ */
+int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
+			  const char *text, const char *const *vars, size_t nr_vars,
+			  struct pp_expr **out);
 /** ana_expr_eval() - evaluate on @ev; 0 on evaluation error (as perf-prof). */
 int64_t ana_expr_eval(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
 /** ana_expr_eval_vars() - as ana_expr_eval() with values for the env's variables. */
