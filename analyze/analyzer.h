@@ -278,6 +278,12 @@ int64_t ana_expr_eval(struct pp_az *az, const struct pp_expr *e, const struct pp
 /** ana_expr_eval_vars() - as ana_expr_eval() with values for the env's variables. */
 int64_t ana_expr_eval_vars(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
 			   const uint64_t *vars);
+/**
+ * ana_expr_eval_trace() - ana_expr_eval() that appends each executed instruction
+ * and the stack top to @trace (expr -v)
+ */
+int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
+			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
 

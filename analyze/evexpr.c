@@ -108,6 +108,15 @@ int64_t ana_expr_eval_vars(struct pp_az *az, const struct pp_expr *e, const stru
 	return pp_expr_eval(e, &c);
 }
 
+int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
+			    struct pp_buf *trace)
+{
+	struct pp_expr_ctx c;
+
+	fill_ctx(&c, az->s, az->out.fp, ev);
+	return pp_expr_eval_trace(e, &c, trace);
+}
+
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev)
 {
 	struct pp_expr_ctx c;
