@@ -137,6 +137,11 @@ struct pp_analyzer_ops {
 	 * see PP_AZOPT) and what to record for it.  Required.
 	 */
 	const struct pp_plan_ops *plan;
+	/*
+	 * Attributes offered by `ANALYZER -e EVENT help` in its command template,
+	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
+	 */
+	const char *help_attrs;
 	size_t priv_size;
 	unsigned flags;			/* enum pp_az_flags */
 	/*
@@ -249,6 +254,19 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
+
+/**
+ * ana_evtype_format() - the tracefs "format" text stored in the capture for @t
+ * Return: "" for events without one (software events); borrowed.
+ */
+const char *ana_evtype_format(const struct ana_evtype *t);
+
+/**
+ * ana_capture_problems() - what the reader found wrong with the capture so far:
+ * one line per corrupt segment skipped, and one for a truncated file
+ * Return: the number of lines appended to @out (0: the capture read cleanly).
+ */
+size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
 
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);

@@ -222,3 +222,34 @@ void ana_report_header(struct pp_az *az)
 		fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
 			(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
 }
+
+size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nr_problems; i++) {
+		const struct ppf_problem *pb = &st->problems[i];
+		if (pb->err == PP_ETRUNCATED)
+			continue;	/* reported below, once */
+		pp_buf_addf(out, "segment %llu at offset %llu: %s", (unsigned long long)pb->seq,
+			    (unsigned long long)pb->offset, pp_strerror(pb->err));
+		if (pb->nr_records)
+			pp_buf_addf(out, " (%u records lost)", pb->nr_records);
+		pp_buf_addch(out, '\n');
+		n++;
+	}
+	if (st->nr_corrupt > st->nr_problems) {
+		pp_buf_addf(out, "%llu more corrupt segments\n",
+			    (unsigned long long)(st->nr_corrupt - st->nr_problems));
+		n++;
+	}
+	if (st->truncated) {
+		pp_buf_addf(out, "truncated: %s at offset %llu (after segment %llu)\n",
+			    st->cut_mid_segment ? "the file ends inside a segment"
+						: "the file has no index or trailer",
+			    (unsigned long long)st->truncated_at, (unsigned long long)st->last_seq);
+		n++;
+	}
+	return n;
+}

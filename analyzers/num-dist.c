@@ -289,6 +289,7 @@ const struct pp_analyzer_ops az_num_dist_ops = {
 		"alias=runtime(us)/'\n"
 		"  pp-analyze pp.capture num-dist -e 'raw_syscalls:sys_exit//num=ret/' --perins --than 4096\n",
 	.plan = &azp_num_dist_plan,
+	.help_attrs = "num=./alias=./stack/",
 	.priv_size = sizeof(struct nd_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = nd_init,

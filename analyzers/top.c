@@ -497,6 +497,7 @@ const struct pp_analyzer_ops az_top_ops = {
 		"  pp-analyze pp.capture top -e 'workqueue:workqueue_execute_start//key=common_pid/"
 		"alias=NUM/comm=ksymbol(function)/' --only-comm\n",
 	.plan = &azp_top_plan,
+	.help_attrs = "alias=./top-by=./top-add=./key=./comm=./printkey=./",
 	.priv_size = sizeof(struct top_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = top_init,

@@ -279,6 +279,7 @@ const struct pp_analyzer_ops az_trace_ops = {
 		    "  pp-analyze pp.capture trace -e 'sched:sched_wakeup//exec=(printf(\"pid %d\\n\", pid))/'\n"
 		    "  pp-analyze pp.capture trace -e 'raw_syscalls:*' -N 100 -o first.txt\n",
 	.plan = &azp_trace_plan,
+	.help_attrs = "stack/exec=./",
 	.priv_size = sizeof(struct trace_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = trace_init,
