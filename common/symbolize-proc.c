@@ -350,7 +350,7 @@ bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 	if (!p)
 		return false;
 	if (p->jit) {
-		struct sym *s = pp_symtab__find(&p->jit->syms, false, addr);
+		struct sym *s = pp_symtab__find(st, &p->jit->syms, false, addr);
 
 		if (s) {
 			res->dso = p->jit->path;
@@ -371,7 +371,7 @@ bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 	vaddr = d->flags & PP_DSO_JIT ? addr : res->dso_off - d->text_offset + d->text_vaddr;
 	res->vaddr = vaddr;
 	res->flags |= PP_SYMR_DSO | (d->flags & PP_DSO_JIT ? PP_SYMR_JIT : 0);
-	return pp_symtab__fill(st, pp_symtab__find(&d->syms, false, vaddr), vaddr, res);
+	return pp_symtab__fill(st, pp_symtab__find(st, &d->syms, false, vaddr), vaddr, res);
 }
 
 bool pp_symtab_lookup(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint64_t addr,

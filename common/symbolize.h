@@ -160,7 +160,9 @@ void pp_dso_set_text(struct pp_dso *d, uint64_t text_vaddr, uint64_t text_offset
 /**
  * pp_dso_finalize() - sort the table, drop duplicates, size zero-size symbols
  *
- * A zero-size symbol extends to the next one; the last one then matches its start only.
+ * Among symbols at one address, a sized one wins, then the one with fewer leading
+ * underscores, then the first added.  A zero-size symbol extends to the next one; the last
+ * one then matches its start only.
  * Lookups finalize lazily; calling it explicitly after the loading phase keeps the first
  * lookup fast.  Safe to call again after more adds.
  */

@@ -89,6 +89,9 @@ static struct pp_dso *make_libfoo(struct pp_symtab *st)
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401400, 0x40, "_ZN4core3fmt9Formatter3pad17h0123456789abcdefE"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401500, 0x40, "_RNvCs1234_7mycrate3foo"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401600, 0x10, "_Z3bazv@plt"), 0);
+	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401700, 0x10, "__libc_malloc"), 0);
+	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401700, 0x10, "malloc"), 0);
+	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401700, 0, "_malloc_nosize"), 0);
 	return d;
 }
 
@@ -114,7 +117,7 @@ static void test_symbolize__dso_and_maps(void)
 	CU_ASSERT_PTR_EQUAL(d, d2);
 	CU_ASSERT_STRING_EQUAL(pp_dso_build_id(d), "deadbeef01020300000000000000000000000000");
 	pp_dso_finalize(d);
-	CU_ASSERT_EQUAL(pp_dso_nr_syms(d), 6);
+	CU_ASSERT_EQUAL(pp_dso_nr_syms(d), 7);
 
 	CU_ASSERT(pp_symtab_lookup_user(st, 100, 5, base + 0x1210, &r));
 	CU_ASSERT_STRING_EQUAL(r.name, "foo::bar(int)");
@@ -139,6 +142,8 @@ static void test_symbolize__dso_and_maps(void)
 	CU_ASSERT_STRING_EQUAL(r.name, "mycrate::foo");
 	CU_ASSERT(pp_symtab_lookup_user(st, 100, 5, base + 0x1601, &r));
 	CU_ASSERT_STRING_EQUAL(r.name, "baz()@plt");
+	CU_ASSERT(pp_symtab_lookup_user(st, 100, 5, base + 0x1708, &r));
+	CU_ASSERT_STRING_EQUAL(r.name, "malloc");	/* the alias with fewer underscores */
 
 	/* unknown pid, unmapped address, mapping of another build at the same path */
 	CU_ASSERT(!pp_symtab_lookup_user(st, 999, 5, base + 0x1210, &r));
