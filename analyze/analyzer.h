@@ -119,6 +119,8 @@ enum pp_az_flags {
 	PP_AZ_NEED_EVENTS = 1 << 0,	/* -e is required */
 	PP_AZ_ALL_EVENTS = 1 << 1,	/* no -e means every event of the capture */
 	PP_AZ_NO_EVENTS = 1 << 2,	/* does not take -e (uses built-in events) */
+	PP_AZ_OWN_TARGETS = 1 << 3,	/* -p/-t are applied by the analyzer, not by the core
+					 * (rundelay: a wakeup of pid X runs in another task) */
 };
 
 struct pp_analyzer_ops {
@@ -137,7 +139,12 @@ struct pp_analyzer_ops {
 	/*
 	 * Built-in events: with PP_AZ_NO_EVENTS the analyzer names here the
 	 * selectors it needs (NULL-terminated), e.g. { "sched:sched_switch", NULL };
-	 * set_events() may compute them from the options instead.
+	 * set_events() may compute them from the options instead.  The core
+	 * calls set_events() (when given) once the capture's event types are
+	 * known and before the selectors are matched, with the -e list as
+	 * given (possibly empty): it may append positions.  Otherwise, an empty
+	 * -e list is filled from builtin_events, one position each.  Strings
+	 * appended must outlive the analyzer (literals, or az-owned memory).
 	 */
 	const char *const *builtin_events;
 	int (*set_events)(struct pp_az *az, struct pp_strlist *events);
@@ -210,6 +217,9 @@ uint64_t ana_capture_end_ns(struct ana_session *s);
 /** ana_host() - a host key of the capture ("hostname", "release"...), or NULL. */
 const char *ana_host(struct ana_session *s, const char *key);
 
+/** ana_evtype_find() - the capture's event type named @name ("sched:sched_switch"), or NULL. */
+const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name);
+
 /** ana_syscall_name() - name of syscall @nr from the capture's table, or NULL. */
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 
@@ -232,6 +242,15 @@ void ana_report_header(struct pp_az *az);
  */
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out);
+/**
+ * ana_expr_compile_vars() - ana_expr_compile() with caller variables
+ * @vars: names the expression may use ("key" for printkey=), values given to
+ *        ana_expr_eval_vars() in the same order; @t may be NULL (no fields)
+ * Return: as ana_expr_compile().
+ */
+int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
+			  const char *text, const char *const *vars, size_t nr_vars,
+			  struct pp_expr **out);
 /** ana_expr_eval() - evaluate on @ev; 0 on evaluation error (as perf-prof). */
 int64_t ana_expr_eval(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
 /** ana_expr_eval_vars() - as ana_expr_eval() with values for the env's variables. */

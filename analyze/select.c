@@ -64,8 +64,18 @@ int ana_az_select(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct pp_strlist *ev = &az->opt.events;
-	struct sel_store *store = pp_xcalloc(ev->nr + 1, sizeof(*store));
+	struct sel_store *store;
 	int rc = 0;
+
+	if (az->ops->set_events) {
+		rc = az->ops->set_events(az, &az->opt.events);
+		if (rc)
+			return rc;
+	} else if (!ev->nr && az->ops->builtin_events) {
+		for (const char *const *b = az->ops->builtin_events; *b; b++)
+			pp_strlist_push(&az->opt.events, *b);
+	}
+	store = pp_xcalloc(ev->nr + 1, sizeof(*store));
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
