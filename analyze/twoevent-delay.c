@@ -158,7 +158,7 @@ static void key_cells(struct ana_te *te, uint64_t ins, int keylen, struct pp_buf
 		pp_buf_addf(b, "%-*llu ", keylen, (unsigned long long)ins);
 	}
 	if (te->comm)
-		pp_buf_addf(b, "%-*s ", TASK_COMM_LEN, ana_comm(te->s, (uint32_t)ins));
+		pp_buf_addf(b, "%-*.*s ", TASK_COMM_LEN, TASK_COMM_LEN, ana_comm(te->s, (uint32_t)ins));
 }
 
 static void dashes(struct pp_buf *b, int n)
@@ -488,7 +488,7 @@ static void syscalls_print(struct ana_te *te, uint64_t now_ns)
 		const char *nm = ana_syscall_name(te->s, l->id);
 		char name[64];
 		if (te->perins)
-			pp_buf_addf(b, "%-6llu %-*s ", (unsigned long long)l->ins, TASK_COMM_LEN,
+			pp_buf_addf(b, "%-6llu %-*.*s ", (unsigned long long)l->ins, TASK_COMM_LEN, TASK_COMM_LEN,
 				    ana_comm(te->s, (uint32_t)l->ins));
 		if (nm)
 			snprintf(name, sizeof(name), "%s(%llu)", nm, (unsigned long long)l->id);
