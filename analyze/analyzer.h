@@ -106,6 +106,7 @@ struct pp_az {
 	struct ana_sel *sels;		/* the matches of its -e selectors */
 	size_t nr_sels;
 	void *sel_store;		/* the parsed selectors (core-owned) */
+	char *default_events;		/* the -e list made up when none was given (core-owned) */
 	size_t nr_sel_store;
 	uint64_t next_tick_ns;		/* next -i tick on capture time (core-owned) */
 	int *cpus, *pids, *tids;	/* -C -p -t parsed (core-owned) */
@@ -139,12 +140,7 @@ struct pp_analyzer_ops {
 	/*
 	 * Built-in events: with PP_AZ_NO_EVENTS the analyzer names here the
 	 * selectors it needs (NULL-terminated), e.g. { "sched:sched_switch", NULL };
-	 * set_events() may compute them from the options instead.  The core
-	 * calls set_events() (when given) once the capture's event types are
-	 * known and before the selectors are matched, with the -e list as
-	 * given (possibly empty): it may append positions.  Otherwise, an empty
-	 * -e list is filled from builtin_events, one position each.  Strings
-	 * appended must outlive the analyzer (literals, or az-owned memory).
+	 * set_events() may compute them from the options instead.
 	 */
 	const char *const *builtin_events;
 	int (*set_events)(struct pp_az *az, struct pp_strlist *events);
