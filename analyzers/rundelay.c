@@ -157,7 +157,7 @@ const struct pp_analyzer_ops az_rundelay_ops = {
 		"  pp-record --for 'rundelay --filter java' --duration 10 -o rd.capture\n",
 	.plan = &azp_rundelay_plan,
 	.priv_size = sizeof(struct rundelay_priv),
-	.flags = PP_AZ_OWN_TARGETS,
+	.flags = PP_AZ_OWN_TASK_FILTER,
 	.set_events = rundelay_set_events,
 	.init = rundelay_init,
 	.event = ana_te_az_event,
