@@ -11,6 +11,8 @@
 #                       next_pid), every switch unfiltered: a wakeup whose waker is
 #                       the wakee, or whose wakee already runs on target_cpu, is not
 #                       a start (perf-prof's sched_wakeup "unnecessary" rule)
+# A LOST record (in the dump, in time order) makes the starts it may have cut off
+# unsafe: the one of its CPU when the key is the CPU, every start otherwise.
 # Prints "pairs N p50 A p95 B p99 C" (microseconds, nearest-rank percentiles of the
 # exact nanosecond deltas).  The matching is written from the documented rules
 # (PERF-PROF-REFERENCE 4.1), independently of the engine: one backup per key,
@@ -28,7 +30,14 @@ def fields(text):
 
 def main():
     mode, trace_path, dump_path = sys.argv[1:4]
-    times = [int(l.split()[0]) for l in open(dump_path) if ' SAMPLE ' in l]
+    recs = []	# ('S', time) or ('L', cpu), in capture order
+    for l in open(dump_path):
+        w = l.split()
+        if len(w) > 1 and w[1] == 'SAMPLE':
+            recs.append(('S', int(w[0])))
+        elif len(w) > 2 and w[1] == 'LOST':
+            recs.append(('L', int(w[2].split('=')[1])))
+    times = [v for k, v in recs if k == 'S']
     events = []
     for l in open(trace_path):
         if l.startswith(' '):
@@ -43,7 +52,16 @@ def main():
     backup = {}
     running = {}
     deltas = []
-    for (tid, cpu, name, f), t in zip(events, times):
+    it = iter(events)
+    for kind, v in recs:
+        if kind == 'L':
+            if mode == 'softirq':
+                backup.pop(v, None)
+            else:
+                backup.clear()
+            continue
+        t = v
+        tid, cpu, name, f = next(it)
         if mode == 'softirq':
             if name == 'irq:softirq_exit' and cpu in backup:
                 t1 = backup.pop(cpu)
