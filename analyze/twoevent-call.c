@@ -179,6 +179,7 @@ static bool kmem_remaining(struct ana_te *te, struct te_pair *p, struct te_node 
 
 static void kmem_print(struct ana_te *te, uint64_t now_ns)
 {
+	ana_report_header(te->az);
 	for (unsigned i = 0; i < te->nr_pairs; i++) {
 		struct te_pair *p = te->pairs[i];
 		struct km_pair *k = p->impl;
@@ -318,9 +319,9 @@ static void print_caller(struct ana_te *te, struct caller *c)
 		if (l)
 			fprintf(te->fp, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f\n",
 				(unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-				pp_hist_percentile(&l->hist, 50) / 1000.0,
-				pp_hist_percentile(&l->hist, 95) / 1000.0,
-				pp_hist_percentile(&l->hist, 99) / 1000.0, l->max / 1000.0);
+				te_lat_pct(l, 50) / 1000.0,
+				te_lat_pct(l, 95) / 1000.0,
+				te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
 		else
 			fputc('\n', te->fp);
 	}
@@ -336,6 +337,7 @@ static void call_tree_print(struct ana_te *te, uint64_t now_ns)
 		return;
 	if (te->impl_id == ANA_TE_CALL_DELAY) {
 		int w = flen(te);
+		ana_report_header(te->az);
 		te_print_time_line(te, now_ns);
 		fprintf(te->fp, "%*s R %8s %16s %12s %12s %12s %12s %12s\n", w, "function call", "calls",
 			"total(us)", "min(us)", "p50(us)", "p95(us)", "p99(us)", "max(us)");

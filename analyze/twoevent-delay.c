@@ -41,9 +41,20 @@ struct te_lat *te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64
 		l->id = id;
 		l->min = UINT64_MAX;
 		l->has_hist = hist;
-		if (hist)
-			pp_hist_init(&l->hist);
 		te->nr_lat++;
+	}
+	if (hist) {
+		if (l->n < TE_LAT_EXACT) {
+			l->exact[l->n] = v;
+		} else {
+			if (!l->in_hist) {
+				pp_hist_init(&l->hist);
+				for (unsigned i = 0; i < TE_LAT_EXACT; i++)
+					pp_hist_add(&l->hist, l->exact[i]);
+				l->in_hist = true;
+			}
+			pp_hist_add(&l->hist, v);
+		}
 	}
 	l->n++;
 	l->sum += v;
@@ -51,11 +62,32 @@ struct te_lat *te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64
 		l->min = v;
 	if (v > l->max)
 		l->max = v;
-	if (hist)
-		pp_hist_add(&l->hist, v);
 	if (te->than_ns && v > te->than_ns)
 		l->than++;
 	return l;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank percentile @p of row @l: exact while it holds few values. */
+uint64_t te_lat_pct(struct te_lat *l, double p)
+{
+	uint64_t v[TE_LAT_EXACT];
+	uint64_t rank;
+
+	if (l->in_hist)
+		return pp_hist_percentile(&l->hist, p);
+	if (!l->n)
+		return 0;
+	memcpy(v, l->exact, l->n * sizeof(*v));
+	qsort(v, l->n, sizeof(*v), cmp_u64);
+	rank = (uint64_t)(p / 100.0 * (double)l->n + 0.999999999);
+	return v[rank ? rank - 1 : 0];
 }
 
 static int cmp_sorted(const void *a, const void *b)
@@ -107,7 +139,7 @@ void te_lat_reset(struct ana_te *te)
 		size_t jt = 0;
 		void *l;
 		while (pp_u64map_next(inner, &jt, &k, &l)) {
-			if (((struct te_lat *)l)->has_hist)
+			if (((struct te_lat *)l)->in_hist)
 				pp_hist_release(&((struct te_lat *)l)->hist);
 			free(l);
 		}
@@ -148,12 +180,21 @@ static void than_cell(struct ana_te *te, const struct te_lat *l, struct pp_buf *
 static void key_cells(struct ana_te *te, uint64_t ins, int keylen, struct pp_buf *b)
 {
 	if (te->printkey) {
+		/* printkey=printf(...) prints the key: catch it to pad the column */
 		struct pp_event none = { 0 };
-		fputs(pp_buf_str(b), te->fp);
-		pp_buf_reset(b);
-		fflush(te->fp);
-		ana_expr_eval_vars(te->az, te->printkey, &none, &ins);
-		pp_buf_addch(b, ' ');
+		FILE *out = te->az->out.fp;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		if (mem) {
+			te->az->out.fp = mem;
+			ana_expr_eval_vars(te->az, te->printkey, &none, &ins);
+			te->az->out.fp = out;
+			fclose(mem);
+			pp_buf_addf(b, "%-*s ", keylen, text);
+			free(text);
+		}
 	} else {
 		pp_buf_addf(b, "%-*llu ", keylen, (unsigned long long)ins);
 	}
@@ -278,7 +319,7 @@ static void table_cols(struct ana_te *te, struct pp_table *t, bool avg, bool tha
 		pp_table_col(t, "than(reqs)", "than", 0, 0);
 }
 
-static void table_row(struct ana_te *te, struct pp_table *t, const struct te_lat *l,
+static void table_row(struct ana_te *te, struct pp_table *t, struct te_lat *l,
 		      const char *when, bool avg, bool than)
 {
 	pp_table_row(t);
@@ -303,9 +344,9 @@ static void table_row(struct ana_te *te, struct pp_table *t, const struct te_lat
 	if (avg) {
 		pp_table_num(t, (double)(l->sum / (l->n ? l->n : 1)) / 1000.0, "%.3f");
 	} else {
-		pp_table_num(t, pp_hist_percentile(&l->hist, 50) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_percentile(&l->hist, 95) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_percentile(&l->hist, 99) / 1000.0, "%.3f");
+		pp_table_num(t, te_lat_pct(l, 50) / 1000.0, "%.3f");
+		pp_table_num(t, te_lat_pct(l, 95) / 1000.0, "%.3f");
+		pp_table_num(t, te_lat_pct(l, 99) / 1000.0, "%.3f");
 	}
 	pp_table_num(t, l->max / 1000.0, "%.3f");
 	if (avg)
@@ -351,7 +392,7 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 	pp_buf_reset(b);
 	delay_header(te, b, than);
 	for (size_t i = 0; i < nr; i++) {
-		const struct te_lat *l = v[i];
+		struct te_lat *l = v[i];
 		const struct te_pair *p = te->pairs[l->id];
 		if (te->perins)
 			key_cells(te, l->ins, te->keylen, b);
@@ -359,9 +400,9 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 			    p->tp2 ? p->tp2->name : "");
 		pp_buf_addf(b, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f",
 			    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-			    pp_hist_percentile(&l->hist, 50) / 1000.0,
-			    pp_hist_percentile(&l->hist, 95) / 1000.0,
-			    pp_hist_percentile(&l->hist, 99) / 1000.0, l->max / 1000.0);
+			    te_lat_pct(l, 50) / 1000.0,
+			    te_lat_pct(l, 95) / 1000.0,
+			    te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
 		if (than)
 			than_cell(te, l, b);
 		pp_buf_addch(b, '\n');

@@ -80,12 +80,18 @@ struct te_pair {
 	void *impl;			/* kmemprof / call state */
 };
 
-/* One row of a latency table: (instance, pair id or syscall nr). */
+/*
+ * One row of a latency table: (instance, pair id or syscall nr).  The first
+ * TE_LAT_EXACT values are kept as they are, so that small rows get exact
+ * percentiles; past that they go into a bounded histogram (0.4 %).
+ */
+#define TE_LAT_EXACT 64
 struct te_lat {
 	uint64_t ins, id;
 	uint64_t n, sum, min, max, than, err;
+	bool has_hist, in_hist;
+	uint64_t exact[TE_LAT_EXACT];
 	struct pp_hist hist;
-	bool has_hist;
 };
 
 /* The events around a pair, for --detail: a window of the timeline. */
@@ -192,6 +198,7 @@ void te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out);
 /* twoevent-delay.c */
 struct te_lat *te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);
 struct te_lat **te_lat_collect(struct ana_te *te, size_t *nr, bool sorted);
+uint64_t te_lat_pct(struct te_lat *l, double p);
 void te_lat_reset(struct ana_te *te);
 extern const struct te_impl_ops te_delay_ops, te_syscalls_ops, te_pair_ops;
 
