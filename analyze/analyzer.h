@@ -137,6 +137,11 @@ struct pp_analyzer_ops {
 	 * see PP_AZOPT) and what to record for it.  Required.
 	 */
 	const struct pp_plan_ops *plan;
+	/*
+	 * Attributes offered by `ANALYZER -e EVENT help` in its command template,
+	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
+	 */
+	const char *help_attrs;
 	size_t priv_size;
 	unsigned flags;			/* enum pp_az_flags */
 	/*
@@ -253,6 +258,19 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
 
+/**
+ * ana_evtype_format() - the tracefs "format" text stored in the capture for @t
+ * Return: "" for events without one (software events); borrowed.
+ */
+const char *ana_evtype_format(const struct ana_evtype *t);
+
+/**
+ * ana_capture_problems() - what the reader found wrong with the capture so far:
+ * one line per corrupt segment skipped, and one for a truncated file
+ * Return: the number of lines appended to @out (0: the capture read cleanly).
+ */
+size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
+
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);
 
@@ -270,10 +288,8 @@ void ana_report_header(struct pp_az *az);
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out);
 /**
- * ana_expr_compile_vars() - ana_expr_compile() with caller variables
- * @vars: names the expression may use ("key" for printkey=), values given to
- *        ana_expr_eval_vars() in the same order; @t may be NULL (no fields)
- * Return: as ana_expr_compile().
+ * ana_expr_compile_vars() - as ana_expr_compile() with caller variables @vars
+ * (printkey's "key"): their values are given to ana_expr_eval_vars() in the same order.
  */
 int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
 			  const char *text, const char *const *vars, size_t nr_vars,
@@ -283,6 +299,12 @@ int64_t ana_expr_eval(struct pp_az *az, const struct pp_expr *e, const struct pp
 /** ana_expr_eval_vars() - as ana_expr_eval() with values for the env's variables. */
 int64_t ana_expr_eval_vars(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
 			   const uint64_t *vars);
+/**
+ * ana_expr_eval_trace() - ana_expr_eval() that appends each executed instruction
+ * and the stack top to @trace (expr -v)
+ */
+int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
+			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
 

@@ -30,6 +30,7 @@ void ana_evtype_free(struct ana_evtype *t)
 	free(t->filter);
 	pp_expr_free(t->rec_filter);
 	ana_fastfmt_free(ana_evtype_priv(t)->fmt);
+	free(ana_evtype_priv(t)->format);
 	free(ana_evtype_priv(t));
 }
 
@@ -64,6 +65,7 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 		return 0;	/* a repeated description (rotation) */
 	struct ana_evtype_priv *x = pp_xcalloc(1, sizeof(*x));
 	x->flags_off = x->pc_off = -1;
+	x->format = pp_xstrdup(d->format ? d->format : "");
 	t = &x->pub;
 	t->id = d->id;
 	t->kind = d->kind;
@@ -107,4 +109,9 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 	s->type_list = pp_xrealloc(s->type_list, (s->nr_types + 1) * sizeof(*s->type_list));
 	s->type_list[s->nr_types++] = t;
 	return 0;
+}
+
+const char *ana_evtype_format(const struct ana_evtype *t)
+{
+	return ana_evtype_priv(t)->format;
 }

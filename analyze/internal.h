@@ -33,6 +33,7 @@ struct ana_evtype_priv {
 	bool fmt_tried;
 	uint64_t nr_printed;		/* records printed (fast-path self-check sampling) */
 	int flags_off, pc_off;		/* common_flags / common_preempt_count, -1 if none */
+	char *format;			/* the stored tracefs format text ("" if none) */
 };
 
 static inline struct ana_evtype_priv *ana_evtype_priv(const struct ana_evtype *t)
@@ -94,6 +95,7 @@ struct ana_session {
 	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
 	struct ana_evtype *last_type;
 	struct ana_disp_list *last_disp;
+	bool all_done;			/* -N reached by every analyzer: stop reading */
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
@@ -125,6 +127,11 @@ size_t ana_analyzer_count(void);
 const struct pp_analyzer_ops *ana_analyzer_at(size_t i);
 
 /* select.c: match an analyzer's -e selectors against the capture's types */
+/* The parsed selectors of one -e position, kept alive for the analyzer (ana_sel points in). */
+struct ana_sel_store {
+	struct pp_selector *v;
+	size_t nr;
+};
 int ana_az_select(struct pp_az *az);
 void ana_az_release_sels(struct pp_az *az);
 
@@ -149,5 +156,7 @@ void ana_out_close(struct ana_out *o);
 /* cmd-*.c: built-in commands that do not replay through analyzers */
 int cmd_info(struct ana_session *s, int argc, const char **argv);
 int cmd_dump(struct ana_session *s, int argc, const char **argv);
+/* cmd-help.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
+int ana_event_help(struct ana_session *s, struct pp_az *az);
 
 #endif

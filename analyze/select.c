@@ -54,12 +54,6 @@ static struct ana_sel *sel_push(struct pp_az *az)
 	return &az->sels[az->nr_sels++];
 }
 
-/* Parsed selector arrays are kept alive for the analyzer: ana_sel points into them. */
-struct sel_store {
-	struct pp_selector *v;
-	size_t nr;
-};
-
 /*
  * PP_AZ_ALL_EVENTS without -e: one match per event type of the capture,
  * each with a selector parsed from the type's name (so sel->sel is never
@@ -68,7 +62,7 @@ struct sel_store {
 static int select_all(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
-	struct sel_store *store = pp_xcalloc(s->nr_types + 1, sizeof(*store));
+	struct ana_sel_store *store = pp_xcalloc(s->nr_types + 1, sizeof(*store));
 
 	az->sel_store = store;
 	az->nr_sel_store = s->nr_types;
@@ -91,7 +85,7 @@ int ana_az_select(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct pp_strlist *ev = &az->opt.events;
-	struct sel_store *store;
+	struct ana_sel_store *store;
 	int rc = 0;
 
 	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS))
@@ -152,7 +146,7 @@ int ana_az_select(struct pp_az *az)
 
 void ana_az_release_sels(struct pp_az *az)
 {
-	struct sel_store *store = az->sel_store;
+	struct ana_sel_store *store = az->sel_store;
 
 	for (size_t i = 0; i < az->nr_sels; i++)
 		pp_expr_free(az->sels[i].filter);

@@ -37,6 +37,8 @@
  *   sync PERF_NS REALTIME_NS      a clock pair (wall-clock times)
  *   stat KEY VALUE                a STAT record
  *   flush                         close the open segment
+ *   repeat COUNT STEP ... end     the lines in between COUNT times, the times of
+ *                                 iteration i shifted by i * STEP (big captures)
  *
  * Samples out of time order are written as the writer writes them (LATE).
  * Not here: checking what an analyzer makes of the capture (the tests do).
@@ -76,6 +78,7 @@ struct builder {
 	const char *file;
 	int line;
 	struct event *events;
+	uint64_t time_base;	/* added to every time (repeat) */
 	char *tok[MAX_TOK];
 	int nr_tok;
 };
@@ -123,7 +126,7 @@ static uint64_t when(const char *s)
 	int digits = 0;
 
 	if (!dot)
-		return num(s);
+		return cur->time_base + num(s);
 	char *whole = pp_xstrndup(s, (size_t)(dot - s));
 	sec = num(whole);
 	free(whole);
@@ -135,7 +138,7 @@ static uint64_t when(const char *s)
 	}
 	while (digits++ < 9)
 		frac *= 10;
-	return sec * 1000000000ull + frac;
+	return cur->time_base + sec * 1000000000ull + frac;
 }
 
 static int hexval(int c)
@@ -541,7 +544,11 @@ static void do_line(struct builder *b, char *line)
 		check(ppf_write_lost(b->w, &l), "lost");
 	} else if (!strcmp(cmd, "sync")) {
 		need(b, 3, "sync PERF_NS REALTIME_NS");
-		struct ppf_time_sync s = { when(b->tok[1]), when(b->tok[2]) };
+		uint64_t base = b->time_base;
+		struct ppf_time_sync s = { when(b->tok[1]), 0 };
+		b->time_base = 0;
+		s.realtime_ns = when(b->tok[2]) + base;
+		b->time_base = base;
 		check(ppf_write_time_sync(b->w, &s), "sync");
 	} else if (!strcmp(cmd, "stat")) {
 		need(b, 3, "stat KEY VALUE");
@@ -551,6 +558,47 @@ static void do_line(struct builder *b, char *line)
 	} else {
 		bad("unknown directive '%s'", cmd);
 	}
+}
+
+/* "repeat COUNT STEP": read the block up to "end", then run it COUNT times. */
+static void do_repeat(struct builder *b, char *line, FILE *in)
+{
+	char **block = NULL, *l = NULL, *copy;
+	size_t nr = 0, cap = 0;
+	uint64_t count, step;
+	int first = b->line;
+
+	tokenize(b, line);
+	if (b->nr_tok != 3)
+		bad("usage: repeat COUNT STEP ... end");
+	count = num(b->tok[1]);
+	step = num(b->tok[2]);
+	while (getline(&l, &cap, in) > 0) {
+		b->line++;
+		if (!strncmp(l, "end", 3) && (!l[3] || isspace((unsigned char)l[3])))
+			break;
+		block = pp_xrealloc(block, (nr + 1) * sizeof(*block));
+		block[nr++] = pp_xstrdup(l);
+	}
+	copy = pp_xmalloc(4096);
+	for (uint64_t i = 0; i < count; i++) {
+		b->time_base = i * step;
+		for (size_t k = 0; k < nr; k++) {
+			size_t n = strlen(block[k]) + 1;
+			if (n > 4096)
+				copy = pp_xrealloc(copy, n);
+			memcpy(copy, block[k], n);
+			b->line = first + 1 + (int)k;
+			do_line(b, copy);
+		}
+	}
+	b->time_base = 0;
+	b->line = first + (int)nr + 1;
+	for (size_t k = 0; k < nr; k++)
+		free(block[k]);
+	free(block);
+	free(copy);
+	free(l);
 }
 
 int main(int argc, char **argv)
@@ -588,7 +636,10 @@ int main(int argc, char **argv)
 		pp_die("cannot create '%s': %s", argv[optind + 1], strerror(-rc));
 	while (getline(&line, &cap, in) > 0) {
 		b.line++;
-		do_line(&b, line);
+		if (!strncmp(line, "repeat", 6) && (line[6] == ' ' || line[6] == '\t'))
+			do_repeat(&b, line, in);
+		else
+			do_line(&b, line);
 	}
 	if (ppf_writer_close(b.w))
 		pp_die("cannot write '%s'", argv[optind + 1]);
