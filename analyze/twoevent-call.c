@@ -103,6 +103,34 @@ static int km_cmp(const void *a, const void *b)
 	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : 0;
 }
 
+/* ,"alloc_stacks":[{"bytes":B,"objects":N,"stack":["frame",...]},...] (top 10) */
+static void km_json(struct ana_te *te, struct km_stack **v, size_t n, const char *what)
+{
+	struct pp_buf *b = &te->line;
+
+	pp_buf_addf(b, ",\"%s_stacks\":[", what);
+	for (size_t i = 0; i < n && i < KMEM_FIRST_N; i++) {
+		char *line, *save = NULL;
+		bool first = true;
+
+		pp_buf_addf(b, "%s{\"bytes\":%llu,\"objects\":%u,\"stack\":[", i ? "," : "",
+			    (unsigned long long)v[i]->bytes, v[i]->n);
+		pp_buf_reset(&te->scratch);
+		ana_stack_print(te->s, &v[i]->ev, &te->scratch);
+		for (line = strtok_r(te->scratch.data, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			while (*line == ' ')
+				line++;
+			if (!first)
+				pp_buf_addch(b, ',');
+			pp_buf_add_json_str(b, line);
+			first = false;
+		}
+		pp_buf_adds(b, "]}");
+	}
+	pp_buf_addch(b, ']');
+}
+
 static void km_print(struct ana_te *te, struct km_map *m, const char *what, uint64_t total,
 		     uint64_t nr_total)
 {
@@ -115,9 +143,15 @@ static void km_print(struct ana_te *te, struct km_map *m, const char *what, uint
 		for (struct km_stack *s = val; s; s = s->next)
 			v[n++] = s;
 	qsort(v, n, sizeof(*v), km_cmp);
+	if (!te->text) {
+		km_json(te, v, n, what);
+		free(v);
+		return;
+	}
 	for (size_t i = 0; i < n && i < KMEM_FIRST_N; i++) {
 		fprintf(te->fp, "%s %llu (%.1f%%) bytes on %u (%.1f%%) objects:\n",
-			!strcmp(what, "alloc") ? "Allocate" : "Free", (unsigned long long)v[i]->bytes,
+			!strcmp(what, "alloc") ? "Allocate" : "Free",
+			(unsigned long long)v[i]->bytes,
 			v[i]->bytes * 100.0 / (total ? total : 1), v[i]->n,
 			v[i]->n * 100.0 / (nr_total ? nr_total : 1));
 		pp_buf_reset(&te->scratch);
@@ -135,7 +169,8 @@ static int kmem_init(struct ana_te *te)
 		struct te_pair *p = te->pairs[i];
 		const struct ana_evtype *t1 = p->tp1->sel->type;
 		if (!p->tp1->size) {
-			pp_err("%s: %s//size=?/ size attribute is not set", te->az->ops->name, t1->name);
+			pp_err("%s: %s//size=?/ size attribute is not set", te->az->ops->name,
+			       t1->name);
 			return -1;
 		}
 		p->impl = pp_xcalloc(1, sizeof(struct km_pair));
@@ -144,9 +179,9 @@ static int kmem_init(struct ana_te *te)
 		const struct te_tp *tp = &te->tps[i];
 		if (!tp->untraced && !(tp->sel->type->desc_flags & 4 /* PPF_EVF_STACK */) &&
 		    !tp->stack)
-			pp_warn("%s: %s has no stacks in this capture: its bytes cannot be profiled by "
-				"stack (record it with //stack/ or -g)", te->az->ops->name,
-				tp->sel->type->name);
+			pp_warn("%s: %s has no stacks in this capture: its bytes cannot be "
+				"profiled by stack (record it with //stack/ or -g)",
+				te->az->ops->name, tp->sel->type->name);
 	}
 	return 0;
 }
@@ -177,25 +212,60 @@ static bool kmem_remaining(struct ana_te *te, struct te_pair *p, struct te_node 
 	return true;
 }
 
+/* --format json: one object per pair, {"kmemprof":{...}} */
+static void kmem_print_json(struct ana_te *te, struct te_pair *p, struct km_pair *k,
+			    uint64_t now_ns)
+{
+	struct pp_buf *b = &te->line;
+	char wall[48];
+
+	pp_buf_reset(b);
+	pp_buf_addf(b, "{\"%s\":{\"time\":\"%s\",\"alloc_event\":", te->az->ops->name,
+		    ana_time_str(te->s, now_ns, wall, sizeof(wall)));
+	pp_buf_add_json_str(b, p->tp1->sel->type->name);
+	pp_buf_adds(b, ",\"free_event\":");
+	pp_buf_add_json_str(b, p->tp2 ? p->tp2->sel->type->name : "");
+	pp_buf_addf(b, ",\"not_freed\":%s,\"alloc_bytes\":%llu,\"alloc_objects\":%llu",
+		    p->tp2 ? "false" : "true", (unsigned long long)k->alloc_bytes,
+		    (unsigned long long)k->nr_alloc);
+	km_print(te, &k->alloc, "alloc", k->alloc_bytes, k->nr_alloc);
+	if (p->tp2) {
+		pp_buf_addf(b, ",\"free_bytes\":%llu,\"free_objects\":%llu",
+			    (unsigned long long)k->free_bytes, (unsigned long long)k->nr_free);
+		km_print(te, &k->free, "free", k->free_bytes, k->nr_free);
+	}
+	pp_buf_adds(b, "}}\n");
+	fputs(pp_buf_str(b), te->fp);
+}
+
 static void kmem_print(struct ana_te *te, uint64_t now_ns)
 {
-	ana_report_header(te->az);
+	if (te->text)
+		ana_report_header(te->az);
 	for (unsigned i = 0; i < te->nr_pairs; i++) {
 		struct te_pair *p = te->pairs[i];
 		struct km_pair *k = p->impl;
 		const char *n1 = p->tp1->sel->type->name;
 
+		if (!te->text) {
+			if (p->tp2 || k->nr_alloc)
+				kmem_print_json(te, p, k, now_ns);
+			goto reset;
+		}
+
 		if (!p->tp2) {
 			if (!k->nr_alloc)
 				continue;
 			te_print_time_line(te, now_ns);
-			fprintf(te->fp, "%s total alloc %llu bytes on %llu objects but not freed\n", n1,
-				(unsigned long long)k->alloc_bytes, (unsigned long long)k->nr_alloc);
+			fprintf(te->fp, "%s total alloc %llu bytes on %llu objects but not freed\n",
+				n1, (unsigned long long)k->alloc_bytes,
+				(unsigned long long)k->nr_alloc);
 		} else {
 			te_print_time_line(te, now_ns);
 			fprintf(te->fp, "%s => %s\n", n1, p->tp2->sel->type->name);
 			fprintf(te->fp, "%s total alloc %llu bytes on %llu objects\n", n1,
-				(unsigned long long)k->alloc_bytes, (unsigned long long)k->nr_alloc);
+				(unsigned long long)k->alloc_bytes,
+				(unsigned long long)k->nr_alloc);
 		}
 		km_print(te, &k->alloc, "alloc", k->alloc_bytes, k->nr_alloc);
 		if (p->tp2) {
@@ -205,6 +275,7 @@ static void kmem_print(struct ana_te *te, uint64_t now_ns)
 			km_print(te, &k->free, "free", k->free_bytes, k->nr_free);
 		}
 		fputc('\n', te->fp);
+reset:
 		k->nr_alloc = k->nr_free = k->alloc_bytes = k->free_bytes = 0;
 		km_reset(&k->alloc);
 		km_reset(&k->free);
@@ -300,6 +371,27 @@ static int flen(struct ana_te *te)
 	return n < 13 ? 13 : n;	/* "function call" */
 }
 
+static void json_caller(struct ana_te *te, struct caller *c, bool *first)
+{
+	void *inner = pp_u64map_get(&te->lat, 0);
+	struct te_lat *l = inner ? pp_u64map_get(inner, c->pair->id) : NULL;
+	struct pp_buf *b = &te->line;
+
+	pp_buf_adds(b, *first ? "{\"function\":" : ",{\"function\":");
+	*first = false;
+	pp_buf_add_json_str(b, c->pair->tp1->name);
+	pp_buf_addf(b, ",\"depth\":%d,\"recursive\":%s", c->depth, c->recursive ? "true" : "false");
+	if (l)
+		pp_buf_addf(b, ",\"calls\":%llu,\"total_us\":%.3f,\"min_us\":%.3f,\"p50_us\":%.3f,"
+			    "\"p95_us\":%.3f,\"p99_us\":%.3f,\"max_us\":%.3f",
+			    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
+			    te_lat_pct(l, 50) / 1000.0, te_lat_pct(l, 95) / 1000.0,
+			    te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
+	pp_buf_addch(b, '}');
+	for (unsigned i = 0; i < c->nr_callees; i++)
+		json_caller(te, c->callees[i], first);
+}
+
 static void print_caller(struct ana_te *te, struct caller *c)
 {
 	int len = 0;
@@ -315,7 +407,8 @@ static void print_caller(struct ana_te *te, struct caller *c)
 		void *inner = pp_u64map_get(&te->lat, 0);
 		struct te_lat *l = inner ? pp_u64map_get(inner, c->pair->id) : NULL;
 
-		fprintf(te->fp, "%-*s %s", flen(te) - len, c->pair->tp1->name, c->recursive ? "R" : " ");
+		fprintf(te->fp, "%-*s %s", flen(te) - len, c->pair->tp1->name,
+			c->recursive ? "R" : " ");
 		if (l)
 			fprintf(te->fp, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f\n",
 				(unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
@@ -335,19 +428,35 @@ static void call_tree_print(struct ana_te *te, uint64_t now_ns)
 
 	if (!cc->calls)
 		return;
+	if (!te->text) {
+		char wall[48];
+		bool first = true;
+
+		pp_buf_reset(&te->line);
+		pp_buf_addf(&te->line, "{\"%s\":{\"time\":\"%s\",\"calls\":[", te->az->ops->name,
+			    ana_time_str(te->s, now_ns, wall, sizeof(wall)));
+		for (unsigned i = 0; i < cc->nr_roots; i++)
+			json_caller(te, cc->roots[i], &first);
+		pp_buf_adds(&te->line, "]}}\n");
+		fputs(pp_buf_str(&te->line), te->fp);
+		goto out;
+	}
 	if (te->impl_id == ANA_TE_CALL_DELAY) {
 		int w = flen(te);
 		ana_report_header(te->az);
 		te_print_time_line(te, now_ns);
-		fprintf(te->fp, "%*s R %8s %16s %12s %12s %12s %12s %12s\n", w, "function call", "calls",
-			"total(us)", "min(us)", "p50(us)", "p95(us)", "p99(us)", "max(us)");
+		fprintf(te->fp, "%*s R %8s %16s %12s %12s %12s %12s %12s\n", w, "function call",
+			"calls", "total(us)", "min(us)", "p50(us)", "p95(us)", "p99(us)",
+			"max(us)");
 		for (int i = 0; i < w; i++)
 			fputc('-', te->fp);
-		fprintf(te->fp, " - %8s %16s %12s %12s %12s %12s %12s\n", "--------", "----------------",
-			"------------", "------------", "------------", "------------", "------------");
+		fprintf(te->fp, " - %8s %16s %12s %12s %12s %12s %12s\n", "--------",
+			"----------------", "------------", "------------", "------------",
+			"------------", "------------");
 	}
 	for (unsigned i = 0; i < cc->nr_roots; i++)
 		print_caller(te, cc->roots[i]);
+out:
 	if (te->impl_id == ANA_TE_CALL_DELAY)
 		te_lat_reset(te);
 	cc->calls = 0;

@@ -171,7 +171,8 @@ static void than_cell(struct ana_te *te, const struct te_lat *l, struct pp_buf *
 	unsigned long long pct = l->than * 100 / (l->n ? l->n : 1);
 
 	if (l->than && isatty(fileno(te->fp)))
-		pp_buf_addf(b, " \033[31;1m%6llu (%3llu%%)\033[0m", (unsigned long long)l->than, pct);
+		pp_buf_addf(b, " \033[31;1m%6llu (%3llu%%)\033[0m", (unsigned long long)l->than,
+			    pct);
 	else
 		pp_buf_addf(b, " %6llu (%3llu%%)", (unsigned long long)l->than, pct);
 }
@@ -199,7 +200,8 @@ static void key_cells(struct ana_te *te, uint64_t ins, int keylen, struct pp_buf
 		pp_buf_addf(b, "%-*llu ", keylen, (unsigned long long)ins);
 	}
 	if (te->comm)
-		pp_buf_addf(b, "%-*.*s ", TASK_COMM_LEN, TASK_COMM_LEN, ana_comm(te->s, (uint32_t)ins));
+		pp_buf_addf(b, "%-*.*s ", TASK_COMM_LEN, TASK_COMM_LEN,
+			    ana_comm(te->s, (uint32_t)ins));
 }
 
 static void dashes(struct pp_buf *b, int n)
@@ -356,7 +358,8 @@ static void table_row(struct ana_te *te, struct pp_table *t, struct te_lat *l,
 }
 
 /* --format json|csv: the same rows as a table named after the analyzer. */
-static void print_machine(struct ana_te *te, uint64_t now_ns, struct te_lat **v, size_t nr, bool avg)
+static void print_machine(struct ana_te *te, uint64_t now_ns, struct te_lat **v, size_t nr,
+			  bool avg)
 {
 	struct pp_table *t = pp_table_new();
 	bool than = te->than_ns != 0;
@@ -427,7 +430,8 @@ static int syscalls_init(struct ana_te *te)
 {
 	for (unsigned i = 0; i < te->nr_pairs; i++) {
 		const struct te_pair *p = te->pairs[i];
-		const struct ana_evtype *t1 = p->tp1->sel->type, *t2 = p->tp2 ? p->tp2->sel->type : NULL;
+		const struct ana_evtype *t1 = p->tp1->sel->type;
+		const struct ana_evtype *t2 = p->tp2 ? p->tp2->sel->type : NULL;
 		if (strcmp(t1->name, "raw_syscalls:sys_enter") ||
 		    (t2 && strcmp(t2->name, "raw_syscalls:sys_exit"))) {
 			pp_err("%s: please use -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit",
@@ -484,9 +488,10 @@ static bool syscalls_remaining(struct ana_te *te, struct te_pair *p, struct te_n
 			(unsigned long long)delta);
 	if (te->than_ns && delta > te->than_ns && te->text) {
 		te_print_event(te, e1, NULL);
-		fprintf(te->fp, "%s %16s %6u .... [%03u] %s: sched:sched_process_free: comm=%s pid=%u\n",
-			ana_time_str(te->s, te->recent_ns, wall, sizeof(wall)), ana_comm(te->s, 0), 0,
-			e1->ev.cpu, ana_ts_str(te->recent_ns, ts, sizeof(ts)),
+		fprintf(te->fp, "%s %16s %6u .... [%03u] %s: sched:sched_process_free: "
+			"comm=%s pid=%u\n", ana_time_str(te->s, te->recent_ns, wall, sizeof(wall)),
+			ana_comm(te->s, 0), 0, e1->ev.cpu,
+			ana_ts_str(te->recent_ns, ts, sizeof(ts)),
 			ana_comm(te->s, e1->ev.tid), e1->ev.tid);
 	}
 	return true;
@@ -521,16 +526,16 @@ static void syscalls_print(struct ana_te *te, uint64_t now_ns)
 		pp_buf_addch(b, ' ');
 	}
 	dashes(b, 20);
-	pp_buf_addf(b, " %8s %16s %12s %12s %12s %6s", "--------", "----------------", "------------",
-		    "------------", "------------", "------");
+	pp_buf_addf(b, " %8s %16s %12s %12s %12s %6s", "--------", "----------------",
+		    "------------", "------------", "------------", "------");
 	pp_buf_adds(b, than ? " --------------\n" : "\n");
 	for (size_t i = 0; i < nr; i++) {
 		const struct te_lat *l = v[i];
 		const char *nm = ana_syscall_name(te->s, l->id);
 		char name[64];
 		if (te->perins)
-			pp_buf_addf(b, "%-6llu %-*.*s ", (unsigned long long)l->ins, TASK_COMM_LEN, TASK_COMM_LEN,
-				    ana_comm(te->s, (uint32_t)l->ins));
+			pp_buf_addf(b, "%-6llu %-*.*s ", (unsigned long long)l->ins, TASK_COMM_LEN,
+				    TASK_COMM_LEN, ana_comm(te->s, (uint32_t)l->ins));
 		if (nm)
 			snprintf(name, sizeof(name), "%s(%llu)", nm, (unsigned long long)l->id);
 		else
@@ -582,9 +587,10 @@ static void pair_print(struct ana_te *te, uint64_t now_ns)
 		struct te_pair *p = te->pairs[i];
 		const char *n1 = p->tp1->sel->type->name;
 		if (!te->text) {
-			fprintf(te->fp, "{\"%s\":{\"time\":\"%s\",\"event1\":\"%s\",\"event2\":\"%s\","
-				"\"%s\":%llu}}\n", te->az->ops->name, wall, n1,
-				p->tp2 ? p->tp2->sel->type->name : "", p->tp2 ? "paired" : "unpaired",
+			fprintf(te->fp, "{\"%s\":{\"time\":\"%s\",\"event1\":\"%s\","
+				"\"event2\":\"%s\",\"%s\":%llu}}\n", te->az->ops->name, wall, n1,
+				p->tp2 ? p->tp2->sel->type->name : "",
+				p->tp2 ? "paired" : "unpaired",
 				(unsigned long long)(p->tp2 ? p->paired : p->unpaired));
 		} else if (p->tp2) {
 			fprintf(te->fp, "%s %s %s paired %llu\n", wall, n1, p->tp2->sel->type->name,

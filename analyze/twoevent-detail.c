@@ -340,8 +340,8 @@ void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, str
 			}
 		}
 		if (last && te->text)
-			fprintf(te->fp, "`After %.3f %s\n", (last->ev.time_ns - e2->ev.time_ns) / 1000.0,
-				unit);
+			fprintf(te->fp, "`After %.3f %s\n",
+				(last->ev.time_ns - e2->ev.time_ns) / 1000.0, unit);
 	}
 	if (!te->text)
 		json_end(te);

@@ -33,7 +33,8 @@ struct te_pair *te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp 
 
 static void pair_new(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2)
 {
-	struct te_pair **slot = &te->pair_tab[tp1->idx * (te->nr_tps + 1) + (tp2 ? tp2->idx + 1 : 0)];
+	size_t ix = tp1->idx * (te->nr_tps + 1) + (tp2 ? tp2->idx + 1 : 0);
+	struct te_pair **slot = &te->pair_tab[ix];
 	struct te_pair *p;
 	int l1 = (int)strlen(tp1->name);
 
@@ -139,8 +140,8 @@ int ana_te_new(struct pp_az *az, const struct ana_te_config *cfg, struct ana_te 
 	te->text = az->out.format == ANA_FMT_TEXT;
 	te->impl_id = cfg->impl;
 	if (cfg->impl_name && ana_te_impl_parse(cfg->impl_name, &te->impl_id)) {
-		pp_err("%s: --impl %s not implemented (delay, pair, kmemprof, syscalls, call, call-delay)",
-		       name, cfg->impl_name);
+		pp_err("%s: --impl %s not implemented (delay, pair, kmemprof, syscalls, call, "
+		       "call-delay)", name, cfg->impl_name);
 		return PP_EUSAGE;
 	}
 	if ((te->impl_id == ANA_TE_CALL || te->impl_id == ANA_TE_CALL_DELAY) && !cfg->nested) {
@@ -272,8 +273,10 @@ static void tp_matcher(struct ana_te *te, struct te_tp *tp)
 		tp->f_pid = ana_field_find(t, "parent_pid");
 		tp->f_pid2 = ana_field_find(t, "child_pid");
 	} else if (t->sys && !strcmp(t->sys, "sched") &&
-		   (!strcmp(t->event, "sched_stat_runtime") || !strcmp(t->event, "sched_process_free") ||
-		    !strcmp(t->event, "sched_process_exit") || !strcmp(t->event, "sched_process_exec"))) {
+		   (!strcmp(t->event, "sched_stat_runtime") ||
+		    !strcmp(t->event, "sched_process_free") ||
+		    !strcmp(t->event, "sched_process_exit") ||
+		    !strcmp(t->event, "sched_process_exec"))) {
 		tp->match = TE_M_PID;
 		tp->f_pid = ana_field_find(t, "pid");
 	} else {
@@ -317,7 +320,8 @@ static int check_positions(struct ana_te *te)
 	unsigned min = te->cfg.nested || te->cfg.cycle ? 1 : 2;
 
 	if (te->nr_pos < min) {
-		pp_err("%s: needs %s -e positions (-e A -e B%s)", name, min == 1 ? "one or more" : "two or more",
+		pp_err("%s: needs %s -e positions (-e A -e B%s)", name,
+		       min == 1 ? "one or more" : "two or more",
 		       te->cfg.nested ? "" : ", or one with --cycle");
 		return PP_EUSAGE;
 	}
@@ -340,8 +344,8 @@ static int check_positions(struct ana_te *te)
 			return PP_EUSAGE;
 		}
 		if (te->cfg.nested && traced != 2) {
-			pp_err("%s: -e %s: nested-trace needs an entry and an exit event (-e f,f_ret)",
-			       name, te->az->opt.events.v[k]);
+			pp_err("%s: -e %s: nested-trace needs an entry and an exit event "
+			       "(-e f,f_ret)", name, te->az->opt.events.v[k]);
 			return PP_EUSAGE;
 		}
 	}
@@ -379,7 +383,8 @@ int ana_te_start(struct ana_te *te)
 		text = pp_selector_attr(sel, "printkey");
 		if (text && *text) {
 			static const char *const vars[] = { "key" };
-			rc = ana_expr_compile_vars(az, NULL, "printkey", text, vars, 1, &tp->printkey);
+			rc = ana_expr_compile_vars(az, NULL, "printkey", text, vars, 1,
+						   &tp->printkey);
 			if (rc)
 				return rc;
 			if (!te->printkey)
@@ -393,8 +398,9 @@ int ana_te_start(struct ana_te *te)
 				return PP_EUNKNOWN_FIELD;
 			}
 		}
-		tp->filtered = tp->f_target || (sel->filter && *sel->filter) || (tp->sel->type->filter &&
-				*tp->sel->type->filter) || tp->extra_filter;
+		tp->filtered = tp->f_target || (sel->filter && *sel->filter) ||
+			       (tp->sel->type->filter && *tp->sel->type->filter) ||
+			       tp->extra_filter;
 		if (tp->untraced && !tp->trigger)
 			untraced = true;
 		tp_matcher(te, tp);

@@ -267,7 +267,8 @@ static bool wakeup_unnecessary(struct ana_te *te, const struct te_tp *tp, const 
 		if (ev->cpu >= te->nr_running) {
 			uint32_t n = ev->cpu + 64;
 			te->running = pp_xrealloc(te->running, n * sizeof(*te->running));
-			memset(te->running + te->nr_running, 0xff, (n - te->nr_running) * sizeof(uint32_t));
+			memset(te->running + te->nr_running, 0xff,
+			       (n - te->nr_running) * sizeof(uint32_t));
 			te->nr_running = n;
 		}
 		te->running[ev->cpu] = (uint32_t)field(ev, tp->f_pid2);
@@ -290,8 +291,8 @@ static void fill_iter(struct ana_te *te, struct te_iter *it, struct te_node *e1,
 	it->start = e1->seq;
 	it->recent_cpu = -1;
 	if (te->detail.before_ns) {
-		uint64_t t = e1->ev.time_ns > te->detail.before_ns ? e1->ev.time_ns - te->detail.before_ns : 0;
-		it->start = te_tl_first_at(te, t);
+		uint64_t t1 = e1->ev.time_ns, b = te->detail.before_ns;
+		it->start = te_tl_first_at(te, t1 > b ? t1 - b : 0);
 	}
 }
 
@@ -456,7 +457,8 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 		if (tp->role)
 			role = (uint64_t)ana_expr_eval(te->az, tp->role, ev);
 		tmp.need_find_prev = (tp->pos != 0 || te->cfg.cycle) && (role & 2);
-		tmp.need_backup = (tp->pos != te->nr_pos - 1 ? !unnecessary : te->cfg.cycle) && (role & 1);
+		tmp.need_backup = (tp->pos != te->nr_pos - 1 ? !unnecessary : te->cfg.cycle) &&
+				  (role & 1);
 		tmp.need_remove = 1;
 	} else {
 		tmp.need_find_prev = te->impl->call_based || tp->entry;
@@ -607,7 +609,8 @@ int ana_te_finish(struct ana_te *te)
 	if (te->az->opt.verbose && te->text)
 		fprintf(te->fp, "# %s: %llu backups left, %llu nodes at most, %llu sched_wakeup "
 			"unnecessary\n", te->az->ops->name, (unsigned long long)te->nr_backup,
-			(unsigned long long)te->peak_nodes, (unsigned long long)te->wakeup_unnecessary);
+			(unsigned long long)te->peak_nodes,
+			(unsigned long long)te->wakeup_unnecessary);
 	return 0;
 }
 

@@ -53,7 +53,7 @@ struct ana_te_config {
 	const char *impl_name;		/* --impl as given, or NULL */
 	bool nested;			/* nested-trace: "-e f,f_ret" entry/exit pairs */
 	bool cycle;			/* --cycle */
-	bool pid_key;			/* keys are thread ids (rundelay, syscalls): comm column */
+	bool pid_key;			/* keys are thread ids (rundelay, syscalls): comm */
 	bool rundelay;			/* rundelay's cpu tracking in --detail */
 	bool cpu_mode;			/* instances are CPUs even with -p/-t (rundelay) */
 	unsigned nr_positions;		/* the -e positions the engine owns; 0: all */
@@ -94,7 +94,7 @@ void ana_te_tp_set_filter(struct ana_te *te, unsigned i, const char *expr);
  */
 int ana_te_start(struct ana_te *te);
 
-/** ana_te_feed() - one event of the analyzer; events of positions the engine does not own are ignored. */
+/** ana_te_feed() - one event of the analyzer (events of positions not owned are ignored). */
 void ana_te_feed(struct ana_te *te, const struct pp_event *ev);
 
 /** ana_te_lost() - a loss: drop (and report) the backups it makes unsafe. */

@@ -311,4 +311,33 @@ sched_switch => sched_switch        9        10350.000       50.000      150.000
 EOT
 check_output expect actual
 
+# t333.19 kmemprof --format json
+run_ok actual "$PP_ANALYZE" lat-kmem.ppcap kmemprof -e kmem:kmalloc -e kmem:kfree -k ptr --format json
+cat >expect <<'EOT'
+{"kmemprof":{"time":"2026-01-01 00:00:00.002200","alloc_event":"kmem:kmalloc","free_event":"","not_freed":true,"alloc_bytes":128,"alloc_objects":1,"alloc_stacks":[{"bytes":128,"objects":1,"stack":["ffffffff81100010 __kmalloc+0x10 ([kernel.kallsyms])","ffffffff81200020 alloc_a+0x20 ([kernel.kallsyms])","ffffffff81300030 do_syscall_64+0x30 ([kernel.kallsyms])"]}]}}
+{"kmemprof":{"time":"2026-01-01 00:00:00.002200","alloc_event":"kmem:kmalloc","free_event":"kmem:kfree","not_freed":false,"alloc_bytes":4352,"alloc_objects":3,"alloc_stacks":[{"bytes":4096,"objects":1,"stack":["ffffffff81100010 __kmalloc+0x10 ([kernel.kallsyms])","ffffffff81201020 alloc_b+0x20 ([kernel.kallsyms])","ffffffff81300030 do_syscall_64+0x30 ([kernel.kallsyms])"]},{"bytes":256,"objects":2,"stack":["ffffffff81100010 __kmalloc+0x10 ([kernel.kallsyms])","ffffffff81200020 alloc_a+0x20 ([kernel.kallsyms])","ffffffff81300030 do_syscall_64+0x30 ([kernel.kallsyms])"]}],"free_bytes":4352,"free_objects":3,"free_stacks":[{"bytes":4096,"objects":1,"stack":["ffffffff81101010 kfree+0x10 ([kernel.kallsyms])","ffffffff81203020 release_b+0x20 ([kernel.kallsyms])","ffffffff81300030 do_syscall_64+0x30 ([kernel.kallsyms])"]},{"bytes":256,"objects":2,"stack":["ffffffff81101010 kfree+0x10 ([kernel.kallsyms])","ffffffff81202020 release_a+0x20 ([kernel.kallsyms])","ffffffff81300030 do_syscall_64+0x30 ([kernel.kallsyms])"]}]}}
+EOT
+check_output expect actual
+
+# t333.20 nested-trace --format json
+run_ok actual "$PP_ANALYZE" lat-softirq.ppcap nested-trace -e irq:softirq_entry,irq:softirq_exit -e irq:irq_handler_entry,irq:irq_handler_exit --format json
+cat >expect <<'EOT'
+{"nested-trace":{"time":"2026-01-01 00:00:00.010100","calls":[{"function":"softirq_entry","depth":0,"recursive":false,"calls":20,"total_us":185.000,"min_us":2.000,"p50_us":8.000,"p95_us":19.000,"p99_us":21.000,"max_us":21.000},{"function":"irq_handler_entry","depth":0,"recursive":false,"calls":1,"total_us":5.000,"min_us":5.000,"p50_us":5.000,"p95_us":5.000,"p99_us":5.000,"max_us":5.000}]}}
+{"nested-trace":{"time":"2026-01-01 00:00:00.010530","calls":[{"function":"softirq_entry","depth":0,"recursive":false,"calls":2,"total_us":505.000,"min_us":5.000,"p50_us":5.000,"p95_us":500.000,"p99_us":500.000,"max_us":500.000},{"function":"irq_handler_entry","depth":1,"recursive":false,"calls":2,"total_us":6.000,"min_us":2.000,"p50_us":2.000,"p95_us":4.000,"p99_us":4.000,"max_us":4.000}]}}
+{"nested-trace":{"time":"2026-01-01 00:00:00.031000","calls":[{"function":"softirq_entry","depth":0,"recursive":false,"calls":1,"total_us":10.000,"min_us":10.000,"p50_us":10.000,"p95_us":10.000,"p99_us":10.000,"max_us":10.000},{"function":"irq_handler_entry","depth":0,"recursive":false,"calls":1,"total_us":2.000,"min_us":2.000,"p50_us":2.000,"p95_us":2.000,"p99_us":2.000,"max_us":2.000}]}}
+EOT
+check_output expect actual
+
+# t333.21 syscalls --format csv
+run_ok actual "$PP_ANALYZE" lat-syscalls.ppcap syscalls --perins --format csv
+cat >expect <<'EOT'
+time,key,comm,syscall,id,calls,total_us,min_us,avg_us,max_us,err
+2026-01-01 00:00:00.006400,200,app,nanosleep,35,2,2060.000,1010.000,1030.000,1050.000,0
+2026-01-01 00:00:00.006400,200,app,exit_group,231,1,300.000,300.000,300.000,300.000,0
+2026-01-01 00:00:00.006400,200,app,read,0,3,9.000,1.000,3.000,5.000,1
+2026-01-01 00:00:00.006400,201,app-io,getppid,110,2,1.000,0.400,0.500,0.600,0
+2026-01-01 00:00:00.006400,201,app-io,,999,1,0.700,0.700,0.700,0.700,1
+EOT
+check_output expect actual
+
 exit 0
