@@ -100,6 +100,11 @@ struct te_iter {
 	int recent_cpu;
 };
 
+struct te_slab {
+	struct te_slab *next;
+	struct te_node nodes[];
+};
+
 struct ana_te;
 
 struct te_impl_ops {
@@ -160,13 +165,13 @@ struct ana_te {
 	uint64_t nr_backup;
 	struct te_node *needed_head, *needed_tail;	/* backups in time order */
 	struct te_node *pool;		/* free nodes, buffers kept */
+	struct te_slab *slabs;		/* where every node lives */
 	uint64_t nr_nodes;		/* allocated */
 	struct te_node **tl;		/* timeline ring (--detail) */
 	uint64_t tl_cap, tl_head, tl_nr;	/* ring index of seq tl_head_seq */
 	uint64_t tl_head_seq, tl_next_seq;
 	uint64_t pend_seq;		/* next timeline seq to process */
 	uint64_t recent_ns;
-	uint64_t peak_nodes;
 
 	/* latency tables (delay, syscalls, call-delay): ins -> (id -> te_lat) */
 	struct pp_u64map lat;

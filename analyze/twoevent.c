@@ -30,18 +30,26 @@
 
 /* --- nodes and the timeline ------------------------------------------------ */
 
+#define TE_SLAB_NODES 512
+
+/* A free node: nodes come from slabs and go back to the pool, never to malloc. */
 static struct te_node *node_get(struct ana_te *te)
 {
-	struct te_node *n = te->pool;
+	struct te_node *n;
 
-	if (n) {
-		te->pool = n->free_next;
-	} else {
-		n = pp_xcalloc(1, sizeof(*n));
-		te->nr_nodes++;
-		if (te->nr_nodes > te->peak_nodes)
-			te->peak_nodes = te->nr_nodes;
+	if (!te->pool) {
+		struct te_slab *slab = pp_xcalloc(1, sizeof(*slab) + TE_SLAB_NODES * sizeof(*n));
+		slab->next = te->slabs;
+		te->slabs = slab;
+		for (unsigned i = TE_SLAB_NODES; i-- > 0;) {
+			slab->nodes[i].free_next = te->pool;
+			te->pool = &slab->nodes[i];
+		}
+		te->nr_nodes += TE_SLAB_NODES;
 	}
+	n = te->pool;
+	te->pool = n->free_next;
+	n->free_next = NULL;
 	return n;
 }
 
@@ -64,9 +72,7 @@ static void node_copy(struct te_node *n, const struct pp_event *ev)
 	size_t need = stack_sz + ev->raw_sz;
 
 	if (need > n->buf_cap) {
-		size_t cap = n->buf_cap ? n->buf_cap : 64;
-		while (cap < need)
-			cap *= 2;
+		size_t cap = (need + 15) & ~(size_t)15;	/* events of a type mostly share a size */
 		free(n->buf);
 		n->buf = pp_xmalloc(cap);
 		n->buf_cap = (uint32_t)cap;
@@ -607,49 +613,29 @@ int ana_te_finish(struct ana_te *te)
 	handle_remaining(te, TE_RR_EXIT);
 	te->impl->print(te, end > te->recent_ns ? end : te->recent_ns);
 	if (te->az->opt.verbose && te->text)
-		fprintf(te->fp, "# %s: %llu backups left, %llu nodes at most, %llu sched_wakeup "
+		fprintf(te->fp, "# %s: %llu backups left, %llu nodes allocated, %llu sched_wakeup "
 			"unnecessary\n", te->az->ops->name, (unsigned long long)te->nr_backup,
-			(unsigned long long)te->peak_nodes,
+			(unsigned long long)te->nr_nodes,
 			(unsigned long long)te->wakeup_unnecessary);
 	return 0;
 }
 
 void ana_te_free(struct ana_te *te)
 {
-	struct te_node *n;
-
 	if (!te)
 		return;
 	if (te->impl && te->impl->release)
 		te->impl->release(te);
 	te_lat_reset(te);
 	pp_u64map_release(&te->lat);
-	{
-		/* backups first: timeline nodes are freed with the timeline below */
-		size_t it = 0;
-		uint64_t k;
-		void *val;
-		while (pp_u64map_next(&te->backup, &it, &k, &val)) {
-			for (struct te_node *b = val, *next; b; b = next) {
-				next = b->bnext;
-				if (!b->on_timeline) {
-					free(b->buf);
-					free(b);
-				}
-			}
-		}
-	}
-	while (te->tl_nr) {
-		n = tl_pop(te);
-		free(n->buf);
-		free(n);
+	/* every node lives in a slab: free the buffers, then the slabs */
+	for (struct te_slab *slab = te->slabs, *next; slab; slab = next) {
+		next = slab->next;
+		for (unsigned i = 0; i < TE_SLAB_NODES; i++)
+			free(slab->nodes[i].buf);
+		free(slab);
 	}
 	pp_u64map_release(&te->backup);
-	while ((n = te->pool)) {
-		te->pool = n->free_next;
-		free(n->buf);
-		free(n);
-	}
 	free(te->tl);
 	for (unsigned i = 0; i < te->nr_pairs; i++) {
 		if (te->pairs[i]->heatmap)

@@ -6,8 +6,10 @@
 #
 # 1. multi-trace throughput and peak RSS: captures of about 1M and 10M events
 #    (raw_syscalls of the syscalls load generator, recorded for the workload
-#    only), analysed as sys_enter -> sys_exit keyed by thread, keyed by CPU,
-#    and with --than 1s --detail (the timeline, with nothing to print); also syscalls on them.
+#    only), analysed as sys_enter -> sys_exit keyed by CPU and by thread, both
+#    also with --than 1s --detail (the timeline, nothing to print; keyed by thread,
+#    the main thread's futex wait pins the timeline for the whole run: the worst
+#    case); also syscalls on them.
 #    {"bench":"multi-trace","events":N,"variant":V,"wall_s":S,"events_per_s":R,"maxrss_mb":M}
 # 2. syscalls side by side with `perf trace -s`, in one run: pp-record -a records
 #    while `perf trace record` runs the workload (sleeper mixed + getppid/read
@@ -57,11 +59,12 @@ for n in $sizes; do
 	ev=$(info_field $cap events)
 	lost=$(info_field $cap lost)
 	size=$(stat -c %s $cap)
-	for v in cpu-key thread-key detail; do
+	for v in cpu-key thread-key detail-cpu-key detail-thread-key; do
 		case $v in
 		cpu-key) args="" ;;
 		thread-key) args="-k common_pid" ;;
-		detail) args="-k common_pid --than 1s --detail" ;;
+		detail-cpu-key) args="--than 1s --detail" ;;
+		detail-thread-key) args="-k common_pid --than 1s --detail" ;;
 		esac
 		# shellcheck disable=SC2086
 		if measure mt.out "$ANA" $cap multi-trace -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit $args; then
