@@ -13,8 +13,8 @@
 
 static const struct pp_option multi_trace_options[] = {
 	PP_OPT_GROUP("multi-trace options:"),
-	PP_OPT_STRING(0, "impl", O(impl), "impl", "two-event implementation: delay (default), pair, "
-		      "kmemprof, syscalls"),
+	PP_OPT_STRING(0, "impl", O(impl), "impl",
+		      "two-event implementation: delay (default), pair, kmemprof, syscalls"),
 	{ .type = PP_OPT_T_BOOL, .long_name = "cycle", .value = O(cycle), .flags = PP_OPT_NONEG,
 	  .help = "pair the last -e with the first too (one -e is then enough)" },
 	PP_OPT_END(),

@@ -80,8 +80,8 @@ static int rundelay_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 		bool str = c->filter != NULL;
 		add_filtered(p, "sched:sched_wakeup", str ? "comm" : "pid", NULL, c->filter, tids,
 			     nr_tids, str);
-		add_filtered(p, "sched:sched_wakeup_new", str ? "comm" : "pid", NULL, c->filter, tids,
-			     nr_tids, str);
+		add_filtered(p, "sched:sched_wakeup_new", str ? "comm" : "pid", NULL, c->filter,
+			     tids, nr_tids, str);
 		add_filtered(p, "sched:sched_switch", str ? "prev_comm" : "prev_pid",
 			     str ? "next_comm" : "next_pid", c->filter, tids, nr_tids, str);
 	} else {

@@ -126,14 +126,16 @@ static int rundelay_init(struct pp_az *az)
 				      !strcmp(name, "sched:sched_wakeup_new")))
 			wakeups += setup_role(az, p->te, i, "pid", "comm", "pid", NULL);
 		else if (sel->pos == 0 && !strcmp(name, "sched:sched_switch"))
-			outs += setup_role(az, p->te, i, "prev_pid", "prev_comm", "prev_pid", prefix);
+			outs += setup_role(az, p->te, i, "prev_pid", "prev_comm", "prev_pid",
+					   prefix);
 		else if (sel->pos == 1 && !strcmp(name, "sched:sched_switch"))
 			ins += setup_role(az, p->te, i, "next_pid", "next_comm", "next_pid", NULL);
 	}
 	if (!wakeups || !outs || !ins) {
-		pp_err("rundelay: filter failed, found %d matching events: needs sched:sched_wakeup "
-		       "(key=pid) and sched:sched_switch (key=prev_pid) in the first -e, "
-		       "sched:sched_switch (key=next_pid) in the second", wakeups + outs + ins);
+		pp_err("rundelay: filter failed, found %d matching events: needs "
+		       "sched:sched_wakeup (key=pid) and sched:sched_switch (key=prev_pid) in the "
+		       "first -e, sched:sched_switch (key=next_pid) in the second",
+		       wakeups + outs + ins);
 		return PP_EUSAGE;
 	}
 	return ana_te_start(p->te);
@@ -143,7 +145,7 @@ extern const struct pp_plan_ops azp_rundelay_plan;
 
 const struct pp_analyzer_ops az_rundelay_ops = {
 	.name = "rundelay",
-	.summary = "scheduling delay: wakeup or preemption to running again, per task with --perins",
+	.summary = "scheduling delay: wakeup or preemption to running again (per task: --perins)",
 	.usage = "pp-analyze FILE rundelay [-e sched:sched_wakeup*,sched:sched_switch -e sched:sched_switch]\n"
 		 "       [--filter COMM,...] [-p PID] [-t TID] [--than T] [--detail[=samekey|samecpu...]]\n"
 		 "       [--perins] [--heatmap FILE] [-i MS]",
