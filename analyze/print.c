@@ -292,8 +292,7 @@ static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_f
 			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		if (a)	/* user chains often end in a zero frame */
-			fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
 	}
 }
 

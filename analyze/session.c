@@ -177,6 +177,14 @@ void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 }
 
+const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr_types; i++)
+		if (!strcmp(s->type_list[i]->name, name))
+			return s->type_list[i];
+	return NULL;
+}
+
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr)
 {
 	return pp_u64map_get(&s->syscalls, nr);
