@@ -153,7 +153,10 @@ struct pp_analyzer_ops {
 
 /* --- Services of the core for analyzers ----------------------------------- */
 
-/** ana_comm() - the command name of @tid at the current replay time ("<...>" if never seen). */
+/**
+ * ana_comm() - the command name of @tid at the current replay time
+ * Return: "<idle>" for 0, "<...>" if never seen; borrowed.
+ */
 const char *ana_comm(struct ana_session *s, uint32_t tid);
 /** ana_task_pid() - the process id of thread @tid (@tid itself if unknown). */
 uint32_t ana_task_pid(struct ana_session *s, uint32_t tid);

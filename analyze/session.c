@@ -137,7 +137,7 @@ const char *ana_comm(struct ana_session *s, uint32_t tid)
 	struct ana_task *t;
 
 	if (tid == 0)
-		return "swapper";
+		return "<idle>";	/* as perf-prof (libtraceevent) names pid 0 */
 	t = pp_u64map_get(&s->tasks, tid);
 	return t && t->comm[0] ? t->comm : "<...>";
 }
