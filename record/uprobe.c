@@ -24,6 +24,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/selector.h"
+#include "probe-args.h"
 #include "tracefs.h"
 #include "uprobe.h"
 
@@ -265,11 +266,11 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 		}
 	}
 	if (kprobe)
-		pp_buf_addf(&def, "%c:%s/%s %s+%llu\n", ret ? 'r' : 'p', group, name.data,
-			    sel->name, (unsigned long long)sel->offset);
+		pp_buf_addf(&def, "%c:%s/%s %s+%llu%s\n", ret ? 'r' : 'p', group, name.data,
+			    sel->name, (unsigned long long)sel->offset, rec_probe_args(ret));
 	else
-		pp_buf_addf(&def, "%c:%s/%s %s:0x%llx\n", ret ? 'r' : 'p', group, name.data, bin,
-			    (unsigned long long)off);
+		pp_buf_addf(&def, "%c:%s/%s %s:0x%llx%s\n", ret ? 'r' : 'p', group, name.data, bin,
+			    (unsigned long long)off, rec_probe_args(ret));
 
 	p->v = pp_xrealloc(p->v, (p->nr + 1) * sizeof(*p->v));
 	pr = &p->v[p->nr];
