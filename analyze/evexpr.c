@@ -36,9 +36,10 @@ static const struct pp_expr_ops session_ops = {
 };
 
 static int compile(const struct ana_evtype *t, const char *what, const char *text, bool filter,
-		   struct pp_expr **out)
+		   const char *const *vars, size_t nr_vars, struct pp_expr **out)
 {
-	struct pp_expr_env env = { .fields = t ? t->fields : NULL, .nr_fields = t ? t->nr_fields : 0 };
+	struct pp_expr_env env = { .fields = t ? t->fields : NULL, .nr_fields = t ? t->nr_fields : 0,
+				   .vars = vars, .nr_vars = nr_vars };
 	struct pp_parse_error err = { .pos = -1 };
 	char where[256];
 	int rc;
@@ -54,12 +55,19 @@ static int compile(const struct ana_evtype *t, const char *what, const char *tex
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out)
 {
-	return compile(t, what, text, false, out);
+	return compile(t, what, text, false, NULL, 0, out);
+}
+
+int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
+			  const char *text, const char *const *vars, size_t nr_vars,
+			  struct pp_expr **out)
+{
+	return compile(t, what, text, false, vars, nr_vars, out);
 }
 
 int ana_filter_compile(const struct ana_evtype *t, const char *text, struct pp_expr **out)
 {
-	return compile(t, "filter", text, true, out);
+	return compile(t, "filter", text, true, NULL, 0, out);
 }
 
 static void fill_ctx(struct pp_expr_ctx *c, struct ana_session *s, FILE *fp, const struct pp_event *ev)

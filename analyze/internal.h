@@ -22,6 +22,24 @@
 struct tep_handle;
 struct pp_symtab;
 
+/*
+ * What the core keeps per event type besides the public struct ana_evtype:
+ * the compiled print format and the offsets of the latency-flag fields.
+ */
+struct ana_fastfmt;
+struct ana_evtype_priv {
+	struct ana_evtype pub;
+	struct ana_fastfmt *fmt;	/* NULL: print with libtraceevent */
+	bool fmt_tried;
+	uint64_t nr_printed;		/* records printed (fast-path self-check sampling) */
+	int flags_off, pc_off;		/* common_flags / common_preempt_count, -1 if none */
+};
+
+static inline struct ana_evtype_priv *ana_evtype_priv(const struct ana_evtype *t)
+{
+	return (struct ana_evtype_priv *)t;
+}
+
 struct ana_task {
 	uint32_t tid, pid;
 	char comm[32];
@@ -58,6 +76,7 @@ struct ana_session {
 	size_t nr_types;
 	struct pp_u64map syscalls;	/* nr -> char * */
 	struct pp_u64map tasks;		/* tid -> struct ana_task * */
+	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
 	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
 
 	bool have_sync;
@@ -71,10 +90,18 @@ struct ana_session {
 	struct pp_az **azs;
 	size_t nr_azs;
 	bool inited;
+	bool has_ticks;			/* some analyzer wants -i ticks */
+	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
+	struct ana_evtype *last_type;
+	struct ana_disp_list *last_disp;
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
 	char *str_scratch;		/* evexpr.c's string results */
+	bool generic_print;		/* never use the compiled print formats */
+	uint64_t wall_sec;		/* print.c's cache of the last wall-clock second */
+	char wall_str[24];		/* "YYYY-MM-DD HH:MM:SS" of wall_sec */
+	struct pp_buf print_check;	/* print.c's scratch for the fast-path self-check */
 	char errmsg[512];
 };
 
@@ -108,6 +135,12 @@ bool ana_filter_pass(struct ana_session *s, const struct pp_expr *f, const struc
 /* evtype.c */
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d);
 void ana_evtype_free(struct ana_evtype *t);
+
+/* fastfmt.c: tracepoint print formats compiled for speed */
+int ana_fastfmt_compile(const struct tep_event *ev, struct ana_fastfmt **out);
+bool ana_fastfmt_print(struct ana_session *s, const struct ana_fastfmt *f, const uint8_t *raw,
+		       uint32_t raw_sz, struct pp_buf *out);
+void ana_fastfmt_free(struct ana_fastfmt *f);
 
 /* output.c */
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);

@@ -91,6 +91,8 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 {
 	if (az->nr_cpus && !in_list(az->cpus, az->nr_cpus, ev->cpu))
 		return false;
+	if (az->ops->flags & PP_AZ_OWN_TASK_FILTER)
+		return true;
 	if (az->nr_pids && !in_list(az->pids, az->nr_pids, ev->pid))
 		return false;
 	if (az->nr_tids && !in_list(az->tids, az->nr_tids, ev->tid))

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyzers/trace.h"
 #include "common/buf.h"
 
 struct trace_priv {
@@ -19,6 +20,10 @@ struct trace_priv {
 
 static int trace_init(struct pp_az *az)
 {
+	const struct trace_opts *o = az->opts;
+
+	if (o->generic_print)
+		ana_print_generic(az->s, true);
 	return 0;
 }
 
