@@ -124,6 +124,11 @@ enum pp_az_flags {
 	 * (a sched_switch concerns two tasks, its pid field only the previous one).
 	 */
 	PP_AZ_OWN_TASK_FILTER = 1 << 3,
+	/*
+	 * set_events() is called even when -e is given: it puts the analyzer's
+	 * own events in the list, the -e events being extra ones (kvmmmu -e).
+	 */
+	PP_AZ_EXTRA_EVENTS = 1 << 4,
 };
 
 struct pp_analyzer_ops {

@@ -137,7 +137,8 @@ int ana_az_select(struct pp_az *az)
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
-	if (!ev->nr && (az->ops->set_events || az->ops->builtin_events)) {
+	if ((!ev->nr || (az->ops->flags & PP_AZ_EXTRA_EVENTS)) &&
+	    (az->ops->set_events || az->ops->builtin_events)) {
 		/* built-in events: the analyzer's own, or computed from its options */
 		if (az->ops->set_events) {
 			rc = az->ops->set_events(az, &az->opt.events);
