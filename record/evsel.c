@@ -27,6 +27,7 @@
 #include "common/units.h"
 #include "format/format.h"
 #include "filter.h"
+#include "regs.h"
 #include "session.h"
 
 struct named_event {
@@ -494,6 +495,7 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 	e->attr.bp_addr = addr;
 	e->attr.bp_len = len;
 	e->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	rec_regs_attr(&e->attr);
 	return 0;
 }
 
