@@ -112,22 +112,6 @@ char *az_blktrace_filter(const struct blktrace_dev *d)
 			    (unsigned long long)(d->start + d->size - (d->size ? 1 : 0)));
 }
 
-/* "0-3" from sysfs, or NULL */
-static char *online_cpus(void)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	char line[256];
-	char *r = NULL;
-
-	if (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		r = pp_xstrdup(line);
-	}
-	if (f)
-		fclose(f);
-	return r;
-}
-
 static int blktrace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz)
 {
 	const struct blktrace_opts *o = a->opts;
@@ -151,8 +135,7 @@ static int blktrace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 	 * Requests complete in interrupts and kernel threads: record on the
 	 * CPUs (all of them unless -C), even for a workload.
 	 */
-	if (!p->cpus && !p->pids && !p->tids && !p->cgroups)
-		p->cpus = online_cpus();
+	p->all_cpus = true;
 	for (size_t i = 0; i < BLKTRACE_NR_EVENTS; i++) {
 		if (filter)
 			pp_plan_add_eventf(p, "%s/%s/", az_blktrace_events[i], filter);
