@@ -175,7 +175,8 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 					s->azs[i]->ops->lost(s->azs[i], &l);
 		} else if (rec->type == PPF_REC_SIDEBAND) {
 			const struct ppf_sideband *b = &rec->u.sideband;
-			struct pp_sideband_ev sb = { rec->time_ns, b->cpu, b->perf_type, b->data, b->size };
+			struct pp_sideband_ev sb = { rec->time_ns, b->cpu, b->perf_type, b->data,
+						     b->size };
 
 			if ((s->range_start_ns && rec->time_ns < s->range_start_ns) ||
 			    (s->range_end_ns && rec->time_ns > s->range_end_ns))

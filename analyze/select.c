@@ -54,8 +54,9 @@ static bool probe_matches(const struct ana_evtype *t, const struct pp_selector *
 	pp_selector_free_array(rec, nr);
 	if (!fn || !t->event)
 		return false;
-	return ret ? !strncmp(t->event, fn, strlen(fn)) && !strcmp(t->event + strlen(fn), "__return")
-		   : !strcmp(t->event, fn);
+	if (!ret)
+		return !strcmp(t->event, fn);
+	return !strncmp(t->event, fn, strlen(fn)) && !strcmp(t->event + strlen(fn), "__return");
 }
 
 static bool type_matches(const struct ana_evtype *t, const struct pp_selector *sel)

@@ -120,7 +120,8 @@ static int blktrace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 	int rc;
 
 	if (a->common->events.nr) {
-		snprintf(err, errsz, "blktrace: does not take -e: it records the block request events");
+		snprintf(err, errsz,
+			 "blktrace: does not take -e: it records the block request events");
 		return PP_EUSAGE;
 	}
 	if (o->device) {

@@ -51,7 +51,8 @@ static int bp_selector(const char *arg, struct pp_plan *p, char *err, size_t err
 	pp_plan_add_eventf(p, "mem:%s/%llu:%s", where, (unsigned long long)len, type);
 	return 0;
 bad:
-	snprintf(err, errsz, "breakpoint: bad breakpoint '%s': expected ADDR[/1|2|4|8][:r|w|rw|x]", arg);
+	snprintf(err, errsz, "breakpoint: bad breakpoint '%s': expected ADDR[/1|2|4|8][:r|w|rw|x]",
+		 arg);
 	return PP_ESYNTAX;
 }
 
@@ -64,7 +65,8 @@ static int breakpoint_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 		return PP_EUSAGE;
 	}
 	if (a->argc < 1 || a->argc > BP_MAX) {
-		snprintf(err, errsz, "breakpoint: give 1 to %d breakpoints: ADDR[/LEN][:TYPE] ...", BP_MAX);
+		snprintf(err, errsz, "breakpoint: give 1 to %d breakpoints: ADDR[/LEN][:TYPE] ...",
+			 BP_MAX);
 		return PP_EUSAGE;
 	}
 	for (int i = 0; i < a->argc; i++) {

@@ -181,6 +181,15 @@ static int bp_init(struct pp_az *az)
 	return 0;
 }
 
+/* arm64 perf_regs: X0..X29, LR (30), SP (31), PC (32) */
+static void arm64_reg(unsigned bit, char *buf, size_t sz)
+{
+	if (bit < 30)
+		snprintf(buf, sz, "X%u", bit);
+	else
+		snprintf(buf, sz, "%s", bit == 30 ? "LR" : bit == 31 ? "SP" : "PC");
+}
+
 /* The registers of @ev in perf-prof's layout (text) or as a JSON object. */
 static void regs_print(struct bp_priv *p, const struct bp_info *b, const struct pp_event *ev,
 		       bool json, struct pp_buf *out)
@@ -210,13 +219,16 @@ static void regs_print(struct bp_priv *p, const struct bp_info *b, const struct 
 		for (unsigned bit = 0; bit < 64; bit++) {
 			if (!have[bit])
 				continue;
+			char name[8];
+
 			if (p->arm64)
-				pp_buf_addf(out, "%s\"%s%u\":\"0x%llx\"", first ? "" : ",",
-					    bit < 30 ? "x" : bit == 30 ? "lr" : bit == 31 ? "sp" : "pc",
-					    bit < 30 ? bit : 0, (unsigned long long)v[bit]);
+				arm64_reg(bit, name, sizeof(name));
 			else if (bit < PP_ARRAY_SIZE(x86_regs))
-				pp_buf_addf(out, "%s\"%s\":\"0x%llx\"", first ? "" : ",", x86_regs[bit],
-					    (unsigned long long)v[bit]);
+				snprintf(name, sizeof(name), "%s", x86_regs[bit]);
+			else
+				continue;
+			pp_buf_addf(out, "%s\"%s\":\"0x%llx\"", first ? "" : ",", name,
+				    (unsigned long long)v[bit]);
 			first = false;
 		}
 		pp_buf_addch(out, '}');
@@ -230,10 +242,7 @@ static void regs_print(struct bp_priv *p, const struct bp_info *b, const struct 
 
 			if (!have[bit])
 				continue;
-			if (bit < 30)
-				snprintf(name, sizeof(name), "X%u", bit);
-			else
-				snprintf(name, sizeof(name), "%s", bit == 30 ? "LR" : bit == 31 ? "SP" : "PC");
+			arm64_reg(bit, name, sizeof(name));
 			pp_buf_addf(out, "%s%3s: %016llx", col % 4 ? " " : "      ", name,
 				    (unsigned long long)v[bit]);
 			if (++col % 4 == 0)
@@ -244,18 +253,20 @@ static void regs_print(struct bp_priv *p, const struct bp_info *b, const struct 
 		return;
 	}
 	/* x86_64: perf_regs numbering AX=0 ... SS=11, R8=16 ... R15=23 */
-	pp_buf_addf(out, "      RIP: %016llx RSP: %016llx RFLAGS:%08llx\n", (unsigned long long)v[8],
-		    (unsigned long long)v[7], (unsigned long long)v[9]);
-	pp_buf_addf(out, "      RAX: %016llx RBX: %016llx RCX: %016llx\n", (unsigned long long)v[0],
-		    (unsigned long long)v[1], (unsigned long long)v[2]);
-	pp_buf_addf(out, "      RDX: %016llx RSI: %016llx RDI: %016llx\n", (unsigned long long)v[3],
-		    (unsigned long long)v[4], (unsigned long long)v[5]);
-	pp_buf_addf(out, "      RBP: %016llx R08: %016llx R09: %016llx\n", (unsigned long long)v[6],
-		    (unsigned long long)v[16], (unsigned long long)v[17]);
-	pp_buf_addf(out, "      R10: %016llx R11: %016llx R12: %016llx\n", (unsigned long long)v[18],
-		    (unsigned long long)v[19], (unsigned long long)v[20]);
-	pp_buf_addf(out, "      R13: %016llx R14: %016llx R15: %016llx\n", (unsigned long long)v[21],
-		    (unsigned long long)v[22], (unsigned long long)v[23]);
+	static const struct { const char *n[3]; unsigned r[3]; } rows[] = {
+		{ { "RAX", "RBX", "RCX" }, { 0, 1, 2 } },
+		{ { "RDX", "RSI", "RDI" }, { 3, 4, 5 } },
+		{ { "RBP", "R08", "R09" }, { 6, 16, 17 } },
+		{ { "R10", "R11", "R12" }, { 18, 19, 20 } },
+		{ { "R13", "R14", "R15" }, { 21, 22, 23 } },
+	};
+	pp_buf_addf(out, "      RIP: %016llx RSP: %016llx RFLAGS:%08llx\n",
+		    (unsigned long long)v[8], (unsigned long long)v[7], (unsigned long long)v[9]);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(rows); i++)
+		pp_buf_addf(out, "      %s: %016llx %s: %016llx %s: %016llx\n", rows[i].n[0],
+			    (unsigned long long)v[rows[i].r[0]], rows[i].n[1],
+			    (unsigned long long)v[rows[i].r[1]], rows[i].n[2],
+			    (unsigned long long)v[rows[i].r[2]]);
 	pp_buf_addf(out, "      CS: %04llx SS: %04llx\n", (unsigned long long)v[10],
 		    (unsigned long long)v[11]);
 }
@@ -277,9 +288,9 @@ static void bp_event(struct pp_az *az, const struct pp_event *ev)
 		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
 		pp_buf_add_json_str(&p->line, ana_comm(az->s, ev->tid));
-		pp_buf_addf(&p->line, ",\"addr\":\"0x%llx\",\"len\":%llu,\"type\":\"%s\",\"ip\":\"0x%llx\","
-			    "\"symbol\":", (unsigned long long)b->addr, (unsigned long long)b->len,
-			    type, (unsigned long long)ev->ip);
+		pp_buf_addf(&p->line, ",\"addr\":\"0x%llx\",\"len\":%llu,\"type\":\"%s\","
+			    "\"ip\":\"0x%llx\",\"symbol\":", (unsigned long long)b->addr,
+			    (unsigned long long)b->len, type, (unsigned long long)ev->ip);
 		pp_buf_add_json_str(&p->line, sym);
 		regs_print(p, b, ev, true, &p->line);
 		if (ev->nr_stack) {
@@ -292,7 +303,8 @@ static void bp_event(struct pp_az *az, const struct pp_event *ev)
 		}
 		pp_buf_adds(&p->line, "}\n");
 	} else if (az->out.format == ANA_FMT_TEXT) {
-		pp_buf_addf(&p->line, "%s %16s %6u [%03u] %s: breakpoint: 0x%llx/%llu:%s ip %016llx %s\n",
+		pp_buf_addf(&p->line,
+			    "%s %16s %6u [%03u] %s: breakpoint: 0x%llx/%llu:%s ip %016llx %s\n",
 			    ana_time_str(az->s, ev->time_ns, when, sizeof(when)),
 			    ana_comm(az->s, ev->tid), ev->tid, ev->cpu,
 			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), (unsigned long long)b->addr,

@@ -120,7 +120,8 @@ static int km_set_events(struct pp_az *az, struct pp_strlist *events)
 	const struct kmemleak_opts *o = az->opts;
 
 	if (!o->alloc || !o->free) {
-		pp_err("kmemleak: needs --alloc EVENTS and --free EVENTS (see 'pp-analyze help kmemleak')");
+		pp_err("kmemleak: needs --alloc EVENTS and --free EVENTS "
+		       "(see 'pp-analyze help kmemleak')");
 		return PP_EUSAGE;
 	}
 	pp_strlist_push(events, o->alloc);
@@ -310,7 +311,9 @@ static struct km_obj **candidates(struct pp_az *az, uint64_t end_ns, size_t *nr)
 	*nr = 0;
 	for (size_t it = 0; pp_u64map_next(&p->live, &it, &k, &val);) {
 		struct km_obj *o = val;
-		if (az->opt.than_ns && (end_ns < o->time_ns || end_ns - o->time_ns < az->opt.than_ns))
+		uint64_t age = end_ns > o->time_ns ? end_ns - o->time_ns : 0;
+
+		if (az->opt.than_ns && age < az->opt.than_ns)
 			continue;
 		v[(*nr)++] = o;
 	}
@@ -513,7 +516,8 @@ static void report_bytes(struct pp_az *az, struct km_obj **v, size_t nr)
 		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 	}
 	if (unstacked_n && !t)
-		fprintf(az->out.fp, "Leak of %llu bytes in %llu objects allocated without a stack\n",
+		fprintf(az->out.fp,
+			"Leak of %llu bytes in %llu objects allocated without a stack\n",
 			(unsigned long long)unstacked, (unsigned long long)unstacked_n);
 	if (t) {
 		if (unstacked_n) {
@@ -614,7 +618,8 @@ static void km_lost(struct pp_az *az, const struct pp_lost_ev *l)
 	if (!p->live.nr)
 		return;
 	if (az->out.format == ANA_FMT_TEXT)
-		fprintf(az->out.fp, "Report memory leaks in advance due to lost (%llu events at %s)\n",
+		fprintf(az->out.fp,
+			"Report memory leaks in advance due to lost (%llu events at %s)\n",
 			(unsigned long long)l->count, ana_ts_str(l->time_ns, ts, sizeof(ts)));
 	report(az, l->time_ns);
 	live_reset(p);
@@ -673,12 +678,20 @@ extern const struct pp_plan_ops azp_kmemleak_plan;
 const struct pp_analyzer_ops az_kmemleak_ops = {
 	.name = "kmemleak",
 	.summary = "allocations not released by the end of the capture, by stack",
-	.usage = "pp-analyze FILE kmemleak --alloc EVENT[,...] --free EVENT[,...] [-g] [--than AGE] [--comm]",
+	.usage = "pp-analyze FILE kmemleak --alloc EVENT[,...] --free EVENT[,...] [-g]\n"
+		 "       [--than AGE] [--comm]",
 	.examples =
-		"  pp-record --for 'kmemleak --alloc kmem:kmalloc//ptr=ptr/size=bytes_alloc/ --free kmem:kfree//ptr=ptr/ -g' -a --duration 10\n"
-		"  pp-analyze pp.capture kmemleak --alloc kmem:kmalloc//ptr=ptr/size=bytes_alloc/ --free kmem:kfree//ptr=ptr/ --than 5s\n"
-		"  pp-analyze pp.capture kmemleak --alloc 'kmem:mm_page_alloc//ptr=pfn/size=(4096<<order)/' --free kmem:mm_page_free//ptr=pfn/\n"
-		"  pp kmemleak --alloc 'uprobe:libc.so.6:malloc//size=arg1/,uretprobe:libc.so.6:malloc//ptr=ret/' \\\n"
+		"  pp-record --for 'kmemleak --alloc kmem:kmalloc//ptr=ptr/size=bytes_alloc/ \\\n"
+		"     --free kmem:kfree//ptr=ptr/ -g' -a --duration 10\n"
+		"  pp-analyze pp.capture kmemleak \\\n"
+		"     --alloc kmem:kmalloc//ptr=ptr/size=bytes_alloc/ \\\n"
+		"     --free kmem:kfree//ptr=ptr/ --than 5s\n"
+		"  pp-analyze pp.capture kmemleak \\\n"
+		"     --alloc 'kmem:mm_page_alloc//ptr=pfn/size=(4096<<order)/' \\\n"
+		"     --free kmem:mm_page_free//ptr=pfn/\n"
+		"  pp kmemleak \\\n"
+		"     --alloc 'uprobe:libc.so.6:malloc//size=arg1/,"
+		"uretprobe:libc.so.6:malloc//ptr=ret/' \\\n"
 		"     --free 'uprobe:libc.so.6:free//ptr=arg1/' -g --comm -- ./myprog\n",
 	.plan = &azp_kmemleak_plan,
 	.priv_size = sizeof(struct km_priv),

@@ -13,7 +13,8 @@ static int kvm_exit_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 	const struct pp_common_opts *c = a->common;
 
 	if (c->events.nr) {
-		snprintf(err, errsz, "kvm-exit: does not take -e: it records kvm:kvm_exit and kvm:kvm_entry");
+		snprintf(err, errsz,
+			 "kvm-exit: does not take -e: it records kvm:kvm_exit and kvm:kvm_entry");
 		return PP_EUSAGE;
 	}
 	if (c->filter)

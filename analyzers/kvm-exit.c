@@ -270,10 +270,12 @@ static void report(struct pp_az *az, uint64_t now_ns)
 	}
 	qsort(v, n, sizeof(*v), cmp_row);
 	if (text)
-		fprintf(az->out.fp, "%s kvm-exit latency\n", ana_time_str(az->s, now_ns, buf, sizeof(buf)));
+		fprintf(az->out.fp, "%s kvm-exit latency\n",
+			ana_time_str(az->s, now_ns, buf, sizeof(buf)));
 	t = pp_table_new();
 	if (az->opt.perins)
-		pp_table_col(t, p->cpu_ins ? "[CPU]" : "[THREAD]", p->cpu_ins ? "cpu" : "thread", 0, 0);
+		pp_table_col(t, p->cpu_ins ? "[CPU]" : "[THREAD]", p->cpu_ins ? "cpu" : "thread",
+			     0, 0);
 	pp_table_col(t, "exit_reason", NULL, PP_COL_LEFT, all_vmx ? 20 : 32);
 	pp_table_col(t, "calls", NULL, 0, 8);
 	pp_table_col(t, "total(us)", "total_us", 0, 16);
@@ -359,7 +361,8 @@ extern const struct pp_plan_ops azp_kvm_exit_plan;
 const struct pp_analyzer_ops az_kvm_exit_ops = {
 	.name = "kvm-exit",
 	.summary = "time from each VM exit to the next entry, by exit reason",
-	.usage = "pp-analyze FILE kvm-exit [--perins] [--than T] [--heatmap FILE] [--filter FILTER] [-i MS]",
+	.usage = "pp-analyze FILE kvm-exit [--perins] [--than T] [--heatmap FILE]\n"
+		 "       [--filter FILTER] [-i MS]",
 	.examples = "  pp-record --for 'kvm-exit' -p $(pidof qemu-system-x86_64) --duration 10\n"
 		    "  pp-analyze pp.capture kvm-exit -i 1000\n"
 		    "  pp-analyze pp.capture kvm-exit --perins --than 1ms\n"

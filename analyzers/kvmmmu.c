@@ -265,7 +265,9 @@ static void print_event(struct pp_az *az, const struct pp_event *ev)
 
 static void role_str(uint32_t r, struct pp_buf *b)
 {
-	static const char *const access[] = { "---", "--x", "w--", "w-x", "-u-", "-ux", "wu-", "wux" };
+	static const char *const access[] = {
+		"---", "--x", "w--", "w-x", "-u-", "-ux", "wu-", "wux",
+	};
 
 	pp_buf_addf(b, " ; l%u q%u%s %s%s %snxe %swp%s%s%s%s", ROLE_LEVEL(r), (r >> 5) & 3,
 		    (r & (1u << 7)) ? " direct" : "", access[(r >> 8) & 7],
@@ -336,7 +338,8 @@ static void dump(struct mmu_gen *g, unsigned level, bool root, uint32_t mask, ui
 
 static void gen_line(struct pp_az *az, uint64_t t_ns, const struct mmu_gen *g, const char *what)
 {
-	out_line(az, t_ns, "kvm_mmu_gen %llu%s get_page %llu created %llu zap_page %llu set_spte %llu\n",
+	out_line(az, t_ns,
+		 "kvm_mmu_gen %llu%s get_page %llu created %llu zap_page %llu set_spte %llu\n",
 		 (unsigned long long)g->gen, what, (unsigned long long)g->get_page,
 		 (unsigned long long)g->created, (unsigned long long)g->zap,
 		 (unsigned long long)g->set_spte);
@@ -442,7 +445,8 @@ static int on_get_page(struct pp_az *az, const struct pp_event *ev)
 			pg->refcount++;
 			if (az->opt.verbose)
 				out_line(az, ev->time_ns,
-					 "kvm_mmu_get_page EXIST gen %llu gfn 0x%llx role 0x%x root_count %u refcount %u\n",
+					 "kvm_mmu_get_page EXIST gen %llu gfn 0x%llx "
+					 "role 0x%x root_count %u refcount %u\n",
 					 (unsigned long long)gen, (unsigned long long)gfn, role,
 					 pg->root_count, pg->refcount);
 		}
@@ -529,7 +533,8 @@ static int on_spte(struct pp_az *az, const struct pp_event *ev, enum mmu_kind k)
 	l = &g->lv[level - 1];
 	sp = span(level);
 	/* the first page (gfn order) whose range holds gfn */
-	for (i = lower_bound(l, gfn >= sp ? gfn - sp + 1 : 0, 0); i < l->nr && l->v[i].gfn <= gfn; i++) {
+	i = lower_bound(l, gfn >= sp ? gfn - sp + 1 : 0, 0);
+	for (; i < l->nr && l->v[i].gfn <= gfn; i++) {
 		struct mmu_page *pg = &l->v[i];
 		uint64_t idx = (gfn - pg->gfn) >> ((level - 1) * 9);
 
@@ -605,7 +610,8 @@ const struct pp_analyzer_ops az_kvmmmu_ops = {
 	.name = "kvmmmu",
 	.summary = "KVM shadow pages per MMU generation and level (x86)",
 	.usage = "pp-analyze FILE kvmmmu [--spte] [--mmio] [--detail] [-e EVENT] [-i MS]",
-	.examples = "  pp-record --for 'kvmmmu --spte --mmio' -p $(pidof qemu-system-x86_64) --duration 10\n"
+	.examples = "  pp-record --for 'kvmmmu --spte --mmio' -p $(pidof qemu-system-x86_64) \\\n"
+		    "     --duration 10\n"
 		    "  pp-analyze pp.capture kvmmmu -i 5000\n"
 		    "  pp-analyze pp.capture kvmmmu --spte --mmio --detail\n"
 		    "  pp-analyze pp.capture kvmmmu -e kvm:kvm_page_fault\n",

@@ -95,10 +95,11 @@ static bool describe(struct pp_az *az, const struct pp_sideband_ev *sb, struct p
 		const char *reg = flags & 1 ? "unreg" : "reg";
 
 		get_str(d + 16, end, str, sizeof(str));
-		pp_buf_addf(txt, "misc:ksymbol: %s %s %016llx/%u %s", t, reg, (unsigned long long)addr,
-			    len, str);
-		pp_buf_addf(js, "\"type\":\"ksymbol\",\"ksym_type\":\"%s\",\"%s\":true,\"addr\":\"0x%llx\","
-			    "\"len\":%u,\"name\":", t, reg, (unsigned long long)addr, len);
+		pp_buf_addf(txt, "misc:ksymbol: %s %s %016llx/%u %s", t, reg,
+			    (unsigned long long)addr, len, str);
+		pp_buf_addf(js, "\"type\":\"ksymbol\",\"ksym_type\":\"%s\",\"%s\":true,"
+			    "\"addr\":\"0x%llx\",\"len\":%u,\"name\":", t, reg,
+			    (unsigned long long)addr, len);
 		pp_buf_add_json_str(js, str);
 		return true;
 	}
@@ -113,8 +114,8 @@ static bool describe(struct pp_az *az, const struct pp_sideband_ev *sb, struct p
 		for (int i = 0; i < 8; i++)
 			snprintf(tag + 2 * i, 3, "%02x", d[8 + i]);
 		pp_buf_addf(txt, "misc:bpf_event: %s id %u tag %s", t, id, tag);
-		pp_buf_addf(js, "\"type\":\"bpf_event\",\"event\":\"%s\",\"id\":%u,\"tag\":\"%s\"", t, id,
-			    tag);
+		pp_buf_addf(js, "\"type\":\"bpf_event\",\"event\":\"%s\",\"id\":%u,"
+			    "\"tag\":\"%s\"", t, id, tag);
 		return true;
 	}
 	case MISC_CGROUP: {
@@ -124,7 +125,8 @@ static bool describe(struct pp_az *az, const struct pp_sideband_ev *sb, struct p
 
 		get_str(d + 8, end, str, sizeof(str));
 		pp_buf_addf(txt, "misc:cgroup: id %llu %s", (unsigned long long)id, str);
-		pp_buf_addf(js, "\"type\":\"cgroup\",\"id\":%llu,\"path\":", (unsigned long long)id);
+		pp_buf_addf(js, "\"type\":\"cgroup\",\"id\":%llu,\"path\":",
+			    (unsigned long long)id);
 		pp_buf_add_json_str(js, str);
 		return true;
 	}
@@ -184,7 +186,8 @@ static void misc_sideband(struct pp_az *az, const struct pp_sideband_ev *sb)
 		pp_buf_reset(&p->line);
 		if (az->out.format == ANA_FMT_JSON) {
 			pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,%s}\n",
-				    ana_ts_str(sb->time_ns, ts, sizeof(ts)), sb->cpu, pp_buf_str(&js));
+				    ana_ts_str(sb->time_ns, ts, sizeof(ts)), sb->cpu,
+				    pp_buf_str(&js));
 		} else {
 			pp_buf_addf(&p->line, "%s [%03u] %s: %s\n",
 				    ana_time_str(az->s, sb->time_ns, when, sizeof(when)), sb->cpu,
@@ -201,7 +204,8 @@ static int misc_finish(struct pp_az *az)
 	struct misc_priv *p = az->priv;
 
 	if (az->out.format == ANA_FMT_TEXT && az->opt.verbose)
-		fprintf(az->out.fp, "misc: ksymbol %llu bpf_event %llu cgroup %llu text_poke %llu\n",
+		fprintf(az->out.fp,
+			"misc: ksymbol %llu bpf_event %llu cgroup %llu text_poke %llu\n",
 			(unsigned long long)p->nr[0], (unsigned long long)p->nr[1],
 			(unsigned long long)p->nr[2], (unsigned long long)p->nr[3]);
 	return 0;

@@ -309,7 +309,11 @@ static bool set_attr(struct perf_event_attr *a, const char *tok)
 	if (!eq)
 		bad("expected attr.FIELD=N, got 'attr.%s'", tok);
 	v = num(eq + 1);
-#define F(name) if (!strncmp(tok, #name, (size_t)(eq - tok)) && strlen(#name) == (size_t)(eq - tok)) { a->name = v; return true; }
+#define F(name)                                                                         \
+	if (strlen(#name) == (size_t)(eq - tok) && !strncmp(tok, #name, strlen(#name))) { \
+		a->name = v;                                                            \
+		return true;                                                            \
+	}
 	F(type) F(config) F(sample_type) F(bp_type) F(bp_addr) F(bp_len) F(sample_regs_intr)
 #undef F
 	bad("unknown attr field in 'attr.%s'", tok);

@@ -37,15 +37,16 @@ static int plan_of(const struct pp_plan_ops *ops, const char **args, struct pp_p
 
 static void test_azmem__kmemleak_stacks_on_allocations(void)
 {
-	const char *args[] = { "--alloc", "kmem:kmalloc//ptr=ptr/size=bytes_alloc/,kmem:a,kmem:b/x>1",
+	const char *args[] = { "--alloc",
+			       "kmem:kmalloc//ptr=ptr/size=bytes_alloc/,kmem:a,kmem:b/x>1",
 			       "--free", "kmem:kfree//ptr=ptr/", "-g", NULL };
 	const char *noargs[] = { "--alloc", "kmem:kmalloc", NULL };
 	struct pp_plan p;
 	char out[1024];
 
 	CU_ASSERT_EQUAL(plan_of(&azp_kmemleak_plan, args, &p, out, sizeof(out)), 0);
-	CU_ASSERT_STRING_EQUAL(out, "kmem:kmalloc//ptr=ptr/size=bytes_alloc/stack/ | kmem:a//stack/ | "
-				    "kmem:b/x>1/stack/ | kmem:kfree//ptr=ptr/");
+	CU_ASSERT_STRING_EQUAL(out, "kmem:kmalloc//ptr=ptr/size=bytes_alloc/stack/ | "
+				    "kmem:a//stack/ | kmem:b/x>1/stack/ | kmem:kfree//ptr=ptr/");
 	CU_ASSERT_FALSE(p.callchain);	/* not on the releases */
 	pp_plan_release(&p);
 	CU_ASSERT_EQUAL(plan_of(&azp_kmemleak_plan, noargs, &p, out, sizeof(out)), PP_EUSAGE);
@@ -63,7 +64,8 @@ static void test_azmem__breakpoint_defaults(void)
 	char out[1024];
 
 	CU_ASSERT_EQUAL(plan_of(&azp_breakpoint_plan, args, &p, out, sizeof(out)), 0);
-	CU_ASSERT_STRING_EQUAL(out, "mem:0x1234/1:w | mem:0x10/8:rw | mem:jiffies/8:x | mem:0x20/2:rw");
+	CU_ASSERT_STRING_EQUAL(out, "mem:0x1234/1:w | mem:0x10/8:rw | mem:jiffies/8:x | "
+				    "mem:0x20/2:rw");
 	pp_plan_release(&p);
 	CU_ASSERT_EQUAL(plan_of(&azp_breakpoint_plan, bad_len, &p, out, sizeof(out)), PP_ESYNTAX);
 	pp_plan_release(&p);
@@ -97,7 +99,8 @@ static void test_azmem__blktrace_filters(void)
 		CU_ASSERT_TRUE(p.all_cpus);
 		pp_plan_release(&p);
 	}
-	CU_ASSERT_NOT_EQUAL(az_blktrace_dev_resolve("/dev/pp-no-such-disk", &d, err, sizeof(err)), 0);
+	CU_ASSERT_NOT_EQUAL(az_blktrace_dev_resolve("/dev/pp-no-such-disk", &d, err, sizeof(err)),
+			    0);
 }
 
 static void test_azmem__kvm_and_misc(void)
@@ -114,7 +117,8 @@ static void test_azmem__kvm_and_misc(void)
 	pp_plan_release(&p);
 	CU_ASSERT_EQUAL(plan_of(&azp_kvmmmu_plan, mmu, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "kvmmmu:kvm_mmu_get_page | kvmmmu:kvm_mmu_prepare_zap_page | "
-				    "kvmmmu:kvm_mmu_set_spte | kvmmmu:mark_mmio_spte | kvm:kvm_page_fault");
+				    "kvmmmu:kvm_mmu_set_spte | kvmmmu:mark_mmio_spte | "
+				    "kvm:kvm_page_fault");
 	pp_plan_release(&p);
 	CU_ASSERT_EQUAL(plan_of(&azp_misc_plan, misc, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "dummy");
@@ -133,7 +137,8 @@ void test_azmem__register(void)
 			"breakpoint arguments get perf-prof's defaults; bad ones are refused"),
 		PP_TEST(test_azmem__blktrace_filters,
 			"blktrace device filters: whole disk, partition range, MAJOR:MINOR"),
-		PP_TEST(test_azmem__kvm_and_misc, "kvm-exit, kvmmmu and misc record what they need"),
+		PP_TEST(test_azmem__kvm_and_misc,
+			"kvm-exit, kvmmmu and misc record what they need"),
 	};
 
 	pp_suite_add("azmem", tests, PP_ARRAY_SIZE(tests));
