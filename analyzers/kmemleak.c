@@ -86,6 +86,7 @@ struct km_priv {
 	struct km_obj *free_objs;
 	bool have_size;			/* some allocation event gives a size */
 	bool keep_raw;			/* the per-event report is wanted */
+	bool bytes_report;		/* sizes and stacks: leaks by stack, not one by one */
 	uint64_t nr_alloc, nr_free, nr_unmatched_free;
 	struct pp_flame *flame;
 	struct pp_buf line;
@@ -148,6 +149,7 @@ static int compile_attr(struct pp_az *az, const struct ana_sel *m, const char *a
 static int km_init(struct pp_az *az)
 {
 	struct km_priv *p = az->priv;
+	bool stacks = false;
 	int rc;
 
 	p->sels = pp_xcalloc(az->nr_sels + 1, sizeof(*p->sels));
@@ -168,8 +170,11 @@ static int km_init(struct pp_az *az)
 		}
 		if (k->size)
 			p->have_size = true;
+		if (!k->free && (m->type->desc_flags & 4 /* PPF_EVF_STACK */))
+			stacks = true;
 	}
-	p->keep_raw = !p->have_size || az->opt.verbose;
+	p->bytes_report = p->have_size && stacks && !az->opt.verbose;
+	p->keep_raw = !p->bytes_report;
 	if (az->opt.flame_graph)
 		p->flame = pp_flame_new();
 	return 0;
@@ -580,17 +585,26 @@ static void flame_add(struct pp_az *az, struct km_obj **v, size_t nr)
 	}
 }
 
-/* Report what is live now (at @end_ns). */
-static void report(struct pp_az *az, uint64_t end_ns)
+/*
+ * Report what is live at @end_ns; @lost: early, because of a loss (then
+ * nothing at all when there is nothing to report).
+ */
+static void report(struct pp_az *az, uint64_t end_ns, const struct pp_lost_ev *lost)
 {
 	struct km_priv *p = az->priv;
-	bool stacks = false;
 	size_t nr;
 	struct km_obj **v = candidates(az, end_ns, &nr);
+	char ts[32];
 
-	for (size_t i = 0; i < nr && !stacks; i++)
-		stacks = v[i]->stack != NULL;
-	if (p->have_size && stacks && !az->opt.verbose)
+	if (lost && !nr) {
+		free(v);
+		return;
+	}
+	if (lost && az->out.format == ANA_FMT_TEXT)
+		fprintf(az->out.fp,
+			"Report memory leaks in advance due to lost (%llu events at %s)\n",
+			(unsigned long long)lost->count, ana_ts_str(lost->time_ns, ts, sizeof(ts)));
+	if (p->bytes_report)
 		report_bytes(az, v, nr);
 	else
 		report_events(az, v, nr);
@@ -613,15 +627,10 @@ static void live_reset(struct km_priv *p)
 static void km_lost(struct pp_az *az, const struct pp_lost_ev *l)
 {
 	struct km_priv *p = az->priv;
-	char ts[32];
 
 	if (!p->live.nr)
 		return;
-	if (az->out.format == ANA_FMT_TEXT)
-		fprintf(az->out.fp,
-			"Report memory leaks in advance due to lost (%llu events at %s)\n",
-			(unsigned long long)l->count, ana_ts_str(l->time_ns, ts, sizeof(ts)));
-	report(az, l->time_ns);
+	report(az, l->time_ns, l);
 	live_reset(p);
 }
 
@@ -631,7 +640,7 @@ static int km_finish(struct pp_az *az)
 	int rc = 0;
 
 	ana_report_header(az);
-	report(az, ana_capture_end_ns(az->s));
+	report(az, ana_capture_end_ns(az->s), NULL);
 	report_stats(az);
 	if (p->flame) {
 		struct pp_flame_svg_opts so = { .title = "kmemleak",

@@ -91,4 +91,36 @@ check_output expect actual
 "$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc kmem:mm_page_alloc --free kmem:kfree >out 2>err &&
 	fail "an allocation without ptr= was accepted"
 grep -q "needs ptr=EXPR" err || { cat err; fail "no message about ptr="; }
+
+# t361.6 a loss: what is live is reported at once ("in advance") and forgotten; a release
+# after the loss of something allocated before it does not match
+cat >lost.desc <<EOD
+kv hostname testhost
+kv machine x86_64
+event 1 kmem:kmalloc $FIX/formats/kmalloc.format flags=stack
+event 2 kmem:kfree $FIX/formats/kfree.format
+task 200 200 1 worker ./worker
+ksym 0xffffffff81100000 foo_alloc t
+sync 2000.000000000 1767225600.000000000
+sample 2000.000100 0 200 200 1 ptr=0xffff888000001000 bytes_alloc=128 stack=kernel,0xffffffff81100010
+lost 2000.000200 1 5
+sample 2000.000300 0 200 200 1 ptr=0xffff888000002000 bytes_alloc=64 stack=kernel,0xffffffff81100010
+sample 2000.000400 0 200 200 2 ptr=0xffff888000001000
+EOD
+"$CAPBUILD" lost.desc lost.ppcap || fail "capbuild lost.desc"
+run_ok actual "$PP_ANALYZE" lost.ppcap kmemleak --alloc kmem:kmalloc --free kmem:kfree
+cat >expect <<'EOT'
+Report memory leaks in advance due to lost (5 events at 2000.000200)
+LEAKED BYTES REPORT:
+Leak of 128 bytes in 1 objects allocated from:
+    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
+# 5 events lost: cpu1=5
+LEAKED BYTES REPORT:
+Leak of 64 bytes in 1 objects allocated from:
+    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
+KMEMLEAK STATS:
+ALLOC LIST num 1 mem 64
+TOTAL alloc 2 free 1
+EOT
+check_output expect actual
 exit 0
