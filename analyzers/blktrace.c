@@ -16,10 +16,12 @@
  * Tables every -i of capture time and at the end.  A loss clears the
  * tracking: a request is never measured across it.
  *
- * -d narrows the events to one device at analysis (resolved on this
- * machine); the recording was already filtered by the plan's -d.
+ * -d narrows the events to one device at analysis: as the capture's host
+ * key blockdev.NAME describes it, else as this machine has it; the
+ * recording was already filtered by the plan's -d.
  * Not here: resolving a device (blktrace-plan.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,30 @@ struct bt_priv {
 	struct pp_buf line;
 };
 
+/*
+ * The device as the recording machine saw it, when the capture says:
+ * host key "blockdev.NAME" = "MAJ:MIN DISK_MAJ:DISK_MIN START SIZE" (sectors;
+ * a whole disk is its own DISK with START 0).  Return: true when found.
+ */
+static bool dev_from_capture(struct pp_az *az, const char *name, struct blktrace_dev *d)
+{
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	unsigned maj, min, dmaj, dmin;
+	unsigned long long start, size;
+	char key[128];
+	const char *v;
+
+	snprintf(key, sizeof(key), "blockdev.%s", base);
+	v = ana_host(az->s, key);
+	if (!v || sscanf(v, "%u:%u %u:%u %llu %llu", &maj, &min, &dmaj, &dmin, &start, &size) != 6)
+		return false;
+	d->dev = dmaj << 20 | dmin;
+	d->part = maj != dmaj || min != dmin;
+	d->start = start;
+	d->size = size;
+	return true;
+}
+
 static int bt_set_events(struct pp_az *az, struct pp_strlist *events)
 {
 	const struct blktrace_opts *o = az->opts;
@@ -66,7 +92,8 @@ static int bt_set_events(struct pp_az *az, struct pp_strlist *events)
 	char err[300];
 
 	if (o->device) {
-		if (az_blktrace_dev_resolve(o->device, &d, err, sizeof(err))) {
+		if (!dev_from_capture(az, o->device, &d) &&
+		    az_blktrace_dev_resolve(o->device, &d, err, sizeof(err))) {
 			pp_err("blktrace: -d %s: %s", o->device, err);
 			return PP_EUSAGE;
 		}

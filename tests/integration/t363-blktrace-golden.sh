@@ -50,4 +50,18 @@ check_output expect actual
 # t363.4 -d with a device that does not exist is an error
 "$PP_ANALYZE" blktrace.ppcap blktrace -d /dev/pp-no-such-disk >out 2>err && fail "a missing -d device was accepted"
 grep -q "pp-no-such-disk" err || { cat err; fail "no message naming the device"; }
+
+# t363.5 a partition the capture describes (host key blockdev.NAME, as pp-record would store
+# it): sdz2 = sectors 1500..3499 of disk 8:0, whatever this machine has
+sed "s|formats/|$FIX/formats/|; s|^kv cmdline .*|&\nkv blockdev.sdz2 8:2 8:0 1500 2000|" \
+	"$FIX/blktrace.desc" >part.desc
+"$CAPBUILD" part.desc part.ppcap || fail "capbuild part.desc"
+run_ok actual "$PP_ANALYZE" part.ppcap blktrace -d /dev/sdz2 --format csv
+cat >expect <<'EOT'
+start,end,reqs,total_us,min_us,avg_us,max_us
+block_getrq,block_rq_insert,0,0.000,0.000,0.000,0.000
+block_rq_insert,block_rq_issue,2,8.000,3.000,4.000,5.000
+block_rq_issue,block_rq_complete,2,250.000,50.000,125.000,200.000
+EOT
+check_output expect actual
 exit 0
