@@ -56,6 +56,7 @@ struct bt_priv {
 	struct bt_req *free_reqs;	/* recycled, chained through .sector */
 	struct bt_row rows[3];		/* ending at insert, issue, complete */
 	char *events[BLKTRACE_NR_EVENTS];
+	bool own_events;		/* set_events() ran: no -e was given */
 	struct pp_buf line;
 };
 
@@ -105,6 +106,7 @@ static int bt_set_events(struct pp_az *az, struct pp_strlist *events)
 		pp_strlist_push(events, p->events[i]);
 	}
 	free(filter);
+	p->own_events = true;
 	return 0;
 }
 
@@ -112,6 +114,10 @@ static int bt_init(struct pp_az *az)
 {
 	struct bt_priv *p = az->priv;
 
+	if (!p->own_events) {
+		pp_err("blktrace: does not take -e: it uses the block request events");
+		return PP_EUSAGE;
+	}
 	for (size_t i = 0; i < az->nr_sels; i++) {
 		const struct ana_sel *m = &az->sels[i];
 		unsigned k = m->pos;

@@ -45,6 +45,7 @@ struct bp_priv {
 	struct bp_info *bps;		/* by ana_sel.index */
 	bool *skip;			/* by ana_sel.index: not a selected breakpoint */
 	bool arm64;
+	bool own_events;		/* set_events() ran: no -e was given */
 	struct pp_flame *flame;
 	struct pp_buf line;
 };
@@ -58,6 +59,7 @@ static int bp_set_events(struct pp_az *az, struct pp_strlist *events)
 {
 	/* pp-record names breakpoints "mem:ADDR/LEN:TYPE" */
 	pp_strlist_push(events, "mem:*");
+	((struct bp_priv *)az->priv)->own_events = true;
 	return 0;
 }
 
@@ -146,6 +148,10 @@ static int bp_init(struct pp_az *az)
 	const char *machine = ana_host(az->s, "machine");
 	size_t nr = 0;
 
+	if (!p->own_events) {
+		pp_err("breakpoint: give breakpoints as arguments ADDR[/LEN][:TYPE], not -e");
+		return PP_EUSAGE;
+	}
 	p->arm64 = machine && !strcmp(machine, "aarch64");
 	p->bps = pp_xcalloc(az->nr_sels + 1, sizeof(*p->bps));
 	p->skip = pp_xcalloc(az->nr_sels + 1, sizeof(*p->skip));

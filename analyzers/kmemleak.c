@@ -84,6 +84,7 @@ struct km_priv {
 	size_t nr_stacks;
 	struct km_chunk *chunks;
 	struct km_obj *free_objs;
+	bool own_events;		/* set_events() ran: no -e was given */
 	bool have_size;			/* some allocation event gives a size */
 	bool keep_raw;			/* the per-event report is wanted */
 	bool bytes_report;		/* sizes and stacks: leaks by stack, not one by one */
@@ -127,6 +128,7 @@ static int km_set_events(struct pp_az *az, struct pp_strlist *events)
 	}
 	pp_strlist_push(events, o->alloc);
 	pp_strlist_push(events, o->free);
+	((struct km_priv *)az->priv)->own_events = true;
 	return 0;
 }
 
@@ -152,6 +154,10 @@ static int km_init(struct pp_az *az)
 	bool stacks = false;
 	int rc;
 
+	if (!p->own_events) {
+		pp_err("kmemleak: give the events with --alloc and --free, not -e");
+		return PP_EUSAGE;
+	}
 	p->sels = pp_xcalloc(az->nr_sels + 1, sizeof(*p->sels));
 	for (size_t i = 0; i < az->nr_sels; i++) {
 		const struct ana_sel *m = &az->sels[i];

@@ -60,6 +60,7 @@ struct kx_priv {
 	bool cpu_ins;			/* instances are CPUs (-C) */
 	FILE *heatmap;
 	char *exit_sel;			/* "kvm:kvm_exit/FILTER/" */
+	bool own_events;		/* set_events() ran: no -e was given */
 	struct pp_buf line;
 };
 
@@ -74,6 +75,7 @@ static int kx_set_events(struct pp_az *az, struct pp_strlist *events)
 		pp_strlist_push(events, "kvm:kvm_exit");
 	}
 	pp_strlist_push(events, "kvm:kvm_entry");
+	((struct kx_priv *)az->priv)->own_events = true;
 	return 0;
 }
 
@@ -81,6 +83,10 @@ static int kx_init(struct pp_az *az)
 {
 	struct kx_priv *p = az->priv;
 
+	if (!p->own_events) {
+		pp_err("kvm-exit: does not take -e: it uses kvm:kvm_exit and kvm:kvm_entry");
+		return PP_EUSAGE;
+	}
 	p->exit_pos = 0;
 	p->cpu_ins = az->opt.cpus && !az->opt.pids && !az->opt.tids;
 	for (size_t i = 0; i < az->nr_sels; i++) {
