@@ -103,9 +103,11 @@ const struct pp_analyzer_ops az_expr_ops = {
 	.usage = "pp-analyze FILE expr -e EVENT [-v] 'EXPRESSION'",
 	.examples =
 		"  pp-analyze pp.capture expr -e sched:sched_wakeup 'pid > 100 && prio < 120'\n"
-		"  pp-analyze pp.capture expr -e sched:sched_switch -N 3 -v 'prev_state & 2 ? 1 : 0'\n"
+		"  pp-analyze pp.capture expr -e sched:sched_switch -N 3 -v "
+		"'prev_state & 2 ? 1 : 0'\n"
 		"  pp-analyze pp.capture expr -e sched:sched_process_exec 'filename ~ \"*bash\"'\n"
-		"  pp-analyze pp.capture expr -e irq:irq_handler_entry 'printf(\"%s %d\\n\", name, irq)'\n",
+		"  pp-analyze pp.capture expr -e irq:irq_handler_entry "
+		"'printf(\"%s %d\\n\", name, irq)'\n",
 	.plan = &azp_expr_plan,
 	.priv_size = sizeof(struct expr_priv),
 	.flags = PP_AZ_NEED_EVENTS,
