@@ -249,6 +249,9 @@ uint64_t ana_capture_end_ns(struct ana_session *s);
 /** ana_host() - a host key of the capture ("hostname", "release"...), or NULL. */
 const char *ana_host(struct ana_session *s, const char *key);
 
+/** ana_evtype_find() - the capture's event type named @name ("sched:sched_switch"), or NULL. */
+const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name);
+
 /** ana_syscall_name() - name of syscall @nr from the capture's table, or NULL. */
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 
