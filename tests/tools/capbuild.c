@@ -332,7 +332,8 @@ static void do_event(struct builder *b)
 	char *format = NULL;
 
 	if (b->nr_tok < 4)
-		bad("usage: event ID NAME FORMAT_FILE [selector=S] [filter=F] [kind=N] [flags=...]");
+		bad("usage: event ID NAME FORMAT_FILE [selector=S] [filter=F] [kind=N] "
+		    "[flags=...]");
 	e->id = (uint32_t)num(b->tok[1]);
 	d.id = e->id;
 	d.name = b->tok[2];
@@ -639,7 +640,8 @@ static void do_line(struct builder *b, char *line)
 		check(ppf_write_mmap(b->w, &m), "mmap");
 	} else if (!strcmp(cmd, "lost")) {
 		need(b, 4, "lost TIME CPU COUNT");
-		struct ppf_lost l = { when(b->tok[1]), (uint32_t)num(b->tok[2]), 0, num(b->tok[3]) };
+		struct ppf_lost l = { when(b->tok[1]), (uint32_t)num(b->tok[2]), 0,
+				      num(b->tok[3]) };
 		check(ppf_write_lost(b->w, &l), "lost");
 	} else if (!strcmp(cmd, "sync")) {
 		need(b, 3, "sync PERF_NS REALTIME_NS");
