@@ -105,6 +105,11 @@ $(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 all: $(TOOLS)
 
+# Test-only capture builder: text description in, capture out (tests/fixtures).
+$(O)/tests/capbuild: $(call obj,tests/tools/capbuild.c) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+all: $(O)/tests/capbuild
+
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
@@ -119,7 +124,7 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
-$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------

@@ -16,6 +16,49 @@
 #include "common/expr.h"
 #include "common/log.h"
 
+static const char *base_name(const char *path)
+{
+	const char *b = path ? strrchr(path, '/') : NULL;
+
+	return b ? b + 1 : path ? path : "";
+}
+
+/*
+ * A probe selector matches a recorded probe of the same kind (entry or
+ * return) on the same function and offset of a binary with the same base
+ * name ("libc.so.6" matches "/lib/x86_64-linux-gnu/libc.so.6"), whatever
+ * attributes either has.  Captures whose recorded selector cannot be parsed
+ * fall back to the event name: the function, "__return" for return probes.
+ */
+static bool probe_matches(const struct ana_evtype *t, const struct pp_selector *sel)
+{
+	bool ret = sel->kind == PP_SEL_URETPROBE || sel->kind == PP_SEL_KRETPROBE;
+	struct pp_parse_error err = { .pos = -1 };
+	struct pp_selector *rec = NULL;
+	const char *fn = sel->func ? sel->func : sel->name;
+	size_t nr = 0;
+	bool ok;
+
+	if ((t->kind != PPF_EV_UPROBE && t->kind != PPF_EV_KPROBE) ||
+	    !!(t->desc_flags & PPF_EVF_RETPROBE) != ret)
+		return false;
+	if (t->selector && !pp_selector_parse(t->selector, &rec, &nr, &err) && nr == 1) {
+		const char *rfn = rec->func ? rec->func : rec->name;
+
+		ok = rec->kind == sel->kind && rec->offset == sel->offset &&
+		     !strcmp(fn ? fn : "", rfn ? rfn : "") &&
+		     !strcmp(base_name(rec->binary), base_name(sel->binary));
+		pp_selector_free_array(rec, nr);
+		return ok;
+	}
+	pp_selector_free_array(rec, nr);
+	if (!fn || !t->event)
+		return false;
+	if (!ret)
+		return !strcmp(t->event, fn);
+	return !strncmp(t->event, fn, strlen(fn)) && !strcmp(t->event + strlen(fn), "__return");
+}
+
 static bool type_matches(const struct ana_evtype *t, const struct pp_selector *sel)
 {
 	switch (sel->kind) {
@@ -24,12 +67,7 @@ static bool type_matches(const struct ana_evtype *t, const struct pp_selector *s
 	case PP_SEL_PLAIN:
 		return !t->sys ? pp_glob_match(sel->name, t->name) : false;
 	default:
-		/* probes: the recorded selector, or an event named after the function */
-		if (t->selector && !strncmp(t->selector, sel->text, strlen(sel->text)))
-			return true;
-		return (sel->func || sel->name) && t->event &&
-		       !strcmp(t->event, sel->func ? sel->func : sel->name) &&
-		       (t->kind == 4 || t->kind == 5);
+		return probe_matches(t, sel);
 	}
 }
 
@@ -54,37 +92,29 @@ static struct ana_sel *sel_push(struct pp_az *az)
 	return &az->sels[az->nr_sels++];
 }
 
-/* Parsed selector arrays are kept alive for the analyzer: ana_sel points into them. */
-struct sel_store {
-	struct pp_selector *v;
-	size_t nr;
-};
-
 /*
- * The events an instance selects when -e is not given: the ones its
- * set_events() computes, its built-in list, or with PP_AZ_ALL_EVENTS every
- * event of the capture (one position).  The strings are owned by the session.
+ * PP_AZ_ALL_EVENTS without -e: one match per event type of the capture,
+ * each with a selector parsed from the type's name (so sel->sel is never
+ * NULL for the analyzer).
  */
-static int default_events(struct pp_az *az)
+static int select_all(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
-	struct pp_strlist *ev = &az->opt.events;
+	struct ana_sel_store *store = pp_xcalloc(s->nr_types + 1, sizeof(*store));
 
-	if (ev->nr)
-		return 0;
-	if (az->ops->set_events)
-		return az->ops->set_events(az, ev);
-	for (size_t i = 0; az->ops->builtin_events && az->ops->builtin_events[i]; i++)
-		pp_strlist_push(ev, az->ops->builtin_events[i]);
-	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS) && s->nr_types) {
-		struct pp_buf b = PP_BUF_INIT;
-		for (size_t i = 0; i < s->nr_types; i++) {
-			const struct ana_evtype *t = s->type_list[i];
-			/* glob characters in a name would re-match: such names are not in captures */
-			pp_buf_addf(&b, "%s%s", i ? "," : "", t->name);
-		}
-		az->default_events = pp_buf_detach(&b);
-		pp_strlist_push(ev, az->default_events);
+	az->sel_store = store;
+	az->nr_sel_store = s->nr_types;
+	for (size_t i = 0; i < s->nr_types; i++) {
+		const struct ana_evtype *t = s->type_list[i];
+		struct pp_parse_error err = { .pos = -1 };
+		if (pp_selector_parse(t->name, &store[i].v, &store[i].nr, &err) &&
+		    pp_selector_parse("all", &store[i].v, &store[i].nr, &err))
+			return PP_ESYNTAX;
+		struct ana_sel *m = sel_push(az);
+		m->type = t;
+		m->sel = &store[i].v[0];
+		m->pos = 0;
+		m->alias = t->event ? t->event : t->name;
 	}
 	return 0;
 }
@@ -93,14 +123,31 @@ int ana_az_select(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct pp_strlist *ev = &az->opt.events;
-	int rc = default_events(az);
+	struct ana_sel_store *store;
+	int rc = 0;
 
-	if (rc)
-		return rc;
-	struct sel_store *store = pp_xcalloc(ev->nr + 1, sizeof(*store));
+	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS))
+		return select_all(az);
+	store = pp_xcalloc(ev->nr + 1, sizeof(*store));
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
+	if ((!ev->nr || (az->ops->flags & PP_AZ_EXTRA_EVENTS)) &&
+	    (az->ops->set_events || az->ops->builtin_events)) {
+		/* built-in events: the analyzer's own, or computed from its options */
+		if (az->ops->set_events) {
+			rc = az->ops->set_events(az, &az->opt.events);
+			if (rc)
+				return rc;
+		} else {
+			for (const char *const *e = az->ops->builtin_events; *e; e++)
+				pp_strlist_push(&az->opt.events, *e);
+		}
+		store = pp_xrealloc(store, (ev->nr + 1) * sizeof(*store));
+		memset(store, 0, (ev->nr + 1) * sizeof(*store));
+		az->sel_store = store;
+		az->nr_sel_store = ev->nr;
+	}
 	for (size_t pos = 0; pos < ev->nr; pos++) {
 		struct pp_parse_error err = { .pos = -1 };
 		rc = pp_selector_parse(ev->v[pos], &store[pos].v, &store[pos].nr, &err);
@@ -138,7 +185,7 @@ int ana_az_select(struct pp_az *az)
 
 void ana_az_release_sels(struct pp_az *az)
 {
-	struct sel_store *store = az->sel_store;
+	struct ana_sel_store *store = az->sel_store;
 
 	for (size_t i = 0; i < az->nr_sels; i++)
 		pp_expr_free(az->sels[i].filter);
@@ -149,6 +196,4 @@ void ana_az_release_sels(struct pp_az *az)
 		pp_selector_free_array(store[i].v, store[i].nr);
 	free(store);
 	az->sel_store = NULL;
-	free(az->default_events);
-	az->default_events = NULL;
 }
