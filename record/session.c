@@ -860,9 +860,7 @@ int rec_session_finish(struct rec_session *s)
 	s->w = NULL;
 	if (rc2 && !rc)
 		rc = write_fail(s, rc2);
-	if (!s->out_stream && s->opts.output && stat(s->opts.output, &st) == 0)
-		s->file_bytes = (uint64_t)st.st_size;
-	else if (!s->out_stream && stat(REC_DEFAULT_OUTPUT, &st) == 0 && !s->opts.output)
+	if (!s->out_stream && stat(s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT, &st) == 0)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
