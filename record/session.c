@@ -570,6 +570,17 @@ int rec_session_open(struct rec_session *s)
 	int rc;
 
 	raise_nofile();
+	/* probes left by a pp-record that was killed: only when tracefs is already there */
+	if (!s->stale_probes_checked && (!access("/sys/kernel/tracing/uprobe_events", F_OK) ||
+					 !access("/sys/kernel/tracing/kprobe_events", F_OK)) &&
+	    !rec_session_tracefs(s)) {
+		int n = rec_probes_clean_stale(&s->tfs);
+
+		if (n > 0)
+			pp_info("removed %d probe%s left by a pp-record that no longer runs", n,
+				n > 1 ? "s" : "");
+		s->stale_probes_checked = true;
+	}
 	rc = target_init(s);
 	if (rc)
 		return rc;
