@@ -599,7 +599,7 @@ static void common_attr(const struct rec_session *s, struct perf_event_attr *a)
 	size_t ring = (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 
 	a->size = sizeof(*a);
-	a->sample_type |= REC_SAMPLE_ID_ALL | PERF_SAMPLE_PERIOD;
+	a->sample_type |= REC_SAMPLE_ID_ALL;
 	a->read_format = PERF_FORMAT_LOST;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
@@ -645,6 +645,9 @@ int rec_evsels_finish(struct rec_session *s)
 			   e->kind != PPF_EV_UPROBE && e->kind != PPF_EV_KPROBE) {
 			a->sample_period = s->opts.period;
 		}
+		if (e->kind != PPF_EV_TRACEPOINT && e->kind != PPF_EV_UPROBE &&
+		    e->kind != PPF_EV_KPROBE)
+			a->sample_type |= PERF_SAMPLE_PERIOD;
 		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
 					 ((a->sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8);
 	}

@@ -834,9 +834,9 @@ static void unannounced_losses(struct rec_session *s)
 		struct {
 			struct perf_event_header h;
 			uint64_t id, lost;
-			uint64_t sid[4];	/* tid, time, cpu, identifier: the trailer */
+			uint64_t sid[3];	/* tid, time, identifier: the trailer */
 		} r = { { PERF_RECORD_LOST, 0, sizeof(r) }, 0, per_cpu[i] - s->lost_cpu[i],
-			{ 0, s->end_ns, (uint64_t)s->tgt.cpus[i], 0 } };
+			{ 0, s->end_ns, 0 } };
 
 		rec_merge_push(&s->merge, i, s->end_ns, -1, s->tgt.cpus[i], &r.h);
 	}
