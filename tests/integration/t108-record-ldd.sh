@@ -8,6 +8,7 @@ command -v ldd >/dev/null 2>&1 || skip "no ldd"
 
 ldd "$PP_RECORD" >ldd.txt 2>&1 || { cat ldd.txt; fail "ldd failed"; }
 cat ldd.txt
+grep -q -E 'lib(asan|ubsan|tsan)' ldd.txt && skip "a sanitizer build links its runtime"
 for bad in traceevent sqlite python dw iberty tracefs; do
 	grep -qi "lib$bad" ldd.txt && fail "pp-record links lib$bad"
 done

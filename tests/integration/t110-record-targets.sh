@@ -27,9 +27,8 @@ assert_eq "capture of a command killed by a signal" 0 "$(sv sig.cap truncated)"
 # children and grandchildren, from their first instruction
 "$PP_RECORD" -e "$EV" -o kids.cap -- sh -c "\"$PP_LOAD/syscalls\" -t 3 -n 20000; true" 2>kids.err
 assert_eq "pp-record exit status (children)" 0 $?
-pid=$(lv kids.err pid)
 assert_eq "getppid of the grandchild's threads" "$(lv kids.err getppid)" \
-	"$("$CAPCHECK" kids.cap pcount raw_syscalls:sys_enter "$pid")"
+	"$("$CAPCHECK" kids.cap count raw_syscalls:sys_enter "$(lv kids.err tids)")"
 
 # -p: the process exec()s the load later, which then starts its threads
 sh -c "sleep 1; exec \"$PP_LOAD/syscalls\" -t 2 -n 30000" 2>late.err &
@@ -41,8 +40,9 @@ cat pid.err
 wait $lpid
 assert_eq "pp-record -p exit status" 0 $rc
 assert_eq "getppid of threads created after the start" "$(lv late.err getppid)" \
-	"$("$CAPCHECK" pid.cap pcount raw_syscalls:sys_enter $lpid)"
-assert_eq "-p records nothing else" "$(lv late.err getppid)" "$(sv pid.cap samples)"
+	"$("$CAPCHECK" pid.cap count raw_syscalls:sys_enter "$(lv late.err tids)")"
+assert_eq "-p records nothing else" "$("$CAPCHECK" pid.cap pcount raw_syscalls:sys_enter $lpid)" \
+	"$(sv pid.cap samples)"
 
 # -t: one thread of a 2-thread ctxsw
 "$PP_LOAD/uprobe_target" -n 2000 -p 1000 -d 300 -m call >ut.out 2>ut.err &
@@ -107,8 +107,9 @@ if mkdir "$cg/$name" 2>/dev/null; then
 	wait $cpid
 	rmdir "$cg/$name"
 	assert_eq "getppid in the cgroup" "$(lv cg.err getppid)" \
-		"$("$CAPCHECK" cg.cap pcount raw_syscalls:sys_enter $cpid)"
-	assert_eq "only the cgroup recorded" "$(lv cg.err getppid)" "$(sv cg.cap samples)"
+		"$("$CAPCHECK" cg.cap count raw_syscalls:sys_enter "$(lv cg.err tids)")"
+	assert_eq "only the cgroup recorded" \
+		"$("$CAPCHECK" cg.cap pcount raw_syscalls:sys_enter $cpid)" "$(sv cg.cap samples)"
 else
 	echo "note: cannot create a cgroup under $cg: --cgroups not tested"
 fi
