@@ -38,7 +38,8 @@ echo "total=$total burn_a=$a burn_b=$b burn_c=$c burn_d=$d main;a;b;c=$abc"
 assert_between "burn_b / burn_a" 0.65 0.85 "$(awk -v x=$b -v y=$a 'BEGIN { print x / y }')"
 assert_between "burn_c / burn_a" 0.40 0.60 "$(awk -v x=$c -v y=$a 'BEGIN { print x / y }')"
 assert_between "burn_d / burn_a" 0.07 0.18 "$(awk -v x=$d -v y=$a 'BEGIN { print x / y }')"
-assert_eq "burn_c always under main;burn_a;burn_b" "$c" "$abc"
+# (a sample in a function's prologue may miss one frame: frame-pointer unwinding)
+assert_ge "burn_c under main;burn_a;burn_b (per mille)" 990 "$((abc * 1000 / c))"
 assert_ge "burn_a share of the burner's samples (%)" 90 "$((a * 100 / total))"
 
 # kernel frames (any task: the machine is never idle in the kernel, pp-record's own writes
