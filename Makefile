@@ -85,6 +85,21 @@ $(O)/.plan-stamp:
 $(BIN)/pp-record: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RECORD_LIBS)
 
+# The syscall table of the build machine, as REC_SYSCALL(nr, name) lines.
+$(O)/gen/syscalls.h:
+	@mkdir -p $(dir $@)
+	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
+		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
+$(O)/record/snapshot.o: $(O)/gen/syscalls.h
+$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)/gen
+
+# Test-only capture checker used by the record integration tests.
+TOOLS := $(O)/tests/capcheck
+$(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+all: $(TOOLS)
+
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
@@ -123,7 +138,7 @@ deps:
 unit: $(UNIT)
 	$(UNIT)
 
-integration: $(PROGS) $(LOADS)
+integration: $(PROGS) $(LOADS) $(TOOLS)
 	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
 
 check: all unit integration

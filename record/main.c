@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* main.c - placeholder until pp-record lands. */
-#include <stdio.h>
+/*
+ * main.c - pp-record's entry point: program name, log level, then cmd_record().
+ */
+#include "common/log.h"
+#include "record.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
-	fprintf(stderr, "pp-record: not built yet\n");
-	return 2;
+	pp_progname = "pp-record";
+	return cmd_record(argc, (const char **)argv);
 }

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-record.c - `pp-record`: the option table, validation, and the run.
+ *
+ * Only parsing and checking happen here; every step of the recording is
+ * library code in session.c and friends.  Exit status: 0, 1 (the recording
+ * failed, e.g. a full disk), 2 (bad input, one line naming the bad part),
+ * or the status of `-- COMMAND`.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/options.h"
+#include "plan.h"
+#include "record.h"
+#include "session.h"
+#include "summary.h"
+
+static const char *const record_usage[] = {
+	"pp-record [-e EVENTS]... [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",
+	NULL,
+};
+
+static const char record_help[] =
+	"\nRecords perf events into a capture file (default " REC_DEFAULT_OUTPUT ") for pp-analyze.\n"
+	"Stops on --duration, SIGINT/SIGTERM, or when COMMAND exits (then exits with its status).\n"
+	"With -a or -C, COMMAND only bounds the recording; otherwise only COMMAND and its children\n"
+	"are recorded, from their first instruction.\n"
+	"\nExamples:\n"
+	"  pp-record -e sched:sched_switch,sched:sched_wakeup --duration 10\n"
+	"  pp-record -e 'sched:sched_switch/prev_pid==1234/' -o sched.capture\n"
+	"  pp-record -e 'raw_syscalls:sys_enter/common_pid==42/' -p 42\n"
+	"  pp-record -e cpu-clock -F 997 -g -- ./myprog arg1\n"
+	"  pp-record -a -e sched:sched_switch -- sleep 2\n"
+	"  pp-record -e 'sched:sched_wak*' -C 0-1 --duration 5s\n"
+	"  pp-record -e uprobe:/usr/bin/bash:readline -e 'mem:jiffies/8:r' --duration 1\n"
+	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n";
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	pp_stop = 1;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;		/* only to interrupt poll() */
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static int kallsyms_cb(const struct pp_option *opt, const char *arg, bool unset, char *err,
+		       size_t errsz)
+{
+	if (unset || !strcmp(arg, "no")) {
+		*(int *)opt->value = 0;
+	} else if (!strcmp(arg, "yes")) {
+		*(int *)opt->value = 1;
+	} else {
+		snprintf(err, errsz, "option '--kallsyms' takes yes or no, not '%s'", arg);
+		return PP_EUSAGE;
+	}
+	return 0;
+}
+
+static char *cmdline_dup(int argc, const char **argv)
+{
+	struct pp_buf b = PP_BUF_INIT;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (i)
+			pp_buf_addch(&b, ' ');
+		if (*a && !strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;!#~")) {
+			pp_buf_adds(&b, a);
+			continue;
+		}
+		pp_buf_addch(&b, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				pp_buf_adds(&b, "'\\''");
+			else
+				pp_buf_addch(&b, *a);
+		}
+		pp_buf_addch(&b, '\'');
+	}
+	return pp_buf_detach(&b);
+}
+
+static long max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Checks that need no kernel: return 0 or an error message in @s. */
+static int validate(struct rec_session *s)
+{
+	struct rec_opts *o = &s->opts;
+	int targets = !!o->pids + !!o->tids + !!o->cgroups + !!o->argv;
+	long maxrate;
+
+	if (targets > 1)
+		return rec_session_fail(s, PP_EUSAGE,
+					"-p, -t, --cgroups and a COMMAND exclude each other");
+	if (o->all_cpus && (o->pids || o->tids || o->cgroups))
+		return rec_session_fail(s, PP_EUSAGE, "-a records every task: it cannot be combined with %s",
+					o->pids ? "-p" : o->tids ? "-t" : "--cgroups");
+	if (o->freq && o->period)
+		return rec_session_fail(s, PP_EUSAGE, "-F and --period exclude each other");
+	maxrate = max_sample_rate();
+	if (o->freq && maxrate > 0 && o->freq > (uint64_t)maxrate)
+		return rec_session_fail(s, PP_ERANGE,
+					"-F %llu is above the kernel's limit of %ld Hz (/proc/sys/kernel/perf_event_max_sample_rate)",
+					(unsigned long long)o->freq, maxrate);
+	if (o->mmap_pages <= 0 || (o->mmap_pages & (o->mmap_pages - 1)))
+		return rec_session_fail(s, PP_ERANGE, "-m %d: the number of pages must be a power of 2",
+					o->mmap_pages);
+	if (o->watermark < 1 || o->watermark > 100)
+		return rec_session_fail(s, PP_ERANGE, "--watermark %d: expected 1 to 100 (percent)",
+					o->watermark);
+	if (o->zstd_level < -50 || o->zstd_level > 22)
+		return rec_session_fail(s, PP_ERANGE, "--zstd-level %d: expected -50 to 22",
+					o->zstd_level);
+	if (o->exclude_user && o->exclude_kernel)
+		return rec_session_fail(s, PP_EUSAGE,
+					"--exclude-user and --exclude-kernel together leave nothing to record");
+	if (o->argv) {
+		char *path = rec_workload_find_dup(o->argv[0]);
+
+		if (!path)
+			return rec_session_fail(s, PP_ENOT_FOUND, "command '%s' not found",
+						o->argv[0]);
+		free(path);
+	}
+	return 0;
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct rec_session s;
+	struct rec_opts *o = &s.opts;
+	char err[512];
+	int n, rc, status;
+
+	rec_session_init(&s);
+	const struct pp_option opts[] = {
+		PP_OPT_GROUP("What to record"),
+		PP_OPT_STRLIST('e', "event", &o->events, "events",
+			       "events: sys:name[/filter/ATTR/], globs, cpu-clock, page-faults, uprobe:BIN:fn, mem:ADDR ..."),
+		PP_OPT_STRLIST(0, "for", &o->fors, "'analyzer args'",
+			       "record what this analyzer invocation needs"),
+		PP_OPT_U64('F', "freq", &o->freq, "hz", "sampling frequency of cpu-clock/task-clock (997)"),
+		PP_OPT_TIME(0, "period", &o->period, 1, "sampling period (ns for clocks, else a count)"),
+		PP_OPT_BOOL('g', "call-graph", &o->callgraph, "record call chains for every event"),
+		PP_OPT_BOOL(0, "user-callchain", &o->user_callchain, "keep the user part of call chains (on)"),
+		PP_OPT_BOOL(0, "kernel-callchain", &o->kernel_callchain,
+			    "keep the kernel part of call chains (on)"),
+		PP_OPT_BOOL(0, "exclude-user", &o->exclude_user, "do not count in user mode"),
+		PP_OPT_BOOL(0, "exclude-kernel", &o->exclude_kernel, "do not count in kernel mode"),
+		PP_OPT_GROUP("Where"),
+		PP_OPT_BOOL('a', "all-cpus", &o->all_cpus, "every CPU, every task (the default)"),
+		PP_OPT_STRING('C', "cpus", &o->cpus, "cpus", "only these CPUs: 0,2-3"),
+		PP_OPT_STRING('p', "pids", &o->pids, "pids", "these processes, new threads included"),
+		PP_OPT_STRING('t', "tids", &o->tids, "tids", "these threads"),
+		PP_OPT_STRING(0, "cgroups", &o->cgroups, "names", "tasks of these cgroups (under /sys/fs/cgroup)"),
+		PP_OPT_GROUP("How"),
+		PP_OPT_INT('m', "mmap-pages", &o->mmap_pages, "pages",
+			   "ring buffer pages per CPU, a power of 2 (256)"),
+		PP_OPT_INT(0, "watermark", &o->watermark, "pct", "wake up when a ring is this % full (25)"),
+		PP_OPT_STRING('o', "output", &o->output, "file",
+			      "capture file (" REC_DEFAULT_OUTPUT "); - for standard output"),
+		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull, "stop after this long (s)"),
+		PP_OPT_INT(0, "zstd-level", &o->zstd_level, "n", "zstd level, negative for faster (3)"),
+		{ .type = PP_OPT_T_CALLBACK, .long_name = "kallsyms", .value = &o->kallsyms,
+		  .argh = "yes|no", .flags = PP_OPT_OPTARG, .defarg = "yes", .cb = kallsyms_cb,
+		  .help = "store kernel symbols (default: when kernel addresses are recorded)" },
+		PP_OPT_BOOL(0, "sideband", &o->sideband, "also record ksymbol, bpf, cgroup, text_poke records"),
+		PP_OPT_COUNT('v', "verbose", &o->verbose, "more messages; per-CPU losses in the summary"),
+		PP_OPT_END(),
+	};
+
+	o->cmdline = cmdline_dup(argc, argv);	/* before parsing reorders argv */
+	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,
+			     sizeof(err));
+	if (n == PP_OPT_HELP) {
+		pp_usage_print(stdout, record_usage, opts);
+		fputs(record_help, stdout);
+		rec_session_release(&s);
+		return 0;
+	}
+	if (n < 0) {
+		pp_err("%s (see pp-record --help)", err);
+		rec_session_release(&s);
+		return 2;
+	}
+	pp_log_level = o->verbose;
+	if (n > 0) {
+		/* argv + 1 was compacted: the leftovers are the command */
+		o->argv = pp_xcalloc((size_t)n + 1, sizeof(*o->argv));
+		memcpy(o->argv, argv + 1, (size_t)n * sizeof(*o->argv));
+	}
+	install_signals();
+
+	rc = validate(&s);
+	for (size_t i = 0; !rc && i < o->events.nr; i++)
+		rc = rec_evsels_add(&s, o->events.v[i]);
+	for (size_t i = 0; !rc && i < o->fors.nr; i++)
+		rc = rec_plan_apply(&s, o->fors.v[i]);
+	if (!rc && !s.nr_evsels)
+		rc = rec_evsels_add(&s, "cpu-clock");
+	if (rc) {
+		pp_err("%s", s.errmsg);
+		free(o->argv);
+		rec_session_release(&s);
+		return 2;
+	}
+
+	rc = rec_session_open(&s);
+	if (!rc)
+		rc = rec_session_run(&s);
+	if (rc) {
+		pp_err("%s", s.errmsg);
+		status = rc == PP_EUSAGE ? 2 : 1;
+		rec_session_finish(&s);
+	} else {
+		rc = rec_session_finish(&s);
+		if (rc)
+			pp_err("%s", s.errmsg);
+		if (pp_log_level >= PP_LOG_INFO)
+			rec_summary_print(&s, stderr);
+		status = rc ? 1 : 0;
+		if (!rc && s.wl.pid) {
+			rec_workload_stop(&s.wl);
+			status = rec_workload_exit_code(&s.wl);
+		}
+	}
+	free(o->argv);
+	rec_session_release(&s);
+	return status;
+}

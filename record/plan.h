@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.h - `--for 'ANALYZER ARGS'`: record what an analyzer invocation needs.
+ *
+ * The analyzer's plan hook (analyzers/<name>-plan.c) turns its options into
+ * events, filters, sampling and stacks; rec_plan_apply() adds those to the
+ * session.  Several --for are merged by the session (the same event asked
+ * twice is opened once).
+ */
+#ifndef PP_RECORD_PLAN_H
+#define PP_RECORD_PLAN_H
+
+struct rec_session;
+
+/**
+ * rec_plan_apply() - add to @s the events that `ANALYZER ARGS` needs
+ * @s: the session
+ * @analyzer_args: "task-state -p 123", as given to --for
+ *
+ * Return: 0, or a negative code with s->errmsg set (PP_ENOTSUP for now:
+ * analyzer plans are not wired in yet).
+ */
+int rec_plan_apply(struct rec_session *s, const char *analyzer_args);
+
+#endif

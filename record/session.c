@@ -1,0 +1,785 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - one recording: targets, perf fds, rings, the poll loop, the end.
+ *
+ * Layout of fds: for each target CPU, for each unit (the whole CPU, a
+ * thread, or a cgroup) the tracking event then every evsel; the first fd on
+ * a CPU owns that CPU's ring and every other fd on the CPU is redirected into
+ * it.  A round drains every ring into the merge queues, adds a time-sync
+ * pair once a second, flushes the merge up to (round start - window) and
+ * lets the writer close an old segment.  Probes are removed only after every
+ * fd is closed (the kernel refuses while they are in use).
+ * Not here: attrs (evsel.c), record decoding (sideband.c), snapshots (snapshot.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/log.h"
+#include "common/units.h"
+#include "session.h"
+#include "sideband.h"
+#include "snapshot.h"
+#include "summary.h"
+#include "symbols.h"
+
+volatile sig_atomic_t pp_stop;
+
+uint64_t rec_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void rec_session_init(struct rec_session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->opts.user_callchain = true;
+	s->opts.kernel_callchain = true;
+	s->opts.mmap_pages = REC_DEFAULT_PAGES;
+	s->opts.watermark = REC_DEFAULT_WATERMARK;
+	s->opts.kallsyms = -1;
+	s->wl.go_fd = -1;
+	s->wl.err_fd = -1;
+}
+
+int rec_session_fail(struct rec_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int rec_session_tracefs(struct rec_session *s)
+{
+	char m[512];
+	int rc;
+
+	if (s->tfs.root)
+		return 0;
+	rc = rec_tracefs_open(&s->tfs, m, sizeof(m));
+	if (rc)
+		return rec_session_fail(s, rc, "%s", m);
+	if (s->tfs.mounted)
+		pp_info("mounted tracefs on %s", s->tfs.root);
+	return 0;
+}
+
+/* --- id map ------------------------------------------------------------- */
+
+static void idmap_init(struct rec_idmap *m, size_t n)
+{
+	size_t cap = 64;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	m->cap = cap;
+	m->keys = pp_xcalloc(cap, sizeof(*m->keys));
+	m->vals = pp_xcalloc(cap, sizeof(*m->vals));
+}
+
+static inline size_t idmap_slot(const struct rec_idmap *m, uint64_t kid)
+{
+	return (size_t)((kid * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
+}
+
+static void idmap_put(struct rec_idmap *m, uint64_t kid, int val)
+{
+	size_t i = idmap_slot(m, kid);
+
+	while (m->keys[i] && m->keys[i] != kid)
+		i = (i + 1) & (m->cap - 1);
+	m->keys[i] = kid;
+	m->vals[i] = val;
+}
+
+int rec_idmap_get(const struct rec_idmap *m, uint64_t kid)
+{
+	if (!m->cap || !kid)
+		return -2;
+	for (size_t i = idmap_slot(m, kid); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == kid)
+			return m->vals[i];
+	return -2;
+}
+
+/* --- targets ------------------------------------------------------------ */
+
+static bool proc_exists(pid_t pid)
+{
+	char p[64];
+
+	snprintf(p, sizeof(p), "/proc/%d", (int)pid);
+	return access(p, F_OK) == 0;
+}
+
+static void add_tid(struct rec_target *t, pid_t tid)
+{
+	for (size_t i = 0; i < t->nr_tids; i++)
+		if (t->tids[i] == tid)
+			return;
+	t->tids = pp_xrealloc(t->tids, (t->nr_tids + 1) * sizeof(*t->tids));
+	t->tids[t->nr_tids++] = tid;
+}
+
+static int process_threads(struct rec_session *s, pid_t pid)
+{
+	char p[64];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(p, sizeof(p), "/proc/%d/task", (int)pid);
+	d = opendir(p);
+	if (!d)
+		return rec_session_fail(s, PP_ENOT_FOUND, "no process %d", (int)pid);
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			add_tid(&s->tgt, (pid_t)atoi(de->d_name));
+	closedir(d);
+	return 0;
+}
+
+static int target_init(struct rec_session *s)
+{
+	struct rec_target *t = &s->tgt;
+	char online[1024];
+	int *on = NULL, rc;
+	size_t nr_on = 0;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+
+	if (!f || !fgets(online, sizeof(online), f)) {
+		snprintf(online, sizeof(online), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	}
+	if (f)
+		fclose(f);
+	online[strcspn(online, "\n")] = '\0';
+	if (pp_parse_list(online, 0, &on, &nr_on))
+		return rec_session_fail(s, PP_ESYNTAX, "cannot parse the online CPUs '%s'", online);
+	if (s->opts.cpus) {
+		rc = pp_parse_list(s->opts.cpus, 0, &t->cpus, &t->nr_cpus);
+		if (rc) {
+			free(on);
+			return rec_session_fail(s, rc, "bad CPU list '%s'", s->opts.cpus);
+		}
+		for (size_t i = 0; i < t->nr_cpus; i++) {
+			bool ok = false;
+
+			for (size_t j = 0; j < nr_on; j++)
+				ok |= on[j] == t->cpus[i];
+			if (!ok) {
+				rc = rec_session_fail(s, PP_ERANGE, "CPU %d is not online (online: %s)",
+						      t->cpus[i], online);
+				free(on);
+				return rc;
+			}
+		}
+		free(on);
+	} else {
+		t->cpus = on;
+		t->nr_cpus = nr_on;
+	}
+
+	if (s->opts.argv && !s->opts.all_cpus && !s->opts.cpus) {
+		t->kind = REC_TGT_WORKLOAD;
+	} else if (s->opts.pids || s->opts.tids) {
+		const char *list = s->opts.pids ? s->opts.pids : s->opts.tids;
+		int *v = NULL;
+		size_t n = 0;
+
+		t->kind = REC_TGT_THREADS;
+		rc = pp_parse_list(list, 0, &v, &n);
+		if (rc)
+			return rec_session_fail(s, rc, "bad %s list '%s'",
+						s->opts.pids ? "pid" : "tid", list);
+		for (size_t i = 0; i < n && !rc; i++) {
+			if (s->opts.pids) {
+				rc = process_threads(s, v[i]);
+			} else if (!proc_exists(v[i])) {
+				rc = rec_session_fail(s, PP_ENOT_FOUND, "no thread %d", v[i]);
+			} else {
+				add_tid(t, v[i]);
+			}
+		}
+		t->pids = pp_xmalloc((n ? n : 1) * sizeof(*t->pids));
+		for (size_t i = 0; i < n; i++)
+			t->pids[i] = v[i];
+		t->nr_pids = n;
+		free(v);
+		if (rc)
+			return rc;
+	} else if (s->opts.cgroups) {
+		char *list = pp_xstrdup(s->opts.cgroups), *save = NULL;
+
+		t->kind = REC_TGT_CGROUP;
+		rc = 0;
+		for (char *n = strtok_r(list, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
+			char *p = pp_xasprintf("/sys/fs/cgroup/%s", n[0] == '/' ? n + 1 : n);
+			int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			if (fd < 0) {
+				rc = rec_session_fail(s, PP_ENOT_FOUND, "no cgroup '%s' (looked for %s)",
+						      n, p);
+			} else {
+				t->cgroup_fds = pp_xrealloc(t->cgroup_fds,
+							    (t->nr_cgroups + 1) * sizeof(int));
+				t->cgroup_fds[t->nr_cgroups++] = fd;
+			}
+			free(p);
+		}
+		free(list);
+		if (rc)
+			return rc;
+	} else {
+		t->kind = REC_TGT_SYSTEM;
+	}
+	return 0;
+}
+
+/* A zombie whose parent does not reap it still answers kill(pid, 0): read its state. */
+static bool task_alive(pid_t pid)
+{
+	char p[64], buf[512], *rp;
+	FILE *f;
+	bool alive = false;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
+	f = fopen(p, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) && rp[1] == ' ')
+		alive = rp[2] != 'Z' && rp[2] != 'X';
+	fclose(f);
+	return alive;
+}
+
+static bool targets_alive(const struct rec_session *s)
+{
+	for (size_t i = 0; i < s->tgt.nr_pids; i++)
+		if (task_alive(s->tgt.pids[i]))
+			return true;
+	return false;
+}
+
+/* --- opening events ----------------------------------------------------- */
+
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, unsigned long flags)
+{
+	int fd = (int)syscall(__NR_perf_event_open, a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int open_error(struct rec_session *s, int err, const char *what, int cpu)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		return rec_session_fail(s, err,
+			"cannot open %s: permission denied (run as root, or lower /proc/sys/kernel/perf_event_paranoid)",
+			what);
+	case EMFILE:
+	case ENFILE:
+		return rec_session_fail(s, err,
+			"cannot open %s on CPU %d: too many open files (raise 'ulimit -n')", what, cpu);
+	case ENOSPC:
+		return rec_session_fail(s, err,
+			"cannot open %s on CPU %d: no free hardware slot (breakpoints in use?)", what, cpu);
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		return rec_session_fail(s, err, "cannot open %s: not supported on this machine (%s)",
+					what, strerror(-err));
+	default:
+		return rec_session_fail(s, err, "cannot open %s on CPU %d: %s", what, cpu,
+					strerror(-err));
+	}
+}
+
+static void fds_add(struct rec_session *s, int fd, int evsel, int cpu_idx)
+{
+	if (s->nr_fds == s->cap_fds) {
+		s->cap_fds = s->cap_fds ? s->cap_fds * 2 : 64;
+		s->fds = pp_xrealloc(s->fds, s->cap_fds * sizeof(*s->fds));
+	}
+	s->fds[s->nr_fds++] = (struct rec_fd){ fd, evsel, cpu_idx, 0 };
+}
+
+/* 0 untried, 1 in the kernel, 2 refused: per evsel */
+static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char *state)
+{
+	if (!e->filter)
+		return 0;
+	if (e->kind != PPF_EV_TRACEPOINT && e->kind != PPF_EV_UPROBE && e->kind != PPF_EV_KPROBE) {
+		e->flags |= PPF_EVF_USER_FILTER;
+		*state = 2;
+		return 0;
+	}
+	if (*state == 2)
+		return 0;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
+		*state = 1;
+		e->flags |= PPF_EVF_KERNEL_FILTER;
+		return 0;
+	}
+	if (*state == 1)
+		return rec_session_fail(s, -errno, "%s: filter '%s' accepted on one CPU, refused on another: %s",
+					e->name, e->filter, strerror(errno));
+	*state = 2;
+	e->flags |= PPF_EVF_USER_FILTER;
+	pp_warn("%s: the kernel cannot apply filter '%s' (%s); recording unfiltered, the analyzer will apply it",
+		e->name, e->filter, strerror(errno));
+	return 0;
+}
+
+static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel, const char *what,
+		    pid_t pid, size_t ci, unsigned long flags, char *fstate)
+{
+	int cpu = s->tgt.cpus[ci], fd, rc;
+	uint64_t kid = 0;
+
+	fd = perf_open(a, pid, cpu, flags);
+	if (fd == -EINVAL && evsel < 0 && a->build_id) {
+		a->build_id = 0;	/* kernels before 5.12 */
+		fd = perf_open(a, pid, cpu, flags);
+	}
+	if (fd == -ESRCH && s->tgt.kind == REC_TGT_THREADS)
+		return 1;		/* the thread exited meanwhile */
+	if (fd < 0)
+		return open_error(s, fd, what, cpu);
+	fds_add(s, fd, evsel, (int)ci);
+	if (!s->rings[ci].base) {
+		rc = rec_ring_open(&s->rings[ci], fd, cpu, (size_t)s->opts.mmap_pages);
+		if (rc)
+			return rec_session_fail(s, rc,
+				"cannot map a %d-page ring buffer on CPU %d: %s (try a smaller -m)",
+				s->opts.mmap_pages, cpu, strerror(-rc));
+		s->pfds[ci].fd = fd;
+		s->pfds[ci].events = POLLIN;
+	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd)) {
+		return rec_session_fail(s, -errno, "cannot redirect %s into the ring of CPU %d: %s",
+					what, cpu, strerror(errno));
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &kid))
+		return rec_session_fail(s, -errno, "cannot read the id of %s: %s", what,
+					strerror(errno));
+	s->fds[s->nr_fds - 1].kid = kid;
+	idmap_put(&s->ids, kid, evsel);
+	return evsel >= 0 ? apply_filter(s, &s->evsels[evsel], fd, &fstate[evsel]) : 0;
+}
+
+static int open_events(struct rec_session *s)
+{
+	struct rec_target *t = &s->tgt;
+	struct perf_event_attr track;
+	size_t nr_units = 1, opened_units = 0;
+	char *fstate = pp_xcalloc(s->nr_evsels + 1, 1);
+	unsigned long flags = 0;
+	int rc = 0;
+
+	if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD)
+		nr_units = t->nr_tids;
+	else if (t->kind == REC_TGT_CGROUP)
+		nr_units = t->nr_cgroups;
+	if (t->kind == REC_TGT_CGROUP)
+		flags = PERF_FLAG_PID_CGROUP;
+	s->rings = pp_xcalloc(t->nr_cpus, sizeof(*s->rings));
+	s->pfds = pp_xcalloc(t->nr_cpus, sizeof(*s->pfds));
+	s->lost_cpu = pp_xcalloc(t->nr_cpus, sizeof(*s->lost_cpu));
+	idmap_init(&s->ids, t->nr_cpus * nr_units * (s->nr_evsels + 1));
+	rec_tracking_attr(s, &track);
+
+	for (size_t ci = 0; ci < t->nr_cpus && !rc; ci++) {
+		/* system-wide side band for cgroups: their tasks' comms and maps are needed too */
+		if (t->kind == REC_TGT_CGROUP || t->kind == REC_TGT_SYSTEM)
+			rc = open_one(s, &track, -1, "the side-band event", -1, ci, 0, fstate);
+		for (size_t u = 0; u < nr_units && !rc; u++) {
+			pid_t pid = -1;
+			bool gone = false;
+
+			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD)
+				pid = t->tids[u];
+			else if (t->kind == REC_TGT_CGROUP)
+				pid = t->cgroup_fds[u];
+			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD) {
+				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0, fstate);
+				if (rc == 1) {
+					rc = 0;
+					continue;
+				}
+			}
+			for (size_t i = 0; i < s->nr_evsels && !rc && !gone; i++) {
+				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid, ci,
+					      flags, fstate);
+				if (rc == 1) {
+					gone = true;
+					rc = 0;
+				}
+			}
+			if (!gone && ci == 0)
+				opened_units++;
+		}
+	}
+	free(fstate);
+	if (!rc && (t->kind == REC_TGT_THREADS) && !opened_units)
+		rc = rec_session_fail(s, PP_ENOT_FOUND, "every thread to record has exited");
+	return rc;
+}
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static bool want_kallsyms(const struct rec_session *s)
+{
+	if (s->opts.kallsyms >= 0)
+		return s->opts.kallsyms;
+	for (size_t i = 0; i < s->nr_evsels; i++) {
+		const struct rec_evsel *e = &s->evsels[i];
+		const char *pf;
+
+		if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && !e->attr.exclude_callchain_kernel)
+			return true;
+		if ((e->attr.sample_type & PERF_SAMPLE_IP) && !e->attr.exclude_kernel)
+			return true;
+		/* the kernel prints a symbol for this field: so will the analyzer */
+		pf = e->format ? strstr(e->format, "print fmt:") : NULL;
+		if (pf && (strstr(pf, "%ps") || strstr(pf, "%pS") || strstr(pf, "%pf") ||
+			   strstr(pf, "%pF") || strstr(pf, "%pB")))
+			return true;
+	}
+	return false;
+}
+
+static int write_descs(struct rec_session *s)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < s->nr_evsels && !rc; i++) {
+		const struct rec_evsel *e = &s->evsels[i];
+		struct ppf_event_desc d = {
+			.id = e->id, .kind = e->kind, .flags = e->flags, .tp_id = e->tp_id,
+			.name = e->name, .selector = e->selector, .filter = e->filter ? e->filter : "",
+			.attr = &e->attr, .attr_sz = sizeof(e->attr),
+			.format = e->format ? e->format : "",
+		};
+		rc = ppf_write_event_desc(s->w, &d);
+	}
+	return rc;
+}
+
+static int open_writer(struct rec_session *s)
+{
+	struct ppf_writer_opts o = { .zstd_level = s->opts.zstd_level };
+	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
+	int rc;
+
+	if (!strcmp(out, "-")) {
+		if (isatty(STDOUT_FILENO))
+			return rec_session_fail(s, PP_EUSAGE,
+						"refusing to write a capture to a terminal: redirect -o - to a file or a pipe");
+		s->out_stream = true;
+		s->out_name = pp_xstrdup("standard output");
+		o.seg_max_age_ns = 100 * 1000 * 1000ull;
+		o.no_index = true;
+		rc = ppf_writer_open_fd(STDOUT_FILENO, &o, &s->w);
+	} else {
+		s->out_name = pp_xasprintf("'%s'", out);
+		o.seg_max_age_ns = 1000 * 1000 * 1000ull;
+		rc = ppf_writer_open(out, &o, &s->w);
+	}
+	if (rc)
+		return rec_session_fail(s, rc, "cannot write capture %s: %s", s->out_name,
+					pp_strerror(rc));
+	return 0;
+}
+
+static int write_fail(struct rec_session *s, int rc)
+{
+	if (!s->werr)
+		s->werr = rc;
+	return rec_session_fail(s, rc, "cannot write capture %s: %s", s->out_name,
+				pp_strerror(rc));
+}
+
+int rec_session_open(struct rec_session *s)
+{
+	struct ppf_time_sync ts;
+	int rc;
+
+	raise_nofile();
+	rc = target_init(s);
+	if (rc)
+		return rc;
+	rc = rec_evsels_finish(s);
+	if (rc)
+		return rc;
+	s->want_kallsyms = want_kallsyms(s);
+	if (s->opts.argv) {
+		rc = rec_workload_prepare(&s->wl, s->opts.argv);
+		if (rc)
+			return rec_session_fail(s, rc, "cannot start '%s': %s", s->opts.argv[0],
+						strerror(-rc));
+		if (s->tgt.kind == REC_TGT_WORKLOAD)
+			add_tid(&s->tgt, s->wl.pid);
+	}
+	rc = open_writer(s);
+	if (rc)
+		return rc;
+	s->syms = rec_symbols_new();
+	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1);
+
+	s->start_ns = rec_now_ns();
+	s->start_real_ns = real_ns();
+	rc = open_events(s);
+	if (rc)
+		return rc;
+	ts.time_ns = s->start_ns;
+	ts.realtime_ns = s->start_real_ns;
+	rc = ppf_writer_begin(s->w, PPF_SEG_META);
+	if (!rc)
+		rc = rec_snapshot_host(s);
+	if (!rc)
+		rc = write_descs(s);
+	if (!rc)
+		rc = ppf_write_time_sync(s->w, &ts);
+	if (rc)
+		return write_fail(s, rc);
+
+	if (s->tgt.kind != REC_TGT_WORKLOAD) {
+		for (size_t i = 0; i < s->nr_fds; i++) {
+			if (ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+				return rec_session_fail(s, -errno, "cannot enable events: %s",
+							strerror(errno));
+		}
+	}
+	rc = rec_snapshot_tasks(s);
+	if (!rc)
+		rc = rec_snapshot_syscalls(s);
+	if (!rc && s->want_kallsyms)
+		rc = rec_snapshot_kallsyms(s);
+	if (!rc)
+		rc = ppf_writer_flush(s->w);
+	if (rc)
+		return write_fail(s, rc);
+	s->next_sync_ns = s->start_ns + REC_SYNC_PERIOD_NS;
+	if (s->opts.duration_ns)
+		s->deadline_ns = rec_now_ns() + s->opts.duration_ns;
+	if (s->wl.pid) {
+		rc = rec_workload_start(&s->wl);
+		if (rc)
+			return rec_session_fail(s, rc, "cannot run '%s': %s", s->opts.argv[0],
+						strerror(-rc));
+	}
+	return 0;
+}
+
+/* --- the loop ----------------------------------------------------------- */
+
+struct drain_ctx {
+	struct rec_session *s;
+	size_t qi;
+	int cpu;
+};
+
+static void on_record(const struct perf_event_header *h, void *arg)
+{
+	struct drain_ctx *c = arg;
+	struct rec_session *s = c->s;
+	uint64_t t;
+
+	if (h->type == PERF_RECORD_SAMPLE) {
+		uint64_t kid;
+		int ix;
+
+		if (h->size < sizeof(*h) + 8)
+			return;
+		memcpy(&kid, h + 1, 8);
+		ix = rec_idmap_get(&s->ids, kid);
+		if (ix < 0 || h->size < s->evsels[ix].time_off + 8)
+			return;
+		memcpy(&t, (const uint8_t *)h + s->evsels[ix].time_off, 8);
+		rec_merge_push(&s->merge, c->qi, t, ix, c->cpu, h);
+		return;
+	}
+	if (!rec_record_time(h, &t))
+		t = s->merge.last_ns;
+	rec_merge_push(&s->merge, c->qi, t, -1, c->cpu, h);
+}
+
+static int round_once(struct rec_session *s, bool final)
+{
+	uint64_t now = rec_now_ns(), horizon;
+	int rc;
+
+	for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+		struct drain_ctx c = { s, i, s->tgt.cpus[i] };
+
+		if (s->rings[i].base)
+			rec_ring_drain(&s->rings[i], on_record, &c);
+	}
+	if (now >= s->next_sync_ns) {
+		struct {
+			struct perf_event_header h;
+			struct rec_synth_sync b;
+		} sy = { { REC_SYNTH_TIME_SYNC, 0, sizeof(sy) }, { now, real_ns() } };
+
+		/* the realtime read comes after the monotonic one: good to ~100 ns */
+		rec_merge_push(&s->merge, s->tgt.nr_cpus, now, -1, -1, &sy.h);
+		s->next_sync_ns = now + REC_SYNC_PERIOD_NS;
+	}
+	horizon = final ? UINT64_MAX : now - REC_REORDER_WINDOW_NS;
+	rc = rec_merge_flush(&s->merge, horizon, rec_emit, s);
+	if (!rc && !final)
+		rc = ppf_writer_tick(s->w);
+	if (rc)
+		return write_fail(s, rc);
+	return 0;
+}
+
+int rec_session_run(struct rec_session *s)
+{
+	int base_ms = s->out_stream ? 25 : 100;
+
+	while (!pp_stop) {
+		int timeout = base_ms;
+		uint64_t now = rec_now_ns();
+		int rc;
+
+		if (s->deadline_ns) {
+			if (now >= s->deadline_ns)
+				break;
+			if (s->deadline_ns - now < (uint64_t)timeout * 1000000ull)
+				timeout = (int)((s->deadline_ns - now) / 1000000ull) + 1;
+		}
+		if (poll(s->pfds, s->tgt.nr_cpus, timeout) < 0 && errno != EINTR)
+			return rec_session_fail(s, -errno, "poll: %s", strerror(errno));
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+			/*
+			 * The ring owner's task is gone: the ring still collects the other
+			 * fds' records, but poll would report HUP forever.  Drain it on
+			 * the timeout from now on.
+			 */
+			if (s->pfds[i].revents & (POLLHUP | POLLERR))
+				s->pfds[i].fd = -1;
+		}
+		rc = round_once(s, false);
+		if (rc)
+			return rc;
+		if (s->wl.pid && rec_workload_reap(&s->wl)) {
+			s->stop_workload_exit = true;
+			break;
+		}
+		if (s->tgt.kind == REC_TGT_THREADS && !targets_alive(s))
+			break;
+	}
+	return 0;
+}
+
+int rec_session_finish(struct rec_session *s)
+{
+	struct stat st;
+	int rc = 0, rc2;
+
+	for (size_t i = 0; i < s->nr_fds; i++)
+		ioctl(s->fds[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	s->end_ns = rec_now_ns();
+	if (!s->w)
+		return 0;
+	if (!s->werr && s->rings)
+		rc = round_once(s, true);
+	if (!rc && !s->werr) {
+		rc = rec_summary_write_stats(s);
+		if (rc)
+			rc = write_fail(s, rc);
+	}
+	ppf_writer_totals(s->w, &s->totals);
+	rc2 = ppf_writer_close(s->w);
+	s->w = NULL;
+	if (rc2 && !rc)
+		rc = write_fail(s, rc2);
+	if (!s->out_stream && s->opts.output && stat(s->opts.output, &st) == 0)
+		s->file_bytes = (uint64_t)st.st_size;
+	else if (!s->out_stream && stat(REC_DEFAULT_OUTPUT, &st) == 0 && !s->opts.output)
+		s->file_bytes = (uint64_t)st.st_size;
+	else
+		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
+	return rc;
+}
+
+void rec_session_release(struct rec_session *s)
+{
+	for (size_t i = 0; i < s->tgt.nr_cpus && s->rings; i++)
+		rec_ring_close(&s->rings[i]);
+	for (size_t i = 0; i < s->nr_fds; i++)
+		close(s->fds[i].fd);
+	free(s->fds);
+	s->fds = NULL;
+	s->nr_fds = 0;
+	if (s->probes.nr) {
+		size_t nr = s->probes.nr;
+		int failed = rec_probes_remove(&s->tfs, &s->probes);
+
+		if (failed)
+			pp_warn("could not remove %d of %zu probes; the next pp-record start removes them",
+				failed, nr);
+	}
+	rec_workload_stop(&s->wl);
+	if (s->w) {
+		/* an error path: keep what was written readable */
+		int rc = ppf_writer_close(s->w);
+
+		(void)rc;
+		s->w = NULL;
+	}
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		rec_evsel_release(&s->evsels[i]);
+	free(s->evsels);
+	rec_symbols_free(s->syms);
+	rec_merge_release(&s->merge);
+	free(s->rings);
+	free(s->pfds);
+	free(s->lost_cpu);
+	free(s->ids.keys);
+	free(s->ids.vals);
+	for (size_t i = 0; i < s->tgt.nr_cgroups; i++)
+		close(s->tgt.cgroup_fds[i]);
+	free(s->tgt.cgroup_fds);
+	free(s->tgt.cpus);
+	free(s->tgt.tids);
+	free(s->tgt.pids);
+	free(s->out_name);
+	free(s->opts.cmdline);
+	pp_strlist_release(&s->opts.events);
+	pp_strlist_release(&s->opts.fors);
+	rec_tracefs_release(&s->tfs);
+}

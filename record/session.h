@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - struct rec_session: everything one pp-record run owns.
+ *
+ * The life of a session: rec_session_init(), options into s->opts,
+ * rec_evsels_add() per -e and rec_plan_apply() per --for, rec_session_open()
+ * (targets, writer, perf fds, rings, snapshots, enable), rec_session_run()
+ * (poll rounds until a stop condition), rec_session_finish() (drain, stats,
+ * close the capture), rec_session_release() (fds, probes, memory) - which is
+ * safe after a failure at any step and always removes the probes it made.
+ * There is no other mutable global than pp_stop, set by the signal handlers.
+ */
+#ifndef PP_RECORD_SESSION_H
+#define PP_RECORD_SESSION_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/options.h"
+#include "format/format.h"
+#include "evsel.h"
+#include "merge.h"
+#include "ring.h"
+#include "tracefs.h"
+#include "uprobe.h"
+#include "workload.h"
+
+#define REC_PP_VERSION "0.1.0"
+#define REC_DEFAULT_OUTPUT "pp.capture"
+#define REC_DEFAULT_FREQ 997
+#define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
+#define REC_DEFAULT_WATERMARK 25	/* % of the ring before poll wakes us */
+#define REC_REORDER_WINDOW_NS 10000000ull	/* 10 ms */
+#define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
+
+/* Set from signal handlers (SIGINT, SIGTERM, SIGHUP); read by the poll loop. */
+extern volatile sig_atomic_t pp_stop;
+
+/* The parsed command line.  Strings are borrowed from argv. */
+struct rec_opts {
+	struct pp_strlist events;	/* -e */
+	struct pp_strlist fors;		/* --for */
+	uint64_t freq;			/* -F, 0 = default */
+	uint64_t period;		/* --period, 0 = none */
+	bool callgraph;			/* -g */
+	bool user_callchain;		/* default true */
+	bool kernel_callchain;		/* default true */
+	bool exclude_user, exclude_kernel;
+	bool all_cpus;			/* -a */
+	const char *cpus, *pids, *tids, *cgroups;
+	int mmap_pages;
+	int watermark;			/* percent */
+	const char *output;
+	uint64_t duration_ns;
+	int zstd_level;
+	int verbose;
+	int kallsyms;			/* -1 auto, 0 never, 1 always */
+	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
+	const char **argv;		/* the workload, NULL-terminated, or NULL */
+	char *cmdline;			/* the pp-record command line, for the capture */
+};
+
+enum rec_target_kind {
+	REC_TGT_SYSTEM,			/* -a / -C: per-CPU events */
+	REC_TGT_THREADS,		/* -p / -t: per (thread, CPU), inherit */
+	REC_TGT_CGROUP,			/* --cgroups: per (cgroup, CPU) */
+	REC_TGT_WORKLOAD,		/* -- COMMAND: per (child, CPU), inherit, enable_on_exec */
+};
+
+struct rec_target {
+	enum rec_target_kind kind;
+	int *cpus;			/* the CPUs events are opened on */
+	size_t nr_cpus;
+	pid_t *tids;			/* THREADS: the threads; WORKLOAD: the child */
+	size_t nr_tids;
+	pid_t *pids;			/* THREADS: the processes/threads asked for (liveness) */
+	size_t nr_pids;
+	int *cgroup_fds;		/* CGROUP */
+	size_t nr_cgroups;
+};
+
+/* One open perf fd. */
+struct rec_fd {
+	int fd;
+	int evsel;			/* index, -1 for the tracking event */
+	int cpu_idx;			/* index into target.cpus and rings */
+	uint64_t kid;			/* the kernel's id for it */
+};
+
+/* Perf sample id -> evsel index (-1: tracking event); open addressing. */
+struct rec_idmap {
+	uint64_t *keys;			/* 0 = empty (kernel ids start at 1) */
+	int32_t *vals;
+	size_t cap;			/* a power of 2 */
+};
+
+struct rec_symbols;
+
+struct rec_session {
+	struct rec_opts opts;
+	char errmsg[1024];		/* the last error, one line */
+
+	struct rec_tracefs tfs;
+	struct rec_probes probes;
+	bool stale_probes_checked;
+
+	struct rec_evsel *evsels;
+	size_t nr_evsels;
+	struct rec_target tgt;
+	struct rec_workload wl;
+
+	struct rec_fd *fds;
+	size_t nr_fds, cap_fds;
+	struct rec_idmap ids;
+	struct rec_ring *rings;		/* one per target CPU */
+	struct pollfd *pfds;
+	struct rec_merge merge;		/* one queue per ring, one for our own records */
+
+	struct ppf_writer *w;
+	char *out_name;			/* for messages: "'FILE'" or "standard output" */
+	bool out_stream;		/* -o -: no index, short segments */
+	struct ppf_writer_totals totals;	/* taken just before the writer closes */
+	uint64_t file_bytes;		/* bytes written, the file's size for a file */
+	int werr;			/* first writer error, sticky */
+	struct rec_symbols *syms;
+	bool want_kallsyms;
+
+	/* clocks, ns */
+	uint64_t start_ns, start_real_ns, end_ns, next_sync_ns, deadline_ns;
+
+	/* counters */
+	uint64_t *lost_cpu;		/* per ring */
+	uint64_t nr_lost, nr_lost_records;
+	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
+	bool stop_workload_exit;	/* the run ended because the command exited */
+};
+
+/** rec_session_init() - an empty session with default options. */
+void rec_session_init(struct rec_session *s);
+
+/**
+ * rec_session_fail() - set s->errmsg from printf-style arguments
+ * Return: @err, for "return rec_session_fail(s, rc, ...)".
+ */
+int rec_session_fail(struct rec_session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/**
+ * rec_session_tracefs() - open tracefs for @s on first use
+ * Return: 0 or a negative code with s->errmsg set.
+ */
+int rec_session_tracefs(struct rec_session *s);
+
+/**
+ * rec_session_open() - resolve targets, open the capture and the perf events, snapshot
+ *
+ * After this the events are enabled (or armed for the workload's exec) and
+ * the capture holds all start-time metadata.
+ * Return: 0 or a negative code with s->errmsg set.
+ */
+int rec_session_open(struct rec_session *s);
+
+/**
+ * rec_session_run() - poll, drain, merge and write until a stop condition
+ *
+ * Stops on pp_stop, --duration, the workload's exit, all -p/-t targets gone,
+ * or a write error.
+ * Return: 0 or the write error (s->errmsg set).
+ */
+int rec_session_run(struct rec_session *s);
+
+/**
+ * rec_session_finish() - disable, drain everything, write the stats, close the capture
+ * Return: 0 or the first write error (s->errmsg set).
+ */
+int rec_session_finish(struct rec_session *s);
+
+/** rec_session_release() - close fds, remove probes, stop the workload, free memory. */
+void rec_session_release(struct rec_session *s);
+
+/** rec_now_ns() - CLOCK_MONOTONIC in ns (the capture's clock). */
+uint64_t rec_now_ns(void);
+
+/** rec_idmap_get() - the evsel index for kernel id @kid, or -2 when unknown. */
+int rec_idmap_get(const struct rec_idmap *m, uint64_t kid);
+
+#endif

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sideband.c - from merged perf records to capture records.
+ *
+ * Samples are decoded with their evsel's sample_type (IDENTIFIER first, so
+ * the evsel is known before anything else is parsed); every length is
+ * checked against the record size.  User-space addresses (IP in user mode,
+ * callchain entries after PERF_CONTEXT_USER) are passed to symbols.c before
+ * the sample is written.  Non-sample records lose their 32-byte sample_id
+ * trailer, whose time and CPU the capture record carries already.
+ * Not here: which records the kernel sends (evsel.c) or their order (merge.c).
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "format/format.h"
+#include "session.h"
+#include "sideband.h"
+#include "symbols.h"
+
+bool rec_record_time(const struct perf_event_header *h, uint64_t *time_ns)
+{
+	if (h->size < sizeof(*h) + REC_SAMPLE_ID_SZ)
+		return false;
+	memcpy(time_ns, (const uint8_t *)h + h->size - 24, sizeof(*time_ns));
+	return true;
+}
+
+static int user_hits(struct rec_session *s, uint32_t pid, const uint64_t *ips, uint32_t nr)
+{
+	bool user = false;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t ip = ips[i];
+		int rc;
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		if (!user)
+			continue;
+		rc = rec_symbols_hit(s->syms, s->w, pid, ip);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int emit_sample(struct rec_session *s, const struct rec_mev *e)
+{
+	const struct perf_event_header *h = rec_mev_rec(e);
+	struct rec_evsel *ev = &s->evsels[e->evsel];
+	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	uint64_t st = ev->attr.sample_type;
+	struct ppf_sample smp = { 0 };
+	uint32_t u32[2];
+	int rc;
+
+#define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return 0; } while (0)
+	NEED(8);
+	p += 8;				/* IDENTIFIER */
+	if (st & PERF_SAMPLE_IP) {
+		NEED(8);
+		memcpy(&smp.ip, p, 8);
+		p += 8;
+		smp.flags |= PPF_SF_IP;
+	}
+	NEED(16);
+	memcpy(u32, p, 8);
+	smp.pid = u32[0];
+	smp.tid = u32[1];
+	p += 16;			/* TID, TIME (taken from e) */
+	if (st & PERF_SAMPLE_ADDR) {
+		NEED(8);
+		memcpy(&smp.addr, p, 8);
+		p += 8;
+		smp.flags |= PPF_SF_ADDR;
+	}
+	NEED(8);
+	memcpy(u32, p, 8);
+	smp.cpu = u32[0];
+	p += 8;
+	smp.period = 1;
+	if (st & PERF_SAMPLE_PERIOD) {
+		NEED(8);
+		memcpy(&smp.period, p, 8);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr;
+
+		NEED(8);
+		memcpy(&nr, p, 8);
+		p += 8;
+		if (nr > (uint64_t)(end - p) / 8)
+			return 0;
+		smp.nr_stack = (uint32_t)(nr > PPF_MAX_STACK ? PPF_MAX_STACK : nr);
+		smp.stack = (const uint64_t *)p;	/* 8-aligned: the queue keeps alignment */
+		p += nr * 8;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t sz;
+
+		NEED(4);
+		memcpy(&sz, p, 4);
+		p += 4;
+		NEED(sz);
+		smp.raw = p;
+		smp.raw_sz = sz;
+		smp.flags |= PPF_SF_RAW;
+		p += sz;
+	}
+#undef NEED
+	smp.time_ns = e->time_ns;
+	smp.id = ev->id;
+
+	if ((smp.flags & PPF_SF_IP) &&
+	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER) {
+		rc = rec_symbols_hit(s->syms, s->w, smp.pid, smp.ip);
+		if (rc)
+			return rc;
+	}
+	if (smp.nr_stack) {
+		rc = user_hits(s, smp.pid, smp.stack, smp.nr_stack);
+		if (rc)
+			return rc;
+	}
+	rc = ppf_write_sample(s->w, &smp);
+	if (!rc) {
+		ev->nr_samples++;
+		s->nr_samples++;
+	}
+	return rc;
+}
+
+struct pe_mmap2 {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	union {
+		struct {
+			uint32_t maj, min;
+			uint64_t ino, ino_generation;
+		};
+		struct {
+			uint8_t build_id_size;
+			uint8_t reserved1;
+			uint16_t reserved2;
+			uint8_t build_id[20];
+		};
+	};
+	uint32_t prot, flags;
+	char filename[];
+};
+
+struct pe_mmap {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	char filename[];
+};
+
+/* Bytes of body before the sample_id trailer. */
+static inline size_t body_sz(const struct perf_event_header *h)
+{
+	return h->size - sizeof(*h) - REC_SAMPLE_ID_SZ;
+}
+
+/* A string field that ends at most at the trailer: copy it NUL-terminated. */
+static const char *body_str(const struct perf_event_header *h, const char *start, char *buf,
+			    size_t sz)
+{
+	const char *lim = (const char *)h + sizeof(*h) + body_sz(h);
+	size_t n = 0;
+
+	while (start + n < lim && start[n] && n + 1 < sz)
+		n++;
+	memcpy(buf, start, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int emit_other(struct rec_session *s, const struct rec_mev *e)
+{
+	const struct perf_event_header *h = rec_mev_rec(e);
+	const void *body = h + 1;
+	char str[4096];
+
+	if (h->type == REC_SYNTH_TIME_SYNC) {
+		const struct rec_synth_sync *sy = body;
+		struct ppf_time_sync ts = { sy->mono_ns, sy->real_ns };
+
+		return ppf_write_time_sync(s->w, &ts);
+	}
+	if (h->size < sizeof(*h) + REC_SAMPLE_ID_SZ)
+		return 0;
+	s->nr_sideband++;
+	switch (h->type) {
+	case PERF_RECORD_COMM: {
+		const uint32_t *v = body;
+		struct ppf_comm c = { .time_ns = e->time_ns };
+
+		if (body_sz(h) < 9)
+			return 0;
+		c.pid = v[0];
+		c.tid = v[1];
+		c.exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		c.comm = body_str(h, (const char *)(v + 2), str, sizeof(str));
+		if (c.exec && c.pid == c.tid)
+			rec_symbols_exec(s->syms, c.pid);
+		return ppf_write_comm(s->w, &c);
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		const uint32_t *v = body;
+		struct ppf_task_event t = { .time_ns = e->time_ns };
+
+		if (body_sz(h) < 16)
+			return 0;
+		t.pid = v[0];
+		t.ppid = v[1];
+		t.tid = v[2];
+		t.ptid = v[3];
+		if (h->type == PERF_RECORD_FORK) {
+			if (t.pid != t.ppid)
+				rec_symbols_fork(s->syms, t.pid, t.ppid);
+			return ppf_write_fork(s->w, &t);
+		}
+		if (t.pid == t.tid)
+			rec_symbols_exit(s->syms, t.pid);
+		return ppf_write_exit(s->w, &t);
+	}
+	case PERF_RECORD_MMAP2: {
+		const struct pe_mmap2 *m = body;
+		struct ppf_mmap mm = { .time_ns = e->time_ns };
+
+		if (body_sz(h) < sizeof(*m))
+			return 0;
+		mm.pid = m->pid;
+		mm.tid = m->tid;
+		mm.addr = m->addr;
+		mm.len = m->len;
+		mm.pgoff = m->pgoff;
+		mm.prot = m->prot;
+		mm.flags = m->flags;
+		if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && m->build_id_size <= 20) {
+			mm.build_id = m->build_id;
+			mm.build_id_sz = m->build_id_size;
+		}
+		mm.path = body_str(h, m->filename, str, sizeof(str));
+		rec_symbols_map(s->syms, mm.pid, mm.addr, mm.len, mm.pgoff, mm.path, mm.build_id,
+				mm.build_id_sz);
+		return ppf_write_mmap(s->w, &mm);
+	}
+	case PERF_RECORD_MMAP: {
+		const struct pe_mmap *m = body;
+		struct ppf_mmap mm = { .time_ns = e->time_ns, .prot = 4 /* PROT_EXEC */ };
+
+		if (body_sz(h) < sizeof(*m))
+			return 0;
+		mm.pid = m->pid;
+		mm.tid = m->tid;
+		mm.addr = m->addr;
+		mm.len = m->len;
+		mm.pgoff = m->pgoff;
+		mm.path = body_str(h, m->filename, str, sizeof(str));
+		rec_symbols_map(s->syms, mm.pid, mm.addr, mm.len, mm.pgoff, mm.path, NULL, 0);
+		return ppf_write_mmap(s->w, &mm);
+	}
+	case PERF_RECORD_LOST: {
+		const uint64_t *v = body;
+		struct ppf_lost l = { .time_ns = e->time_ns, .cpu = e->cpu };
+		int ix;
+
+		if (body_sz(h) < 16)
+			return 0;
+		ix = rec_idmap_get(&s->ids, v[0]);
+		l.id = ix >= 0 ? s->evsels[ix].id : 0;
+		l.count = v[1];
+		s->nr_lost += v[1];
+		s->nr_lost_records++;
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
+			if (s->tgt.cpus[i] == (int)e->cpu)
+				s->lost_cpu[i] += v[1];
+		return ppf_write_lost(s->w, &l);
+	}
+	default: {
+		struct ppf_sideband sb = {
+			.time_ns = e->time_ns, .perf_type = h->type, .cpu = e->cpu,
+			.data = body, .size = (uint32_t)body_sz(h),
+		};
+		return ppf_write_sideband(s->w, &sb);
+	}
+	}
+}
+
+int rec_emit(const struct rec_mev *e, void *arg)
+{
+	struct rec_session *s = arg;
+	int rc;
+
+	if (s->werr)
+		return s->werr;
+	rc = e->evsel >= 0 ? emit_sample(s, e) : emit_other(s, e);
+	if (rc)
+		s->werr = rc;
+	return rc;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * snapshot.h - the start-time state of the machine, written to the capture.
+ *
+ * Host facts and topology as KV records, every task in /proc with its
+ * executable file-backed maps, the syscall table of the build machine, and
+ * a kallsyms snapshot.  Timed records (maps) carry the session's start time.
+ * Not here: the history that follows (sideband.c).
+ */
+#ifndef PP_RECORD_SNAPSHOT_H
+#define PP_RECORD_SNAPSHOT_H
+
+#include <stdint.h>
+
+struct rec_session;
+
+/**
+ * rec_snapshot_host() - host KVs and CPU topology (META)
+ * Return: 0 or the writer's error.
+ */
+int rec_snapshot_host(struct rec_session *s);
+
+/**
+ * rec_snapshot_tasks() - every task and every process's executable maps (META)
+ *
+ * Maps also go to the session's symbol tracker.
+ * Return: 0 or the writer's error.
+ */
+int rec_snapshot_tasks(struct rec_session *s);
+
+/** rec_snapshot_syscalls() - the syscall table (META).  Return: 0 or the writer's error. */
+int rec_snapshot_syscalls(struct rec_session *s);
+
+/**
+ * rec_snapshot_kallsyms() - kernel text symbols, modules included (KSYMS)
+ *
+ * Nothing is written (and 0 returned) when the addresses are hidden.
+ * Return: 0 or the writer's error.
+ */
+int rec_snapshot_kallsyms(struct rec_session *s);
+
+#endif

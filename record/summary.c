@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary.c - what a run did: STATS records in the capture, a report on stderr.
+ *
+ * Stat keys (stable, read by pp-analyze info): "events.<name>", "samples",
+ * "sideband", "lost", "lost_records", "lost.cpu<N>", "late", "late_records",
+ * "duration_ns", "dsos", "ksyms", "tasks", "maps", "rec.cpu_user_us",
+ * "rec.cpu_sys_us", "rec.maxrss_kb", "rec.max_queued".
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "common/units.h"
+#include "format/format.h"
+#include "session.h"
+#include "summary.h"
+#include "symbols.h"
+
+int rec_summary_write_stats(struct rec_session *s)
+{
+	struct ppf_writer_totals t;
+	struct rec_symbols_stats sy;
+	struct rusage ru;
+	char key[300];
+	int rc = 0;
+
+	ppf_writer_totals(s->w, &t);
+	rec_symbols_get_stats(s->syms, &sy);
+	getrusage(RUSAGE_SELF, &ru);
+	for (size_t i = 0; i < s->nr_evsels && !rc; i++) {
+		snprintf(key, sizeof(key), "events.%s", s->evsels[i].name);
+		rc = ppf_write_stat(s->w, key, s->evsels[i].nr_samples);
+	}
+#define STAT(k, v) do { if (!rc) rc = ppf_write_stat(s->w, k, (uint64_t)(v)); } while (0)
+	STAT("samples", s->nr_samples);
+	STAT("sideband", s->nr_sideband);
+	STAT("lost", s->nr_lost);
+	STAT("lost_records", s->nr_lost_records);
+	for (size_t i = 0; i < s->tgt.nr_cpus && !rc; i++) {
+		snprintf(key, sizeof(key), "lost.cpu%d", s->tgt.cpus[i]);
+		rc = ppf_write_stat(s->w, key, s->lost_cpu[i]);
+	}
+	STAT("late", t.nr_late);
+	STAT("late_records", s->merge.nr_late);
+	STAT("duration_ns", s->end_ns - s->start_ns);
+	STAT("dsos", sy.nr_dsos);
+	STAT("dsos_failed", sy.nr_failed);
+	STAT("ksyms", s->nr_ksyms);
+	STAT("tasks", s->nr_tasks);
+	STAT("maps", s->nr_maps);
+	STAT("rec.cpu_user_us", ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec);
+	STAT("rec.cpu_sys_us", ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec);
+	STAT("rec.maxrss_kb", ru.ru_maxrss);
+	STAT("rec.max_queued", s->merge.max_queued);
+#undef STAT
+	return rc;
+}
+
+void rec_summary_print(const struct rec_session *s, FILE *fp)
+{
+	const struct ppf_writer_totals *t = &s->totals;
+	double dur = (double)(s->end_ns - s->start_ns) / 1e9;
+	char raw[32], comp[32], rss[32];
+	struct rusage ru;
+	size_t width = 10;
+
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(fp, "%s: %llu events in %.2f s written to %s\n", "pp-record",
+		(unsigned long long)s->nr_samples, dur, s->out_name);
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		if (strlen(s->evsels[i].name) > width)
+			width = strlen(s->evsels[i].name);
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		fprintf(fp, "  %-*s %12llu\n", (int)width, s->evsels[i].name,
+			(unsigned long long)s->evsels[i].nr_samples);
+	fprintf(fp, "  %-*s %12llu\n", (int)width, "(side-band)",
+		(unsigned long long)s->nr_sideband);
+	fprintf(fp, "  lost: %llu", (unsigned long long)s->nr_lost);
+	if (s->opts.verbose && s->tgt.nr_cpus) {
+		fputs(" (", fp);
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
+			fprintf(fp, "%scpu%d %llu", i ? ", " : "", s->tgt.cpus[i],
+				(unsigned long long)s->lost_cpu[i]);
+		fputc(')', fp);
+	}
+	fprintf(fp, "; late: %llu\n", (unsigned long long)s->merge.nr_late);
+	pp_format_bytes(t->raw_bytes, raw, sizeof(raw));
+	pp_format_bytes(s->file_bytes, comp, sizeof(comp));
+	fprintf(fp, "  size: %s raw, %s written (ratio %.1f)", raw, comp,
+		s->file_bytes ? (double)t->raw_bytes / (double)s->file_bytes : 0.0);
+	if (s->nr_samples)
+		fprintf(fp, ", %.2f bytes/event", (double)s->file_bytes / (double)s->nr_samples);
+	fputc('\n', fp);
+	pp_format_bytes((uint64_t)ru.ru_maxrss * 1024, rss, sizeof(rss));
+	fprintf(fp, "  pp-record: %.2f s CPU (%.2f user, %.2f sys), peak RSS %s\n",
+		(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+		(double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6,
+		(double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6, rss);
+}
