@@ -59,6 +59,9 @@ obj = $(patsubst %.c,$(O)/%.o,$(1))
 LIBCOMMON := $(O)/libppcommon.a
 LIBFORMAT := $(O)/libppformat.a
 LIBPLAN := $(O)/libppplan.a
+# record/ library code (not main.c, not commands), for the unit tests.
+RECLIB_SRC := $(filter-out record/main.c record/cmd-%.c,$(RECORD_SRC))
+LIBRECORD := $(O)/libpprecord.a
 
 PROGS := $(BIN)/pp-record $(BIN)/pp-analyze $(BIN)/pp
 LOADS := $(patsubst tests/load/%.c,$(O)/load/%,$(LOAD_SRC))
@@ -78,6 +81,8 @@ $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 $(LIBFORMAT): $(call obj,$(FORMAT_SRC))
 	$(QAR)rm -f $@ && ar rcs $@ $^
 $(LIBPLAN): $(call obj,$(PLAN_SRC)) $(O)/.plan-stamp
+	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
+$(LIBRECORD): $(call obj,$(RECLIB_SRC)) $(O)/.plan-stamp
 	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
 $(O)/.plan-stamp:
 	@mkdir -p $(O) && touch $@
@@ -114,7 +119,7 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
-$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBFORMAT) $(LIBCOMMON)
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------

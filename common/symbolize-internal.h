@@ -44,7 +44,18 @@ struct sym {
 struct symvec {
 	struct sym *v;
 	size_t nr, alloc;
+	uint64_t *starts;	/* v[i].start once sorted: a dense array for the binary search */
+	uint32_t gen;		/* bumped by every finalize: invalidates cached lookups */
 	bool sorted;
+};
+
+/* Direct-mapped cache of recent lookups: stacks repeat the same return addresses a lot. */
+#define SYM_CACHE_SZ 4096
+struct sym_cache_ent {
+	const struct symvec *sv;
+	uint64_t addr;
+	struct sym *s;		/* NULL: known miss */
+	uint32_t gen;
 };
 
 struct pp_dso {
@@ -68,6 +79,7 @@ struct pp_symtab {
 	uint64_t dso_gen;		/* bumped by every new DSO */
 	struct pidmap procs;
 	struct sym_proc *last_proc;
+	struct sym_cache_ent cache[SYM_CACHE_SZ];
 };
 
 #define KERNEL_DSO "[kernel.kallsyms]"
@@ -77,7 +89,7 @@ const char *pp_symtab__intern(struct pp_symtab *st, const char *s);
 /* @out receives 2 * @sz + 1 bytes of lowercase hex. */
 void pp_symtab__bid_hex(const uint8_t *bid, size_t sz, char *out);
 /* The symbol covering @addr (finalizing @sv first), or NULL. */
-struct sym *pp_symtab__find(struct symvec *sv, bool kernel, uint64_t addr);
+struct sym *pp_symtab__find(struct pp_symtab *st, struct symvec *sv, bool kernel, uint64_t addr);
 /* Fill the symbol fields of @res from @s; false when @s is NULL. */
 bool pp_symtab__fill(struct pp_symtab *st, struct sym *s, uint64_t addr, struct pp_sym_res *res);
 /* The DSO a mapping of (@bid or NULL, @path) uses, or NULL. */

@@ -182,7 +182,8 @@ static void symvec_finalize(struct symvec *sv, bool kernel)
 	sv->nr = n;
 	for (size_t i = 0; i < n; i++) {
 		struct sym *s = &sv->v[i];
-		uint64_t room = UINT64_MAX - s->start, gap = i + 1 < n ? sv->v[i + 1].start - s->start : 0;
+		uint64_t room = UINT64_MAX - s->start;
+		uint64_t gap = i + 1 < n ? sv->v[i + 1].start - s->start : 0;
 
 		if (kernel) {
 			if (i + 1 == n || sv->v[i + 1].dso != s->dso)
@@ -192,30 +193,40 @@ static void symvec_finalize(struct symvec *sv, bool kernel)
 			s->size = gap;
 		}
 	}
+	free(sv->starts);
+	sv->starts = pp_xmalloc((n ? n : 1) * sizeof(*sv->starts));
+	for (size_t i = 0; i < n; i++)
+		sv->starts[i] = sv->v[i].start;
+	sv->gen++;
 	sv->sorted = true;
 }
 
-struct sym *pp_symtab__find(struct symvec *sv, bool kernel, uint64_t addr)
+struct sym *pp_symtab__find(struct pp_symtab *st, struct symvec *sv, bool kernel, uint64_t addr)
 {
+	uint64_t h = (addr ^ (uintptr_t)sv) * 0x9e3779b97f4a7c15ull;
+	struct sym_cache_ent *c = &st->cache[h >> 52];	/* 4096 = 2^12 entries */
 	size_t lo = 0, hi;
-	struct sym *s;
+	struct sym *s = NULL;
 
 	symvec_finalize(sv, kernel);
+	if (c->sv == sv && c->addr == addr && c->gen == sv->gen)
+		return c->s;
 	hi = sv->nr;
 	while (lo < hi) {	/* first symbol with start > addr */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (sv->v[mid].start <= addr)
+		if (sv->starts[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
-		return NULL;
-	s = &sv->v[lo - 1];
-	if (addr - s->start < s->size || addr == s->start)
-		return s;
-	return NULL;
+	if (lo) {
+		s = &sv->v[lo - 1];
+		if (!(addr - s->start < s->size || addr == s->start))
+			s = NULL;
+	}
+	*c = (struct sym_cache_ent){ sv, addr, s, sv->gen };
+	return s;
 }
 
 static const char *sym_display(struct pp_symtab *st, struct sym *s)
@@ -273,12 +284,14 @@ void pp_symtab_free(struct pp_symtab *st)
 	pp_symtab__procs_free(st);
 	for (size_t i = 0; i < st->nr_dsos; i++) {
 		free(st->dsos[i]->syms.v);
+		free(st->dsos[i]->syms.starts);
 		free(st->dsos[i]);
 	}
 	free(st->dsos);
 	free(st->dso_by_bid.slots);
 	free(st->dso_by_path.slots);
 	free(st->ksyms.v);
+	free(st->ksyms.starts);
 	free(st->strings.slots);
 	for (c = st->pool; c; c = n) {
 		n = c->next;
@@ -325,7 +338,7 @@ void pp_symtab_ksyms_finalize(struct pp_symtab *st)
 
 bool pp_symtab_lookup_kernel(struct pp_symtab *st, uint64_t addr, struct pp_sym_res *res)
 {
-	struct sym *s = pp_symtab__find(&st->ksyms, true, addr);
+	struct sym *s = pp_symtab__find(st, &st->ksyms, true, addr);
 
 	memset(res, 0, sizeof(*res));
 	res->flags = PP_SYMR_KERNEL;
@@ -388,11 +401,16 @@ int pp_symtab_dso_get(struct pp_symtab *st, const uint8_t *build_id, size_t buil
 
 int pp_dso_sym_add(struct pp_dso *d, uint64_t start, uint64_t size, const char *name)
 {
-	struct sym s = { .start = start, .size = size, .rank = size ? 0 : 1 };
+	struct sym s = { .start = start, .size = size };
 	int err = check_name(name);
+	unsigned us = 0;
 
 	if (err)
 		return err;
+	/* among aliases prefer a sized one, then fewer leading underscores (malloc) */
+	while (name[us] == '_' && us < 127)
+		us++;
+	s.rank = (uint8_t)((size ? 0 : 128) | us);
 	if (size && start + size - 1 < start)
 		return PP_ERANGE;
 	s.name = pool_strndup(&d->st->pool, name, strlen(name));
@@ -417,7 +435,7 @@ bool pp_dso_lookup(struct pp_dso *d, uint64_t vaddr, struct pp_sym_res *res)
 	res->dso_off = vaddr;
 	res->vaddr = vaddr;
 	res->flags = PP_SYMR_MAPPED | PP_SYMR_DSO | (d->flags & PP_DSO_JIT ? PP_SYMR_JIT : 0);
-	return pp_symtab__fill(d->st, pp_symtab__find(&d->syms, false, vaddr), vaddr, res);
+	return pp_symtab__fill(d->st, pp_symtab__find(d->st, &d->syms, false, vaddr), vaddr, res);
 }
 
 const char *pp_dso_path(const struct pp_dso *d)
@@ -461,9 +479,10 @@ static bool parse_hex(const char **pp, const char *end, uint64_t *out)
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	for (; p < end; p++, nd++) {
-		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-				c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : -1;
 
+		if (x < 0 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			x = (c | 0x20) - 'a' + 10;
 		if (x < 0)
 			break;
 		if (nd == 16)

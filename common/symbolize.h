@@ -37,12 +37,12 @@ struct pp_dso;
 
 enum pp_symtab_flags {
 	PP_SYMTAB_NO_DEMANGLE = 1 << 0,	/* report names as stored */
-	PP_SYMTAB_NO_PARAMS = 1 << 1,	/* demangle without parameter lists: "ns::f" not "ns::f(int)" */
+	PP_SYMTAB_NO_PARAMS = 1 << 1,	/* no parameters: "ns::f", not "ns::f(int)" */
 };
 
 enum pp_dso_flags {
 	PP_DSO_JIT = 1 << 0,		/* symbols are absolute addresses (perf-PID.map) */
-	PP_DSO_DEBUGINFO = 1 << 1,	/* symbols came from a separate debug file (informative) */
+	PP_DSO_DEBUGINFO = 1 << 1,	/* symbols came from a separate debug file */
 };
 
 enum pp_symres_flags {
@@ -160,7 +160,9 @@ void pp_dso_set_text(struct pp_dso *d, uint64_t text_vaddr, uint64_t text_offset
 /**
  * pp_dso_finalize() - sort the table, drop duplicates, size zero-size symbols
  *
- * A zero-size symbol extends to the next one; the last one then matches its start only.
+ * Among symbols at one address, a sized one wins, then the one with fewer leading
+ * underscores, then the first added.  A zero-size symbol extends to the next one; the last
+ * one then matches its start only.
  * Lookups finalize lazily; calling it explicitly after the loading phase keeps the first
  * lookup fast.  Safe to call again after more adds.
  */
