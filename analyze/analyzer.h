@@ -21,6 +21,7 @@
 #include "common/options.h"
 #include "common/plan.h"
 #include "common/selector.h"
+#include "analyze/sqldb.h"
 
 struct ana_session;
 struct pp_az;
@@ -87,6 +88,16 @@ struct pp_event {
 	uint32_t extra_sz;
 };
 
+/* A mapping of the capture (MMAP record or start-of-capture snapshot), delivered to ->mmap(). */
+struct pp_mmap_ev {
+	uint64_t time_ns;		/* 0 for the snapshot */
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	const char *path;
+	const uint8_t *build_id;
+	uint32_t build_id_sz;
+};
+
 /* A loss in the capture, delivered to ->lost() in time order. */
 struct pp_lost_ev {
 	uint64_t time_ns;
@@ -146,6 +157,8 @@ struct pp_analyzer_ops {
 	void (*event)(struct pp_az *az, const struct pp_event *ev);	/* required */
 	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
 	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
+	/* Every mapping; the start-of-capture snapshot arrives before init() (priv is zeroed). */
+	void (*mmap)(struct pp_az *az, const struct pp_mmap_ev *m);
 	void (*interval)(struct pp_az *az, uint64_t now_ns);
 	int (*finish)(struct pp_az *az);		/* required */
 	void (*release)(struct pp_az *az);
@@ -157,6 +170,22 @@ struct pp_analyzer_ops {
 const char *ana_comm(struct ana_session *s, uint32_t tid);
 /** ana_task_pid() - the process id of thread @tid (@tid itself if unknown). */
 uint32_t ana_task_pid(struct ana_session *s, uint32_t tid);
+
+/* A task as the session knows it at the current replay time. */
+struct ana_task_info {
+	uint32_t pid, tid, ppid;	/* ppid 0 when unknown */
+	const char *comm;		/* "" when never named; borrowed until the next replay step */
+	uint64_t exit_ns;		/* 0 while alive */
+};
+
+/** ana_task_get() - what the session knows of @tid. Return: false if it never saw it. */
+bool ana_task_get(struct ana_session *s, uint32_t tid, struct ana_task_info *out);
+/**
+ * ana_task_next() - iterate over every task the session knows, in no particular order
+ * @iter: start at 0
+ * Return: false at the end.
+ */
+bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *out);
 
 /**
  * ana_time_str() - wall-clock time of capture time @t_ns: "YYYY-MM-DD HH:MM:SS.uuuuuu"
@@ -203,6 +232,48 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
  * (root first), appended to @out, without the count.
  */
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/* Walking a perf callchain: its PERF_CONTEXT_* markers tell kernel from user frames. */
+struct ana_stack_iter {
+	const uint64_t *stack;
+	uint32_t nr, i;
+	bool kernel;
+};
+
+/** ana_stack_iter_init() - start walking @stack (@nr entries), innermost frame first. */
+void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint32_t nr);
+/** ana_stack_iter_next() - the next real frame and its context. Return: false at the end. */
+bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel);
+
+/* One resolved frame; strings borrowed from the session's symbol tables. */
+struct ana_frame {
+	uint64_t addr;
+	const char *symbol;	/* NULL when unknown */
+	uint64_t offset;	/* from the symbol start (0 when unknown) */
+	const char *dso;	/* "[kernel.kallsyms]", "[mod]", a path; NULL when unmapped */
+	bool kernel;
+};
+
+/**
+ * ana_frame_resolve() - resolve @addr as process @pid saw it at @time_ns
+ * Return: true when a symbol covers it; @out is filled in every case.
+ */
+bool ana_frame_resolve(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		       bool kernel, struct ana_frame *out);
+
+/* --- Print formats of tracepoints ------------------------------------------- */
+
+/** ana_evtype_print_fmt() - the format string of @t's "print fmt" ("" when none). Borrowed. */
+const char *ana_evtype_print_fmt(const struct ana_evtype *t);
+
+typedef void (*ana_symbolic_fn)(void *arg, const char *field, uint64_t value, const char *name);
+/**
+ * ana_evtype_symbolic() - the __print_symbolic() tables of @t's print format
+ * @fn: called once per (field, value, name), or NULL to count; values that are not
+ *       numbers are skipped
+ * Return: the number of __print_symbolic() uses found.
+ */
+int ana_evtype_symbolic(const struct ana_evtype *t, ana_symbolic_fn fn, void *arg);
 
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);

@@ -23,7 +23,7 @@ struct tep_handle;
 struct pp_symtab;
 
 struct ana_task {
-	uint32_t tid, pid;
+	uint32_t tid, pid, ppid;
 	char comm[32];
 	uint64_t exit_ns;	/* 0 while alive */
 };

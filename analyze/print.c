@@ -158,18 +158,58 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
 typedef void (*frame_fn)(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			 bool kernel, void *arg);
 
-static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
+void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint32_t nr)
 {
-	bool kernel = false;
+	it->stack = stack;
+	it->nr = stack ? nr : 0;
+	it->i = 0;
+	it->kernel = false;
+}
 
-	for (uint32_t i = 0; i < ev->nr_stack; i++) {
-		uint64_t a = ev->stack[i];
+bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel)
+{
+	while (it->i < it->nr) {
+		uint64_t a = it->stack[it->i++];
 		if (a >= PERF_CONTEXT_MAX) {
-			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
+			it->kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		*addr = a;
+		*kernel = it->kernel || a >= 0xffff000000000000ull;
+		return true;
 	}
+	return false;
+}
+
+static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
+{
+	struct ana_stack_iter it;
+	uint64_t a;
+	bool kernel;
+
+	ana_stack_iter_init(&it, ev->stack, ev->nr_stack);
+	while (ana_stack_iter_next(&it, &a, &kernel))
+		fn(s, ev, a, kernel, arg);
+}
+
+bool ana_frame_resolve(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		       bool kernel, struct ana_frame *out)
+{
+	struct pp_sym_res res;
+	bool found;
+
+	ana_session_finalize_syms(s);
+	memset(&res, 0, sizeof(res));
+	if (kernel)
+		found = pp_symtab_lookup_kernel(s->syms, addr, &res);
+	else
+		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, &res);
+	out->addr = addr;
+	out->kernel = kernel;
+	out->symbol = found ? res.name : NULL;
+	out->offset = found ? res.offset : 0;
+	out->dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL;
+	return found && res.name;
 }
 
 static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
