@@ -36,9 +36,15 @@ struct sqlcol {
 	bool is_signed;
 	uint8_t *data;			/* nr_rows values */
 	size_t cap;			/* rows allocated */
-	uint32_t *perm;			/* rows ordered by value (built on demand), or NULL */
-	size_t nr_perm;			/* rows covered by perm (== nr_rows when fresh) */
-	bool perm_grouped;		/* perm only groups equal values (TEXT ids) */
+};
+
+/* Rows ordered by one to four columns (TEXT by string id), built on first use. */
+#define SQL_INDEX_MAX_COLS 4
+struct sqlindex {
+	int cols[SQL_INDEX_MAX_COLS];
+	int nr;
+	uint32_t *perm;
+	size_t nr_rows;			/* rows covered (stale when the table grew) */
 };
 
 /* One condition a stored row must meet: col OP value (pushed down from the queries). */
@@ -74,6 +80,8 @@ struct sqltab {
 	bool keep_all;			/* some query reads it without constant constraints */
 	struct sqlalt *alts;
 	size_t nr_alts;
+	struct sqlindex *idx;
+	size_t nr_idx;
 	sqlite3_stmt *ins;		/* TABLE mode: the prepared INSERT */
 	/* for event_metadata: every event delivered, stored or not */
 	uint64_t nr_events, first_ns, last_ns;
@@ -180,7 +188,8 @@ void sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct pp_
 bool sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_event *ev);
 void sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event *ev);
 void sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr);
-const uint32_t *sqlcol_index(struct sqltab *t, struct sqlcol *c);
+/* The rows of @t ordered by columns @cols (@nr of them); cached until rows change. */
+const uint32_t *sqltab_index(struct sqltab *t, const int *cols, int nr);
 
 /* sqlvtab.c: the "pp" virtual-table module */
 int sqlvtab_register(struct ana_sqldb *db);

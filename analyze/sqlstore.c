@@ -186,24 +186,29 @@ void sqlstacks_release(struct sqlstacks *st)
 
 /* --- tables and columns --------------------------------------------------- */
 
+static void drop_indexes(struct sqltab *t)
+{
+	for (size_t i = 0; i < t->nr_idx; i++)
+		free(t->idx[i].perm);
+	free(t->idx);
+	t->idx = NULL;
+	t->nr_idx = 0;
+}
+
 void sqltab_clear(struct sqltab *t)
 {
 	t->nr_rows = 0;
-	for (size_t i = 0; i < t->nr_cols; i++) {
-		free(t->cols[i].perm);
-		t->cols[i].perm = NULL;
-		t->cols[i].nr_perm = 0;
-	}
+	drop_indexes(t);
 }
 
 void sqltab_free(struct sqltab *t)
 {
 	if (!t)
 		return;
+	drop_indexes(t);
 	for (size_t i = 0; i < t->nr_cols; i++) {
 		free(t->cols[i].name);
 		free(t->cols[i].data);
-		free(t->cols[i].perm);
 	}
 	for (size_t i = 0; i < t->nr_alts; i++) {
 		for (size_t k = 0; k < t->alts[i].nr; k++)
@@ -439,40 +444,42 @@ void sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr)
 
 /* --- indexes -------------------------------------------------------------- */
 
-static void index_ids(struct sqltab *t, struct sqlcol *c, uint32_t nr_ids)
+/* Stable counting sort of @perm by string id (ids are dense: 0 .. nr_ids-1). */
+static void sort_ids(const struct sqlcol *c, uint32_t *perm, uint32_t *tmp, size_t n)
 {
-	size_t n = t->nr_rows;
-	uint32_t *cnt = pp_xcalloc((size_t)nr_ids + 1, sizeof(*cnt));
 	const uint32_t *ids = (const uint32_t *)c->data;
+	uint32_t nr_ids = 0;
+	uint32_t *cnt;
 
-	for (size_t r = 0; r < n; r++)
-		cnt[ids[r] + 1]++;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] + 1 > nr_ids)
+			nr_ids = ids[i] + 1;
+	cnt = pp_xcalloc((size_t)nr_ids + 1, sizeof(*cnt));
+	for (size_t i = 0; i < n; i++)
+		cnt[ids[perm[i]] + 1]++;
 	for (uint32_t k = 0; k < nr_ids; k++)
 		cnt[k + 1] += cnt[k];
-	for (size_t r = 0; r < n; r++)
-		c->perm[cnt[ids[r]]++] = (uint32_t)r;
+	for (size_t i = 0; i < n; i++)
+		tmp[cnt[ids[perm[i]]]++] = perm[i];
+	memcpy(perm, tmp, n * sizeof(*perm));
 	free(cnt);
-	c->perm_grouped = true;
 }
 
 /*
- * LSD radix sort of row numbers by the column's int64 value (sign bit
+ * Stable LSD radix sort of @perm by the column's int64 value (sign bit
  * flipped so unsigned order is signed order), 8 bits a pass, skipping the
- * passes where every key has the same digit.  Stable, so equal values keep
- * time order.
+ * passes where every key has the same digit.
  */
-static void index_ints(struct sqltab *t, struct sqlcol *c)
+static void sort_ints(const struct sqlcol *c, uint32_t *perm, uint32_t *tmp, size_t n)
 {
-	size_t n = t->nr_rows;
-	uint64_t *keys = pp_xmalloc(n * sizeof(*keys));
-	uint32_t *tmp = pp_xmalloc(n * sizeof(*tmp)), *src = c->perm, *dst = tmp;
+	uint64_t *keys = pp_xmalloc((n + 1) * sizeof(*keys));
 	uint64_t all_and = ~0ull, all_or = 0;
+	uint32_t *src = perm, *dst = tmp;
 
 	for (size_t r = 0; r < n; r++) {
 		keys[r] = (uint64_t)sqlcol_get(c, r) ^ (1ull << 63);
 		all_and &= keys[r];
 		all_or |= keys[r];
-		src[r] = (uint32_t)r;
 	}
 	for (unsigned shift = 0; shift < 64; shift += 8) {
 		size_t cnt[257] = { 0 };
@@ -488,30 +495,47 @@ static void index_ints(struct sqltab *t, struct sqlcol *c)
 		src = dst;
 		dst = x;
 	}
-	if (src != c->perm) {
-		memcpy(c->perm, src, n * sizeof(*src));
-	}
-	free(tmp);
+	if (src != perm)
+		memcpy(perm, src, n * sizeof(*perm));
 	free(keys);
-	c->perm_grouped = false;
 }
 
-const uint32_t *sqlcol_index(struct sqltab *t, struct sqlcol *c)
+/*
+ * A multi-column index is stable sorts by the last column first; equal keys
+ * keep time order.  String columns sort by id, which groups equal strings
+ * (enough for '=' and GROUP BY) but is not collation order.
+ */
+const uint32_t *sqltab_index(struct sqltab *t, const int *cols, int nr)
 {
-	if (c->perm && c->nr_perm == t->nr_rows)
-		return c->perm;
-	free(c->perm);
-	c->perm = pp_xmalloc((t->nr_rows + 1) * sizeof(*c->perm));
-	c->nr_perm = t->nr_rows;
-	if (c->kind == SC_TEXT || c->kind == SC_BLOB) {
-		uint32_t max = 0;
-		const uint32_t *ids = (const uint32_t *)c->data;
-		for (size_t r = 0; r < t->nr_rows; r++)
-			if (ids[r] + 1 > max)
-				max = ids[r] + 1;
-		index_ids(t, c, max);
-	} else {
-		index_ints(t, c);
+	struct sqlindex *ix = NULL;
+	size_t n = t->nr_rows;
+	uint32_t *tmp;
+
+	for (size_t i = 0; i < t->nr_idx && !ix; i++)
+		if (t->idx[i].nr == nr && !memcmp(t->idx[i].cols, cols, nr * sizeof(int)))
+			ix = &t->idx[i];
+	if (ix && ix->nr_rows == n)
+		return ix->perm;
+	if (!ix) {
+		t->idx = pp_xrealloc(t->idx, (t->nr_idx + 1) * sizeof(*t->idx));
+		ix = &t->idx[t->nr_idx++];
+		memset(ix, 0, sizeof(*ix));
+		memcpy(ix->cols, cols, nr * sizeof(int));
+		ix->nr = nr;
 	}
-	return c->perm;
+	free(ix->perm);
+	ix->perm = pp_xmalloc((n + 1) * sizeof(*ix->perm));
+	ix->nr_rows = n;
+	tmp = pp_xmalloc((n + 1) * sizeof(*tmp));
+	for (size_t r = 0; r < n; r++)
+		ix->perm[r] = (uint32_t)r;
+	for (int k = nr - 1; k >= 0; k--) {
+		const struct sqlcol *c = &t->cols[cols[k]];
+		if (c->kind == SC_TEXT || c->kind == SC_BLOB)
+			sort_ids(c, ix->perm, tmp, n);
+		else
+			sort_ints(c, ix->perm, tmp, n);
+	}
+	free(tmp);
+	return ix->perm;
 }

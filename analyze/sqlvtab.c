@@ -166,7 +166,7 @@ static bool offers_index(const struct sqlcol *c, bool constant_rhs)
 	if (c->kind == SC_CPU || c->kind == SC_PID || c->kind == SC_TID || c->indexed)
 		return true;
 	/* a constant term on another column was pushed down: the rows left are few */
-	return !constant_rhs && c->kind != SC_BLOB;
+	return !constant_rhs;
 }
 
 static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
@@ -174,7 +174,9 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 	struct sqlvt *vt = (struct sqlvt *)v;
 	struct sqltab *t = vt->t;
 	double n = t->nr_rows ? (double)t->nr_rows : 1000.0, logn = log2(n + 2);
-	int eq = -1, lo = -1, hi = -1, ieq = -1, plan = P_FULL, flags = 0, col = 0;
+	int eq = -1, lo = -1, hi = -1, plan = P_FULL, flags = 0, col = 0;
+	int icols[SQL_INDEX_MAX_COLS], iargs[SQL_INDEX_MAX_COLS], nic = 0;
+	bool worthy = false;
 	double cost = n, rows = n;
 
 	if (vt->db->learning)
@@ -192,13 +194,21 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 			else if ((c->op == SQLITE_INDEX_CONSTRAINT_LT ||
 				  c->op == SQLITE_INDEX_CONSTRAINT_LE) && hi < 0)
 				hi = i;
-		} else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && ieq < 0) {
+		} else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && nic < SQL_INDEX_MAX_COLS &&
+			   t->cols[c->iColumn].kind != SC_BLOB) {
 			sqlite3_value *rv = NULL;
 			bool constant = sqlite3_vtab_rhs_value(info, i, &rv) == SQLITE_OK;
 			const char *coll = sqlite3_vtab_collation(info, i);
-			if (offers_index(&t->cols[c->iColumn], constant) &&
-			    (!coll || !sqlite3_stricmp(coll, "BINARY")))
-				ieq = i;
+			bool dup = false;
+			if (coll && sqlite3_stricmp(coll, "BINARY"))
+				continue;
+			for (int k = 0; k < nic; k++)
+				dup |= icols[k] == c->iColumn;
+			if (dup)
+				continue;
+			worthy |= offers_index(&t->cols[c->iColumn], constant);
+			icols[nic] = c->iColumn;
+			iargs[nic++] = i;
 		}
 	}
 	if (eq >= 0) {
@@ -221,16 +231,22 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 		rows = (lo >= 0 && hi >= 0) ? n / 10 : n / 3;
 		cost = logn + rows;
 	}
-	if (ieq >= 0 && logn + 10 < cost) {
-		if (plan == P_RANGE)
-			for (int i = 0; i < info->nConstraint; i++)
-				info->aConstraintUsage[i].argvIndex = 0;
+	/* '=' on one to four columns: a (composite) index, when it pays */
+	if (worthy && logn + 10.0 / nic < cost) {
+		struct pp_buf b = PP_BUF_INIT;
+		for (int i = 0; i < info->nConstraint; i++)
+			info->aConstraintUsage[i].argvIndex = 0;
 		plan = P_INDEX_EQ;
 		flags = F_EQ;
-		col = info->aConstraint[ieq].iColumn;
-		info->aConstraintUsage[ieq].argvIndex = 1;
-		cost = logn + 10;
-		rows = 10;
+		for (int k = 0; k < nic; k++) {
+			info->aConstraintUsage[iargs[k]].argvIndex = k + 1;
+			pp_buf_addf(&b, "%s%d", k ? "," : "", icols[k]);
+		}
+		info->idxStr = sqlite3_mprintf("%s", pp_buf_str(&b));
+		info->needToFreeIdxStr = 1;
+		pp_buf_release(&b);
+		rows = 10.0 / nic;
+		cost = logn + rows;
 	}
 	if (info->nOrderBy == 1 && (plan == P_FULL || plan == P_RANGE)) {
 		const struct sqlite3_index_orderby *ob = &info->aOrderBy[0];
@@ -241,6 +257,7 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 		} else if (plan == P_FULL && ob->iColumn >= 0 &&
 			   t->cols[ob->iColumn].kind != SC_BLOB &&
 			   (distinct == 1 || (distinct == 0 && t->cols[ob->iColumn].kind != SC_TEXT))) {
+			/* ORDER BY an integer column, or GROUP BY one column: served by an index */
 			plan = P_INDEX_SCAN;
 			col = ob->iColumn;
 			flags |= ob->desc ? F_DESC : 0;
@@ -283,6 +300,27 @@ static size_t bound(const struct sqlcol *c, const uint32_t *perm, size_t n, int6
 		size_t mid = lo + (hi - lo) / 2;
 		int64_t x = sqlcol_get(c, perm ? perm[mid] : mid);
 		if (x < v || (strict && x == v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* bound() on a multi-column index: tuples compared column by column. */
+static size_t bound_n(const struct sqltab *t, const int *cols, int nr, const uint32_t *perm,
+		      size_t n, const int64_t *key, bool strict)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int cmp = 0;
+		for (int k = 0; k < nr && !cmp; k++) {
+			int64_t x = sqlcol_get(&t->cols[cols[k]], perm[mid]);
+			cmp = x < key[k] ? -1 : x > key[k];
+		}
+		if (cmp < 0 || (strict && cmp == 0))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -357,35 +395,44 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		}
 		if (c->lo > c->hi)
 			c->lo = c->hi;
-	} else if (plan == P_INDEX_EQ && argc >= 1 && (size_t)col < t->nr_cols) {
-		struct sqlcol *ic = &t->cols[col];
-		if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-			c->hi = 0;
-		} else if (ic->kind == SC_TEXT || ic->kind == SC_BLOB) {
-			const void *p = ic->kind == SC_BLOB ? sqlite3_value_blob(argv[0])
-							    : (const void *)sqlite3_value_text(argv[0]);
-			uint32_t id = sqlstrs_find(&c->db->strs, p ? p : "", (size_t)sqlite3_value_bytes(argv[0]));
-			if (id == UINT32_MAX) {
-				c->hi = 0;
+	} else if (plan == P_INDEX_EQ && idxstr) {
+		int cols[SQL_INDEX_MAX_COLS], nr = 0;
+		int64_t key[SQL_INDEX_MAX_COLS];
+		bool empty = false, usable = true;
+		for (const char *p = idxstr; *p && nr < SQL_INDEX_MAX_COLS && nr < argc; nr++) {
+			char *end;
+			cols[nr] = (int)strtol(p, &end, 10);
+			p = *end == ',' ? end + 1 : end;
+		}
+		for (int k = 0; k < nr; k++) {
+			const struct sqlcol *ic = &t->cols[cols[k]];
+			sqlite3_value *a = argv[k];
+			if (sqlite3_value_type(a) == SQLITE_NULL) {
+				empty = true;
+			} else if (ic->kind == SC_TEXT) {
+				const unsigned char *p = sqlite3_value_text(a);
+				uint32_t id = sqlstrs_find(&c->db->strs, p ? (const char *)p : "",
+							   (size_t)sqlite3_value_bytes(a));
+				empty |= id == UINT32_MAX;
+				key[k] = id;
+			} else if (int_key(a, &v, false)) {
+				int64_t up;
+				int_key(a, &up, true);
+				empty |= up != v;	/* 1.5 equals no integer */
+				key[k] = v;
 			} else {
-				c->perm = sqlcol_index(t, ic);
-				c->lo = bound(ic, c->perm, n, id, false);
-				c->hi = bound(ic, c->perm, n, id, true);
-			}
-		} else if (int_key(argv[0], &v, false)) {
-			int64_t up;
-			int_key(argv[0], &up, true);
-			c->perm = sqlcol_index(t, ic);
-			if (up != v) {
-				c->hi = 0;	/* 1.5 equals no integer */
-			} else {
-				c->lo = bound(ic, c->perm, n, v, false);
-				c->hi = bound(ic, c->perm, n, v, true);
+				usable = false;	/* TEXT against an INTEGER column: SQLite decides */
 			}
 		}
-		/* TEXT against an INTEGER column: scan everything, SQLite decides */
+		if (empty) {
+			c->hi = 0;
+		} else if (usable && nr > 0) {
+			c->perm = sqltab_index(t, cols, nr);
+			c->lo = bound_n(t, cols, nr, c->perm, n, key, false);
+			c->hi = bound_n(t, cols, nr, c->perm, n, key, true);
+		}
 	} else if (plan == P_INDEX_SCAN && (size_t)col < t->nr_cols) {
-		c->perm = sqlcol_index(t, &t->cols[col]);
+		c->perm = sqltab_index(t, &col, 1);
 	}
 	c->pos = c->lo;
 	if (c->pos < c->hi)
