@@ -21,6 +21,7 @@
 #include "common/options.h"
 #include "common/plan.h"
 #include "common/selector.h"
+#include "analyze/py.h"
 #include "analyze/sqldb.h"
 
 struct ana_session;
@@ -261,6 +262,9 @@ struct ana_frame {
 bool ana_frame_resolve(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
 		       bool kernel, struct ana_frame *out);
 
+/** ana_evtype_has_stack() - whether the events of @t carry call stacks. */
+bool ana_evtype_has_stack(const struct ana_evtype *t);
+
 /* --- Print formats of tracepoints ------------------------------------------- */
 
 /** ana_evtype_print_fmt() - the format string of @t's "print fmt" ("" when none). Borrowed. */
@@ -287,6 +291,12 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
+
+/**
+ * ana_session_stop() - end the replay after the current event (a script called exit,
+ * --strict met an error, a template was printed); ->finish() still runs.
+ */
+void ana_session_stop(struct ana_session *s);
 
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);

@@ -14,6 +14,11 @@
 
 #include "analyze/internal.h"
 
+bool ana_evtype_has_stack(const struct ana_evtype *t)
+{
+	return t && (t->desc_flags & PPF_EVF_STACK);
+}
+
 const char *ana_evtype_print_fmt(const struct ana_evtype *t)
 {
 	return t && t->tep && t->tep->print_fmt.format ? t->tep->print_fmt.format : "";

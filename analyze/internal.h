@@ -71,6 +71,7 @@ struct ana_session {
 	struct pp_az **azs;
 	size_t nr_azs;
 	bool inited;
+	bool stop;			/* ana_session_stop() */
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
