@@ -36,6 +36,7 @@ struct sql_priv {
 	struct ana_sqldb *qdb;		/* mem, or file when the queries run on it */
 	struct pp_mmap_ev *early;	/* maps seen before init() (the snapshot) */
 	char **early_paths;
+	uint8_t (*early_bids)[64];
 	size_t nr_early;
 	bool inited;
 	uint64_t round_start_ns;
@@ -158,6 +159,7 @@ static int sql_init(struct pp_az *az)
 	}
 	for (size_t i = 0; i < p->nr_early; i++) {
 		p->early[i].path = p->early_paths[i];
+		p->early[i].build_id = p->early_bids[i];
 		if (p->mem)
 			ana_sqldb_mmap(p->mem, &p->early[i]);
 		if (p->other)
@@ -204,9 +206,10 @@ static void sql_mmap(struct pp_az *az, const struct pp_mmap_ev *m)
 		/* the start-of-capture maps come before init(): keep them until the tables exist */
 		p->early = pp_xrealloc(p->early, (p->nr_early + 1) * sizeof(*p->early));
 		p->early_paths = pp_xrealloc(p->early_paths, (p->nr_early + 1) * sizeof(char *));
+		p->early_bids = pp_xrealloc(p->early_bids, (p->nr_early + 1) * sizeof(*p->early_bids));
 		p->early[p->nr_early] = *m;
-		p->early[p->nr_early].build_id = NULL;
-		p->early[p->nr_early].build_id_sz = 0;
+		p->early[p->nr_early].build_id_sz = m->build_id_sz < 64 ? m->build_id_sz : 64;
+		memcpy(p->early_bids[p->nr_early], m->build_id, p->early[p->nr_early].build_id_sz);
 		p->early_paths[p->nr_early++] = pp_xstrdup(m->path ? m->path : "");
 		return;
 	}
@@ -578,6 +581,7 @@ static void sql_release(struct pp_az *az)
 	for (size_t i = 0; i < p->nr_early; i++)
 		free(p->early_paths[i]);
 	free(p->early_paths);
+	free(p->early_bids);
 	free(p->early);
 }
 
