@@ -39,6 +39,7 @@ struct sql_priv {
 	uint8_t (*early_bids)[64];
 	size_t nr_early;
 	bool inited;
+	size_t nr_csv_blocks;
 	uint64_t round_start_ns;
 	unsigned round;
 };
@@ -345,6 +346,9 @@ static int on_row(void *arg, size_t nr_cols, const char *const *names, const str
 		for (size_t c = 0; c < nr_cols; c++)
 			r->names[c] = pp_xstrdup(names[c] ? names[c] : "");
 		if (r->stream && r->az->out.format == ANA_FMT_CSV) {
+			struct sql_priv *p = r->az->priv;
+			if (p->nr_csv_blocks++)
+				fputc('\n', fp);	/* a blank line between two results */
 			pp_buf_reset(&r->line);
 			for (size_t c = 0; c < nr_cols; c++) {
 				if (c)
@@ -523,9 +527,7 @@ static void run_round(struct pp_az *az, uint64_t t_ns)
 		}
 		if (az->out.format == ANA_FMT_JSON) {
 			fputs("]}\n", fp);
-		} else if (az->out.format == ANA_FMT_CSV) {
-			fputc('\n', fp);
-		} else if (!rc) {
+		} else if (!rc && az->out.format == ANA_FMT_TEXT) {
 			print_aligned(&r, fp);
 		}
 		if (az->opt.verbose)
