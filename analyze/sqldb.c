@@ -287,6 +287,38 @@ static const char metadata_schema[] =
 	"max_stack INTEGER, field_count INTEGER, created_time INTEGER, sample_count INTEGER, "
 	"first_sample_time INTEGER, last_sample_time INTEGER, function_list TEXT)";
 
+/*
+ * AUTO: measured on 1M and 10M sched_switch events (tests/bench/sql-python.sh),
+ * the column store wins every shape (counts, GROUP BY, joins, ORDER BY, time
+ * ranges: 2-7x less CPU) but one: reading most columns of a slice of the rows
+ * (SELECT * ... WHERE _time BETWEEN ...), where SQLite's own rows are about
+ * 20% cheaper to return than 15 xColumn() calls a row.  So: ordinary tables
+ * when every event table the queries read is cut down by pushed-down terms
+ * and more than half of its columns are read; the column store otherwise.
+ */
+static enum ana_sql_mode choose_mode(const struct ana_sqldb *db)
+{
+	size_t nr_read = 0;
+
+	for (size_t i = 0; i < db->nr_tabs; i++) {
+		const struct sqltab *t = db->tabs[i];
+		size_t used = 0;
+		if (t->kind != ST_EVENT || !t->referenced)
+			continue;
+		nr_read++;
+		for (size_t c = 0; c < t->nr_cols; c++)
+			used += t->cols[c].used;
+		if (t->keep_all || used * 2 <= t->nr_cols)
+			return ANA_SQL_VTAB;
+	}
+	return nr_read ? ANA_SQL_TABLE : ANA_SQL_VTAB;
+}
+
+enum ana_sql_mode ana_sqldb_mode(const struct ana_sqldb *db)
+{
+	return db->mode;
+}
+
 int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 {
 	int rc;
@@ -328,6 +360,8 @@ int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 		sqltab_layout(t);
 	}
 	db->track_seen = db->all_rows || db->aux[ST_TASKS]->referenced;
+	if (db->mode == ANA_SQL_AUTO)
+		db->mode = choose_mode(db);
 	/* 3. TABLE mode: real tables in place of the virtual event tables */
 	for (size_t i = 0; i < db->nr_tabs && db->mode == ANA_SQL_TABLE; i++) {
 		struct sqltab *t = db->tabs[i];

@@ -29,6 +29,7 @@ struct pp_mmap_ev;
 struct ana_sqldb;
 
 enum ana_sql_mode {
+	ANA_SQL_AUTO,	/* chosen by ana_sqldb_plan() from what the queries read */
 	ANA_SQL_VTAB,	/* rows in a column store behind a virtual table (memory only) */
 	ANA_SQL_TABLE,	/* rows INSERTed into ordinary SQLite tables */
 };
@@ -84,6 +85,9 @@ int ana_sqldb_add_table(struct ana_sqldb *db, const struct ana_evtype *t, const 
  * Return: 0, or PP_ESYNTAX with SQLite's message and the statement in errmsg.
  */
 int ana_sqldb_plan(struct ana_sqldb *db, const char *sql);
+
+/** ana_sqldb_mode() - the storage mode (after ana_sqldb_plan(): never ANA_SQL_AUTO). */
+enum ana_sql_mode ana_sqldb_mode(const struct ana_sqldb *db);
 
 /** ana_sqldb_nr_queries() / ana_sqldb_query() - the statements of the plan, split. */
 size_t ana_sqldb_nr_queries(const struct ana_sqldb *db);

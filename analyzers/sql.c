@@ -65,7 +65,9 @@ struct result {
 static enum ana_sql_mode parse_mode(const char *m, bool *ok)
 {
 	*ok = true;
-	if (!m || !strcmp(m, "auto") || !strcmp(m, "vtab"))
+	if (!m || !strcmp(m, "auto"))
+		return ANA_SQL_AUTO;
+	if (!strcmp(m, "vtab"))
 		return ANA_SQL_VTAB;
 	if (!strcmp(m, "table"))
 		return ANA_SQL_TABLE;
@@ -151,6 +153,7 @@ static int sql_init(struct pp_az *az)
 		p->qdb = p->mem;
 	}
 	if (o->verify) {
+		mode = ana_sqldb_mode(p->mem);
 		rc = open_db(az, NULL, mode == ANA_SQL_VTAB ? ANA_SQL_TABLE : ANA_SQL_VTAB, false,
 			     &p->other);
 		if (!rc)
@@ -168,6 +171,10 @@ static int sql_init(struct pp_az *az)
 		if (p->file)
 			ana_sqldb_mmap(p->file, &p->early[i]);
 	}
+	if (p->mem && az->opt.verbose)
+		fprintf(stderr, "sql: storage: %s\n",
+			ana_sqldb_mode(p->mem) == ANA_SQL_VTAB ? "virtual tables over a column store"
+							       : "bulk-loaded tables");
 	p->inited = true;
 	return 0;
 }
