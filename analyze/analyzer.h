@@ -154,6 +154,12 @@ struct pp_analyzer_ops {
 	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
 	 */
 	const char *help_attrs;
+	/*
+	 * `ANALYZER -e EVENT help` printing something of its own instead of the
+	 * formats and the command template (python prints a script template);
+	 * called after the selectors matched, before init().  Optional.
+	 */
+	int (*help)(struct pp_az *az);
 	size_t priv_size;
 	unsigned flags;			/* enum pp_az_flags */
 	/*

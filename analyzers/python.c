@@ -37,7 +37,7 @@ struct python_priv {
 	struct py_sel *sels;
 	uint64_t last_ns;		/* the last event's time: start of a loss window */
 	uint64_t nr_raised;
-	bool help, stopped;
+	bool stopped;
 };
 
 /* perf-prof's handler name: "sched:sched_switch" -> "sched__sched_switch" */
@@ -85,7 +85,7 @@ static const char *type_hint(const struct pp_field *f)
 	return "int";
 }
 
-static void print_template(struct pp_az *az)
+static int python_help(struct pp_az *az)
 {
 	FILE *fp = az->out.fp;
 	struct pp_buf ev = PP_BUF_INIT;
@@ -132,6 +132,7 @@ static void print_template(struct pp_az *az)
 		    "    # events without a handler of their own; event._event names them\n"
 		    "    pass\n");
 	pp_buf_release(&ev);
+	return 0;
 }
 
 static int python_init(struct pp_az *az)
@@ -143,16 +144,10 @@ static int python_init(struct pp_az *az)
 
 	if (az->nr_args < 1) {
 		pp_err("python: give a script: pp-analyze FILE python [-e EVENTS] script.py [-- ARGS]"
-		       " (or 'help' for a template)");
+		       " ('-e EVENTS help' prints a template)");
 		return PP_EUSAGE;
 	}
 	script = az->args[0];
-	if (!strcmp(script, "help")) {
-		print_template(az);
-		p->help = true;
-		ana_session_stop(az->s);
-		return 0;
-	}
 	rc = ana_py_open(az->s, script, az->nr_args, az->args, &p->py);
 	if (rc) {
 		pp_err("python: cannot load '%s'%s%s", script, rc == PP_ENOTSUP ? ": " : ":\n",
@@ -222,7 +217,7 @@ static int python_finish(struct pp_az *az)
 {
 	struct python_priv *p = az->priv;
 
-	if (p->help || !p->py)
+	if (!p->py)
 		return 0;
 	if (p->exit)
 		outcome(az, ana_py_call(p->py, p->exit, 0, NULL), "__exit__");
@@ -254,6 +249,7 @@ const struct pp_analyzer_ops az_python_ops = {
 		"  pp-analyze cap python -e sched:sched_wakeup,sched:sched_switch -i 1000 count.py -- -v\n"
 		"  python3 -c 'import pp; print(sum(1 for e in pp.open(\"cap\").events()))'\n",
 	.plan = &azp_python_plan,
+	.help = python_help,
 	.priv_size = sizeof(struct python_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = python_init,

@@ -80,7 +80,7 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1; then
 	[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	"$PP_BIN/pp-record" -e sched:sched_switch -a -m 8192 -o ctx.ppcap >rec-pp.log 2>&1 &
 	pp_pid=$!
-	perf record -q -e sched:sched_switch -a -m 8192 -o ctx.perf >rec-perf.log 2>&1 &
+	perf record -q -B -e sched:sched_switch -a -m 8192 -o ctx.perf >rec-perf.log 2>&1 &
 	perf_pid=$!
 	sleep 2
 	"$PP_LOAD/ctxsw" -n "$n_rt" -c 0 2>load.log
