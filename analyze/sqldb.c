@@ -288,30 +288,16 @@ static const char metadata_schema[] =
 	"first_sample_time INTEGER, last_sample_time INTEGER, function_list TEXT)";
 
 /*
- * AUTO: measured on 1M and 10M sched_switch events (tests/bench/sql-python.sh),
- * the column store wins every shape (counts, GROUP BY, joins, ORDER BY, time
- * ranges: 2-7x less CPU) but one: reading most columns of a slice of the rows
- * (SELECT * ... WHERE _time BETWEEN ...), where SQLite's own rows are about
- * 20% cheaper to return than 15 xColumn() calls a row.  So: ordinary tables
- * when every event table the queries read is cut down by pushed-down terms
- * and more than half of its columns are read; the column store otherwise.
+ * AUTO, from tests/bench/sql-python.sh on 10M sched_switch events (CPU s,
+ * column store vs tables): count 0.93/7.97, GROUP BY text 2.49/16.79, GROUP BY
+ * int 3.65/18.13, time range 0.95/1.31, constant '=' 0.97/2.02, ORDER BY two
+ * columns LIMIT 3.84/39.17, join on a DISTINCT subquery 11.0/11.7, SELECT * of
+ * a 10% time slice 1.96/2.20.  The column store is never slower, so it is the
+ * choice for every shape; TABLE stays for --verify and --mode table.
  */
 static enum ana_sql_mode choose_mode(const struct ana_sqldb *db)
 {
-	size_t nr_read = 0;
-
-	for (size_t i = 0; i < db->nr_tabs; i++) {
-		const struct sqltab *t = db->tabs[i];
-		size_t used = 0;
-		if (t->kind != ST_EVENT || !t->referenced)
-			continue;
-		nr_read++;
-		for (size_t c = 0; c < t->nr_cols; c++)
-			used += t->cols[c].used;
-		if (t->keep_all || used * 2 <= t->nr_cols)
-			return ANA_SQL_VTAB;
-	}
-	return nr_read ? ANA_SQL_TABLE : ANA_SQL_VTAB;
+	return ANA_SQL_VTAB;
 }
 
 enum ana_sql_mode ana_sqldb_mode(const struct ana_sqldb *db)

@@ -237,7 +237,7 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 		for (int i = 0; i < info->nConstraint; i++)
 			info->aConstraintUsage[i].argvIndex = 0;
 		plan = P_INDEX_EQ;
-		flags = F_EQ;
+		flags = 0;
 		for (int k = 0; k < nic; k++) {
 			info->aConstraintUsage[iargs[k]].argvIndex = k + 1;
 			pp_buf_addf(&b, "%s%d", k ? "," : "", icols[k]);
@@ -246,7 +246,24 @@ static int vt_best_index(sqlite3_vtab *v, sqlite3_index_info *info)
 		info->needToFreeIdxStr = 1;
 		pp_buf_release(&b);
 		rows = 10.0 / nic;
+		/* equal keys stay in time order in the index: a time range narrows the group */
+		int argv = nic + 1;
+		if (lo >= 0) {
+			flags |= F_LO | (info->aConstraint[lo].op == SQLITE_INDEX_CONSTRAINT_GT ? F_LO_STRICT : 0);
+			info->aConstraintUsage[lo].argvIndex = argv++;
+			rows /= 2;
+		}
+		if (hi >= 0) {
+			flags |= F_HI | (info->aConstraint[hi].op == SQLITE_INDEX_CONSTRAINT_LT ? F_HI_STRICT : 0);
+			info->aConstraintUsage[hi].argvIndex = argv++;
+			rows /= 2;
+		}
 		cost = logn + rows;
+	}
+	if (info->nOrderBy == 1 && plan == P_INDEX_EQ && info->aOrderBy[0].iColumn == t->time_col &&
+	    t->time_col >= 0 && sqlite3_vtab_distinct(info) <= 1) {
+		info->orderByConsumed = 1;
+		flags |= info->aOrderBy[0].desc ? F_DESC : 0;
 	}
 	if (info->nOrderBy == 1 && (plan == P_FULL || plan == P_RANGE)) {
 		const struct sqlite3_index_orderby *ob = &info->aOrderBy[0];
@@ -291,10 +308,11 @@ static int vt_close(sqlite3_vtab_cursor *cur)
 	return SQLITE_OK;
 }
 
-/* First position in [0, n) whose value is >= @v (@strict: > @v) in sorted order. */
-static size_t bound(const struct sqlcol *c, const uint32_t *perm, size_t n, int64_t v, bool strict)
+/* First position in [from, to) whose value is >= @v (@strict: > @v) in sorted order. */
+static size_t bound(const struct sqlcol *c, const uint32_t *perm, size_t from, size_t to, int64_t v,
+		    bool strict)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = from, hi = to;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -360,42 +378,13 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 	int plan = idx & 3, flags = (idx >> 2) & 0x3f, col = idx >> 16;
 	size_t n = t->nr_rows;
 	int64_t v;
+	int a = 0;
 
 	c->perm = NULL;
 	c->lo = 0;
 	c->hi = n;
 	c->desc = flags & F_DESC;
-	if (plan == P_RANGE && t->time_col >= 0) {
-		const struct sqlcol *tc = &t->cols[t->time_col];
-		int a = 0;
-		if (flags & F_EQ) {
-			if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
-				c->hi = 0;
-			else if (int_key(argv[0], &v, false)) {
-				c->lo = bound(tc, NULL, n, v, false);
-				int_key(argv[0], &v, true);
-				c->hi = bound(tc, NULL, n, v, true);
-			}
-		}
-		if ((flags & F_LO) && a < argc) {
-			sqlite3_value *x = argv[a++];
-			if (sqlite3_value_type(x) == SQLITE_NULL)
-				c->hi = 0;
-			else if (int_key(x, &v, false))
-				c->lo = bound(tc, NULL, n, v, flags & F_LO_STRICT &&
-					      sqlite3_value_type(x) == SQLITE_INTEGER);
-		}
-		if ((flags & F_HI) && a < argc) {
-			sqlite3_value *x = argv[a++];
-			if (sqlite3_value_type(x) == SQLITE_NULL)
-				c->hi = 0;
-			else if (int_key(x, &v, true))
-				c->hi = bound(tc, NULL, n, v, !(flags & F_HI_STRICT) ||
-					      sqlite3_value_type(x) != SQLITE_INTEGER);
-		}
-		if (c->lo > c->hi)
-			c->lo = c->hi;
-	} else if (plan == P_INDEX_EQ && idxstr) {
+	if (plan == P_INDEX_EQ && idxstr) {
 		int cols[SQL_INDEX_MAX_COLS], nr = 0;
 		int64_t key[SQL_INDEX_MAX_COLS];
 		bool empty = false, usable = true;
@@ -404,20 +393,21 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 			cols[nr] = (int)strtol(p, &end, 10);
 			p = *end == ',' ? end + 1 : end;
 		}
+		a = nr;
 		for (int k = 0; k < nr; k++) {
 			const struct sqlcol *ic = &t->cols[cols[k]];
-			sqlite3_value *a = argv[k];
-			if (sqlite3_value_type(a) == SQLITE_NULL) {
+			sqlite3_value *x = argv[k];
+			if (sqlite3_value_type(x) == SQLITE_NULL) {
 				empty = true;
 			} else if (ic->kind == SC_TEXT) {
-				const unsigned char *p = sqlite3_value_text(a);
+				const unsigned char *p = sqlite3_value_text(x);
 				uint32_t id = sqlstrs_find(&c->db->strs, p ? (const char *)p : "",
-							   (size_t)sqlite3_value_bytes(a));
+							   (size_t)sqlite3_value_bytes(x));
 				empty |= id == UINT32_MAX;
 				key[k] = id;
-			} else if (int_key(a, &v, false)) {
+			} else if (int_key(x, &v, false)) {
 				int64_t up;
-				int_key(a, &up, true);
+				int_key(x, &up, true);
 				empty |= up != v;	/* 1.5 equals no integer */
 				key[k] = v;
 			} else {
@@ -433,6 +423,37 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		}
 	} else if (plan == P_INDEX_SCAN && (size_t)col < t->nr_cols) {
 		c->perm = sqltab_index(t, &col, 1);
+	}
+	/* time bounds: on the natural order, or inside an index group (in time order too) */
+	if ((plan == P_RANGE || plan == P_INDEX_EQ) && t->time_col >= 0) {
+		const struct sqlcol *tc = &t->cols[t->time_col];
+		if ((flags & F_EQ) && plan == P_RANGE) {
+			if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+				c->hi = 0;
+			} else if (int_key(argv[0], &v, false)) {
+				c->lo = bound(tc, NULL, 0, n, v, false);
+				int_key(argv[0], &v, true);
+				c->hi = bound(tc, NULL, c->lo, n, v, true);
+			}
+		}
+		if ((flags & F_LO) && a < argc) {
+			sqlite3_value *x = argv[a++];
+			if (sqlite3_value_type(x) == SQLITE_NULL)
+				c->hi = 0;
+			else if (int_key(x, &v, false))
+				c->lo = bound(tc, c->perm, c->lo, c->hi, v, flags & F_LO_STRICT &&
+					      sqlite3_value_type(x) == SQLITE_INTEGER);
+		}
+		if ((flags & F_HI) && a < argc) {
+			sqlite3_value *x = argv[a++];
+			if (sqlite3_value_type(x) == SQLITE_NULL)
+				c->hi = 0;
+			else if (int_key(x, &v, true))
+				c->hi = bound(tc, c->perm, c->lo, c->hi, v, !(flags & F_HI_STRICT) ||
+					      sqlite3_value_type(x) != SQLITE_INTEGER);
+		}
+		if (c->lo > c->hi)
+			c->lo = c->hi;
 	}
 	c->pos = c->lo;
 	if (c->pos < c->hi)

@@ -26,6 +26,7 @@ mkdir -p "$dir"
 cd "$dir" || exit 1
 n_rt=${N_ROUNDTRIPS:-5000000}
 n_big=${N_BIG:-10000000}
+parts=${PARTS:-12}	# which parts to run: 1, 2 or 12
 if [ -n "${QUICK:-}" ]; then
 	n_rt=100000
 	n_big=1000000
@@ -76,7 +77,8 @@ EOF
 group_by='SELECT prev_comm, count(*) FROM sched_switch GROUP BY prev_comm'
 
 # --- 1. a real workload, pp-record and perf record side by side -------------
-if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1; then
+case $parts in *1*) ;; *) note "part 1 not asked for" ;; esac
+if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) true ;; *) false ;; esac; then
 	[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	"$PP_BIN/pp-record" -e sched:sched_switch -a -m 8192 -o ctx.ppcap >rec-pp.log 2>&1 &
 	pp_pid=$!
@@ -105,6 +107,7 @@ else
 fi
 
 # --- 2. a synthetic capture: query shapes in both modes ----------------------
+case $parts in *2*) ;; *) exit 0 ;; esac
 mkdir -p big
 "$FMTBENCH" -n "$n_big" -o big >fmtbench.json || { note "fmtbench failed"; exit 1; }
 cap=big/fmtbench.ppcap
