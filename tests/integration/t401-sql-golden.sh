@@ -235,4 +235,11 @@ bad "needs --query and/or --output2" -e sched:sched_switch
 bad "unknown --mode 'x'" --mode x --query 'select 1'
 bad "no __print_symbolic() table for 'nope.x'" --query "select symbolic('nope.x', 1)"
 bad "unknown option" --nope
+
+# t401.10 the samples run (samples/sql/*.sql name their events on a "-- events:" line)
+for f in "$SAMPLES"/sql/*.sql; do
+	ev=$(sed -n 's/^-- events: *//p' "$f" | head -1)
+	run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql -e "$ev" --query "$(cat "$f")"
+	grep -q '^=== ' actual || fail "sample $f printed no result"
+done
 exit 0

@@ -241,7 +241,18 @@ print(c.event_names()); print(c.fields("softirq_entry")); print(c.host()["hostna
 testhost
 EOT
 	check_output expect actual
+	PYTHONPATH=$PYMOD run_ok actual "$PYTHON" "$SAMPLES/python/standalone.py" sql-basic.ppcap
+	grep -q '^worker-2 ' actual || { cat actual; fail "samples/python/standalone.py"; }
 else
 	echo "t501.8 skipped: no $PYMOD/pp.so or $PYTHON"
 fi
+
+# t501.9 the samples run (samples/python/*.py name their events on a "# events:" line)
+for f in "$SAMPLES"/python/*.py; do
+	[ "$(basename "$f")" = standalone.py ] && continue
+	ev=$(sed -n 's/^# events: *//p' "$f" | head -1)
+	run_ok actual "$PP_ANALYZE" sql-basic.ppcap python -e "$ev" -i 3 "$f"
+	[ -s actual ] || fail "sample $f printed nothing"
+	! grep -q Traceback stderr.out || { cat stderr.out; fail "sample $f raised"; }
+done
 exit 0
