@@ -4,6 +4,7 @@
 #
 # usage: sh tests/bench/sql-python.sh [DIR]     (root for part 1; QUICK=1 for small runs)
 #
+# (perf 6.1 aborts on this kernel's build ids without -B --buildid-mmap, see bench.py.)
 # 1. One ctxsw workload recorded at the same time by pp-record and perf record
 #    (sched:sched_switch): `sql --query 'SELECT prev_comm, count(*) ... GROUP BY'`,
 #    `pp-analyze trace -o /dev/null`, `perf script > /dev/null`, a python __sample__
@@ -82,7 +83,7 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 	[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	"$PP_BIN/pp-record" -e sched:sched_switch -a -m 8192 -o ctx.ppcap >rec-pp.log 2>&1 &
 	pp_pid=$!
-	perf record -q -B -e sched:sched_switch -a -m 8192 -o ctx.perf >rec-perf.log 2>&1 &
+	perf record -q -B --buildid-mmap -e sched:sched_switch -a -m 8192 -o ctx.perf >rec-perf.log 2>&1 &
 	perf_pid=$!
 	sleep 2
 	"$PP_LOAD/ctxsw" -n "$n_rt" -c 0 2>load.log
