@@ -507,8 +507,8 @@ int ana_sqldb_exec(struct ana_sqldb *db, size_t i, ana_sql_row_fn fn, void *arg)
 		n = (int)PP_ARRAY_SIZE(names);
 	for (int c = 0; c < n; c++)
 		names[c] = sqlite3_column_name(st, c);
-	rc = fn(arg, (size_t)n, names, NULL);
-	while (!rc && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	int stop = fn(arg, (size_t)n, names, NULL);
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int c = 0; c < n; c++) {
 			struct ana_sql_val *v = &vals[c];
 			memset(v, 0, sizeof(*v));
@@ -536,12 +536,13 @@ int ana_sqldb_exec(struct ana_sqldb *db, size_t i, ana_sql_row_fn fn, void *arg)
 				break;
 			}
 		}
-		rc = fn(arg, (size_t)n, names, vals);
+		stop = fn(arg, (size_t)n, names, vals);
 	}
-	if (rc == SQLITE_DONE)
+	if (stop)
+		rc = stop;
+	else if (rc == SQLITE_DONE)
 		rc = 0;
-	else if (rc == SQLITE_ERROR || rc == SQLITE_CONSTRAINT || rc == SQLITE_MISUSE ||
-		 rc == SQLITE_NOMEM || rc == SQLITE_TOOBIG || rc == SQLITE_RANGE)
+	else
 		rc = sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %s", sqlite3_errmsg(db->db),
 				db->queries[i]);
 	sqlite3_finalize(st);
