@@ -5,6 +5,7 @@
 # duration / interval, an exception does not stop the run, and a plain python3 with
 # `import pp` reads the same events.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
 need_event sched:sched_switch
 "$PP_ANALYZE" help python 2>&1 | grep -q NO_PYTHON && skip "built with NO_PYTHON=1"
 
