@@ -65,8 +65,18 @@ struct task {
 	uint8_t state;
 	uint32_t cpu;
 	uint64_t since_ns;
+	uint64_t exit_ns;	/* its EXIT record; it still runs until a dead switch-out */
 	char comm[16];		/* the name written in its thread_name metadata */
 };
+
+/* A thread that exited, to forget if its dead switch-out never comes (see sweep()). */
+struct exited {
+	uint32_t tid;
+	uint64_t exit_ns;
+};
+
+/* How long after its EXIT record a thread may still be switched out for the last time. */
+#define EXIT_GRACE_NS 1000000000ull
 
 struct chrome_priv {
 	struct pp_buf out;
@@ -76,6 +86,8 @@ struct chrome_priv {
 	uint32_t max_cpu;	/* highest CPU seen + 1 */
 	struct pp_u64map tasks;	/* tid -> struct task * */
 	struct pp_u64map procs;	/* pid -> (void *)1 once its process_name is written */
+	struct exited *exits;	/* FIFO ring of exited threads, by exit time */
+	size_t exits_head, nr_exits, alloc_exits;
 	struct pp_intern *frames;	/* key: u32 parent + 1 (0: root), "name\0category" */
 	struct ana_frame stack[ANA_EXPORT_MAX_FRAMES];
 	uint64_t nr_slices;
@@ -83,39 +95,23 @@ struct chrome_priv {
 
 /* ---- output helpers ----------------------------------------------------- */
 
-static void ev_begin(struct chrome_priv *p, const char *ph)
-{
-	pp_buf_adds(&p->out, p->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
-	p->first = false;
-	pp_buf_adds(&p->out, ph);
-	pp_buf_addch(&p->out, '"');
-}
+/* Start a trace event of phase @ph (a literal): {"ph":"X" */
+#define ev_begin(p, ph)                                                            \
+	do {                                                                       \
+		if ((p)->first)                                                    \
+			ANA_XB_LIT(&(p)->out, "\n{\"ph\":\"" ph "\"");             \
+		else                                                               \
+			ANA_XB_LIT(&(p)->out, ",\n{\"ph\":\"" ph "\"");            \
+		(p)->first = false;                                                \
+	} while (0)
 
-static void add_key(struct pp_buf *b, const char *key)
-{
-	pp_buf_addch(b, ',');
-	pp_buf_addch(b, '"');
-	pp_buf_adds(b, key);
-	pp_buf_adds(b, "\":");
-}
+/* ,"key": (a literal key) */
+#define add_key(b, key) ANA_XB_LIT((b), ",\"" key "\":")
 
-static void add_str(struct pp_buf *b, const char *key, const char *s, size_t len)
-{
-	add_key(b, key);
-	ana_buf_add_json_str(b, s, len);
-}
-
-static void add_u64(struct pp_buf *b, const char *key, uint64_t v)
-{
-	add_key(b, key);
-	ana_buf_add_u64(b, v);
-}
-
-static void add_ts(struct pp_buf *b, const char *key, uint64_t ns)
-{
-	add_key(b, key);
-	ana_buf_add_frac(b, ns, 3);	/* microseconds, ns decimals */
-}
+#define add_str(b, key, s, len) (add_key(b, key), ana_buf_add_json_str((b), (s), (len)))
+#define add_u64(b, key, v) (add_key(b, key), ana_buf_add_u64((b), (v)))
+/* microseconds, with the nanoseconds as decimals */
+#define add_ts(b, key, ns) (add_key(b, key), ana_buf_add_frac((b), (ns), 3))
 
 static void flush(struct ana_export *x, struct chrome_priv *p)
 {
@@ -152,9 +148,9 @@ static void meta_name(struct chrome_priv *p, const char *what, uint32_t pid, uin
 	add_str(&p->out, "name", what, strlen(what));
 	add_u64(&p->out, "pid", pid);
 	add_u64(&p->out, "tid", tid);
-	pp_buf_adds(&p->out, ",\"args\":{\"name\":");
+	ANA_XB_LIT(&p->out, ",\"args\":{\"name\":");
 	ana_buf_add_json_str(&p->out, name, len);
-	pp_buf_adds(&p->out, "}}");
+	ANA_XB_LIT(&p->out, "}}");
 }
 
 static void name_process(struct ana_export *x, struct chrome_priv *p, uint32_t pid)
@@ -221,7 +217,7 @@ static int64_t stack_id(struct ana_export *x, struct chrome_priv *p, const struc
 			snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)p->stack[i].addr);
 			pp_buf_adds(&key, addr);
 		}
-		pp_buf_addch(&key, '\0');
+		ana_xb_ch(&key, '\0');
 		slash = fi.dso ? strrchr(fi.dso, '/') : NULL;
 		pp_buf_adds(&key, slash ? slash + 1 : fi.dso ? fi.dso : "[unknown]");
 		parent = pp_intern_put(p->frames, key.data, key.len, NULL) + 1;
@@ -230,14 +226,16 @@ static int64_t stack_id(struct ana_export *x, struct chrome_priv *p, const struc
 	return (int64_t)parent - 1;
 }
 
-static void add_sf(struct pp_buf *b, const char *key, int64_t id)
+#define add_sf(b, key, id) add_sf_(b, ",\"" key "\":", id)
+
+static void add_sf_(struct pp_buf *b, const char *key, int64_t id)
 {
 	if (id < 0)
 		return;
-	add_key(b, key);
-	pp_buf_addch(b, '"');
+	pp_buf_adds(b, key);
+	ana_xb_ch(b, '"');
 	ana_buf_add_u64(b, (uint64_t)id);
-	pp_buf_addch(b, '"');
+	ana_xb_ch(b, '"');
 }
 
 /* ---- thread states ------------------------------------------------------ */
@@ -273,20 +271,20 @@ static void state_slice(struct chrome_priv *p, const struct task *t, uint64_t en
 {
 	ev_begin(p, "X");
 	add_str(&p->out, "name", state_names[t->state], strlen(state_names[t->state]));
-	pp_buf_adds(&p->out, ",\"cat\":\"state\"");
+	ANA_XB_LIT(&p->out, ",\"cat\":\"state\"");
 	add_ts(&p->out, "ts", t->since_ns);
 	add_ts(&p->out, "dur", end_ns - t->since_ns);
 	add_u64(&p->out, "pid", t->pid);
 	add_u64(&p->out, "tid", t->tid);
 	add_sf(&p->out, "esf", esf);
-	pp_buf_adds(&p->out, ",\"args\":{");
+	ANA_XB_LIT(&p->out, ",\"args\":{");
 	if (t->state == ST_RUNNING) {
-		pp_buf_adds(&p->out, "\"cpu\":");
+		ANA_XB_LIT(&p->out, "\"cpu\":");
 		ana_buf_add_u64(&p->out, t->cpu);
 	}
 	if (open)
 		pp_buf_adds(&p->out, t->state == ST_RUNNING ? ",\"open\":true" : "\"open\":true");
-	pp_buf_adds(&p->out, "}}");
+	ANA_XB_LIT(&p->out, "}}");
 }
 
 /* Move @t to @st at @t_ns, writing the slice of the state it leaves. */
@@ -314,25 +312,25 @@ static void cpu_slice(struct chrome_priv *p, uint32_t cpu, const struct cpu_slot
 {
 	ev_begin(p, "X");
 	add_str(&p->out, "name", c->comm, comm_len(c->comm));
-	pp_buf_adds(&p->out, ",\"cat\":\"cpu\"");
+	ANA_XB_LIT(&p->out, ",\"cat\":\"cpu\"");
 	add_ts(&p->out, "ts", c->since_ns);
 	add_ts(&p->out, "dur", end_ns - c->since_ns);
 	add_u64(&p->out, "pid", CPU_PID);
 	add_u64(&p->out, "tid", CPU_TID(cpu));
-	pp_buf_adds(&p->out, ",\"args\":{\"tid\":");
+	ANA_XB_LIT(&p->out, ",\"args\":{\"tid\":");
 	ana_buf_add_u64(&p->out, c->tid);
-	pp_buf_adds(&p->out, ",\"pid\":");
+	ANA_XB_LIT(&p->out, ",\"pid\":");
 	ana_buf_add_u64(&p->out, ana_task_pid(x->s, c->tid));
-	pp_buf_adds(&p->out, ",\"prio\":");
+	ANA_XB_LIT(&p->out, ",\"prio\":");
 	ana_buf_add_i64(&p->out, c->prio);
 	if (end_state) {
-		pp_buf_adds(&p->out, ",\"end_state\":\"");
+		ANA_XB_LIT(&p->out, ",\"end_state\":\"");
 		pp_buf_adds(&p->out, end_state);
-		pp_buf_addch(&p->out, '"');
+		ana_xb_ch(&p->out, '"');
 	} else {
-		pp_buf_adds(&p->out, ",\"open\":true");
+		ANA_XB_LIT(&p->out, ",\"open\":true");
 	}
-	pp_buf_adds(&p->out, "}}");
+	ANA_XB_LIT(&p->out, "}}");
 	p->nr_slices++;
 }
 
@@ -345,20 +343,20 @@ static void name_cpu(struct chrome_priv *p, uint32_t cpu)
 	if (!p->max_cpu) {
 		meta_name(p, "process_name", CPU_PID, CPU_PID, "CPUs", 4);
 		ev_begin(p, "M");
-		pp_buf_adds(&p->out, ",\"name\":\"process_sort_index\"");
+		ANA_XB_LIT(&p->out, ",\"name\":\"process_sort_index\"");
 		add_u64(&p->out, "pid", CPU_PID);
-		pp_buf_adds(&p->out, ",\"args\":{\"sort_index\":-1}}");
+		ANA_XB_LIT(&p->out, ",\"args\":{\"sort_index\":-1}}");
 	}
 	for (uint32_t c = p->max_cpu; c <= cpu; c++) {
 		int n = snprintf(name, sizeof(name), "CPU %u", c);
 		meta_name(p, "thread_name", CPU_PID, CPU_TID(c), name, (size_t)n);
 		ev_begin(p, "M");
-		pp_buf_adds(&p->out, ",\"name\":\"thread_sort_index\"");
+		ANA_XB_LIT(&p->out, ",\"name\":\"thread_sort_index\"");
 		add_u64(&p->out, "pid", CPU_PID);
 		add_u64(&p->out, "tid", CPU_TID(c));
-		pp_buf_adds(&p->out, ",\"args\":{\"sort_index\":");
+		ANA_XB_LIT(&p->out, ",\"args\":{\"sort_index\":");
 		ana_buf_add_u64(&p->out, c);
-		pp_buf_adds(&p->out, "}}");
+		ANA_XB_LIT(&p->out, "}}");
 	}
 	p->max_cpu = cpu + 1;
 }
@@ -427,9 +425,9 @@ static void arg_cb(void *arg, const struct ana_xfield *f)
 	struct pp_buf *b = arg;
 
 	if (b->data[b->len - 1] != '{')
-		pp_buf_addch(b, ',');
+		ana_xb_ch(b, ',');
 	ana_buf_add_json_str(b, f->name, strlen(f->name));
-	pp_buf_addch(b, ':');
+	ana_xb_ch(b, ':');
 	if (f->kind == ANA_XF_PTR) {
 		char hex[24];
 		int n = snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)f->u);
@@ -452,7 +450,7 @@ static void on_other(struct ana_export *x, struct chrome_priv *p, const struct p
 		name_process(x, p, 0);
 	}
 	ev_begin(p, "i");
-	pp_buf_adds(&p->out, ",\"s\":\"t\"");
+	ANA_XB_LIT(&p->out, ",\"s\":\"t\"");
 	add_str(&p->out, "name", name, strlen(name));
 	add_str(&p->out, "cat", ev->type->sys ? ev->type->sys : "perf",
 		strlen(ev->type->sys ? ev->type->sys : "perf"));
@@ -460,11 +458,11 @@ static void on_other(struct ana_export *x, struct chrome_priv *p, const struct p
 	add_u64(&p->out, "pid", ev->pid);
 	add_u64(&p->out, "tid", ev->tid);
 	add_sf(&p->out, "sf", sf);
-	pp_buf_adds(&p->out, ",\"args\":{");
-	pp_buf_adds(&p->out, "\"cpu\":");
+	ANA_XB_LIT(&p->out, ",\"args\":{");
+	ANA_XB_LIT(&p->out, "\"cpu\":");
 	ana_buf_add_u64(&p->out, ev->cpu);
 	ana_export_fields(ev, arg_cb, &p->out);
-	pp_buf_adds(&p->out, "}}");
+	ANA_XB_LIT(&p->out, "}}");
 }
 
 /* ---- the writer --------------------------------------------------------- */
@@ -500,8 +498,57 @@ static int chrome_begin(struct ana_export *x)
 				si->kind = SK_WAKEUP;
 		}
 	}
-	pp_buf_adds(&p->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	ANA_XB_LIT(&p->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
 	return 0;
+}
+
+/*
+ * A thread's EXIT record comes from do_exit(), before it is switched out for the last time
+ * (prev_state X), so the thread is only forgotten at that switch; sweep() forgets those
+ * whose last switch was not seen within EXIT_GRACE_NS (filtered out with -C, say), so the
+ * table stays bounded by the live threads.
+ */
+static void chrome_task_exit(struct ana_export *x, uint32_t pid, uint32_t tid, uint64_t time_ns)
+{
+	struct chrome_priv *p = x->priv;
+	struct task *t = pp_u64map_get(&p->tasks, tid);
+
+	if (pid == tid)
+		pp_u64map_del(&p->procs, pid);
+	if (!t)
+		return;
+	t->exit_ns = time_ns;
+	if (p->nr_exits == p->alloc_exits) {
+		size_t n = p->alloc_exits ? 2 * p->alloc_exits : 64;
+		struct exited *v = pp_xmalloc(n * sizeof(*v));
+		for (size_t i = 0; i < p->nr_exits; i++)
+			v[i] = p->exits[(p->exits_head + i) % p->alloc_exits];
+		free(p->exits);
+		p->exits = v;
+		p->exits_head = 0;
+		p->alloc_exits = n;
+	}
+	p->exits[(p->exits_head + p->nr_exits++) % p->alloc_exits] = (struct exited){ tid, time_ns };
+}
+
+static void sweep(struct chrome_priv *p, uint64_t now_ns)
+{
+	while (p->nr_exits) {
+		struct exited *e = &p->exits[p->exits_head];
+		struct task *t;
+
+		if (e->exit_ns + EXIT_GRACE_NS > now_ns)
+			break;
+		t = pp_u64map_get(&p->tasks, e->tid);
+		if (t && t->exit_ns == e->exit_ns) {
+			uint64_t end = t->since_ns > e->exit_ns ? t->since_ns : e->exit_ns;
+			if (t->state != ST_NONE)
+				state_slice(p, t, end, false, -1);
+			task_drop(p, e->tid);
+		}
+		p->exits_head = (p->exits_head + 1) % p->alloc_exits;
+		p->nr_exits--;
+	}
 }
 
 static void chrome_event(struct ana_export *x, const struct pp_event *ev)
@@ -515,28 +562,19 @@ static void chrome_event(struct ana_export *x, const struct pp_event *ev)
 		on_wakeup(x, p, si, ev);
 	else
 		on_other(x, p, ev);
+	if (p->nr_exits)
+		sweep(p, ev->time_ns);
 	flush(x, p);
 }
 
-static void chrome_task_exit(struct ana_export *x, uint32_t pid, uint32_t tid, uint64_t time_ns)
-{
-	struct chrome_priv *p = x->priv;
-	struct task *t = pp_u64map_get(&p->tasks, tid);
+#define add_meta(b, key, v) add_meta_(b, ",\"" key "\":", v)
 
-	if (t) {
-		if (t->state != ST_NONE && time_ns >= t->since_ns)
-			state_slice(p, t, time_ns, false, -1);
-		task_drop(p, tid);
-	}
-	if (pid == tid)
-		pp_u64map_del(&p->procs, pid);
-	flush(x, p);
-}
-
-static void add_meta(struct pp_buf *b, const char *key, const char *v)
+static void add_meta_(struct pp_buf *b, const char *key, const char *v)
 {
-	if (v)
-		add_str(b, key, v, strlen(v));
+	if (!v)
+		return;
+	pp_buf_adds(b, key);
+	ana_buf_add_json_str(b, v, strlen(v));
 }
 
 static int chrome_end(struct ana_export *x)
@@ -561,7 +599,7 @@ static int chrome_end(struct ana_export *x)
 	/* stackFrames may be large: write it in pieces */
 	{
 		size_t n = pp_intern_count(p->frames);
-		pp_buf_adds(&p->out, "\n],\"stackFrames\":{");
+		ANA_XB_LIT(&p->out, "\n],\"stackFrames\":{");
 		for (uint32_t i = 0; i < n; i++) {
 			size_t sz;
 			const char *key = pp_intern_key(p->frames, i, &sz);
@@ -571,26 +609,26 @@ static int chrome_end(struct ana_export *x)
 			memcpy(&parent, key, sizeof(parent));
 			pp_buf_adds(&p->out, i ? ",\n\"" : "\n\"");
 			ana_buf_add_u64(&p->out, i);
-			pp_buf_adds(&p->out, "\":{\"name\":");
+			ANA_XB_LIT(&p->out, "\":{\"name\":");
 			ana_buf_add_json_str(&p->out, name, strlen(name));
 			add_str(&p->out, "category", cat, strlen(cat));
 			if (parent) {
-				pp_buf_adds(&p->out, ",\"parent\":\"");
+				ANA_XB_LIT(&p->out, ",\"parent\":\"");
 				ana_buf_add_u64(&p->out, parent - 1);
-				pp_buf_addch(&p->out, '"');
+				ana_xb_ch(&p->out, '"');
 			}
-			pp_buf_addch(&p->out, '}');
+			ana_xb_ch(&p->out, '}');
 			flush(x, p);
 		}
 	}
-	pp_buf_adds(&p->out, "},\n\"metadata\":{\"source\":\"pp-analyze export\"");
+	ANA_XB_LIT(&p->out, "},\n\"metadata\":{\"source\":\"pp-analyze export\"");
 	add_meta(&p->out, "capture", s->path);
 	add_meta(&p->out, "hostname", ana_host(s, "hostname"));
 	add_meta(&p->out, "kernel", ana_host(s, "release"));
 	add_meta(&p->out, "machine", ana_host(s, "machine"));
 	add_meta(&p->out, "command", ana_host(s, "cmdline"));
 	add_meta(&p->out, "clock", ana_host(s, "clock") ? ana_host(s, "clock") : "monotonic");
-	pp_buf_adds(&p->out, ",\"ts_unit\":\"us of the capture clock\"");
+	ANA_XB_LIT(&p->out, ",\"ts_unit\":\"us of the capture clock\"");
 	add_ts(&p->out, "first_ts", start);
 	add_ts(&p->out, "last_ts", end);
 	if (ana_realtime_ns(s, start, &real)) {
@@ -601,7 +639,7 @@ static int chrome_end(struct ana_export *x)
 	}
 	add_u64(&p->out, "events", x->nr_events);
 	add_u64(&p->out, "lost", ana_lost_total(s));
-	pp_buf_adds(&p->out, "}}\n");
+	ANA_XB_LIT(&p->out, "}}\n");
 	return ana_export_write(x, &p->out) ? 0 : -EIO;
 }
 
@@ -616,6 +654,7 @@ static void chrome_release(struct ana_export *x)
 		free(v);
 	pp_u64map_release(&p->tasks);
 	pp_u64map_release(&p->procs);
+	free(p->exits);
 	pp_intern_free(p->frames);
 	pp_buf_release(&p->out);
 	free(p->sels);

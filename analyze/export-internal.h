@@ -12,6 +12,7 @@
 #define PP_ANALYZE_EXPORT_INTERNAL_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "analyze/analyzer.h"
 #include "analyze/export.h"
@@ -95,6 +96,38 @@ uint64_t ana_xfield_elem(const struct ana_xfield *f, uint32_t i);
 void ana_xfield_json(struct pp_buf *b, const struct ana_xfield *f);
 
 /* --- Formatting ------------------------------------------------------------ */
+
+/*
+ * Appending without a function call per piece: the writers put hundreds of small pieces
+ * per event, so the common case (room in the buffer) is inlined.  Keeps pp_buf's NUL.
+ */
+static inline char *ana_xb_reserve(struct pp_buf *b, size_t n)
+{
+	if (b->alloc - b->len <= n)
+		pp_buf_grow(b, n);
+	return b->data + b->len;
+}
+
+static inline void ana_xb_put(struct pp_buf *b, const void *p, size_t n)
+{
+	char *d = ana_xb_reserve(b, n);
+
+	memcpy(d, p, n);
+	b->len += n;
+	d[n] = '\0';
+}
+
+static inline void ana_xb_ch(struct pp_buf *b, char c)
+{
+	char *d = ana_xb_reserve(b, 1);
+
+	d[0] = c;
+	d[1] = '\0';
+	b->len++;
+}
+
+/* ANA_XB_LIT() - append a string literal (its length known at compile time). */
+#define ANA_XB_LIT(b, lit) ana_xb_put((b), (lit), sizeof(lit) - 1)
 
 /** ana_buf_add_u64() / ana_buf_add_i64() - decimal, without printf. */
 void ana_buf_add_u64(struct pp_buf *b, uint64_t v);

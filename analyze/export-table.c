@@ -61,7 +61,7 @@ static void name_cb(void *arg, const char *name)
 
 	pp_buf_reset(&c->tmp);
 	if (is_fixed(name))
-		pp_buf_adds(&c->tmp, "f_");
+		ANA_XB_LIT(&c->tmp, "f_");
 	pp_buf_adds(&c->tmp, name);
 	col = pp_intern_put(p->cols, c->tmp.data, c->tmp.len, NULL);
 	p->col_of[c->sel] = pp_xrealloc(p->col_of[c->sel], (c->n + 1) * sizeof(uint32_t));
@@ -73,18 +73,22 @@ static void name_cb(void *arg, const char *name)
 
 static void add_csv_cell(struct pp_buf *b, const char *s, size_t len)
 {
-	if (!memchr(s, ',', len) && !memchr(s, '"', len) && !memchr(s, '\n', len) &&
-	    !memchr(s, '\r', len)) {
-		pp_buf_add(b, s, len);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+			break;
+	if (i == len) {
+		ana_xb_put(b, s, len);
 		return;
 	}
-	pp_buf_addch(b, '"');
-	for (size_t i = 0; i < len; i++) {
+	ana_xb_ch(b, '"');
+	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
-			pp_buf_addch(b, '"');
-		pp_buf_addch(b, s[i]);
+			ana_xb_ch(b, '"');
+		ana_xb_ch(b, s[i]);
 	}
-	pp_buf_addch(b, '"');
+	ana_xb_ch(b, '"');
 }
 
 static int table_begin_common(struct ana_export *x, bool csv)
@@ -107,16 +111,16 @@ static int table_begin_common(struct ana_export *x, bool csv)
 	p->cells = pp_xcalloc(pp_intern_count(p->cols) + 1, sizeof(*p->cells));
 	if (!csv)
 		return 0;
-	pp_buf_adds(&p->out, "time,cpu,pid,tid,comm,event");
+	ANA_XB_LIT(&p->out, "time,cpu,pid,tid,comm,event");
 	for (uint32_t i = 0; i < pp_intern_count(p->cols); i++) {
 		size_t len;
 		const char *n = pp_intern_key(p->cols, i, &len);
-		pp_buf_addch(&p->out, ',');
+		ana_xb_ch(&p->out, ',');
 		add_csv_cell(&p->out, n, len);
 	}
 	if (x->cfg.stacks)
-		pp_buf_adds(&p->out, ",stack");
-	pp_buf_addch(&p->out, '\n');
+		ANA_XB_LIT(&p->out, ",stack");
+	ana_xb_ch(&p->out, '\n');
 	return 0;
 }
 
@@ -140,7 +144,7 @@ static void add_stack(struct ana_export *x, struct table_priv *p, const struct p
 	for (size_t i = n; i-- > 0;) {
 		ana_frame_name(x->s, ev, p->stack[i].addr, p->stack[i].kernel, name, sizeof(name));
 		if (i + 1 < n)
-			pp_buf_addch(b, ';');
+			ana_xb_ch(b, ';');
 		pp_buf_adds(b, name);
 	}
 }
@@ -154,9 +158,9 @@ static void jsonl_field(void *arg, const struct ana_xfield *f)
 	if (ev->sel && ev->sel->index < p->nr_sels && p->names[ev->sel->index])
 		name = p->names[ev->sel->index][p->k];
 	p->k++;
-	pp_buf_addch(&p->out, ',');
+	ana_xb_ch(&p->out, ',');
 	ana_buf_add_json_str(&p->out, name, strlen(name));
-	pp_buf_addch(&p->out, ':');
+	ana_xb_ch(&p->out, ':');
 	ana_xfield_json(&p->out, f);
 }
 
@@ -166,7 +170,7 @@ static void head(struct ana_export *x, struct table_priv *p, const struct pp_eve
 	const char *name = ev->sel && ev->sel->sel->alias ? ev->sel->sel->alias : ev->type->name;
 
 	if (!csv)
-		pp_buf_adds(&p->out, "{\"time\":");
+		ANA_XB_LIT(&p->out, "{\"time\":");
 	ana_buf_add_frac(&p->out, ev->time_ns, 9);
 	pp_buf_adds(&p->out, csv ? "," : ",\"cpu\":");
 	ana_buf_add_u64(&p->out, ev->cpu);
@@ -197,10 +201,10 @@ static void jsonl_event(struct ana_export *x, const struct pp_event *ev)
 	if (x->cfg.stacks) {
 		pp_buf_reset(&p->scratch);
 		add_stack(x, p, ev, &p->scratch);
-		pp_buf_adds(&p->out, ",\"stack\":");
+		ANA_XB_LIT(&p->out, ",\"stack\":");
 		ana_buf_add_json_str(&p->out, p->scratch.data ? p->scratch.data : "", p->scratch.len);
 	}
-	pp_buf_adds(&p->out, "}\n");
+	ANA_XB_LIT(&p->out, "}\n");
 	if (p->out.len >= (256u << 10))
 		ana_export_write(x, &p->out);
 }
@@ -217,7 +221,7 @@ static void csv_field(void *arg, const struct ana_xfield *f)
 	c = &p->cells[p->col_of[ev->sel->index][p->k++]];
 	start = p->scratch.len;
 	if (f->kind == ANA_XF_STR)
-		pp_buf_adds(&p->scratch, f->str);
+		ana_xb_put(&p->scratch, f->str, strlen(f->str));
 	else
 		ana_xfield_json(&p->scratch, f);
 	*c = (struct cell){ start, p->scratch.len - start, true };
@@ -235,17 +239,17 @@ static void csv_event(struct ana_export *x, const struct pp_event *ev)
 	p->k = 0;
 	ana_export_fields(ev, csv_field, p);
 	for (size_t i = 0; i < nr_cols; i++) {
-		pp_buf_addch(&p->out, ',');
+		ana_xb_ch(&p->out, ',');
 		if (p->cells[i].set)
 			add_csv_cell(&p->out, p->scratch.data + p->cells[i].off, p->cells[i].len);
 	}
 	if (x->cfg.stacks) {
 		pp_buf_reset(&p->scratch);
 		add_stack(x, p, ev, &p->scratch);
-		pp_buf_addch(&p->out, ',');
+		ana_xb_ch(&p->out, ',');
 		add_csv_cell(&p->out, p->scratch.data ? p->scratch.data : "", p->scratch.len);
 	}
-	pp_buf_addch(&p->out, '\n');
+	ana_xb_ch(&p->out, '\n');
 	if (p->out.len >= (256u << 10))
 		ana_export_write(x, &p->out);
 }

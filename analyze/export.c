@@ -164,27 +164,32 @@ void ana_export_fields(const struct pp_event *ev, ana_xfield_fn fn, void *arg)
 	for (size_t i = 0; i < t->nr_fields; i++) {
 		const struct pp_field *pf = &t->fields[i];
 		struct ana_xfield f = { .name = pf->name };
+		uint32_t off = pf->offset, len = pf->size;
 
-		if (is_common(pf))
+		if (pf->name[0] == 'c' && is_common(pf))
 			continue;
+		if (pf->is_data_loc) {
+			uint32_t loc = (uint32_t)ana_field_read(ev, pf);
+			off = loc & 0xffff;
+			len = loc >> 16;
+		}
+		if (!ev->raw || off >= ev->raw_sz)
+			len = 0;
+		else if ((uint64_t)off + len > ev->raw_sz)
+			len = ev->raw_sz - off;
 		if (pf->is_string) {
+			if (len >= sizeof(str))
+				len = sizeof(str) - 1;
+			if (len)
+				memcpy(str, ev->raw + off, len);
+			str[len] = '\0';
 			f.kind = ANA_XF_STR;
-			f.str = ana_field_str(ev, pf->name, str, sizeof(str));
-			if (!f.str)
-				f.str = "";
+			f.str = str;
 		} else if (pf->is_array || pf->is_data_loc) {
-			uint32_t off = pf->offset, len = pf->size;
-			if (pf->is_data_loc) {
-				uint32_t loc = (uint32_t)ana_field_read(ev, pf);
-				off = loc & 0xffff;
-				len = loc >> 16;
-			}
-			if ((uint64_t)off + len > ev->raw_sz)
-				len = off < ev->raw_sz ? ev->raw_sz - off : 0;
 			f.kind = ANA_XF_ARRAY;
 			f.elem_size = pf->elem_size && pf->elem_size <= 8 ? pf->elem_size : 1;
-			f.data = ev->raw ? ev->raw + off : NULL;
-			f.nr = f.data ? len / f.elem_size : 0;
+			f.data = len ? ev->raw + off : NULL;
+			f.nr = len / f.elem_size;
 			f.is_signed = pf->is_signed;
 		} else if (pf->is_pointer) {
 			f.kind = ANA_XF_PTR;
@@ -225,16 +230,16 @@ void ana_xfield_json(struct pp_buf *b, const struct ana_xfield *f)
 		ana_buf_add_json_str(b, f->str, strlen(f->str));
 		break;
 	case ANA_XF_ARRAY:
-		pp_buf_addch(b, '[');
+		ana_xb_ch(b, '[');
 		for (uint32_t i = 0; i < f->nr; i++) {
 			if (i)
-				pp_buf_addch(b, ',');
+				ana_xb_ch(b, ',');
 			if (f->is_signed)
 				ana_buf_add_i64(b, (int64_t)ana_xfield_elem(f, i));
 			else
 				ana_buf_add_u64(b, ana_xfield_elem(f, i));
 		}
-		pp_buf_addch(b, ']');
+		ana_xb_ch(b, ']');
 		break;
 	}
 }
@@ -249,13 +254,13 @@ void ana_buf_add_u64(struct pp_buf *b, uint64_t v)
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	pp_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
+	ana_xb_put(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void ana_buf_add_i64(struct pp_buf *b, int64_t v)
 {
 	if (v < 0) {
-		pp_buf_addch(b, '-');
+		ana_xb_ch(b, '-');
 		ana_buf_add_u64(b, -(uint64_t)v);
 	} else {
 		ana_buf_add_u64(b, (uint64_t)v);
@@ -276,7 +281,7 @@ void ana_buf_add_frac(struct pp_buf *b, uint64_t v, unsigned digits)
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	pp_buf_add(b, p, (size_t)(tmp + sizeof(tmp) - p));
+	ana_xb_put(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 /* Length of the valid UTF-8 sequence at @p (at most @n bytes), 0 if not valid. */
@@ -307,20 +312,20 @@ void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
-	pp_buf_grow(b, len + 2);
-	pp_buf_addch(b, '"');
+	ana_xb_reserve(b, len + 2);
+	ana_xb_ch(b, '"');
 	while (p < end) {
 		const unsigned char *run = p;
 		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 			p++;
 		if (p > run)
-			pp_buf_add(b, run, (size_t)(p - run));
+			ana_xb_put(b, run, (size_t)(p - run));
 		if (p >= end)
 			break;
 		if (*p >= 0x80) {
 			size_t n = utf8_len(p, (size_t)(end - p));
 			if (n) {
-				pp_buf_add(b, p, n);
+				ana_xb_put(b, p, n);
 				p += n;
 				continue;
 			}
@@ -328,17 +333,17 @@ void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len)
 		char esc[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
 		if (*p == '"' || *p == '\\') {
 			esc[1] = (char)*p;
-			pp_buf_add(b, esc, 2);
+			ana_xb_put(b, esc, 2);
 		} else if (*p == '\n') {
-			pp_buf_add(b, "\\n", 2);
+			ANA_XB_LIT(b, "\\n");
 		} else if (*p == '\t') {
-			pp_buf_add(b, "\\t", 2);
+			ANA_XB_LIT(b, "\\t");
 		} else {
-			pp_buf_add(b, esc, 6);
+			ana_xb_put(b, esc, 6);
 		}
 		p++;
 	}
-	pp_buf_addch(b, '"');
+	ana_xb_ch(b, '"');
 }
 
 /* --- Values ---------------------------------------------------------------- */
