@@ -38,6 +38,10 @@ def one(msg, name, default=None):
 
 
 def unquote(v):
+    """A string field's text; --decode_raw shows a string that happens to parse as a
+    message as one: then None."""
+    if isinstance(v, list):
+        return None
     if v.startswith('"') and v.endswith('"'):
         return bytes(v[1:-1], 'utf-8').decode('unicode_escape')
     return v
