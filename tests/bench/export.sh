@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# export.sh - bench stage: `pp-analyze export` throughput and peak memory.
+#
+# usage: [SIZES="1000000 10000000"] [FORMATS="chrome csv"] [OUT=/dev/null] sh tests/bench/export.sh
+# For each size, build/bench/fmtbench writes a synthetic sched_switch capture (a handful of
+# tasks on 2 CPUs); each format is exported once to OUT (default /dev/null, so the disk is
+# not measured; the output size comes from a byte count of the same export) under runstat.
+# Prints one JSON line per (size, format):
+#   {"stage":"export","format":"chrome","events":N,"wall_s":S,"cpu_s":S,
+#    "events_per_s":N,"events_per_cpu_s":N,"maxrss_kb":N,"out_bytes":N}
+# events_per_s is wall-clock throughput; on a loaded machine events_per_cpu_s (user+sys) is
+# the steadier number.  Peak RSS must not grow with the number of events.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bench_dir=${BENCH_DIR:-$top/build/bench}
+pp=${PP_BIN:-$top}/pp-analyze
+sizes=${SIZES:-"1000000 10000000"}
+formats=${FORMATS:-"chrome csv"}
+out=${OUT:-/dev/null}
+
+[ -x "$pp" ] && [ -x "$bench_dir/fmtbench" ] || make -s -C "$top" all
+mkdir -p "$bench_dir"
+if [ ! -x "$bench_dir/runstat" ]; then
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -o "$bench_dir/runstat" \
+		"$top/tests/bench/runstat.c"
+fi
+
+for n in $sizes; do
+	dir=$bench_dir/export-$n
+	mkdir -p "$dir"
+	[ -s "$dir/fmtbench.ppcap" ] || "$bench_dir/fmtbench" -n "$n" -o "$dir" >/dev/null
+	rm -f "$dir/raw.bin"
+	for f in $formats; do
+		"$bench_dir/runstat" -o "$dir/runstat.txt" -- "$pp" "$dir/fmtbench.ppcap" export \
+			--to "$f" -o "$out"
+		bytes=$("$pp" "$dir/fmtbench.ppcap" export --to "$f" -o - | wc -c)
+		awk -v n="$n" -v f="$f" -v bytes="$bytes" '
+		{
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			cpu = v["user_s"] + v["sys_s"]
+			printf "{\"stage\":\"export\",\"format\":\"%s\",\"events\":%.0f,\"wall_s\":%.3f,", f, n, v["wall_s"]
+			printf "\"cpu_s\":%.3f,\"events_per_s\":%.0f,\"events_per_cpu_s\":%.0f,", cpu, n / v["wall_s"], n / cpu
+			printf "\"maxrss_kb\":%d,\"out_bytes\":%.0f,\"rc\":%d}\n", v["maxrss_kb"], bytes, v["rc"]
+		}' "$dir/runstat.txt"
+	done
+done
