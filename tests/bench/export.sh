@@ -40,6 +40,8 @@ for n in $sizes; do
 		{
 			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 			cpu = v["user_s"] + v["sys_s"]
+			if (cpu <= 0) cpu = 0.001
+			if (v["wall_s"] <= 0) v["wall_s"] = 0.001
 			printf "{\"stage\":\"export\",\"format\":\"%s\",\"events\":%.0f,\"wall_s\":%.3f,", f, n, v["wall_s"]
 			printf "\"cpu_s\":%.3f,\"events_per_s\":%.0f,\"events_per_cpu_s\":%.0f,", cpu, n / v["wall_s"], n / cpu
 			printf "\"maxrss_kb\":%d,\"out_bytes\":%.0f,\"rc\":%d}\n", v["maxrss_kb"], bytes, v["rc"]
