@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyze/export-internal.h"
 #include "analyze/internal.h"
@@ -632,10 +633,17 @@ static int chrome_end(struct ana_export *x)
 	add_ts(&p->out, "first_ts", start);
 	add_ts(&p->out, "last_ts", end);
 	if (ana_realtime_ns(s, start, &real)) {
+		time_t sec = (time_t)(real / 1000000000ull);
+		struct tm tm;
+
 		/* wall clock = ts * 1000 + realtime_offset_ns */
 		add_key(&p->out, "realtime_offset_ns");
 		ana_buf_add_i64(&p->out, (int64_t)(real - start));
-		add_meta(&p->out, "wall_clock_start", ana_time_str(s, start, wall, sizeof(wall)));
+		gmtime_r(&sec, &tm);
+		strftime(wall, sizeof(wall), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(wall + strlen(wall), sizeof(wall) - strlen(wall), ".%06lluZ",
+			 (unsigned long long)(real % 1000000000ull / 1000));
+		add_meta(&p->out, "wall_clock_start", wall);
 	}
 	add_u64(&p->out, "events", x->nr_events);
 	add_u64(&p->out, "lost", ana_lost_total(s));

@@ -28,23 +28,28 @@ static int export_plan(struct pp_plan *p, const struct pp_plan_args *a, char *er
 {
 	const struct export_opts *o = a->opts;
 	const struct pp_common_opts *c = a->common;
+	const char *to = o->to;
 	bool known = false, profile;
 
-	for (size_t i = 0; o->to && i < sizeof(formats) / sizeof(formats[0]); i++)
-		known |= !strcmp(o->to, formats[i]);
+	if (!to && c->format && !strcmp(c->format, "json"))
+		to = "jsonl";
+	else if (!to && c->format && !strcmp(c->format, "csv"))
+		to = "csv";
+	for (size_t i = 0; to && i < sizeof(formats) / sizeof(formats[0]); i++)
+		known |= !strcmp(to, formats[i]);
 	if (!known) {
 		snprintf(err, errsz, "export: --to %s: use chrome, perfetto, pprof, jsonl, csv or folded",
-			 o->to ? o->to : "is required");
+			 to ? to : "is required");
 		return PP_EUSAGE;
 	}
-	profile = !strcmp(o->to, "pprof") || !strcmp(o->to, "folded");
+	profile = !strcmp(to, "pprof") || !strcmp(to, "folded");
 	for (size_t i = 0; i < c->events.nr; i++)
 		pp_plan_add_event(p, c->events.v[i]);
 	if (!c->events.nr && profile) {
 		pp_plan_add_event(p, "cpu-clock");
 		if (!p->freq && !p->period)
 			p->freq = 997;
-	} else if (!c->events.nr && (!strcmp(o->to, "chrome") || !strcmp(o->to, "perfetto"))) {
+	} else if (!c->events.nr && (!strcmp(to, "chrome") || !strcmp(to, "perfetto"))) {
 		pp_plan_add_event(p, "sched:sched_switch");
 		pp_plan_add_event(p, "sched:sched_wakeup");
 		pp_plan_add_event(p, "sched:sched_wakeup_new");

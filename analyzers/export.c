@@ -24,15 +24,22 @@ static int export_init(struct pp_az *az)
 {
 	struct export_priv *p = az->priv;
 	const struct export_opts *o = az->opts;
-	struct ana_export_cfg cfg = {
-		.format = o->to,
+	const char *to = o->to;
+	struct ana_export_cfg cfg = { 0 };
+	int rc;
+
+	/* --format json|csv, which every analyzer takes, means the table formats here */
+	if (!to && az->opt.format && !strcmp(az->opt.format, "json"))
+		to = "jsonl";
+	else if (!to && az->opt.format && !strcmp(az->opt.format, "csv"))
+		to = "csv";
+	cfg = (struct ana_export_cfg){
+		.format = to,
 		.value = o->value,
 		.stacks = o->stacks || az->opt.callchain,
 		.only_stacked = !az->opt.events.nr,
 	};
-	int rc;
-
-	if (!o->to) {
+	if (!to) {
 		pp_err("export: --to FORMAT is required: chrome, perfetto, pprof, jsonl, csv or folded");
 		return PP_EUSAGE;
 	}
@@ -70,8 +77,7 @@ static int export_finish(struct pp_az *az)
 		return 1;
 	}
 	if (az->opt.verbose)
-		pp_info("export: %llu events written as %s", (unsigned long long)ana_export_nr_events(p->x),
-			((const struct export_opts *)az->opts)->to);
+		pp_info("export: %llu events written", (unsigned long long)ana_export_nr_events(p->x));
 	return 0;
 }
 
