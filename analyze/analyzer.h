@@ -225,10 +225,10 @@ struct ana_frame_info {
 	const char *name;		/* demangled symbol; NULL when unresolved */
 	const char *mangled;		/* as stored in the binary; NULL when unresolved */
 	uint64_t sym_off;		/* address - symbol start */
-	const char *dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/.../libc.so.6" */
-					/* or "/tmp/perf-PID.map"; NULL: in no known mapping */
+	const char *dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/.../libc.so.6", */
+					/* "/tmp/perf-PID.map"; NULL: in no known mapping */
 	const char *build_id;		/* lowercase hex; NULL when unknown */
-	uint64_t dso_off;		/* user: file offset in @dso; kernel, JIT, unmapped: the address */
+	uint64_t dso_off;		/* user: file offset in @dso; else the address */
 	bool jit;			/* resolved from a JIT map */
 };
 

@@ -215,7 +215,8 @@ static int64_t stack_id(struct ana_export *x, struct chrome_priv *p, const struc
 		if (fi.name) {
 			pp_buf_adds(&key, fi.name);
 		} else {
-			snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)p->stack[i].addr);
+			snprintf(addr, sizeof(addr), "0x%llx",
+				 (unsigned long long)p->stack[i].addr);
 			pp_buf_adds(&key, addr);
 		}
 		ana_xb_ch(&key, '\0');
@@ -308,8 +309,8 @@ static void task_drop(struct chrome_priv *p, uint32_t tid)
 
 /* ---- sched events ------------------------------------------------------- */
 
-static void cpu_slice(struct chrome_priv *p, uint32_t cpu, const struct cpu_slot *c, uint64_t end_ns,
-		      const char *end_state, struct ana_export *x)
+static void cpu_slice(struct chrome_priv *p, uint32_t cpu, const struct cpu_slot *c,
+		      uint64_t end_ns, const char *end_state, struct ana_export *x)
 {
 	ev_begin(p, "X");
 	add_str(&p->out, "name", c->comm, comm_len(c->comm));
@@ -378,7 +379,8 @@ static void on_switch(struct ana_export *x, struct chrome_priv *p, const struct 
 	name_cpu(p, cpu);
 	c = &p->cpus[cpu];
 	if (c->valid && c->tid)
-		cpu_slice(p, cpu, c, ev->time_ns, c->tid == prev ? state_letter(prev_state) : "?", x);
+		cpu_slice(p, cpu, c, ev->time_ns,
+			  c->tid == prev ? state_letter(prev_state) : "?", x);
 	field_comm(ev, si->prev_comm, prev_comm);
 	field_comm(ev, si->next_comm, next_comm);
 	*c = (struct cpu_slot){ .valid = true, .tid = next, .since_ns = ev->time_ns,
@@ -529,7 +531,8 @@ static void chrome_task_exit(struct ana_export *x, uint32_t pid, uint32_t tid, u
 		p->exits_head = 0;
 		p->alloc_exits = n;
 	}
-	p->exits[(p->exits_head + p->nr_exits++) % p->alloc_exits] = (struct exited){ tid, time_ns };
+	p->exits[(p->exits_head + p->nr_exits++) % p->alloc_exits] =
+		(struct exited){ tid, time_ns };
 }
 
 static void sweep(struct chrome_priv *p, uint64_t now_ns)

@@ -41,7 +41,7 @@ struct ana_export {
 	struct ana_export_cfg cfg;
 	void *priv;
 	uint64_t nr_events;
-	bool skip_unstacked;		/* cfg.only_stacked applies: drop types without stacks */
+	bool skip_unstacked;		/* cfg.only_stacked: drop types without stacks */
 	char errmsg[256];
 };
 
@@ -154,7 +154,7 @@ enum ana_value_kind { ANA_VAL_COUNT, ANA_VAL_PERIOD, ANA_VAL_EXPR };
 struct ana_export_value {
 	enum ana_value_kind kind;
 	const char *name;		/* "count", "period" or the expression text */
-	struct pp_expr **exprs;		/* ANA_VAL_EXPR: one per selector match (sel->index) */
+	struct pp_expr **exprs;		/* ANA_VAL_EXPR: one per selector match (index) */
 	size_t nr_exprs;
 };
 
@@ -163,7 +163,8 @@ struct ana_export_value {
  * for every selector match of the analyzer
  * Return: 0 or a negative code (the compiler printed why).
  */
-int ana_export_value_init(struct ana_export *x, struct ana_export_value *v, enum ana_value_kind dflt);
+int ana_export_value_init(struct ana_export *x, struct ana_export_value *v,
+			  enum ana_value_kind dflt);
 
 /** ana_export_value_get() - the value of @ev (1 for count). */
 uint64_t ana_export_value_get(struct ana_export *x, const struct ana_export_value *v,

@@ -44,20 +44,19 @@ enum {
 	WK_COMM = 1, WK_PID = 2, WK_PRIO = 3, WK_SUCCESS = 4, WK_TARGET_CPU = 5,
 
 	PT_PROCESSES = 1, PT_THREADS = 2,
-	PROC_PID = 1, PROC_PPID = 2, PROC_CMDLINE = 3,
+	PROC_PID = 1, PROC_CMDLINE = 3,
 	THR_TID = 1, THR_NAME = 2, THR_TGID = 3,
 
 	CS_CLOCKS = 1, CS_PRIMARY_TRACE_CLOCK = 2, CLK_ID = 1, CLK_TIMESTAMP = 2,
 	CLOCK_REALTIME_ID = 1, CLOCK_MONOTONIC_ID = 3, CLOCK_BOOTTIME_ID = 6,
 
-	TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4,
-	PD_PID = 1, PD_PROCESS_NAME = 6,
+	TD_UUID = 1, TD_THREAD = 4,
 	THD_PID = 1, THD_TID = 2, THD_THREAD_NAME = 5,
 
 	TE_DEBUG_ANNOTATIONS = 4, TE_TYPE = 9, TE_TRACK_UUID = 11, TE_CATEGORIES = 22,
 	TE_NAME = 23, TE_CALLSTACK = 55, TYPE_INSTANT = 3,
 	CALLSTACK_FRAMES = 1, FRAME_FUNCTION_NAME = 1, FRAME_SOURCE_FILE = 2,
-	DA_BOOL = 2, DA_UINT = 3, DA_INT = 4, DA_STRING = 6, DA_POINTER = 7, DA_NAME = 10,
+	DA_UINT = 3, DA_INT = 4, DA_STRING = 6, DA_POINTER = 7, DA_NAME = 10,
 };
 
 #define SEQ_ID 1
@@ -68,7 +67,8 @@ enum sel_kind { SK_OTHER, SK_SWITCH, SK_WAKEUP, SK_WAKEUP_NEW, SK_WAKING };
 
 struct sel_info {
 	enum sel_kind kind;
-	const struct pp_field *f[7];	/* switch: prev_comm .. next_prio; wakeups: comm pid prio success target_cpu */
+	/* switch: prev_comm .. next_prio; wakeups: comm, pid, prio, success, target_cpu */
+	const struct pp_field *f[7];
 };
 
 struct bundle {
@@ -259,7 +259,8 @@ static void packet_begin(struct perfetto_priv *p)
 	}
 }
 
-static uint64_t thread_track(struct ana_export *x, struct perfetto_priv *p, const struct pp_event *ev)
+static uint64_t thread_track(struct ana_export *x, struct perfetto_priv *p,
+			     const struct pp_event *ev)
 {
 	const char *comm = ev->tid ? ana_comm(x->s, ev->tid) : "swapper";
 	struct thread *t = thread_see(x, p, ev->tid, comm, ev->time_ns);
@@ -326,7 +327,8 @@ static void add_callstack(struct ana_export *x, struct perfetto_priv *p, const s
 		if (fi.name) {
 			pp_pb_str(&p->out, FRAME_FUNCTION_NAME, fi.name);
 		} else {
-			snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)p->stack[i].addr);
+			snprintf(addr, sizeof(addr), "0x%llx",
+				 (unsigned long long)p->stack[i].addr);
 			pp_pb_str(&p->out, FRAME_FUNCTION_NAME, addr);
 		}
 		if (fi.dso)
@@ -391,7 +393,8 @@ static void clock_snapshot(struct ana_export *x, struct perfetto_priv *p, uint64
 static int perfetto_begin(struct ana_export *x)
 {
 	static const char *const switch_f[] = {
-		"prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio",
+		"prev_comm", "prev_pid", "prev_prio", "prev_state",
+		"next_comm", "next_pid", "next_prio",
 	};
 	static const char *const wake_f[] = { "comm", "pid", "prio", "success", "target_cpu" };
 	struct perfetto_priv *p = x->priv;

@@ -185,7 +185,9 @@ static uint32_t location_of(struct ana_export *x, struct pprof_priv *p, const st
 	l = pp_intern_put(p->locs_k, &lk, sizeof(lk), &added);
 	if (added) {
 		VEC_GROW(p->locs, l, p->alloc_locs);
-		p->locs[l] = (struct location){ lk.mapping, fi.name ? function_get(p, &fi) + 1 : 0, lk.addr };
+		p->locs[l] = (struct location){
+			lk.mapping, fi.name ? function_get(p, &fi) + 1 : 0, lk.addr,
+		};
 		if (lk.mapping) {
 			struct mapping *m = &p->maps[lk.mapping - 1];
 			if (lk.addr < m->lo)
@@ -244,7 +246,9 @@ static void pprof_event(struct ana_export *x, const struct pp_event *ev)
 	}
 	for (size_t i = 0; i < n; i++)
 		locs[i] = location_of(x, p, ev, &p->stack[i], comm_hash);
-	h = (struct sample_head){ str_idx(p, name), ev->pid, ev->tid, str_idx(p, comm), (uint32_t)n };
+	h = (struct sample_head){
+		str_idx(p, name), ev->pid, ev->tid, str_idx(p, comm), (uint32_t)n,
+	};
 	pp_buf_reset(k);
 	pp_buf_add(k, &h, sizeof(h));
 	pp_buf_add(k, locs, n * sizeof(locs[0]));
@@ -291,7 +295,8 @@ static uint64_t loc_address(const struct pprof_priv *p, const struct location *l
 static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 {
 	size_t nr_maps = pp_intern_count(p->maps_k), nr_samples = pp_intern_count(p->samples_k);
-	uint32_t t_samples = str_idx(p, "samples"), u_count = str_idx(p, "count"), t_value = 0, u_value;
+	uint32_t t_samples = str_idx(p, "samples"), u_count = str_idx(p, "count");
+	uint32_t t_value, u_value;
 	uint64_t base = SYNTH_BASE, real;
 	char comment[512];
 
@@ -345,7 +350,8 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		pp_pb_varint(pb, MAP_ID, i + 1);
 		if (m->by_offset) {
 			pp_pb_varint(pb, MAP_START, m->base);
-			pp_pb_varint(pb, MAP_LIMIT, m->base + ((m->hi + SYNTH_ALIGN) & ~(SYNTH_ALIGN - 1)));
+			pp_pb_varint(pb, MAP_LIMIT,
+				     m->base + ((m->hi + SYNTH_ALIGN) & ~(SYNTH_ALIGN - 1)));
 			pp_pb_varint(pb, MAP_OFFSET, 0);
 		} else {
 			pp_pb_varint(pb, MAP_START, m->lo);
@@ -442,7 +448,8 @@ static int pprof_end(struct ana_export *x)
 	encode(x, p, &pb);
 	rc = gzip_write(x, &pb.buf);
 	if (x->az->opt.verbose)
-		pp_info("export: %zu samples, %zu locations, %zu functions, %zu mappings, %zu bytes",
+		pp_info("export: %zu samples, %zu locations, %zu functions, %zu mappings, "
+			"%zu bytes",
 			pp_intern_count(p->samples_k), pp_intern_count(p->locs_k),
 			pp_intern_count(p->funcs_k), pp_intern_count(p->maps_k), pb.buf.len);
 	pp_pb_release(&pb);
@@ -470,7 +477,7 @@ static void pprof_release(struct ana_export *x)
 
 const struct ana_export_ops ana_export_pprof = {
 	.name = "pprof",
-	.summary = "pprof profile.proto (gzip): samples by stack, with functions, mappings, build ids",
+	.summary = "pprof profile.proto (gzip): samples by stack, functions, mappings, build ids",
 	.binary = true,
 	.profile = true,
 	.priv_size = sizeof(struct pprof_priv),

@@ -202,7 +202,8 @@ static void jsonl_event(struct ana_export *x, const struct pp_event *ev)
 		pp_buf_reset(&p->scratch);
 		add_stack(x, p, ev, &p->scratch);
 		ANA_XB_LIT(&p->out, ",\"stack\":");
-		ana_buf_add_json_str(&p->out, p->scratch.data ? p->scratch.data : "", p->scratch.len);
+		ana_buf_add_json_str(&p->out, p->scratch.data ? p->scratch.data : "",
+				     p->scratch.len);
 	}
 	ANA_XB_LIT(&p->out, "}\n");
 	if (p->out.len >= (256u << 10))

@@ -353,7 +353,8 @@ bool ana_export_is_clock(const struct ana_evtype *t)
 	return !t->tep && (!strcmp(t->name, "cpu-clock") || !strcmp(t->name, "task-clock"));
 }
 
-int ana_export_value_init(struct ana_export *x, struct ana_export_value *v, enum ana_value_kind dflt)
+int ana_export_value_init(struct ana_export *x, struct ana_export_value *v,
+			  enum ana_value_kind dflt)
 {
 	const char *text = x->cfg.value;
 	struct pp_az *az = x->az;

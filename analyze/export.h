@@ -24,7 +24,7 @@ struct ana_export;
 
 struct ana_export_cfg {
 	const char *format;	/* one of ana_export_format_at()'s names */
-	const char *value;	/* pprof, folded: "count", "period" or an expression; NULL: default */
+	const char *value;	/* pprof, folded: "count", "period", an expression, NULL */
 	bool stacks;		/* jsonl, csv: add a symbolized "stack" column */
 	bool only_stacked;	/* pprof, folded: when some matched event type was recorded */
 				/* with call stacks, skip the types that were not */

@@ -17,7 +17,7 @@ static const struct pp_option export_options[] = {
 	PP_OPT_GROUP("export options:"),
 	PP_OPT_STRING(0, "to", O(to), "format", "chrome, perfetto, pprof, jsonl, csv or folded"),
 	PP_OPT_STRING(0, "value", O(value), "count|period|EXPR",
-		      "pprof, folded: what a sample weighs (default: period of clock events, else count)"),
+		      "pprof, folded: a sample's weight (default: period of clocks, else count)"),
 	PP_OPT_BOOL(0, "stacks", O(stacks), "jsonl, csv: add a symbolized stack column"),
 	PP_OPT_END(),
 };
@@ -38,7 +38,8 @@ static int export_plan(struct pp_plan *p, const struct pp_plan_args *a, char *er
 	for (size_t i = 0; to && i < sizeof(formats) / sizeof(formats[0]); i++)
 		known |= !strcmp(to, formats[i]);
 	if (!known) {
-		snprintf(err, errsz, "export: --to %s: use chrome, perfetto, pprof, jsonl, csv or folded",
+		snprintf(err, errsz,
+			 "export: --to %s: use chrome, perfetto, pprof, jsonl, csv or folded",
 			 to ? to : "is required");
 		return PP_EUSAGE;
 	}

@@ -40,7 +40,8 @@ static int export_init(struct pp_az *az)
 		.only_stacked = !az->opt.events.nr,
 	};
 	if (!to) {
-		pp_err("export: --to FORMAT is required: chrome, perfetto, pprof, jsonl, csv or folded");
+		pp_err("export: --to FORMAT is required: "
+		       "chrome, perfetto, pprof, jsonl, csv or folded");
 		return PP_EUSAGE;
 	}
 	rc = ana_export_new(az, &cfg, &p->x);
@@ -77,7 +78,8 @@ static int export_finish(struct pp_az *az)
 		return 1;
 	}
 	if (az->opt.verbose)
-		pp_info("export: %llu events written", (unsigned long long)ana_export_nr_events(p->x));
+		pp_info("export: %llu events written",
+			(unsigned long long)ana_export_nr_events(p->x));
 	return 0;
 }
 
@@ -93,12 +95,13 @@ extern const struct pp_plan_ops azp_export_plan;
 
 const struct pp_analyzer_ops az_export_ops = {
 	.name = "export",
-	.summary = "write events as Chrome/Perfetto traces, pprof, JSON lines, CSV or folded stacks",
-	.usage = "pp-analyze FILE export --to FORMAT [-o OUT] [-e EVENTS] [--time START,END] [-C/-p/-t LIST]",
+	.summary = "events as Chrome/Perfetto traces, pprof, JSON lines, CSV or folded stacks",
+	.usage = "pp-analyze FILE export --to FORMAT [-o OUT] [-e EVENTS] [--time START,END] "
+		 "[-C/-p/-t LIST]",
 	.examples =
-		"  pp-analyze pp.capture export --to chrome -o trace.json      # ui.perfetto.dev, chrome://tracing\n"
+		"  pp-analyze pp.capture export --to chrome -o trace.json  # ui.perfetto.dev\n"
 		"  pp-analyze pp.capture export --to perfetto -o trace.pftrace\n"
-		"  pp-analyze pp.capture export --to pprof -o cpu.pb.gz         # go tool pprof -top cpu.pb.gz\n"
+		"  pp-analyze pp.capture export --to pprof -o cpu.pb.gz     # go tool pprof\n"
 		"  pp-analyze pp.capture export --to csv -e sched:sched_wakeup -o wakeups.csv\n"
 		"  pp-analyze pp.capture export --to jsonl --stacks --time +1s,+2s\n"
 		"  pp-analyze pp.capture export --to folded | flamegraph.pl > cpu.svg\n",

@@ -42,9 +42,12 @@ for n in $sizes; do
 			cpu = v["user_s"] + v["sys_s"]
 			if (cpu <= 0) cpu = 0.001
 			if (v["wall_s"] <= 0) v["wall_s"] = 0.001
-			printf "{\"stage\":\"export\",\"format\":\"%s\",\"events\":%.0f,\"wall_s\":%.3f,", f, n, v["wall_s"]
-			printf "\"cpu_s\":%.3f,\"events_per_s\":%.0f,\"events_per_cpu_s\":%.0f,", cpu, n / v["wall_s"], n / cpu
-			printf "\"maxrss_kb\":%d,\"out_bytes\":%.0f,\"rc\":%d}\n", v["maxrss_kb"], bytes, v["rc"]
+			printf "{\"stage\":\"export\",\"format\":\"%s\",\"events\":%.0f,", f, n
+			printf "\"wall_s\":%.3f,\"cpu_s\":%.3f,", v["wall_s"], cpu
+			printf "\"events_per_s\":%.0f,", n / v["wall_s"]
+			printf "\"events_per_cpu_s\":%.0f,", n / cpu
+			printf "\"maxrss_kb\":%d,\"out_bytes\":%.0f,", v["maxrss_kb"], bytes
+			printf "\"rc\":%d}\n", v["rc"]
 		}' "$dir/runstat.txt"
 	done
 done

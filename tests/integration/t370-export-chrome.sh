@@ -39,7 +39,8 @@ rx = re.compile(r'\[(\d+)\] (\d+)\.(\d+): sched:sched_switch: .* next_pid=(\d+) 
 for l in lines:
     m = rx.search(l)
     if m:
-        per_cpu[int(m.group(1))].append((int(m.group(2)) * 1000000 + int(m.group(3)), int(m.group(4))))
+        us = int(m.group(2)) * 1000000 + int(m.group(3))
+        per_cpu[int(m.group(1))].append((us, int(m.group(4))))
 expect_closed, expect_open = [], 0
 for cpu, sw in per_cpu.items():
     for i in range(len(sw) - 1):

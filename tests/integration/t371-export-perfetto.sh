@@ -23,7 +23,7 @@ protoc --decode_raw <trace.pftrace >trace.txt || fail "protoc cannot decode the 
 "$PP_ANALYZE" ctx.cap info --format json >info.json || fail "info failed"
 "$PP_ANALYZE" ctx.cap export --to csv -e sched:sched_switch -o switch.csv || fail "csv failed"
 
-PYTHONPATH=$TOP/tests/integration python3 - trace.txt info.json switch.csv "$tids" <<'PY' || fail "perfetto check failed"
+PYTHONPATH=$TOP/tests/integration python3 - trace.txt info.json switch.csv "$tids" <<'PY' ||
 import csv, json, sys
 from collections import Counter
 from pbtext import parse, get, one, unquote
@@ -85,7 +85,8 @@ for te, ts, seq in track_events:
     if one(te, '11') not in descs:
         errors.append('a track event on an undeclared track %s' % one(te, '11'))
         break
-stacked = [te for te, _, _ in track_events if unquote(one(te, '23', '""')) == 'sched:sched_process_exit']
+stacked = [te for te, _, _ in track_events
+           if unquote(one(te, '23', '""')) == 'sched:sched_process_exit']
 if not stacked or any(not get(one(te, '55', []), '1') for te in stacked):
     errors.append('sched_process_exit events lack their callstack')
 if not clock or 1 not in clock or 6 not in clock:
@@ -99,4 +100,5 @@ for e in errors:
     print('error:', e)
 sys.exit(1 if errors else 0)
 PY
+	fail "perfetto check failed"
 exit 0

@@ -20,11 +20,13 @@ shares=$(grep '^LOAD ' rec.err | tail -1 | tr ' ' '\n' | sed -n 's/^self_pct=//p
 "$PP_ANALYZE" prof.cap export --to pprof -o prof.pb.gz || fail "export --to pprof failed"
 gzip -t prof.pb.gz || fail "the profile is not gzip"
 zcat prof.pb.gz | protoc -I "$TOP/tests/fixtures" --decode=perftools.profiles.Profile \
-	profile.proto >prof.txt 2>protoc.err || { cat protoc.err; fail "protoc cannot decode the profile"; }
+	profile.proto >prof.txt 2>protoc.err ||
+	{ cat protoc.err; fail "protoc cannot decode the profile"; }
 "$PP_ANALYZE" prof.cap info --format json >info.json || fail "info failed"
 "$PP_ANALYZE" prof.cap export --to csv -o prof.csv || fail "csv failed"
 "$PP_ANALYZE" prof.cap export --to folded -o prof.folded || fail "folded failed"
-"$PP_ANALYZE" prof.cap export --to folded --value period -o period.folded || fail "folded --value failed"
+"$PP_ANALYZE" prof.cap export --to folded --value period -o period.folded ||
+	fail "folded --value failed"
 bid=$(readelf -n "$PP_LOAD/cpuburn" 2>/dev/null | sed -n 's/.*Build ID: *//p')
 
 PYTHONPATH=$TOP/tests/integration python3 - prof.txt info.json prof.csv prof.folded period.folded \

@@ -11,7 +11,8 @@ need_event sched:sched_switch
 
 N=5000
 "$PP_RECORD" -a -e sched:sched_switch,sched:sched_wakeup -e 'sched:sched_process_exit//stack/' \
-	-o ctx.cap -- "$PP_LOAD/ctxsw" -n $N -c 0 2>rec.err || { cat rec.err; fail "pp-record failed"; }
+	-o ctx.cap -- "$PP_LOAD/ctxsw" -n $N -c 0 2>rec.err ||
+	{ cat rec.err; fail "pp-record failed"; }
 pid=$(grep '^LOAD ' rec.err | tail -1 | tr ' ' '\n' | sed -n 's/^pid=//p')
 [ -n "$pid" ] || fail "no LOAD line from ctxsw"
 
@@ -21,10 +22,12 @@ pid=$(grep '^LOAD ' rec.err | tail -1 | tr ' ' '\n' | sed -n 's/^pid=//p')
 "$PP_ANALYZE" ctx.cap trace -e sched:sched_switch >switch.txt || fail "trace failed"
 "$PP_ANALYZE" ctx.cap export --to csv -p "$pid" -o pid.csv || fail "export -p failed"
 "$PP_ANALYZE" ctx.cap trace -p "$pid" >pid.txt || fail "trace -p failed"
-"$PP_ANALYZE" ctx.cap export --to jsonl --time +0.05,+0.1 -o range.jsonl || fail "export --time failed"
+"$PP_ANALYZE" ctx.cap export --to jsonl --time +0.05,+0.1 -o range.jsonl ||
+	fail "export --time failed"
 "$PP_ANALYZE" ctx.cap trace --time +0.05,+0.1 >range.txt || fail "trace --time failed"
 
-python3 - all.csv all.jsonl info.json switch.txt pid.csv pid.txt range.jsonl range.txt "$pid" <<'PY' ||
+python3 - all.csv all.jsonl info.json switch.txt pid.csv pid.txt range.jsonl range.txt \
+	"$pid" <<'PY' ||
 import csv, json, re, sys
 from collections import Counter
 
@@ -53,11 +56,13 @@ for col in ('prev_pid', 'next_pid', 'prev_state', 'f_pid', 'f_comm', 'target_cpu
 times = [float(r['time']) for r in rows]
 if times != sorted(times):
     errors.append('rows are not in time order')
-mine = Counter((int(r['cpu']), int(r['next_pid'])) for r in rows if r['event'] == 'sched:sched_switch')
+mine = Counter((int(r['cpu']), int(r['next_pid'])) for r in rows
+               if r['event'] == 'sched:sched_switch')
 rx = re.compile(r'\[(\d+)\] [\d.]+: sched:sched_switch: .* next_pid=(\d+) next_prio=')
 theirs = Counter((int(m.group(1)), int(m.group(2))) for m in map(rx.search, switch) if m)
 if mine != theirs:
-    errors.append('next_pid per CPU differs from trace: %d vs %d distinct' % (len(mine), len(theirs)))
+    errors.append('next_pid per CPU differs from trace: %d vs %d distinct' % (
+        len(mine), len(theirs)))
 # (the last switch of an exiting thread carries tid -1: perf cannot name a dead task)
 if any(r['prev_pid'] != r['tid'] for r in rows
        if r['event'] == 'sched:sched_switch' and r['tid'] != '4294967295'):

@@ -155,9 +155,12 @@ static void test_intern__big_keys(void)
 void test_encode__register(void)
 {
 	static const struct pp_test tests[] = {
-		PP_TEST(test_pb__scalars, "protobuf varints, ints, zigzag, strings and fixed64 encode as the spec's examples"),
-		PP_TEST(test_pb__nested, "nested messages get their length, also past one byte; packed fields"),
-		PP_TEST(test_intern__numbering, "interned keys are numbered densely in first-seen order"),
+		PP_TEST(test_pb__scalars,
+			"protobuf varints, ints, zigzag, strings, fixed64 match the spec"),
+		PP_TEST(test_pb__nested,
+			"nested messages get their length, also past one byte; packed fields"),
+		PP_TEST(test_intern__numbering,
+			"interned keys are numbered densely in first-seen order"),
 		PP_TEST(test_intern__big_keys, "keys larger than a chunk are stored whole"),
 	};
 	pp_suite_add("encode", tests, PP_ARRAY_SIZE(tests));
