@@ -26,8 +26,9 @@ PP_BIN (where pp-record and pp-analyze are; default the top of the tree), PP_LOA
 build/load), BENCH_DIR (default build/bench), BENCH_DOC (default docs/performance.md).
 
 The pp side assumes: `pp-record -o FILE -e EVENT... -- CMD` records CMD and its children, and
-`pp-analyze FILE info` prints the number of events and lost events as `events: N` and
-`lost: N` lines (any case, `=` also accepted).  Adjust pp_record_argv()/pp_stats() if not.
+`pp-analyze FILE info` prints the number of events and lost events on lines that start
+with `events N` and `lost N` (a `:` or `=` after the word is accepted too).  Adjust
+pp_record_argv() and pp_stats() if that changes.
 """
 import json
 import os
@@ -54,6 +55,7 @@ RESULTS = os.path.join(BENCH_DIR, 'results.json')
 CAPDIR = os.path.join(BENCH_DIR, 'captures')
 TCWRAP = os.path.join(HERE, 'tcwrap.sh')
 TIMEOUT_S = 180
+ANALYZE_BUDGET_S = 20       # stop repeating one decoder once its runs took this long
 
 
 def say(*args):
@@ -64,8 +66,8 @@ def say(*args):
 # name -> load generator argv, events to record, and the least number of events a lossless
 # recording of the workload's own threads holds (the ground truth check).
 def workloads():
-    trips = 30000 if QUICK else 100000
-    calls = 150000 if QUICK else 400000
+    trips = 30000 if QUICK else 60000
+    calls = 120000 if QUICK else 250000
     return {
         'ctxsw': dict(
             title=f'ctxsw pinned: {trips} pipe round trips between 2 threads on CPU 0',
@@ -142,7 +144,7 @@ def pp_stats(path):
     if p.returncode != 0:
         return None, None
     found = {}
-    for key, val in re.findall(r'^\s*(events|samples|lost(?: events)?)\s*[:=]\s*(\d+)',
+    for key, val in re.findall(r'^\s*(events|samples|lost(?: events)?)\s*[:=]?\s+(\d+)',
                                p.stdout, re.M | re.I):
         found.setdefault(key.lower().split()[0], int(val))
     return found.get('events', found.get('samples')), found.get('lost')
@@ -153,8 +155,14 @@ def pp_record_argv(events, out, load):
 
 
 def perf_argv(extra):
-    return lambda events, out, load: (['perf', 'record', '-q'] + extra + ['-o', out] +
-                                      ev_args(events) + ['--'] + load)
+    # -B --buildid-mmap: this 6.18 kernel sometimes sets PERF_RECORD_MISC_MMAP_BUILD_ID on
+    # MMAP2 records that carry an inode, not a build-id, unless the event asked for build-ids
+    # (attr.build_id); perf 6.1 then reads a "build-id" of 254 bytes and aborts ("assertion
+    # failed at util/build-id.c:1010", stack smashing) at the end of record or when script or
+    # report reads the file, about every other run.  --buildid-mmap sets attr.build_id, -B
+    # skips the build-id pass at exit (not needed for tracepoints without stacks).
+    return lambda events, out, load: (['perf', 'record', '-q', '-B', '--buildid-mmap'] + extra +
+                                      ['-o', out] + ev_args(events) + ['--'] + load)
 
 
 def tc_argv(extra):
@@ -254,11 +262,34 @@ def tracing_reset():
             pass
 
 
+def capture_rm(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def capture_bytes(path):
+    """Size of a capture: a file, or all files under it if a tool writes a directory."""
+    if not os.path.isdir(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
 def stats_mm(xs):
     xs = [x for x in xs if x is not None]
     if not xs:
         return None
     return dict(med=statistics.median(xs), min=min(xs), max=max(xs), n=len(xs))
+
+
+def ratio_mm(a, b):
+    """median / median and min / min of two stats_mm dicts (noise on a shared host only ever
+    adds time, so the min ratio is the cleaner one, the median the more typical)."""
+    if not a or not b or b['med'] <= 0 or b['min'] <= 0:
+        return None
+    return dict(med=a['med'] / b['med'], min=a['min'] / b['min'], max=a['max'] / b['max'],
+                n=min(a['n'], b['n']))
 
 
 def tools_selected():
@@ -282,8 +313,7 @@ def tool_probe_run(tool):
     if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
         return f'{need} not found'
     path = os.path.join(CAPDIR, 'probe.' + tool['suffix'])
-    if os.path.exists(path):
-        os.unlink(path)
+    capture_rm(path)
     r = measure(tool['argv'](['sched:sched_switch'], path, ['/bin/true']), 'probe')
     if tool['name'].startswith('trace-cmd') and failure(r):
         tracing_reset()
@@ -302,8 +332,7 @@ def record_once(tool, wl, wname, run):
         path, argv = None, load
     else:
         path = os.path.join(CAPDIR, f'{wname}.{tool["suffix"]}')
-        if os.path.exists(path):
-            os.unlink(path)
+        capture_rm(path)
         argv = tool['argv'](wl['events'], path, load)
     settle()
     r = measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}')
@@ -318,7 +347,7 @@ def record_once(tool, wl, wname, run):
     if path:
         if not os.path.exists(path):
             return dict(failed='no capture file written')
-        row['bytes'] = os.path.getsize(path)
+        row['bytes'] = capture_bytes(path)
         try:
             row['events'], row['lost'] = tool['stats'](path)
         except (OSError, subprocess.SubprocessError) as e:
@@ -345,6 +374,9 @@ def stage_record():
                 if status[t['name']] is not None:
                     continue
                 row = record_once(t, wl, wname, i)
+                if 'failed' in row:     # one retry: a flaky tool still gets measured
+                    say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
+                    row = record_once(t, wl, wname, i)
                 runs[t['name']].append(row)
                 if 'failed' in row:
                     say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
@@ -361,11 +393,9 @@ def stage_record():
             for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
                       'events', 'lost'):
                 s[k] = stats_mm([r.get(k) for r in good])
-            if base:
-                s['slowdown'] = stats_mm([r['wl_wall'] / base['med'] for r in good])
-            base_cpu = stats_mm([r.get('wl_cpu') for r in runs.get('none', [])])
-            if base_cpu and base_cpu['med'] > 0:
-                s['cpu_ratio'] = stats_mm([r['wl_cpu'] / base_cpu['med'] for r in good])
+            s['slowdown'] = ratio_mm(s['wl_wall'], base)
+            s['cpu_ratio'] = ratio_mm(s['wl_cpu'],
+                                      stats_mm([r.get('wl_cpu') for r in runs.get('none', [])]))
             s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
                                               if r.get('events')])
             bpe = [r['bytes'] / r['events'] for r in good if r.get('events')]
@@ -397,17 +427,16 @@ def stage_fixed():
             out[t['name']] = dict(status='skipped', reason=why)
             continue
         path = os.path.join(CAPDIR, 'idle.' + t['suffix'])
-        if os.path.exists(path):
-            os.unlink(path)
+        capture_rm(path)
         r = measure(t['argv'](['sched:sched_switch', 'sched:sched_wakeup'], path,
                               ['sleep', '1']), 'idle')
         why = failure(r) or (None if os.path.exists(path) else 'no capture file written')
         if why:
             out[t['name']] = dict(status='skipped', reason=why)
             continue
-        out[t['name']] = dict(status='ok', bytes=os.path.getsize(path), wall=r['wall'],
+        out[t['name']] = dict(status='ok', bytes=capture_bytes(path), wall=r['wall'],
                               cpu=r['cpu'], maxrss_mb=r['maxrss_mb'])
-        os.unlink(path)
+        capture_rm(path)
         say(f'idle {t["name"]:30s} {out[t["name"]]["bytes"]} bytes, wall {r["wall"]:.2f} s')
     return out
 
@@ -438,6 +467,8 @@ def stage_analyze(results):
                     if why:
                         break
                     rows.append(r)
+                    if sum(x['wall'] for x in rows) > ANALYZE_BUDGET_S:
+                        break           # a slow decoder: fewer runs, the table shows n
                 ev = s.get('file_events')
                 if why:
                     out[key] = dict(status='skipped', reason=why, workload=wname, tool=tname,
@@ -446,7 +477,7 @@ def stage_analyze(results):
                     continue
                 wall = stats_mm([r['wall'] for r in rows])
                 out[key] = dict(status='ok', workload=wname, tool=tname, decoder=dname,
-                                cmd=' '.join(argv), events=ev, bytes=os.path.getsize(path),
+                                cmd=' '.join(argv), events=ev, bytes=capture_bytes(path),
                                 wall=wall, cpu=stats_mm([r['cpu'] for r in rows]),
                                 maxrss_mb=stats_mm([r['maxrss_mb'] for r in rows]),
                                 ev_per_s=ev / wall['med'] if ev and wall['med'] > 0 else None)
@@ -476,7 +507,7 @@ def stage_zstd(results):
             if not path or not os.path.exists(path):
                 continue
             levels = {}
-            for lv in (1, 3):
+            for lv in (1,) if QUICK else (1, 3):
                 p = subprocess.run(['zstd', f'-b{lv}', '-i1', path], capture_output=True,
                                    text=True, timeout=TIMEOUT_S)
                 m = None
@@ -497,25 +528,36 @@ def stage_zstd(results):
 
 
 # ---- stage: fmtbench (optional) ---------------------------------------------------------------
+FMTBENCH_HIDE = ('capture', 'raw_file', 'checksum')    # paths and checks, not measurements
+
+
 def stage_fmtbench():
-    """build/bench/fmtbench, if built, prints one JSON object per line: keep them all."""
+    """build/bench/fmtbench (tests/tools/fmtbench.c), if built: capture writer and reader
+    throughput on a synthetic trace, at zstd levels 1 and 3; it prints one JSON object per
+    line, and every object becomes a table row."""
     exe = os.path.join(BENCH_DIR, 'fmtbench')
     if not os.access(exe, os.X_OK):
         return dict(status='skipped', reason=f'{os.path.relpath(exe, TOP)} not built')
-    argv = [exe] + (['--quick'] if QUICK else [])
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        return dict(status='skipped', reason=f'exit status {p.returncode}: '
-                    + (p.stderr.strip().splitlines() or [''])[-1][:120])
-    rows = []
-    for line in p.stdout.splitlines():
-        line = line.strip()
-        if line.startswith('{'):
-            try:
-                rows.append(json.loads(line))
-            except ValueError:
-                pass
-    return dict(status='ok', cmd=' '.join(argv), rows=rows)
+    work = os.path.join(BENCH_DIR, 'fmtbench.d')
+    os.makedirs(work, exist_ok=True)
+    rows, cmds = [], []
+    for level in (1, 3):
+        argv = [exe, '-o', work, '-l', str(level)] + (['-n', '500000'] if QUICK else [])
+        cmds.append(' '.join(os.path.relpath(a, TOP) if a.startswith(TOP) else a
+                             for a in argv))
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            return dict(status='skipped', reason=f'exit status {p.returncode}: '
+                        + (p.stderr.strip().splitlines() or [''])[-1][:120])
+        for line in p.stdout.splitlines():
+            line = line.strip()
+            if line.startswith('{'):
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    pass
+    shutil.rmtree(work, ignore_errors=True)
+    return dict(status='ok', cmd='; '.join(cmds), rows=rows)
 
 
 # ---- rendering ----------------------------------------------------------------------------------
@@ -529,7 +571,7 @@ def fmt(d, f='{:.2f}', scale=1.0):
     """median (min) of a stats_mm dict"""
     if not d:
         return '-'
-    if d['n'] == 1 or d['med'] == d['min']:
+    if d['n'] == 1 or f.format(d['med'] * scale) == f.format(d['min'] * scale):
         return f.format(d['med'] * scale)
     return (f + ' (' + f + ')').format(d['med'] * scale, d['min'] * scale)
 
@@ -545,8 +587,8 @@ def human(n):
 
 def render_machine(res):
     m = res.get('machine', {})
-    rows = [[k, m[k]] for k in ('date', 'kernel', 'cpus', 'cpu model', 'memory', 'perf',
-                                'trace-cmd', 'zstd', 'commit') if k in m]
+    rows = [[k, m[k]] for k in ('date', 'kernel', 'cpus', 'cpu model', 'memory', 'load average',
+                                'perf', 'trace-cmd', 'zstd', 'commit') if k in m]
     return md_table(['fact', 'value'], rows)
 
 
@@ -555,8 +597,9 @@ def render_record(res):
     if not rec:
         return '_not run yet_'
     parts = [f'RUNS={rec["runs"]}{" QUICK" if rec["quick"] else ""}; cells are median '
-             '(min). slowdown = workload wall time under the tool / without it; wl CPU = the '
-             'same ratio for the workload\'s own CPU time (less sensitive to a noisy host); '
+             '(min). slowdown = workload wall time under the tool / without it (median / '
+             'median, and min / min in parentheses); wl CPU = the same ratios for the '
+             'workload\'s own CPU time (less sensitive to a noisy host); '
              'rec CPU = CPU seconds of the recorder (tree total minus the workload\'s own), '
              'also per event recorded; peak RSS = largest process of the tree, so for "none" '
              'it is the workload.']
@@ -609,14 +652,15 @@ def render_analyze(res):
     for key, a in an['decoders'].items():
         if a['status'] != 'ok':
             rows.append([a['workload'], a['tool'], a['decoder'], f'skipped: {a["reason"]}',
-                         '-', '-', '-'])
+                         '-', '-', '-', '-'])
             continue
         rows.append([a['workload'], a['tool'], a['decoder'], human(a['events']),
-                     fmt(a['wall'], '{:.3f}'), fmt(a['cpu'], '{:.3f}'),
+                     str(a['wall']['n']), fmt(a['wall'], '{:.3f}'), fmt(a['cpu'], '{:.3f}'),
                      human(a['ev_per_s']) if a.get('ev_per_s') else '?'])
     return ('Each decoder reads the last capture of the record stage, output to /dev/null; '
-            f'RUNS={an["runs"]}, median (min).\n\n' +
-            md_table(['workload', 'capture', 'decoder', 'events', 'wall s', 'CPU s',
+            f'up to RUNS={an["runs"]} runs (fewer once a decoder has used {ANALYZE_BUDGET_S} s), '
+            'median (min).  events/s = events in the capture / median wall time.\n\n' +
+            md_table(['workload', 'capture', 'decoder', 'events', 'runs', 'wall s', 'CPU s',
                       'events/s'], rows))
 
 
@@ -646,7 +690,7 @@ def render_fmtbench(res):
         return f'_skipped: {fb["reason"]}_'
     keys = []
     for r in fb['rows']:
-        keys += [k for k in r if k not in keys]
+        keys += [k for k in r if k not in keys and k not in FMTBENCH_HIDE]
     return f'`{fb["cmd"]}`\n\n' + md_table(keys, [[r.get(k, '') for k in keys]
                                                    for r in fb['rows']])
 
@@ -659,9 +703,11 @@ def machine_facts():
                                   timeout=20).stdout.strip().splitlines()[0]
         except (OSError, IndexError, subprocess.SubprocessError):
             return 'n/a'
-    model = 'n/a'
-    mem = 'n/a'
+    model = mem = loadavg = 'n/a'
     try:
+        with open('/proc/loadavg') as f:
+            loadavg = ' '.join(f.read().split()[:3]) + ' (at the start of the run)'
+
         with open('/proc/cpuinfo') as f:
             m = re.search(r'^model name\s*:\s*(.*)$', f.read(), re.M)
             model = m.group(1) if m else model
@@ -674,6 +720,7 @@ def machine_facts():
             'kernel': platform.release(), 'cpus': str(os.cpu_count()), 'cpu model': model,
             'memory': mem, 'perf': cmd(['perf', '--version']),
             'trace-cmd': cmd(['trace-cmd', '--version']) if shutil.which('trace-cmd') else 'n/a',
+            'load average': loadavg,
             'zstd': re.sub(r'^.*?(v\d[\d.]*).*$', r'zstd \1', cmd(['zstd', '--version']))
             if shutil.which('zstd') else 'n/a',
             'commit': cmd(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'])}
@@ -719,7 +766,7 @@ def results_save(res):
     os.makedirs(BENCH_DIR, exist_ok=True)
     tmp = RESULTS + '.tmp'
     with open(tmp, 'w') as f:
-        json.dump(res, f, indent=1, sort_keys=True)
+        json.dump(res, f, indent=1)    # insertion order = table order
     os.replace(tmp, RESULTS)
 
 
