@@ -91,6 +91,7 @@ struct chrome_priv {
 	size_t exits_head, nr_exits, alloc_exits;
 	struct pp_intern *frames;	/* key: u32 parent + 1 (0: root), "name\0category" */
 	struct ana_frame stack[ANA_EXPORT_MAX_FRAMES];
+	struct pp_buf key;		/* stack_id()'s scratch */
 	uint64_t nr_slices;
 };
 
@@ -123,21 +124,6 @@ static void flush(struct ana_export *x, struct chrome_priv *p)
 static size_t comm_len(const char *c)
 {
 	return strnlen(c, 16);
-}
-
-/* A char[16] comm field of @ev into @buf (NUL-terminated); "" when absent. */
-static const char *field_comm(const struct pp_event *ev, const struct pp_field *f, char buf[17])
-{
-	uint32_t len = f ? f->size : 0;
-
-	if (len > 16)
-		len = 16;
-	if (!f || !ev->raw || (uint64_t)f->offset + len > ev->raw_sz)
-		len = 0;
-	if (len)
-		memcpy(buf, ev->raw + f->offset, len);
-	buf[len] = '\0';
-	return buf;
 }
 
 /* ---- names (metadata events) -------------------------------------------- */
@@ -200,7 +186,7 @@ static int64_t stack_id(struct ana_export *x, struct chrome_priv *p, const struc
 {
 	size_t n = ana_stack_frames(ev, p->stack, ANA_EXPORT_MAX_FRAMES);
 	uint32_t parent = 0;	/* id + 1; 0 is the root */
-	struct pp_buf key = PP_BUF_INIT;
+	struct pp_buf *key = &p->key;
 
 	if (!n)
 		return -1;
@@ -210,21 +196,20 @@ static int64_t stack_id(struct ana_export *x, struct chrome_priv *p, const struc
 		char addr[24];
 
 		ana_frame_resolve(x->s, ev, p->stack[i].addr, p->stack[i].kernel, &fi);
-		pp_buf_reset(&key);
-		pp_buf_add(&key, &parent, sizeof(parent));
+		pp_buf_reset(key);
+		pp_buf_add(key, &parent, sizeof(parent));
 		if (fi.name) {
-			pp_buf_adds(&key, fi.name);
+			pp_buf_adds(key, fi.name);
 		} else {
 			snprintf(addr, sizeof(addr), "0x%llx",
 				 (unsigned long long)p->stack[i].addr);
-			pp_buf_adds(&key, addr);
+			pp_buf_adds(key, addr);
 		}
-		ana_xb_ch(&key, '\0');
+		ana_xb_ch(key, '\0');
 		slash = fi.dso ? strrchr(fi.dso, '/') : NULL;
-		pp_buf_adds(&key, slash ? slash + 1 : fi.dso ? fi.dso : "[unknown]");
-		parent = pp_intern_put(p->frames, key.data, key.len, NULL) + 1;
+		pp_buf_adds(key, slash ? slash + 1 : fi.dso ? fi.dso : "[unknown]");
+		parent = pp_intern_put(p->frames, key->data, key->len, NULL) + 1;
 	}
-	pp_buf_release(&key);
 	return (int64_t)parent - 1;
 }
 
@@ -381,8 +366,8 @@ static void on_switch(struct ana_export *x, struct chrome_priv *p, const struct 
 	if (c->valid && c->tid)
 		cpu_slice(p, cpu, c, ev->time_ns,
 			  c->tid == prev ? state_letter(prev_state) : "?", x);
-	field_comm(ev, si->prev_comm, prev_comm);
-	field_comm(ev, si->next_comm, next_comm);
+	ana_export_chars(ev, si->prev_comm, prev_comm, sizeof(prev_comm));
+	ana_export_chars(ev, si->next_comm, next_comm, sizeof(next_comm));
 	*c = (struct cpu_slot){ .valid = true, .tid = next, .since_ns = ev->time_ns,
 				.prio = (int32_t)ana_field_read(ev, si->next_prio) };
 	memcpy(c->comm, next_comm, strnlen(next_comm, sizeof(c->comm)));
@@ -416,7 +401,7 @@ static void on_wakeup(struct ana_export *x, struct chrome_priv *p, const struct 
 		return;
 	t = task_get(x, p, tid, true);
 	if (cf)
-		task_name(p, t, field_comm(ev, cf, comm));
+		task_name(p, t, ana_export_chars(ev, cf, comm, sizeof(comm)));
 	if (t->state != ST_RUNNING && t->state != ST_RUNNABLE && t->state != ST_PREEMPTED)
 		set_state(p, t, ST_RUNNABLE, ev->time_ns, ev->cpu, -1);
 }
@@ -667,6 +652,7 @@ static void chrome_release(struct ana_export *x)
 	pp_u64map_release(&p->procs);
 	free(p->exits);
 	pp_intern_free(p->frames);
+	pp_buf_release(&p->key);
 	pp_buf_release(&p->out);
 	free(p->sels);
 }

@@ -89,6 +89,13 @@ void ana_export_fields(const struct pp_event *ev, ana_xfield_fn fn, void *arg);
 void ana_export_field_names(const struct ana_evtype *t, void (*fn)(void *arg, const char *name),
 			    void *arg);
 
+/**
+ * ana_export_chars() - a char[N] field of @ev (not __data_loc) into @buf, NUL-terminated
+ * and cut at @sz - 1 bytes; "" when @f is NULL or out of the record.
+ * Return: @buf.
+ */
+char *ana_export_chars(const struct pp_event *ev, const struct pp_field *f, char *buf, size_t sz);
+
 /** ana_xfield_elem() - element @i of an ANA_XF_ARRAY field, sign-extended when signed. */
 uint64_t ana_xfield_elem(const struct ana_xfield *f, uint32_t i);
 

@@ -93,6 +93,7 @@ struct perfetto_priv {
 	uint64_t next_uuid;
 	bool seq_started, clock_done;
 	struct ana_frame stack[ANA_EXPORT_MAX_FRAMES];
+	struct pp_buf tmp;		/* arrays as JSON text */
 	uint64_t nr_ftrace, nr_track;
 };
 
@@ -173,15 +174,9 @@ static void str_field(struct pp_pb *pb, uint32_t num, const struct pp_event *ev,
 		      const struct pp_field *f)
 {
 	char buf[64];
-	uint32_t len = f ? f->size : 0;
 
-	if (!f || f->is_data_loc || !ev->raw || (uint64_t)f->offset + len > ev->raw_sz)
-		return;
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, ev->raw + f->offset, len);
-	buf[len] = '\0';
-	pp_pb_bytes(pb, num, buf, strnlen(buf, len));
+	if (f && !f->is_data_loc)
+		pp_pb_str(pb, num, ana_export_chars(ev, f, buf, sizeof(buf)));
 }
 
 static void int_field(struct pp_pb *pb, uint32_t num, const struct pp_event *ev,
@@ -217,8 +212,8 @@ static void on_sched(struct ana_export *x, struct perfetto_priv *p, const struct
 	} else {
 		uint32_t tid = (uint32_t)ana_field_read(ev, si->f[1]);
 		if (tid)
-			thread_see(x, p, tid, ana_field_str(ev, "comm", comm, sizeof(comm)) ?
-				   comm : ana_comm(x->s, tid), ev->time_ns);
+			thread_see(x, p, tid, si->f[0] ? ana_export_chars(ev, si->f[0], comm,
+				   sizeof(comm)) : ana_comm(x->s, tid), ev->time_ns);
 	}
 	pp_pb_begin(&b->pb, BUNDLE_EVENT);
 	pp_pb_varint(&b->pb, FE_TIMESTAMP, ev->time_ns);
@@ -282,10 +277,15 @@ static uint64_t thread_track(struct ana_export *x, struct perfetto_priv *p,
 	return t->track_uuid;
 }
 
+struct annotation_ctx {
+	struct pp_pb *pb;
+	struct pp_buf *tmp;
+};
+
 static void annotation_cb(void *arg, const struct ana_xfield *f)
 {
-	struct pp_pb *pb = arg;
-	struct pp_buf tmp = PP_BUF_INIT;
+	struct annotation_ctx *c = arg;
+	struct pp_pb *pb = c->pb;
 
 	pp_pb_begin(pb, TE_DEBUG_ANNOTATIONS);
 	pp_pb_str(pb, DA_NAME, f->name);
@@ -303,9 +303,9 @@ static void annotation_cb(void *arg, const struct ana_xfield *f)
 		pp_pb_str(pb, DA_STRING, f->str);
 		break;
 	case ANA_XF_ARRAY:
-		ana_xfield_json(&tmp, f);
-		pp_pb_bytes(pb, DA_STRING, tmp.data, tmp.len);
-		pp_buf_release(&tmp);
+		pp_buf_reset(c->tmp);
+		ana_xfield_json(c->tmp, f);
+		pp_pb_bytes(pb, DA_STRING, c->tmp->data, c->tmp->len);
 		break;
 	}
 	pp_pb_end(pb);
@@ -354,7 +354,7 @@ static void on_other(struct ana_export *x, struct perfetto_priv *p, const struct
 	pp_pb_str(&p->out, DA_NAME, "cpu");
 	pp_pb_varint(&p->out, DA_UINT, ev->cpu);
 	pp_pb_end(&p->out);
-	ana_export_fields(ev, annotation_cb, &p->out);
+	ana_export_fields(ev, annotation_cb, &(struct annotation_ctx){ &p->out, &p->tmp });
 	add_callstack(x, p, ev);
 	pp_pb_end(&p->out);
 	pp_pb_end(&p->out);
@@ -483,6 +483,7 @@ static void perfetto_release(struct ana_export *x)
 	}
 	pp_pb_release(&p->out);
 	pp_pb_release(&p->tree);
+	pp_buf_release(&p->tmp);
 	free(p->sels);
 }
 

@@ -205,6 +205,20 @@ void ana_export_fields(const struct pp_event *ev, ana_xfield_fn fn, void *arg)
 	}
 }
 
+char *ana_export_chars(const struct pp_event *ev, const struct pp_field *f, char *buf, size_t sz)
+{
+	size_t len = f ? f->size : 0;
+
+	if (!f || f->is_data_loc || !ev->raw || (uint64_t)f->offset + len > ev->raw_sz)
+		len = 0;
+	if (len >= sz)
+		len = sz - 1;
+	if (len)
+		memcpy(buf, ev->raw + f->offset, len);
+	buf[strnlen(buf, len)] = '\0';
+	return buf;
+}
+
 uint64_t ana_xfield_elem(const struct ana_xfield *f, uint32_t i)
 {
 	uint64_t v = 0;
