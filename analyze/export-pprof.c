@@ -386,7 +386,7 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		pp_pb_varint(pb, FN_FILENAME, f->filename);
 		pp_pb_end(pb);
 	}
-	if (ana_realtime_ns(x->s, p->first_ns, &real))
+	if (p->first_ns && ana_realtime_ns(x->s, p->first_ns, &real))
 		pp_pb_int(pb, PROFILE_TIME_NANOS, (int64_t)real);
 	pp_pb_int(pb, PROFILE_DURATION_NANOS, (int64_t)(p->last_ns - p->first_ns));
 	if (p->clock) {
