@@ -19,7 +19,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
@@ -131,7 +131,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMO
 
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \

@@ -262,6 +262,48 @@ uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
  */
 struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg, const struct pp_event *ev);
 
+/* One frame of an event's call stack: its address and context. */
+struct ana_frame {
+	uint64_t addr;
+	bool kernel;
+};
+
+/**
+ * ana_stack_frames() - the real frames of @ev's callchain, innermost first (context
+ * markers and zero frames dropped), at most @max of them into @out
+ * Return: the number of frames stored.
+ */
+size_t ana_stack_frames(const struct pp_event *ev, struct ana_frame *out, size_t max);
+
+/*
+ * Where one address of an event's stack lives, for exporters that keep binaries apart
+ * (pprof mappings).  Strings are borrowed from the session's symbol tables.
+ */
+struct ana_frame_info {
+	const char *name;		/* demangled symbol; NULL when unresolved */
+	const char *mangled;		/* as stored in the binary; NULL when unresolved */
+	uint64_t sym_off;		/* address - symbol start */
+	const char *dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/.../libc.so.6", */
+					/* "/tmp/perf-PID.map"; NULL: in no known mapping */
+	const char *build_id;		/* lowercase hex; NULL when unknown */
+	uint64_t dso_off;		/* user: file offset in @dso; else the address */
+	bool jit;			/* resolved from a JIT map */
+};
+
+/**
+ * ana_frame_resolve() - symbol, binary and build id of @addr in @ev's stack
+ * @kernel: the frame's context (struct ana_frame)
+ * Return: true when a symbol covers @addr; @fi is filled in every case.
+ */
+bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, struct ana_frame_info *fi);
+
+/**
+ * ana_realtime_ns() - CLOCK_REALTIME (ns since the epoch) of capture time @t_ns
+ * Return: false, and 0 in *@real_ns, when the capture has no clock mapping.
+ */
+bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
+
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);
 uint64_t ana_capture_end_ns(struct ana_session *s);
@@ -327,5 +369,8 @@ int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const str
 			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+
+/* Exporters to other tools' formats (export analyzer). */
+#include "analyze/export.h"
 
 #endif

@@ -435,6 +435,7 @@ bool pp_dso_lookup(struct pp_dso *d, uint64_t vaddr, struct pp_sym_res *res)
 	res->dso = d->path;
 	res->dso_off = vaddr;
 	res->vaddr = vaddr;
+	res->build_id = *d->bid ? d->bid : NULL;
 	res->flags = PP_SYMR_MAPPED | PP_SYMR_DSO | (d->flags & PP_DSO_JIT ? PP_SYMR_JIT : 0);
 	return pp_symtab__fill(d->st, pp_symtab__find(d->st, &d->syms, false, vaddr), vaddr, res);
 }
