@@ -106,6 +106,7 @@ struct pp_az {
 	struct ana_sel *sels;		/* the matches of its -e selectors */
 	size_t nr_sels;
 	void *sel_store;		/* the parsed selectors (core-owned) */
+	char *default_events;		/* the -e list made up when none was given (core-owned) */
 	size_t nr_sel_store;
 	uint64_t next_tick_ns;		/* next -i tick on capture time (core-owned) */
 	int *cpus, *pids, *tids;	/* -C -p -t parsed (core-owned) */

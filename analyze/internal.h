@@ -58,6 +58,7 @@ struct ana_session {
 	size_t nr_types;
 	struct pp_u64map syscalls;	/* nr -> char * */
 	struct pp_u64map tasks;		/* tid -> struct ana_task * */
+	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
 	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
 
 	bool have_sync;
@@ -71,6 +72,10 @@ struct ana_session {
 	struct pp_az **azs;
 	size_t nr_azs;
 	bool inited;
+	bool has_ticks;			/* some analyzer wants -i ticks */
+	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
+	struct ana_evtype *last_type;
+	struct ana_disp_list *last_disp;
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */

@@ -128,7 +128,7 @@ void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp
 	lat_flags(ev, lf);
 	pp_buf_addf(out, "%s %16s %6u %s [%03u] %s: %s: ", ana_time_str(s, ev->time_ns, wall, sizeof(wall)),
 		    ana_comm(s, ev->tid), ev->tid, lf, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
-		    ev->sel && ev->sel->alias ? ev->sel->alias : ev->type->name);
+		    ev->sel && ev->sel->sel->alias ? ev->sel->sel->alias : ev->type->name);
 	ana_event_fields(s, ev, out);
 }
 
@@ -168,7 +168,8 @@ static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_f
 			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		if (a)	/* user chains often end in a zero frame */
+			fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
 	}
 }
 

@@ -63,6 +63,8 @@ static int init_analyzers(struct ana_session *s)
 			return rc;
 		for (size_t k = 0; k < az->nr_sels; k++)
 			disp_add(s, az, &az->sels[k]);
+		if (az->opt.interval_ns && az->ops->interval)
+			s->has_ticks = true;
 	}
 	s->inited = true;
 	return 0;
@@ -100,30 +102,54 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 	return true;
 }
 
+/* The hot path: most captures have a handful of event types, in runs. */
 static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 {
-	struct ana_evtype *t = ana_session_type(s, smp->id);
+	struct ana_evtype *t;
 	struct ana_disp_list *l;
 	struct pp_event ev;
 
-	if (!t)
-		return;
+	if (smp->id == s->last_id && s->last_type) {
+		t = s->last_type;
+		l = s->last_disp;
+	} else {
+		t = ana_session_type(s, smp->id);
+		if (!t)
+			return;
+		l = pp_u64map_get(&s->disp, smp->id);
+		s->last_id = smp->id;
+		s->last_type = t;
+		s->last_disp = l;
+	}
 	t->count++;
 	if (!s->first_ns)
 		s->first_ns = smp->time_ns;
 	s->last_ns = smp->time_ns;
-	ana_session_note_task(s, smp->pid, smp->tid);
-	ev = (struct pp_event){
-		.time_ns = smp->time_ns, .cpu = smp->cpu, .pid = smp->pid, .tid = smp->tid,
-		.period = smp->period, .ip = smp->ip, .addr = smp->addr, .flags = smp->flags,
-		.type = t, .raw = smp->raw, .raw_sz = smp->raw_sz, .stack = smp->stack,
-		.nr_stack = smp->nr_stack, .extra = smp->extra, .extra_sz = smp->extra_sz,
-	};
-	tick(s, smp->time_ns);
-	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
+	if (smp->tid != s->last_tid) {
+		ana_session_note_task(s, smp->pid, smp->tid);
+		s->last_tid = smp->tid;
+	}
+	if (s->has_ticks)
+		tick(s, smp->time_ns);
+	if (!l || (!l->nr))
 		return;
-	l = pp_u64map_get(&s->disp, smp->id);
-	if (!l)
+	ev.time_ns = smp->time_ns;
+	ev.cpu = smp->cpu;
+	ev.pid = smp->pid;
+	ev.tid = smp->tid;
+	ev.period = smp->period;
+	ev.ip = smp->ip;
+	ev.addr = smp->addr;
+	ev.flags = smp->flags;
+	ev.type = t;
+	ev.sel = NULL;
+	ev.raw = smp->raw;
+	ev.raw_sz = smp->raw_sz;
+	ev.stack = smp->stack;
+	ev.nr_stack = smp->nr_stack;
+	ev.extra = smp->extra;
+	ev.extra_sz = smp->extra_sz;
+	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
 		return;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct pp_az *az = l->v[i].az;

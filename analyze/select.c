@@ -60,30 +60,47 @@ struct sel_store {
 	size_t nr;
 };
 
+/*
+ * The events an instance selects when -e is not given: the ones its
+ * set_events() computes, its built-in list, or with PP_AZ_ALL_EVENTS every
+ * event of the capture (one position).  The strings are owned by the session.
+ */
+static int default_events(struct pp_az *az)
+{
+	struct ana_session *s = az->s;
+	struct pp_strlist *ev = &az->opt.events;
+
+	if (ev->nr)
+		return 0;
+	if (az->ops->set_events)
+		return az->ops->set_events(az, ev);
+	for (size_t i = 0; az->ops->builtin_events && az->ops->builtin_events[i]; i++)
+		pp_strlist_push(ev, az->ops->builtin_events[i]);
+	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS) && s->nr_types) {
+		struct pp_buf b = PP_BUF_INIT;
+		for (size_t i = 0; i < s->nr_types; i++) {
+			const struct ana_evtype *t = s->type_list[i];
+			/* glob characters in a name would re-match: such names are not in captures */
+			pp_buf_addf(&b, "%s%s", i ? "," : "", t->name);
+		}
+		az->default_events = pp_buf_detach(&b);
+		pp_strlist_push(ev, az->default_events);
+	}
+	return 0;
+}
+
 int ana_az_select(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct pp_strlist *ev = &az->opt.events;
+	int rc = default_events(az);
+
+	if (rc)
+		return rc;
 	struct sel_store *store = pp_xcalloc(ev->nr + 1, sizeof(*store));
-	int rc = 0;
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
-	if (!ev->nr && (az->ops->set_events || az->ops->builtin_events)) {
-		/* built-in events: the analyzer's own, or computed from its options */
-		if (az->ops->set_events) {
-			rc = az->ops->set_events(az, &az->opt.events);
-			if (rc)
-				return rc;
-		} else {
-			for (const char *const *e = az->ops->builtin_events; *e; e++)
-				pp_strlist_push(&az->opt.events, *e);
-		}
-		store = pp_xrealloc(store, (ev->nr + 1) * sizeof(*store));
-		memset(store, 0, (ev->nr + 1) * sizeof(*store));
-		az->sel_store = store;
-		az->nr_sel_store = ev->nr;
-	}
 	for (size_t pos = 0; pos < ev->nr; pos++) {
 		struct pp_parse_error err = { .pos = -1 };
 		rc = pp_selector_parse(ev->v[pos], &store[pos].v, &store[pos].nr, &err);
@@ -132,4 +149,6 @@ void ana_az_release_sels(struct pp_az *az)
 		pp_selector_free_array(store[i].v, store[i].nr);
 	free(store);
 	az->sel_store = NULL;
+	free(az->default_events);
+	az->default_events = NULL;
 }

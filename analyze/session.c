@@ -152,11 +152,13 @@ uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
 void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 {
-	struct ana_task *t;
+	struct ana_task **slot = &s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];
+	struct ana_task *t = *slot;
 
 	if (!tid)
 		return;
-	t = task_get(s, tid);
+	if (!t || t->tid != tid)
+		t = *slot = task_get(s, tid);
 	t->pid = pid;
 }
 
@@ -271,11 +273,20 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		if (d)
 			pp_dso_finalize(d);
 		d = NULL;
+		/*
+		 * A DSO's symbols may span segments: the writer repeats the DSO
+		 * record at the start of the next one, and dso_get() returns the
+		 * existing DSO (1), which the SYMs that follow keep filling.
+		 */
+		unsigned f = ((rec->u.dso.flags & PPF_DSO_JITMAP) ? PP_DSO_JIT : 0) |
+			     ((rec->u.dso.flags & PPF_DSO_DEBUGINFO) ? PP_DSO_DEBUGINFO : 0);
+		uint32_t jpid;
 		if (pp_symtab_dso_get(s->syms, rec->u.dso.build_id, rec->u.dso.build_id_sz,
-				      rec->u.dso.path, rec->u.dso.flags, &d) == 0 && d) {
+				      rec->u.dso.path, f, &d) >= 0 && d) {
 			pp_dso_set_text(d, rec->u.dso.text_vaddr, rec->u.dso.text_offset);
-			if (pp_dso_nr_syms(d) == 0)
-				pp_u64map_put(&s->dsos, 0, d);	/* fill it from the SYMs that follow */
+			pp_u64map_put(&s->dsos, 0, d);
+			if ((f & PP_DSO_JIT) && pp_sym_jitmap_pid(rec->u.dso.path, &jpid))
+				pp_symtab_jit_attach(s->syms, jpid, d);
 		}
 		break;
 	}

@@ -30,12 +30,14 @@ struct sym_map {
 
 struct sym_proc {
 	uint32_t pid;
-	struct sym_map *live;		/* sorted by start, non-overlapping, t_end = UINT64_MAX */
+	struct sym_map *live;		/* sorted by start, no overlaps, t_end = UINT64_MAX */
 	size_t nr_live, alloc_live;
 	struct sym_map *old;		/* replaced pieces; sorted by start when old_sorted */
 	size_t nr_old, alloc_old;
 	bool old_sorted;
 	uint64_t old_max_len;		/* longest old piece: bounds the backward scan */
+	struct sym_map *big;		/* replaced pieces >= OLD_BIG_LEN, scanned linearly */
+	size_t nr_big, alloc_big;
 	struct pp_dso *jit;
 	size_t hint;			/* index of the last live hit */
 };
@@ -43,6 +45,7 @@ static void proc_free(struct sym_proc *p)
 {
 	free(p->live);
 	free(p->old);
+	free(p->big);
 	free(p);
 }
 
@@ -113,10 +116,24 @@ static struct sym_proc *proc_get(struct pp_symtab *st, uint32_t pid)
 	return p;
 }
 
+/*
+ * Huge replaced pieces (a heap reservation, a sanitizer shadow) live apart: in the sorted
+ * history they would stretch every backward scan over the whole list.
+ */
+#define OLD_BIG_LEN (1ull << 30)
+
 static void old_push(struct sym_proc *p, const struct sym_map *m)
 {
-	if (m->t_start >= m->t_end || p->nr_old >= PP_SYM_MAX_OLD_MAPS)
+	if (m->t_start >= m->t_end || p->nr_old + p->nr_big >= PP_SYM_MAX_OLD_MAPS)
 		return;		/* never valid, or history full: forget the oldest detail */
+	if (m->end - m->start >= OLD_BIG_LEN) {
+		if (p->nr_big == p->alloc_big) {
+			p->alloc_big = p->alloc_big ? p->alloc_big * 2 : 4;
+			p->big = pp_xrealloc(p->big, p->alloc_big * sizeof(*p->big));
+		}
+		p->big[p->nr_big++] = *m;
+		return;
+	}
 	if (p->nr_old == p->alloc_old) {
 		p->alloc_old = p->alloc_old ? p->alloc_old * 2 : 16;
 		p->old = pp_xrealloc(p->old, p->alloc_old * sizeof(*p->old));
@@ -256,16 +273,19 @@ void pp_symtab_task_fork(struct pp_symtab *st, uint32_t ppid, uint32_t pid, uint
 	child = proc_get(st, pid);
 	proc_retire_all(child, time_ns);
 	parent = proc_find(st, ppid);
-	if (!parent || !(parent->nr_live + parent->nr_old))
+	if (!parent || !(parent->nr_live + parent->nr_old + parent->nr_big))
 		return;
 	/* the parent's mappings valid at time_ns, live or already replaced */
-	v = pp_xmalloc((parent->nr_live + parent->nr_old) * sizeof(*v));
+	v = pp_xmalloc((parent->nr_live + parent->nr_old + parent->nr_big) * sizeof(*v));
 	for (size_t i = 0; i < parent->nr_live; i++)
 		if (parent->live[i].t_start <= time_ns)
 			v[n++] = parent->live[i];
 	for (size_t i = 0; i < parent->nr_old; i++)
 		if (parent->old[i].t_start <= time_ns && time_ns < parent->old[i].t_end)
 			v[n++] = parent->old[i];
+	for (size_t i = 0; i < parent->nr_big; i++)
+		if (parent->big[i].t_start <= time_ns && time_ns < parent->big[i].t_end)
+			v[n++] = parent->big[i];
 	qsort(v, n, sizeof(*v), map_cmp);
 	for (size_t i = 0; i < n; i++) {
 		v[i].t_start = time_ns;
@@ -312,8 +332,14 @@ static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t t, uint64_t addr
 		p->hint = i;
 		return &p->live[i];
 	}
+	for (i = 0; i < p->nr_big; i++) {
+		m = &p->big[i];
+		if (addr >= m->start && addr < m->end && m->t_start <= t && t < m->t_end &&
+		    (!best || m->t_start > best->t_start))
+			best = m;
+	}
 	if (!p->nr_old)
-		return NULL;
+		return best;
 	if (!p->old_sorted) {
 		qsort(p->old, p->nr_old, sizeof(*p->old), map_cmp);
 		p->old_sorted = true;

@@ -182,7 +182,8 @@ static void symvec_finalize(struct symvec *sv, bool kernel)
 	sv->nr = n;
 	for (size_t i = 0; i < n; i++) {
 		struct sym *s = &sv->v[i];
-		uint64_t room = UINT64_MAX - s->start, gap = i + 1 < n ? sv->v[i + 1].start - s->start : 0;
+		uint64_t room = UINT64_MAX - s->start;
+		uint64_t gap = i + 1 < n ? sv->v[i + 1].start - s->start : 0;
 
 		if (kernel) {
 			if (i + 1 == n || sv->v[i + 1].dso != s->dso)
@@ -202,7 +203,8 @@ static void symvec_finalize(struct symvec *sv, bool kernel)
 
 struct sym *pp_symtab__find(struct pp_symtab *st, struct symvec *sv, bool kernel, uint64_t addr)
 {
-	struct sym_cache_ent *c = &st->cache[((addr ^ (uintptr_t)sv) * 0x9e3779b97f4a7c15ull) >> 52];
+	uint64_t h = (addr ^ (uintptr_t)sv) * 0x9e3779b97f4a7c15ull;
+	struct sym_cache_ent *c = &st->cache[h >> 52];	/* 4096 = 2^12 entries */
 	size_t lo = 0, hi;
 	struct sym *s = NULL;
 
@@ -405,7 +407,7 @@ int pp_dso_sym_add(struct pp_dso *d, uint64_t start, uint64_t size, const char *
 
 	if (err)
 		return err;
-	/* among aliases, prefer a sized one, then fewer leading underscores: malloc, not __libc_malloc */
+	/* among aliases prefer a sized one, then fewer leading underscores (malloc) */
 	while (name[us] == '_' && us < 127)
 		us++;
 	s.rank = (uint8_t)((size ? 0 : 128) | us);
@@ -477,9 +479,10 @@ static bool parse_hex(const char **pp, const char *end, uint64_t *out)
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	for (; p < end; p++, nd++) {
-		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-				c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : -1;
 
+		if (x < 0 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			x = (c | 0x20) - 'a' + 10;
 		if (x < 0)
 			break;
 		if (nd == 16)

@@ -37,12 +37,12 @@ struct pp_dso;
 
 enum pp_symtab_flags {
 	PP_SYMTAB_NO_DEMANGLE = 1 << 0,	/* report names as stored */
-	PP_SYMTAB_NO_PARAMS = 1 << 1,	/* demangle without parameter lists: "ns::f" not "ns::f(int)" */
+	PP_SYMTAB_NO_PARAMS = 1 << 1,	/* no parameters: "ns::f", not "ns::f(int)" */
 };
 
 enum pp_dso_flags {
 	PP_DSO_JIT = 1 << 0,		/* symbols are absolute addresses (perf-PID.map) */
-	PP_DSO_DEBUGINFO = 1 << 1,	/* symbols came from a separate debug file (informative) */
+	PP_DSO_DEBUGINFO = 1 << 1,	/* symbols came from a separate debug file */
 };
 
 enum pp_symres_flags {

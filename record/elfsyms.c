@@ -447,9 +447,10 @@ static bool parse_hex(const char **pp, const char *end, uint64_t *out)
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
 	for (; p < end; p++, nd++) {
-		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-				c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : -1;
 
+		if (x < 0 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			x = (c | 0x20) - 'a' + 10;
 		if (x < 0)
 			break;
 		if (nd == 16)

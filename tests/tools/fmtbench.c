@@ -31,6 +31,27 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* sched:sched_switch as this kernel describes it, so pp-analyze can replay the capture */
+static const char sched_switch_format[] =
+	"name: sched_switch\n"
+	"ID: 372\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s%s ==> next_comm=%s next_pid=%d next_prio=%d\", REC->prev_comm, REC->prev_pid, REC->prev_prio, (REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1)) ? __print_flags(REC->prev_state & ((((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) - 1), \"|\", { 0x00000001, \"S\" }, { 0x00000002, \"D\" }, { 0x00000004, \"T\" }, { 0x00000008, \"t\" }, { 0x00000010, \"X\" }, { 0x00000020, \"Z\" }, { 0x00000040, \"P\" }, { 0x00000080, \"I\" }) : \"R\", REC->prev_state & (((0x00000000 | 0x00000001 | 0x00000002 | 0x00000004 | 0x00000008 | 0x00000010 | 0x00000020 | 0x00000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, REC->next_pid, REC->next_prio\n"
+;
+
 static void synth_raw(uint8_t raw[64], unsigned i, uint32_t *pid)
 {
 	static const char *const comms[] = { "swapper/0", "kworker/0:1", "java", "nginx", "postgres",
@@ -38,7 +59,7 @@ static void synth_raw(uint8_t raw[64], unsigned i, uint32_t *pid)
 	unsigned a = (i * 7) % 8, b = (i * 13 + 3) % 8;
 
 	memset(raw, 0, 64);
-	raw[0] = 0x3c; raw[1] = 0x01;			/* common_type */
+	raw[0] = 372 & 0xff; raw[1] = 372 >> 8;	/* common_type */
 	raw[2] = (uint8_t)(i & 1);			/* common_flags */
 	memcpy(raw + 4, &(uint32_t){ 1000 + a }, 4);	/* common_pid */
 	strncpy((char *)raw + 8, comms[a], 16);		/* prev_comm */
@@ -82,6 +103,12 @@ int main(int argc, char **argv)
 		perror(path);
 		return 1;
 	}
+	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_TRACEPOINT, .tp_id = 372,
+				    .name = "sched:sched_switch", .selector = "sched:sched_switch",
+				    .filter = "", .format = sched_switch_format };
+	if (ppf_write_kv(w, "hostname", "fmtbench") || ppf_write_event_desc(w, &d) ||
+	    ppf_write_task(w, &(struct ppf_task){ 1000, 1000, 1, "swapper/0", "" }))
+		return 1;
 	for (unsigned long i = 0; i < n; i++) {
 		struct ppf_sample s = { 0 };
 		t += 500 + (i * 2654435761u) % 3000;

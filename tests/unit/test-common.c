@@ -235,3 +235,38 @@ void test_common3__register(void)
 	};
 	pp_suite_add("common3", tests, PP_ARRAY_SIZE(tests));
 }
+
+#include "common/argv.h"
+
+static void test_common__argv(void)
+{
+	const char *words[] = { "task-state", "-e", "sched:sched_switch/prev_pid==1 && comm~\"b*\"/stack/",
+				"it's", "", "a\\b", "x y" };
+	struct pp_buf b = PP_BUF_INIT;
+	char **v;
+	int n;
+
+	pp_argv_join(&b, 7, words);
+	CU_ASSERT_EQUAL_FATAL(pp_argv_split(pp_buf_str(&b), &v, &n), 0);
+	CU_ASSERT_EQUAL(n, 7);
+	for (int i = 0; i < n && i < 7; i++)
+		CU_ASSERT_STRING_EQUAL(v[i], words[i]);
+	pp_argv_free(v);
+	CU_ASSERT_EQUAL(pp_argv_split("a \"b c\" 'd\"e' f\\ g", &v, &n), 0);
+	CU_ASSERT(n == 4 && !strcmp(v[1], "b c") && !strcmp(v[2], "d\"e") && !strcmp(v[3], "f g"));
+	pp_argv_free(v);
+	CU_ASSERT_EQUAL(pp_argv_split("a 'b", &v, &n), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_argv_split("a \\", &v, &n), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(pp_argv_split("   ", &v, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	pp_argv_free(v);
+	pp_buf_release(&b);
+}
+
+void test_common4__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_common__argv, "command lines split and join like the shell's words"),
+	};
+	pp_suite_add("common4", tests, PP_ARRAY_SIZE(tests));
+}

@@ -229,7 +229,7 @@ static void test_elfsyms__broken_files(void)
 			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 			size_t where = (seed >> 33) % (k < 8 ? 64 : k < 16 ? 4096 : len);
 
-			if (k >= 16 && round % 2) /* odd rounds: hit the section headers at the end */
+			if (k >= 16 && round % 2) /* odd rounds: section headers at the end */
 				where = len - 1 - (seed >> 33) % (len < 8192 ? len : 8192);
 			mut[where] = (uint8_t)(seed >> 17);
 		}
@@ -363,10 +363,12 @@ static void test_elfsyms__write(void)
 			continue;
 		if (rec.type == PPF_REC_DSO) {
 			ndso++;
-			bad += rec.u.dso.nr_syms != s->nr_syms || rec.u.dso.build_id_sz != s->build_id_sz ||
-			       memcmp(rec.u.dso.build_id, s->build_id, s->build_id_sz) ||
-			       strcmp(rec.u.dso.path, s->path) || rec.u.dso.text_vaddr != s->text_vaddr ||
-			       rec.u.dso.text_offset != s->text_offset;
+			const struct ppf_dso *d = &rec.u.dso;
+
+			bad += d->nr_syms != s->nr_syms || d->build_id_sz != s->build_id_sz ||
+			       memcmp(d->build_id, s->build_id, s->build_id_sz) ||
+			       strcmp(d->path, s->path) || d->text_vaddr != s->text_vaddr ||
+			       d->text_offset != s->text_offset;
 		} else if (rec.type == PPF_REC_SYM) {
 			bad += first;	/* a SYM may not open a segment */
 			bad += nsym >= s->nr_syms || rec.u.sym.start != s->syms[nsym].start ||
@@ -388,10 +390,10 @@ static void test_elfsyms__write(void)
 void test_elfsyms__register(void)
 {
 	static const struct pp_test tests[] = {
-		PP_TEST(test_elfsyms__self, "own symbol table: a static function at its run-time address"),
+		PP_TEST(test_elfsyms__self, "own .symtab: a static function at its address"),
 		PP_TEST(test_elfsyms__libc_dynsym, "libc: .dynsym fallback finds malloc"),
-		PP_TEST(test_elfsyms__broken_files, "missing, non-regular, garbage, truncated, corrupted"),
-		PP_TEST(test_elfsyms__debug_file, "separate debug file by build id, mismatch ignored"),
+		PP_TEST(test_elfsyms__broken_files, "missing, special, garbage, cut, corrupt"),
+		PP_TEST(test_elfsyms__debug_file, "debug file by build id; a mismatch is ignored"),
 		PP_TEST(test_elfsyms__jitmap, "perf-PID.map reader"),
 		PP_TEST(test_elfsyms__write, "DSO + SYM records round-trip through a capture"),
 	};

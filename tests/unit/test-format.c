@@ -110,8 +110,13 @@ static int read_all(int fd, unsigned flags, struct tally *t, struct ppf_read_sta
 		case PPF_REC_EVENT_DESC: t->descs++; break;
 		}
 	}
-	if (st)
+	if (st) {
+		/* the problems array belongs to the reader: keep a copy */
+		static struct ppf_problem probs[64];
 		*st = *ppf_reader_stats(r);
+		memcpy(probs, st->problems, st->nr_problems * sizeof(*probs));
+		st->problems = probs;
+	}
 	ppf_reader_close(r);
 	return rc == PPF_END ? 0 : rc;
 }

@@ -110,17 +110,19 @@ static void test_hist__percentiles(void)
 		CU_ASSERT_EQUAL(pp_hist_min(&h), v[0]);
 		CU_ASSERT_EQUAL(pp_hist_max(&h), v[NR_SAMPLES - 1]);
 		CU_ASSERT(pp_hist_sum(&h) == (uint64_t)sum);
-		CU_ASSERT(fabs(pp_hist_mean(&h) - (double)sum / NR_SAMPLES) < 1e-6 * pp_hist_mean(&h) + 1e-9);
+		CU_ASSERT(fabs(pp_hist_mean(&h) - (double)sum / NR_SAMPLES) <
+			  1e-6 * pp_hist_mean(&h) + 1e-9);
 		CU_ASSERT_EQUAL(pp_hist_percentile(&h, 0), v[0]);
 		CU_ASSERT_EQUAL(pp_hist_percentile(&h, 100), v[NR_SAMPLES - 1]);
 		for (size_t i = 0; i < PP_ARRAY_SIZE(ps); i++) {
 			uint64_t want = exact_percentile(v, NR_SAMPLES, ps[i]);
 			uint64_t got = pp_hist_percentile(&h, ps[i]);
-			double err = want ? fabs((double)got - (double)want) / (double)want : (double)got;
+			double diff = fabs((double)got - (double)want);
+			double err = want ? diff / (double)want : (double)got;
 
 			if (err >= 0.01)
-				fprintf(stderr, "\n%s p%g: exact %llu hist %llu\n", dist_names[d], ps[i],
-					(unsigned long long)want, (unsigned long long)got);
+				fprintf(stderr, "\n%s p%g: exact %llu hist %llu\n", dist_names[d],
+					ps[i], (unsigned long long)want, (unsigned long long)got);
 			CU_ASSERT(err < 0.01);
 		}
 		pp_hist_release(&h);

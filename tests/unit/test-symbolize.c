@@ -80,13 +80,15 @@ static struct pp_dso *make_libfoo(struct pp_symtab *st)
 {
 	struct pp_dso *d;
 
-	CU_ASSERT_EQUAL(pp_symtab_dso_get(st, BID_A, sizeof(BID_A), "/usr/lib/libfoo.so", 0, &d), 0);
+	CU_ASSERT_EQUAL(pp_symtab_dso_get(st, BID_A, sizeof(BID_A), "/usr/lib/libfoo.so", 0, &d),
+			0);
 	pp_dso_set_text(d, 0x401000, 0x1000);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401200, 0x100, "_ZN3foo3barEi"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401000, 0x80, "foo_init"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401100, 0, "foo_nosize"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401000, 0x80, "foo_init_alias"), 0);
-	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401400, 0x40, "_ZN4core3fmt9Formatter3pad17h0123456789abcdefE"), 0);
+	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401400, 0x40,
+				       "_ZN4core3fmt9Formatter3pad17h0123456789abcdefE"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401500, 0x40, "_RNvCs1234_7mycrate3foo"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401600, 0x10, "_Z3bazv@plt"), 0);
 	CU_ASSERT_EQUAL(pp_dso_sym_add(d, 0x401700, 0x10, "__libc_malloc"), 0);
@@ -201,6 +203,24 @@ static void test_symbolize__replaced_maps(void)
 	CU_ASSERT_STRING_EQUAL(r.dso, "A");
 	pp_symtab_lookup_user(st, 7, 25, 0x2800, &r);
 	CU_ASSERT_STRING_EQUAL(r.dso, "C");
+	/* a huge reservation, partly replaced: its old pieces are still found by time */
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 0, 1ull << 40, 1ull << 36, 0, "[heap-res]", NULL,
+					  0), 0);
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 10, (1ull << 40) + 0x1000, 0x1000, 0, "F", NULL,
+					  0), 0);
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 20, 1ull << 40, 1ull << 36, 0, "G", NULL, 0), 0);
+	pp_symtab_lookup_user(st, 9, 5, (1ull << 40) + (1ull << 35), &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
+	CU_ASSERT_EQUAL(r.dso_off, 1ull << 35);
+	pp_symtab_lookup_user(st, 9, 15, (1ull << 40) + 0x1800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "F");
+	pp_symtab_lookup_user(st, 9, 15, (1ull << 40) + 0x2800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
+	pp_symtab_lookup_user(st, 9, 25, (1ull << 40) + 0x1800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "G");
+	pp_symtab_task_fork(st, 9, 19, 15);
+	pp_symtab_lookup_user(st, 19, 16, (1ull << 40) + 0x2800, &r);
+	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
 	/* before anything was mapped */
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 8, 50, 0x1000, 0x1000, 0, "D", NULL, 0), 0);
 	pp_symtab_lookup_user(st, 8, 40, 0x1800, &r);
@@ -231,7 +251,7 @@ static void test_symbolize__fork_exec(void)
 	pp_symtab_lookup_user(st, 12, 150, 0x1800, &r);
 	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/sh2");
 	pp_symtab_lookup_user(st, 12, 250, 0x8800, &r);
-	CU_ASSERT_PTR_NULL(r.dso);			/* the parent's later mmap is not inherited */
+	CU_ASSERT_PTR_NULL(r.dso);		/* the parent's later mmap is not inherited */
 	pp_symtab_lookup_user(st, 10, 250, 0x8800, &r);
 	CU_ASSERT_STRING_EQUAL(r.dso, "/lib/late.so");
 	pp_symtab_task_fork(st, 999, 13, 100);		/* unknown parent */
@@ -358,6 +378,10 @@ static void test_symbolize__history_model(void)
 
 		ops[i].t = 10 * (uint64_t)(i + 1);
 		ops[i].exec = model_next() % 97 == 0;
+		if (model_next() % 50 == 0) {	/* now and then a huge mapping over everything */
+			a = 0;
+			n = 1ull << 19;
+		}
 		ops[i].start = a << 12;
 		ops[i].end = (a + n) << 12;
 		ops[i].pgoff = (model_next() % 1000) << 12;
@@ -370,7 +394,8 @@ static void test_symbolize__history_model(void)
 						  ops[i].pgoff, path, NULL, 0), 0);
 	}
 	for (int q = 0; q < 100000; q++) {
-		uint64_t t = model_next() % (10 * (MODEL_OPS + 2)), addr = model_next() % ((MODEL_PAGES + 8) << 12);
+		uint64_t t = model_next() % (10 * (MODEL_OPS + 2));
+		uint64_t addr = model_next() % ((MODEL_PAGES + 8) << 12);
 		int want = -1;
 
 		for (int i = MODEL_OPS - 1; i >= 0; i--) {
@@ -427,8 +452,9 @@ static void test_symbolize__speed(void)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (int q = 0; q < 2000000; q++) {
 		uint64_t x = model_next();
-		uint32_t pid = 1 + (uint32_t)((q / 64) % 50);	/* frames of one stack share a pid */
-		uint64_t addr = 0x7f0000000000ull + ((x % 20) << 24) + 0x1000 + (x >> 32) % (20000 * 64);
+		uint32_t pid = 1 + (uint32_t)((q / 64) % 50);	/* one pid per stack */
+		uint64_t addr = 0x7f0000000000ull + ((x % 20) << 24) + 0x1000 +
+				(x >> 32) % (20000 * 64);
 
 		hits += pp_symtab_lookup_user(st, pid, 1, addr, &r);
 	}
@@ -442,12 +468,12 @@ static void test_symbolize__speed(void)
 void test_symbolize__register(void)
 {
 	static const struct pp_test tests[] = {
-		PP_TEST(test_symbolize__kernel, "kernel symbols: order, duplicates, modules, tails"),
+		PP_TEST(test_symbolize__kernel, "kernel symbols: order, aliases, modules, tails"),
 		PP_TEST(test_symbolize__dso_and_maps, "DSO symbols through a mapping, unknowns"),
-		PP_TEST(test_symbolize__replaced_maps, "overlapping and replaced mappings over time"),
+		PP_TEST(test_symbolize__replaced_maps, "overlapping and replaced mappings"),
 		PP_TEST(test_symbolize__fork_exec, "fork inherits, exec clears, exit keeps"),
 		PP_TEST(test_symbolize__jit, "perf-PID.map parsing and lookup"),
-		PP_TEST(test_symbolize__demangle, "C++ and Rust demangling, with and without params"),
+		PP_TEST(test_symbolize__demangle, "C++ and Rust demangling, params or not"),
 		PP_TEST(test_symbolize__history_model, "map history matches a brute-force model"),
 		PP_TEST(test_symbolize__speed, "2M lookups over 400k symbols run fast"),
 	};
