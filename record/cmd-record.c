@@ -195,7 +195,7 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_GROUP("How"),
 		PP_OPT_INT('m', "mmap-pages", &o->mmap_pages, "pages",
 			   "ring buffer pages per CPU, a power of 2 (256)"),
-		PP_OPT_INT(0, "watermark", &o->watermark, "pct", "wake up when a ring is this % full (25)"),
+		PP_OPT_INT(0, "watermark", &o->watermark, "pct", "wake up when a ring is this % full (50)"),
 		PP_OPT_STRING('o', "output", &o->output, "file",
 			      "capture file (" REC_DEFAULT_OUTPUT "); - for standard output"),
 		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull, "stop after this long (s)"),
@@ -204,6 +204,8 @@ int cmd_record(int argc, const char **argv)
 		  .argh = "yes|no", .flags = PP_OPT_OPTARG, .defarg = "yes", .cb = kallsyms_cb,
 		  .help = "store kernel symbols (default: when kernel addresses are recorded)" },
 		PP_OPT_BOOL(0, "sideband", &o->sideband, "also record ksymbol, bpf, cgroup, text_poke records"),
+		PP_OPT_BOOL(0, "no-realtime", &o->no_realtime,
+			    "do not run the ring reader thread at real-time priority"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose, "more messages; per-CPU losses in the summary"),
 		PP_OPT_END(),
 	};
@@ -230,11 +232,13 @@ int cmd_record(int argc, const char **argv)
 	}
 	install_signals();
 
-	rc = validate(&s);
+	rc = 0;
+	for (size_t i = 0; !rc && i < o->fors.nr; i++)
+		rc = rec_plan_apply(&s, o->fors.v[i]);	/* may set targets and rates */
+	if (!rc)
+		rc = validate(&s);
 	for (size_t i = 0; !rc && i < o->events.nr; i++)
 		rc = rec_evsels_add(&s, o->events.v[i]);
-	for (size_t i = 0; !rc && i < o->fors.nr; i++)
-		rc = rec_plan_apply(&s, o->fors.v[i]);
 	if (!rc && !s.nr_evsels)
 		rc = rec_evsels_add(&s, "cpu-clock");
 	if (rc) {

@@ -1,17 +1,128 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plan.c - the --for bridge to analyzer plans.
+ * plan.c - `--for 'ANALYZER ARGS'`: an analyzer's plan turned into session settings.
  *
- * Placeholder until the analyzer registry and its plan hooks exist: the
- * option is parsed and stored, and applying it fails with a clear message.
+ * The string is split like a shell would, the analyzer is looked up among
+ * the plans linked into pp-record (plans.c, from analyzers.def), and its
+ * plan is built with the analyzer's own option table.  Its events are added
+ * like -e arguments (an event another --for already asked for in the same
+ * words is opened once); -g, sampling, exclude bits, ring size and targets
+ * are merged into the options.  Two sources asking for different targets
+ * or rates is an error naming both.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/argv.h"
 #include "common/err.h"
+#include "common/log.h"
+#include "common/plan.h"
 #include "plan.h"
+#include "plans.h"
 #include "session.h"
+
+/* Keep a string for the session's lifetime (the options borrow it). */
+static const char *keep(struct rec_session *s, const char *v)
+{
+	s->owned = pp_xrealloc(s->owned, (s->nr_owned + 1) * sizeof(*s->owned));
+	s->owned[s->nr_owned] = pp_xstrdup(v);
+	return s->owned[s->nr_owned++];
+}
+
+static int merge_str(struct rec_session *s, const char *what, const char **have,
+		     const char *want, const char *args)
+{
+	if (!want)
+		return 0;
+	if (*have && strcmp(*have, want))
+		return rec_session_fail(s, PP_EUSAGE, "--for '%s' needs %s %s, but %s %s is given",
+					args, what, want, what, *have);
+	if (!*have)
+		*have = keep(s, want);
+	return 0;
+}
+
+static int merge_u64(struct rec_session *s, const char *what, uint64_t *have, uint64_t want,
+		     const char *args)
+{
+	if (!want)
+		return 0;
+	if (*have && *have != want)
+		return rec_session_fail(s, PP_EUSAGE,
+					"--for '%s' needs %s %llu, but %s %llu is given", args, what,
+					(unsigned long long)want, what, (unsigned long long)*have);
+	*have = want;
+	return 0;
+}
+
+static bool already_added(const struct rec_session *s, const char *sel)
+{
+	for (size_t i = 0; i < s->nr_added; i++)
+		if (!strcmp(s->added[i], sel))
+			return true;
+	return false;
+}
 
 int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 {
-	return rec_session_fail(s, PP_ENOTSUP,
-				"--for '%s': recording for an analyzer is not supported yet; give the events with -e",
-				analyzer_args);
+	struct rec_opts *o = &s->opts;
+	const struct pp_plan_ops *ops;
+	struct pp_plan p = { 0 };
+	char **argv = NULL, err[512] = "";
+	int argc = 0, rc;
+
+	rc = pp_argv_split(analyzer_args, &argv, &argc);
+	if (rc)
+		return rec_session_fail(s, rc, "--for '%s': unbalanced quotes", analyzer_args);
+	if (argc < 1) {
+		pp_argv_free(argv);
+		return rec_session_fail(s, PP_EUSAGE, "--for needs an analyzer: --for 'trace -e EVENTS'");
+	}
+	ops = rec_plan_find(argv[0]);
+	if (!ops) {
+		rc = rec_session_fail(s, PP_EUNKNOWN_EVENT,
+				      "--for '%s': no analyzer '%s' (see pp-analyze help)",
+				      analyzer_args, argv[0]);
+		pp_argv_free(argv);
+		return rc;
+	}
+	rc = pp_plan_build(ops, argc - 1, (const char **)argv + 1, &p, err, sizeof(err));
+	if (rc == PP_OPT_HELP)
+		rc = rec_session_fail(s, PP_EUSAGE, "--for '%s': help is not a recording",
+				      analyzer_args);
+	else if (rc)
+		rc = rec_session_fail(s, rc, "--for '%s': %s", analyzer_args, err);
+	if (!rc)
+		rc = merge_str(s, "-C", &o->cpus, p.cpus, analyzer_args);
+	if (!rc)
+		rc = merge_str(s, "-p", &o->pids, p.pids, analyzer_args);
+	if (!rc)
+		rc = merge_str(s, "-t", &o->tids, p.tids, analyzer_args);
+	if (!rc)
+		rc = merge_str(s, "--cgroups", &o->cgroups, p.cgroups, analyzer_args);
+	if (!rc)
+		rc = merge_u64(s, "-F", &o->freq, p.freq, analyzer_args);
+	if (!rc)
+		rc = merge_u64(s, "--period", &o->period, p.period, analyzer_args);
+	if (!rc) {
+		/* a stack wanted by one analyzer is a stack recorded: analyzers may ignore it */
+		o->callgraph |= p.callchain;
+		o->user_callchain &= p.user_callchain || !p.callchain;
+		o->kernel_callchain &= p.kernel_callchain || !p.callchain;
+		o->exclude_user |= p.exclude_user;
+		o->exclude_kernel |= p.exclude_kernel;
+		o->sideband |= p.sideband;
+		if (p.mmap_pages > o->mmap_pages)
+			o->mmap_pages = p.mmap_pages;
+	}
+	for (size_t i = 0; !rc && i < p.nr_events; i++) {
+		if (already_added(s, p.events[i]))
+			continue;
+		rc = rec_evsels_add(s, p.events[i]);
+		s->added = pp_xrealloc(s->added, (s->nr_added + 1) * sizeof(*s->added));
+		s->added[s->nr_added++] = pp_xstrdup(p.events[i]);
+	}
+	pp_plan_release(&p);
+	pp_argv_free(argv);
+	return rc;
 }

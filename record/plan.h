@@ -4,8 +4,8 @@
  *
  * The analyzer's plan hook (analyzers/<name>-plan.c) turns its options into
  * events, filters, sampling and stacks; rec_plan_apply() adds those to the
- * session.  Several --for are merged by the session (the same event asked
- * twice is opened once).
+ * session.  Several --for are merged (the same selector asked twice is
+ * opened once).
  */
 #ifndef PP_RECORD_PLAN_H
 #define PP_RECORD_PLAN_H
@@ -17,8 +17,8 @@ struct rec_session;
  * @s: the session
  * @analyzer_args: "task-state -p 123", as given to --for
  *
- * Return: 0, or a negative code with s->errmsg set (PP_ENOTSUP for now:
- * analyzer plans are not wired in yet).
+ * Return: 0, or a negative code with s->errmsg set (an unknown analyzer, its
+ * options, its events, or targets/rates that disagree with the command line).
  */
 int rec_plan_apply(struct rec_session *s, const char *analyzer_args);
 

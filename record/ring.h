@@ -4,9 +4,8 @@
  *
  * A ring is the metadata page plus 2^n data pages mapped from one perf fd;
  * other fds on the same CPU are redirected into it (PERF_EVENT_IOC_SET_OUTPUT).
- * Records that wrap around the end of the data area are copied into a bounce
- * buffer so the callback always sees one contiguous record.
- * Not here: what the records mean (sample.c, sideband.c) or their order (merge.c).
+ * Not here: copying the records out (drain.c), what they mean (sideband.c)
+ * or their order (merge.c).
  */
 #ifndef PP_RECORD_RING_H
 #define PP_RECORD_RING_H
@@ -23,8 +22,8 @@ struct rec_ring {
 	size_t map_sz;			/* whole mapping */
 	size_t data_sz;			/* data area, a power of 2 */
 	uint64_t tail;			/* our read position */
-	uint8_t *bounce;		/* a wrapped record, copied (data_sz max) */
-	size_t bounce_sz;
+	size_t max_pending;		/* most bytes taken in one drain */
+	size_t last_drained;		/* bytes taken by the last drain */
 };
 
 /**
@@ -40,19 +39,6 @@ int rec_ring_open(struct rec_ring *r, int fd, int cpu, size_t pages);
 
 /** rec_ring_close() - unmap the ring (the fd stays open). */
 void rec_ring_close(struct rec_ring *r);
-
-/* Called for each record in ring order; the record is borrowed for the call only. */
-typedef void (*rec_ring_rec_fn)(const struct perf_event_header *h, void *arg);
-
-/**
- * rec_ring_drain() - hand every record written so far to @fn, then free their space
- * @r: the ring
- * @fn: the callback
- * @arg: its argument
- *
- * Return: the number of bytes consumed.
- */
-size_t rec_ring_drain(struct rec_ring *r, rec_ring_rec_fn fn, void *arg);
 
 /** rec_ring_pending() - bytes written by the kernel and not yet drained. */
 size_t rec_ring_pending(const struct rec_ring *r);

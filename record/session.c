@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sched.h>
+
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
@@ -377,8 +379,6 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 			return rec_session_fail(s, rc,
 				"cannot map a %d-page ring buffer on CPU %d: %s (try a smaller -m)",
 				s->opts.mmap_pages, cpu, strerror(-rc));
-		s->pfds[ci].fd = fd;
-		s->pfds[ci].events = POLLIN;
 	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd)) {
 		return rec_session_fail(s, -errno, "cannot redirect %s into the ring of CPU %d: %s",
 					what, cpu, strerror(errno));
@@ -407,7 +407,6 @@ static int open_events(struct rec_session *s)
 	if (t->kind == REC_TGT_CGROUP)
 		flags = PERF_FLAG_PID_CGROUP;
 	s->rings = pp_xcalloc(t->nr_cpus, sizeof(*s->rings));
-	s->pfds = pp_xcalloc(t->nr_cpus, sizeof(*s->pfds));
 	s->lost_cpu = pp_xcalloc(t->nr_cpus, sizeof(*s->lost_cpu));
 	idmap_init(&s->ids, t->nr_cpus * nr_units * (s->nr_evsels + 1));
 	rec_tracking_attr(s, &track);
@@ -607,7 +606,7 @@ int rec_session_open(struct rec_session *s)
 
 struct drain_ctx {
 	struct rec_session *s;
-	size_t qi;
+	size_t qi;			/* the merge queue: the ring's index */
 	int cpu;
 };
 
@@ -636,17 +635,38 @@ static void on_record(const struct perf_event_header *h, void *arg)
 	rec_merge_push(&s->merge, c->qi, t, -1, c->cpu, h);
 }
 
-static int round_once(struct rec_session *s, bool final)
+/* Walk the records of a chunk (whole records, in ring order) into the merge. */
+static void chunk_records(struct rec_session *s, const struct rec_chunk *c)
 {
-	uint64_t now = rec_now_ns(), horizon;
+	struct drain_ctx dc = { s, c->ring, s->tgt.cpus[c->ring] };
+	size_t off = 0;
+
+	while (off + sizeof(struct perf_event_header) <= c->len) {
+		const struct perf_event_header *h = (const void *)(c->data + off);
+
+		if (h->size < sizeof(*h) || off + h->size > c->len)
+			break;
+		on_record(h, &dc);
+		off += h->size;
+	}
+}
+
+/*
+ * Take what the drain thread copied, add a time-sync pair when one is due,
+ * and write everything older than (the last complete drain round - window).
+ */
+static int process(struct rec_session *s, int timeout_ms, bool final)
+{
+	struct rec_chunk *list;
+	uint64_t round_ns, now, horizon;
 	int rc;
 
-	for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
-		struct drain_ctx c = { s, i, s->tgt.cpus[i] };
-
-		if (s->rings[i].base)
-			rec_ring_drain(&s->rings[i], on_record, &c);
-	}
+	list = rec_drain_take(&s->drain, timeout_ms, &round_ns);
+	for (struct rec_chunk *c = list; c; c = c->next)
+		chunk_records(s, c);
+	rec_drain_put(&s->drain, list);
+	rec_drain_refill(&s->drain);
+	now = rec_now_ns();
 	if (now >= s->next_sync_ns) {
 		struct {
 			struct perf_event_header h;
@@ -657,7 +677,12 @@ static int round_once(struct rec_session *s, bool final)
 		rec_merge_push(&s->merge, s->tgt.nr_cpus, now, -1, -1, &sy.h);
 		s->next_sync_ns = now + REC_SYNC_PERIOD_NS;
 	}
-	horizon = final ? UINT64_MAX : now - REC_REORDER_WINDOW_NS;
+	if (final)
+		horizon = UINT64_MAX;
+	else if (round_ns > REC_REORDER_WINDOW_NS)
+		horizon = round_ns - REC_REORDER_WINDOW_NS;
+	else
+		horizon = 0;
 	rc = rec_merge_flush(&s->merge, horizon, rec_emit, s);
 	if (!rc && !final)
 		rc = ppf_writer_tick(s->w);
@@ -668,12 +693,17 @@ static int round_once(struct rec_session *s, bool final)
 
 int rec_session_run(struct rec_session *s)
 {
-	int base_ms = s->out_stream ? 25 : 100;
+	int base_ms = s->out_stream ? 25 : 100, rc;
 
+	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, base_ms);
+	s->drain.realtime = !s->opts.no_realtime;
+	if (!rc)
+		rc = rec_drain_start(&s->drain);
+	if (rc)
+		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
 	while (!pp_stop) {
-		int timeout = base_ms;
 		uint64_t now = rec_now_ns();
-		int rc;
+		int timeout = base_ms;
 
 		if (s->deadline_ns) {
 			if (now >= s->deadline_ns)
@@ -681,18 +711,7 @@ int rec_session_run(struct rec_session *s)
 			if (s->deadline_ns - now < (uint64_t)timeout * 1000000ull)
 				timeout = (int)((s->deadline_ns - now) / 1000000ull) + 1;
 		}
-		if (poll(s->pfds, s->tgt.nr_cpus, timeout) < 0 && errno != EINTR)
-			return rec_session_fail(s, -errno, "poll: %s", strerror(errno));
-		for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
-			/*
-			 * The ring owner's task is gone: the ring still collects the other
-			 * fds' records, but poll would report HUP forever.  Drain it on
-			 * the timeout from now on.
-			 */
-			if (s->pfds[i].revents & (POLLHUP | POLLERR))
-				s->pfds[i].fd = -1;
-		}
-		rc = round_once(s, false);
+		rc = process(s, timeout, false);
 		if (rc)
 			return rc;
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
@@ -713,10 +732,17 @@ int rec_session_finish(struct rec_session *s)
 	for (size_t i = 0; i < s->nr_fds; i++)
 		ioctl(s->fds[i].fd, PERF_EVENT_IOC_DISABLE, 0);
 	s->end_ns = rec_now_ns();
+	rec_drain_stop(&s->drain);
 	if (!s->w)
 		return 0;
-	if (!s->werr && s->rings)
-		rc = round_once(s, true);
+	if (!s->werr && s->rings && s->drain.pfds) {
+		/* what the thread had queued, then what is left in the rings */
+		rc = process(s, 0, false);
+		if (!rc) {
+			rec_drain_round(&s->drain, rec_now_ns());
+			rc = process(s, 0, true);
+		}
+	}
 	if (!rc && !s->werr) {
 		rc = rec_summary_write_stats(s);
 		if (rc)
@@ -766,8 +792,9 @@ void rec_session_release(struct rec_session *s)
 	free(s->evsels);
 	rec_symbols_free(s->syms);
 	rec_merge_release(&s->merge);
+	rec_drain_stop(&s->drain);
+	rec_drain_release(&s->drain);
 	free(s->rings);
-	free(s->pfds);
 	free(s->lost_cpu);
 	free(s->ids.keys);
 	free(s->ids.vals);
@@ -778,6 +805,12 @@ void rec_session_release(struct rec_session *s)
 	free(s->tgt.tids);
 	free(s->tgt.pids);
 	free(s->out_name);
+	for (size_t i = 0; i < s->nr_owned; i++)
+		free(s->owned[i]);
+	free(s->owned);
+	for (size_t i = 0; i < s->nr_added; i++)
+		free(s->added[i]);
+	free(s->added);
 	free(s->opts.cmdline);
 	pp_strlist_release(&s->opts.events);
 	pp_strlist_release(&s->opts.fors);

@@ -22,6 +22,7 @@
 
 #include "common/options.h"
 #include "format/format.h"
+#include "drain.h"
 #include "evsel.h"
 #include "merge.h"
 #include "ring.h"
@@ -33,7 +34,7 @@
 #define REC_DEFAULT_OUTPUT "pp.capture"
 #define REC_DEFAULT_FREQ 997
 #define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
-#define REC_DEFAULT_WATERMARK 25	/* % of the ring before poll wakes us */
+#define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
 #define REC_REORDER_WINDOW_NS 10000000ull	/* 10 ms */
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
 
@@ -60,6 +61,7 @@ struct rec_opts {
 	int verbose;
 	int kallsyms;			/* -1 auto, 0 never, 1 always */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
+	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
 	const char **argv;		/* the workload, NULL-terminated, or NULL */
 	char *cmdline;			/* the pp-record command line, for the capture */
 };
@@ -103,6 +105,10 @@ struct rec_symbols;
 struct rec_session {
 	struct rec_opts opts;
 	char errmsg[1024];		/* the last error, one line */
+	char **owned;			/* strings the options borrow (from --for plans) */
+	size_t nr_owned;
+	char **added;			/* selectors added by --for plans */
+	size_t nr_added;
 
 	struct rec_tracefs tfs;
 	struct rec_probes probes;
@@ -117,8 +123,8 @@ struct rec_session {
 	size_t nr_fds, cap_fds;
 	struct rec_idmap ids;
 	struct rec_ring *rings;		/* one per target CPU */
-	struct pollfd *pfds;
 	struct rec_merge merge;		/* one queue per ring, one for our own records */
+	struct rec_drain drain;		/* the ring-reading thread */
 
 	struct ppf_writer *w;
 	char *out_name;			/* for messages: "'FILE'" or "standard output" */
@@ -136,7 +142,8 @@ struct rec_session {
 	uint64_t *lost_cpu;		/* per ring */
 	uint64_t nr_lost, nr_lost_records;
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
-	bool stop_workload_exit;	/* the run ended because the command exited */
+	bool stop_workload_exit;
+	uint64_t dbg_last_end, dbg_max_gap, dbg_max_round;	/* the run ended because the command exited */
 };
 
 /** rec_session_init() - an empty session with default options. */

@@ -85,6 +85,15 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		fputc(')', fp);
 	}
 	fprintf(fp, "; late: %llu\n", (unsigned long long)s->merge.nr_late);
+	if (s->opts.verbose && s->rings) {
+		fputs("  ring high-water:", fp);
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
+			fprintf(fp, " cpu%d %zu%%", s->tgt.cpus[i],
+				s->rings[i].data_sz ? s->rings[i].max_pending * 100 / s->rings[i].data_sz : 0);
+		fprintf(fp, "; longest drain %.1f ms, %llu drains, most queued %zu KiB\n",
+			(double)s->drain.max_round_ns / 1e6, (unsigned long long)s->drain.nr_rounds,
+			s->drain.max_queued >> 10);
+	}
 	pp_format_bytes(t->raw_bytes, raw, sizeof(raw));
 	pp_format_bytes(s->file_bytes, comp, sizeof(comp));
 	fprintf(fp, "  size: %s raw, %s written (ratio %.1f)", raw, comp,

@@ -45,6 +45,7 @@ struct map {
 struct proc {
 	struct proc *next;
 	uint32_t pid;
+	bool jit_done;			/* looked for /tmp/perf-PID.map */
 	struct map *maps;
 	size_t nr, cap;
 };
@@ -346,6 +347,16 @@ static bool bid_written(const struct rec_symbols *sy, const uint8_t *bid, size_t
 	return false;
 }
 
+static void remember_bid(struct rec_symbols *sy, const uint8_t *bid, size_t sz)
+{
+	if (!sz || sz > BID_MAX || bid_written(sy, bid, sz))
+		return;
+	sy->written = pp_xrealloc(sy->written, (sy->nr_written + 1) * sizeof(*sy->written));
+	sy->written[sy->nr_written][0] = (uint8_t)sz;
+	memcpy(sy->written[sy->nr_written] + 1, bid, sz);
+	sy->nr_written++;
+}
+
 static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d, uint32_t pid,
 		    const struct map *m)
 {
@@ -354,15 +365,14 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 	int rc;
 
 	d->done = true;
+	/* deleted, replaced or in another mount namespace: the mapping still has it */
+	snprintf(alt, sizeof(alt), "/proc/%u/map_files/%llx-%llx", pid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
 	if (!d->bid_sz) {
 		int n = rec_read_build_id(d->path, d->bid, BID_MAX);
 
-		if (n < 0) {
-			/* deleted or in another mount namespace: the mapping still names it */
-			snprintf(alt, sizeof(alt), "/proc/%u/map_files/%llx-%llx", pid,
-				 (unsigned long long)m->start, (unsigned long long)m->end);
+		if (n < 0)
 			n = rec_read_build_id(alt, d->bid, BID_MAX);
-		}
 		if (n > 0)
 			d->bid_sz = (size_t)n;
 	}
@@ -371,23 +381,57 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 		return 0;
 	}
 	rc = rec_elfsyms_load(d->path, &es);
+	if (rc == 0 && d->bid_sz && (es->build_id_sz != d->bid_sz ||
+				     memcmp(es->build_id, d->bid, d->bid_sz))) {
+		/* the file at that path is not the one mapped any more */
+		rec_elfsyms_free(es);
+		es = NULL;
+		rc = -ESTALE;
+	}
+	if (rc) {
+		int rc2 = rec_elfsyms_load(alt, &es);
+
+		if (rc2 == 0 && rec_elfsyms_set_path(es, d->path) == 0)
+			rc = 0;
+		else if (rc2 == 0)
+			rec_elfsyms_free(es);
+	}
 	if (rc) {
 		pp_debug(1, "no symbols for '%s': %s", d->path, strerror(rc < 0 ? -rc : EINVAL));
 		sy->st.nr_failed++;
 		return 0;
 	}
-	rc = rec_elfsyms_write(w, es);
-	rec_elfsyms_free(es);
-	if (rc)
-		return rc;
-	sy->st.nr_dsos++;
-	if (d->bid_sz) {
-		sy->written = pp_xrealloc(sy->written, (sy->nr_written + 1) * sizeof(*sy->written));
-		sy->written[sy->nr_written][0] = (uint8_t)d->bid_sz;
-		memcpy(sy->written[sy->nr_written] + 1, d->bid, d->bid_sz);
-		sy->nr_written++;
+	if (es->build_id_sz && bid_written(sy, es->build_id, es->build_id_sz)) {
+		sy->st.nr_dup++;
+		rec_elfsyms_free(es);
+		return 0;
 	}
-	return 0;
+	rc = rec_elfsyms_write(w, es);
+	if (!rc) {
+		sy->st.nr_dsos++;
+		remember_bid(sy, es->build_id, es->build_id_sz);
+		remember_bid(sy, d->bid, d->bid_sz);
+	}
+	rec_elfsyms_free(es);
+	return rc;
+}
+
+/* An address in no file mapping: a JIT map /tmp/perf-PID.map names it, if any. */
+static int jit_load(struct rec_symbols *sy, struct ppf_writer *w, struct proc *p)
+{
+	struct rec_elfsyms *es = NULL;
+	char path[64];
+	int rc;
+
+	p->jit_done = true;
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+	if (access(path, R_OK) || rec_jitmap_load(path, &es))
+		return 0;
+	rc = rec_elfsyms_write(w, es);
+	if (!rc)
+		sy->st.nr_dsos++;
+	rec_elfsyms_free(es);
+	return rc;
 }
 
 int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, uint64_t addr)
@@ -402,7 +446,7 @@ int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, 
 	i = map_lower(p, addr);
 	if (i == p->nr || p->maps[i].start > addr) {
 		sy->st.nr_unmapped++;
-		return 0;
+		return p->jit_done ? 0 : jit_load(sy, w, p);
 	}
 	if (p->maps[i].dso->done)
 		return 0;

@@ -278,6 +278,7 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 	pr->kprobe = kprobe;
 	*idx = p->nr++;
 	rc = rec_tracefs_append(t, ctl, def.data);
+	pp_debug(1, "probe %.*s: %s", (int)def.len - 1, def.data, rc ? strerror(-rc) : "created");
 	if (rc) {
 		def.data[def.len - 1] = '\0';
 		snprintf(msg, msg_sz, "%s: the kernel refused probe '%s': %s", sel->text, def.data,

@@ -12,6 +12,7 @@
  *   capcheck FILE stacks PID       folded stacks of PID's samples, symbolized from
  *                                  the capture only (MMAP + DSO/SYM + KSYM records),
  *                                  kernel frames suffixed "_[k]", one "stack count" a line
+ *   capcheck FILE kframes          kernel frames of all samples: "frames=N unknown=M"
  *   capcheck FILE kv KEY           the value of a KV record
  *   capcheck FILE stat KEY         the value of a STAT record
  *   capcheck FILE segs             per segment kind: count, raw and compressed bytes
@@ -155,6 +156,27 @@ static const char *usym_name(uint32_t pid, uint64_t addr)
 	return best ? best->name : NULL;
 }
 
+static uint64_t nr_kframes, nr_kunknown;
+
+static void count_kframes(const struct ppf_sample *s)
+{
+	int kernel = 0;
+
+	for (uint32_t i = 0; i < s->nr_stack; i++) {
+		uint64_t ip = s->stack[i];
+
+		if (ip >= (uint64_t)-4095) {
+			kernel = ip == (uint64_t)-128;	/* PERF_CONTEXT_KERNEL */
+			continue;
+		}
+		if (!kernel)
+			continue;
+		nr_kframes++;
+		if (!ksym_name(ip))
+			nr_kunknown++;
+	}
+}
+
 static void fold_add(const char *stack)
 {
 	for (size_t i = 0; i < nr_folds; i++) {
@@ -230,6 +252,7 @@ int main(int argc, char **argv)
 	uint64_t nr_ids = 0, nr_mmap = 0, nr_comm = 0, nr_dso = 0, nr_sync = 0;
 	const char *want_name = NULL, *want_list = NULL, *want_key = NULL;
 	uint32_t want_pid = 0;
+	int have_pid = 0;
 	char *found = NULL;
 	int rc;
 
@@ -249,6 +272,7 @@ int main(int argc, char **argv)
 		if (argc < 4)
 			return 2;
 		want_pid = (uint32_t)strtoul(argv[3], NULL, 10);
+		have_pid = 1;
 	} else if (!strcmp(cmd, "kv") || !strcmp(cmd, "stat")) {
 		if (argc < 4)
 			return 2;
@@ -318,8 +342,10 @@ int main(int argc, char **argv)
 				if (!strcmp(cmd, "pcount") && in_list(want_list, s->pid))
 					match++;
 			}
-			if (want_pid && s->pid == want_pid && s->nr_stack)
+			if (have_pid && s->pid == want_pid && s->nr_stack)
 				fold_sample(s);
+			if (!strcmp(cmd, "kframes"))
+				count_kframes(s);
 			break;
 		}
 		case PPF_REC_LOST:
@@ -419,6 +445,9 @@ int main(int argc, char **argv)
 				printf("events.%s=%llu\n", names[i], (unsigned long long)counts[i]);
 	} else if (!strcmp(cmd, "count") || !strcmp(cmd, "pcount")) {
 		printf("%llu\n", (unsigned long long)match);
+	} else if (!strcmp(cmd, "kframes")) {
+		printf("frames=%llu unknown=%llu\n", (unsigned long long)nr_kframes,
+		       (unsigned long long)nr_kunknown);
 	} else if (!strcmp(cmd, "stacks")) {
 		for (size_t i = 0; i < nr_folds; i++)
 			printf("%s %llu\n", folds[i].stack, (unsigned long long)folds[i].count);

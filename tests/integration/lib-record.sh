@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# lib-record.sh - helpers of the t1NN-record-* tests; source after lib.sh.
+#
+# CAPCHECK: the test-only capture checker (tests/tools/capcheck.c), built
+# next to the load generators.  lv FILE KEY: a key of a generator's LOAD line.
+
+CAPCHECK=${PP_CAPCHECK:-$PP_LOAD/../tests/capcheck}
+[ -x "$CAPCHECK" ] || { echo "missing $CAPCHECK: run make"; exit 1; }
+
+# lv FILE KEY: the value of KEY= in the LOAD line found in FILE
+lv() {
+	grep '^LOAD ' "$1" | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# sv CAPTURE KEY: a key of `capcheck CAPTURE summary`
+sv() {
+	"$CAPCHECK" "$1" summary | sed -n "s/^$2=//p"
+}
+
+# no_pp_probes: fail when uprobe_events/kprobe_events hold a pp_<pid> group of a dead pp-record
+no_pp_probes() {
+	for f in /sys/kernel/tracing/uprobe_events /sys/kernel/tracing/kprobe_events; do
+		[ -r "$f" ] || continue
+		if grep -q ":pp_[0-9]*/" "$f"; then
+			cat "$f"
+			fail "$1: a pp probe is left in $f"
+		fi
+	done
+}
