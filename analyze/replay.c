@@ -102,6 +102,15 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 	return true;
 }
 
+/* -N: every analyzer has had its N events, the rest of the capture is not needed. */
+static bool all_done(const struct ana_session *s)
+{
+	for (size_t i = 0; i < s->nr_azs; i++)
+		if (!s->azs[i]->opt.exit_n || s->azs[i]->nr_delivered < s->azs[i]->opt.exit_n)
+			return false;
+	return true;
+}
+
 /* The hot path: most captures have a handful of event types, in runs. */
 static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 {
@@ -164,6 +173,8 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		az->nr_delivered++;
 		ev.sel = sel;
 		az->ops->event(az, &ev);
+		if (az->opt.exit_n && az->nr_delivered >= az->opt.exit_n)
+			s->all_done = all_done(s);
 	}
 }
 
@@ -181,7 +192,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			if (rc)
 				break;
 		}
-		if (pp_stop)
+		if (pp_stop || s->all_done)
 			break;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
@@ -236,4 +247,35 @@ void ana_report_header(struct pp_az *az)
 	if (st->nr_corrupt && az->out.format == ANA_FMT_TEXT)
 		fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
 			(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
+}
+
+size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nr_problems; i++) {
+		const struct ppf_problem *pb = &st->problems[i];
+		if (pb->err == PP_ETRUNCATED)
+			continue;	/* reported below, once */
+		pp_buf_addf(out, "segment %llu at offset %llu: %s", (unsigned long long)pb->seq,
+			    (unsigned long long)pb->offset, pp_strerror(pb->err));
+		if (pb->nr_records)
+			pp_buf_addf(out, " (%u records lost)", pb->nr_records);
+		pp_buf_addch(out, '\n');
+		n++;
+	}
+	if (st->nr_corrupt > st->nr_problems) {
+		pp_buf_addf(out, "%llu more corrupt segments\n",
+			    (unsigned long long)(st->nr_corrupt - st->nr_problems));
+		n++;
+	}
+	if (st->truncated) {
+		pp_buf_addf(out, "truncated: %s at offset %llu (after segment %llu)\n",
+			    st->cut_mid_segment ? "the file ends inside a segment"
+						: "the file has no index or trailer",
+			    (unsigned long long)st->truncated_at, (unsigned long long)st->last_seq);
+		n++;
+	}
+	return n;
 }
