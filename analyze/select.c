@@ -94,6 +94,21 @@ int ana_az_select(struct pp_az *az)
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
+	if (!ev->nr && (az->ops->set_events || az->ops->builtin_events)) {
+		/* built-in events: the analyzer's own, or computed from its options */
+		if (az->ops->set_events) {
+			rc = az->ops->set_events(az, &az->opt.events);
+			if (rc)
+				return rc;
+		} else {
+			for (const char *const *e = az->ops->builtin_events; *e; e++)
+				pp_strlist_push(&az->opt.events, *e);
+		}
+		store = pp_xrealloc(store, (ev->nr + 1) * sizeof(*store));
+		memset(store, 0, (ev->nr + 1) * sizeof(*store));
+		az->sel_store = store;
+		az->nr_sel_store = ev->nr;
+	}
 	for (size_t pos = 0; pos < ev->nr; pos++) {
 		struct pp_parse_error err = { .pos = -1 };
 		rc = pp_selector_parse(ev->v[pos], &store[pos].v, &store[pos].nr, &err);
