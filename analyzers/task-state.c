@@ -10,6 +10,9 @@
  *   wakeup      records the sleep (S/D/T/t/I) = now - switch-out; state R, and
  *               the run delay starts (kept running if the task was already R);
  *   switch-in   records RD = now - wakeup (or - preemption).
+ * R and RD are told apart by whether the task is on a CPU, so that a missing
+ * switch (perf drops an event now and then without counting it as lost)
+ * cannot turn a wait into a run or a run into a delay.
  * A dead task (prev_state X/Z) is forgotten.  With -S/-D only the S/D sleeps
  * of tasks seen going to sleep are measured (perf-prof's modes 2 and 3).
  * -p/-t/--filter select tasks: a switch concerns prev and next separately.
@@ -63,6 +66,7 @@ struct ts_saved {
 
 struct ts_task {
 	bool known;			/* a state and time are set */
+	bool oncpu;			/* switched in, not yet out */
 	uint64_t state;			/* prev_state bits, ST_RUNNING for R */
 	uint64_t time_ns;		/* when the state began */
 	struct pp_flame_node *leaf;	/* where it went off the CPU (--flame-graph) */
@@ -372,8 +376,9 @@ static void ts_switch_out(struct pp_az *az, const struct pp_event *ev, uint32_t 
 	if (p->sd && !(state & p->sd_mask))
 		return;
 	t = ts_task_get(p, tid, true);
-	if (!p->sd && t->known && ev->time_ns > t->time_ns && t->state == ST_RUNNING)
+	if (!p->sd && t->known && t->oncpu && ev->time_ns > t->time_ns)
 		ts_record(az, tid, TS_R, ev->time_ns - t->time_ns);
+	t->oncpu = false;
 	if (state & p->dead) {
 		ts_task_drop(p, tid);
 		return;
@@ -432,13 +437,15 @@ static void ts_switch_in(struct pp_az *az, const struct pp_event *ev, uint32_t t
 	struct ts_priv *p = az->priv;
 	struct ts_task *t = ts_task_get(p, tid, true);
 
-	if (t->known && ev->time_ns > t->time_ns && t->state == ST_RUNNING) {
+	/* switched in while on a CPU: its switch-out is missing, the run delay unknown */
+	if (t->known && !t->oncpu && ev->time_ns > t->time_ns && t->state == ST_RUNNING) {
 		uint64_t delta = ev->time_ns - t->time_ns;
 		ts_record(az, tid, TS_RD, delta);
 		if (az->opt.than_ns && delta > az->opt.than_ns)
 			ts_print_stay(az, t, tid, "RUNDELAY", TS_RD, delta, ev);
 	}
 	t->known = true;
+	t->oncpu = true;
 	t->state = ST_RUNNING;
 	t->time_ns = ev->time_ns;
 	t->leaf = NULL;
