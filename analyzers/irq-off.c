@@ -64,7 +64,8 @@ static void io_print(struct pp_az *az, const struct pp_event *ev, uint64_t gap)
 
 	pp_buf_reset(&p->line);
 	if (az->out.format == ANA_FMT_JSON) {
-		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"gap_ns\":%llu}\n",
+		pp_buf_addf(&p->line,
+			    "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"gap_ns\":%llu}\n",
 			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid,
 			    (unsigned long long)gap);
 	} else if (az->out.format == ANA_FMT_TEXT) {
@@ -78,7 +79,8 @@ static void io_print(struct pp_az *az, const struct pp_event *ev, uint64_t gap)
 				p->trim = pp_xrealloc(p->trim, p->cap_trim * sizeof(*p->trim));
 			}
 			e.stack = p->trim;
-			e.nr_stack = pp_callchain_trim(ev->stack, ev->nr_stack, p->trim, true, false);
+			e.nr_stack =
+				pp_callchain_trim(ev->stack, ev->nr_stack, p->trim, true, false);
 			ana_stack_print(az->s, &e, &p->line);
 		}
 	}

@@ -25,7 +25,8 @@ static int page_faults_plan(struct pp_plan *p, const struct pp_plan_args *a, cha
 	const struct pp_common_opts *c = a->common;
 
 	if (c->events.nr) {
-		snprintf(err, errsz, "page-faults: does not take -e: it records the page-faults event");
+		snprintf(err, errsz,
+			 "page-faults: does not take -e: it records the page-faults event");
 		return PP_EUSAGE;
 	}
 	pp_plan_add_event(p, "page-faults");

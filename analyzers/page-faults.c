@@ -68,7 +68,8 @@ static void pf_print(struct pp_az *az, const struct pp_event *ev)
 		pp_buf_addf(&p->line, ",\"addr\":\"%016llx\",\"ip\":\"%016llx\"}\n",
 			    (unsigned long long)ev->addr, (unsigned long long)ev->ip);
 	} else if (az->out.format == ANA_FMT_TEXT) {
-		pp_buf_addf(&p->line, "%s %16s %6u [%03u] %s: page-fault: addr %016llx ip %016llx\n",
+		pp_buf_addf(&p->line,
+			    "%s %16s %6u [%03u] %s: page-fault: addr %016llx ip %016llx\n",
 			    ana_time_str(s, ev->time_ns, wall, sizeof(wall)), ana_comm(s, ev->tid),
 			    ev->tid, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
 			    (unsigned long long)ev->addr, (unsigned long long)ev->ip);
@@ -101,7 +102,8 @@ static void pf_event(struct pp_az *az, const struct pp_event *ev)
 	((struct pf_proc *)*ps)->count++;
 	p->nr_faults++;
 	if (p->flame) {
-		slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev), ev->stack, ev->nr_stack);
+		slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev), ev->stack,
+					ev->nr_stack);
 		if (!*slot)
 			*slot = ana_stack_node(az, p->flame, ev);
 		pp_flame_add(*slot, 1);
@@ -252,7 +254,8 @@ extern const struct pp_plan_ops azp_page_faults_plan;
 const struct pp_analyzer_ops az_page_faults_ops = {
 	.name = "page-faults",
 	.summary = "every page fault with address, ip and stack; summary by symbol and by process",
-	.usage = "pp-analyze FILE page-faults [-g] [--summary] [--top N] [-p PIDS] [-i MS] [--flame-graph FILE]",
+	.usage = "pp-analyze FILE page-faults [-g] [--summary] [--top N] [-p PIDS] [-i MS] "
+		 "[--flame-graph FILE]",
 	.examples = "  pp-record --for 'page-faults -g' -- ./myprog\n"
 		    "  pp-analyze pp.capture page-faults -g\n"
 		    "  pp-analyze pp.capture page-faults --summary -p 1234\n"

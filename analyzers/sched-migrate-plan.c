@@ -15,7 +15,8 @@ static int sched_migrate_plan(struct pp_plan *p, const struct pp_plan_args *a, c
 	const struct pp_common_opts *c = a->common;
 
 	if (c->events.nr) {
-		snprintf(err, errsz, "sched-migrate: does not take -e: it records sched_migrate_task");
+		snprintf(err, errsz,
+			 "sched-migrate: does not take -e: it records sched_migrate_task");
 		return PP_EUSAGE;
 	}
 	if (c->filter)

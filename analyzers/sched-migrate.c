@@ -109,8 +109,9 @@ static int sm_init(struct pp_az *az)
 	if (az->opt.flame_graph)
 		p->flame = pp_flame_new();
 	if (p->fallback && az->out.format == ANA_FMT_TEXT)
-		fprintf(az->out.fp, "# no cache topology in the capture: LLC = package (core_siblings), "
-				    "L2 = core (thread_siblings)\n");
+		fprintf(az->out.fp,
+			"# no cache topology in the capture: LLC = package (core_siblings), "
+			"L2 = core (thread_siblings)\n");
 	if (az->out.format != ANA_FMT_TEXT) {
 		p->table = pp_table_new();
 		pp_table_col(p->table, "time", "time", PP_COL_LEFT, 0);
@@ -192,7 +193,8 @@ static void sm_report(struct pp_az *az, uint64_t now_ns)
 		pp_table_u64(p->table, p->same_l2);
 		pp_table_u64(p->table, l2_pct);
 	} else {
-		fprintf(az->out.fp, "%s sched-migrate total %llu, same LLC %llu hit %llu%%, same L2 %llu hit %llu%%\n",
+		fprintf(az->out.fp, "%s sched-migrate total %llu, same LLC %llu hit %llu%%, "
+				    "same L2 %llu hit %llu%%\n",
 			when, (unsigned long long)p->total, (unsigned long long)p->same_llc,
 			(unsigned long long)llc_pct, (unsigned long long)p->same_l2,
 			(unsigned long long)l2_pct);
@@ -245,7 +247,8 @@ extern const struct pp_plan_ops azp_sched_migrate_plan;
 const struct pp_analyzer_ops az_sched_migrate_ops = {
 	.name = "sched-migrate",
 	.summary = "task migrations per interval, and how many stay within the L2 / the LLC",
-	.usage = "pp-analyze FILE sched-migrate [-i MS] [--detail [-g]] [--filter EXPR] [--flame-graph FILE]",
+	.usage = "pp-analyze FILE sched-migrate [-i MS] [--detail [-g]] [--filter EXPR] "
+		 "[--flame-graph FILE]",
 	.examples = "  pp-record --for 'sched-migrate -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture sched-migrate -i 1000\n"
 		    "  pp-analyze pp.capture sched-migrate --detail -g\n"

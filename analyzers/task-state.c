@@ -232,7 +232,8 @@ static bool ts_selected(struct pp_az *az, const struct pp_event *ev, uint32_t ti
 	if (p->nr_comms) {
 		const char *c = NULL;
 		if (comm_field && comm_field->offset + comm_field->size <= ev->raw_sz) {
-			size_t n = comm_field->size < sizeof(comm) - 1 ? comm_field->size : sizeof(comm) - 1;
+			size_t n = comm_field->size < sizeof(comm) - 1 ? comm_field->size
+								       : sizeof(comm) - 1;
 			memcpy(comm, ev->raw + comm_field->offset, n);
 			comm[n] = '\0';
 			c = comm;
@@ -367,7 +368,8 @@ static void ts_print_stay(struct pp_az *az, struct ts_task *t, uint32_t tid, con
 
 /* --- the state machine ------------------------------------------------------------ */
 
-static void ts_switch_out(struct pp_az *az, const struct pp_event *ev, uint32_t tid, uint64_t prev_state)
+static void ts_switch_out(struct pp_az *az, const struct pp_event *ev, uint32_t tid,
+			  uint64_t prev_state)
 {
 	struct ts_priv *p = az->priv;
 	uint64_t state = prev_state == p->report_max ? ST_RUNNING : prev_state;
@@ -415,7 +417,8 @@ static void ts_wakeup(struct pp_az *az, const struct pp_event *ev, uint32_t tid,
 			if (p->flame && t->leaf && (!az->opt.than_ns || delta > az->opt.than_ns)) {
 				char st[8];
 				snprintf(st, sizeof(st), "[%s]", ts_names[key]);
-				pp_flame_add(pp_flame_child(p->flame, t->leaf, st, strlen(st)), delta);
+				pp_flame_add(pp_flame_child(p->flame, t->leaf, st, strlen(st)),
+					     delta);
 			}
 		}
 	}
@@ -568,8 +571,8 @@ static int ts_finish(struct pp_az *az)
 
 	ts_report(az, ana_capture_end_ns(az->s));
 	if (p->flame) {
-		struct pp_flame_svg_opts so = { .title = "Off-CPU time (task-state)", .subtitle = sub,
-						.unit = "ns" };
+		struct pp_flame_svg_opts so = { .title = "Off-CPU time (task-state)",
+						.subtitle = sub, .unit = "ns" };
 		const char *host = ana_host(az->s, "hostname");
 
 		snprintf(sub, sizeof(sub), "where tasks slept, weighted by sleep time%s%s",
@@ -605,13 +608,13 @@ extern const struct pp_plan_ops azp_task_state_plan;
 
 const struct pp_analyzer_ops az_task_state_ops = {
 	.name = "task-state",
-	.summary = "time in each task state: R S D T t I and RD (run delay), per thread with --perins",
+	.summary = "time in each task state: R S D T t I and RD (run delay), per thread too",
 	.usage = "pp-analyze FILE task-state [-S] [-D] [--no-interruptible] [--than T [-g]] "
 		 "[--filter comm,...] [--perins] [-i MS] [--flame-graph FILE[.svg]]",
 	.examples = "  pp-record --for 'task-state -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture task-state -i 1000 --no-interruptible\n"
 		    "  pp-analyze pp.capture task-state -p 2347 -SD --than 20ms -g\n"
-		    "  pp-analyze pp.capture task-state --filter 'java,python*' -S --than 100ms -g\n"
+		    "  pp-analyze pp.capture task-state --filter 'java,py*' -S --than 100ms -g\n"
 		    "  pp-analyze pp.capture task-state --perins -t 4242\n"
 		    "  pp-analyze pp.capture task-state -g --flame-graph offcpu.svg\n",
 	.plan = &azp_task_state_plan,

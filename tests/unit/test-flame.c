@@ -17,7 +17,8 @@
 #include "tests/unit/unit.h"
 
 /* Everything @fn writes to a FILE, as a string the caller frees. */
-static __attribute__((noinline)) char *capture(void (*fn)(struct pp_flame *, FILE *), struct pp_flame *fg)
+static __attribute__((noinline)) char *capture(void (*fn)(struct pp_flame *, FILE *),
+					       struct pp_flame *fg)
 {
 	char *buf = NULL;
 	size_t sz = 0;
@@ -50,7 +51,7 @@ static void test_flame__folded_roundtrip(void)
 	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "burn;main;burn_a;burn_b;burn_c 50"), 0);
 	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "burn;main;burn_a;burn_d 13"), 0);
 	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "burn;main;burn_a 1"), 0);	/* adds up */
-	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "other;;x 4"), 0);		/* empty frame skipped */
+	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "other;;x 4"), 0); /* empty frame skipped */
 	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "no count"), PP_ESYNTAX);
 	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "a;b 12x"), PP_ESYNTAX);
 	CU_ASSERT_EQUAL(pp_flame_add_folded_line(fg, "5"), PP_ESYNTAX);
@@ -152,7 +153,8 @@ static void test_flame__svg(void)
 	svg = capture(write_svg, fg);
 	CU_ASSERT(!strncmp(svg, "<?xml version=\"1.0\"", 19));
 	CU_ASSERT(strstr(svg, "</svg>\n") && !strcmp(strstr(svg, "</svg>\n"), "</svg>\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "std::vector&lt;int&gt;::push_back (90 samples, 90.00%)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(svg, "std::vector&lt;int&gt;::push_back (90 samples, 90.00%)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "a&amp;b &quot;q&quot; (10 samples, 10.00%)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<title>all (100 samples, 100.00%)</title>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">t&lt;1&gt;</text>"));
@@ -240,9 +242,11 @@ void test_flame__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_flame__folded_roundtrip, "folded lines add up and print back sorted"),
-		PP_TEST(test_flame__totals_and_paths, "paths are found again, totals include children"),
+		PP_TEST(test_flame__totals_and_paths,
+			"paths are found again, totals include children"),
 		PP_TEST(test_flame__deep, "a 5000-frame path prints without recursion"),
-		PP_TEST(test_flame__svg, "the SVG escapes names, draws visible frames, says when empty"),
+		PP_TEST(test_flame__svg,
+			"the SVG escapes names, draws visible frames, says when empty"),
 		PP_TEST(test_flame__stackmap, "the stack map keys on key, length and every frame"),
 		PP_TEST(test_flame__callchain_trim, "callchains trim to kernel or user frames"),
 		PP_TEST(test_flame__oncpu_prio, "oncpu --prio lists become sched_switch filters"),
