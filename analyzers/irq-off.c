@@ -84,7 +84,8 @@ static void io_print(struct pp_az *az, const struct pp_event *ev, uint64_t gap)
 			ana_stack_print(az->s, &e, &p->line);
 		}
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 static void io_event(struct pp_az *az, const struct pp_event *ev)

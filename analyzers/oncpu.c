@@ -146,9 +146,11 @@ static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other
 		r = *slot = pp_xcalloc(1, sizeof(*r));
 		r->ins = ins;
 		r->other = p->only_comm ? 0 : other;
-		snprintf(r->comm, sizeof(r->comm), "%s", comm);
 		PP_VEC_PUSH(p->rows, p->nr_rows, p->cap_rows, r);
 	}
+	/* the latest name: a task seen before its exec is shown by what it became */
+	if (*comm && strcmp(r->comm, comm))
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
 	return r;
 }
 

@@ -76,7 +76,8 @@ static void pf_print(struct pp_az *az, const struct pp_event *ev)
 		if (az->opt.callchain && ev->nr_stack)
 			ana_stack_print(s, ev, &p->line);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 static void pf_event(struct pp_az *az, const struct pp_event *ev)

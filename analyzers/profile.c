@@ -165,7 +165,8 @@ static void print_sample(struct pp_az *az, const struct pp_event *ev)
 		if (az->opt.callchain && ev->nr_stack)
 			ana_stack_print(s, ev, &p->line);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 /* perf-prof's --than: count the instance's samples in a 1 s window. */

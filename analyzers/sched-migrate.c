@@ -148,7 +148,8 @@ static void sm_print(struct pp_az *az, const struct pp_event *ev)
 		e.nr_stack = pp_callchain_trim(ev->stack, ev->nr_stack, p->trim, true, false);
 		ana_stack_print(az->s, &e, &p->line);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 static void sm_event(struct pp_az *az, const struct pp_event *ev)

@@ -363,7 +363,8 @@ static void ts_print_stay(struct pp_az *az, struct ts_task *t, uint32_t tid, con
 			ts_print_event(az, &t->saved->ev);
 		ts_print_event(az, ev);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 /* --- the state machine ------------------------------------------------------------ */
