@@ -103,7 +103,8 @@ static void lat_flags(const struct pp_event *ev, char out[4])
 	case 0x20: out[1] = 'p'; break;
 	case 0x02: out[1] = 'l'; break;
 	}
-	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h'
+		 : soft ? 's' : '.';
 	pc &= 0xf;
 	out[3] = pc ? "0123456789abcdef"[pc] : '.';
 }
@@ -292,8 +293,7 @@ static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_f
 			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		if (a)	/* user chains often end in a zero frame */
-			fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
 	}
 }
 

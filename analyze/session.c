@@ -177,6 +177,14 @@ void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 }
 
+const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr_types; i++)
+		if (!strcmp(s->type_list[i]->name, name))
+			return s->type_list[i];
+	return NULL;
+}
+
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr)
 {
 	return pp_u64map_get(&s->syscalls, nr);
@@ -330,7 +338,8 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
 	int rc;
 
 	while ((rc = ppf_reader_next(s->r, first, NULL)) == 0) {
-		if (first->type == PPF_REC_SAMPLE)
+		/* the first record for analyzers: a sample, or a side-band record (misc) */
+		if (first->type == PPF_REC_SAMPLE || first->type == PPF_REC_SIDEBAND)
 			return 0;
 		rc = ana_session_meta(s, first);
 		if (rc)

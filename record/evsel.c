@@ -27,6 +27,7 @@
 #include "common/units.h"
 #include "format/format.h"
 #include "filter.h"
+#include "regs.h"
 #include "session.h"
 
 struct named_event {
@@ -49,6 +50,7 @@ static const struct named_event sw_events[] = {
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS, false },
 	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, false },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, false },	/* side band only */
 };
 
 static const struct named_event hw_events[] = {
@@ -494,6 +496,7 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 	e->attr.bp_addr = addr;
 	e->attr.bp_len = len;
 	e->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	rec_regs_attr(&e->attr);
 	return 0;
 }
 
