@@ -293,7 +293,8 @@ static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_f
 			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		if (a)	/* user chains often end in a zero frame */
+			fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
 	}
 }
 
