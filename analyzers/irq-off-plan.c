@@ -12,6 +12,8 @@ static int irq_off_plan(struct pp_plan *p, const struct pp_plan_args *a, char *e
 {
 	const struct pp_common_opts *c = a->common;
 
+	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
+	p->all_cpus = true;
 	if (c->events.nr) {
 		snprintf(err, errsz, "irq-off: does not take -e: it records cpu-clock");
 		return PP_EUSAGE;

@@ -28,6 +28,8 @@ static int oncpu_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 	const char *ev = c->pids || c->tids ? "sched:sched_stat_runtime" : "sched:sched_switch";
 	char *prio = NULL;
 
+	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
+	p->all_cpus = true;
 	if (c->events.nr) {
 		snprintf(err, errsz, "oncpu: does not take -e: it records the sched events itself");
 		return PP_EUSAGE;

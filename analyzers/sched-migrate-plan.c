@@ -14,6 +14,7 @@ static int sched_migrate_plan(struct pp_plan *p, const struct pp_plan_args *a, c
 {
 	const struct pp_common_opts *c = a->common;
 
+	p->all_cpus = true;	/* migrations of every task, even around a COMMAND */
 	if (c->events.nr) {
 		snprintf(err, errsz,
 			 "sched-migrate: does not take -e: it records sched_migrate_task");

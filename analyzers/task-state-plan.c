@@ -96,6 +96,8 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 	const char *states = NULL;
 	char *e;
 
+	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
+	p->all_cpus = true;
 	if (c->events.nr) {
 		snprintf(err, errsz,
 			 "task-state: does not take -e: it records the sched events itself");
