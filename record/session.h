@@ -35,7 +35,7 @@
 #define REC_DEFAULT_FREQ 997
 #define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
-#define REC_REORDER_WINDOW_NS 10000000ull	/* 10 ms */
+#define REC_REORDER_WINDOW_NS 25000000ull	/* 25 ms: a vCPU can stall that long */
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
 
 /* Set from signal handlers (SIGINT, SIGTERM, SIGHUP); read by the poll loop. */
@@ -125,6 +125,9 @@ struct rec_session {
 	struct rec_ring *rings;		/* one per target CPU */
 	struct rec_merge merge;		/* one queue per ring, one for our own records */
 	struct rec_drain drain;		/* the ring-reading thread */
+	bool backlog;			/* the last process() left records in a FIFO */
+	bool boosted;			/* the main thread runs at nice -10 (a backlog) */
+	uint64_t nr_boosts;
 
 	struct ppf_writer *w;
 	char *out_name;			/* for messages: "'FILE'" or "standard output" */
@@ -141,6 +144,8 @@ struct rec_session {
 	/* counters */
 	uint64_t *lost_cpu;		/* per ring */
 	uint64_t nr_lost, nr_lost_records;
+	uint64_t nr_lost_counted;
+	uint64_t nr_bad_records;	/* samples of unknown events or too short: dropped */	/* the kernel's per-event counters at the end */
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
 	bool stop_workload_exit;
 	uint64_t dbg_last_end, dbg_max_gap, dbg_max_round;	/* the run ended because the command exited */
