@@ -113,6 +113,22 @@ all: $(O)/tests/capbuild
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
+# The pp Python module for a plain python3 (import pp): the capture reader and
+# the replay core as a C extension, from position-independent objects.
+ifeq ($(NO_PYTHON),)
+PYMOD := $(O)/python/pp.so
+PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
+	analyze/registry.c analyze/sql%.c analyze/pyembed.c,$(ANALYZE_SRC))
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+$(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
+	@mkdir -p $(dir $@)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -o $@ $^ \
+		$(shell pkg-config --libs libtraceevent libzstd libelf libdw 2>/dev/null) -liberty -lm
+all: $(PYMOD)
+endif
+
 $(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
 

@@ -343,6 +343,51 @@ bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_
 	return found;
 }
 
+void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint32_t nr)
+{
+	it->stack = stack;
+	it->nr = stack ? nr : 0;
+	it->i = 0;
+	it->kernel = false;
+}
+
+bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel)
+{
+	while (it->i < it->nr) {
+		uint64_t a = it->stack[it->i++];
+		if (a >= PERF_CONTEXT_MAX) {
+			it->kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
+			continue;
+		}
+		if (!a)	/* user chains often end in a zero frame */
+			continue;
+		*addr = a;
+		*kernel = it->kernel || a >= 0xffff000000000000ull;
+		return true;
+	}
+	return false;
+}
+
+bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		       bool kernel, struct ana_frame_sym *out)
+{
+	struct pp_sym_res res;
+	bool found;
+
+	ana_session_finalize_syms(s);
+	memset(&res, 0, sizeof(res));
+	if (kernel)
+		found = pp_symtab_lookup_kernel(s->syms, addr, &res);
+	else
+		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, &res);
+	out->addr = addr;
+	out->kernel = kernel;
+	out->symbol = found ? res.name : NULL;
+	out->offset = found ? res.offset : 0;
+	out->dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL;
+	return found && res.name;
+}
+
 static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			bool kernel, void *arg)
 {

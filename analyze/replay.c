@@ -192,7 +192,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			if (rc)
 				break;
 		}
-		if (pp_stop || s->all_done)
+		if (pp_stop || s->all_done || s->stop)
 			break;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
@@ -241,6 +241,11 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			az->exit_status = frc < 0 ? 1 : frc;
 	}
 	return rc;
+}
+
+void ana_session_stop(struct ana_session *s)
+{
+	s->stop = true;
 }
 
 void ana_report_header(struct pp_az *az)
