@@ -105,6 +105,11 @@ $(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 all: $(TOOLS)
 
+# Test-only capture builder: text description in, capture out (tests/fixtures).
+$(O)/tests/capbuild: $(call obj,tests/tools/capbuild.c) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+all: $(O)/tests/capbuild
+
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 

@@ -106,7 +106,6 @@ struct pp_az {
 	struct ana_sel *sels;		/* the matches of its -e selectors */
 	size_t nr_sels;
 	void *sel_store;		/* the parsed selectors (core-owned) */
-	char *default_events;		/* the -e list made up when none was given (core-owned) */
 	size_t nr_sel_store;
 	uint64_t next_tick_ns;		/* next -i tick on capture time (core-owned) */
 	int *cpus, *pids, *tids;	/* -C -p -t parsed (core-owned) */
@@ -120,6 +119,11 @@ enum pp_az_flags {
 	PP_AZ_NEED_EVENTS = 1 << 0,	/* -e is required */
 	PP_AZ_ALL_EVENTS = 1 << 1,	/* no -e means every event of the capture */
 	PP_AZ_NO_EVENTS = 1 << 2,	/* does not take -e (uses built-in events) */
+	/*
+	 * -p/-t are not applied to the events: the analyzer matches tasks itself
+	 * (a sched_switch concerns two tasks, its pid field only the previous one).
+	 */
+	PP_AZ_OWN_TASK_FILTER = 1 << 3,
 };
 
 struct pp_analyzer_ops {
@@ -133,6 +137,11 @@ struct pp_analyzer_ops {
 	 * see PP_AZOPT) and what to record for it.  Required.
 	 */
 	const struct pp_plan_ops *plan;
+	/*
+	 * Attributes offered by `ANALYZER -e EVENT help` in its command template,
+	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
+	 */
+	const char *help_attrs;
 	size_t priv_size;
 	unsigned flags;			/* enum pp_az_flags */
 	/*
@@ -153,7 +162,10 @@ struct pp_analyzer_ops {
 
 /* --- Services of the core for analyzers ----------------------------------- */
 
-/** ana_comm() - the command name of @tid at the current replay time ("<...>" if never seen). */
+/**
+ * ana_comm() - the command name of @tid at the current replay time
+ * Return: "<idle>" for 0, "<...>" if never seen; borrowed.
+ */
 const char *ana_comm(struct ana_session *s, uint32_t tid);
 /** ana_task_pid() - the process id of thread @tid (@tid itself if unknown). */
 uint32_t ana_task_pid(struct ana_session *s, uint32_t tid);
@@ -173,8 +185,14 @@ char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz);
  */
 void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
-/** ana_event_fields() - the event's print_fmt output only (libtraceevent). */
+/**
+ * ana_event_fields() - the event's print_fmt output only, as libtraceevent prints it
+ * (through a compiled form of the format where possible, see ana_print_generic()).
+ */
 void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/** ana_print_generic() - print every event with libtraceevent itself (tests, debugging). */
+void ana_print_generic(struct ana_session *s, bool on);
 
 /** ana_field_find() - the field @name of type @t, or NULL. Borrowed. */
 const struct pp_field *ana_field_find(const struct ana_evtype *t, const char *name);
@@ -204,6 +222,26 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
  */
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
+struct pp_flame;
+struct pp_flame_node;
+
+/**
+ * ana_stack_key() - a key for caching what was resolved from @ev's stack
+ * (struct pp_stackmap): the task and its current comm, so that a stack seen
+ * again in the same task maps to the same result, and an exec starts afresh.
+ */
+uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
+
+/**
+ * ana_stack_node() - the node of @ev's call stack in flame tree @fg,
+ * "comm;outer;...;inner", creating the path if needed
+ * The stack is trimmed to what @az keeps (--no-user-callchain,
+ * --no-kernel-callchain); an event without a stack gives "comm;<symbol of ip>".
+ * Resolving symbols costs: cache the result per (ana_stack_key(), stack).
+ * Return: the leaf node, borrowed from @fg.
+ */
+struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg, const struct pp_event *ev);
+
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);
 uint64_t ana_capture_end_ns(struct ana_session *s);
@@ -211,11 +249,27 @@ uint64_t ana_capture_end_ns(struct ana_session *s);
 /** ana_host() - a host key of the capture ("hostname", "release"...), or NULL. */
 const char *ana_host(struct ana_session *s, const char *key);
 
+/** ana_evtype_find() - the capture's event type named @name ("sched:sched_switch"), or NULL. */
+const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name);
+
 /** ana_syscall_name() - name of syscall @nr from the capture's table, or NULL. */
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
+
+/**
+ * ana_evtype_format() - the tracefs "format" text stored in the capture for @t
+ * Return: "" for events without one (software events); borrowed.
+ */
+const char *ana_evtype_format(const struct ana_evtype *t);
+
+/**
+ * ana_capture_problems() - what the reader found wrong with the capture so far:
+ * one line per corrupt segment skipped, and one for a truncated file
+ * Return: the number of lines appended to @out (0: the capture read cleanly).
+ */
+size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
 
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);
@@ -233,11 +287,24 @@ void ana_report_header(struct pp_az *az);
  */
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out);
+/**
+ * ana_expr_compile_vars() - as ana_expr_compile() with caller variables @vars
+ * (printkey's "key"): their values are given to ana_expr_eval_vars() in the same order.
+ */
+int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
+			  const char *text, const char *const *vars, size_t nr_vars,
+			  struct pp_expr **out);
 /** ana_expr_eval() - evaluate on @ev; 0 on evaluation error (as perf-prof). */
 int64_t ana_expr_eval(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
 /** ana_expr_eval_vars() - as ana_expr_eval() with values for the env's variables. */
 int64_t ana_expr_eval_vars(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
 			   const uint64_t *vars);
+/**
+ * ana_expr_eval_trace() - ana_expr_eval() that appends each executed instruction
+ * and the stack top to @trace (expr -v)
+ */
+int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
+			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
 

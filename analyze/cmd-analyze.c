@@ -93,8 +93,24 @@ static void parse_list(const char *what, const char *text, int **v, size_t *nr)
 		pp_die("bad %s list '%s': expected numbers and ranges like 0,2-3", what, text);
 }
 
+/* A positional "help" after an analyzer asks for its events' formats (perf-prof's help). */
+static bool take_help(struct pp_az *az)
+{
+	bool help = false;
+	int n = 0;
+
+	for (int i = 0; i < az->nr_args; i++) {
+		if (!strcmp(az->args[i], "help"))
+			help = true;
+		else
+			az->args[n++] = az->args[i];
+	}
+	az->nr_args = n;
+	return help;
+}
+
 /* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
-static struct pp_az *az_new(int argc, const char **argv)
+static struct pp_az *az_new(int argc, const char **argv, bool *help)
 {
 	const struct pp_analyzer_ops *ops = ana_analyzer_find(argv[0]);
 	struct pp_option *common, *tbl;
@@ -124,7 +140,8 @@ static struct pp_az *az_new(int argc, const char **argv)
 	}
 	az->args = argv + 1;
 	az->nr_args = n;
-	if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr)
+	*help = take_help(az);
+	if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr && !*help)
 		pp_die("%s: needs events: -e sys:name[/filter/ATTR/] (see 'pp-analyze help %s')",
 		       ops->name, ops->name);
 	if ((ops->flags & PP_AZ_NO_EVENTS) && az->opt.events.nr && !ops->set_events)
@@ -199,6 +216,7 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 	struct pp_az **azs = NULL;
 	size_t nr = 0;
 	int rc, status = 0;
+	bool help = false;
 
 	const char *info_argv[] = { path, "info", NULL };
 
@@ -227,7 +245,9 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 		if (j == i)
 			pp_die("empty analyzer between ','");
 		azs = pp_xrealloc(azs, (nr + 1) * sizeof(*azs));
-		azs[nr++] = az_new(j - i, argv + i);
+		bool h = false;
+		azs[nr++] = az_new(j - i, argv + i, &h);
+		help |= h;
 		i = j + 1;
 	}
 	rc = ana_session_open(path, read_flags, &s);
@@ -241,7 +261,10 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 	for (size_t i = 0; i < nr; i++)
 		azs[i]->s = s;
 	rc = ana_session_load_meta(s, &first);
-	if (rc < 0) {
+	if (rc >= 0 && help) {
+		for (size_t i = 0; i < nr && !status; i++)
+			status = ana_event_help(s, azs[i]) ? 2 : 0;
+	} else if (rc < 0) {
 		pp_err("reading '%s': %s", path, ppf_reader_errmsg(s->r));
 		status = 1;
 	} else {

@@ -106,12 +106,14 @@ static void print_text(struct ana_session *s, struct info *in)
 		       (e->desc_flags & PPF_EVF_USER_FILTER) ? "  (filter applied at analysis)" : "");
 	}
 	printf("lost         %llu", (unsigned long long)in->nr_lost);
-	size_t it = 0;
-	uint64_t k;
-	void *v;
-	while (pp_u64map_next(&in->lost, &it, &k, &v))
-		printf("%s cpu%llu=%llu", it == 1 ? " (" : ",", (unsigned long long)k,
+	/* per CPU, in CPU order */
+	for (uint64_t cpu = 0, seen = 0; seen < in->lost.nr && cpu < 65536; cpu++) {
+		void *v = pp_u64map_get(&in->lost, cpu);
+		if (!v)
+			continue;
+		printf("%scpu%llu=%llu", seen++ ? ", " : " (", (unsigned long long)cpu,
 		       (unsigned long long)(uintptr_t)v);
+	}
 	printf("%s\n", in->lost.nr ? ")" : "");
 	printf("late         %llu (written after the reorder window)\n", (unsigned long long)in->nr_late);
 	printf("segments     %llu: meta %llu, events %llu, ksyms %llu, usyms %llu, stats %llu\n",

@@ -35,10 +35,11 @@ static const struct pp_expr_ops session_ops = {
 	.syscall_name = cb_syscall,
 };
 
-static int compile(const struct ana_evtype *t, const char *what, const char *text, bool filter,
-		   struct pp_expr **out)
+static int compile_env(const struct ana_evtype *t, const char *what, const char *text, bool filter,
+		       const char *const *vars, size_t nr_vars, struct pp_expr **out)
 {
-	struct pp_expr_env env = { .fields = t ? t->fields : NULL, .nr_fields = t ? t->nr_fields : 0 };
+	struct pp_expr_env env = { .fields = t ? t->fields : NULL, .nr_fields = t ? t->nr_fields : 0,
+				   .vars = vars, .nr_vars = nr_vars };
 	struct pp_parse_error err = { .pos = -1 };
 	char where[256];
 	int rc;
@@ -51,10 +52,23 @@ static int compile(const struct ana_evtype *t, const char *what, const char *tex
 	return rc;
 }
 
+static int compile(const struct ana_evtype *t, const char *what, const char *text, bool filter,
+		   struct pp_expr **out)
+{
+	return compile_env(t, what, text, filter, NULL, 0, out);
+}
+
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out)
 {
 	return compile(t, what, text, false, out);
+}
+
+int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
+			  const char *text, const char *const *vars, size_t nr_vars,
+			  struct pp_expr **out)
+{
+	return compile_env(t, what, text, false, vars, nr_vars, out);
 }
 
 int ana_filter_compile(const struct ana_evtype *t, const char *text, struct pp_expr **out)
@@ -92,6 +106,15 @@ int64_t ana_expr_eval_vars(struct pp_az *az, const struct pp_expr *e, const stru
 	fill_ctx(&c, az->s, az->out.fp, ev);
 	c.vars = vars;
 	return pp_expr_eval(e, &c);
+}
+
+int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev,
+			    struct pp_buf *trace)
+{
+	struct pp_expr_ctx c;
+
+	fill_ctx(&c, az->s, az->out.fp, ev);
+	return pp_expr_eval_trace(e, &c, trace);
 }
 
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev)

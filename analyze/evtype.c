@@ -29,7 +29,9 @@ void ana_evtype_free(struct ana_evtype *t)
 	free(t->selector);
 	free(t->filter);
 	pp_expr_free(t->rec_filter);
-	free(t);
+	ana_fastfmt_free(ana_evtype_priv(t)->fmt);
+	free(ana_evtype_priv(t)->format);
+	free(ana_evtype_priv(t));
 }
 
 static void add_field(struct ana_evtype *t, const struct tep_format_field *f)
@@ -61,7 +63,10 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 
 	if (pp_u64map_get(&s->types, d->id))
 		return 0;	/* a repeated description (rotation) */
-	t = pp_xcalloc(1, sizeof(*t));
+	struct ana_evtype_priv *x = pp_xcalloc(1, sizeof(*x));
+	x->flags_off = x->pc_off = -1;
+	x->format = pp_xstrdup(d->format ? d->format : "");
+	t = &x->pub;
 	t->id = d->id;
 	t->kind = d->kind;
 	t->desc_flags = d->flags;
@@ -85,8 +90,13 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 				d->name, msg);
 		} else {
 			t->tep = ev;
-			for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next)
+			for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next) {
 				add_field(t, f);
+				if (!strcmp(f->name, "common_flags") && f->size == 1)
+					x->flags_off = f->offset;
+				if (!strcmp(f->name, "common_preempt_count") && f->size == 1)
+					x->pc_off = f->offset;
+			}
 			for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
 				add_field(t, f);
 		}
@@ -99,4 +109,9 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 	s->type_list = pp_xrealloc(s->type_list, (s->nr_types + 1) * sizeof(*s->type_list));
 	s->type_list[s->nr_types++] = t;
 	return 0;
+}
+
+const char *ana_evtype_format(const struct ana_evtype *t)
+{
+	return ana_evtype_priv(t)->format;
 }

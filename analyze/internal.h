@@ -22,6 +22,25 @@
 struct tep_handle;
 struct pp_symtab;
 
+/*
+ * What the core keeps per event type besides the public struct ana_evtype:
+ * the compiled print format and the offsets of the latency-flag fields.
+ */
+struct ana_fastfmt;
+struct ana_evtype_priv {
+	struct ana_evtype pub;
+	struct ana_fastfmt *fmt;	/* NULL: print with libtraceevent */
+	bool fmt_tried;
+	uint64_t nr_printed;		/* records printed (fast-path self-check sampling) */
+	int flags_off, pc_off;		/* common_flags / common_preempt_count, -1 if none */
+	char *format;			/* the stored tracefs format text ("" if none) */
+};
+
+static inline struct ana_evtype_priv *ana_evtype_priv(const struct ana_evtype *t)
+{
+	return (struct ana_evtype_priv *)t;
+}
+
 struct ana_task {
 	uint32_t tid, pid;
 	char comm[32];
@@ -58,6 +77,7 @@ struct ana_session {
 	size_t nr_types;
 	struct pp_u64map syscalls;	/* nr -> char * */
 	struct pp_u64map tasks;		/* tid -> struct ana_task * */
+	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
 	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
 
 	bool have_sync;
@@ -71,10 +91,19 @@ struct ana_session {
 	struct pp_az **azs;
 	size_t nr_azs;
 	bool inited;
+	bool has_ticks;			/* some analyzer wants -i ticks */
+	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
+	struct ana_evtype *last_type;
+	struct ana_disp_list *last_disp;
+	bool all_done;			/* -N reached by every analyzer: stop reading */
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
 	char *str_scratch;		/* evexpr.c's string results */
+	bool generic_print;		/* never use the compiled print formats */
+	uint64_t wall_sec;		/* print.c's cache of the last wall-clock second */
+	char wall_str[24];		/* "YYYY-MM-DD HH:MM:SS" of wall_sec */
+	struct pp_buf print_check;	/* print.c's scratch for the fast-path self-check */
 	char errmsg[512];
 };
 
@@ -98,6 +127,11 @@ size_t ana_analyzer_count(void);
 const struct pp_analyzer_ops *ana_analyzer_at(size_t i);
 
 /* select.c: match an analyzer's -e selectors against the capture's types */
+/* The parsed selectors of one -e position, kept alive for the analyzer (ana_sel points in). */
+struct ana_sel_store {
+	struct pp_selector *v;
+	size_t nr;
+};
 int ana_az_select(struct pp_az *az);
 void ana_az_release_sels(struct pp_az *az);
 
@@ -109,6 +143,12 @@ bool ana_filter_pass(struct ana_session *s, const struct pp_expr *f, const struc
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d);
 void ana_evtype_free(struct ana_evtype *t);
 
+/* fastfmt.c: tracepoint print formats compiled for speed */
+int ana_fastfmt_compile(const struct tep_event *ev, struct ana_fastfmt **out);
+bool ana_fastfmt_print(struct ana_session *s, const struct ana_fastfmt *f, const uint8_t *raw,
+		       uint32_t raw_sz, struct pp_buf *out);
+void ana_fastfmt_free(struct ana_fastfmt *f);
+
 /* output.c */
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);
 void ana_out_close(struct ana_out *o);
@@ -116,5 +156,7 @@ void ana_out_close(struct ana_out *o);
 /* cmd-*.c: built-in commands that do not replay through analyzers */
 int cmd_info(struct ana_session *s, int argc, const char **argv);
 int cmd_dump(struct ana_session *s, int argc, const char **argv);
+/* cmd-help.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
+int ana_event_help(struct ana_session *s, struct pp_az *az);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -76,42 +77,100 @@ const char *ana_field_str(const struct pp_event *ev, const char *name, char *buf
 	return buf;
 }
 
-static void lat_flags(const struct pp_event *ev, char out[5])
+/*
+ * The kernel's latency columns (trace_print_lat_fmt): irqs-off (D d b),
+ * need-resched (B N L b n p l), hard/soft irq (Z z H h s), preempt depth.
+ */
+static void lat_flags(const struct pp_event *ev, char out[4])
 {
-	uint64_t flags = 0, pc = 0;
+	const struct ana_evtype_priv *x = ana_evtype_priv(ev->type);
+	unsigned flags, pc = 0;
 
-	memcpy(out, "....", 5);
-	if (!ev->type->tep || !ana_field_u64(ev, "common_flags", &flags))
+	memcpy(out, "....", 4);
+	if (x->flags_off < 0 || !ev->raw || (uint32_t)x->flags_off >= ev->raw_sz)
 		return;
-	ana_field_u64(ev, "common_preempt_count", &pc);
-	out[0] = (flags & 0x01) ? 'd' : (flags & 0x02) ? 'X' : '.';
-	switch (flags & 0x24) {
+	flags = ev->raw[x->flags_off];
+	if (x->pc_off >= 0 && (uint32_t)x->pc_off < ev->raw_sz)
+		pc = ev->raw[x->pc_off];
+	bool bh_off = flags & 0x80, nmi = flags & 0x40, hard = flags & 0x08, soft = flags & 0x10;
+	out[0] = (flags & 0x01) ? (bh_off ? 'D' : 'd') : bh_off ? 'b' : '.';
+	switch (flags & 0x26) {	/* NEED_RESCHED 0x04, _LAZY 0x02, PREEMPT_RESCHED 0x20 */
+	case 0x26: out[1] = 'B'; break;
 	case 0x24: out[1] = 'N'; break;
+	case 0x22: out[1] = 'L'; break;
+	case 0x06: out[1] = 'b'; break;
 	case 0x04: out[1] = 'n'; break;
 	case 0x20: out[1] = 'p'; break;
+	case 0x02: out[1] = 'l'; break;
 	}
-	bool nmi = flags & 0x40, hard = flags & 0x08, soft = flags & 0x10;
 	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
 	pc &= 0xf;
 	out[3] = pc ? "0123456789abcdef"[pc] : '.';
 }
 
+static void fields_generic(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	struct tep_record rec = { 0 };
+	struct trace_seq seq;
+
+	rec.ts = ev->time_ns;
+	rec.cpu = (int)ev->cpu;
+	rec.data = (void *)ev->raw;
+	rec.size = (int)ev->raw_sz;
+	rec.record_size = (int)ev->raw_sz;
+	trace_seq_init(&seq);
+	tep_print_event(s->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	pp_buf_add(out, seq.buffer, seq.len);
+	trace_seq_destroy(&seq);
+}
+
+void ana_print_generic(struct ana_session *s, bool on)
+{
+	s->generic_print = on;
+}
+
+/*
+ * The compiled print format (fastfmt.c) must print what libtraceevent
+ * prints.  As a safety net, the first records of each type and then one in
+ * 4096 are printed both ways; a difference drops the compiled format for
+ * that type for the rest of the run (and says so with -v).
+ */
+static bool fields_fast(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	struct ana_evtype_priv *x = ana_evtype_priv(ev->type);
+	size_t start = out->len;
+
+	if (!x->fmt_tried) {
+		x->fmt_tried = true;
+		if (ana_fastfmt_compile(ev->type->tep, &x->fmt) == 0)
+			pp_debug(1, "%s: compiled print format", ev->type->name);
+	}
+	if (!x->fmt)
+		return false;
+	if (!ana_fastfmt_print(s, x->fmt, ev->raw, ev->raw_sz, out))
+		return false;
+	if (x->nr_printed++ < 64 || !(x->nr_printed & 4095)) {
+		pp_buf_reset(&s->print_check);
+		fields_generic(s, ev, &s->print_check);
+		if (s->print_check.len != out->len - start ||
+		    memcmp(s->print_check.data, out->data + start, s->print_check.len)) {
+			pp_debug(1, "%s: compiled print format differs from libtraceevent, dropped",
+				 ev->type->name);
+			ana_fastfmt_free(x->fmt);
+			x->fmt = NULL;
+			out->len = start;
+			pp_buf_add(out, s->print_check.data, s->print_check.len);
+		}
+	}
+	return true;
+}
+
 void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
 	if (ev->type->tep && ev->raw) {
-		struct tep_record rec = { 0 };
-		struct trace_seq seq;
-
-		rec.ts = ev->time_ns;
-		rec.cpu = (int)ev->cpu;
-		rec.data = (void *)ev->raw;
-		rec.size = (int)ev->raw_sz;
-		rec.record_size = (int)ev->raw_sz;
-		trace_seq_init(&seq);
-		tep_print_event(s->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&seq);
-		pp_buf_add(out, seq.buffer, seq.len);
-		trace_seq_destroy(&seq);
+		if (s->generic_print || !fields_fast(s, ev, out))
+			fields_generic(s, ev, out);
 		return;
 	}
 	pp_buf_addf(out, "period=%llu", (unsigned long long)ev->period);
@@ -121,14 +180,79 @@ void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct p
 		pp_buf_addf(out, " addr=0x%llx", (unsigned long long)ev->addr);
 }
 
+/* Append @v in decimal, right-aligned in @width (0: no padding), zero-padded if @zero. */
+static char *put_u64(char *p, uint64_t v, int width, char padch)
+{
+	char tmp[24], *e = tmp + sizeof(tmp), *d = e;
+
+	do {
+		*--d = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int n = width - (int)(e - d); n > 0; n--)
+		*p++ = padch;
+	memcpy(p, d, (size_t)(e - d));
+	return p + (e - d);
+}
+
+/* "YYYY-MM-DD HH:MM:SS.uuuuuu", the strftime part cached per second. */
+static char *put_wall(struct ana_session *s, char *p, uint64_t t_ns)
+{
+	uint64_t real;
+
+	if (!s->have_sync) {
+		p = put_u64(p, t_ns / 1000000000ull, 0, ' ');
+		*p++ = '.';
+		return put_u64(p, t_ns % 1000000000ull / 1000, 6, '0');
+	}
+	real = t_ns >= s->sync_perf_ns ? s->sync_real_ns + (t_ns - s->sync_perf_ns)
+				       : s->sync_real_ns - (s->sync_perf_ns - t_ns);
+	if (!s->wall_str[0] || real / 1000000000ull != s->wall_sec) {
+		struct tm tm;
+		time_t sec = (time_t)(real / 1000000000ull);
+		localtime_r(&sec, &tm);
+		strftime(s->wall_str, sizeof(s->wall_str), "%Y-%m-%d %H:%M:%S", &tm);
+		s->wall_sec = real / 1000000000ull;
+	}
+	size_t n = strlen(s->wall_str);
+	memcpy(p, s->wall_str, n);
+	p += n;
+	*p++ = '.';
+	return put_u64(p, real % 1000000000ull / 1000, 6, '0');
+}
+
 void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
-	char wall[48], ts[32], lf[5];
+	const char *comm = ana_comm(s, ev->tid), *name = ev->type->name;
+	size_t clen = strlen(comm), nlen = strlen(name);
+	char *p;
 
-	lat_flags(ev, lf);
-	pp_buf_addf(out, "%s %16s %6u %s [%03u] %s: %s: ", ana_time_str(s, ev->time_ns, wall, sizeof(wall)),
-		    ana_comm(s, ev->tid), ev->tid, lf, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
-		    ev->sel && ev->sel->sel->alias ? ev->sel->sel->alias : ev->type->name);
+	pp_buf_grow(out, 128 + clen + nlen);
+	p = out->data + out->len;
+	p = put_wall(s, p, ev->time_ns);
+	*p++ = ' ';
+	for (size_t i = clen; i < 16; i++)
+		*p++ = ' ';
+	memcpy(p, comm, clen);
+	p += clen;
+	*p++ = ' ';
+	p = put_u64(p, ev->tid, 6, ' ');
+	*p++ = ' ';
+	lat_flags(ev, p);
+	p += 4;
+	memcpy(p, " [", 2);
+	p = put_u64(p + 2, ev->cpu, 3, '0');
+	memcpy(p, "] ", 2);
+	p = put_u64(p + 2, ev->time_ns / 1000000000ull, 0, ' ');
+	*p++ = '.';
+	p = put_u64(p, ev->time_ns % 1000000000ull / 1000, 6, '0');
+	memcpy(p, ": ", 2);
+	memcpy(p + 2, name, nlen);
+	p += 2 + nlen;
+	memcpy(p, ": ", 2);
+	p += 2;
+	out->len = (size_t)(p - out->data);
+	out->data[out->len] = '\0';
 	ana_event_fields(s, ev, out);
 }
 
@@ -168,8 +292,7 @@ static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_f
 			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		if (a)	/* user chains often end in a zero frame */
-			fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
 	}
 }
 

@@ -63,6 +63,8 @@ static int init_analyzers(struct ana_session *s)
 			return rc;
 		for (size_t k = 0; k < az->nr_sels; k++)
 			disp_add(s, az, &az->sels[k]);
+		if (az->opt.interval_ns && az->ops->interval)
+			s->has_ticks = true;
 	}
 	s->inited = true;
 	return 0;
@@ -91,6 +93,8 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 {
 	if (az->nr_cpus && !in_list(az->cpus, az->nr_cpus, ev->cpu))
 		return false;
+	if (az->ops->flags & PP_AZ_OWN_TASK_FILTER)
+		return true;
 	if (az->nr_pids && !in_list(az->pids, az->nr_pids, ev->pid))
 		return false;
 	if (az->nr_tids && !in_list(az->tids, az->nr_tids, ev->tid))
@@ -98,30 +102,63 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 	return true;
 }
 
+/* -N: every analyzer has had its N events, the rest of the capture is not needed. */
+static bool all_done(const struct ana_session *s)
+{
+	for (size_t i = 0; i < s->nr_azs; i++)
+		if (!s->azs[i]->opt.exit_n || s->azs[i]->nr_delivered < s->azs[i]->opt.exit_n)
+			return false;
+	return true;
+}
+
+/* The hot path: most captures have a handful of event types, in runs. */
 static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 {
-	struct ana_evtype *t = ana_session_type(s, smp->id);
+	struct ana_evtype *t;
 	struct ana_disp_list *l;
 	struct pp_event ev;
 
-	if (!t)
-		return;
+	if (smp->id == s->last_id && s->last_type) {
+		t = s->last_type;
+		l = s->last_disp;
+	} else {
+		t = ana_session_type(s, smp->id);
+		if (!t)
+			return;
+		l = pp_u64map_get(&s->disp, smp->id);
+		s->last_id = smp->id;
+		s->last_type = t;
+		s->last_disp = l;
+	}
 	t->count++;
 	if (!s->first_ns)
 		s->first_ns = smp->time_ns;
 	s->last_ns = smp->time_ns;
-	ana_session_note_task(s, smp->pid, smp->tid);
-	ev = (struct pp_event){
-		.time_ns = smp->time_ns, .cpu = smp->cpu, .pid = smp->pid, .tid = smp->tid,
-		.period = smp->period, .ip = smp->ip, .addr = smp->addr, .flags = smp->flags,
-		.type = t, .raw = smp->raw, .raw_sz = smp->raw_sz, .stack = smp->stack,
-		.nr_stack = smp->nr_stack, .extra = smp->extra, .extra_sz = smp->extra_sz,
-	};
-	tick(s, smp->time_ns);
-	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
+	if (smp->tid != s->last_tid) {
+		ana_session_note_task(s, smp->pid, smp->tid);
+		s->last_tid = smp->tid;
+	}
+	if (s->has_ticks)
+		tick(s, smp->time_ns);
+	if (!l || (!l->nr))
 		return;
-	l = pp_u64map_get(&s->disp, smp->id);
-	if (!l)
+	ev.time_ns = smp->time_ns;
+	ev.cpu = smp->cpu;
+	ev.pid = smp->pid;
+	ev.tid = smp->tid;
+	ev.period = smp->period;
+	ev.ip = smp->ip;
+	ev.addr = smp->addr;
+	ev.flags = smp->flags;
+	ev.type = t;
+	ev.sel = NULL;
+	ev.raw = smp->raw;
+	ev.raw_sz = smp->raw_sz;
+	ev.stack = smp->stack;
+	ev.nr_stack = smp->nr_stack;
+	ev.extra = smp->extra;
+	ev.extra_sz = smp->extra_sz;
+	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
 		return;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct pp_az *az = l->v[i].az;
@@ -136,6 +173,8 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		az->nr_delivered++;
 		ev.sel = sel;
 		az->ops->event(az, &ev);
+		if (az->opt.exit_n && az->nr_delivered >= az->opt.exit_n)
+			s->all_done = all_done(s);
 	}
 }
 
@@ -153,7 +192,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			if (rc)
 				break;
 		}
-		if (pp_stop)
+		if (pp_stop || s->all_done)
 			break;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
@@ -208,4 +247,35 @@ void ana_report_header(struct pp_az *az)
 	if (st->nr_corrupt && az->out.format == ANA_FMT_TEXT)
 		fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
 			(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
+}
+
+size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nr_problems; i++) {
+		const struct ppf_problem *pb = &st->problems[i];
+		if (pb->err == PP_ETRUNCATED)
+			continue;	/* reported below, once */
+		pp_buf_addf(out, "segment %llu at offset %llu: %s", (unsigned long long)pb->seq,
+			    (unsigned long long)pb->offset, pp_strerror(pb->err));
+		if (pb->nr_records)
+			pp_buf_addf(out, " (%u records lost)", pb->nr_records);
+		pp_buf_addch(out, '\n');
+		n++;
+	}
+	if (st->nr_corrupt > st->nr_problems) {
+		pp_buf_addf(out, "%llu more corrupt segments\n",
+			    (unsigned long long)(st->nr_corrupt - st->nr_problems));
+		n++;
+	}
+	if (st->truncated) {
+		pp_buf_addf(out, "truncated: %s at offset %llu (after segment %llu)\n",
+			    st->cut_mid_segment ? "the file ends inside a segment"
+						: "the file has no index or trailer",
+			    (unsigned long long)st->truncated_at, (unsigned long long)st->last_seq);
+		n++;
+	}
+	return n;
 }

@@ -54,37 +54,29 @@ static struct ana_sel *sel_push(struct pp_az *az)
 	return &az->sels[az->nr_sels++];
 }
 
-/* Parsed selector arrays are kept alive for the analyzer: ana_sel points into them. */
-struct sel_store {
-	struct pp_selector *v;
-	size_t nr;
-};
-
 /*
- * The events an instance selects when -e is not given: the ones its
- * set_events() computes, its built-in list, or with PP_AZ_ALL_EVENTS every
- * event of the capture (one position).  The strings are owned by the session.
+ * PP_AZ_ALL_EVENTS without -e: one match per event type of the capture,
+ * each with a selector parsed from the type's name (so sel->sel is never
+ * NULL for the analyzer).
  */
-static int default_events(struct pp_az *az)
+static int select_all(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
-	struct pp_strlist *ev = &az->opt.events;
+	struct ana_sel_store *store = pp_xcalloc(s->nr_types + 1, sizeof(*store));
 
-	if (ev->nr)
-		return 0;
-	if (az->ops->set_events)
-		return az->ops->set_events(az, ev);
-	for (size_t i = 0; az->ops->builtin_events && az->ops->builtin_events[i]; i++)
-		pp_strlist_push(ev, az->ops->builtin_events[i]);
-	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS) && s->nr_types) {
-		struct pp_buf b = PP_BUF_INIT;
-		for (size_t i = 0; i < s->nr_types; i++) {
-			const struct ana_evtype *t = s->type_list[i];
-			/* glob characters in a name would re-match: such names are not in captures */
-			pp_buf_addf(&b, "%s%s", i ? "," : "", t->name);
-		}
-		az->default_events = pp_buf_detach(&b);
-		pp_strlist_push(ev, az->default_events);
+	az->sel_store = store;
+	az->nr_sel_store = s->nr_types;
+	for (size_t i = 0; i < s->nr_types; i++) {
+		const struct ana_evtype *t = s->type_list[i];
+		struct pp_parse_error err = { .pos = -1 };
+		if (pp_selector_parse(t->name, &store[i].v, &store[i].nr, &err) &&
+		    pp_selector_parse("all", &store[i].v, &store[i].nr, &err))
+			return PP_ESYNTAX;
+		struct ana_sel *m = sel_push(az);
+		m->type = t;
+		m->sel = &store[i].v[0];
+		m->pos = 0;
+		m->alias = t->event ? t->event : t->name;
 	}
 	return 0;
 }
@@ -93,14 +85,30 @@ int ana_az_select(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct pp_strlist *ev = &az->opt.events;
-	int rc = default_events(az);
+	struct ana_sel_store *store;
+	int rc = 0;
 
-	if (rc)
-		return rc;
-	struct sel_store *store = pp_xcalloc(ev->nr + 1, sizeof(*store));
+	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS))
+		return select_all(az);
+	store = pp_xcalloc(ev->nr + 1, sizeof(*store));
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
+	if (!ev->nr && (az->ops->set_events || az->ops->builtin_events)) {
+		/* built-in events: the analyzer's own, or computed from its options */
+		if (az->ops->set_events) {
+			rc = az->ops->set_events(az, &az->opt.events);
+			if (rc)
+				return rc;
+		} else {
+			for (const char *const *e = az->ops->builtin_events; *e; e++)
+				pp_strlist_push(&az->opt.events, *e);
+		}
+		store = pp_xrealloc(store, (ev->nr + 1) * sizeof(*store));
+		memset(store, 0, (ev->nr + 1) * sizeof(*store));
+		az->sel_store = store;
+		az->nr_sel_store = ev->nr;
+	}
 	for (size_t pos = 0; pos < ev->nr; pos++) {
 		struct pp_parse_error err = { .pos = -1 };
 		rc = pp_selector_parse(ev->v[pos], &store[pos].v, &store[pos].nr, &err);
@@ -138,7 +146,7 @@ int ana_az_select(struct pp_az *az)
 
 void ana_az_release_sels(struct pp_az *az)
 {
-	struct sel_store *store = az->sel_store;
+	struct ana_sel_store *store = az->sel_store;
 
 	for (size_t i = 0; i < az->nr_sels; i++)
 		pp_expr_free(az->sels[i].filter);
@@ -149,6 +157,4 @@ void ana_az_release_sels(struct pp_az *az)
 		pp_selector_free_array(store[i].v, store[i].nr);
 	free(store);
 	az->sel_store = NULL;
-	free(az->default_events);
-	az->default_events = NULL;
 }

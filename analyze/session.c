@@ -20,6 +20,19 @@
 #include "common/log.h"
 #include "common/symbolize.h"
 
+/* libtraceevent's %pS / %ps: kernel symbols from the capture's kallsyms. */
+static char *tep_ksym_resolver(void *priv, unsigned long long *addrp, char **modp)
+{
+	uint64_t off = 0;
+	const char *name = ana_ksym(priv, *addrp, &off);
+
+	if (!name)
+		return NULL;
+	*addrp -= off;
+	*modp = NULL;
+	return (char *)name;
+}
+
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 {
 	struct ana_session *s = pp_xcalloc(1, sizeof(*s));
@@ -43,6 +56,7 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 	s->syms = pp_symtab_new(0);
 	if (!s->syms)
 		pp_die("out of memory");
+	tep_set_function_resolver(s->tep, tep_ksym_resolver, s);
 	return 0;
 }
 
@@ -85,6 +99,7 @@ void ana_session_free(struct ana_session *s)
 		tep_free(s->tep);
 	pp_symtab_free(s->syms);
 	pp_buf_release(&s->scratch);
+	pp_buf_release(&s->print_check);
 	free(s->fold_scratch);
 	free(s->str_scratch);
 	free(s);
@@ -137,7 +152,7 @@ const char *ana_comm(struct ana_session *s, uint32_t tid)
 	struct ana_task *t;
 
 	if (tid == 0)
-		return "swapper";
+		return "<idle>";	/* as perf-prof (libtraceevent) names pid 0 */
 	t = pp_u64map_get(&s->tasks, tid);
 	return t && t->comm[0] ? t->comm : "<...>";
 }
@@ -152,12 +167,22 @@ uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
 void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 {
-	struct ana_task *t;
+	struct ana_task **slot = &s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];
+	struct ana_task *t = *slot;
 
 	if (!tid)
 		return;
-	t = task_get(s, tid);
+	if (!t || t->tid != tid)
+		t = *slot = task_get(s, tid);
 	t->pid = pid;
+}
+
+const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr_types; i++)
+		if (!strcmp(s->type_list[i]->name, name))
+			return s->type_list[i];
+	return NULL;
 }
 
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr)

@@ -3,63 +3,265 @@
  * trace.c - print events in perf-prof's trace layout.
  *
  * One line per event: wall time, comm, tid, latency flags, [cpu], capture
- * time, event name and its print_fmt output; with -g (or the per-event
- * `stack` attribute) the call stack follows, one frame per line.
- * --format json prints one JSON object per event instead.
+ * time, sys:name and the print_fmt output (the core prints it; common
+ * formats go through compiled fast paths).  The per-event `exec=EXPR`
+ * attribute runs after the line (its printf() output follows it).  Call
+ * stacks, with -g or the per-event `stack` attribute, follow one frame a
+ * line, or go to a flame graph with --flame-graph FILE (FILE.svg: an SVG
+ * at the end; otherwise folded stacks, per -i interval with perf-prof's
+ * "YYYY-MM-DD;HH:MM:SS;" prefix: the wall time the interval began).
+ * Lines are batched into one buffer and written in large blocks: writing
+ * is most of the cost once formatting is fast.  --format json prints one
+ * object per event, csv one row.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyzers/trace.h"
 #include "common/buf.h"
+#include "common/expr.h"
+#include "common/flamegraph.h"
+#include "common/stackmap.h"
+
+#define TRACE_FLUSH_SZ (256u << 10)
 
 struct trace_priv {
-	struct pp_buf line;
+	struct pp_buf line;		/* pending output */
+	struct pp_buf fields;		/* JSON/CSV scratch */
+	struct pp_expr **exec;		/* per match (sel->index): exec=EXPR, or NULL */
+	bool any_exec;
+	struct pp_flame *flame;		/* --flame-graph */
+	struct pp_stackmap stacks;	/* (task, stack) -> flame node */
+	FILE *fold_fp;			/* folded output per interval (-i) */
+	bool fold_close;
+	uint64_t iv_start_ns;		/* start of the current -i interval */
+	uint64_t nr_folded;		/* stacks in the flame graph this interval */
+	bool csv_header;
 };
+
+static void trace_flush(struct pp_az *az)
+{
+	struct trace_priv *p = az->priv;
+
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	pp_buf_reset(&p->line);
+}
+
+static int open_folded(struct pp_az *az)
+{
+	struct trace_priv *p = az->priv;
+	const char *f = az->opt.flame_graph;
+
+	if (!*f || !strcmp(f, "-")) {
+		p->fold_fp = az->out.fp;
+		return 0;
+	}
+	p->fold_fp = fopen(f, "w");
+	if (!p->fold_fp) {
+		fprintf(stderr, "trace: cannot write '%s': %s\n", f, strerror(errno));
+		return -errno;
+	}
+	p->fold_close = true;
+	return 0;
+}
 
 static int trace_init(struct pp_az *az)
 {
+	const struct trace_opts *o = az->opts;
+	struct trace_priv *p = az->priv;
+	int rc;
+
+	if (o->generic_print)
+		ana_print_generic(az->s, true);
+	p->exec = calloc(az->nr_sels + 1, sizeof(*p->exec));
+	if (!p->exec)
+		return -ENOMEM;
+	for (size_t i = 0; i < az->nr_sels; i++) {
+		const char *text = pp_selector_attr(az->sels[i].sel, "exec");
+		if (!text || !*text)
+			continue;
+		rc = ana_expr_compile(az, az->sels[i].type, "exec", text, &p->exec[i]);
+		if (rc)
+			return rc;
+		p->any_exec = true;
+	}
+	if (az->opt.flame_graph) {
+		p->flame = pp_flame_new();
+		if (az->opt.interval_ns && !pp_flame_path_is_svg(az->opt.flame_graph)) {
+			rc = open_folded(az);
+			if (rc)
+				return rc;
+		}
+	}
 	return 0;
+}
+
+static bool wants_stack(const struct pp_az *az, const struct pp_event *ev)
+{
+	return ev->nr_stack && (az->opt.callchain || (ev->sel && ev->sel->sel->stack));
+}
+
+static void add_folded(struct pp_az *az, const struct pp_event *ev)
+{
+	struct trace_priv *p = az->priv;
+	void **slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev), ev->stack, ev->nr_stack);
+
+	if (!*slot)
+		*slot = ana_stack_node(az, p->flame, ev);
+	pp_flame_add(*slot, 1);
+	p->nr_folded++;
+}
+
+static void event_json(struct pp_az *az, const struct pp_event *ev)
+{
+	struct trace_priv *p = az->priv;
+	struct ana_session *s = az->s;
+	char ts[32];
+
+	pp_buf_reset(&p->fields);
+	ana_event_fields(s, ev, &p->fields);
+	pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
+		    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
+	pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
+	pp_buf_adds(&p->line, ",\"event\":");
+	pp_buf_add_json_str(&p->line, ev->type->name);
+	pp_buf_adds(&p->line, ",\"fields\":");
+	pp_buf_add_json_str(&p->line, pp_buf_str(&p->fields));
+	pp_buf_adds(&p->line, "}\n");
+}
+
+static void csv_str(struct pp_buf *b, const char *s)
+{
+	pp_buf_addch(b, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			pp_buf_addch(b, '"');
+		pp_buf_addch(b, *s);
+	}
+	pp_buf_addch(b, '"');
+}
+
+static void event_csv(struct pp_az *az, const struct pp_event *ev)
+{
+	struct trace_priv *p = az->priv;
+	struct ana_session *s = az->s;
+	char ts[32];
+
+	if (!p->csv_header) {
+		pp_buf_adds(&p->line, "time,cpu,pid,tid,comm,event,fields\n");
+		p->csv_header = true;
+	}
+	pp_buf_reset(&p->fields);
+	ana_event_fields(s, ev, &p->fields);
+	pp_buf_addf(&p->line, "%s,%u,%u,%u,", ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu,
+		    ev->pid, ev->tid);
+	csv_str(&p->line, ana_comm(s, ev->tid));
+	pp_buf_addch(&p->line, ',');
+	csv_str(&p->line, ev->type->name);
+	pp_buf_addch(&p->line, ',');
+	csv_str(&p->line, pp_buf_str(&p->fields));
+	pp_buf_addch(&p->line, '\n');
 }
 
 static void trace_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct trace_priv *p = az->priv;
-	struct ana_session *s = az->s;
 
-	pp_buf_reset(&p->line);
+	if (!p->iv_start_ns)
+		p->iv_start_ns = ev->time_ns;
 	if (az->out.format == ANA_FMT_JSON) {
-		char ts[32];
-		struct pp_buf f = PP_BUF_INIT;
-		ana_event_fields(s, ev, &f);
-		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
-		pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
-		pp_buf_adds(&p->line, ",\"event\":");
-		pp_buf_add_json_str(&p->line, ev->type->name);
-		pp_buf_adds(&p->line, ",\"fields\":");
-		pp_buf_add_json_str(&p->line, pp_buf_str(&f));
-		pp_buf_adds(&p->line, "}\n");
-		pp_buf_release(&f);
+		event_json(az, ev);
+	} else if (az->out.format == ANA_FMT_CSV) {
+		event_csv(az, ev);
 	} else {
-		ana_event_print(s, ev, &p->line);
+		ana_event_print(az->s, ev, &p->line);
 		pp_buf_addch(&p->line, '\n');
-		if (ev->nr_stack && (az->opt.callchain || (ev->sel && ev->sel->sel->stack)))
-			ana_stack_print(s, ev, &p->line);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->any_exec && p->exec[ev->sel->index]) {
+		trace_flush(az);	/* printf() writes through stdio */
+		ana_expr_eval(az, p->exec[ev->sel->index], ev);
+	}
+	if (wants_stack(az, ev)) {
+		if (p->flame)
+			add_folded(az, ev);
+		else if (az->out.format == ANA_FMT_TEXT)
+			ana_stack_print(az->s, ev, &p->line);
+	}
+	if (p->line.len >= TRACE_FLUSH_SZ)
+		trace_flush(az);
+}
+
+static int zero_self(struct pp_flame_node *n, void *arg)
+{
+	n->self = 0;
+	return 0;
+}
+
+/* The folded stacks of the interval that began at iv_start_ns, then a fresh interval. */
+static void write_interval(struct pp_az *az, uint64_t next_start_ns)
+{
+	struct trace_priv *p = az->priv;
+	char when[48];
+
+	if (p->nr_folded) {
+		trace_flush(az);
+		ana_time_str(az->s, p->iv_start_ns, when, sizeof(when));
+		when[10] = ';';
+		when[19] = ';';
+		when[20] = '\0';
+		pp_flame_write_folded(p->flame, p->fold_fp, when);
+		pp_flame_walk(p->flame, zero_self, NULL);
+		p->nr_folded = 0;
+	}
+	p->iv_start_ns = next_start_ns;
+}
+
+static void trace_interval(struct pp_az *az, uint64_t now_ns)
+{
+	struct trace_priv *p = az->priv;
+
+	if (p->fold_fp)
+		write_interval(az, now_ns);
 }
 
 static int trace_finish(struct pp_az *az)
 {
-	return 0;
+	struct trace_priv *p = az->priv;
+	char err[256];
+	int rc = 0;
+
+	trace_flush(az);
+	if (p->fold_fp) {
+		write_interval(az, 0);
+		fflush(p->fold_fp);
+	} else if (p->flame) {
+		struct pp_flame_svg_opts so = { .title = "trace" };
+		rc = pp_flame_write_file(p->flame, *az->opt.flame_graph ? az->opt.flame_graph : "-",
+					 &so, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "trace: %s\n", err);
+	}
+	fflush(az->out.fp);
+	return rc;
 }
 
 static void trace_release(struct pp_az *az)
 {
 	struct trace_priv *p = az->priv;
 
+	for (size_t i = 0; p->exec && i < az->nr_sels; i++)
+		pp_expr_free(p->exec[i]);
+	free(p->exec);
+	if (p->fold_close)
+		fclose(p->fold_fp);
+	pp_stackmap_release(&p->stacks);
+	pp_flame_free(p->flame);
 	pp_buf_release(&p->line);
+	pp_buf_release(&p->fields);
 }
 
 extern const struct pp_plan_ops azp_trace_plan;
@@ -67,14 +269,22 @@ extern const struct pp_plan_ops azp_trace_plan;
 const struct pp_analyzer_ops az_trace_ops = {
 	.name = "trace",
 	.summary = "print events, with their fields and call stacks",
-	.usage = "pp-analyze FILE trace [-e EVENT[,EVENT...]] [-g] [--format json]",
-	.examples = "  pp-analyze pp.capture trace -e sched:sched_wakeup\n"
-		    "  pp-analyze pp.capture trace -e 'sched:sched_switch/prev_state==2/' -g\n",
+	.usage = "pp-analyze FILE trace [-e EVENT[/filter/ATTR/][,EVENT...]] [-g] "
+		 "[--flame-graph FILE [-i MS]] [-N N] [--format json|csv]",
+	.examples = "  pp-analyze pp.capture trace                      # every event of the capture\n"
+		    "  pp-analyze pp.capture trace -e sched:sched_wakeup\n"
+		    "  pp-analyze pp.capture trace -e 'sched:sched_switch/prev_state==2/' -g\n"
+		    "  pp-analyze pp.capture trace -e 'sched:sched_switch//stack/' --flame-graph sw.svg\n"
+		    "  pp-analyze pp.capture trace -e sched:sched_switch -g --flame-graph sw.folded -i 1000\n"
+		    "  pp-analyze pp.capture trace -e 'sched:sched_wakeup//exec=(printf(\"pid %d\\n\", pid))/'\n"
+		    "  pp-analyze pp.capture trace -e 'raw_syscalls:*' -N 100 -o first.txt\n",
 	.plan = &azp_trace_plan,
+	.help_attrs = "stack/exec=./",
 	.priv_size = sizeof(struct trace_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = trace_init,
 	.event = trace_event,
+	.interval = trace_interval,
 	.finish = trace_finish,
 	.release = trace_release,
 };

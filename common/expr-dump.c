@@ -33,17 +33,29 @@ const char *expr_op_name(int op)
 	return op >= 0 && op < OP__COUNT && op_names[op] ? op_names[op] : "?";
 }
 
-/* The source token at @pos: an identifier or number, else one character. */
+/* The source token at @pos: a word, a quoted literal, or an operator. */
 static void add_token(struct pp_buf *out, const char *text, int pos)
 {
 	int len = (int)strlen(text), e = pos;
 
 	if (pos < 0 || pos >= len)
 		return;
-	while (e < len && (isalnum((unsigned char)text[e]) || text[e] == '_'))
-		e++;
-	if (e == pos)
-		e = pos + 1;
+	if (text[pos] == '"' || text[pos] == '\'') {
+		for (e = pos + 1; e < len && text[e] != text[pos]; e++)
+			if (text[e] == '\\' && e + 1 < len)
+				e++;
+		e = e < len ? e + 1 : len;
+	} else if (isalnum((unsigned char)text[pos]) || text[pos] == '_') {
+		while (e < len && (isalnum((unsigned char)text[e]) || text[e] == '_'))
+			e++;
+	} else {
+		while (e < len && e < pos + 2 && strchr("<>=!&|+-", text[e]) && text[e])
+			e++;
+		if (e == pos)
+			e = pos + 1;
+	}
+	if (e - pos > 40)
+		e = pos + 40;
 	pp_buf_addf(out, "  # %.*s", e - pos, text + pos);
 }
 

@@ -7,6 +7,7 @@
  * left operand's conversion is only known after the right operand is parsed;
  * the parser leaves a NOP "hole" after the left operand that is patched here,
  * and expr_finish() removes unused holes and remaps jump targets.
+ * The small accessors of struct pp_expr live here too.
  * Not here: parsing (expr-parse.c), execution (expr-vm.c).
  */
 #include <string.h>
@@ -216,6 +217,7 @@ static void set_result(struct expr_val *l, struct expr_type t)
 	l->arr_size = 0;
 	l->field = NULL;
 	l->lv = LV_NONE;
+	l->is_bool = false;
 }
 
 /* Pointer +/- integer, integer + pointer, pointer - pointer. */
@@ -278,6 +280,7 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 			expr_fail(p, PP_ETYPE, pos, "'~' needs a string on both sides");
 		expr_emit(p, OP_GLOB, 0, 0);
 		set_result(l, expr_type_make(B_INT, false, 0));
+		l->is_bool = true;
 		return;
 	case TK_EQ: case TK_NE: case '<': case TK_LE: case '>': case TK_GE:
 		if ((tok == TK_EQ || tok == TK_NE) && expr_is_str(l->t) && expr_is_str(r->t)) {
@@ -292,6 +295,7 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		}
 		expr_emit(p, op, 0, 0);
 		set_result(l, expr_type_make(B_INT, false, 0));
+		l->is_bool = true;
 		return;
 	case '+': case '-':
 		if (lp || rp) {
@@ -333,6 +337,27 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 	set_result(l, t);
 }
 
+/*
+ * Replace code[start..] (constants and operators only) with one IMM.  No jump
+ * can point inside: jump targets are set once an operand is complete.
+ */
+void expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start)
+{
+	struct pp_expr *e = p->e;
+	int64_t val;
+	int at = p->at;
+
+	if (!expr_const_eval(e->code + start, e->nr_code - start, &val))
+		return;
+	p->at = e->code_pos[start];
+	e->nr_code = start;
+	p->sp--;	/* what the range left on the stack */
+	expr_emit(p, OP_IMM, 0, val);
+	p->at = at;
+	v->is_const = true;
+	v->start = start;
+}
+
 static bool is_jump(int op)
 {
 	return op == OP_JMP || op == OP_JZ || op == OP_JZK || op == OP_JNZK;
@@ -365,4 +390,33 @@ void expr_finish(struct expr_parser *p)
 	}
 	e->nr_code = n;
 	free(map);
+}
+
+void pp_expr_free(struct pp_expr *e)
+{
+	if (!e)
+		return;
+	free(e->code);
+	free(e->code_pos);
+	free(e->pool);
+	free(e->text);
+	free(e);
+}
+
+const struct pp_field *pp_field_find(const struct pp_field *fields, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (fields[i].name && !strcmp(fields[i].name, name))
+			return &fields[i];
+	return NULL;
+}
+
+bool pp_expr_is_string(const struct pp_expr *e)
+{
+	return expr_is_str(e->type);
+}
+
+unsigned pp_expr_flags(const struct pp_expr *e)
+{
+	return e->flags;
 }

@@ -25,6 +25,7 @@
 #define EXPR_STACK 256			/* deepest evaluation stack */
 #define EXPR_MAX_ARGS 7			/* printf(fmt, 6 args) */
 #define EXPR_EXT_SLOTS 16		/* strings from callbacks alive at once */
+#define EXPR_STR_FIELDS 16		/* string fields whose extent bounds strings */
 
 /* Tokens: single characters stand for themselves. */
 enum expr_tok {
@@ -90,6 +91,12 @@ struct expr_insn {
 	int64_t imm;
 };
 
+/* A string field of the record: strings that start inside it end with it. */
+struct expr_str_field {
+	uint32_t off;		/* of the array, or of the __data_loc word */
+	uint32_t size;		/* of the array; 0 for __data_loc */
+};
+
 struct pp_expr {
 	struct expr_insn *code;
 	uint32_t nr_code, alloc_code;
@@ -100,6 +107,9 @@ struct pp_expr {
 	unsigned flags;		/* enum pp_expr_use */
 	unsigned max_stack;
 	char *text;		/* the source (dump) */
+	/* The string fields used (beyond EXPR_STR_FIELDS, the record bounds them). */
+	struct expr_str_field str_fields[EXPR_STR_FIELDS];
+	unsigned nr_str_fields;
 };
 
 /* An operand while compiling: its type and how it was produced. */
@@ -108,6 +118,9 @@ struct expr_val {
 	uint32_t arr_size;	/* sizeof for arrays and string literals, else 0 */
 	const struct pp_field *field;	/* a whole array field, as the last insn */
 	int8_t lv;		/* lvalue: LV_RAW / LV_MEM as the last insn, LV_NONE */
+	bool is_bool;		/* the value is 0 or 1 on every path */
+	bool is_const;		/* computed by code[start..] from constants alone */
+	uint32_t start;
 };
 
 enum { LV_NONE, LV_RAW, LV_MEM };
@@ -124,6 +137,7 @@ struct expr_parser {
 	struct expr_type num_type;
 	char *str;		/* TK_STR contents, str_len bytes (may hold NULs) */
 	uint32_t str_len, str_alloc;
+	struct pp_buf lit;	/* adjacent literals being joined */
 
 	const struct pp_expr_env *env;
 	struct pp_expr *e;
@@ -137,8 +151,11 @@ struct expr_parser {
 
 /* expr-lex.c */
 void expr_lex_next(struct expr_parser *p);
-bool expr_lex_peek_word(struct expr_parser *p, int *b, int *e);
-void expr_lex_take_word(struct expr_parser *p, int b, int e);
+int expr_lex_peek_word(struct expr_parser *p, int *b, int *e);
+void expr_lex_take_word(struct expr_parser *p, int b, int e, int resume);
+bool expr_type_word_find(const struct expr_parser *p);
+struct expr_type expr_parse_type(struct expr_parser *p);
+bool expr_paren_starts_type(struct expr_parser *p);
 bool expr_tok_is(const struct expr_parser *p, const char *word);
 void expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5), noreturn));
@@ -153,12 +170,16 @@ void expr_normalize(struct expr_parser *p, struct expr_type t);
 uint32_t expr_pool_add(struct expr_parser *p, const void *data, uint32_t n);
 void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		    const struct expr_val *r, uint32_t hole);
+void expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start);
 void expr_finish(struct expr_parser *p);
 int expr_type_size(struct expr_type t);
 struct expr_type expr_promote(struct expr_type t);
 struct expr_type expr_usual(struct expr_type a, struct expr_type b);
 bool expr_is_str(struct expr_type t);
 bool expr_is_ptr(const struct expr_val *v);
+
+/* expr-vm.c */
+bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out);
 
 /* expr-dump.c */
 const char *expr_op_name(int op);

@@ -5,7 +5,8 @@
  * The lexer reads one token ahead on demand (expr_lex_next()), decodes
  * numbers with C's type rules and string literals with their escapes, and
  * skips # and // line comments and C comments.  For filters the parser can
- * ask for the next word raw, as an unquoted string (comm == bash).
+ * ask for the next word raw, as an unquoted string (comm == bash).  Type
+ * names (keywords and the kernel's u8..s64) are read here too.
  * Errors longjmp to the parser's entry point through expr_fail().
  */
 #include <ctype.h>
@@ -206,7 +207,10 @@ static int skip_space(struct expr_parser *p, int i)
 	for (;;) {
 		while (i < p->len && isspace((unsigned char)s[i]))
 			i++;
-		if (i < p->len && (s[i] == '#' || (s[i] == '/' && i + 1 < p->len && s[i + 1] == '/'))) {
+		bool line = i < p->len && (s[i] == '#' ||
+					   (s[i] == '/' && i + 1 < p->len && s[i + 1] == '/'));
+
+		if (line) {
 			while (i < p->len && s[i] != '\n')
 				i++;
 		} else if (i + 1 < p->len && s[i] == '/' && s[i + 1] == '*') {
@@ -277,11 +281,20 @@ bool expr_tok_is(const struct expr_parser *p, const char *word)
 	       !memcmp(p->src + p->tok_pos, word, n);
 }
 
-bool expr_lex_peek_word(struct expr_parser *p, int *b, int *e)
+int expr_lex_peek_word(struct expr_parser *p, int *b, int *e)
 {
 	const char *s = p->src;
 	int i = skip_space(p, p->cur);
 
+	if (i < p->len && s[i] == '\'') {	/* the kernel's 'string' */
+		const char *q = memchr(s + i + 1, '\'', (size_t)(p->len - i - 1));
+
+		if (!q)
+			return 0;
+		*b = i + 1;
+		*e = (int)(q - s);
+		return 2;
+	}
 	*b = i;
 	while (i < p->len && !isspace((unsigned char)s[i]) && !strchr("()&|,\"'", s[i]))
 		i++;
@@ -289,7 +302,7 @@ bool expr_lex_peek_word(struct expr_parser *p, int *b, int *e)
 	return i > *b;
 }
 
-void expr_lex_take_word(struct expr_parser *p, int b, int e)
+void expr_lex_take_word(struct expr_parser *p, int b, int e, int resume)
 {
 	p->str_len = 0;
 	str_add(p, 0);
@@ -298,5 +311,103 @@ void expr_lex_take_word(struct expr_parser *p, int b, int e)
 		str_add(p, p->src[i]);
 	p->tok = TK_STR;
 	p->tok_pos = b;
-	p->cur = p->tok_end = e;
+	p->cur = p->tok_end = resume;
+}
+
+/* Type names: keywords, and the kernel's fixed-width typedefs. */
+static const struct type_word {
+	const char *name;
+	int base;		/* -1: a modifier */
+	bool uns;
+	bool fixed;		/* a typedef: complete on its own */
+} type_words[] = {
+	{ "char", B_CHAR, false, false }, { "short", B_SHORT, false, false },
+	{ "int", B_INT, false, false }, { "long", B_LONG, false, false },
+	{ "void", B_VOID, false, false }, { "unsigned", -1, true, false },
+	{ "signed", -1, false, false },
+	{ "u8", B_CHAR, true, true }, { "u16", B_SHORT, true, true },
+	{ "u32", B_INT, true, true }, { "u64", B_LONG, true, true },
+	{ "s8", B_CHAR, false, true }, { "s16", B_SHORT, false, true },
+	{ "s32", B_INT, false, true }, { "s64", B_LONG, false, true },
+	{ "__u8", B_CHAR, true, true }, { "__u16", B_SHORT, true, true },
+	{ "__u32", B_INT, true, true }, { "__u64", B_LONG, true, true },
+	{ "__s8", B_CHAR, false, true }, { "__s16", B_SHORT, false, true },
+	{ "__s32", B_INT, false, true }, { "__s64", B_LONG, false, true },
+	{ "size_t", B_LONG, true, true }, { "pid_t", B_INT, false, true },
+};
+
+static const struct type_word *type_word(const struct expr_parser *p)
+{
+	for (size_t i = 0; i < PP_ARRAY_SIZE(type_words); i++)
+		if (expr_tok_is(p, type_words[i].name))
+			return &type_words[i];
+	return NULL;
+}
+
+bool expr_type_word_find(const struct expr_parser *p)
+{
+	return type_word(p) != NULL;
+}
+
+/* [unsigned|signed] [char|short|int|long [long] [int]] or u8..s64, then '*'s. */
+struct expr_type expr_parse_type(struct expr_parser *p)
+{
+	const struct type_word *w;
+	int base = -1, longs = 0, pos = p->tok_pos;
+	bool uns = false, sign = false, fixed = false;
+
+	while ((w = type_word(p))) {
+		if (fixed || (w->fixed && (base >= 0 || uns || sign || longs)))
+			expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+		if (w->fixed) {
+			fixed = true;
+			base = w->base;
+			uns = w->uns;
+		} else if (w->base < 0) {
+			if (uns || sign)
+				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+			uns = w->uns;
+			sign = !w->uns;
+		} else if (w->base == B_LONG) {
+			if (++longs > 2 || (base >= 0 && base != B_INT))
+				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+		} else if (w->base == B_INT && (longs || base == B_SHORT)) {
+			/* "long int", "short int" */
+		} else {
+			if (base >= 0 || longs)
+				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+			base = w->base;
+		}
+		expr_lex_next(p);
+	}
+	if (longs)
+		base = B_LONG;
+	if (base < 0)
+		base = B_INT;
+	if (base == B_VOID && (uns || sign))
+		expr_fail(p, PP_ETYPE, pos, "invalid type");
+
+	struct expr_type t = expr_type_make(base, uns, 0);
+
+	while (p->tok == '*') {
+		if (++t.ptr > 7)
+			expr_fail(p, PP_ETYPE, p->tok_pos, "too many '*'");
+		expr_lex_next(p);
+	}
+	return t;
+}
+
+/* Whether the token after the current '(' starts a type name (a cast). */
+bool expr_paren_starts_type(struct expr_parser *p)
+{
+	int cur = p->cur, tok = p->tok, pos = p->tok_pos, end = p->tok_end;
+	bool yes;
+
+	expr_lex_next(p);
+	yes = type_word(p) != NULL;
+	p->cur = cur;
+	p->tok = tok;
+	p->tok_pos = pos;
+	p->tok_end = end;
+	return yes;
 }

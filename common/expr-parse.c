@@ -40,36 +40,6 @@ const char *expr_builtin_name(int fn)
 	return fn >= 0 && fn < FN__COUNT ? builtins[fn].name : "?";
 }
 
-/* Type names: keywords, and the kernel's fixed-width typedefs. */
-static const struct type_word {
-	const char *name;
-	int base;		/* -1: a modifier */
-	bool uns;
-	bool fixed;		/* a typedef: complete on its own */
-} type_words[] = {
-	{ "char", B_CHAR, false, false }, { "short", B_SHORT, false, false },
-	{ "int", B_INT, false, false }, { "long", B_LONG, false, false },
-	{ "void", B_VOID, false, false }, { "unsigned", -1, true, false },
-	{ "signed", -1, false, false },
-	{ "u8", B_CHAR, true, true }, { "u16", B_SHORT, true, true },
-	{ "u32", B_INT, true, true }, { "u64", B_LONG, true, true },
-	{ "s8", B_CHAR, false, true }, { "s16", B_SHORT, false, true },
-	{ "s32", B_INT, false, true }, { "s64", B_LONG, false, true },
-	{ "__u8", B_CHAR, true, true }, { "__u16", B_SHORT, true, true },
-	{ "__u32", B_INT, true, true }, { "__u64", B_LONG, true, true },
-	{ "__s8", B_CHAR, false, true }, { "__s16", B_SHORT, false, true },
-	{ "__s32", B_INT, false, true }, { "__s64", B_LONG, false, true },
-	{ "size_t", B_LONG, true, true }, { "pid_t", B_INT, false, true },
-};
-
-static const struct type_word *type_word_find(const struct expr_parser *p)
-{
-	for (size_t i = 0; i < PP_ARRAY_SIZE(type_words); i++)
-		if (expr_tok_is(p, type_words[i].name))
-			return &type_words[i];
-	return NULL;
-}
-
 static struct expr_val comma(struct expr_parser *p);
 static struct expr_val assign(struct expr_parser *p);
 static struct expr_val cond(struct expr_parser *p);
@@ -128,69 +98,6 @@ static void need_integer(struct expr_parser *p, const struct expr_val *v, int po
 		expr_fail(p, PP_ETYPE, pos, "%s needs an integer", what);
 }
 
-/* [unsigned|signed] [char|short|int|long [long] [int]] or u8..s64, then '*'s. */
-static struct expr_type parse_type(struct expr_parser *p)
-{
-	const struct type_word *w;
-	int base = -1, longs = 0, pos = p->tok_pos;
-	bool uns = false, sign = false, fixed = false;
-
-	while ((w = type_word_find(p))) {
-		if (fixed || (w->fixed && (base >= 0 || uns || sign || longs)))
-			expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-		if (w->fixed) {
-			fixed = true;
-			base = w->base;
-			uns = w->uns;
-		} else if (w->base < 0) {
-			if (uns || sign)
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-			uns = w->uns;
-			sign = !w->uns;
-		} else if (w->base == B_LONG) {
-			if (++longs > 2 || (base >= 0 && base != B_INT))
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-		} else if (w->base == B_INT && (longs || base == B_SHORT)) {
-			/* "long int", "short int" */
-		} else {
-			if (base >= 0 || longs)
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
-			base = w->base;
-		}
-		next(p);
-	}
-	if (longs)
-		base = B_LONG;
-	if (base < 0)
-		base = B_INT;
-	if (base == B_VOID && (uns || sign))
-		expr_fail(p, PP_ETYPE, pos, "invalid type");
-
-	struct expr_type t = expr_type_make(base, uns, 0);
-
-	while (p->tok == '*') {
-		if (++t.ptr > 7)
-			expr_fail(p, PP_ETYPE, p->tok_pos, "too many '*'");
-		next(p);
-	}
-	return t;
-}
-
-/* Whether the token after the current '(' starts a type name (a cast). */
-static bool paren_starts_type(struct expr_parser *p)
-{
-	int cur = p->cur, tok = p->tok, pos = p->tok_pos, end = p->tok_end;
-	bool yes;
-
-	next(p);
-	yes = type_word_find(p) != NULL;
-	p->cur = cur;
-	p->tok = tok;
-	p->tok_pos = pos;
-	p->tok_end = end;
-	return yes;
-}
-
 static int elem_base(uint32_t size)
 {
 	switch (size) {
@@ -206,6 +113,18 @@ static bool scalar_size(uint32_t size)
 	return size == 1 || size == 2 || size == 4 || size == 8;
 }
 
+/* Remember a string field, so that its strings end where it ends. */
+static void add_str_field(struct pp_expr *e, const struct pp_field *f)
+{
+	struct expr_str_field sf = { f->offset, f->is_data_loc ? 0 : f->size };
+
+	for (unsigned i = 0; i < e->nr_str_fields; i++)
+		if (e->str_fields[i].off == sf.off)
+			return;
+	if (e->nr_str_fields < EXPR_STR_FIELDS)
+		e->str_fields[e->nr_str_fields++] = sf;
+}
+
 static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f)
 {
 	struct expr_val v = { .lv = LV_NONE };
@@ -213,9 +132,10 @@ static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f
 
 	p->e->flags |= PP_EXPR_USES_FIELDS;
 	if (f->is_data_loc || f->is_array || f->is_string || !scalar_size(f->size)) {
-		if (f->is_string)
+		if (f->is_string) {
 			v.t = expr_type_make(B_CHAR, false, 1);
-		else
+			add_str_field(p->e, f);
+		} else
 			v.t = expr_type_make(elem_base(es), !f->is_signed, 1);
 		expr_emit(p, f->is_data_loc ? OP_LOC : OP_ADDR, f->offset, 0);
 		v.arr_size = f->is_data_loc ? 0 : f->size;
@@ -367,7 +287,7 @@ static struct expr_val identifier(struct expr_parser *p)
 	int n = p->tok_end - p->tok_pos, pos = p->tok_pos, fn;
 	struct expr_val v;
 
-	if (type_word_find(p))
+	if (expr_type_word_find(p))
 		expr_fail(p, PP_ESYNTAX, pos, "unexpected type name '%.*s'", n, s);
 	if ((p->env->flags & PP_EXPR_FILTER) && name_is(s, n, "CPUS"))
 		expr_fail(p, PP_ENOTSUP, pos, "CPUS{} is only supported as 'X & CPUS{list}'");
@@ -391,20 +311,20 @@ static struct expr_val identifier(struct expr_parser *p)
 
 static struct expr_val string_literal(struct expr_parser *p)
 {
-	struct pp_buf b = PP_BUF_INIT;
+	struct pp_buf *b = &p->lit;	/* the parser's: next() may longjmp */
 	struct expr_val v;
 	uint32_t off;
 
 	p->at = p->tok_pos;
+	pp_buf_reset(b);
 	while (p->tok == TK_STR) {
-		pp_buf_add(&b, p->str, p->str_len);
+		pp_buf_add(b, p->str, p->str_len);
 		next(p);
 	}
-	pp_buf_grow(&b, 1);	/* the NUL */
-	off = expr_pool_add(p, b.data, (uint32_t)b.len + 1);
+	pp_buf_grow(b, 1);	/* the NUL */
+	off = expr_pool_add(p, b->data, (uint32_t)b->len + 1);
 	v = val_of(expr_type_make(B_CHAR, false, 1));
-	v.arr_size = (uint32_t)b.len + 1;
-	pp_buf_release(&b);
+	v.arr_size = (uint32_t)b->len + 1;
 	expr_emit(p, OP_STR, off, 0);
 	return v;
 }
@@ -416,8 +336,9 @@ static struct expr_val primary(struct expr_parser *p)
 	p->at = p->tok_pos;
 	switch (p->tok) {
 	case TK_NUM:
-		expr_emit(p, OP_IMM, 0, p->num);
 		v = val_of(p->num_type);
+		v.is_const = true;
+		v.start = expr_emit(p, OP_IMM, 0, p->num);
 		next(p);
 		return v;
 	case TK_STR:
@@ -461,6 +382,7 @@ static struct expr_val subscript(struct expr_parser *p, struct expr_val v)
 		f = v.field;	/* fuse: the index is checked against the field */
 		e->nr_code--;
 		p->sp--;
+		pos = e->code_pos[e->nr_code];
 	}
 	next(p);
 	ipos = p->tok_pos;
@@ -508,7 +430,7 @@ static struct expr_val postfix(struct expr_parser *p)
 
 static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 {
-	struct expr_val v = unary(p);
+	struct expr_val v = unary(p), c = v;
 	struct expr_type t = v.t;
 	struct pp_expr *e = p->e;
 	struct expr_insn *last = e->nr_code ? &e->code[e->nr_code - 1] : NULL;
@@ -523,11 +445,18 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 			expr_emit(p, tok == '-' ? OP_NEG : OP_BNOT, 0, 0);
 			expr_normalize(p, t);
 		}
-		return val_of(t);
+		v = val_of(t);
+		if (c.is_const)
+			expr_fold(p, &v, c.start);
+		return v;
 	case '!':
 		need_scalar(p, &v, pos);
 		expr_emit(p, OP_NOT, 0, 0);
-		return val_of(expr_type_make(B_INT, false, 0));
+		v = val_of(expr_type_make(B_INT, false, 0));
+		v.is_bool = true;
+		if (c.is_const)
+			expr_fold(p, &v, c.start);
+		return v;
 	case '*':
 		if (!t.ptr)
 			expr_fail(p, PP_ETYPE, pos, "'*' needs a pointer");
@@ -563,9 +492,9 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 	uint32_t size;
 
 	next(p);
-	if (p->tok == '(' && paren_starts_type(p)) {
+	if (p->tok == '(' && expr_paren_starts_type(p)) {
 		next(p);
-		struct expr_type t = parse_type(p);
+		struct expr_type t = expr_parse_type(p);
 
 		expect(p, ')', "')'");
 		size = (uint32_t)expr_type_size(t);
@@ -582,8 +511,11 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 		p->sp = sp;
 	}
 	p->at = pos;
-	expr_emit(p, OP_IMM, 0, size);
-	return val_of(expr_type_make(B_LONG, true, 0));
+	struct expr_val v = val_of(expr_type_make(B_LONG, true, 0));
+
+	v.is_const = true;
+	v.start = expr_emit(p, OP_IMM, 0, size);
+	return v;
 }
 
 static struct expr_val unary(struct expr_parser *p)
@@ -599,9 +531,9 @@ static struct expr_val unary(struct expr_parser *p)
 		refuse_incdec(p);
 	} else if (expr_tok_is(p, "sizeof")) {
 		v = do_sizeof(p);
-	} else if (tok == '(' && paren_starts_type(p)) {
+	} else if (tok == '(' && expr_paren_starts_type(p)) {
 		next(p);
-		struct expr_type t = parse_type(p);
+		struct expr_type t = expr_parse_type(p);
 
 		expect(p, ')', "')'");
 		v = unary(p);
@@ -609,7 +541,14 @@ static struct expr_val unary(struct expr_parser *p)
 			need_scalar(p, &v, pos);
 		p->at = pos;
 		expr_convert(p, v.t, t);
-		v = val_of(t);
+		if (v.is_const) {
+			struct expr_val c = v;
+
+			v = val_of(t);
+			expr_fold(p, &v, c.start);
+		} else {
+			v = val_of(t);
+		}
 	} else {
 		v = postfix(p);
 	}
@@ -629,17 +568,25 @@ static bool tok_in(int tok, const int *toks)
 }
 
 /*
- * In a filter, the right side of == != ~ after a string may be a bare word:
- * comm == bash, comm ~ pyth*.  A word that names something stays a name.
+ * In a filter, the right side of == != ~ after a string may be a bare word
+ * (comm == bash, comm ~ pyth*) or single-quoted (comm == 'bash'), as the
+ * kernel allows.  A bare word that names something stays a name.
  */
 static void next_operand(struct expr_parser *p, int tok, const struct expr_val *l)
 {
-	int b, e;
+	int b, e, kind;
 	struct expr_val unused;
 
 	if ((p->env->flags & PP_EXPR_FILTER) && expr_is_str(l->t) &&
-	    (tok == TK_EQ || tok == TK_NE || tok == '~') && expr_lex_peek_word(p, &b, &e)) {
+	    (tok == TK_EQ || tok == TK_NE || tok == '~') &&
+	    (kind = expr_lex_peek_word(p, &b, &e))) {
 		const char *s = p->src + b;
+
+		if (kind == 2) {
+			expr_lex_take_word(p, b, e, e + 1);
+			p->tok_pos = b - 1;
+			return;
+		}
 		bool ident = !(s[0] >= '0' && s[0] <= '9');
 
 		for (int i = b; i < e && ident; i++)
@@ -648,7 +595,7 @@ static void next_operand(struct expr_parser *p, int tok, const struct expr_val *
 				(p->src[i] >= '0' && p->src[i] <= '9') || p->src[i] == '_';
 		if (!ident || (!resolve_name(p, s, e - b, &unused, false) &&
 			       find_builtin(s, e - b) < 0)) {
-			expr_lex_take_word(p, b, e);
+			expr_lex_take_word(p, b, e, e);
 			return;
 		}
 	}
@@ -661,13 +608,15 @@ static struct expr_val binary(struct expr_parser *p, level_fn sub, const int *to
 
 	while (tok_in(p->tok, toks)) {
 		int tok = p->tok, pos = p->tok_pos;
+		struct expr_val l = v, r;
 		uint32_t hole;
-		struct expr_val r;
 
 		next_operand(p, tok, &v);
 		hole = expr_emit(p, OP_NOP, 0, 0);
 		r = sub(p);
 		expr_gen_binop(p, tok, pos, &v, &r, hole);
+		if (l.is_const && r.is_const)
+			expr_fold(p, &v, l.start);
 	}
 	return v;
 }
@@ -762,7 +711,14 @@ static struct expr_val band(struct expr_parser *p)
 		}
 		hole = expr_emit(p, OP_NOP, 0, 0);
 		r = equality(p);
-		expr_gen_binop(p, '&', pos, &v, &r, hole);
+		if (v.is_const && r.is_const) {
+			struct expr_val l = v;
+
+			expr_gen_binop(p, '&', pos, &v, &r, hole);
+			expr_fold(p, &v, l.start);
+		} else {
+			expr_gen_binop(p, '&', pos, &v, &r, hole);
+		}
 	}
 	return v;
 }
@@ -781,7 +737,10 @@ static struct expr_val bor(struct expr_parser *p)
 	return binary(p, bxor, toks);
 }
 
-/* && and ||: BOOL; JZK/JNZK over the right side, which leaves 0/1 too. */
+/*
+ * && and ||: JZK/JNZK over the right side, with BOOLs so that the result is
+ * 0 or 1 (not needed for a 0/1 operand, nor left of &&: it keeps only a 0).
+ */
 static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int jop)
 {
 	struct expr_val v = sub(p);
@@ -793,15 +752,18 @@ static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int
 
 		need_scalar(p, &v, pos);
 		p->at = pos;
-		expr_emit(p, OP_BOOL, 0, 0);
+		if (jop == OP_JNZK && !v.is_bool)
+			expr_emit(p, OP_BOOL, 0, 0);
 		j = expr_emit(p, jop, 0, 0);
 		next(p);
 		r = sub(p);
 		need_scalar(p, &r, pos);
 		p->at = pos;
-		expr_emit(p, OP_BOOL, 0, 0);
+		if (!r.is_bool)
+			expr_emit(p, OP_BOOL, 0, 0);
 		p->e->code[j].a = p->e->nr_code;
 		v = val_of(expr_type_make(B_INT, false, 0));
+		v.is_bool = true;
 	}
 	return v;
 }
@@ -898,6 +860,7 @@ static int compile(const char *text, const struct pp_expr_env *env, unsigned fla
 	if (setjmp(p->fail)) {
 		ret = p->ret;
 		pp_expr_free(p->e);
+		pp_buf_release(&p->lit);
 		free(p->str);
 		free(p);
 		return ret;
@@ -917,6 +880,7 @@ static int compile(const char *text, const struct pp_expr_env *env, unsigned fla
 	expr_finish(p);
 	p->e->text = pp_xstrdup(text);
 	*out = p->e;
+	pp_buf_release(&p->lit);
 	free(p->str);
 	free(p);
 	return 0;
@@ -932,33 +896,4 @@ int pp_filter_compile(const char *text, const struct pp_expr_env *env, struct pp
 		      struct pp_parse_error *err)
 {
 	return compile(text, env, PP_EXPR_FILTER, out, err);
-}
-
-void pp_expr_free(struct pp_expr *e)
-{
-	if (!e)
-		return;
-	free(e->code);
-	free(e->code_pos);
-	free(e->pool);
-	free(e->text);
-	free(e);
-}
-
-const struct pp_field *pp_field_find(const struct pp_field *fields, size_t nr, const char *name)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (fields[i].name && !strcmp(fields[i].name, name))
-			return &fields[i];
-	return NULL;
-}
-
-bool pp_expr_is_string(const struct pp_expr *e)
-{
-	return expr_is_str(e->type);
-}
-
-unsigned pp_expr_flags(const struct pp_expr *e)
-{
-	return e->flags;
 }

@@ -114,7 +114,35 @@ static uint64_t vm_loc(struct vm *vm, uint64_t off, uint32_t *len, uint32_t *dof
 	return vm->raw + *doff;
 }
 
-/* The string at @a, bounded by its region; "" for NULL or an unreadable address. */
+/* Bytes from @a (in the record) to the end of the string field holding it, or @n. */
+static uint64_t str_field_avail(const struct vm *vm, uint64_t a, uint64_t n)
+{
+	const struct pp_expr *e = vm->e;
+	uint64_t raw_sz = vm->raw_end - vm->raw;
+
+	for (unsigned i = 0; i < e->nr_str_fields; i++) {
+		const struct expr_str_field *sf = &e->str_fields[i];
+		uint64_t b = vm->raw + sf->off, end = b + sf->size;
+
+		if (!sf->size) {	/* __data_loc: the data it points at */
+			uint32_t v;
+
+			if (sf->off + 4ull > raw_sz)
+				continue;
+			v = (uint32_t)rd(b, 4, false);
+			b = vm->raw + (v & 0xffff);
+			end = b + (v >> 16);
+		}
+		if (a >= b && a < end)
+			return end - a < n ? end - a : n;
+	}
+	return n;
+}
+
+/*
+ * The string at @a, bounded by its region and, inside the record, by its
+ * string field; "" for NULL or an unreadable address.
+ */
 static const char *vm_str(struct vm *vm, uint64_t a, size_t *len)
 {
 	uint64_t n = vm_avail(vm, a);
@@ -126,6 +154,8 @@ static const char *vm_str(struct vm *vm, uint64_t a, size_t *len)
 		*len = 0;
 		return "";
 	}
+	if (a < vm->raw_end && a >= vm->raw)
+		n = str_field_avail(vm, a, n);
 	s = (const char *)(uintptr_t)a;
 	*len = strnlen(s, (size_t)n);
 	return s;
@@ -234,7 +264,8 @@ static void vm_format(struct vm *vm, const uint64_t *args, int nargs, struct fmt
 			continue;
 		}
 		while (j < flen && strchr("-+ #0", fmt[j]) && fmt[j]) {
-			if (nflags < (int)sizeof(flags) - 1 && !memchr(flags, fmt[j], (size_t)nflags))
+			if (nflags < (int)sizeof(flags) - 1 &&
+			    !memchr(flags, fmt[j], (size_t)nflags))
 				flags[nflags++] = fmt[j];
 			j++;
 		}
@@ -398,14 +429,16 @@ vm_exec(struct vm *vm, struct pp_buf *trace)
 		case OP_LOCLEN: vm_loc(vm, in->a, &len, &doff); s[sp++] = len; break;
 		case OP_IDX:
 			a = s[sp - 1];
-			s[sp - 1] = a < (uint64_t)in->imm ?
-				vm_field(vm, in->a + a * in->size, in->size, in->sign) : vm_fault(vm);
+			a = in->a + a * in->size;
+			s[sp - 1] = s[sp - 1] < (uint64_t)in->imm ?
+				vm_field(vm, a, in->size, in->sign) : vm_fault(vm);
 			break;
 		case OP_IDXLOC:
 			a = s[sp - 1];
 			b = vm_loc(vm, in->a, &len, &doff);
 			s[sp - 1] = b && a < len / in->size ?
-				vm_field(vm, doff + a * in->size, in->size, in->sign) : vm_fault(vm);
+				vm_field(vm, doff + a * in->size, in->size, in->sign) :
+				vm_fault(vm);
 			break;
 		case OP_LD: s[sp - 1] = vm_load(vm, s[sp - 1], in->size, in->sign); break;
 		case OP_VAR: s[sp++] = vm->ctx->vars ? vm->ctx->vars[in->a] : 0; break;
@@ -517,6 +550,30 @@ static void vm_init(struct vm *vm, const struct pp_expr *e, struct pp_expr_ctx *
 	vm->pool = (uintptr_t)e->pool;
 	vm->pool_end = vm->pool + e->pool_sz;
 	vm->nr_ext = 0;
+}
+
+bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
+{
+	struct expr_insn buf[33];
+	struct pp_expr e = { .code = buf };
+	struct pp_expr_ctx ctx = { 0 };
+	struct vm vm;
+
+	if (n >= PP_ARRAY_SIZE(buf))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		int op = code[i].op;
+
+		if (op != OP_NOP && op != OP_IMM && (op < OP_ADD || op > OP_GEU) &&
+		    (op < OP_NEG || op > OP_ZEXT))
+			return false;
+	}
+	memcpy(buf, code, n * sizeof(*buf));
+	memset(&buf[n], 0, sizeof(buf[n]));
+	buf[n].op = OP_RET;
+	vm_init(&vm, &e, &ctx);
+	*out = (int64_t)vm_exec(&vm, NULL);
+	return true;
 }
 
 int64_t pp_expr_eval(const struct pp_expr *e, struct pp_expr_ctx *ctx)

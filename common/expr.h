@@ -28,7 +28,8 @@
  *    fields are arrays: indexable (bounds-checked against the field), they
  *    decay to pointers, and char arrays are strings.  Pointer fields
  *    (void *ptr) are unsigned long values: the kernel memory they point to
- *    is not there to read;
+ *    is not there to read.  A string inside the record ends at the end of
+ *    its char[N] field or of its __data_loc data, even without a NUL;
  *  - built-ins: printf(fmt, <=6 args) to pp_expr_ctx.out (conversions d i u
  *    x X o c s p with flags, width, precision and h/l modifiers; others are
  *    printed as written), ksymbol(addr), ntohl(x), ntohs(x) (unsigned
@@ -190,9 +191,10 @@ const struct pp_field *pp_field_find(const struct pp_field *fields, size_t nr, c
  * @env: as for pp_expr_compile(); PP_EXPR_FILTER is added
  * @out, @err: as for pp_expr_compile()
  *
- * On top of the expression language this accepts unquoted strings on the
- * right of == != ~ when the left side is a string (comm == bash,
- * comm ~ pyth*), "X & CPUS{0-3,8}" (X is a CPU number in the list), and
+ * On top of the expression language this accepts unquoted and single-quoted
+ * strings on the right of == != ~ when the left side is a string
+ * (comm == bash, comm ~ pyth*, comm == 'a b'), "X & CPUS{0-3,8}" (X is a
+ * CPU number in the list), and
  * common_cpu / CPU for _cpu when the event has no such field.
  * "field.function" and "field.ustring" fail with PP_ENOTSUP.
  * Return: as pp_expr_compile().

@@ -686,7 +686,8 @@ void pp_parse_error_print(const char *what, const char *text, const struct pp_pa
 			lb = i + 1;
 	for (le = pos; le < len && text[le] != '\n'; le++)
 		;
-	prefix = fprintf(stderr, "%s: error: %s%s", pp_progname, what ? what : "", what ? ": " : "");
+	prefix = fprintf(stderr, "%s: error: %s%s", pp_progname, what ? what : "",
+			 what ? ": " : "");
 	for (int i = lb; i < le; i++)
 		fputc(text[i] == '\t' ? ' ' : text[i], stderr);
 	fputc('\n', stderr);

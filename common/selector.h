@@ -11,6 +11,14 @@
  *           | name[/.../]                 a software event (cpu-clock) or an analyzer source
  *   ATTR   := name | name=value           value may be quoted or wrapped in ()
  *
+ * Attribute values are stored without surrounding quotes, and without one
+ * pair of parentheses when that pair encloses the whole value ("size=(4096<<order)"
+ * gives "4096<<order"; "key=(a)+(b)" stays as is); nothing else is unescaped.
+ * Known attributes (PERF-PROF-REFERENCE §3.2): stack max-stack=N alias key
+ * printkey role untraced trigger top-by (top_by) top-add (top_add) comm ptr
+ * size num exec cpus=LIST index vm push pull.  For a PLAIN event, a first
+ * part starting with '-' is an option string, anything else a filter.
+ *
  * The parser only checks syntax and attribute names/values; resolving globs
  * against tracefs or a capture is the caller's job.  It depends on nothing
  * but common/ (pp-record links it).

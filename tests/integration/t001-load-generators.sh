@@ -111,10 +111,9 @@ check_common
 assert_eq "uprobe_target calls" 10 "$(lv calls)"
 assert_eq "uprobe_target writes" 10 "$(lv writes)"
 assert_eq "uprobe_target arg_sum" 45 "$(lv arg_sum)"
-ready=$(head -1 uprobe_target.out)
-assert_eq "uprobe_target READY line" \
-	"READY pid=$(lv pid) pp_probe_target=$(lv pp_probe_target) pp_watch_var=$(lv pp_watch_var)" \
-	"$ready"
+ready="READY pid=$(lv pid) pp_probe_target=$(lv pp_probe_target)"
+ready="$ready pp_watch_var=$(lv pp_watch_var)"
+assert_eq "uprobe_target READY line" "$ready" "$(head -1 uprobe_target.out)"
 load uprobe_target -n 4 -m call
 assert_eq "uprobe_target call mode writes" 0 "$(lv writes)"
 if command -v nm >/dev/null; then

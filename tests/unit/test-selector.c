@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-selector.c - the event selector parser (selector.c): kinds, attributes, quoting, globs, errors.
+ * test-selector.c - the event selector parser: kinds, attributes, quoting, globs, errors.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -327,17 +328,61 @@ static void test_selector__error_print(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, ": error: x: unknown attribute 'foo'\n"));
 }
 
+/* Random lists of pieces: every result is either a clean error or a sane array. */
+static void test_selector__random(void)
+{
+	static const char *const pieces[] = {
+		"sched:", "sched_switch", "uprobe:", "uretprobe:", "kprobe:", "/bin/x", ":",
+		"@", "\"", "'", "(", ")", "{", "}", "/", ",", "=", "stack", "key", "max-stack",
+		"0x10", "+", "*", "?", "[a]", " ", "alias", "cpus", "1-3", "\\", "fn", "-F 1",
+	};
+	unsigned seed = 7;
+	char text[96];
+
+	for (int round = 0; round < 50000; round++) {
+		struct pp_selector *v;
+		struct pp_parse_error err;
+		size_t n = 0, nr;
+		int k = rand_r(&seed) % 12;
+
+		while (k--) {
+			const char *p = pieces[rand_r(&seed) % PP_ARRAY_SIZE(pieces)];
+
+			if (n + strlen(p) >= sizeof(text))
+				break;
+			memcpy(text + n, p, strlen(p));
+			n += strlen(p);
+		}
+		text[n] = '\0';
+		if (pp_selector_parse(text, &v, &nr, &err)) {
+			CU_ASSERT_TRUE(err.pos >= 0 && err.pos <= (int)n && err.msg[0]);
+			continue;
+		}
+		CU_ASSERT_TRUE(nr >= 1);
+		for (size_t i = 0; i < nr; i++) {
+			CU_ASSERT_PTR_NOT_NULL(v[i].text);
+			CU_ASSERT_TRUE(v[i].pos >= 0 && v[i].pos < (int)n);
+			CU_ASSERT_TRUE(v[i].filter_pos < (int)n);
+			for (size_t j = 0; j < v[i].nr_attrs; j++)
+				CU_ASSERT_TRUE(v[i].attrs[j].pos < (int)n &&
+					       v[i].attrs[j].value_pos <= (int)n);
+		}
+		pp_selector_free_array(v, nr);
+	}
+}
+
 void test_selector__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_selector__tracepoint, "sys:name with filters and positions"),
 		PP_TEST(test_selector__all_attrs, "every attribute, canonical names, values"),
-		PP_TEST(test_selector__quoting, "quotes, parentheses and braces protect separators"),
+		PP_TEST(test_selector__quoting, "quotes, parentheses and braces keep separators"),
 		PP_TEST(test_selector__probes, "uprobe, uretprobe, kprobe and kretprobe forms"),
 		PP_TEST(test_selector__plain, "analyzer sources with option strings"),
 		PP_TEST(test_selector__globs, "glob selectors and pp_glob_match classes"),
 		PP_TEST(test_selector__errors, "errors name the problem at its position"),
 		PP_TEST(test_selector__error_print, "the caret lands under the error"),
+		PP_TEST(test_selector__random, "random selectors parse or fail cleanly"),
 	};
 
 	pp_suite_add("selector", tests, PP_ARRAY_SIZE(tests));

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * twoevent-internal.h - the parts of the two-event engine shared by its files.
+ *
+ * twoevent-setup.c   events, attributes, pairs, checks
+ * twoevent.c         keys and roles per event, the backup, the timeline, losses
+ * twoevent-detail.c  printing a pair with the events around it (--detail)
+ * twoevent-delay.c   the delay, syscalls and pair implementations
+ * twoevent-call.c    kmemprof and nested-trace's call / call-delay
+ * Invariant: a node is in the backup (in_backup) or pending on the timeline
+ * (pending) only while some later event may still need it; everything else
+ * is reusable.  Not here: options of the analyzers (analyzers/).
+ */
+#ifndef PP_ANALYZE_TWOEVENT_INTERNAL_H
+#define PP_ANALYZE_TWOEVENT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "analyze/twoevent.h"
+#include "common/buf.h"
+#include "common/detail.h"
+#include "common/hist.h"
+#include "common/u64map.h"
+
+struct pp_expr;
+struct pp_field;
+
+/* What --detail's same* tests know about an event type (perf-prof's tp_matchers). */
+enum te_match {
+	TE_M_DEFAULT,		/* fields "cpu" and "pid" if present */
+	TE_M_WAKEUP,		/* sched_wakeup, sched_waking, sched_wakeup_new */
+	TE_M_SWITCH,
+	TE_M_MIGRATE,
+	TE_M_PID,		/* sched_stat_runtime, sched_process_free/exit/exec: pid */
+	TE_M_FORK,		/* parent_pid, child_pid */
+};
+
+/* One event of the engine: a selector match of an owned position. */
+struct te_tp {
+	const struct ana_sel *sel;
+	unsigned idx, pos;
+	const char *name;		/* alias or event name, for tables */
+	bool untraced, trigger, stack;
+	bool filtered;			/* has a filter (sched_wakeup logic) */
+	char *key_text, *extra_filter_text;
+	struct pp_expr *key, *role, *printkey, *size, *extra_filter;
+	struct te_tp *entry;		/* nested: the entry event an exit event closes */
+	const struct pp_field *f_target;	/* ana_te_tp_set_targets() */
+	int *t_pids, *t_tids;
+	size_t nr_t_pids, nr_t_tids;
+	char *target_field;
+	/* matcher */
+	enum te_match match;
+	const struct pp_field *f_cpu, *f_pid, *f_pid2, *f_prev_state, *f_prev_comm;
+	bool is_wakeup, is_switch;
+};
+
+/* A stored event: a copy of the delivered pp_event with its raw data and stack. */
+struct te_node {
+	struct pp_event ev;		/* raw and stack point into @buf */
+	uint8_t *buf;
+	uint32_t buf_cap;
+	uint64_t key;
+	uint64_t seq;			/* timeline position (--detail) */
+	struct te_tp *tp;
+	uint32_t ins;			/* CPU or thread of the event */
+	unsigned unneeded : 1, need_find_prev : 1, need_backup : 1, need_remove : 1,
+		 in_backup : 1, pending : 1, on_timeline : 1;
+	struct te_node *bnext;		/* older node of the same key (nested stacks) */
+	struct te_node *nprev, *nnext;	/* backups in time order (--detail trimming) */
+	struct te_node *free_next;
+};
+
+/* A two-event object: (tp1, tp2), or (tp1, NULL) for what is left unmatched. */
+struct te_pair {
+	unsigned id;
+	struct te_tp *tp1, *tp2;
+	FILE *heatmap;
+	uint64_t paired, unpaired;	/* pair */
+	void *impl;			/* kmemprof / call state */
+};
+
+/*
+ * One row of a latency table: (instance, pair id or syscall nr).  The first
+ * TE_LAT_EXACT values are kept as they are, so that small rows get exact
+ * percentiles; past that they go into a bounded histogram (0.4 %).
+ */
+#define TE_LAT_EXACT 64
+struct te_lat {
+	uint64_t ins, id;
+	uint64_t n, sum, min, max, than, err;
+	bool has_hist, in_hist;
+	uint64_t exact[TE_LAT_EXACT];
+	struct pp_hist hist;
+};
+
+/* The events around a pair, for --detail: a window of the timeline. */
+struct te_iter {
+	uint64_t start, e1, e2;		/* timeline seqs; e2 == UINT64_MAX when none */
+	int recent_cpu;
+};
+
+struct te_slab {
+	struct te_slab *next;
+	struct te_node nodes[];
+};
+
+struct ana_te;
+
+struct te_impl_ops {
+	const char *name;
+	bool call_based;		/* find pairs by tp1 only */
+	int (*init)(struct ana_te *te);
+	void (*two)(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
+		    struct te_iter *it);
+	/* An event1 left unmatched; false stops the walk over the backups. */
+	bool (*remaining)(struct ana_te *te, struct te_pair *p, struct te_node *e1, int reason,
+			  struct te_iter *it);
+	void (*print)(struct ana_te *te, uint64_t now_ns);
+	void (*release)(struct ana_te *te);
+};
+
+enum te_reason { TE_RR_EXIT, TE_RR_LOST, TE_RR_RECLAIM };
+
+struct ana_te {
+	struct pp_az *az;
+	struct ana_session *s;
+	struct ana_te_config cfg;
+	const struct te_impl_ops *impl;
+	enum ana_te_impl impl_id;
+	FILE *fp;
+	bool text;			/* --format text */
+
+	/* options */
+	struct pp_detail detail;
+	uint64_t than_ns, lower_ns;
+	bool only_than;
+	bool perins;
+	bool thread_mode;		/* instances are threads (-p/-t) */
+	const char *keyname;		/* first key expression, "CPU" or "THREAD" */
+	int keylen;
+	bool keyed;			/* some event has a key expression */
+	bool comm;			/* print a comm column after the key */
+	struct pp_expr *printkey;	/* the first printkey= */
+
+	/* events and pairs */
+	struct te_tp *tps;
+	unsigned nr_tps;
+	int *tp_of_sel;			/* az->sels index -> tp index, -1 */
+	unsigned nr_pos;
+	struct te_pair **pairs;		/* in creation order = print order */
+	unsigned nr_pairs;
+	struct te_pair **pair_tab;	/* [tp1 * (nr_tps + 1) + tp2 + 1] */
+	int max_len1, max_len2;
+
+	/* sched_wakeup "unnecessary" detection (level 1: waker == wakee, 2: + running) */
+	int sched_level;
+	uint32_t *running;		/* per CPU: pid running (level 2) */
+	uint32_t nr_running;
+	uint64_t wakeup_unnecessary;
+	uint64_t preempt_state;		/* 0x100 on kernels >= 4.14 */
+
+	/* state */
+	struct pp_u64map backup;	/* key -> newest struct te_node */
+	uint64_t nr_backup;
+	struct te_node *needed_head, *needed_tail;	/* backups in time order */
+	struct te_node *pool;		/* free nodes, buffers kept */
+	struct te_slab *slabs;		/* where every node lives */
+	uint64_t nr_nodes;		/* allocated */
+	struct te_node **tl;		/* timeline ring (--detail) */
+	uint64_t tl_cap, tl_head, tl_nr;	/* ring index of seq tl_head_seq */
+	uint64_t tl_head_seq, tl_next_seq;
+	uint64_t pend_seq;		/* next timeline seq to process */
+	uint64_t recent_ns;
+
+	/* latency tables (delay, syscalls, call-delay): ins -> (id -> te_lat) */
+	struct pp_u64map lat;
+	uint64_t nr_lat;
+
+	struct pp_buf line;		/* JSON object being built */
+	struct pp_buf scratch;		/* one trace line */
+	bool json_open;			/* a {"slow":...} object is being built in @line */
+	void *impl_priv;
+};
+
+/* twoevent.c */
+struct te_pair *te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2);
+void te_node_put(struct ana_te *te, struct te_node *n);
+struct te_node *te_tl_at(struct ana_te *te, uint64_t seq);
+bool te_tl_valid(struct ana_te *te, uint64_t seq);
+uint64_t te_tl_first_at(struct ana_te *te, uint64_t time_ns);
+const char *te_unit(struct ana_te *te);
+void te_print_time_line(struct ana_te *te, uint64_t now_ns);
+
+/* twoevent-detail.c */
+void te_print_event(struct ana_te *te, const struct te_node *n, const char *title);
+void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
+		   uint64_t delta, struct te_iter *it);
+void te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
+			 struct te_iter *it);
+void te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out);
+
+/* twoevent-delay.c */
+struct te_lat *te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);
+struct te_lat **te_lat_collect(struct ana_te *te, size_t *nr, bool sorted);
+uint64_t te_lat_pct(struct te_lat *l, double p);
+void te_lat_reset(struct ana_te *te);
+extern const struct te_impl_ops te_delay_ops, te_syscalls_ops, te_pair_ops;
+
+/* twoevent-call.c */
+extern const struct te_impl_ops te_kmemprof_ops, te_call_ops, te_call_delay_ops;
+
+#endif

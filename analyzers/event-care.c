@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * event-care.c - is this capture whole?  Losses, late and out-of-order
+ * events per instance, and corrupt or missing parts of the file.
+ *
+ * An instance is a CPU (a thread with -p/-t).  Per instance it counts the
+ * events, the events the kernel lost (LOST records), the events written
+ * LATE (they arrived after pp-record's reorder window and carry a clamped
+ * time) and events older than their instance's previous one.  The file
+ * itself: segments skipped because their checksum or compression was bad,
+ * and a file cut short.  The report ends with "ok" or the number of
+ * problems, and pp-analyze exits 1 when there is any (a CI gate).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyzer.h"
+#include "common/table.h"
+#include "common/u64map.h"
+
+#define EC_MAX_DETAIL 10	/* detail lines per kind of problem */
+
+struct ec_ins {
+	uint32_t id;
+	uint64_t events, lost, late, disorder;
+	uint64_t last_ns;
+};
+
+struct ec_priv {
+	struct pp_u64map ins;	/* instance -> struct ec_ins */
+	struct ec_ins **list;
+	size_t nr, cap;
+	bool by_thread;
+	struct pp_buf detail;
+	unsigned nr_lost_lines, nr_late_lines, nr_disorder_lines;
+};
+
+static struct ec_ins *ins_get(struct ec_priv *p, uint32_t id)
+{
+	void **slot = pp_u64map_slot(&p->ins, id);
+
+	if (!*slot) {
+		struct ec_ins *in = calloc(1, sizeof(*in));
+		if (!in)
+			abort();
+		in->id = id;
+		if (p->nr == p->cap) {
+			p->cap = p->cap ? 2 * p->cap : 16;
+			p->list = realloc(p->list, p->cap * sizeof(*p->list));
+			if (!p->list)
+				abort();
+		}
+		p->list[p->nr++] = in;
+		*slot = in;
+	}
+	return *slot;
+}
+
+static void ins_name(const struct ec_priv *p, uint32_t id, char *buf, size_t sz)
+{
+	if (p->by_thread)
+		snprintf(buf, sz, "%u", id);
+	else
+		snprintf(buf, sz, "[%03u]", id);
+}
+
+static int ec_init(struct pp_az *az)
+{
+	struct ec_priv *p = az->priv;
+
+	p->by_thread = az->opt.pids || az->opt.tids;
+	return 0;
+}
+
+static void ec_event(struct pp_az *az, const struct pp_event *ev)
+{
+	struct ec_priv *p = az->priv;
+	struct ec_ins *in = ins_get(p, p->by_thread ? ev->tid : ev->cpu);
+	char name[32], ts[32];
+
+	in->events++;
+	if (ev->flags & (1u << 7)) {	/* PPF_SF_LATE */
+		in->late++;
+		if (p->nr_late_lines++ < EC_MAX_DETAIL) {
+			ins_name(p, in->id, name, sizeof(name));
+			pp_buf_addf(&p->detail, "%s LATE %s at %s (written after the reorder window)\n",
+				    name, ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)));
+		}
+	}
+	if (ev->time_ns < in->last_ns) {
+		in->disorder++;
+		if (p->nr_disorder_lines++ < EC_MAX_DETAIL) {
+			char prev[32];
+			ins_name(p, in->id, name, sizeof(name));
+			pp_buf_addf(&p->detail, "%s out-of-order %s %s < %s\n", name, ev->type->name,
+				    ana_ts_str(ev->time_ns, ts, sizeof(ts)),
+				    ana_ts_str(in->last_ns, prev, sizeof(prev)));
+		}
+	} else {
+		in->last_ns = ev->time_ns;
+	}
+}
+
+static void ec_lost(struct pp_az *az, const struct pp_lost_ev *l)
+{
+	struct ec_priv *p = az->priv;
+	struct ec_ins *in;
+	char name[32], ts[32];
+
+	if (p->by_thread)
+		in = ins_get(p, (uint32_t)-1);	/* losses are per ring buffer, not per thread */
+	else
+		in = ins_get(p, l->cpu);
+	in->lost += l->count;
+	if (p->nr_lost_lines++ < EC_MAX_DETAIL) {
+		ins_name(p, p->by_thread ? l->cpu : in->id, name, sizeof(name));
+		pp_buf_addf(&p->detail, "%s%s lost %llu events at %s\n", p->by_thread ? "cpu " : "",
+			    name, (unsigned long long)l->count, ana_ts_str(l->time_ns, ts, sizeof(ts)));
+	}
+}
+
+static int ins_cmp(const void *a, const void *b)
+{
+	const struct ec_ins *x = *(const struct ec_ins *const *)a;
+	const struct ec_ins *y = *(const struct ec_ins *const *)b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int ec_finish(struct pp_az *az)
+{
+	struct ec_priv *p = az->priv;
+	struct pp_table *t = pp_table_new();
+	struct pp_buf file = PP_BUF_INIT;
+	uint64_t problems = 0;
+	FILE *fp = az->out.fp;
+	char name[32];
+
+	qsort(p->list, p->nr, sizeof(*p->list), ins_cmp);
+	pp_table_col(t, p->by_thread ? "THREAD" : "CPU", "instance", PP_COL_LEFT, 0);
+	pp_table_col(t, "EVENTS", "events", 0, 0);
+	pp_table_col(t, "LOST", "lost", 0, 0);
+	pp_table_col(t, "LATE", "late", 0, 0);
+	pp_table_col(t, "OUT-OF-ORDER", "out_of_order", 0, 0);
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct ec_ins *in = p->list[i];
+		pp_table_row(t);
+		if (in->id == (uint32_t)-1)
+			pp_table_str(t, "(lost)");
+		else {
+			ins_name(p, in->id, name, sizeof(name));
+			pp_table_str(t, name);
+		}
+		pp_table_u64(t, in->events);
+		pp_table_u64(t, in->lost);
+		pp_table_u64(t, in->late);
+		pp_table_u64(t, in->disorder);
+		problems += (in->lost != 0) + (in->late != 0) + (in->disorder != 0);
+	}
+	problems += ana_capture_problems(az->s, &file);
+	pp_table_print(t, fp, (enum pp_table_format)az->out.format, "instances");
+	if (az->out.format == ANA_FMT_TEXT) {
+		if (p->detail.len || file.len)
+			fprintf(fp, "\n%s%s", pp_buf_str(&p->detail), pp_buf_str(&file));
+		if (p->nr_lost_lines > EC_MAX_DETAIL || p->nr_late_lines > EC_MAX_DETAIL ||
+		    p->nr_disorder_lines > EC_MAX_DETAIL)
+			fprintf(fp, "(only the first %d of each kind are listed)\n", EC_MAX_DETAIL);
+		if (problems)
+			fprintf(fp, "\nevent-care: %llu problem%s\n", (unsigned long long)problems,
+				problems > 1 ? "s" : "");
+		else
+			fprintf(fp, "\nevent-care: ok\n");
+	} else if (file.len) {
+		/* the file problems as a second table */
+		struct pp_table *f = pp_table_new();
+		pp_table_col(f, "problem", NULL, PP_COL_LEFT, 0);
+		for (char *l = file.data, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+			nl = strchr(l, '\n');
+			if (nl)
+				*nl = '\0';
+			pp_table_row(f);
+			pp_table_str(f, l);
+		}
+		pp_table_print(f, fp, (enum pp_table_format)az->out.format, "capture");
+		pp_table_free(f);
+	}
+	pp_table_free(t);
+	pp_buf_release(&file);
+	fflush(fp);
+	return problems ? 1 : 0;
+}
+
+static void ec_release(struct pp_az *az)
+{
+	struct ec_priv *p = az->priv;
+
+	for (size_t i = 0; i < p->nr; i++)
+		free(p->list[i]);
+	free(p->list);
+	pp_u64map_release(&p->ins);
+	pp_buf_release(&p->detail);
+}
+
+extern const struct pp_plan_ops azp_event_care_plan;
+
+const struct pp_analyzer_ops az_event_care_ops = {
+	.name = "event-care",
+	.summary = "capture integrity: losses, late and out-of-order events, corruption (exit 1)",
+	.usage = "pp-analyze FILE event-care [-e EVENTS] [-C CPUS|-p PIDS|-t TIDS]",
+	.examples = "  pp-analyze pp.capture event-care || echo 'do not trust this capture'\n"
+		    "  pp-analyze pp.capture event-care -e 'sched:*' --format json\n",
+	.plan = &azp_event_care_plan,
+	.priv_size = sizeof(struct ec_priv),
+	.flags = PP_AZ_ALL_EVENTS,
+	.init = ec_init,
+	.event = ec_event,
+	.lost = ec_lost,
+	.finish = ec_finish,
+	.release = ec_release,
+};

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * multi-trace.c - latencies and pairings between events of successive -e positions.
+ *
+ * perf-prof's multi-trace over the shared two-event engine
+ * (analyze/twoevent.h): each -e is a position, events are related by key,
+ * and each (event1, event2) pair feeds the --impl chosen (delay by
+ * default: the latency table; pair, kmemprof, syscalls).  This file only
+ * binds the options to the engine.
+ */
+#include "analyze/analyzer.h"
+#include "analyze/twoevent.h"
+#include "analyzers/multi-trace.h"
+
+struct multi_trace_priv {
+	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+};
+
+static int multi_trace_init(struct pp_az *az)
+{
+	const struct multi_trace_opts *o = az->opts;
+	struct multi_trace_priv *p = az->priv;
+	struct ana_te_config cfg = {
+		.impl = ANA_TE_DELAY,
+		.impl_name = o->impl,
+		.cycle = o->cycle,
+	};
+	int rc;
+
+	rc = ana_te_new(az, &cfg, &p->te);
+	return rc ? rc : ana_te_start(p->te);
+}
+
+extern const struct pp_plan_ops azp_multi_trace_plan;
+
+const struct pp_analyzer_ops az_multi_trace_ops = {
+	.name = "multi-trace",
+	.summary = "latency between related events of successive -e positions (delay, pair ...)",
+	.usage = "pp-analyze FILE multi-trace -e EVENT[,EVENT...] -e EVENT... [-k EXPR] [--impl IMPL]\n"
+		 "       [--than|--only-than|--lower T] [--detail[=-N,+N,1,2,hide<N,samecpu,samepid,"
+		 "sametid,samekey]]\n       [--perins] [--heatmap FILE] [--cycle] [-i MS]",
+	.examples =
+		"  pp-analyze pp.capture multi-trace -e irq:softirq_entry/vec==1/ -e irq:softirq_exit/vec==1/ -i 1000\n"
+		"  pp-analyze pp.capture multi-trace -e irq:softirq_entry -e irq:softirq_exit --impl pair\n"
+		"  pp-analyze pp.capture multi-trace -e irq:softirq_entry -e irq:softirq_exit --than 100us --detail=-1ms\n"
+		"  pp-analyze pp.capture multi-trace -e 'sched:sched_wakeup,sched:sched_wakeup_new,"
+		"sched:sched_switch/prev_state==0&&prev_pid>0/key=prev_pid/' \\\n"
+		"      -e 'sched:sched_switch//key=next_pid/' -k pid --than 20ms --detail=samecpu\n"
+		"  pp-analyze pp.capture multi-trace -e 'sched:sched_switch//role=(next_pid?1:0)|(prev_pid?2:0)/' --cycle\n"
+		"  pp-analyze pp.capture multi-trace -e 'kmem:kmalloc//key=ptr/' -e 'kmem:kfree//key=ptr/' --impl pair\n",
+	.plan = &azp_multi_trace_plan,
+	.priv_size = sizeof(struct multi_trace_priv),
+	.flags = PP_AZ_NEED_EVENTS,
+	.init = multi_trace_init,
+	.event = ana_te_az_event,
+	.lost = ana_te_az_lost,
+	.interval = ana_te_az_interval,
+	.finish = ana_te_az_finish,
+	.release = ana_te_az_release,
+};

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * nested-trace.c - nested entry/exit events: function times and the call tree.
+ *
+ * perf-prof's nested-trace: each -e is an "entry,exit" pair (-e f,f_ret
+ * -e g,g_ret); an exit closes the latest open entry of its function with
+ * the same key (the CPU, the thread with -p/-t, or -k), and an entry seen
+ * while another one is open is its callee.  --impl delay prints each
+ * function's latency table, call the call tree, call-delay (the default)
+ * the tree with each function's latency.  The engine is the shared
+ * two-event engine (analyze/twoevent.h) in its nested mode.
+ */
+#include "analyze/analyzer.h"
+#include "analyze/twoevent.h"
+#include "analyzers/nested-trace.h"
+
+struct nested_trace_priv {
+	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+};
+
+static int nested_trace_init(struct pp_az *az)
+{
+	const struct nested_trace_opts *o = az->opts;
+	struct nested_trace_priv *p = az->priv;
+	struct ana_te_config cfg = {
+		.impl = ANA_TE_CALL_DELAY,
+		.impl_name = o->impl,
+		.nested = true,
+	};
+	int rc;
+
+	rc = ana_te_new(az, &cfg, &p->te);
+	return rc ? rc : ana_te_start(p->te);
+}
+
+extern const struct pp_plan_ops azp_nested_trace_plan;
+
+const struct pp_analyzer_ops az_nested_trace_ops = {
+	.name = "nested-trace",
+	.summary = "nested entry/exit events (-e f,f_ret): function times and call tree",
+	.usage = "pp-analyze FILE nested-trace -e ENTRY,EXIT [-e ENTRY,EXIT ...] [-k EXPR] "
+		 "[--impl delay|call|call-delay]\n       [--than T] [--detail] [--perins] "
+		 "[--heatmap FILE] [-i MS]",
+	.examples =
+		"  pp-analyze pp.capture nested-trace -e irq:softirq_entry/vec==1/,irq:softirq_exit/vec==1/ -i 1000\n"
+		"  pp-analyze pp.capture nested-trace -e irq:softirq_entry,irq:softirq_exit "
+		"-e timer:timer_expire_entry,timer:timer_expire_exit --impl call-delay\n"
+		"  pp-analyze pp.capture nested-trace -e irq:irq_handler_entry,irq:irq_handler_exit "
+		"-e irq:softirq_entry,irq:softirq_exit --impl call\n",
+	.plan = &azp_nested_trace_plan,
+	.priv_size = sizeof(struct nested_trace_priv),
+	.flags = PP_AZ_NEED_EVENTS,
+	.init = nested_trace_init,
+	.event = ana_te_az_event,
+	.lost = ana_te_az_lost,
+	.interval = ana_te_az_interval,
+	.finish = ana_te_az_finish,
+	.release = ana_te_az_release,
+};

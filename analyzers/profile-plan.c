@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile-plan.c - what profile records: cpu-clock samples at -F Hz (997 by
+ * default), with call chains for -g; the -e events instead when given (cycles
+ * on machines with a PMU).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyzers/profile.h"
+#include "common/err.h"
+#include "common/plan.h"
+
+#define O(f) PP_AZOPT(struct profile_opts, f)
+
+static const struct pp_option profile_options[] = {
+	PP_OPT_GROUP("profile options:"),
+	PP_OPT_U64(0, "top", O(top), "N", "rows of the symbol table (default 40)"),
+	PP_OPT_STRING(0, "sort", O(sort), "self|children", "order of the symbol table (default self)"),
+	PP_OPT_BOOL(0, "all", O(all), "every symbol, also those under 0.1%"),
+	PP_OPT_END(),
+};
+
+static int profile_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz)
+{
+	const struct pp_common_opts *c = a->common;
+
+	if (c->exclude_user && c->exclude_kernel) {
+		snprintf(err, errsz, "profile: --exclude-user and --exclude-kernel leave nothing to sample");
+		return PP_EUSAGE;
+	}
+	for (size_t i = 0; i < c->events.nr; i++)
+		pp_plan_add_event(p, c->events.v[i]);
+	if (!c->events.nr)
+		pp_plan_add_event(p, "cpu-clock");
+	if (!p->freq && !p->period)
+		p->freq = 997;
+	return 0;
+}
+
+const struct pp_plan_ops azp_profile_plan = {
+	.name = "profile",
+	.options = profile_options,
+	.opts_size = sizeof(struct profile_opts),
+	.plan = profile_plan,
+};

@@ -1,0 +1,484 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile.c - CPU sampling profile: top symbols (self and children), per-process
+ * split, folded stacks and SVG flame graphs.
+ *
+ * Every distinct (task, stack) is symbolized once (ana_stack_node) into a node
+ * of one flame tree; a sample then costs a hash of its frames and three
+ * counter increments.  Self share of a symbol = samples whose innermost frame
+ * is it; children (inclusive) share = samples with it anywhere on the stack,
+ * counted once per sample however often it recurses.  Without -g a sample is
+ * its ip alone, so self == children.  --than P prints, as perf-prof does, the
+ * samples of an instance (CPU, or thread with -p/-t) from the moment it has
+ * taken F*P/100 samples in the current 1 s window; --detail prints every sample.
+ * Not here: the flame graph writer (common/flamegraph.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyzer.h"
+#include "analyzers/profile.h"
+#include "common/callchain.h"
+#include "common/err.h"
+#include "common/flamegraph.h"
+#include "common/log.h"
+#include "common/stackmap.h"
+#include "common/table.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+
+#define NSEC_PER_SEC 1000000000ull
+
+struct prof_proc {
+	uint32_t pid;
+	uint64_t count, icount;
+};
+
+/* One path of the flame tree that samples ended on. */
+struct prof_leaf {
+	struct pp_flame_node *node;
+	uint64_t count, icount;
+};
+
+/* One distinct (task, stack). */
+struct prof_stack {
+	struct prof_leaf *leaf;
+	struct prof_proc *proc;
+};
+
+struct prof_win {
+	uint64_t start_ns, num;
+};
+
+struct prof_sym {
+	const char *name;
+	uint64_t self, children;
+	size_t stamp;
+};
+
+struct profile_priv {
+	struct pp_flame *flame;
+	struct pp_stackmap stacks;	/* -> struct prof_stack */
+	struct prof_stack **stack_list;	/* to free them */
+	size_t nr_stacks, cap_stacks;
+	struct pp_u64map leaf_map;	/* flame node -> struct prof_leaf */
+	struct prof_leaf **leaves;	/* in order of first sample */
+	size_t nr_leaves, cap_leaves;
+	struct pp_u64map procs;		/* pid -> struct prof_proc */
+	struct prof_proc **proc_list;
+	size_t nr_procs, cap_procs;
+	struct pp_u64map wins;		/* instance -> struct prof_win (--than) */
+	uint64_t nr_samples, nr_isamples;
+	uint64_t than_samples;		/* samples per window from which --than prints */
+	const char *event_name;
+	bool by_children;
+	bool stacks_used;
+	struct pp_buf line;
+	FILE *fold_fp;			/* --flame-graph with -i: folded per interval */
+};
+
+static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
+{
+	pp_strlist_push(events, "cpu-clock");
+	return 0;
+}
+
+static int profile_init(struct pp_az *az)
+{
+	struct profile_priv *p = az->priv;
+	const struct profile_opts *o = az->opts;
+	uint64_t freq = az->opt.freq ? az->opt.freq : 997;
+
+	if (o->sort && strcmp(o->sort, "self") && strcmp(o->sort, "children")) {
+		pp_err("profile: --sort takes self or children, not '%s'", o->sort);
+		return PP_EUSAGE;
+	}
+	p->by_children = o->sort && !strcmp(o->sort, "children");
+	p->flame = pp_flame_new();
+	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
+	if (az->opt.than_ns)
+		p->than_samples = (freq * az->opt.than_ns + 99) / 100;
+	if (az->opt.flame_graph && az->opt.interval_ns && !pp_flame_path_is_svg(az->opt.flame_graph)) {
+		const char *f = az->opt.flame_graph;
+		p->fold_fp = !strcmp(f, "-") || !*f ? stdout : fopen(f, "w");
+		if (!p->fold_fp) {
+			pp_err("profile: cannot write '%s': %m", f);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct prof_proc *proc_get(struct profile_priv *p, uint32_t pid)
+{
+	void **slot = pp_u64map_slot(&p->procs, pid);
+	struct prof_proc *pr = *slot;
+
+	if (!pr) {
+		pr = *slot = pp_xcalloc(1, sizeof(*pr));
+		pr->pid = pid;
+		PP_VEC_PUSH(p->proc_list, p->nr_procs, p->cap_procs, pr);
+	}
+	return pr;
+}
+
+static struct prof_stack *stack_new(struct pp_az *az, const struct pp_event *ev)
+{
+	struct profile_priv *p = az->priv;
+	struct prof_stack *st = pp_xcalloc(1, sizeof(*st));
+	struct pp_flame_node *node = ana_stack_node(az, p->flame, ev);
+	void **slot = pp_u64map_slot(&p->leaf_map, (uint64_t)(uintptr_t)node);
+
+	if (!*slot) {
+		struct prof_leaf *l = pp_xcalloc(1, sizeof(*l));
+		l->node = node;
+		PP_VEC_PUSH(p->leaves, p->nr_leaves, p->cap_leaves, l);
+		*slot = l;
+	}
+	st->leaf = *slot;
+	st->proc = proc_get(p, ev->pid);
+	PP_VEC_PUSH(p->stack_list, p->nr_stacks, p->cap_stacks, st);
+	return st;
+}
+
+static void print_sample(struct pp_az *az, const struct pp_event *ev)
+{
+	struct profile_priv *p = az->priv;
+	struct ana_session *s = az->s;
+	char wall[48], ts[32];
+
+	pp_buf_reset(&p->line);
+	if (az->out.format == ANA_FMT_JSON) {
+		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
+			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
+		pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
+		pp_buf_addf(&p->line, ",\"period\":%llu,\"event\":", (unsigned long long)ev->period);
+		pp_buf_add_json_str(&p->line, ev->type->name);
+		pp_buf_adds(&p->line, "}\n");
+	} else {
+		pp_buf_addf(&p->line, "%s %16s %6u [%03u] %s: profile: %llu %s\n",
+			    ana_time_str(s, ev->time_ns, wall, sizeof(wall)), ana_comm(s, ev->tid),
+			    ev->tid, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
+			    (unsigned long long)ev->period, ev->type->name);
+		if (az->opt.callchain && ev->nr_stack)
+			ana_stack_print(s, ev, &p->line);
+	}
+	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+}
+
+/* perf-prof's --than: count the instance's samples in a 1 s window. */
+static bool over_than(struct pp_az *az, const struct pp_event *ev)
+{
+	struct profile_priv *p = az->priv;
+	uint32_t ins = az->nr_pids || az->nr_tids ? ev->tid : ev->cpu;
+	void **slot = pp_u64map_slot(&p->wins, ins);
+	struct prof_win *w = *slot;
+
+	if (!w) {
+		w = *slot = pp_xcalloc(1, sizeof(*w));
+		w->start_ns = ev->time_ns;
+		w->num = 1;
+		return false;
+	}
+	w->num++;
+	if (ev->time_ns - w->start_ns >= NSEC_PER_SEC) {
+		w->start_ns = ev->time_ns;
+		w->num = 1;
+		return false;
+	}
+	return w->num >= p->than_samples;
+}
+
+static void profile_event(struct pp_az *az, const struct pp_event *ev)
+{
+	struct profile_priv *p = az->priv;
+	bool kernel = pp_addr_is_kernel(ev->ip);
+	bool with_stack = az->opt.callchain && ev->nr_stack;
+	struct pp_event e;
+	struct prof_stack *st;
+	void **slot;
+
+	if ((az->opt.exclude_user && !kernel) || (az->opt.exclude_kernel && kernel))
+		return;
+	slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev),
+				with_stack ? ev->stack : &ev->ip, with_stack ? ev->nr_stack : 1);
+	if (!*slot) {
+		e = *ev;
+		if (!with_stack) {
+			e.stack = NULL;
+			e.nr_stack = 0;
+		}
+		*slot = stack_new(az, &e);
+	}
+	st = *slot;
+	pp_flame_add(st->leaf->node, 1);
+	st->leaf->count++;
+	st->leaf->icount++;
+	st->proc->count++;
+	st->proc->icount++;
+	p->nr_samples++;
+	p->nr_isamples++;
+	if (with_stack)
+		p->stacks_used = true;
+	if (az->opt.detail || (p->than_samples && over_than(az, ev)))
+		print_sample(az, ev);
+}
+
+static int cmp_sym(const void *a, const void *b, void *arg)
+{
+	const struct prof_sym *x = *(struct prof_sym *const *)a, *y = *(struct prof_sym *const *)b;
+	bool by_children = *(bool *)arg;
+	uint64_t kx = by_children ? x->children : x->self, ky = by_children ? y->children : y->self;
+	uint64_t lx = by_children ? x->self : x->children, ly = by_children ? y->self : y->children;
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_proc(const void *a, const void *b, void *arg)
+{
+	const struct prof_proc *x = *(struct prof_proc *const *)a, *y = *(struct prof_proc *const *)b;
+	bool interval = *(bool *)arg;
+	uint64_t cx = interval ? x->icount : x->count, cy = interval ? y->icount : y->count;
+
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static double pct(uint64_t n, uint64_t total)
+{
+	return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint64_t total)
+{
+	const struct profile_opts *o = az->opts;
+	bool json = az->out.format == ANA_FMT_JSON;
+	size_t limit = o->all ? (size_t)-1 : o->top ? o->top : 40;
+	struct pp_table *t = pp_table_new();
+
+	pp_table_col(t, "Children", "children_pct", 0, 9);
+	pp_table_col(t, "Self", "self_pct", 0, 8);
+	pp_table_col(t, "Samples", "samples", 0, 8);
+	pp_table_col(t, "Symbol", "symbol", PP_COL_LEFT, 0);
+	for (size_t i = 0, shown = 0; i < nr && shown < limit; i++) {
+		const struct prof_sym *sy = syms[i];
+		if (!o->all && pct(sy->self, total) < 0.1 && pct(sy->children, total) < 0.1)
+			continue;
+		pp_table_row(t);
+		/* JSON gets plain numbers, text the perf-report look */
+		pp_table_num(t, pct(sy->children, total), json ? "%.4f" : "%.2f%%");
+		pp_table_num(t, pct(sy->self, total), json ? "%.4f" : "%.2f%%");
+		pp_table_u64(t, sy->self);
+		pp_table_str(t, sy->name);
+		shown++;
+	}
+	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "symbols");
+	pp_table_free(t);
+}
+
+static void report_symbols(struct pp_az *az, bool interval, uint64_t total)
+{
+	struct profile_priv *p = az->priv;
+	struct pp_u64map map = PP_U64MAP_INIT;
+	struct prof_sym **syms = NULL;
+	size_t nr = 0, cap = 0;
+
+	for (size_t i = 0; i < p->nr_leaves; i++) {
+		const struct prof_leaf *l = p->leaves[i];
+		uint64_t c = interval ? l->icount : l->count;
+		if (!c)
+			continue;
+		/* depth 1 is the comm */
+		for (const struct pp_flame_node *n = l->node; n && n->depth >= 2; n = n->parent) {
+			void **slot = pp_u64map_slot(&map, (uint64_t)(uintptr_t)n->name);
+			struct prof_sym *sy = *slot;
+			if (!sy) {
+				sy = *slot = pp_xcalloc(1, sizeof(*sy));
+				sy->name = n->name;
+				PP_VEC_PUSH(syms, nr, cap, sy);
+			}
+			if (n == l->node)
+				sy->self += c;
+			if (sy->stamp != i + 1) {	/* once per path: recursion */
+				sy->children += c;
+				sy->stamp = i + 1;
+			}
+		}
+	}
+	qsort_r(syms, nr, sizeof(*syms), cmp_sym, &p->by_children);
+	sym_table(az, syms, nr, total);
+	for (size_t i = 0; i < nr; i++)
+		free(syms[i]);
+	free(syms);
+	pp_u64map_release(&map);
+}
+
+static void report_procs(struct pp_az *az, bool interval, uint64_t total)
+{
+	struct profile_priv *p = az->priv;
+	bool json = az->out.format == ANA_FMT_JSON;
+	struct prof_proc **v = pp_xmalloc((p->nr_procs + 1) * sizeof(*v));
+	struct pp_table *t = pp_table_new();
+
+	memcpy(v, p->proc_list, p->nr_procs * sizeof(*v));
+	qsort_r(v, p->nr_procs, sizeof(*v), cmp_proc, &interval);
+	pp_table_col(t, "PID", "pid", 0, 6);
+	pp_table_col(t, "COMM", "comm", PP_COL_LEFT, 16);
+	pp_table_col(t, "Samples", "samples", 0, 8);
+	pp_table_col(t, "Share", "pct", 0, 8);
+	for (size_t i = 0; i < p->nr_procs; i++) {
+		uint64_t c = interval ? v[i]->icount : v[i]->count;
+		if (!c)
+			continue;
+		pp_table_row(t);
+		pp_table_u64(t, v[i]->pid);
+		pp_table_str(t, ana_comm(az->s, v[i]->pid));
+		pp_table_u64(t, c);
+		pp_table_num(t, pct(c, total), json ? "%.4f" : "%.2f%%");
+	}
+	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "processes");
+	pp_table_free(t);
+	free(v);
+}
+
+static void write_interval_folded(struct pp_az *az, uint64_t now_ns)
+{
+	struct profile_priv *p = az->priv;
+	struct pp_buf b = PP_BUF_INIT;
+	char when[48];
+
+	/* perf-prof's "YYYY-MM-DD;HH:MM:SS;" prefix, from capture time */
+	ana_time_str(az->s, now_ns, when, sizeof(when));
+	when[10] = ';';
+	when[19] = '\0';
+	for (size_t i = 0; i < p->nr_leaves; i++) {
+		const struct prof_leaf *l = p->leaves[i];
+		if (!l->icount)
+			continue;
+		pp_buf_reset(&b);
+		pp_flame_node_path(l->node, &b);
+		fprintf(p->fold_fp, "%s;%s %llu\n", when, pp_buf_str(&b), (unsigned long long)l->icount);
+	}
+	pp_buf_release(&b);
+}
+
+static void report(struct pp_az *az, bool interval, uint64_t now_ns)
+{
+	struct profile_priv *p = az->priv;
+	uint64_t total = interval ? p->nr_isamples : p->nr_samples;
+	FILE *fp = az->out.fp;
+	char when[48];
+
+	if (az->out.format == ANA_FMT_TEXT) {
+		if (interval)
+			fprintf(fp, "%s\n", ana_time_str(az->s, now_ns, when, sizeof(when)));
+		fprintf(fp, "profile: %llu samples of %s%s\n", (unsigned long long)total,
+			p->event_name, p->stacks_used ? ", with call stacks" : "");
+	}
+	report_symbols(az, interval, total);
+	if (az->out.format == ANA_FMT_TEXT)
+		fputc('\n', fp);
+	report_procs(az, interval, total);
+	if (p->fold_fp)
+		write_interval_folded(az, now_ns);
+	for (size_t i = 0; i < p->nr_leaves; i++)
+		p->leaves[i]->icount = 0;
+	for (size_t i = 0; i < p->nr_procs; i++)
+		p->proc_list[i]->icount = 0;
+	p->nr_isamples = 0;
+}
+
+static void profile_interval(struct pp_az *az, uint64_t now_ns)
+{
+	struct profile_priv *p = az->priv;
+
+	if (!p->nr_isamples)
+		return;
+	if (az->out.format == ANA_FMT_TEXT)
+		ana_report_header(az);
+	report(az, true, now_ns);
+	if (az->out.format == ANA_FMT_TEXT)
+		fputc('\n', az->out.fp);
+}
+
+static int profile_finish(struct pp_az *az)
+{
+	struct profile_priv *p = az->priv;
+	char err[256], sub[128];
+	int rc = 0;
+
+	ana_report_header(az);
+	if (az->opt.interval_ns) {
+		/* the last, partial interval */
+		if (p->nr_isamples)
+			report(az, true, ana_capture_end_ns(az->s));
+	} else {
+		report(az, false, ana_capture_end_ns(az->s));
+	}
+	if (az->opt.flame_graph && !p->fold_fp) {
+		const char *host = ana_host(az->s, "hostname");
+		struct pp_flame_svg_opts so = { .title = "profile", .subtitle = sub };
+
+		snprintf(sub, sizeof(sub), "%llu samples of %s%s%s", (unsigned long long)p->nr_samples,
+			 p->event_name, host ? " on " : "", host ? host : "");
+		rc = pp_flame_write_file(p->flame, az->opt.flame_graph, &so, err, sizeof(err));
+		if (rc)
+			pp_err("profile: %s", err);
+	}
+	return rc;
+}
+
+static void profile_release(struct pp_az *az)
+{
+	struct profile_priv *p = az->priv;
+	uint64_t k;
+	void *v;
+
+	for (size_t i = 0; pp_u64map_next(&p->wins, &i, &k, &v);)
+		free(v);
+	pp_u64map_release(&p->wins);
+	for (size_t i = 0; i < p->nr_stacks; i++)
+		free(p->stack_list[i]);
+	free(p->stack_list);
+	for (size_t i = 0; i < p->nr_leaves; i++)
+		free(p->leaves[i]);
+	free(p->leaves);
+	for (size_t i = 0; i < p->nr_procs; i++)
+		free(p->proc_list[i]);
+	free(p->proc_list);
+	pp_u64map_release(&p->procs);
+	pp_u64map_release(&p->leaf_map);
+	pp_stackmap_release(&p->stacks);
+	pp_flame_free(p->flame);
+	pp_buf_release(&p->line);
+	if (p->fold_fp && p->fold_fp != stdout)
+		fclose(p->fold_fp);
+}
+
+extern const struct pp_plan_ops azp_profile_plan;
+
+const struct pp_analyzer_ops az_profile_ops = {
+	.name = "profile",
+	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
+	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] [--top N]",
+	.examples = "  pp-record --for 'profile -F 997 -g' -a --duration 10   (or: pp-record -e cpu-clock -F 997 -g -a)\n"
+		    "  pp-analyze pp.capture profile -g\n"
+		    "  pp-analyze pp.capture profile -g --flame-graph cpu.svg\n"
+		    "  pp-analyze pp.capture profile -g --flame-graph cpu.folded -p 1234\n"
+		    "  pp-analyze pp.capture profile -g --sort children --top 20\n"
+		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (print samples of CPUs over 50% busy)\n",
+	.plan = &azp_profile_plan,
+	.priv_size = sizeof(struct profile_priv),
+	.flags = PP_AZ_NO_EVENTS,
+	.set_events = profile_set_events,
+	.init = profile_init,
+	.event = profile_event,
+	.interval = profile_interval,
+	.finish = profile_finish,
+	.release = profile_release,
+};

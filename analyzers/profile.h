@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * profile.h - the options of the profile analyzer, shared by profile.c and
+ * profile-plan.c (which pp-record links).
+ */
+#ifndef PP_AZ_PROFILE_H
+#define PP_AZ_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct profile_opts {
+	uint64_t top;		/* --top N: rows of the symbol table (default 40) */
+	const char *sort;	/* --sort self|children */
+	bool all;		/* --all: every symbol, however small */
+};
+
+#endif

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rundelay.c - scheduling delay: from a wakeup or a preemption to running again.
+ *
+ * perf-prof's rundelay: multi-trace over
+ *   -e sched:sched_wakeup*,sched:sched_switch -e sched:sched_switch
+ * (the default when no -e is given) with its keys and filters set here:
+ *   sched_wakeup, sched_wakeup_new   key=pid        (the wakee)
+ *   sched_switch, first position     key=prev_pid   prev_state 0 or TASK_REPORT_MAX
+ *                                                   (0x100 from 4.14): runnable
+ *                                                   && prev_pid>0 (no idle)
+ *   sched_switch, second position    key=next_pid
+ * --filter COMM[,COMM*] restricts every event to those commands (comm,
+ * prev_comm, next_comm), else -p/-t to those threads (pid, prev_pid,
+ * next_pid): the events are taken on every CPU since a thread's wakeup and
+ * switch-in are emitted by other threads.  Keys are pids, so --perins rows
+ * show the thread and its comm.  Untraced extras (-e ...,EVENT//untraced/)
+ * keep their own filter and key and show in --detail.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyzer.h"
+#include "analyze/twoevent.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/expr.h"
+#include "common/log.h"
+
+struct rundelay_priv {
+	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+};
+
+static int rundelay_set_events(struct pp_az *az, struct pp_strlist *events)
+{
+	if (!events->nr) {
+		pp_strlist_push(events, "sched:sched_wakeup*,sched:sched_switch");
+		pp_strlist_push(events, "sched:sched_switch");
+	}
+	return 0;
+}
+
+/* comm == "a" || comm ~ "b*" for --filter a,b* */
+static void comm_filter(struct pp_buf *b, const char *field, const char *list)
+{
+	char *copy = pp_xstrdup(list), *save = NULL;
+	const char *v[64];
+	size_t nr = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t && nr < 64; t = strtok_r(NULL, ",", &save))
+		v[nr++] = t;
+	pp_filter_from_comms(b, field, v, nr);
+	free(copy);
+}
+
+/*
+ * Set event @i's key and filter for its role; the comm field and the pid
+ * field the filters test are @comm_field and @pid_field.  Return whether the
+ * event plays a rundelay role (perf-prof counts them: 4 expected).
+ */
+static bool setup_role(struct pp_az *az, struct ana_te *te, unsigned i, const char *key,
+		       const char *comm_field, const char *pid_field, const char *prefix)
+{
+	const char *k = ana_te_tp_key(te, i);
+	struct pp_buf f = PP_BUF_INIT;
+
+	if (!pp_selector_attr(ana_te_tp_sel(te, i)->sel, "key"))
+		ana_te_tp_set_key(te, i, key);	/* the role's key, whatever -k says */
+	k = ana_te_tp_key(te, i);
+	if (!k || strcmp(k, key))
+		return false;
+	if (az->opt.filter) {
+		if (prefix)
+			pp_buf_addf(&f, "%s && (", prefix);
+		comm_filter(&f, comm_field, az->opt.filter);
+		if (prefix)
+			pp_buf_addch(&f, ')');
+	} else {
+		if (prefix)
+			pp_buf_addf(&f, "%s&&%s>0", prefix, pid_field);
+		if (az->nr_pids || az->nr_tids)
+			ana_te_tp_set_targets(te, i, pid_field, az->pids, az->nr_pids, az->tids,
+					      az->nr_tids);
+	}
+	if (f.len)
+		ana_te_tp_set_filter(te, i, pp_buf_str(&f));
+	pp_buf_release(&f);
+	return true;
+}
+
+static int rundelay_init(struct pp_az *az)
+{
+	struct rundelay_priv *p = az->priv;
+	struct ana_te_config cfg = {
+		.impl = ANA_TE_DELAY,
+		.pid_key = true,
+		.rundelay = true,
+		.cpu_mode = true,
+	};
+	const char *rel = ana_host(az->s, "release");
+	int major = 0, minor = 0, wakeups = 0, outs = 0, ins = 0, rc;
+	char prefix[64];
+
+	rc = ana_te_new(az, &cfg, &p->te);
+	if (rc)
+		return rc;
+	if (rel)
+		sscanf(rel, "%d.%d", &major, &minor);
+	/*
+	 * Runnable when switched out: TASK_REPORT_MAX (0x100, "R+") when
+	 * preempted in the kernel (4.14 and later), 0 ("R") when rescheduled on
+	 * the way back to user space, as perf-prof's documentation says.
+	 */
+	if (!rel || major > 4 || (major == 4 && minor >= 14))
+		snprintf(prefix, sizeof(prefix), "(prev_state==0||prev_state==0x100)");
+	else
+		snprintf(prefix, sizeof(prefix), "prev_state==0");
+	for (unsigned i = 0; i < ana_te_nr_tps(p->te); i++) {
+		const struct ana_sel *sel = ana_te_tp_sel(p->te, i);
+		const char *name = sel->type->name;
+
+		if (sel->sel->untraced)
+			continue;
+		if (sel->pos == 0 && (!strcmp(name, "sched:sched_wakeup") ||
+				      !strcmp(name, "sched:sched_wakeup_new")))
+			wakeups += setup_role(az, p->te, i, "pid", "comm", "pid", NULL);
+		else if (sel->pos == 0 && !strcmp(name, "sched:sched_switch"))
+			outs += setup_role(az, p->te, i, "prev_pid", "prev_comm", "prev_pid",
+					   prefix);
+		else if (sel->pos == 1 && !strcmp(name, "sched:sched_switch"))
+			ins += setup_role(az, p->te, i, "next_pid", "next_comm", "next_pid", NULL);
+	}
+	if (!wakeups || !outs || !ins) {
+		pp_err("rundelay: filter failed, found %d matching events: needs "
+		       "sched:sched_wakeup (key=pid) and sched:sched_switch (key=prev_pid) in the "
+		       "first -e, sched:sched_switch (key=next_pid) in the second",
+		       wakeups + outs + ins);
+		return PP_EUSAGE;
+	}
+	return ana_te_start(p->te);
+}
+
+extern const struct pp_plan_ops azp_rundelay_plan;
+
+const struct pp_analyzer_ops az_rundelay_ops = {
+	.name = "rundelay",
+	.summary = "scheduling delay: wakeup or preemption to running again (per task: --perins)",
+	.usage = "pp-analyze FILE rundelay [-e sched:sched_wakeup*,sched:sched_switch -e sched:sched_switch]\n"
+		 "       [--filter COMM,...] [-p PID] [-t TID] [--than T] [--detail[=samekey|samecpu...]]\n"
+		 "       [--perins] [--heatmap FILE] [-i MS]",
+	.examples =
+		"  pp-analyze pp.capture rundelay -i 1000\n"
+		"  pp-analyze pp.capture rundelay --perins\n"
+		"  pp-analyze pp.capture rundelay -p 1 --than 4ms\n"
+		"  pp-analyze pp.capture rundelay --filter 'java,pyth*' --than 4ms --detail=samekey\n"
+		"  pp-analyze pp.capture rundelay -e 'sched:sched_wakeup*,sched:sched_switch' \\\n"
+		"      -e 'sched:sched_switch,sched:sched_migrate_task//untraced/key=pid/' --than 4ms --detail=samecpu\n"
+		"  pp-record --for 'rundelay --filter java' --duration 10 -o rd.capture\n",
+	.plan = &azp_rundelay_plan,
+	.priv_size = sizeof(struct rundelay_priv),
+	.flags = PP_AZ_OWN_TASK_FILTER,
+	.set_events = rundelay_set_events,
+	.init = rundelay_init,
+	.event = ana_te_az_event,
+	.lost = ana_te_az_lost,
+	.interval = ana_te_az_interval,
+	.finish = ana_te_az_finish,
+	.release = ana_te_az_release,
+};

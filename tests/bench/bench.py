@@ -1,0 +1,819 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench.py - the benchmark harness behind `make bench` (run through tests/bench/run.sh).
+
+It compares pp-record with perf record and trace-cmd record on the same workloads, in one run,
+and writes markdown tables into docs/performance.md (between `<!-- bench:NAME -->` and
+`<!-- /bench:NAME -->` markers) and the raw numbers into build/bench/results.json.
+
+Method.  Every command runs under build/bench/runstat (wait4 on the command: wall, user+sys of
+the whole tree, peak RSS of its largest process).  Workloads are tests/load generators whose
+LOAD line gives their own wall and CPU time, so
+  slowdown     = workload wall under the tool / median workload wall with no tool
+  recorder CPU = CPU of the whole tree - the workload's own CPU
+  B/event      = capture bytes / events recorded
+Runs are interleaved (run i of every tool, then run i+1) so slow drift hits all tools alike,
+after one unmeasured warm-up run; the tables give median and min over RUNS.  A tool that is
+missing or fails its probe (recording /bin/true) is skipped and the table says why.
+
+Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
+stored under its name in results.json) and a render function (markdown for its doc section).
+Running a subset (`bench.py analyze`) reuses the other stages' results from results.json.
+
+Environment: RUNS (default 3; 1 with QUICK=1), QUICK=1 (smaller workloads), BENCH_TOOLS
+(comma list of the tool names to keep, exactly as in the tables: "none,perf,pp-record"),
+PP_BIN (where pp-record and pp-analyze are; default the top of the tree), PP_LOAD (default
+build/load), BENCH_DIR (default build/bench), BENCH_DOC (default docs/performance.md).
+
+The pp side assumes: `pp-record -o FILE -e EVENT... -- CMD` records CMD and its children, and
+`pp-analyze FILE info` prints the number of events and lost events on lines that start
+with `events N` and `lost N` (a `:` or `=` after the word is accepted too).  Adjust
+pp_record_argv() and pp_stats() if that changes.
+"""
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.join(TOP, 'tests', 'bench')
+QUICK = os.environ.get('QUICK', '0') not in ('', '0')
+RUNS = int(os.environ.get('RUNS') or (1 if QUICK else 3))
+PP_BIN = os.path.abspath(os.environ.get('PP_BIN') or TOP)
+PP_LOAD = os.path.abspath(os.environ.get('PP_LOAD') or os.path.join(TOP, 'build', 'load'))
+BENCH_DIR = os.path.abspath(os.environ.get('BENCH_DIR') or os.path.join(TOP, 'build', 'bench'))
+BENCH_DOC = os.path.abspath(os.environ.get('BENCH_DOC') or
+                            os.path.join(TOP, 'docs', 'performance.md'))
+BENCH_TOOLS = [t for t in os.environ.get('BENCH_TOOLS', '').split(',') if t]
+RUNSTAT = os.path.join(BENCH_DIR, 'runstat')
+RESULTS = os.path.join(BENCH_DIR, 'results.json')
+CAPDIR = os.path.join(BENCH_DIR, 'captures')
+TCWRAP = os.path.join(HERE, 'tcwrap.sh')
+TIMEOUT_S = 180
+ANALYZE_BUDGET_S = 20       # stop repeating one decoder once its runs took this long
+
+
+def say(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+# ---- workloads ------------------------------------------------------------------------------
+# name -> load generator argv, events to record, and the least number of events a lossless
+# recording of the workload's own threads holds (the ground truth check).
+def workloads():
+    trips = 30000 if QUICK else 60000
+    calls = 120000 if QUICK else 250000
+    return {
+        'ctxsw': dict(
+            title=f'ctxsw pinned: {trips} pipe round trips between 2 threads on CPU 0',
+            argv=[os.path.join(PP_LOAD, 'ctxsw'), '-n', str(trips), '-c', '0'],
+            events=['sched:sched_switch', 'sched:sched_wakeup'],
+            # each round trip switches each thread out once; wakeups vary (1-2 per trip)
+            expect_min=2 * trips),
+        'syscalls': dict(
+            title=f'syscall storm: 2 threads x {calls} getppid(), one thread per CPU',
+            argv=[os.path.join(PP_LOAD, 'syscalls'), '-t', '2', '-n', str(calls), '-p'],
+            events=['raw_syscalls:sys_enter', 'raw_syscalls:sys_exit'],
+            expect_min=2 * 2 * calls),
+    }
+
+
+# ---- tools ------------------------------------------------------------------------------------
+def ev_args(events):
+    return [a for e in events for a in ('-e', e)]
+
+
+def perf_stats(path):
+    """(events, lost) from `perf report --stats`: SAMPLE and LOST_SAMPLES of the event sections."""
+    out = subprocess.run(['perf', 'report', '--stats', '-i', path], capture_output=True,
+                         text=True, timeout=TIMEOUT_S).stdout
+    events = lost = 0
+    lost_records = 0
+    section = None
+    for line in out.splitlines():
+        m = re.match(r'^\s*(\S+) stats:\s*$', line)
+        if m:
+            section = m.group(1)
+            continue
+        m = re.match(r'^\s*(SAMPLE|LOST_SAMPLES|LOST) events:\s+(\d+)', line)
+        if not m:
+            continue
+        kind, n = m.group(1), int(m.group(2))
+        if section in (None, 'Aggregated'):
+            if kind == 'LOST':
+                lost_records = n
+            continue
+        if section.startswith('dummy'):
+            continue
+        if kind == 'SAMPLE':
+            events += n
+        elif kind == 'LOST_SAMPLES':
+            lost += n
+    if lost_records and not lost:
+        lost = None             # losses happened but perf did not say how many
+    return events, lost
+
+
+def tc_stats(path):
+    """(events, lost) from the ring-buffer statistics trace-cmd stores in the file.
+
+    Events = per CPU 'read events' + 'entries' (entries still in the buffer when the
+    statistics were taken are flushed into the file afterwards); lost = overrun + commit
+    overrun + dropped events."""
+    out = subprocess.run(['trace-cmd', 'report', '--stat', '-i', path], capture_output=True,
+                         text=True, timeout=TIMEOUT_S).stdout
+    events = lost = 0
+    for key, val in re.findall(r'^(read events|entries|overrun|commit overrun|dropped events):'
+                               r'\s*(\d+)', out, re.M):
+        if key in ('read events', 'entries'):
+            events += int(val)
+        else:
+            lost += int(val)
+    return events, lost
+
+
+def pp_stats(path):
+    """(events, lost) from `pp-analyze FILE info`; None where it says nothing parsable."""
+    p = subprocess.run([os.path.join(PP_BIN, 'pp-analyze'), path, 'info'], capture_output=True,
+                       text=True, timeout=TIMEOUT_S)
+    if p.returncode != 0:
+        return None, None
+    found = {}
+    for key, val in re.findall(r'^\s*(events|samples|lost(?: events)?)\s*[:=]?\s+(\d+)',
+                               p.stdout, re.M | re.I):
+        found.setdefault(key.lower().split()[0], int(val))
+    return found.get('events', found.get('samples')), found.get('lost')
+
+
+def pp_record_argv(events, out, load):
+    return [os.path.join(PP_BIN, 'pp-record'), '-o', out] + ev_args(events) + ['--'] + load
+
+
+def perf_argv(extra):
+    # -B --buildid-mmap: this 6.18 kernel sometimes sets PERF_RECORD_MISC_MMAP_BUILD_ID on
+    # MMAP2 records that carry an inode, not a build-id, unless the event asked for build-ids
+    # (attr.build_id); perf 6.1 then reads a "build-id" of 254 bytes and aborts ("assertion
+    # failed at util/build-id.c:1010", stack smashing) at the end of record or when script or
+    # report reads the file, about every other run.  --buildid-mmap sets attr.build_id, -B
+    # skips the build-id pass at exit (not needed for tracepoints without stacks).
+    return lambda events, out, load: (['perf', 'record', '-q', '-B', '--buildid-mmap'] + extra +
+                                      ['-o', out] + ev_args(events) + ['--'] + load)
+
+
+def tc_argv(extra):
+    # -F -c: only the workload and its children, as perf and pp-record do for a command
+    return lambda events, out, load: ([TCWRAP, 'trace-cmd', 'record', '-q', '-F', '-c'] +
+                                      extra + ['-o', out] + ev_args(events) + load)
+
+
+def decoders_perf(path, wl):
+    return [('perf script', ['perf', 'script', '-i', path])]
+
+
+def decoders_tc(path, wl):
+    return [('trace-cmd report', ['trace-cmd', 'report', '-i', path])]
+
+
+def decoders_pp(path, wl):
+    ana = os.path.join(PP_BIN, 'pp-analyze')
+    return [('pp-analyze trace', [ana, path, 'trace', '-o', '/dev/null']),
+            ('pp-analyze top', [ana, path, 'top', '-e', ','.join(wl['events'])])]
+
+
+# name, argv builder (None: the workload alone), capture suffix, stats, decoders, needs
+TOOLS = [
+    dict(name='none', argv=None),
+    dict(name='perf', argv=perf_argv([]), suffix='perf.data', stats=perf_stats,
+         decoders=decoders_perf, needs='perf'),
+    dict(name='perf -z', argv=perf_argv(['-z']), suffix='perf-z.data', stats=perf_stats,
+         decoders=decoders_perf, needs='perf'),
+    dict(name='perf -z --mmap-flush=16K', argv=perf_argv(['-z', '--mmap-flush=16K']),
+         suffix='perf-zf.data', stats=perf_stats, decoders=decoders_perf, needs='perf'),
+    dict(name='trace-cmd', argv=tc_argv([]), suffix='tc.dat', stats=tc_stats,
+         decoders=decoders_tc, needs='trace-cmd'),
+    dict(name='trace-cmd --compression none', argv=tc_argv(['--compression', 'none']),
+         suffix='tc-raw.dat', stats=tc_stats, decoders=decoders_tc, needs='trace-cmd'),
+    dict(name='pp-record', argv=pp_record_argv, suffix='pp', stats=pp_stats,
+         decoders=decoders_pp, needs=os.path.join(PP_BIN, 'pp-record')),
+]
+
+
+# ---- running things -------------------------------------------------------------------------
+LOAD_RE = re.compile(r'^LOAD (\S+) (.*)$', re.M)
+
+
+def parse_kv(text):
+    return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
+
+
+def measure(argv, tag, stdout=subprocess.DEVNULL):
+    """Run argv under runstat; return its RUNSTAT numbers, the LOAD line (if any) and stderr."""
+    os.makedirs(os.path.join(BENCH_DIR, 'logs'), exist_ok=True)
+    stat = os.path.join(BENCH_DIR, 'logs', 'runstat.txt')
+    errf = os.path.join(BENCH_DIR, 'logs', tag + '.err')
+    with open(errf, 'w') as err:
+        subprocess.run([RUNSTAT, '-o', stat, '-t', str(TIMEOUT_S), '--'] + argv,
+                       stdout=stdout, stderr=err)
+    with open(stat) as f:
+        rs = parse_kv(f.read().split(None, 1)[1])
+    with open(errf, errors='replace') as f:
+        errtext = f.read()
+    r = dict(rc=int(rs['rc']), signal=int(rs['signal']), timeout=rs['timeout'] == '1',
+             wall=float(rs['wall_s']), cpu=float(rs['user_s']) + float(rs['sys_s']),
+             maxrss_mb=int(rs['maxrss_kb']) / 1024.0, err=errtext)
+    m = list(LOAD_RE.finditer(errtext))
+    if m:
+        kv = parse_kv(m[-1].group(2))
+        r['load'] = dict(wall=float(kv['wall_s']),
+                         cpu=float(kv['user_s']) + float(kv['sys_s']), ops=int(kv['ops']))
+    return r
+
+
+def failure(r):
+    """A one-line reason why a measured run failed, or None."""
+    if r['timeout']:
+        return f'timed out after {TIMEOUT_S} s'
+    if r['signal']:
+        return f'killed by signal {r["signal"]}'
+    if r['rc'] != 0:
+        lines = [ln for ln in r['err'].splitlines() if ln.strip() and not ln.startswith('LOAD ')]
+        return f'exit status {r["rc"]}' + (f': {lines[-1].strip()[:120]}' if lines else '')
+    return None
+
+
+def settle():
+    """Write back earlier captures now, so that writeback does not land in the next run."""
+    os.sync()
+    time.sleep(0.2)
+
+
+def tracing_reset():
+    """Switch off events a crashed trace-cmd may have left enabled."""
+    for f, v in (('events/enable', '0'), ('set_event_pid', '')):
+        try:
+            with open(os.path.join('/sys/kernel/tracing', f), 'w') as fh:
+                fh.write(v)
+        except OSError:
+            pass
+
+
+def capture_rm(path):
+    if os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def capture_bytes(path):
+    """Size of a capture: a file, or all files under it if a tool writes a directory."""
+    if not os.path.isdir(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def stats_mm(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None
+    return dict(med=statistics.median(xs), min=min(xs), max=max(xs), n=len(xs))
+
+
+def ratio_mm(a, b):
+    """median / median and min / min of two stats_mm dicts (noise on a shared host only ever
+    adds time, so the min ratio is the cleaner one, the median the more typical)."""
+    if not a or not b or b['med'] <= 0 or b['min'] <= 0:
+        return None
+    return dict(med=a['med'] / b['med'], min=a['min'] / b['min'], max=a['max'] / b['max'],
+                n=min(a['n'], b['n']))
+
+
+def tools_selected():
+    return [t for t in TOOLS if not BENCH_TOOLS or t['name'] in BENCH_TOOLS]
+
+
+PROBED = {}
+
+
+def tool_probe(tool):
+    """None if the tool can record here, else why not (recording /bin/true as the probe)."""
+    if tool['argv'] is None:
+        return None
+    if tool['name'] not in PROBED:
+        PROBED[tool['name']] = tool_probe_run(tool)
+    return PROBED[tool['name']]
+
+
+def tool_probe_run(tool):
+    need = tool['needs']
+    if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
+        return f'{need} not found'
+    path = os.path.join(CAPDIR, 'probe.' + tool['suffix'])
+    capture_rm(path)
+    r = measure(tool['argv'](['sched:sched_switch'], path, ['/bin/true']), 'probe')
+    if tool['name'].startswith('trace-cmd') and failure(r):
+        tracing_reset()
+    why = failure(r)
+    if why:
+        return why
+    if not os.path.exists(path):
+        return 'no capture file written'
+    return None
+
+
+# ---- stage: record --------------------------------------------------------------------------
+def record_once(tool, wl, wname, run):
+    load = wl['argv']
+    if tool['argv'] is None:
+        path, argv = None, load
+    else:
+        path = os.path.join(CAPDIR, f'{wname}.{tool["suffix"]}')
+        capture_rm(path)
+        argv = tool['argv'](wl['events'], path, load)
+    settle()
+    r = measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}')
+    if tool['name'].startswith('trace-cmd') and failure(r):
+        tracing_reset()
+    why = failure(r) or (None if 'load' in r else 'the workload printed no LOAD line')
+    if why:
+        return dict(failed=why)
+    row = dict(wl_wall=r['load']['wall'], wl_cpu=r['load']['cpu'], tot_wall=r['wall'],
+               tot_cpu=r['cpu'], rec_cpu=max(0.0, r['cpu'] - r['load']['cpu']),
+               maxrss_mb=r['maxrss_mb'])
+    if path:
+        if not os.path.exists(path):
+            return dict(failed='no capture file written')
+        row['bytes'] = capture_bytes(path)
+        try:
+            row['events'], row['lost'] = tool['stats'](path)
+        except (OSError, subprocess.SubprocessError) as e:
+            row['events'], row['lost'] = None, None
+            say(f'  cannot count events of {path}: {e}')
+        row['file'] = path
+    return row
+
+
+def stage_record():
+    os.makedirs(CAPDIR, exist_ok=True)
+    tools = tools_selected()
+    status = {}
+    for t in tools:
+        why = tool_probe(t)
+        status[t['name']] = why
+        say(f'probe {t["name"]}: ' + ('ok' if why is None else f'SKIPPED ({why})'))
+    out = dict(runs=RUNS, quick=QUICK, workloads={})
+    for wname, wl in workloads().items():
+        runs = {t['name']: [] for t in tools}
+        measure(wl['argv'], 'warmup')      # page cache, CPU frequency: not counted
+        for i in range(RUNS):
+            for t in tools:
+                if status[t['name']] is not None:
+                    continue
+                row = record_once(t, wl, wname, i)
+                if 'failed' in row:     # one retry: a flaky tool still gets measured
+                    say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
+                    row = record_once(t, wl, wname, i)
+                runs[t['name']].append(row)
+                if 'failed' in row:
+                    say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
+                    status[t['name']] = row['failed']
+        base = stats_mm([r.get('wl_wall') for r in runs.get('none', [])])
+        rows = {}
+        for t in tools:
+            name = t['name']
+            good = [r for r in runs[name] if 'failed' not in r]
+            if status[name] is not None and not good:
+                rows[name] = dict(status='skipped', reason=status[name])
+                continue
+            s = dict(status='ok' if status[name] is None else 'partial', reason=status[name])
+            for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
+                      'events', 'lost'):
+                s[k] = stats_mm([r.get(k) for r in good])
+            s['slowdown'] = ratio_mm(s['wl_wall'], base)
+            s['cpu_ratio'] = ratio_mm(s['wl_cpu'],
+                                      stats_mm([r.get('wl_cpu') for r in runs.get('none', [])]))
+            s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
+                                              if r.get('events')])
+            bpe = [r['bytes'] / r['events'] for r in good if r.get('events')]
+            s['bytes_per_event'] = stats_mm(bpe)
+            last = good[-1]
+            s['file'] = last.get('file')
+            s['file_events'] = last.get('events')
+            s['runs'] = good
+            rows[name] = s
+            if name != 'none' and good:
+                ev = s['events']['med'] if s.get('events') else None
+                slow = s['slowdown']['med'] if s.get('slowdown') else None
+                say(f'record {wname:8s} {name:30s} slowdown={slow} events={ev} '
+                    f'lost={s["lost"]["med"] if s.get("lost") else s.get("lost")}')
+        out['workloads'][wname] = dict(title=wl['title'], events=wl['events'],
+                                       expect_min=wl['expect_min'], argv=wl['argv'], tools=rows)
+    return out
+
+
+def stage_fixed():
+    """Fixed bytes per capture: each tool records an idle `sleep 1` (sched events)."""
+    os.makedirs(CAPDIR, exist_ok=True)
+    out = {}
+    for t in tools_selected():
+        if t['argv'] is None:
+            continue
+        why = tool_probe(t)
+        if why:
+            out[t['name']] = dict(status='skipped', reason=why)
+            continue
+        path = os.path.join(CAPDIR, 'idle.' + t['suffix'])
+        capture_rm(path)
+        r = measure(t['argv'](['sched:sched_switch', 'sched:sched_wakeup'], path,
+                              ['sleep', '1']), 'idle')
+        why = failure(r) or (None if os.path.exists(path) else 'no capture file written')
+        if why:
+            out[t['name']] = dict(status='skipped', reason=why)
+            continue
+        out[t['name']] = dict(status='ok', bytes=capture_bytes(path), wall=r['wall'],
+                              cpu=r['cpu'], maxrss_mb=r['maxrss_mb'])
+        capture_rm(path)
+        say(f'idle {t["name"]:30s} {out[t["name"]]["bytes"]} bytes, wall {r["wall"]:.2f} s')
+    return out
+
+
+# ---- stage: analyze -------------------------------------------------------------------------
+def stage_analyze(results):
+    rec = results.get('record')
+    if not rec:
+        raise RuntimeError('the analyze stage needs the record stage first')
+    tools = {t['name']: t for t in TOOLS}
+    wls = workloads()
+    out = {}
+    res = dict(runs=RUNS, decoders=out)
+    for wname, w in rec['workloads'].items():
+        for tname, s in w['tools'].items():
+            t = tools.get(tname)
+            if not t or t['argv'] is None or s['status'] == 'skipped':
+                continue
+            path = s.get('file')
+            if not path or not os.path.exists(path):
+                continue
+            for dname, argv in t['decoders'](path, wls.get(wname, w)):
+                key = f'{wname}/{tname}/{dname}'
+                rows, why = [], None
+                for i in range(RUNS):
+                    r = measure(argv, f'analyze-{wname}-{t["suffix"]}-{i}')
+                    why = failure(r)
+                    if why:
+                        break
+                    rows.append(r)
+                    if sum(x['wall'] for x in rows) > ANALYZE_BUDGET_S:
+                        break           # a slow decoder: fewer runs, the table shows n
+                ev = s.get('file_events')
+                if why:
+                    out[key] = dict(status='skipped', reason=why, workload=wname, tool=tname,
+                                    decoder=dname)
+                    say(f'analyze {key}: SKIPPED ({why})')
+                    continue
+                wall = stats_mm([r['wall'] for r in rows])
+                out[key] = dict(status='ok', workload=wname, tool=tname, decoder=dname,
+                                cmd=' '.join(argv), events=ev, bytes=capture_bytes(path),
+                                wall=wall, cpu=stats_mm([r['cpu'] for r in rows]),
+                                maxrss_mb=stats_mm([r['maxrss_mb'] for r in rows]),
+                                ev_per_s=ev / wall['med'] if ev and wall['med'] > 0 else None)
+                say(f'analyze {key}: {wall["med"]:.3f} s' +
+                    (f', {ev / wall["med"] / 1e6:.2f} M events/s' if ev else ''))
+    return res
+
+
+# ---- stage: zstd ----------------------------------------------------------------------------
+ZSTD_RE = re.compile(r':\s*(\d+)\s*->\s*(\d+)\s*\(x([\d.]+)\),\s*([\d.]+) MB/s,\s*([\d.]+) MB/s')
+ZSTD_FILES = ('perf', 'trace-cmd --compression none')   # the uncompressed captures
+
+
+def stage_zstd(results):
+    """zstd -b (in memory, one thread) on the uncompressed captures of the record stage: what
+    plain zstd does with such an event stream, a reference for pp's compressed segments."""
+    rec = results.get('record')
+    if not rec:
+        raise RuntimeError('the zstd stage needs the record stage first')
+    if not shutil.which('zstd'):
+        return dict(status='skipped', reason='zstd not found')
+    out = dict(status='ok', files={})
+    for wname, w in rec['workloads'].items():
+        for tname in ZSTD_FILES:
+            s = w['tools'].get(tname, {})
+            path, ev = s.get('file'), s.get('file_events')
+            if not path or not os.path.exists(path):
+                continue
+            levels = {}
+            for lv in (1,) if QUICK else (1, 3):
+                p = subprocess.run(['zstd', f'-b{lv}', '-i1', path], capture_output=True,
+                                   text=True, timeout=TIMEOUT_S)
+                m = None
+                for m in ZSTD_RE.finditer((p.stdout + p.stderr).replace('\r', '\n')):
+                    pass
+                if not m:
+                    continue
+                src, c_mb, d_mb = int(m.group(1)), float(m.group(4)), float(m.group(5))
+                levels[str(lv)] = dict(src=src, dst=int(m.group(2)), ratio=float(m.group(3)),
+                                       c_mb_s=c_mb, d_mb_s=d_mb,
+                                       c_ev_s=ev * c_mb * 1e6 / src if ev else None,
+                                       d_ev_s=ev * d_mb * 1e6 / src if ev else None)
+            out['files'][f'{wname}/{tname}'] = dict(events=ev, levels=levels)
+            say(f'zstd {wname}/{tname}: ' + ' '.join(
+                f'L{k} x{v["ratio"]:.1f} {v["c_mb_s"]:.0f}/{v["d_mb_s"]:.0f} MB/s'
+                for k, v in levels.items()))
+    return out
+
+
+# ---- stage: fmtbench (optional) ---------------------------------------------------------------
+FMTBENCH_HIDE = ('capture', 'raw_file', 'checksum')    # paths and checks, not measurements
+
+
+def stage_fmtbench():
+    """build/bench/fmtbench (tests/tools/fmtbench.c), if built: capture writer and reader
+    throughput on a synthetic trace, at zstd levels 1 and 3; it prints one JSON object per
+    line, and every object becomes a table row."""
+    exe = os.path.join(BENCH_DIR, 'fmtbench')
+    if not os.access(exe, os.X_OK):
+        return dict(status='skipped', reason=f'{os.path.relpath(exe, TOP)} not built')
+    work = os.path.join(BENCH_DIR, 'fmtbench.d')
+    os.makedirs(work, exist_ok=True)
+    rows, cmds = [], []
+    for level in (1, 3):
+        argv = [exe, '-o', work, '-l', str(level)] + (['-n', '500000'] if QUICK else [])
+        cmds.append(' '.join(os.path.relpath(a, TOP) if a.startswith(TOP) else a
+                             for a in argv))
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            return dict(status='skipped', reason=f'exit status {p.returncode}: '
+                        + (p.stderr.strip().splitlines() or [''])[-1][:120])
+        for line in p.stdout.splitlines():
+            line = line.strip()
+            if line.startswith('{'):
+                try:
+                    rows.append(json.loads(line))
+                except ValueError:
+                    pass
+    shutil.rmtree(work, ignore_errors=True)
+    return dict(status='ok', cmd='; '.join(cmds), rows=rows)
+
+
+# ---- rendering ----------------------------------------------------------------------------------
+def md_table(header, rows):
+    lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
+    lines += ['| ' + ' | '.join(str(c) for c in r) + ' |' for r in rows]
+    return '\n'.join(lines)
+
+
+def fmt(d, f='{:.2f}', scale=1.0):
+    """median (min) of a stats_mm dict"""
+    if not d:
+        return '-'
+    if d['n'] == 1 or f.format(d['med'] * scale) == f.format(d['min'] * scale):
+        return f.format(d['med'] * scale)
+    return (f + ' (' + f + ')').format(d['med'] * scale, d['min'] * scale)
+
+
+def human(n):
+    if n is None:
+        return '?'
+    for unit, div in (('G', 1e9), ('M', 1e6), ('k', 1e3)):
+        if abs(n) >= div:
+            return f'{n / div:.2f}{unit}'
+    return f'{n:.0f}' if isinstance(n, float) else str(n)
+
+
+def render_machine(res):
+    m = res.get('machine', {})
+    rows = [[k, m[k]] for k in ('date', 'kernel', 'cpus', 'cpu model', 'memory', 'load average',
+                                'perf', 'trace-cmd', 'zstd', 'commit') if k in m]
+    return md_table(['fact', 'value'], rows)
+
+
+def render_record(res):
+    rec = res.get('record')
+    if not rec:
+        return '_not run yet_'
+    parts = [f'RUNS={rec["runs"]}{" QUICK" if rec["quick"] else ""}; cells are median '
+             '(min). slowdown = workload wall time under the tool / without it (median / '
+             'median, and min / min in parentheses); wl CPU = the same ratios for the '
+             'workload\'s own CPU time (less sensitive to a noisy host); '
+             'rec CPU = CPU seconds of the recorder (tree total minus the workload\'s own), '
+             'also per event recorded; peak RSS = largest process of the tree, so for "none" '
+             'it is the workload.']
+    for wname, w in rec['workloads'].items():
+        parts.append(f'### {w["title"]}\n\nevents: `{" ".join(w["events"])}`; a lossless '
+                     f'recording of the workload holds at least {human(w["expect_min"])} events.')
+        rows = []
+        for tname, s in w['tools'].items():
+            if s['status'] == 'skipped':
+                rows.append([tname, f'skipped: {s["reason"]}'] + ['-'] * 9)
+                continue
+            ev = s.get('events')
+            lost = s.get('lost')
+            note = '' if s['status'] == 'ok' else f' ({s["reason"]})'
+            low = ev and ev['med'] < w['expect_min'] and tname != 'none'
+            rows.append([tname + note, fmt(s.get('slowdown')), fmt(s.get('cpu_ratio')),
+                         fmt(s.get('wl_wall'), '{:.3f}'),
+                         (human(ev['med']) + (' (short)' if low else '')) if ev else
+                         ('-' if tname == 'none' else '?'),
+                         (human(lost['med']) if lost else ('-' if tname == 'none' else '?')),
+                         fmt(s.get('bytes_per_event'), '{:.1f}'),
+                         fmt(s.get('rec_cpu'), '{:.3f}') if tname != 'none' else '-',
+                         fmt(s.get('rec_ns_per_event'), '{:.0f}'),
+                         fmt(s.get('maxrss_mb'), '{:.1f}'),
+                         human(s['bytes']['med']) if s.get('bytes') else '-'])
+        parts.append(md_table(['tool', 'slowdown', 'wl CPU', 'workload s', 'events', 'lost',
+                               'B/event', 'rec CPU s', 'rec ns/event', 'peak RSS MB',
+                               'file bytes'], rows))
+    fx = res.get('fixed')
+    if fx:
+        rows = []
+        for tname, f in fx.items():
+            if f['status'] != 'ok':
+                rows.append([tname, f'skipped: {f["reason"]}', '-', '-', '-'])
+            else:
+                rows.append([tname, human(f['bytes']), f'{f["wall"]:.2f}', f'{f["cpu"]:.3f}',
+                             f'{f["maxrss_mb"]:.1f}'])
+        parts.append('### Fixed cost per capture\n\nEach tool records `sleep 1` with '
+                     '`sched:sched_switch sched:sched_wakeup`: what a nearly empty capture '
+                     'costs.\n\n' + md_table(['tool', 'file bytes', 'wall s', 'CPU s',
+                                              'peak RSS MB'], rows))
+    return '\n\n'.join(parts)
+
+
+def render_analyze(res):
+    an = res.get('analyze')
+    if not an:
+        return '_not run yet_'
+    rows = []
+    for key, a in an['decoders'].items():
+        if a['status'] != 'ok':
+            rows.append([a['workload'], a['tool'], a['decoder'], f'skipped: {a["reason"]}',
+                         '-', '-', '-', '-'])
+            continue
+        rows.append([a['workload'], a['tool'], a['decoder'], human(a['events']),
+                     str(a['wall']['n']), fmt(a['wall'], '{:.3f}'), fmt(a['cpu'], '{:.3f}'),
+                     human(a['ev_per_s']) if a.get('ev_per_s') else '?'])
+    return ('Each decoder reads the last capture of the record stage, output to /dev/null; '
+            f'up to RUNS={an["runs"]} runs (fewer once a decoder has used {ANALYZE_BUDGET_S} s), '
+            'median (min).  events/s = events in the capture / median wall time.\n\n' +
+            md_table(['workload', 'capture', 'decoder', 'events', 'runs', 'wall s', 'CPU s',
+                      'events/s'], rows))
+
+
+def render_zstd(res):
+    z = res.get('zstd')
+    if not z:
+        return '_not run yet_'
+    if z['status'] != 'ok':
+        return f'_skipped: {z["reason"]}_'
+    rows = []
+    for key, f in z['files'].items():
+        for lv, v in f['levels'].items():
+            rows.append([key, lv, human(v['src']), f'{v["ratio"]:.1f}', f'{v["c_mb_s"]:.0f}',
+                         f'{v["d_mb_s"]:.0f}', human(v['c_ev_s']) if v['c_ev_s'] else '?',
+                         human(v['d_ev_s']) if v['d_ev_s'] else '?'])
+    return ('`zstd -b<level> -i1` (in memory, one thread) on the uncompressed captures of the '
+            'record stage.\n\n' +
+            md_table(['capture', 'level', 'bytes', 'ratio', 'compress MB/s', 'decompress MB/s',
+                      'compress events/s', 'decompress events/s'], rows))
+
+
+def render_fmtbench(res):
+    fb = res.get('fmtbench')
+    if not fb:
+        return '_not run yet_'
+    if fb['status'] != 'ok':
+        return f'_skipped: {fb["reason"]}_'
+    keys = []
+    for r in fb['rows']:
+        keys += [k for k in r if k not in keys and k not in FMTBENCH_HIDE]
+    return f'`{fb["cmd"]}`\n\n' + md_table(keys, [[r.get(k, '') for k in keys]
+                                                   for r in fb['rows']])
+
+
+# ---- results and the document ---------------------------------------------------------------
+def machine_facts():
+    def cmd(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True,
+                                  timeout=20).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.SubprocessError):
+            return 'n/a'
+    model = mem = loadavg = 'n/a'
+    try:
+        with open('/proc/loadavg') as f:
+            loadavg = ' '.join(f.read().split()[:3]) + ' (at the start of the run)'
+
+        with open('/proc/cpuinfo') as f:
+            m = re.search(r'^model name\s*:\s*(.*)$', f.read(), re.M)
+            model = m.group(1) if m else model
+        with open('/proc/meminfo') as f:
+            m = re.search(r'^MemTotal:\s*(\d+)', f.read(), re.M)
+            mem = f'{int(m.group(1)) / 1048576:.1f} GiB' if m else mem
+    except OSError:
+        pass
+    return {'date': time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+            'kernel': platform.release(), 'cpus': str(os.cpu_count()), 'cpu model': model,
+            'memory': mem, 'perf': cmd(['perf', '--version']),
+            'trace-cmd': cmd(['trace-cmd', '--version']) if shutil.which('trace-cmd') else 'n/a',
+            'load average': loadavg,
+            'zstd': re.sub(r'^.*?(v\d[\d.]*).*$', r'zstd \1', cmd(['zstd', '--version']))
+            if shutil.which('zstd') else 'n/a',
+            'commit': cmd(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'])}
+
+
+DOC_HEAD = """# Performance
+
+This page is regenerated by `make bench` (as root; `QUICK=1 make bench` for a short run).
+The tables between the `bench:` markers are machine-written by `tests/bench/bench.py`; the
+prose outside them is not touched.  Raw numbers: `build/bench/results.json`.
+"""
+
+
+def doc_update(sections):
+    """Replace each `<!-- bench:NAME -->...<!-- /bench:NAME -->` body; append missing ones."""
+    if os.path.exists(BENCH_DOC):
+        with open(BENCH_DOC) as f:
+            doc = f.read()
+    else:
+        doc = DOC_HEAD
+    for name, body in sections:
+        start, end = f'<!-- bench:{name} -->', f'<!-- /bench:{name} -->'
+        block = f'{start}\n{body.strip()}\n{end}'
+        pat = re.compile(re.escape(start) + r'.*?' + re.escape(end), re.S)
+        if pat.search(doc):
+            doc = pat.sub(lambda _m: block, doc, count=1)
+        else:
+            doc = doc.rstrip('\n') + f'\n\n## {name}\n\n{block}\n'
+    os.makedirs(os.path.dirname(BENCH_DOC), exist_ok=True)
+    with open(BENCH_DOC, 'w') as f:
+        f.write(doc)
+
+
+def results_load():
+    try:
+        with open(RESULTS) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def results_save(res):
+    os.makedirs(BENCH_DIR, exist_ok=True)
+    tmp = RESULTS + '.tmp'
+    with open(tmp, 'w') as f:
+        json.dump(res, f, indent=1)    # insertion order = table order
+    os.replace(tmp, RESULTS)
+
+
+# name, run (takes the results so far when it has a parameter), doc section, render
+STAGES = [
+    dict(name='record', run=stage_record, doc='record', render=render_record),
+    dict(name='fixed', run=stage_fixed, doc=None, render=None),     # rendered with record
+    dict(name='analyze', run=stage_analyze, doc='analyze', render=render_analyze),
+    dict(name='zstd', run=stage_zstd, doc='zstd', render=render_zstd),
+    dict(name='fmtbench', run=stage_fmtbench, doc='fmtbench', render=render_fmtbench),
+]
+
+
+def main(argv):
+    names = [s['name'] for s in STAGES]
+    if any(a in ('-h', '--help') for a in argv):
+        print(__doc__)
+        print('stages:', ' '.join(names))
+        return 0
+    todo = argv or names
+    for a in todo:
+        if a not in names:
+            say(f'bench: unknown stage {a}; stages: {" ".join(names)}')
+            return 2
+    if not os.access(RUNSTAT, os.X_OK):
+        say(f'bench: {RUNSTAT} is missing: run tests/bench/run.sh')
+        return 2
+    res = results_load()
+    res['machine'] = machine_facts()
+    t_all = time.monotonic()
+    for st in STAGES:
+        if st['name'] not in todo:
+            continue
+        t0 = time.monotonic()
+        say(f'== stage {st["name"]} (RUNS={RUNS}{", QUICK" if QUICK else ""})')
+        fn = st['run']
+        res[st['name']] = fn(res) if fn.__code__.co_argcount else fn()
+        res.setdefault('seconds', {})[st['name']] = round(time.monotonic() - t0, 1)
+        results_save(res)
+        say(f'== stage {st["name"]} took {time.monotonic() - t0:.0f} s')
+    sections = [('machine', render_machine(res))]
+    sections += [(st['doc'], st['render'](res)) for st in STAGES if st['doc'] and st['name'] in res]
+    doc_update(sections)
+    say(f'bench: done in {time.monotonic() - t_all:.0f} s; wrote {os.path.relpath(BENCH_DOC, TOP)}'
+        f' and {os.path.relpath(RESULTS, TOP)}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

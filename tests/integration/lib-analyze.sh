@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: MIT
+# lib-analyze.sh - helpers for the analyzer tests; source it after lib.sh.
+#
+# CAPBUILD builds captures from text descriptions (tests/tools/capbuild.c);
+# build_fixture NAME builds $FIX/NAME.desc into ./NAME.ppcap.  Wall-clock
+# times are printed in UTC so that outputs do not depend on the machine.
+
+CAPBUILD=${PP_CAPBUILD:-$PP_LOAD/../tests/capbuild}
+[ -x "$CAPBUILD" ] || { echo "missing $CAPBUILD: run make first"; exit 1; }
+TZ=UTC
+export TZ
+
+# build_fixture NAME [OUT]: build $FIX/NAME.desc into OUT (default NAME.ppcap)
+build_fixture() {
+	"$CAPBUILD" "$FIX/$1.desc" "${2:-$1.ppcap}" || fail "capbuild $1.desc"
+}
+
+# run_ok OUT CMD...: run CMD with stdout to OUT; fail on a non-zero exit
+run_ok() {
+	_out=$1
+	shift
+	"$@" >"$_out" 2>stderr.out || { cat stderr.out; fail "'$*' exited $?"; }
+}
+
+# load_field LINE KEY: the value of KEY=... in a load generator's LOAD line
+load_field() {
+	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
+}

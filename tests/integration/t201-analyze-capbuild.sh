@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t201-analyze-capbuild: a capture built by capbuild reads back exactly (info, trace)
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
+
+build_fixture sched-basic
+
+# t201.1 info: everything but the compressed size (zstd-version dependent)
+run_ok info.out "$PP_ANALYZE" sched-basic.ppcap info
+grep -v '^bytes ' info.out | sed 's|^capture .*|capture      X|' >actual
+cat >expect <<'EOT'
+capture      X
+format       1.0 (indexed)
+host         testhost (Linux 6.18.0-test x86_64), 2 CPUs online / 2 possible, page size 4096
+command      pp-record -e sched:sched_switch,sched:sched_wakeup,irq:irq_handler_entry -a
+recorder     pp-record 0.1.0, clock monotonic
+time         1000.000100 .. 1000.005000 (4.900 ms)
+wall clock   2026-01-01 00:00:00.000100 .. 2026-01-01 00:00:00.005000
+events       6
+  sched:sched_switch                                  4
+  sched:sched_wakeup                                  1
+  irq:irq_handler_entry                               1
+lost         7 (cpu1=7)
+late         0 (written after the reorder window)
+segments     4: meta 1, events 1, ksyms 1, usyms 0, stats 0
+symbols      kernel: yes (4); user: 0 binaries, 0 symbols
+tasks        4 at start, 1 comm changes, 0 mmaps
+integrity    ok
+EOT
+check_output expect actual
+
+# t201.2 trace: fields from the formats, comm history, latency flags, stacks
+run_ok actual "$PP_ANALYZE" sched-basic.ppcap trace -g
+cat >expect <<'EOT'
+2026-01-01 00:00:00.000100           worker    200 d..2 [000] 1000.000100: sched:sched_wakeup: comm=worker-2 pid=201 prio=120 target_cpu=001
+2026-01-01 00:00:00.000150           <idle>      0 .... [001] 1000.000150: sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker-2 next_pid=201 next_prio=120
+2026-01-01 00:00:00.000200           worker    200 .... [000] 1000.000200: sched:sched_switch: prev_comm=worker prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+    ffffffff81100010 schedule+0x10 ([kernel.kallsyms])
+    ffffffff81100420 do_nanosleep+0x20 ([kernel.kallsyms])
+    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
+2026-01-01 00:00:00.001000           <idle>      0 d.h1 [001] 1000.001000: irq:irq_handler_entry: irq=24 name=virtio0-input
+2026-01-01 00:00:00.003000   worker-renamed    201 dn.. [001] 1000.003000: sched:sched_switch: prev_comm=worker-renamed prev_pid=201 prev_prio=120 prev_state=D ==> next_comm=bash next_pid=100 next_prio=120
+2026-01-01 00:00:00.005000             bash    100 .... [001] 1000.005000: sched:sched_switch: prev_comm=bash prev_pid=100 prev_prio=120 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120
+EOT
+check_output expect actual
+
+# t201.3 a bad description names the line
+printf 'event 1 x:y missing.format\n' >bad.desc
+"$CAPBUILD" bad.desc bad.ppcap 2>err.out && fail "capbuild accepted a missing format file"
+grep -q "bad.desc:1: cannot open" err.out || { cat err.out; fail "no line number in the error"; }
+exit 0
