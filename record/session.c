@@ -30,6 +30,8 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "prod.h"
+#include "selfstat.h"
 #include "session.h"
 #include "sideband.h"
 #include "snapshot.h"
@@ -494,7 +496,7 @@ static bool want_kallsyms(const struct rec_session *s)
 	return false;
 }
 
-static int write_descs(struct rec_session *s)
+int rec_session_write_descs(struct rec_session *s)
 {
 	int rc = 0;
 
@@ -517,6 +519,8 @@ static int open_writer(struct rec_session *s)
 	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
 	int rc;
 
+	if (s->prod && (rc = rec_prod_open(s)) <= 0)
+		return rc;	/* rotation, flight recorder: their own writer */
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))
 			return rec_session_fail(s, PP_EUSAGE,
@@ -609,7 +613,7 @@ int rec_session_open(struct rec_session *s)
 	if (!rc)
 		rc = rec_snapshot_host(s);
 	if (!rc)
-		rc = write_descs(s);
+		rc = rec_session_write_descs(s);
 	if (!rc)
 		rc = ppf_write_time_sync(s->w, &ts);
 	if (rc)
@@ -777,6 +781,10 @@ int rec_session_run(struct rec_session *s)
 		rc = process(s, s->backlog ? 0 : timeout, false);
 		if (rc)
 			return rc;
+		if (s->self)
+			rec_selfstat_tick(s, rec_now_ns());
+		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns())))
+			return rc < 0 ? rc : 0;	/* > 0: a size limit or the trigger ends it */
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
 			s->stop_workload_exit = true;
 			break;
@@ -866,6 +874,8 @@ int rec_session_finish(struct rec_session *s)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
+	if (s->prod && (rc2 = rec_prod_finish(s)) && !rc)
+		rc = rc2;	/* the flight recorder's last dump; every file's bytes */
 	return rc;
 }
 
