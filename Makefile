@@ -124,7 +124,7 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
-$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------

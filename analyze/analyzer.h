@@ -54,6 +54,8 @@ struct ana_evtype {
 	size_t nr_fields;
 	uint64_t count;			/* events of this type seen so far */
 	struct pp_expr *rec_filter;	/* the recorded filter the kernel refused, applied here */
+	const void *attr;		/* struct perf_event_attr as opened (attr_sz bytes), or NULL */
+	uint32_t attr_sz;
 };
 
 /*
@@ -94,6 +96,18 @@ struct pp_lost_ev {
 	uint64_t count;
 };
 
+/*
+ * A side-band record the capture kept raw (PPF_REC_SIDEBAND): ksymbol,
+ * bpf_event, cgroup, text_poke ...  Borrowed for the callback only.
+ */
+struct pp_sideband_ev {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint32_t type;			/* PERF_RECORD_* */
+	const uint8_t *data;		/* the perf record after its header, sample_id trailer removed */
+	uint32_t size;
+};
+
 /* An analyzer instance (one per occurrence on the command line). */
 struct pp_az {
 	const struct pp_analyzer_ops *ops;
@@ -124,6 +138,11 @@ enum pp_az_flags {
 	 * (a sched_switch concerns two tasks, its pid field only the previous one).
 	 */
 	PP_AZ_OWN_TASK_FILTER = 1 << 3,
+	/*
+	 * set_events() is called even when -e is given: it puts the analyzer's
+	 * own events in the list, the -e events being extra ones (kvmmmu -e).
+	 */
+	PP_AZ_EXTRA_EVENTS = 1 << 4,
 };
 
 struct pp_analyzer_ops {
@@ -155,6 +174,7 @@ struct pp_analyzer_ops {
 	void (*event)(struct pp_az *az, const struct pp_event *ev);	/* required */
 	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
 	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
+	void (*sideband)(struct pp_az *az, const struct pp_sideband_ev *sb);	/* in time order */
 	void (*interval)(struct pp_az *az, uint64_t now_ns);
 	int (*finish)(struct pp_az *az);		/* required */
 	void (*release)(struct pp_az *az);

@@ -103,7 +103,8 @@ static void lat_flags(const struct pp_event *ev, char out[4])
 	case 0x20: out[1] = 'p'; break;
 	case 0x02: out[1] = 'l'; break;
 	}
-	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h'
+		 : soft ? 's' : '.';
 	pc &= 0xf;
 	out[3] = pc ? "0123456789abcdef"[pc] : '.';
 }

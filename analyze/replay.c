@@ -210,6 +210,17 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			for (size_t i = 0; i < s->nr_azs; i++)
 				if (s->azs[i]->ops->lost)
 					s->azs[i]->ops->lost(s->azs[i], &l);
+		} else if (rec->type == PPF_REC_SIDEBAND) {
+			const struct ppf_sideband *b = &rec->u.sideband;
+			struct pp_sideband_ev sb = { rec->time_ns, b->cpu, b->perf_type, b->data,
+						     b->size };
+
+			if ((s->range_start_ns && rec->time_ns < s->range_start_ns) ||
+			    (s->range_end_ns && rec->time_ns > s->range_end_ns))
+				continue;
+			for (size_t i = 0; i < s->nr_azs; i++)
+				if (s->azs[i]->ops->sideband)
+					s->azs[i]->ops->sideband(s->azs[i], &sb);
 		} else if (rec->type == PPF_REC_EXIT) {
 			for (size_t i = 0; i < s->nr_azs; i++)
 				if (s->azs[i]->ops->task_exit)

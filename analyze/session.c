@@ -338,7 +338,8 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
 	int rc;
 
 	while ((rc = ppf_reader_next(s->r, first, NULL)) == 0) {
-		if (first->type == PPF_REC_SAMPLE)
+		/* the first record for analyzers: a sample, or a side-band record (misc) */
+		if (first->type == PPF_REC_SAMPLE || first->type == PPF_REC_SIDEBAND)
 			return 0;
 		rc = ana_session_meta(s, first);
 		if (rc)

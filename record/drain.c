@@ -44,14 +44,14 @@ static uint64_t mono_ns(void)
 /*
  * Fault in the FIFO's pages ahead of the drain thread, from the main
  * thread: the drain thread must never fault.  Pages are populated a few
- * rings' worth ahead of the write position, so a short or quiet recording
- * never touches most of the FIFO; once the positions have gone round it
- * once, everything is resident.  Without MADV_POPULATE_WRITE (Linux < 5.14)
- * the whole FIFO is populated at once.
+ * rings' worth ahead of the write offset, and the FIFO goes back to its
+ * start whenever it is empty (drain_ring()), so only a backlog makes it
+ * grow.  Without MADV_POPULATE_WRITE (Linux < 5.14) the whole FIFO is
+ * populated at once.
  */
 static void fifo_populate(struct rec_fifo *f, uint64_t wpos, bool may_touch)
 {
-	size_t want = wpos >= f->size ? f->size : (size_t)wpos + f->ahead;
+	size_t want = ((size_t)wpos & (f->size - 1)) + f->ahead;
 
 	want = (want + 4095) & ~(size_t)4095;	/* madvise works on whole pages */
 	if (want > f->size)
@@ -105,7 +105,8 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 			return -ENOMEM;
 		}
 		f->size = sz;
-		f->ahead = 4 * rings[i].data_sz;
+		f->ahead = 2 * rings[i].data_sz;
+		f->reset_at = rings[i].data_sz;
 		f->bounce = pp_xmalloc(65536);	/* a record is at most 64 KiB */
 		fifo_populate(f, 0, true);
 	}
@@ -151,8 +152,30 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	const uint8_t *data = (const uint8_t *)r->base + (r->map_sz - r->data_sz);
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
-	size_t space = f->size - (size_t)(f->wpos - rpos), run = 0, mask = r->data_sz - 1;
+	/* bytes in use: a skip the consumer has not passed yet is free space */
+	size_t used = (size_t)(f->wpos - (rpos < f->skip_end ? f->skip_end : rpos));
+	size_t space = f->size - used, run = 0, mask = r->data_sz - 1;
 	uint64_t tail = r->tail;
+
+	/*
+	 * An empty FIFO far from its start goes back to the start (a skip
+	 * record to the end of the lap): light traffic keeps reusing the same
+	 * few pages, so pp-record's memory follows the backlog, not the volume.
+	 */
+	if (rpos == f->wpos && head != tail && ((size_t)f->wpos & (f->size - 1)) > f->reset_at) {
+		size_t off = (size_t)f->wpos & (f->size - 1), skip = f->size - off;
+		struct perf_event_header *ph = (void *)(f->buf + off);
+
+		ph->type = REC_FIFO_SKIP;
+		ph->misc = 0;
+		ph->size = skip >= 16 ? 16 : 8;
+		if (skip >= 16)
+			memcpy(ph + 1, &(uint64_t){ skip }, sizeof(uint64_t));
+		__atomic_store_n(&f->wpos, f->wpos + skip, __ATOMIC_RELEASE);
+		f->skip_end = f->wpos;
+		space = f->size;
+		f->nr_resets++;
+	}
 
 	/* records are 8-aligned and the ring size a multiple of 8: headers never wrap */
 	while (tail + run < head) {
@@ -170,8 +193,8 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	if (run) {
 		circ_copy(f->buf, f->size, f->wpos, data, r->data_sz, tail, run);
 		__atomic_store_n(&f->wpos, f->wpos + run, __ATOMIC_RELEASE);
-		if ((size_t)(f->wpos - rpos) > f->max_used)
-			f->max_used = (size_t)(f->wpos - rpos);
+		if (used + run > f->max_used)
+			f->max_used = used + run;
 		r->tail = tail + run;
 		__atomic_store_n(&pg->data_tail, r->tail, __ATOMIC_RELEASE);
 	}
@@ -330,6 +353,8 @@ unsigned rec_drain_fill_pct(const struct rec_drain *d)
 		if (!f->buf)
 			continue;
 		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) - f->rpos);
+		if (used > f->size)
+			used = f->size;
 		if (used * 100 / f->size > most)
 			most = (unsigned)(used * 100 / f->size);
 	}
@@ -380,8 +405,14 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 			}
 			size_t off = (size_t)r & (f->size - 1);
 			const struct perf_event_header *h = (const void *)(f->buf + off);
-			uint16_t sz = h->size;
+			uint64_t sz = h->size;
 
+			if (h->type == REC_FIFO_SKIP) {
+				if (sz >= 16)
+					memcpy(&sz, h + 1, sizeof(sz));
+				r += sz;
+				continue;
+			}
 			if (off + sz > f->size) {
 				circ_copy(f->bounce, 65536, 0, f->buf, f->size, r, sz);
 				h = (const void *)f->bounce;

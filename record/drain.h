@@ -23,6 +23,9 @@
 
 #include "ring.h"
 
+/* A FIFO record that only says "skip": u64 bytes to skip follow, or 8 when size is 8. */
+#define REC_FIFO_SKIP 0xffffu
+
 /*
  * One ring's FIFO: single producer (the drain thread), single consumer (the
  * main thread).  Positions only grow; a record may wrap around the end.
@@ -35,6 +38,9 @@ struct rec_fifo {
 	uint8_t *bounce;		/* consumer: one record that wraps */
 	size_t populated;		/* bytes of buf faulted in, from its start */
 	size_t ahead;			/* how far ahead of wpos to populate */
+	size_t reset_at;		/* back to the start when empty beyond this offset */
+	uint64_t nr_resets;
+	uint64_t skip_end;		/* producer: wpos right after the last skip */
 	unsigned nr_populate_errors;
 	size_t max_used;		/* high-water mark of wpos - rpos */
 };

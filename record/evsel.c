@@ -27,6 +27,8 @@
 #include "common/units.h"
 #include "format/format.h"
 #include "filter.h"
+#include "plans.h"
+#include "regs.h"
 #include "session.h"
 
 struct named_event {
@@ -49,6 +51,7 @@ static const struct named_event sw_events[] = {
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS, false },
 	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, false },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, false },	/* side band only */
 };
 
 static const struct named_event hw_events[] = {
@@ -64,12 +67,6 @@ static const struct named_event hw_events[] = {
 	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, true },
 	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, true },
 	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
-};
-
-/* Analyzer names that are event sources in perf-prof but not events here. */
-static const char *const analyzer_sources[] = {
-	"profile", "task-state", "trace", "multi-trace", "top", "hrtimer", "hrcount",
-	"kmemleak", "blktrace", "oncpu", "rundelay", "syscalls", "page-faults-az",
 };
 
 bool rec_have_pmu(void)
@@ -376,11 +373,11 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 		hw = ne != NULL;
 	}
 	if (!ne) {
-		for (size_t i = 0; i < PP_ARRAY_SIZE(analyzer_sources); i++)
-			if (!strcmp(sel->name, analyzer_sources[i]))
-				return rec_session_fail(s, PP_EUNKNOWN_EVENT,
-					"'%s' is an analyzer, not an event: record for it with --for '%s ...'",
-					sel->name, sel->name);
+		/* perf-prof takes an analyzer as an event source: here that is --for */
+		if (rec_plan_find(sel->name))
+			return rec_session_fail(s, PP_EUNKNOWN_EVENT,
+				"'%s' is an analyzer, not an event: record for it with --for '%s ...'",
+				sel->name, sel->name);
 		return unknown_event(s, sel->name, false);
 	}
 	if (hw && !rec_have_pmu())
@@ -494,6 +491,7 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 	e->attr.bp_addr = addr;
 	e->attr.bp_len = len;
 	e->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	rec_regs_attr(&e->attr);
 	return 0;
 }
 

@@ -550,13 +550,14 @@ static int write_fail(struct rec_session *s, int rc)
 }
 
 /*
- * Per-ring FIFO: 16 rings' worth (half a second of a 32 MB/s storm with the
+ * Per-ring FIFO: 8 rings' worth (a quarter second of a 32 MB/s storm with the
  * default rings), 4 to 64 MiB, 512 MiB over all CPUs at most.  Its pages are
- * populated as it is used (drain.c), so a light recording stays small.
+ * populated as it is used (drain.c), so a light recording stays small, and
+ * the main thread gets a higher priority while it lags (boost()).
  */
 static size_t fifo_size(const struct rec_session *s)
 {
-	size_t ring = (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE), sz = 16 * ring;
+	size_t ring = (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE), sz = 8 * ring;
 
 	if (sz < (4u << 20))
 		sz = 4u << 20;
@@ -868,9 +869,7 @@ int rec_session_finish(struct rec_session *s)
 	s->w = NULL;
 	if (rc2 && !rc)
 		rc = write_fail(s, rc2);
-	if (!s->out_stream && s->opts.output && stat(s->opts.output, &st) == 0)
-		s->file_bytes = (uint64_t)st.st_size;
-	else if (!s->out_stream && stat(REC_DEFAULT_OUTPUT, &st) == 0 && !s->opts.output)
+	if (!s->out_stream && stat(s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT, &st) == 0)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;

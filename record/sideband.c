@@ -16,6 +16,7 @@
 #include "common/err.h"
 #include "format/format.h"
 #include "prod.h"
+#include "regs.h"
 #include "session.h"
 #include "sideband.h"
 #include "symbols.h"
@@ -114,6 +115,9 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		smp.flags |= PPF_SF_RAW;
 		p += sz;
 	}
+	/* BRANCH_STACK, REGS_USER, STACK_USER ... are never asked for: REGS_INTR comes next */
+	if ((st & PERF_SAMPLE_REGS_INTR) && rec_regs_take(&p, end, ev->attr.sample_regs_intr, &smp))
+		return 0;
 #undef NEED
 	smp.time_ns = e->time_ns;
 	smp.id = ev->id;

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "format/format.h"
@@ -160,6 +161,8 @@ int rec_snapshot_host(struct rec_session *s)
 		rc = ppf_write_kv(s->w, "record.mmap_pages", v);
 	if (!rc)
 		rc = topology(s);
+	if (!rc)
+		rc = rec_blockdev_snapshot(s->w);
 	return rc;
 }
 

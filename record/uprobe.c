@@ -24,6 +24,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/selector.h"
+#include "probe-args.h"
 #include "tracefs.h"
 #include "uprobe.h"
 
@@ -265,11 +266,11 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 		}
 	}
 	if (kprobe)
-		pp_buf_addf(&def, "%c:%s/%s %s+%llu\n", ret ? 'r' : 'p', group, name.data,
-			    sel->name, (unsigned long long)sel->offset);
+		pp_buf_addf(&def, "%c:%s/%s %s+%llu%s\n", ret ? 'r' : 'p', group, name.data,
+			    sel->name, (unsigned long long)sel->offset, rec_probe_args(ret));
 	else
-		pp_buf_addf(&def, "%c:%s/%s %s:0x%llx\n", ret ? 'r' : 'p', group, name.data, bin,
-			    (unsigned long long)off);
+		pp_buf_addf(&def, "%c:%s/%s %s:0x%llx%s\n", ret ? 'r' : 'p', group, name.data, bin,
+			    (unsigned long long)off, rec_probe_args(ret));
 
 	p->v = pp_xrealloc(p->v, (p->nr + 1) * sizeof(*p->v));
 	pr = &p->v[p->nr];
@@ -278,7 +279,9 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 	pr->kprobe = kprobe;
 	*idx = p->nr++;
 	rc = rec_tracefs_append(t, ctl, def.data);
-	pp_debug(1, "probe %.*s: %s", (int)def.len - 1, def.data, rc ? strerror(-rc) : "created");
+	/* logged without the fetch arguments, which are the same for every probe */
+	pp_debug(1, "probe %.*s: %s", (int)(def.len - 1 - strlen(rec_probe_args(ret))), def.data,
+		 rc ? strerror(-rc) : "created");
 	if (rc) {
 		def.data[def.len - 1] = '\0';
 		snprintf(msg, msg_sz, "%s: the kernel refused probe '%s': %s", sel->text, def.data,

@@ -38,8 +38,12 @@ no_pp_probes "after the offset form"
 "$PP_RECORD" -e "uprobe:$T_BIN:pp_probe_target" -o int.cap -- "$T_BIN" -n 100000 -p 1000 -m call \
 	>/dev/null 2>int.err &
 rpid=$!
-sleep 1.5
-grep -q "pp_probe_target" /sys/kernel/tracing/uprobe_events || fail "no probe while recording"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q "pp_$rpid/pp_probe_target" /sys/kernel/tracing/uprobe_events && break
+	sleep 0.5
+done
+grep -q "pp_$rpid/pp_probe_target" /sys/kernel/tracing/uprobe_events || fail "no probe while recording"
+sleep 1.5	# the command runs, about 1000 calls a second
 kill -INT $rpid
 wait $rpid
 no_pp_probes "after SIGINT"
