@@ -310,9 +310,12 @@ static int rotate_switch(struct rec_session *s)
 {
 	struct rec_prod *p = s->prod;
 	uint64_t t = s->merge.last_ns > s->start_ns ? s->merge.last_ns : s->start_ns;
+	struct ppf_writer_totals tot;
 	int rc;
 
 	p->switch_pending = false;
+	ppf_writer_totals(s->w, &tot);
+	p->raw_before += tot.raw_bytes;
 	rc = ppf_writer_close(s->w);
 	s->w = NULL;
 	if (!rc && close(p->fd))
@@ -577,6 +580,7 @@ int rec_prod_finish(struct rec_session *s)
 	}
 	if (p->rotate || p->flight_size) {
 		s->file_bytes = p->total_bytes;
+		s->totals.raw_bytes += p->raw_before;
 		free(s->out_name);
 		if (p->nr_files > 1)
 			s->out_name = pp_xasprintf("'%s.%llu' ... '%s.%llu'", p->base,

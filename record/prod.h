@@ -66,6 +66,7 @@ struct rec_prod {
 	uint64_t file_bytes;		/* bytes in it */
 	uint64_t file_events;		/* bytes of events segments in it */
 	uint64_t total_bytes;		/* written to every file */
+	uint64_t raw_before;		/* raw bytes of the files closed before the current one */
 	uint64_t nr_files;		/* files written (rotation) or dumps */
 	bool switch_pending;		/* the file reached max_size: switch before the next record */
 	bool checked;			/* the post-open checks are done */
