@@ -527,7 +527,7 @@ static int open_writer(struct rec_session *s)
 						"refusing to write a capture to a terminal: redirect -o - to a file or a pipe");
 		s->out_stream = true;
 		s->out_name = pp_xstrdup("standard output");
-		o.seg_max_age_ns = 100 * 1000 * 1000ull;
+		o.seg_max_age_ns = REC_STREAM_SEG_AGE_NS;	/* live: reports within 200 ms */
 		o.no_index = true;
 		rc = ppf_writer_open_fd(STDOUT_FILENO, &o, &s->w);
 	} else {
@@ -749,7 +749,7 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 
 		/* the realtime read comes after the monotonic one: good to ~100 ns */
 		rec_merge_push(&s->merge, s->tgt.nr_cpus, now, -1, -1, &sy.h);
-		s->next_sync_ns = now + REC_SYNC_PERIOD_NS;
+		s->next_sync_ns = now + (s->out_stream ? REC_STREAM_SEG_AGE_NS : REC_SYNC_PERIOD_NS);
 	}
 	if (final)
 		horizon = UINT64_MAX;

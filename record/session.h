@@ -37,6 +37,8 @@
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
 #define REC_REORDER_WINDOW_NS 25000000ull	/* 25 ms: a vCPU can stall that long */
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
+/* -o -: segments close this soon, and time-sync pairs this often drive the analyzer's clock */
+#define REC_STREAM_SEG_AGE_NS 50000000ull
 
 /* Set from signal handlers (SIGINT, SIGTERM, SIGHUP); read by the poll loop. */
 extern volatile sig_atomic_t pp_stop;
