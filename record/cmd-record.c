@@ -30,10 +30,11 @@ static const char *const record_usage[] = {
 };
 
 static const char record_help[] =
-	"\nRecords perf events into a capture file (default " REC_DEFAULT_OUTPUT ") for pp-analyze.\n"
+	"\nRecords perf events into a capture file (default " REC_DEFAULT_OUTPUT ")\n"
+	"for pp-analyze.\n"
 	"Stops on --duration, SIGINT/SIGTERM, or when COMMAND exits (then exits with its status).\n"
-	"With -a or -C, COMMAND only bounds the recording; otherwise only COMMAND and its children\n"
-	"are recorded, from their first instruction.\n"
+	"With -a or -C, COMMAND only bounds the recording; otherwise only COMMAND and its\n"
+	"children are recorded, from their first instruction.\n"
 	"\nExamples:\n"
 	"  pp-record -e sched:sched_switch,sched:sched_wakeup --duration 10\n"
 	"  pp-record -e 'sched:sched_switch/prev_pid==1234/' -o sched.capture\n"
@@ -149,7 +150,8 @@ static int validate(struct rec_session *s)
 		return rec_session_fail(s, PP_EUSAGE,
 					"-p, -t, --cgroups and a COMMAND exclude each other");
 	if (o->all_cpus && (o->pids || o->tids || o->cgroups))
-		return rec_session_fail(s, PP_EUSAGE, "-a records every task: it cannot be combined with %s",
+		return rec_session_fail(s, PP_EUSAGE,
+					"-a records every task: it cannot be combined with %s",
 					o->pids ? "-p" : o->tids ? "-t" : "--cgroups");
 	if (o->freq && o->period)
 		return rec_session_fail(s, PP_EUSAGE, "-F and --period exclude each other");
@@ -159,7 +161,8 @@ static int validate(struct rec_session *s)
 					"-F %llu is above the kernel's limit of %ld Hz (/proc/sys/kernel/perf_event_max_sample_rate)",
 					(unsigned long long)o->freq, maxrate);
 	if (o->mmap_pages <= 0 || (o->mmap_pages & (o->mmap_pages - 1)))
-		return rec_session_fail(s, PP_ERANGE, "-m %d: the number of pages must be a power of 2",
+		return rec_session_fail(s, PP_ERANGE,
+					"-m %d: the number of pages must be a power of 2",
 					o->mmap_pages);
 	if (o->watermark < 1 || o->watermark > 100)
 		return rec_session_fail(s, PP_ERANGE, "--watermark %d: expected 1 to 100 (percent)",
@@ -192,13 +195,17 @@ int cmd_record(int argc, const char **argv)
 	const struct pp_option opts[] = {
 		PP_OPT_GROUP("What to record"),
 		PP_OPT_STRLIST('e', "event", &o->events, "events",
-			       "events: sys:name[/filter/ATTR/], globs, cpu-clock, page-faults, uprobe:BIN:fn, mem:ADDR ..."),
+			       "events: sys:name[/filter/ATTR/], globs, cpu-clock, page-faults,"
+			       " uprobe:BIN:fn, mem:ADDR ..."),
 		PP_OPT_STRLIST(0, "for", &o->fors, "'analyzer args'",
 			       "record what this analyzer invocation needs"),
-		PP_OPT_U64('F', "freq", &o->freq, "hz", "sampling frequency of cpu-clock/task-clock (997)"),
-		PP_OPT_TIME(0, "period", &o->period, 1, "sampling period (ns for clocks, else a count)"),
+		PP_OPT_U64('F', "freq", &o->freq, "hz",
+			   "sampling frequency of cpu-clock/task-clock (997)"),
+		PP_OPT_TIME(0, "period", &o->period, 1,
+			    "sampling period (ns for clocks, else a count)"),
 		PP_OPT_BOOL('g', "call-graph", &o->callgraph, "record call chains for every event"),
-		PP_OPT_BOOL(0, "user-callchain", &o->user_callchain, "keep the user part of call chains (on)"),
+		PP_OPT_BOOL(0, "user-callchain", &o->user_callchain,
+			    "keep the user part of call chains (on)"),
 		PP_OPT_BOOL(0, "kernel-callchain", &o->kernel_callchain,
 			    "keep the kernel part of call chains (on)"),
 		PP_OPT_BOOL(0, "exclude-user", &o->exclude_user, "do not count in user mode"),
@@ -206,37 +213,44 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_GROUP("Where"),
 		PP_OPT_BOOL('a', "all-cpus", &o->all_cpus, "every CPU, every task (the default)"),
 		PP_OPT_STRING('C', "cpus", &o->cpus, "cpus", "only these CPUs: 0,2-3"),
-		PP_OPT_STRING('p', "pids", &o->pids, "pids", "these processes, new threads included"),
+		PP_OPT_STRING('p', "pids", &o->pids, "pids",
+			      "these processes, new threads included"),
 		PP_OPT_STRING('t', "tids", &o->tids, "tids", "these threads"),
-		PP_OPT_STRING(0, "cgroups", &o->cgroups, "names", "tasks of these cgroups (under /sys/fs/cgroup)"),
+		PP_OPT_STRING(0, "cgroups", &o->cgroups, "names",
+			      "tasks of these cgroups (under /sys/fs/cgroup)"),
 		PP_OPT_GROUP("How"),
 		PP_OPT_INT('m', "mmap-pages", &o->mmap_pages, "pages",
 			   "ring buffer pages per CPU, a power of 2 (256)"),
-		PP_OPT_INT(0, "watermark", &o->watermark, "pct", "wake up when a ring is this % full (50)"),
+		PP_OPT_INT(0, "watermark", &o->watermark, "pct",
+			   "wake up when a ring is this % full (50)"),
 		PP_OPT_STRING('o', "output", &o->output, "file",
 			      "capture file (" REC_DEFAULT_OUTPUT "); - for standard output"),
-		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull, "stop after this long (s)"),
-		PP_OPT_GROUP("Production (docs/production.md)"),
-		PP_OPT_SIZE(0, "max-size", &o->max_size,
-			    "stop when the capture reaches this size; with --rotate, the size of each file"),
-		PP_OPT_INT(0, "rotate", &o->rotate, "n",
-			   "write FILE.0, FILE.1 ... of --max-size each, keep the newest N (dumps, with --flight-recorder)"),
-		PP_OPT_SIZE(0, "flight-recorder", &o->flight_size,
-			    "keep the newest SIZE of compressed events in memory; write FILE.N on SIGUSR1 and at the end"),
-		PP_OPT_STRING(0, "trigger", &o->trigger, "EVENT/filter/",
-			      "the first such event ends the recording (dumps, with --flight-recorder) after --post-trigger"),
-		PP_OPT_TIME(0, "post-trigger", &o->post_trigger_ns, 1000000000ull,
-			    "how long to go on recording after the trigger (s; 0)"),
-		PP_OPT_TIME(0, "stat-interval", &o->stat_interval_ns, 1000000000ull,
-			    "with -v: report pp-record's own CPU, RSS and rates this often (s; 1)"),
-		PP_OPT_INT(0, "zstd-level", &o->zstd_level, "n", "zstd level, negative for faster (3)"),
+		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull,
+			    "stop after this long (s)"),
+		PP_OPT_INT(0, "zstd-level", &o->zstd_level, "n",
+			   "zstd level, negative for faster (3)"),
 		{ .type = PP_OPT_T_CALLBACK, .long_name = "kallsyms", .value = &o->kallsyms,
 		  .argh = "yes|no", .flags = PP_OPT_OPTARG, .defarg = "yes", .cb = kallsyms_cb,
 		  .help = "store kernel symbols (default: when kernel addresses are recorded)" },
-		PP_OPT_BOOL(0, "sideband", &o->sideband, "also record ksymbol, bpf, cgroup, text_poke records"),
+		PP_OPT_BOOL(0, "sideband", &o->sideband,
+			    "also record ksymbol, bpf, cgroup, text_poke records"),
 		PP_OPT_BOOL(0, "no-realtime", &o->no_realtime,
 			    "do not run the ring reader thread at real-time priority"),
-		PP_OPT_COUNT('v', "verbose", &o->verbose, "more messages; per-CPU losses in the summary"),
+		PP_OPT_COUNT('v', "verbose", &o->verbose,
+			     "more messages; per-CPU losses in the summary"),
+		PP_OPT_GROUP("Production (docs/production.md)"),
+		PP_OPT_SIZE(0, "max-size", &o->max_size,
+			    "stop when the capture reaches SIZE; with --rotate, each file's size"),
+		PP_OPT_INT(0, "rotate", &o->rotate, "n",
+			   "write FILE.0, FILE.1 ... and keep the newest N (files or dumps)"),
+		PP_OPT_SIZE(0, "flight-recorder", &o->flight_size,
+			    "keep the newest SIZE of events in memory; FILE.N on SIGUSR1 and at the end"),
+		PP_OPT_STRING(0, "trigger", &o->trigger, "EVENT/filter/",
+			      "the first such event ends the recording (or dumps) --post-trigger later"),
+		PP_OPT_TIME(0, "post-trigger", &o->post_trigger_ns, 1000000000ull,
+			    "how long to go on after the trigger (s; 0)"),
+		PP_OPT_TIME(0, "stat-interval", &o->stat_interval_ns, 1000000000ull,
+			    "with -v: pp-record's own CPU, RSS and rates this often (s; 1)"),
 		PP_OPT_END(),
 	};
 

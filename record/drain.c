@@ -124,7 +124,7 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 	return 0;
 }
 
-/* Copy @n bytes from a circular area (@src of @ssz bytes, from @from) to another (@dst, @dsz, @to). */
+/* Copy @n bytes from circular area @src (@ssz bytes, from @from) to @dst (@dsz, at @to). */
 static void circ_copy(uint8_t *dst, size_t dsz, uint64_t to, const uint8_t *src, size_t ssz,
 		      uint64_t from, size_t n)
 {

@@ -195,7 +195,8 @@ static int target_init(struct rec_session *s)
 			for (size_t j = 0; j < nr_on; j++)
 				ok |= on[j] == t->cpus[i];
 			if (!ok) {
-				rc = rec_session_fail(s, PP_ERANGE, "CPU %d is not online (online: %s)",
+				rc = rec_session_fail(s, PP_ERANGE,
+						      "CPU %d is not online (online: %s)",
 						      t->cpus[i], online);
 				free(on);
 				return rc;
@@ -240,10 +241,12 @@ static int target_init(struct rec_session *s)
 
 		t->kind = REC_TGT_CGROUP;
 		rc = 0;
-		for (char *n = strtok_r(list, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
-			/* the perf_event hierarchy (v1), the unified one (v2) mounted alone or aside */
+		for (char *n = strtok_r(list, ",", &save); n && !rc;
+		     n = strtok_r(NULL, ",", &save)) {
+			/* the perf_event hierarchy (v1), the unified one (v2) alone or aside */
 			static const char *const roots[] = {
-				"/sys/fs/cgroup/perf_event", "/sys/fs/cgroup", "/sys/fs/cgroup/unified",
+				"/sys/fs/cgroup/perf_event", "/sys/fs/cgroup",
+				"/sys/fs/cgroup/unified",
 			};
 			const char *rel = n[0] == '/' ? n + 1 : n;
 			int fd = -1;
@@ -441,15 +444,16 @@ static int open_events(struct rec_session *s)
 			else if (t->kind == REC_TGT_CGROUP)
 				pid = t->cgroup_fds[u];
 			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD) {
-				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0, fstate);
+				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0,
+					      fstate);
 				if (rc == 1) {
 					rc = 0;
 					continue;
 				}
 			}
 			for (size_t i = 0; i < s->nr_evsels && !rc && !gone; i++) {
-				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid, ci,
-					      flags, fstate);
+				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid,
+					      ci, flags, fstate);
 				if (rc == 1) {
 					gone = true;
 					rc = 0;
@@ -483,7 +487,8 @@ static bool want_kallsyms(const struct rec_session *s)
 		const struct rec_evsel *e = &s->evsels[i];
 		const char *pf;
 
-		if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && !e->attr.exclude_callchain_kernel)
+		if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		    !e->attr.exclude_callchain_kernel)
 			return true;
 		if ((e->attr.sample_type & PERF_SAMPLE_IP) && !e->attr.exclude_kernel)
 			return true;
@@ -504,7 +509,8 @@ int rec_session_write_descs(struct rec_session *s)
 		const struct rec_evsel *e = &s->evsels[i];
 		struct ppf_event_desc d = {
 			.id = e->id, .kind = e->kind, .flags = e->flags, .tp_id = e->tp_id,
-			.name = e->name, .selector = e->selector, .filter = e->filter ? e->filter : "",
+			.name = e->name, .selector = e->selector,
+			.filter = e->filter ? e->filter : "",
 			.attr = &e->attr, .attr_sz = sizeof(e->attr),
 			.format = e->format ? e->format : "",
 		};
@@ -574,6 +580,17 @@ int rec_session_open(struct rec_session *s)
 	int rc;
 
 	raise_nofile();
+	/* probes left by a pp-record that was killed: only when tracefs is already there */
+	if (!s->stale_probes_checked && (!access("/sys/kernel/tracing/uprobe_events", F_OK) ||
+					 !access("/sys/kernel/tracing/kprobe_events", F_OK)) &&
+	    !rec_session_tracefs(s)) {
+		int n = rec_probes_clean_stale(&s->tfs);
+
+		if (n > 0)
+			pp_info("removed %d probe%s left by a pp-record that no longer runs", n,
+				n > 1 ? "s" : "");
+		s->stale_probes_checked = true;
+	}
 	rc = target_init(s);
 	if (rc)
 		return rc;
@@ -825,9 +842,9 @@ static void unannounced_losses(struct rec_session *s)
 		struct {
 			struct perf_event_header h;
 			uint64_t id, lost;
-			uint64_t sid[4];	/* tid, time, cpu, identifier: the trailer */
+			uint64_t sid[3];	/* tid, time, identifier: the trailer */
 		} r = { { PERF_RECORD_LOST, 0, sizeof(r) }, 0, per_cpu[i] - s->lost_cpu[i],
-			{ 0, s->end_ns, (uint64_t)s->tgt.cpus[i], 0 } };
+			{ 0, s->end_ns, 0 } };
 
 		rec_merge_push(&s->merge, i, s->end_ns, -1, s->tgt.cpus[i], &r.h);
 	}
@@ -848,7 +865,8 @@ int rec_session_finish(struct rec_session *s)
 	if (!s->werr && s->rings && s->drain.pfds) {
 		/* what the thread copied, then what is left in the rings */
 		rc = process(s, 0, false);
-		for (int i = 0; !rc && i < 100000 && (s->backlog || rec_drain_pending(&s->drain)); i++) {
+		for (int i = 0; !rc && i < 100000 && (s->backlog || rec_drain_pending(&s->drain));
+		     i++) {
 			if (!s->backlog)
 				rec_drain_round(&s->drain, rec_now_ns());
 			rc = process(s, 0, false);

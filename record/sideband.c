@@ -26,7 +26,7 @@ bool rec_record_time(const struct perf_event_header *h, uint64_t *time_ns)
 {
 	if (h->size < sizeof(*h) + REC_SAMPLE_ID_SZ)
 		return false;
-	memcpy(time_ns, (const uint8_t *)h + h->size - 24, sizeof(*time_ns));
+	memcpy(time_ns, (const uint8_t *)h + h->size - 16, sizeof(*time_ns));	/* tid, TIME, id */
 	return true;
 }
 
@@ -81,10 +81,7 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		p += 8;
 		smp.flags |= PPF_SF_ADDR;
 	}
-	NEED(8);
-	memcpy(u32, p, 8);
-	smp.cpu = u32[0];
-	p += 8;
+	smp.cpu = e->cpu;		/* the ring's CPU: no PERF_SAMPLE_CPU */
 	smp.period = 1;
 	if (st & PERF_SAMPLE_PERIOD) {
 		NEED(8);

@@ -56,6 +56,8 @@ static int kv_file(struct ppf_writer *w, const char *key, const char *path)
 	return ppf_write_kv(w, key, v);
 }
 
+#define CPUDIR "/sys/devices/system/cpu"
+
 static int topology(struct rec_session *s)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -64,32 +66,31 @@ static int topology(struct rec_session *s)
 	for (long c = 0; c < ncpu && !rc; c++) {
 		char p[256], key[128], level[16], type[32], v[1024];
 
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list",
-			 c);
+		snprintf(p, sizeof(p), "%s/cpu%ld/topology/thread_siblings_list", CPUDIR, c);
 		snprintf(key, sizeof(key), "topology.cpu%ld.thread_siblings", c);
 		rc = kv_file(s->w, key, p);
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/topology/core_siblings_list", c);
+		snprintf(p, sizeof(p), "%s/cpu%ld/topology/core_siblings_list", CPUDIR, c);
 		snprintf(key, sizeof(key), "topology.cpu%ld.core_siblings", c);
 		if (!rc)
 			rc = kv_file(s->w, key, p);
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
-			 c);
+		snprintf(p, sizeof(p), "%s/cpu%ld/topology/physical_package_id", CPUDIR, c);
 		snprintf(key, sizeof(key), "topology.cpu%ld.package", c);
 		if (!rc)
 			rc = kv_file(s->w, key, p);
 		for (int i = 0; i < 16 && !rc; i++) {
-			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/cache/index%d/level", c, i);
+			snprintf(p, sizeof(p), "%s/cpu%ld/cache/index%d/level", CPUDIR, c, i);
 			if (read_small(p, level, sizeof(level)) < 0)
 				break;
-			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/cache/index%d/type", c, i);
+			snprintf(p, sizeof(p), "%s/cpu%ld/cache/index%d/type", CPUDIR, c, i);
 			if (read_small(p, type, sizeof(type)) < 0)
 				type[0] = '\0';
-			snprintf(p, sizeof(p),
-				 "/sys/devices/system/cpu/cpu%ld/cache/index%d/shared_cpu_list", c, i);
+			snprintf(p, sizeof(p), "%s/cpu%ld/cache/index%d/shared_cpu_list", CPUDIR, c,
+				 i);
 			if (read_small(p, v, sizeof(v)) < 0)
 				continue;
 			snprintf(key, sizeof(key), "topology.cpu%ld.L%s%s", c, level,
-				 !strcmp(type, "Data") ? "d" : !strcmp(type, "Instruction") ? "i" : "");
+				 !strcmp(type, "Data") ? "d"
+				 : !strcmp(type, "Instruction") ? "i" : "");
 			rc = ppf_write_kv(s->w, key, v);
 		}
 	}

@@ -93,11 +93,13 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		fputs("  ring high-water:", fp);
 		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
 			fprintf(fp, " cpu%d %zu%%", s->tgt.cpus[i],
-				s->rings[i].data_sz ? s->rings[i].max_pending * 100 / s->rings[i].data_sz : 0);
+				s->rings[i].data_sz ?
+				s->rings[i].max_pending * 100 / s->rings[i].data_sz : 0);
 		fprintf(fp, "; longest drain %.1f ms, longest gap %.1f ms, %llu drains (%llu left"
 			" in a ring), FIFO high-water",
 			(double)s->drain.max_round_ns / 1e6, (double)s->drain.max_gap_ns / 1e6,
-			(unsigned long long)s->drain.nr_rounds, (unsigned long long)s->drain.nr_full);
+			(unsigned long long)s->drain.nr_rounds,
+			(unsigned long long)s->drain.nr_full);
 		for (size_t i = 0; s->drain.fifos && i < s->tgt.nr_cpus; i++)
 			fprintf(fp, " %zu%%", s->drain.fifos[i].size ?
 				s->drain.fifos[i].max_used * 100 / s->drain.fifos[i].size : 0);

@@ -323,7 +323,8 @@ int rec_read_build_id(const char *path, uint8_t *id, size_t max)
 
 			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
 				continue;
-			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
+						 ELF_T_NHDR);
 			while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
 				if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
 				    !memcmp((char *)d->d_buf + name_off, "GNU", 4) &&

@@ -80,7 +80,8 @@ int rec_uprobe_resolve(const char *path, const char *func, uint64_t *off, char *
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
@@ -94,8 +95,8 @@ int rec_uprobe_resolve(const char *path, const char *func, uint64_t *off, char *
 			if (!gelf_getsym(d, (int)i, &sym))
 				continue;
 			type = GELF_ST_TYPE(sym.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-			    !sym.st_value)
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || strcmp(name, func))

@@ -135,7 +135,8 @@ static const char *usym_name(uint32_t pid, uint64_t addr)
 	if (!m)
 		return NULL;
 	for (size_t i = 0; i < nr_dsos && !d; i++) {
-		if (m->bid_sz && dsos[i].bid_sz == m->bid_sz && !memcmp(m->bid, dsos[i].bid, m->bid_sz))
+		if (m->bid_sz && dsos[i].bid_sz == m->bid_sz &&
+		    !memcmp(m->bid, dsos[i].bid, m->bid_sz))
 			d = &dsos[i];
 	}
 	for (size_t i = 0; i < nr_dsos && !d; i++)
@@ -218,8 +219,8 @@ static void fold_sample(const struct ppf_sample *s)
 	}
 	buf[0] = '\0';
 	for (size_t i = n; i-- > 0;)
-		len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, "%s%s",
-					len ? ";" : "", names[i]);
+		len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0,
+					"%s%s", len ? ";" : "", names[i]);
 	if (n)
 		fold_add(buf);
 }
@@ -280,7 +281,8 @@ int main(int argc, char **argv)
 	}
 	rc = ppf_reader_open(file, 0, &r);
 	if (rc) {
-		fprintf(stderr, "capcheck: %s: %s\n", file, r ? ppf_reader_errmsg(r) : "cannot open");
+		fprintf(stderr, "capcheck: %s: %s\n", file,
+			r ? ppf_reader_errmsg(r) : "cannot open");
 		ppf_reader_close(r);
 		return 1;
 	}
@@ -297,7 +299,8 @@ int main(int argc, char **argv)
 		}
 		for (int k = 0; k < 16; k++)
 			if (cnt[k])
-				printf("%-8s segments=%llu raw=%llu comp=%llu\n", ppf_kind_name((uint32_t)k),
+				printf("%-8s segments=%llu raw=%llu comp=%llu\n",
+				       ppf_kind_name((uint32_t)k),
 				       (unsigned long long)cnt[k], (unsigned long long)us[k],
 				       (unsigned long long)cs[k]);
 		ppf_reader_close(r);
@@ -415,7 +418,8 @@ int main(int argc, char **argv)
 			if (!strcmp(cmd, "stat") && !strcmp(rec.u.stat.key, want_key)) {
 				char v[32];
 
-				snprintf(v, sizeof(v), "%llu", (unsigned long long)rec.u.stat.value);
+				snprintf(v, sizeof(v), "%llu",
+					 (unsigned long long)rec.u.stat.value);
 				free(found);
 				found = xstrdup(v);
 			}
