@@ -420,6 +420,14 @@ const char *ana_evtype_format(const struct ana_evtype *t);
  */
 size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
 
+/**
+ * ana_is_live() - the capture is a live stream (`pp-record -o - | pp-analyze -`)
+ *
+ * An analyzer that holds output back in its own buffer writes it through at
+ * once when live: the core flushes the output at the end of each segment.
+ */
+bool ana_is_live(const struct pp_az *az);
+
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);
 

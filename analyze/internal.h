@@ -65,6 +65,7 @@ struct ana_lost_cpu {
 
 struct ana_session {
 	const char *path;
+	bool live;			/* reading a stream ("-"): flush per segment, tick on time syncs */
 	struct ppf_reader *r;
 	struct tep_handle *tep;
 	struct pp_symtab *syms;
