@@ -19,7 +19,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
@@ -132,7 +132,7 @@ endif
 $(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
 
-$(O)/load/%: tests/load/%.c
+$(O)/load/%: tests/load/%.c tests/load/load.h
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
@@ -140,14 +140,14 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
-$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBFORMAT) $(LIBCOMMON)
+$(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------
 
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \

@@ -56,6 +56,8 @@ struct ana_evtype {
 	size_t nr_fields;
 	uint64_t count;			/* events of this type seen so far */
 	struct pp_expr *rec_filter;	/* the recorded filter the kernel refused, applied here */
+	const void *attr;		/* struct perf_event_attr as opened (attr_sz bytes), or NULL */
+	uint32_t attr_sz;
 };
 
 /*
@@ -106,6 +108,18 @@ struct pp_lost_ev {
 	uint64_t count;
 };
 
+/*
+ * A side-band record the capture kept raw (PPF_REC_SIDEBAND): ksymbol,
+ * bpf_event, cgroup, text_poke ...  Borrowed for the callback only.
+ */
+struct pp_sideband_ev {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint32_t type;			/* PERF_RECORD_* */
+	const uint8_t *data;		/* the perf record after its header, sample_id trailer removed */
+	uint32_t size;
+};
+
 /* An analyzer instance (one per occurrence on the command line). */
 struct pp_az {
 	const struct pp_analyzer_ops *ops;
@@ -136,6 +150,11 @@ enum pp_az_flags {
 	 * (a sched_switch concerns two tasks, its pid field only the previous one).
 	 */
 	PP_AZ_OWN_TASK_FILTER = 1 << 3,
+	/*
+	 * set_events() is called even when -e is given: it puts the analyzer's
+	 * own events in the list, the -e events being extra ones (kvmmmu -e).
+	 */
+	PP_AZ_EXTRA_EVENTS = 1 << 4,
 };
 
 struct pp_analyzer_ops {
@@ -173,6 +192,7 @@ struct pp_analyzer_ops {
 	void (*event)(struct pp_az *az, const struct pp_event *ev);	/* required */
 	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
 	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
+	void (*sideband)(struct pp_az *az, const struct pp_sideband_ev *sb);	/* in time order */
 	/* Every mapping; the start-of-capture snapshot arrives before init() (priv is zeroed). */
 	void (*mmap)(struct pp_az *az, const struct pp_mmap_ev *m);
 	void (*interval)(struct pp_az *az, uint64_t now_ns);
@@ -271,7 +291,7 @@ void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint3
 bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel);
 
 /* One resolved frame; strings borrowed from the session's symbol tables. */
-struct ana_frame {
+struct ana_frame_sym {
 	uint64_t addr;
 	const char *symbol;	/* NULL when unknown */
 	uint64_t offset;	/* from the symbol start (0 when unknown) */
@@ -280,11 +300,11 @@ struct ana_frame {
 };
 
 /**
- * ana_frame_resolve() - resolve @addr as process @pid saw it at @time_ns
+ * ana_frame_lookup() - resolve @addr as process @pid saw it at @time_ns (no event needed)
  * Return: true when a symbol covers it; @out is filled in every case.
  */
-bool ana_frame_resolve(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
-		       bool kernel, struct ana_frame *out);
+bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		      bool kernel, struct ana_frame_sym *out);
 
 /** ana_evtype_has_stack() - whether the events of @t carry call stacks. */
 bool ana_evtype_has_stack(const struct ana_evtype *t);
@@ -323,6 +343,48 @@ uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
  */
 struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg, const struct pp_event *ev);
 
+/* One frame of an event's call stack: its address and context. */
+struct ana_frame {
+	uint64_t addr;
+	bool kernel;
+};
+
+/**
+ * ana_stack_frames() - the real frames of @ev's callchain, innermost first (context
+ * markers and zero frames dropped), at most @max of them into @out
+ * Return: the number of frames stored.
+ */
+size_t ana_stack_frames(const struct pp_event *ev, struct ana_frame *out, size_t max);
+
+/*
+ * Where one address of an event's stack lives, for exporters that keep binaries apart
+ * (pprof mappings).  Strings are borrowed from the session's symbol tables.
+ */
+struct ana_frame_info {
+	const char *name;		/* demangled symbol; NULL when unresolved */
+	const char *mangled;		/* as stored in the binary; NULL when unresolved */
+	uint64_t sym_off;		/* address - symbol start */
+	const char *dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/.../libc.so.6", */
+					/* "/tmp/perf-PID.map"; NULL: in no known mapping */
+	const char *build_id;		/* lowercase hex; NULL when unknown */
+	uint64_t dso_off;		/* user: file offset in @dso; else the address */
+	bool jit;			/* resolved from a JIT map */
+};
+
+/**
+ * ana_frame_resolve() - symbol, binary and build id of @addr in @ev's stack
+ * @kernel: the frame's context (struct ana_frame)
+ * Return: true when a symbol covers @addr; @fi is filled in every case.
+ */
+bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, struct ana_frame_info *fi);
+
+/**
+ * ana_realtime_ns() - CLOCK_REALTIME (ns since the epoch) of capture time @t_ns
+ * Return: false, and 0 in *@real_ns, when the capture has no clock mapping.
+ */
+bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
+
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);
 uint64_t ana_capture_end_ns(struct ana_session *s);
@@ -357,6 +419,14 @@ const char *ana_evtype_format(const struct ana_evtype *t);
  * Return: the number of lines appended to @out (0: the capture read cleanly).
  */
 size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
+
+/**
+ * ana_is_live() - the capture is a live stream (`pp-record -o - | pp-analyze -`)
+ *
+ * An analyzer that holds output back in its own buffer writes it through at
+ * once when live: the core flushes the output at the end of each segment.
+ */
+bool ana_is_live(const struct pp_az *az);
 
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);
@@ -394,5 +464,8 @@ int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const str
 			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+
+/* Exporters to other tools' formats (export analyzer). */
+#include "analyze/export.h"
 
 #endif

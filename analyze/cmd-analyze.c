@@ -271,7 +271,8 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 		set_range(s, azs, nr, rc == 0 ? first.time_ns : 0);
 		rc = ana_replay(s, &first, rc == 0);
 		if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
-		    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE)
+		    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE ||
+		    rc == PP_EOFFLINE || rc == PP_ENOTSUP || rc == PP_ERANGE)
 			status = 2;
 		else if (rc)
 			status = 1;

@@ -38,7 +38,8 @@ static const struct pp_expr_ops session_ops = {
 static int compile_env(const struct ana_evtype *t, const char *what, const char *text, bool filter,
 		       const char *const *vars, size_t nr_vars, struct pp_expr **out)
 {
-	struct pp_expr_env env = { .fields = t ? t->fields : NULL, .nr_fields = t ? t->nr_fields : 0,
+	struct pp_expr_env env = { .fields = t ? t->fields : NULL,
+				   .nr_fields = t ? t->nr_fields : 0,
 				   .vars = vars, .nr_vars = nr_vars };
 	struct pp_parse_error err = { .pos = -1 };
 	char where[256];

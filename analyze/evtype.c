@@ -28,6 +28,7 @@ void ana_evtype_free(struct ana_evtype *t)
 	free(t->event);
 	free(t->selector);
 	free(t->filter);
+	free((void *)t->attr);
 	pp_expr_free(t->rec_filter);
 	ana_fastfmt_free(ana_evtype_priv(t)->fmt);
 	free(ana_evtype_priv(t)->format);
@@ -73,6 +74,12 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 	t->name = pp_xstrdup(d->name);
 	t->selector = pp_xstrdup(d->selector);
 	t->filter = pp_xstrdup(d->filter);
+	if (d->attr_sz) {
+		void *a = pp_xmalloc(d->attr_sz);
+		memcpy(a, d->attr, d->attr_sz);
+		t->attr = a;
+		t->attr_sz = d->attr_sz;
+	}
 	colon = strchr(d->name, ':');
 	if (colon) {
 		t->sys = pp_xstrndup(d->name, (size_t)(colon - d->name));

@@ -154,7 +154,8 @@ static bool syms_compile(struct node *n, const struct tep_print_flag_sym *fs)
 {
 	for (const struct tep_print_flag_sym *f = fs; f; f = f->next) {
 		n->syms = pp_xrealloc(n->syms, (n->nr_syms + 1) * sizeof(*n->syms));
-		n->syms[n->nr_syms++] = (struct sym){ flag_value(f->value), f->str, strlen(f->str) };
+		n->syms[n->nr_syms++] =
+			(struct sym){ flag_value(f->value), f->str, strlen(f->str) };
 	}
 	return true;
 }

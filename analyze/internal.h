@@ -65,6 +65,7 @@ struct ana_lost_cpu {
 
 struct ana_session {
 	const char *path;
+	bool live;			/* reading a stream ("-"): flush per segment, tick on time syncs */
 	struct ppf_reader *r;
 	struct tep_handle *tep;
 	struct pp_symtab *syms;
@@ -116,7 +117,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
 void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
 void ana_session_finalize_syms(struct ana_session *s);
-/* Read records until the first sample; return it in @first (PPF_END if none). */
+/* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
 int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
 
 /* replay.c */

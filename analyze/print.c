@@ -103,7 +103,8 @@ static void lat_flags(const struct pp_event *ev, char out[4])
 	case 0x20: out[1] = 'p'; break;
 	case 0x02: out[1] = 'l'; break;
 	}
-	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	out[2] = (nmi && hard) ? 'Z' : nmi ? 'z' : (hard && soft) ? 'H' : hard ? 'h'
+		 : soft ? 's' : '.';
 	pc &= 0xf;
 	out[3] = pc ? "0123456789abcdef"[pc] : '.';
 }
@@ -282,6 +283,66 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
 typedef void (*frame_fn)(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			 bool kernel, void *arg);
 
+/*
+ * The next real frame of @ev's callchain from *@i on: context markers switch between
+ * kernel and user, and user chains often end in a zero frame, which is skipped.
+ */
+static bool next_frame(const struct pp_event *ev, uint32_t *i, bool *kernel, uint64_t *addr)
+{
+	while (*i < ev->nr_stack) {
+		uint64_t a = ev->stack[(*i)++];
+		if (a >= PERF_CONTEXT_MAX) {
+			*kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
+			continue;
+		}
+		if (a) {
+			*addr = a;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
+{
+	bool kernel = false;
+	uint32_t i = 0;
+	uint64_t a;
+
+	while (next_frame(ev, &i, &kernel, &a))
+		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+}
+
+size_t ana_stack_frames(const struct pp_event *ev, struct ana_frame *out, size_t max)
+{
+	bool kernel = false;
+	uint32_t i = 0;
+	size_t n = 0;
+	uint64_t a;
+
+	while (n < max && next_frame(ev, &i, &kernel, &a))
+		out[n++] = (struct ana_frame){ a, kernel || a >= 0xffff000000000000ull };
+	return n;
+}
+
+bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, struct ana_frame_info *fi)
+{
+	struct pp_sym_res res;
+	bool found = resolve(s, ev, addr, kernel, &res) && res.name;
+
+	*fi = (struct ana_frame_info){
+		.name = found ? res.name : NULL,
+		.mangled = found ? res.mangled : NULL,
+		.sym_off = res.offset,
+		.dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL,
+		.build_id = res.build_id,
+		.dso_off = res.dso ? res.dso_off : addr,
+		.jit = res.flags & PP_SYMR_JIT,
+	};
+	return found;
+}
+
 void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint32_t nr)
 {
 	it->stack = stack;
@@ -298,6 +359,8 @@ bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel
 			it->kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
+		if (!a)	/* user chains often end in a zero frame */
+			continue;
 		*addr = a;
 		*kernel = it->kernel || a >= 0xffff000000000000ull;
 		return true;
@@ -305,19 +368,8 @@ bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel
 	return false;
 }
 
-static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
-{
-	struct ana_stack_iter it;
-	uint64_t a;
-	bool kernel;
-
-	ana_stack_iter_init(&it, ev->stack, ev->nr_stack);
-	while (ana_stack_iter_next(&it, &a, &kernel))
-		fn(s, ev, a, kernel, arg);
-}
-
-bool ana_frame_resolve(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
-		       bool kernel, struct ana_frame *out)
+bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		       bool kernel, struct ana_frame_sym *out)
 {
 	struct pp_sym_res res;
 	bool found;

@@ -227,8 +227,8 @@ static PyObject *callchain(const PpEvent *e)
 
 	ana_stack_iter_init(&it, e->data, e->nr_stack);
 	while (l && ana_stack_iter_next(&it, &addr, &kernel)) {
-		struct ana_frame f;
-		bool ok = ana_frame_resolve(e->et->s, e->pid, e->time_ns, addr, kernel, &f);
+		struct ana_frame_sym f;
+		bool ok = ana_frame_lookup(e->et->s, e->pid, e->time_ns, addr, kernel, &f);
 		PyObject *d = Py_BuildValue("{s:K,s:s,s:K,s:O,s:s}", "addr", (unsigned long long)addr,
 					    "symbol", ok ? f.symbol : "Unknown", "offset",
 					    (unsigned long long)f.offset, "kernel",

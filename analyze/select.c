@@ -16,6 +16,49 @@
 #include "common/expr.h"
 #include "common/log.h"
 
+static const char *base_name(const char *path)
+{
+	const char *b = path ? strrchr(path, '/') : NULL;
+
+	return b ? b + 1 : path ? path : "";
+}
+
+/*
+ * A probe selector matches a recorded probe of the same kind (entry or
+ * return) on the same function and offset of a binary with the same base
+ * name ("libc.so.6" matches "/lib/x86_64-linux-gnu/libc.so.6"), whatever
+ * attributes either has.  Captures whose recorded selector cannot be parsed
+ * fall back to the event name: the function, "__return" for return probes.
+ */
+static bool probe_matches(const struct ana_evtype *t, const struct pp_selector *sel)
+{
+	bool ret = sel->kind == PP_SEL_URETPROBE || sel->kind == PP_SEL_KRETPROBE;
+	struct pp_parse_error err = { .pos = -1 };
+	struct pp_selector *rec = NULL;
+	const char *fn = sel->func ? sel->func : sel->name;
+	size_t nr = 0;
+	bool ok;
+
+	if ((t->kind != PPF_EV_UPROBE && t->kind != PPF_EV_KPROBE) ||
+	    !!(t->desc_flags & PPF_EVF_RETPROBE) != ret)
+		return false;
+	if (t->selector && !pp_selector_parse(t->selector, &rec, &nr, &err) && nr == 1) {
+		const char *rfn = rec->func ? rec->func : rec->name;
+
+		ok = rec->kind == sel->kind && rec->offset == sel->offset &&
+		     !strcmp(fn ? fn : "", rfn ? rfn : "") &&
+		     !strcmp(base_name(rec->binary), base_name(sel->binary));
+		pp_selector_free_array(rec, nr);
+		return ok;
+	}
+	pp_selector_free_array(rec, nr);
+	if (!fn || !t->event)
+		return false;
+	if (!ret)
+		return !strcmp(t->event, fn);
+	return !strncmp(t->event, fn, strlen(fn)) && !strcmp(t->event + strlen(fn), "__return");
+}
+
 static bool type_matches(const struct ana_evtype *t, const struct pp_selector *sel)
 {
 	switch (sel->kind) {
@@ -24,12 +67,7 @@ static bool type_matches(const struct ana_evtype *t, const struct pp_selector *s
 	case PP_SEL_PLAIN:
 		return !t->sys ? pp_glob_match(sel->name, t->name) : false;
 	default:
-		/* probes: the recorded selector, or an event named after the function */
-		if (t->selector && !strncmp(t->selector, sel->text, strlen(sel->text)))
-			return true;
-		return (sel->func || sel->name) && t->event &&
-		       !strcmp(t->event, sel->func ? sel->func : sel->name) &&
-		       (t->kind == 4 || t->kind == 5);
+		return probe_matches(t, sel);
 	}
 }
 
@@ -94,7 +132,8 @@ int ana_az_select(struct pp_az *az)
 
 	az->sel_store = store;
 	az->nr_sel_store = ev->nr;
-	if (!ev->nr && (az->ops->set_events || az->ops->builtin_events)) {
+	if ((!ev->nr || (az->ops->flags & PP_AZ_EXTRA_EVENTS)) &&
+	    (az->ops->set_events || az->ops->builtin_events)) {
 		/* built-in events: the analyzer's own, or computed from its options */
 		if (az->ops->set_events) {
 			rc = az->ops->set_events(az, &az->opt.events);

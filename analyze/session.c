@@ -382,7 +382,8 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
 	int rc;
 
 	while ((rc = ppf_reader_next(s->r, first, NULL)) == 0) {
-		if (first->type == PPF_REC_SAMPLE)
+		/* the first record for analyzers: a sample, or a side-band record (misc) */
+		if (first->type == PPF_REC_SAMPLE || first->type == PPF_REC_SIDEBAND)
 			return 0;
 		rc = ana_session_meta(s, first);
 		if (rc)
@@ -398,19 +399,28 @@ char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz)
 	return buf;
 }
 
+bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns)
+{
+	*real_ns = 0;
+	if (!s->have_sync)
+		return false;
+	if (t_ns >= s->sync_perf_ns)
+		*real_ns = s->sync_real_ns + (t_ns - s->sync_perf_ns);
+	else
+		*real_ns = s->sync_real_ns - (s->sync_perf_ns - t_ns);
+	return true;
+}
+
 char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz)
 {
 	uint64_t real;
 	struct tm tm;
 	time_t sec;
 
-	if (!s->have_sync) {
+	if (!ana_realtime_ns(s, t_ns, &real)) {
 		/* no clock mapping: print capture time instead of guessing */
 		return ana_ts_str(t_ns, buf, sz);
 	}
-	real = s->sync_real_ns + (t_ns - s->sync_perf_ns);
-	if (t_ns < s->sync_perf_ns)
-		real = s->sync_real_ns - (s->sync_perf_ns - t_ns);
 	sec = (time_t)(real / 1000000000ull);
 	localtime_r(&sec, &tm);
 	size_t n = strftime(buf, sz, "%Y-%m-%d %H:%M:%S", &tm);

@@ -143,8 +143,8 @@ static void refresh_stacks(struct ana_sqldb *db)
 
 		ana_stack_iter_init(&it, db->stacks.frames + st->off, st->nr);
 		while (ana_stack_iter_next(&it, &addr, &kernel)) {
-			struct ana_frame f;
-			bool ok = ana_frame_resolve(db->s, st->pid, st->time_ns, addr, kernel, &f);
+			struct ana_frame_sym f;
+			bool ok = ana_frame_lookup(db->s, st->pid, st->time_ns, addr, kernel, &f);
 			int64_t v[7] = { db->stacks_done + 1, depth++, (int64_t)addr, 0,
 					 ok ? (int64_t)f.offset : AUX_NULL, 0, kernel };
 			const char *tx[7] = { NULL, NULL, NULL, ok ? f.symbol : NULL, NULL, f.dso };

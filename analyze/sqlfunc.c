@@ -93,8 +93,8 @@ static void f_stack_str(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	st = &db->stacks.v[id - 1];
 	ana_stack_iter_init(&it, db->stacks.frames + st->off, st->nr);
 	while (nr < PP_ARRAY_SIZE(names) && ana_stack_iter_next(&it, &addr, &kernel)) {
-		struct ana_frame f;
-		if (ana_frame_resolve(db->s, st->pid, st->time_ns, addr, kernel, &f))
+		struct ana_frame_sym f;
+		if (ana_frame_lookup(db->s, st->pid, st->time_ns, addr, kernel, &f))
 			snprintf(store[nr], sizeof(store[nr]), "%s", f.symbol);
 		else
 			snprintf(store[nr], sizeof(store[nr]), "[unknown]");

@@ -85,8 +85,9 @@ static void ec_event(struct pp_az *az, const struct pp_event *ev)
 		in->late++;
 		if (p->nr_late_lines++ < EC_MAX_DETAIL) {
 			ins_name(p, in->id, name, sizeof(name));
-			pp_buf_addf(&p->detail, "%s LATE %s at %s (written after the reorder window)\n",
-				    name, ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)));
+			pp_buf_addf(&p->detail,
+				    "%s LATE %s at %s (written after the reorder window)\n", name,
+				    ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)));
 		}
 	}
 	if (ev->time_ns < in->last_ns) {
@@ -94,8 +95,8 @@ static void ec_event(struct pp_az *az, const struct pp_event *ev)
 		if (p->nr_disorder_lines++ < EC_MAX_DETAIL) {
 			char prev[32];
 			ins_name(p, in->id, name, sizeof(name));
-			pp_buf_addf(&p->detail, "%s out-of-order %s %s < %s\n", name, ev->type->name,
-				    ana_ts_str(ev->time_ns, ts, sizeof(ts)),
+			pp_buf_addf(&p->detail, "%s out-of-order %s %s < %s\n", name,
+				    ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
 				    ana_ts_str(in->last_ns, prev, sizeof(prev)));
 		}
 	} else {
@@ -116,8 +117,9 @@ static void ec_lost(struct pp_az *az, const struct pp_lost_ev *l)
 	in->lost += l->count;
 	if (p->nr_lost_lines++ < EC_MAX_DETAIL) {
 		ins_name(p, p->by_thread ? l->cpu : in->id, name, sizeof(name));
-		pp_buf_addf(&p->detail, "%s%s lost %llu events at %s\n", p->by_thread ? "cpu " : "",
-			    name, (unsigned long long)l->count, ana_ts_str(l->time_ns, ts, sizeof(ts)));
+		pp_buf_addf(&p->detail, "%s%s lost %llu events at %s\n",
+			    p->by_thread ? "cpu " : "", name, (unsigned long long)l->count,
+			    ana_ts_str(l->time_ns, ts, sizeof(ts)));
 	}
 }
 

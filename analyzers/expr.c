@@ -4,7 +4,7 @@
  *
  * `expr -e EVENT 'EXPRESSION'` compiles the expression once per event type
  * and prints the compiled program, then for each event the event line and
- * "result: 0x..." (a char * result also prints the string).  With -v each
+ * "result: 0x..." (a char * result prints the string instead).  With -v each
  * executed instruction is listed with the top of the stack after it, so a
  * surprising result can be followed step by step.  Nothing is aggregated.
  */
@@ -72,8 +72,8 @@ static void expr_event(struct pp_az *az, const struct pp_event *ev)
 		r = ana_expr_eval(az, e, ev);
 		fflush(fp);
 	}
-	if (pp_expr_is_string(e))
-		fprintf(fp, "result: 0x%" PRIx64 " \"%s\"\n", (uint64_t)r, ana_expr_eval_str(az, e, ev));
+	if (pp_expr_is_string(e))	/* the address would differ from run to run */
+		fprintf(fp, "result: \"%s\"\n", ana_expr_eval_str(az, e, ev));
 	else
 		fprintf(fp, "result: 0x%" PRIx64 "\n", (uint64_t)r);
 }
@@ -103,9 +103,11 @@ const struct pp_analyzer_ops az_expr_ops = {
 	.usage = "pp-analyze FILE expr -e EVENT [-v] 'EXPRESSION'",
 	.examples =
 		"  pp-analyze pp.capture expr -e sched:sched_wakeup 'pid > 100 && prio < 120'\n"
-		"  pp-analyze pp.capture expr -e sched:sched_switch -N 3 -v 'prev_state & 2 ? 1 : 0'\n"
+		"  pp-analyze pp.capture expr -e sched:sched_switch -N 3 -v "
+		"'prev_state & 2 ? 1 : 0'\n"
 		"  pp-analyze pp.capture expr -e sched:sched_process_exec 'filename ~ \"*bash\"'\n"
-		"  pp-analyze pp.capture expr -e irq:irq_handler_entry 'printf(\"%s %d\\n\", name, irq)'\n",
+		"  pp-analyze pp.capture expr -e irq:irq_handler_entry "
+		"'printf(\"%s %d\\n\", name, irq)'\n",
 	.plan = &azp_expr_plan,
 	.priv_size = sizeof(struct expr_priv),
 	.flags = PP_AZ_NEED_EVENTS,

@@ -67,9 +67,10 @@ static int nd_init(struct pp_az *az)
 			return PP_EUSAGE;
 		}
 		if (!num || !*num) {
+			const char *f = sel->type->nr_fields > 4 ? sel->type->fields[4].name
+								 : "common_pid";
 			fprintf(stderr, "num-dist: %s needs num=EXPR (one per event), e.g. "
-				"-e '%s//num=%s/'\n", sel->type->name, sel->type->name,
-				sel->type->nr_fields > 4 ? sel->type->fields[4].name : "common_pid");
+				"-e '%s//num=%s/'\n", sel->type->name, sel->type->name, f);
 			return PP_EUSAGE;
 		}
 		rc = ana_expr_compile(az, sel->type, "num", num, &p->num[i]);
@@ -78,10 +79,12 @@ static int nd_init(struct pp_az *az)
 		if ((int)strlen(match_name(sel)) > p->name_width)
 			p->name_width = (int)strlen(match_name(sel));
 		if (az->opt.heatmap) {
-			snprintf(path, sizeof(path), "%s-%s.lat", az->opt.heatmap, sel->type->event);
+			snprintf(path, sizeof(path), "%s-%s.lat", az->opt.heatmap,
+				 sel->type->event);
 			p->heat[i] = fopen(path, "w");
 			if (!p->heat[i]) {
-				fprintf(stderr, "num-dist: cannot write '%s': %s\n", path, strerror(errno));
+				fprintf(stderr, "num-dist: cannot write '%s': %s\n", path,
+					strerror(errno));
 				return -errno;
 			}
 		}
@@ -157,7 +160,8 @@ static void print_text(struct pp_az *az, uint64_t now_ns)
 	if (az->opt.perins)
 		fputs(p->by_thread ? "[THREAD] " : "[CPU] ", fp);
 	fprintf(fp, "%-*s %8s %16s %12s %12s %12s %12s %12s %12s%s\n", p->name_width, "event",
-		"calls", "total", "min", "avg", "p50", "p95", "p99", "max", than ? "         than" : "");
+		"calls", "total", "min", "avg", "p50", "p95", "p99", "max",
+		than ? "         than" : "");
 	if (az->opt.perins)
 		fputs(p->by_thread ? "-------- " : "----- ", fp);
 	for (int i = 0; i < p->name_width; i++)
@@ -173,8 +177,9 @@ static void print_text(struct pp_az *az, uint64_t now_ns)
 			else
 				fprintf(fp, "[%03u] ", c->instance);
 		}
-		fprintf(fp, "%*s %8llu %16llu %12llu %12llu %12llu %12llu %12llu %12llu", p->name_width,
-			match_name(&az->sels[c->match]), (unsigned long long)pp_hist_count(h),
+		fprintf(fp, "%*s %8llu %16llu %12llu %12llu %12llu %12llu %12llu %12llu",
+			p->name_width, match_name(&az->sels[c->match]),
+			(unsigned long long)pp_hist_count(h),
 			(unsigned long long)pp_hist_sum(h), (unsigned long long)pp_hist_min(h),
 			(unsigned long long)(pp_hist_sum(h) / pp_hist_count(h)),
 			(unsigned long long)pp_hist_percentile(h, 50),
@@ -191,7 +196,8 @@ static void print_table(struct pp_az *az)
 {
 	struct nd_priv *p = az->priv;
 	struct pp_table *t = pp_table_new();
-	static const char *const cols[] = { "calls", "total", "min", "avg", "p50", "p95", "p99", "max" };
+	static const char *const cols[] = { "calls", "total", "min", "avg", "p50", "p95", "p99",
+					    "max" };
 
 	if (az->opt.perins)
 		pp_table_col(t, p->by_thread ? "thread" : "cpu", NULL, 0, 0);
@@ -284,10 +290,12 @@ const struct pp_analyzer_ops az_num_dist_ops = {
 		 "[--than N] [--heatmap FILE] [-g] [-i MS]",
 	.examples =
 		"  pp-analyze pp.capture num-dist -e sched:sched_stat_runtime help\n"
-		"  pp-analyze pp.capture num-dist -e 'sched:sched_stat_runtime//num=runtime/' -C 0 -i 1000\n"
-		"  pp-analyze pp.capture num-dist -e 'sched:sched_stat_runtime//num=\"runtime/1000\"/"
-		"alias=runtime(us)/'\n"
-		"  pp-analyze pp.capture num-dist -e 'raw_syscalls:sys_exit//num=ret/' --perins --than 4096\n",
+		"  pp-analyze pp.capture num-dist -e 'sched:sched_stat_runtime//num=runtime/' "
+		"-C 0 -i 1000\n"
+		"  pp-analyze pp.capture num-dist "
+		"-e 'sched:sched_stat_runtime//num=\"runtime/1000\"/alias=runtime(us)/'\n"
+		"  pp-analyze pp.capture num-dist -e 'raw_syscalls:sys_exit//num=ret/' "
+		"--perins --than 4096\n",
 	.plan = &azp_num_dist_plan,
 	.help_attrs = "num=./alias=./stack/",
 	.priv_size = sizeof(struct nd_priv),

@@ -150,7 +150,8 @@ static int match_cols(struct pp_az *az, const struct ana_sel *sel)
 		if (!by && strcmp(a->name, "top-add"))
 			continue;
 		if (!a->value || !*a->value) {
-			fprintf(stderr, "top: %s of %s needs an expression\n", a->name, sel->type->name);
+			fprintf(stderr, "top: %s of %s needs an expression\n", a->name,
+				sel->type->name);
 			return PP_EUSAGE;
 		}
 		rc = ana_expr_compile(az, sel->type, a->name, a->value, &e);
@@ -194,8 +195,8 @@ static int match_init(struct pp_az *az, const struct ana_sel *sel, const char **
 		if (rc)
 			return rc;
 		if (pp_expr_flags(m->key) & PP_EXPR_USES_ARRAY) {
-			fprintf(stderr, "top: key=%s of %s: a key is a number, arrays cannot be used\n",
-				key, sel->type->name);
+			fprintf(stderr, "top: key=%s of %s: a key is a number, "
+				"arrays cannot be used\n", key, sel->type->name);
 			return PP_ETYPE;
 		}
 		if (!*key_text)
@@ -245,7 +246,8 @@ static int top_init(struct pp_az *az)
 	p->comm_title = upper_dup(comm_text ? comm_text : "COMM");
 	p->only_comm = o->only_comm;
 	if (p->only_comm && !p->show_comm) {
-		fprintf(stderr, "top: --only-comm needs names: give the events a comm= attribute\n");
+		fprintf(stderr, "top: --only-comm needs names: "
+			"give the events a comm= attribute\n");
 		return PP_EUSAGE;
 	}
 	return 0;
@@ -486,14 +488,15 @@ const struct pp_analyzer_ops az_top_ops = {
 	.usage = "pp-analyze FILE top -e EVENT[//key=EXPR/top-by=EXPR/top-add=EXPR/comm=EXPR/"
 		 "printkey=EXPR/alias=NAME/][,EVENT...] [-k EXPR] [--only-comm] [-i MS]",
 	.examples =
-		"  pp-analyze pp.capture top -e sched:sched_switch                  # switches per thread\n"
+		"  pp-analyze pp.capture top -e sched:sched_switch          # switches per thread\n"
 		"  pp-analyze pp.capture top -e 'kvm:kvm_exit//key=exit_reason/' -i 1000\n"
 		"  pp-analyze pp.capture top -e 'irq:irq_handler_entry//key=irq/' -C 0\n"
 		"  pp-analyze pp.capture top -e 'sched:sched_stat_runtime//key=pid/comm=comm/"
 		"top-by=\"runtime/1000\"/alias=run(us)/' -i 1000\n"
 		"  pp-analyze pp.capture top -e 'sched:sched_stat_runtime//key=pid/comm=comm/"
 		"top-by=runtime/,sched:sched_switch//key=prev_pid/comm=prev_comm/'\n"
-		"  pp-analyze pp.capture top -e 'sched:sched_process_exec//key=pid/comm=filename/' --only-comm\n"
+		"  pp-analyze pp.capture top -e 'sched:sched_process_exec//key=pid/comm=filename/' "
+		"--only-comm\n"
 		"  pp-analyze pp.capture top -e 'workqueue:workqueue_execute_start//key=common_pid/"
 		"alias=NUM/comm=ksymbol(function)/' --only-comm\n",
 	.plan = &azp_top_plan,

@@ -108,7 +108,8 @@ static bool wants_stack(const struct pp_az *az, const struct pp_event *ev)
 static void add_folded(struct pp_az *az, const struct pp_event *ev)
 {
 	struct trace_priv *p = az->priv;
-	void **slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev), ev->stack, ev->nr_stack);
+	uint64_t key = ana_stack_key(az->s, ev);
+	void **slot = pp_stackmap_slot(&p->stacks, key, ev->stack, ev->nr_stack);
 
 	if (!*slot)
 		*slot = ana_stack_node(az, p->flame, ev);
@@ -191,8 +192,8 @@ static void trace_event(struct pp_az *az, const struct pp_event *ev)
 		else if (az->out.format == ANA_FMT_TEXT)
 			ana_stack_print(az->s, ev, &p->line);
 	}
-	if (p->line.len >= TRACE_FLUSH_SZ)
-		trace_flush(az);
+	if (p->line.len >= TRACE_FLUSH_SZ || ana_is_live(az))
+		trace_flush(az);	/* live: into stdio, flushed per segment */
 }
 
 static int zero_self(struct pp_flame_node *n, void *arg)
@@ -271,13 +272,17 @@ const struct pp_analyzer_ops az_trace_ops = {
 	.summary = "print events, with their fields and call stacks",
 	.usage = "pp-analyze FILE trace [-e EVENT[/filter/ATTR/][,EVENT...]] [-g] "
 		 "[--flame-graph FILE [-i MS]] [-N N] [--format json|csv]",
-	.examples = "  pp-analyze pp.capture trace                      # every event of the capture\n"
-		    "  pp-analyze pp.capture trace -e sched:sched_wakeup\n"
-		    "  pp-analyze pp.capture trace -e 'sched:sched_switch/prev_state==2/' -g\n"
-		    "  pp-analyze pp.capture trace -e 'sched:sched_switch//stack/' --flame-graph sw.svg\n"
-		    "  pp-analyze pp.capture trace -e sched:sched_switch -g --flame-graph sw.folded -i 1000\n"
-		    "  pp-analyze pp.capture trace -e 'sched:sched_wakeup//exec=(printf(\"pid %d\\n\", pid))/'\n"
-		    "  pp-analyze pp.capture trace -e 'raw_syscalls:*' -N 100 -o first.txt\n",
+	.examples =
+		"  pp-analyze pp.capture trace                      # every event of the capture\n"
+		"  pp-analyze pp.capture trace -e sched:sched_wakeup\n"
+		"  pp-analyze pp.capture trace -e 'sched:sched_switch/prev_state==2/' -g\n"
+		"  pp-analyze pp.capture trace -e 'sched:sched_switch//stack/' "
+		"--flame-graph sw.svg\n"
+		"  pp-analyze pp.capture trace -e sched:sched_switch -g --flame-graph sw.folded "
+		"-i 1000\n"
+		"  pp-analyze pp.capture trace "
+		"-e 'sched:sched_wakeup//exec=(printf(\"pid %d\\n\", pid))/'\n"
+		"  pp-analyze pp.capture trace -e 'raw_syscalls:*' -N 100 -o first.txt\n",
 	.plan = &azp_trace_plan,
 	.help_attrs = "stack/exec=./",
 	.priv_size = sizeof(struct trace_priv),

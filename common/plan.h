@@ -68,6 +68,7 @@ struct pp_plan {
 	uint64_t freq;			/* sampling frequency for clock events (0: default 997) */
 	uint64_t period;		/* sampling period, overrides freq */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
+	bool all_cpus;			/* every CPU, a COMMAND's run too (unless -C -p -t --cgroups) */
 	bool regs;			/* user registers with samples */
 	int mmap_pages;			/* suggested ring size (0: default) */
 	char *cpus, *pids, *tids, *cgroups;	/* targets from -C -p -t --cgroups */

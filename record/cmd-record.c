@@ -18,7 +18,9 @@
 #include "common/log.h"
 #include "common/options.h"
 #include "plan.h"
+#include "prod.h"
 #include "record.h"
+#include "selfstat.h"
 #include "session.h"
 #include "summary.h"
 
@@ -28,10 +30,11 @@ static const char *const record_usage[] = {
 };
 
 static const char record_help[] =
-	"\nRecords perf events into a capture file (default " REC_DEFAULT_OUTPUT ") for pp-analyze.\n"
+	"\nRecords perf events into a capture file (default " REC_DEFAULT_OUTPUT ")\n"
+	"for pp-analyze.\n"
 	"Stops on --duration, SIGINT/SIGTERM, or when COMMAND exits (then exits with its status).\n"
-	"With -a or -C, COMMAND only bounds the recording; otherwise only COMMAND and its children\n"
-	"are recorded, from their first instruction.\n"
+	"With -a or -C, COMMAND only bounds the recording; otherwise only COMMAND and its\n"
+	"children are recorded, from their first instruction.\n"
 	"\nExamples:\n"
 	"  pp-record -e sched:sched_switch,sched:sched_wakeup --duration 10\n"
 	"  pp-record -e 'sched:sched_switch/prev_pid==1234/' -o sched.capture\n"
@@ -40,12 +43,25 @@ static const char record_help[] =
 	"  pp-record -a -e sched:sched_switch -- sleep 2\n"
 	"  pp-record -e 'sched:sched_wak*' -C 0-1 --duration 5s\n"
 	"  pp-record -e uprobe:/usr/bin/bash:readline -e 'mem:jiffies/8:r' --duration 1\n"
-	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n";
+	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n"
+	"  pp-record -a -e sched:sched_switch --max-size 256M --rotate 4 -o sched.capture\n"
+	"  pp-record -a -e sched:sched_switch --flight-recorder 64M -o fr.capture   # kill -USR1 to dump\n"
+	"  pp-record -a -e sched:sched_switch --flight-recorder 64M \\\n"
+	"      --trigger 'sched:sched_process_exit/comm==\"myprog\"/' --post-trigger 1s\n"
+	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
+	"and keeps the newest N; --flight-recorder writes FILE.0, FILE.1, ... on each dump\n"
+	"(SIGUSR1, the end, or the trigger). Every such file analyses on its own.\n";
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	pp_stop = 1;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	pp_dump = 1;
 }
 
 static void on_child(int sig)
@@ -65,6 +81,8 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 }
@@ -132,7 +150,8 @@ static int validate(struct rec_session *s)
 		return rec_session_fail(s, PP_EUSAGE,
 					"-p, -t, --cgroups and a COMMAND exclude each other");
 	if (o->all_cpus && (o->pids || o->tids || o->cgroups))
-		return rec_session_fail(s, PP_EUSAGE, "-a records every task: it cannot be combined with %s",
+		return rec_session_fail(s, PP_EUSAGE,
+					"-a records every task: it cannot be combined with %s",
 					o->pids ? "-p" : o->tids ? "-t" : "--cgroups");
 	if (o->freq && o->period)
 		return rec_session_fail(s, PP_EUSAGE, "-F and --period exclude each other");
@@ -142,7 +161,8 @@ static int validate(struct rec_session *s)
 					"-F %llu is above the kernel's limit of %ld Hz (/proc/sys/kernel/perf_event_max_sample_rate)",
 					(unsigned long long)o->freq, maxrate);
 	if (o->mmap_pages <= 0 || (o->mmap_pages & (o->mmap_pages - 1)))
-		return rec_session_fail(s, PP_ERANGE, "-m %d: the number of pages must be a power of 2",
+		return rec_session_fail(s, PP_ERANGE,
+					"-m %d: the number of pages must be a power of 2",
 					o->mmap_pages);
 	if (o->watermark < 1 || o->watermark > 100)
 		return rec_session_fail(s, PP_ERANGE, "--watermark %d: expected 1 to 100 (percent)",
@@ -175,13 +195,17 @@ int cmd_record(int argc, const char **argv)
 	const struct pp_option opts[] = {
 		PP_OPT_GROUP("What to record"),
 		PP_OPT_STRLIST('e', "event", &o->events, "events",
-			       "events: sys:name[/filter/ATTR/], globs, cpu-clock, page-faults, uprobe:BIN:fn, mem:ADDR ..."),
+			       "events: sys:name[/filter/ATTR/], globs, cpu-clock, page-faults,"
+			       " uprobe:BIN:fn, mem:ADDR ..."),
 		PP_OPT_STRLIST(0, "for", &o->fors, "'analyzer args'",
 			       "record what this analyzer invocation needs"),
-		PP_OPT_U64('F', "freq", &o->freq, "hz", "sampling frequency of cpu-clock/task-clock (997)"),
-		PP_OPT_TIME(0, "period", &o->period, 1, "sampling period (ns for clocks, else a count)"),
+		PP_OPT_U64('F', "freq", &o->freq, "hz",
+			   "sampling frequency of cpu-clock/task-clock (997)"),
+		PP_OPT_TIME(0, "period", &o->period, 1,
+			    "sampling period (ns for clocks, else a count)"),
 		PP_OPT_BOOL('g', "call-graph", &o->callgraph, "record call chains for every event"),
-		PP_OPT_BOOL(0, "user-callchain", &o->user_callchain, "keep the user part of call chains (on)"),
+		PP_OPT_BOOL(0, "user-callchain", &o->user_callchain,
+			    "keep the user part of call chains (on)"),
 		PP_OPT_BOOL(0, "kernel-callchain", &o->kernel_callchain,
 			    "keep the kernel part of call chains (on)"),
 		PP_OPT_BOOL(0, "exclude-user", &o->exclude_user, "do not count in user mode"),
@@ -189,24 +213,44 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_GROUP("Where"),
 		PP_OPT_BOOL('a', "all-cpus", &o->all_cpus, "every CPU, every task (the default)"),
 		PP_OPT_STRING('C', "cpus", &o->cpus, "cpus", "only these CPUs: 0,2-3"),
-		PP_OPT_STRING('p', "pids", &o->pids, "pids", "these processes, new threads included"),
+		PP_OPT_STRING('p', "pids", &o->pids, "pids",
+			      "these processes, new threads included"),
 		PP_OPT_STRING('t', "tids", &o->tids, "tids", "these threads"),
-		PP_OPT_STRING(0, "cgroups", &o->cgroups, "names", "tasks of these cgroups (under /sys/fs/cgroup)"),
+		PP_OPT_STRING(0, "cgroups", &o->cgroups, "names",
+			      "tasks of these cgroups (under /sys/fs/cgroup)"),
 		PP_OPT_GROUP("How"),
 		PP_OPT_INT('m', "mmap-pages", &o->mmap_pages, "pages",
 			   "ring buffer pages per CPU, a power of 2 (256)"),
-		PP_OPT_INT(0, "watermark", &o->watermark, "pct", "wake up when a ring is this % full (50)"),
+		PP_OPT_INT(0, "watermark", &o->watermark, "pct",
+			   "wake up when a ring is this % full (50)"),
 		PP_OPT_STRING('o', "output", &o->output, "file",
 			      "capture file (" REC_DEFAULT_OUTPUT "); - for standard output"),
-		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull, "stop after this long (s)"),
-		PP_OPT_INT(0, "zstd-level", &o->zstd_level, "n", "zstd level, negative for faster (3)"),
+		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull,
+			    "stop after this long (s)"),
+		PP_OPT_INT(0, "zstd-level", &o->zstd_level, "n",
+			   "zstd level, negative for faster (3)"),
 		{ .type = PP_OPT_T_CALLBACK, .long_name = "kallsyms", .value = &o->kallsyms,
 		  .argh = "yes|no", .flags = PP_OPT_OPTARG, .defarg = "yes", .cb = kallsyms_cb,
 		  .help = "store kernel symbols (default: when kernel addresses are recorded)" },
-		PP_OPT_BOOL(0, "sideband", &o->sideband, "also record ksymbol, bpf, cgroup, text_poke records"),
+		PP_OPT_BOOL(0, "sideband", &o->sideband,
+			    "also record ksymbol, bpf, cgroup, text_poke records"),
 		PP_OPT_BOOL(0, "no-realtime", &o->no_realtime,
 			    "do not run the ring reader thread at real-time priority"),
-		PP_OPT_COUNT('v', "verbose", &o->verbose, "more messages; per-CPU losses in the summary"),
+		PP_OPT_COUNT('v', "verbose", &o->verbose,
+			     "more messages; per-CPU losses in the summary"),
+		PP_OPT_GROUP("Production (docs/production.md)"),
+		PP_OPT_SIZE(0, "max-size", &o->max_size,
+			    "stop when the capture reaches SIZE; with --rotate, each file's size"),
+		PP_OPT_INT(0, "rotate", &o->rotate, "n",
+			   "write FILE.0, FILE.1 ... and keep the newest N (files or dumps)"),
+		PP_OPT_SIZE(0, "flight-recorder", &o->flight_size,
+			    "keep the newest SIZE of events in memory; FILE.N on SIGUSR1 and at the end"),
+		PP_OPT_STRING(0, "trigger", &o->trigger, "EVENT/filter/",
+			      "the first such event ends the recording (or dumps) --post-trigger later"),
+		PP_OPT_TIME(0, "post-trigger", &o->post_trigger_ns, 1000000000ull,
+			    "how long to go on after the trigger (s; 0)"),
+		PP_OPT_TIME(0, "stat-interval", &o->stat_interval_ns, 1000000000ull,
+			    "with -v: pp-record's own CPU, RSS and rates this often (s; 1)"),
 		PP_OPT_END(),
 	};
 
@@ -241,26 +285,37 @@ int cmd_record(int argc, const char **argv)
 		rc = rec_evsels_add(&s, o->events.v[i]);
 	if (!rc && !s.nr_evsels)
 		rc = rec_evsels_add(&s, "cpu-clock");
+	if (!rc)
+		rc = rec_prod_setup(&s);	/* after -e: the trigger is one more event */
 	if (rc) {
 		pp_err("%s", s.errmsg);
 		free(o->argv);
 		rec_session_release(&s);
+		rec_prod_free(&s);
 		return 2;
 	}
 
 	rc = rec_session_open(&s);
+	if (!rc && o->verbose)
+		rec_selfstat_start(&s, o->stat_interval_ns, stderr);
 	if (!rc)
 		rc = rec_session_run(&s);
 	if (rc) {
 		pp_err("%s", s.errmsg);
 		status = rc == PP_EUSAGE ? 2 : 1;
-		rec_session_finish(&s);
+		rc = rec_session_finish(&s);
+		if (s.drain.nr_rounds && pp_log_level >= PP_LOG_INFO) {
+			rec_summary_print(&s, stderr);	/* what made it to the capture */
+			rec_prod_summary(&s, stderr);
+		}
 	} else {
 		rc = rec_session_finish(&s);
 		if (rc)
 			pp_err("%s", s.errmsg);
-		if (pp_log_level >= PP_LOG_INFO)
+		if (pp_log_level >= PP_LOG_INFO) {
 			rec_summary_print(&s, stderr);
+			rec_prod_summary(&s, stderr);
+		}
 		status = rc ? 1 : 0;
 		if (!rc && s.wl.pid) {
 			rec_workload_stop(&s.wl);
@@ -269,5 +324,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	free(o->argv);
 	rec_session_release(&s);
+	rec_prod_free(&s);
+	rec_selfstat_free(&s);
 	return status;
 }

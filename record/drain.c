@@ -2,16 +2,22 @@
 /*
  * drain.c - the ring-draining thread.
  *
- * A round: note the time, copy the bytes between each ring's tail and head
- * into a chunk (two memcpys when they wrap), free the ring space, queue the
- * chunks and publish the round time.  The poll timeout adapts so that no
- * ring passes ~20% between rounds: under load the rounds run on this
- * thread's own timer rather than on ring wakeups (which come from the busy
- * CPU and tend to pull the reader onto it), and at real-time priority (see
- * ask_priority()).
- * When the consumer falls behind by max_queued_sz, rings are left alone:
- * the kernel then drops and reports it with PERF_RECORD_LOST.
- * Not here: record decoding.
+ * A round: note the time, copy each ring's records (whole records, in runs:
+ * walk the headers to see how much fits, then at most four memcpys as the
+ * run may wrap in the ring and in the FIFO), free the ring space, and
+ * publish the round time - unless a FIFO was too full to take everything,
+ * since then records older than that time are still in a ring.
+ *
+ * The thread must never stall.  It runs SCHED_FIFO (see ask_priority()),
+ * and it never allocates or page-faults: a fault can wait for the mmap lock
+ * held by a preempted main thread, long enough for a ring to overflow.  So
+ * the FIFOs are mapped populated before it starts.  When a FIFO is full (the
+ * main thread is far behind), records stay in the kernel ring; if that
+ * fills too, the kernel counts what it drops (PERF_RECORD_LOST).
+ *
+ * The poll timeout adapts so that no ring passes ~20% between rounds: under
+ * load the rounds run on this thread's own timer rather than on ring
+ * wakeups.  Not here: record decoding.
  */
 #include <errno.h>
 #include <sched.h>
@@ -35,31 +41,77 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, int base_ms)
+/*
+ * Fault in the FIFO's pages ahead of the drain thread, from the main
+ * thread: the drain thread must never fault.  Pages are populated a few
+ * rings' worth ahead of the write offset, and the FIFO goes back to its
+ * start whenever it is empty (drain_ring()), so only a backlog makes it
+ * grow.  Without MADV_POPULATE_WRITE (Linux < 5.14) the whole FIFO is
+ * populated at once.
+ */
+static void fifo_populate(struct rec_fifo *f, uint64_t wpos, bool may_touch)
 {
+	size_t want = ((size_t)wpos & (f->size - 1)) + f->ahead;
+
+	want = (want + 4095) & ~(size_t)4095;	/* madvise works on whole pages */
+	if (want > f->size)
+		want = f->size;
+	if (f->populated >= want)
+		return;
+	if (madvise(f->buf + f->populated, want - f->populated, MADV_POPULATE_WRITE)) {
+		/*
+		 * Touching the pages would race with the drain thread writing
+		 * them: only before it starts.  Later, a failure just leaves the
+		 * faults to the drain thread.
+		 */
+		if (may_touch) {
+			want = f->size;
+			for (size_t off = f->populated; off < want; off += 4096)
+				f->buf[off] = 0;
+		}
+		if (!f->nr_populate_errors++)
+			pp_debug(1, "MADV_POPULATE_WRITE: %s", strerror(errno));
+	}
+	f->populated = want;
+}
+
+int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_t fifo_sz,
+		   int base_ms)
+{
+	pthread_condattr_t ca;
+	pthread_mutexattr_t ma;
+	size_t sz = 4096;
+
+	while (sz < fifo_sz)
+		sz *= 2;
 	d->rings = rings;
 	d->nr_rings = nr;
 	d->base_ms = base_ms;
-	d->max_queued_sz = 256u << 20;
+	d->fifos = pp_xcalloc(nr ? nr : 1, sizeof(*d->fifos));
+	d->pfds = pp_xcalloc(nr + 1, sizeof(*d->pfds));
 	d->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (d->wake_fd < 0)
 		return -errno;
-	d->pfds = pp_xcalloc(nr + 1, sizeof(*d->pfds));
 	for (size_t i = 0; i < nr; i++) {
+		struct rec_fifo *f = &d->fifos[i];
+
 		d->pfds[i].fd = rings[i].base ? rings[i].fd : -1;
 		d->pfds[i].events = POLLIN;
+		if (!rings[i].base)
+			continue;
+		f->buf = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (f->buf == MAP_FAILED) {
+			f->buf = NULL;
+			return -ENOMEM;
+		}
+		f->size = sz;
+		f->ahead = 2 * rings[i].data_sz;
+		f->reset_at = rings[i].data_sz;
+		f->bounce = pp_xmalloc(65536);	/* a record is at most 64 KiB */
+		fifo_populate(f, 0, true);
 	}
 	d->pfds[nr].fd = d->wake_fd;
 	d->pfds[nr].events = POLLIN;
-	for (size_t i = 0; i < nr; i++)
-		if (rings[i].data_sz > d->chunk_sz)
-			d->chunk_sz = rings[i].data_sz;
-	if (!d->chunk_sz)
-		d->chunk_sz = 4096;
-
-	pthread_condattr_t ca;
-	pthread_mutexattr_t ma;
-
 	/* priority inheritance: a preempted main thread holding it runs at once */
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
@@ -72,139 +124,106 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, int b
 	return 0;
 }
 
-/*
- * Chunk memory is mapped populated and never given back while recording: a
- * page fault in the drain thread can wait for the mmap lock held by a
- * preempted main thread, long enough for a ring to overflow.
- */
-static struct rec_chunk *chunk_new(size_t cap)
+/* Copy @n bytes from circular area @src (@ssz bytes, from @from) to @dst (@dsz, at @to). */
+static void circ_copy(uint8_t *dst, size_t dsz, uint64_t to, const uint8_t *src, size_t ssz,
+		      uint64_t from, size_t n)
 {
-	struct rec_chunk *c = pp_xcalloc(1, sizeof(*c));
-	void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-		       -1, 0);
+	while (n) {
+		size_t so = (size_t)from & (ssz - 1), doff = (size_t)to & (dsz - 1);
+		size_t k = n;
 
-	if (p == MAP_FAILED)
-		pp_die("cannot allocate %zu bytes for the ring reader: %s", cap, strerror(errno));
-	c->data = p;
-	c->cap = cap;
-	return c;
-}
-
-static void chunk_free(struct rec_chunk *c)
-{
-	munmap(c->data, c->cap);
-	free(c);
-}
-
-static struct rec_chunk *chunk_get(struct rec_drain *d)
-{
-	struct rec_chunk *c;
-
-	pthread_mutex_lock(&d->lock);
-	c = d->pool;
-	if (c) {
-		d->pool = c->next;
-		d->nr_pool--;
-	}
-	pthread_mutex_unlock(&d->lock);
-	if (!c)
-		c = chunk_new(d->chunk_sz);	/* the main thread's refill fell behind */
-	c->next = NULL;
-	c->len = 0;
-	return c;
-}
-
-void rec_drain_refill(struct rec_drain *d)
-{
-	size_t want = d->nr_rings + 4, have;
-
-	pthread_mutex_lock(&d->lock);
-	have = d->nr_pool;
-	pthread_mutex_unlock(&d->lock);
-	for (; have < want; have++) {
-		struct rec_chunk *c = chunk_new(d->chunk_sz);
-
-		pthread_mutex_lock(&d->lock);
-		c->next = d->pool;
-		d->pool = c;
-		d->nr_pool++;
-		pthread_mutex_unlock(&d->lock);
+		if (k > ssz - so)
+			k = ssz - so;
+		if (k > dsz - doff)
+			k = dsz - doff;
+		memcpy(dst + doff, src + so, k);
+		from += k;
+		to += k;
+		n -= k;
 	}
 }
 
-/* Copy one ring's pending bytes; whole records only.  Return: bytes taken. */
-static size_t drain_ring(struct rec_drain *d, size_t ri, struct rec_chunk **list,
-			 struct rec_chunk **last)
+/* Copy one ring's records into its FIFO.  Return: false when some had to stay. */
+static bool drain_ring(struct rec_drain *d, size_t ri)
 {
 	struct rec_ring *r = &d->rings[ri];
+	struct rec_fifo *f = &d->fifos[ri];
 	struct perf_event_mmap_page *pg = r->base;
 	const uint8_t *data = (const uint8_t *)r->base + (r->map_sz - r->data_sz);
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	size_t len = (size_t)(head - r->tail), off, first;
-	struct rec_chunk *c;
+	uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
+	/* bytes in use: a skip the consumer has not passed yet is free space */
+	size_t used = (size_t)(f->wpos - (rpos < f->skip_end ? f->skip_end : rpos));
+	size_t space = f->size - used, run = 0, mask = r->data_sz - 1;
+	uint64_t tail = r->tail;
 
-	if (!len)
-		return 0;
-	c = chunk_get(d);
-	off = (size_t)r->tail & (r->data_sz - 1);
-	first = r->data_sz - off < len ? r->data_sz - off : len;
-	memcpy(c->data, data + off, first);
-	if (len > first)
-		memcpy(c->data + first, data, len - first);
-	c->len = len;
-	c->ring = (uint32_t)ri;
-	r->tail = head;
-	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
-	if (*last)
-		(*last)->next = c;
-	else
-		*list = c;
-	*last = c;
-	return len;
+	/*
+	 * An empty FIFO far from its start goes back to the start (a skip
+	 * record to the end of the lap): light traffic keeps reusing the same
+	 * few pages, so pp-record's memory follows the backlog, not the volume.
+	 */
+	if (rpos == f->wpos && head != tail && ((size_t)f->wpos & (f->size - 1)) > f->reset_at) {
+		size_t off = (size_t)f->wpos & (f->size - 1), skip = f->size - off;
+		struct perf_event_header *ph = (void *)(f->buf + off);
+
+		ph->type = REC_FIFO_SKIP;
+		ph->misc = 0;
+		ph->size = skip >= 16 ? 16 : 8;
+		if (skip >= 16)
+			memcpy(ph + 1, &(uint64_t){ skip }, sizeof(uint64_t));
+		__atomic_store_n(&f->wpos, f->wpos + skip, __ATOMIC_RELEASE);
+		f->skip_end = f->wpos;
+		space = f->size;
+		f->nr_resets++;
+	}
+
+	/* records are 8-aligned and the ring size a multiple of 8: headers never wrap */
+	while (tail + run < head) {
+		const struct perf_event_header *h =
+			(const void *)(data + ((size_t)(tail + run) & mask));
+
+		if (h->size < sizeof(*h) || tail + run + h->size > head) {
+			head = tail + run;	/* cannot happen with a sane kernel */
+			break;
+		}
+		if (run + h->size > space)
+			break;
+		run += h->size;
+	}
+	if (run) {
+		circ_copy(f->buf, f->size, f->wpos, data, r->data_sz, tail, run);
+		__atomic_store_n(&f->wpos, f->wpos + run, __ATOMIC_RELEASE);
+		if (used + run > f->max_used)
+			f->max_used = used + run;
+		r->tail = tail + run;
+		__atomic_store_n(&pg->data_tail, r->tail, __ATOMIC_RELEASE);
+	}
+	r->last_drained = run;
+	if (run > r->max_pending)
+		r->max_pending = run;
+	return tail + run == head;
 }
 
 void rec_drain_round(struct rec_drain *d, uint64_t now_ns)
 {
-	struct rec_chunk *list = NULL, *last = NULL;
-	size_t bytes = 0;
-	bool defer;
+	bool all = true;
 
-	pthread_mutex_lock(&d->lock);
-	defer = d->queued_sz > d->max_queued_sz;
-	pthread_mutex_unlock(&d->lock);
-	if (defer) {
-		d->nr_deferred++;
-		return;
-	}
 	for (size_t i = 0; i < d->nr_rings; i++) {
-		size_t n;
-
-		if (!d->rings[i].base)
-			continue;
-		n = drain_ring(d, i, &list, &last);
-		d->rings[i].last_drained = n;
-		if (n > d->rings[i].max_pending)
-			d->rings[i].max_pending = n;
-		bytes += n;
+		if (d->rings[i].base && !drain_ring(d, i)) {
+			all = false;
+			d->nr_full++;
+		}
 	}
 	pthread_mutex_lock(&d->lock);
-	if (list) {
-		if (d->tail)
-			d->tail->next = list;
-		else
-			d->head = list;
-		d->tail = last;
-		d->queued_sz += bytes;
-		if (d->queued_sz > d->max_queued)
-			d->max_queued = d->queued_sz;
-	}
-	d->round_ns = now_ns;
+	if (all)
+		d->round_ns = now_ns;
+	d->seq++;
 	pthread_cond_signal(&d->ready);
 	pthread_mutex_unlock(&d->lock);
 	d->nr_rounds++;
 }
 
-/* See drain.h: rounds paced to keep every ring under ~20%. */
+/* See the file comment: rounds paced to keep every ring under ~20%. */
 static int next_timeout(const struct rec_drain *d, uint64_t elapsed_ns)
 {
 	size_t most = 0, ring = 0;
@@ -231,8 +250,9 @@ static int next_timeout(const struct rec_drain *d, uint64_t elapsed_ns)
  * The drain thread runs SCHED_FIFO at the lowest real-time priority: its
  * rounds are a memcpy per ring, so it can never hog a CPU (and the kernel's
  * RT throttling bounds it anyway), but it then preempts the recorded
- * workload at once instead of waiting behind it.  Without the privilege it
- * falls back to a short EEVDF slice (Linux 6.12+), which helps less.
+ * workload at once instead of waiting behind it on a busy CPU.  Without the
+ * privilege it falls back to a short EEVDF slice (Linux 6.12+), which helps
+ * less.
  */
 static void ask_priority(struct rec_drain *d)
 {
@@ -280,6 +300,8 @@ static void *drain_main(void *arg)
 		if (stop)
 			break;
 		now = mono_ns();
+		if (now - last > d->max_gap_ns)
+			d->max_gap_ns = now - last;
 		rec_drain_round(d, now);
 		t1 = mono_ns();
 		if (t1 - now > d->max_round_ns)
@@ -295,10 +317,8 @@ int rec_drain_start(struct rec_drain *d)
 	sigset_t all, old;
 	int rc;
 
-
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);	/* signals go to the main thread */
-	rec_drain_refill(d);
 	rc = pthread_create(&d->thread, NULL, drain_main, d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc)
@@ -322,12 +342,42 @@ void rec_drain_stop(struct rec_drain *d)
 	d->started = false;
 }
 
-struct rec_chunk *rec_drain_take(struct rec_drain *d, int timeout_ms, uint64_t *round_ns)
+unsigned rec_drain_fill_pct(const struct rec_drain *d)
 {
-	struct rec_chunk *list;
+	unsigned most = 0;
+
+	for (size_t i = 0; i < d->nr_rings; i++) {
+		const struct rec_fifo *f = &d->fifos[i];
+		size_t used;
+
+		if (!f->buf)
+			continue;
+		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) - f->rpos);
+		if (used > f->size)
+			used = f->size;
+		if (used * 100 / f->size > most)
+			most = (unsigned)(used * 100 / f->size);
+	}
+	return most;
+}
+
+bool rec_drain_pending(const struct rec_drain *d)
+{
+	for (size_t i = 0; i < d->nr_rings; i++)
+		if (d->rings[i].base && rec_ring_pending(&d->rings[i]))
+			return true;
+	return false;
+}
+
+size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec_drain_rec_fn fn,
+			 void *arg, uint64_t *round_ns)
+{
+	size_t total = 0;
+	bool partial = false;
+	uint64_t rn;
 
 	pthread_mutex_lock(&d->lock);
-	if (!d->head && timeout_ms > 0) {
+	if (d->seq == d->seq_seen && timeout_ms > 0 && d->started) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -336,54 +386,63 @@ struct rec_chunk *rec_drain_take(struct rec_drain *d, int timeout_ms, uint64_t *
 		ts.tv_nsec %= 1000000000L;
 		pthread_cond_timedwait(&d->ready, &d->lock, &ts);
 	}
-	list = d->head;
-	d->head = d->tail = NULL;
-	d->queued_sz = 0;
-	*round_ns = d->round_ns;
+	d->seq_seen = d->seq;
+	rn = d->round_ns;	/* read before the positions: what it covers is below them */
 	pthread_mutex_unlock(&d->lock);
-	return list;
-}
 
-void rec_drain_put(struct rec_drain *d, struct rec_chunk *list)
-{
-	struct rec_chunk *last = list;
+	for (size_t i = 0; i < d->nr_rings; i++) {
+		struct rec_fifo *f = &d->fifos[i];
+		uint64_t w, r;
 
-	if (!list)
-		return;
-	while (last->next)
-		last = last->next;
+		if (!f->buf)
+			continue;
+		w = __atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE);
+		r = f->rpos;
+		while (r < w) {
+			if (budget && r - f->rpos >= budget) {
+				partial = true;
+				break;
+			}
+			size_t off = (size_t)r & (f->size - 1);
+			const struct perf_event_header *h = (const void *)(f->buf + off);
+			uint64_t sz = h->size;
 
-	size_t n = 1;
-
-	for (struct rec_chunk *c = list; c != last; c = c->next)
-		n++;
-	pthread_mutex_lock(&d->lock);
-	last->next = d->pool;
-	d->pool = list;
-	d->nr_pool += n;
-	pthread_mutex_unlock(&d->lock);
-}
-
-static void free_list(struct rec_chunk *c)
-{
-	while (c) {
-		struct rec_chunk *n = c->next;
-
-		chunk_free(c);
-		c = n;
+			if (h->type == REC_FIFO_SKIP) {
+				if (sz >= 16)
+					memcpy(&sz, h + 1, sizeof(sz));
+				r += sz;
+				continue;
+			}
+			if (off + sz > f->size) {
+				circ_copy(f->bounce, 65536, 0, f->buf, f->size, r, sz);
+				h = (const void *)f->bounce;
+			}
+			fn(i, h, arg);
+			r += sz;
+		}
+		total += (size_t)(r - f->rpos);
+		__atomic_store_n(&f->rpos, r, __ATOMIC_RELEASE);
+		fifo_populate(f, w, false);
 	}
+	*round_ns = partial ? 0 : rn;
+	return total;
 }
 
 void rec_drain_release(struct rec_drain *d)
 {
 	if (!d->pfds)
 		return;
-	free_list(d->head);
-	free_list(d->pool);
-	d->head = d->tail = d->pool = NULL;
+	for (size_t i = 0; i < d->nr_rings; i++) {
+		if (d->fifos[i].buf)
+			munmap(d->fifos[i].buf, d->fifos[i].size);
+		free(d->fifos[i].bounce);
+	}
+	free(d->fifos);
 	free(d->pfds);
+	d->fifos = NULL;
 	d->pfds = NULL;
-	close(d->wake_fd);
+	if (d->wake_fd >= 0)
+		close(d->wake_fd);
 	pthread_mutex_destroy(&d->lock);
 	pthread_cond_destroy(&d->ready);
 }

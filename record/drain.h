@@ -5,11 +5,11 @@
  * The kernel drops records when a ring is full, and the process that reads
  * the rings is often woken on the very CPU that writes them, where it
  * competes with the recorded workload.  So the reading is split: this thread
- * only copies ring bytes into chunks (a memcpy per ring per round, so it
- * needs the CPU only briefly) and the main thread decodes, orders, encodes,
- * compresses and writes at its own pace from those chunks.
+ * only copies ring records into a larger per-ring FIFO in our memory (a
+ * memcpy per ring per round, so it needs the CPU only briefly) and the main
+ * thread decodes, orders, encodes, compresses and writes at its own pace.
  * Each round is stamped with its start time: once the main thread has taken
- * the chunks of a round, it has every record stamped before that time.
+ * what a round copied, it has every record stamped before that time.
  * Not here: decoding records (session.c, sideband.c).
  */
 #ifndef PP_RECORD_DRAIN_H
@@ -23,39 +23,50 @@
 
 #include "ring.h"
 
-/* Ring bytes copied in one round from one ring: whole records. */
-struct rec_chunk {
-	struct rec_chunk *next;
-	uint32_t ring;			/* index of the ring */
-	size_t len, cap;
-	uint8_t *data;			/* 8-byte aligned */
+/* A FIFO record that only says "skip": u64 bytes to skip follow, or 8 when size is 8. */
+#define REC_FIFO_SKIP 0xffffu
+
+/*
+ * One ring's FIFO: single producer (the drain thread), single consumer (the
+ * main thread).  Positions only grow; a record may wrap around the end.
+ */
+struct rec_fifo {
+	uint8_t *buf;			/* populated ahead of wpos: the drain thread never faults */
+	size_t size;			/* a power of 2 */
+	uint64_t wpos;			/* written up to (drain thread, atomic) */
+	uint64_t rpos;			/* consumed up to (main thread, atomic) */
+	uint8_t *bounce;		/* consumer: one record that wraps */
+	size_t populated;		/* bytes of buf faulted in, from its start */
+	size_t ahead;			/* how far ahead of wpos to populate */
+	size_t reset_at;		/* back to the start when empty beyond this offset */
+	uint64_t nr_resets;
+	uint64_t skip_end;		/* producer: wpos right after the last skip */
+	unsigned nr_populate_errors;
+	size_t max_used;		/* high-water mark of wpos - rpos */
 };
 
 struct rec_drain {
 	struct rec_ring *rings;		/* not owned */
+	struct rec_fifo *fifos;		/* one per ring */
 	size_t nr_rings;
 	struct pollfd *pfds;		/* rings + the wake-up eventfd */
 	int wake_fd;			/* eventfd: stop */
 	int base_ms;			/* the longest poll timeout */
-	size_t max_queued_sz;		/* back-pressure: stop copying beyond this */
 	bool realtime;			/* run the thread SCHED_FIFO (set before start) */
 
 	pthread_t thread;
 	bool started;
-	pthread_mutex_t lock;
-	pthread_cond_t ready;		/* signalled when chunks are queued */
-	struct rec_chunk *head, *tail;	/* queued for the consumer */
-	struct rec_chunk *pool;		/* free chunks */
-	size_t nr_pool;
-	size_t chunk_sz;		/* the largest ring: a chunk holds a whole ring */
-	size_t queued_sz;
-	uint64_t round_ns;		/* start of the last round whose chunks are queued */
+	pthread_mutex_t lock;		/* round_ns, stop, the condition */
+	pthread_cond_t ready;		/* signalled after each round */
+	uint64_t round_ns;		/* start of the last round that emptied every ring */
+	uint64_t seq;			/* rounds published */
+	uint64_t seq_seen;		/* consumer: seq at its last call */
 	bool stop;
 
 	/* statistics (read after the thread stopped) */
-	uint64_t nr_rounds, nr_deferred;
-	size_t max_queued;
-	uint64_t max_round_ns;
+	uint64_t nr_rounds, nr_full;	/* rounds; rings left partly because a FIFO was full */
+	uint64_t max_round_ns;		/* longest round */
+	uint64_t max_gap_ns;		/* longest time between two rounds */
 };
 
 /**
@@ -63,10 +74,12 @@ struct rec_drain {
  * @d: zeroed by the caller
  * @rings: the rings; those without a mapping are skipped
  * @nr: their number
+ * @fifo_sz: bytes of FIFO per ring (rounded up to a power of 2)
  * @base_ms: longest time between two rounds
- * Return: 0 or -errno.
+ * Return: 0 or -errno (-ENOMEM when the FIFOs cannot be mapped).
  */
-int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, int base_ms);
+int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_t fifo_sz,
+		   int base_ms);
 
 /** rec_drain_start() - start the thread.  Return: 0 or -errno. */
 int rec_drain_start(struct rec_drain *d);
@@ -75,29 +88,37 @@ int rec_drain_start(struct rec_drain *d);
 void rec_drain_stop(struct rec_drain *d);
 
 /**
- * rec_drain_round() - one round in the calling thread (after rec_drain_stop())
+ * rec_drain_round() - one round in the calling thread (only while the thread is stopped)
  * @d: the drain
  * @now_ns: the round's start time
  */
 void rec_drain_round(struct rec_drain *d, uint64_t now_ns);
 
+/** rec_drain_fill_pct() - how full the fullest FIFO is, in percent (consumer side). */
+unsigned rec_drain_fill_pct(const struct rec_drain *d);
+
 /**
- * rec_drain_take() - wait up to @timeout_ms for chunks and take all of them
+ * rec_drain_pending() - whether a ring still holds records (only while the thread is stopped)
+ */
+bool rec_drain_pending(const struct rec_drain *d);
+
+/* Called with each record taken; borrowed for the call. */
+typedef void (*rec_drain_rec_fn)(size_t ring, const struct perf_event_header *h, void *arg);
+
+/**
+ * rec_drain_consume() - hand the records copied so far to @fn, ring by ring
  * @d: the drain
- * @timeout_ms: how long to wait when none are queued
- * @round_ns: receives the start of the last round the chunks complete
- * Return: the chunks in order (a list), or NULL; give them back with rec_drain_put().
+ * @timeout_ms: when no round happened since the last call, wait this long for one
+ * @budget: at most about this many bytes per ring (0: no limit)
+ * @fn: the callback
+ * @arg: its argument
+ * @round_ns: receives the start of the last round whose records were all
+ *            handed over, or 0 when the budget left some of them behind
+ *
+ * Return: the number of bytes consumed.
  */
-struct rec_chunk *rec_drain_take(struct rec_drain *d, int timeout_ms, uint64_t *round_ns);
-
-/**
- * rec_drain_refill() - top the pool of free chunks up (main thread: the drain
- * thread must not allocate, see drain.c)
- */
-void rec_drain_refill(struct rec_drain *d);
-
-/** rec_drain_put() - return a list of chunks to the pool. */
-void rec_drain_put(struct rec_drain *d, struct rec_chunk *list);
+size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec_drain_rec_fn fn,
+			 void *arg, uint64_t *round_ns);
 
 /** rec_drain_release() - free everything (the thread must be stopped). */
 void rec_drain_release(struct rec_drain *d);

@@ -27,6 +27,8 @@
 #include "common/units.h"
 #include "format/format.h"
 #include "filter.h"
+#include "plans.h"
+#include "regs.h"
 #include "session.h"
 
 struct named_event {
@@ -49,6 +51,7 @@ static const struct named_event sw_events[] = {
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, false },
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS, false },
 	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, false },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, false },	/* side band only */
 };
 
 static const struct named_event hw_events[] = {
@@ -61,15 +64,11 @@ static const struct named_event hw_events[] = {
 	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, true },
 	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, true },
 	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES, true },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, true },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, true },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND,
+	  true },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND,
+	  true },
 	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
-};
-
-/* Analyzer names that are event sources in perf-prof but not events here. */
-static const char *const analyzer_sources[] = {
-	"profile", "task-state", "trace", "multi-trace", "top", "hrtimer", "hrcount",
-	"kmemleak", "blktrace", "oncpu", "rundelay", "syscalls", "page-faults-az",
 };
 
 bool rec_have_pmu(void)
@@ -206,7 +205,8 @@ static int unknown_event(struct rec_session *s, const char *what, bool tracepoin
 	if (sg.nr) {
 		pp_buf_adds(&b, "; did you mean ");
 		for (size_t i = 0; i < sg.nr; i++)
-			pp_buf_addf(&b, "%s%s", i ? (i + 1 == sg.nr ? " or " : ", ") : "", sg.best[i]);
+			pp_buf_addf(&b, "%s%s", i ? (i + 1 == sg.nr ? " or " : ", ") : "",
+				    sg.best[i]);
 		pp_buf_adds(&b, "?");
 	} else {
 		pp_buf_adds(&b, " (see 'pp list')");
@@ -245,7 +245,8 @@ static int add_tracepoint(struct rec_session *s, const struct pp_selector *sel, 
 		snprintf(full, sizeof(full), "%s:%s", sys, name);
 		if (rc == -ENOENT)
 			return unknown_event(s, full, true);
-		return rec_session_fail(s, rc, "cannot read the id of %s: %s", full, pp_strerror(rc));
+		return rec_session_fail(s, rc, "cannot read the id of %s: %s", full,
+					pp_strerror(rc));
 	}
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
 	e = evsel_new(s, kind, cap_name ? cap_name : full, sel->text);
@@ -376,11 +377,11 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 		hw = ne != NULL;
 	}
 	if (!ne) {
-		for (size_t i = 0; i < PP_ARRAY_SIZE(analyzer_sources); i++)
-			if (!strcmp(sel->name, analyzer_sources[i]))
-				return rec_session_fail(s, PP_EUNKNOWN_EVENT,
-					"'%s' is an analyzer, not an event: record for it with --for '%s ...'",
-					sel->name, sel->name);
+		/* perf-prof takes an analyzer as an event source: here that is --for */
+		if (rec_plan_find(sel->name))
+			return rec_session_fail(s, PP_EUNKNOWN_EVENT,
+				"'%s' is an analyzer, not an event: record for it with --for '%s ...'",
+				sel->name, sel->name);
 		return unknown_event(s, sel->name, false);
 	}
 	if (hw && !rec_have_pmu())
@@ -394,7 +395,8 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 	e->attr.type = ne->type;
 	e->attr.config = ne->config;
 	e->attr.sample_type = PERF_SAMPLE_IP;
-	if (ne->config == PERF_COUNT_SW_PAGE_FAULTS || ne->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+	if (ne->config == PERF_COUNT_SW_PAGE_FAULTS ||
+	    ne->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
 	    ne->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)
 		e->attr.sample_type |= hw ? 0 : PERF_SAMPLE_ADDR;
 	if (ne->sampling) {
@@ -445,8 +447,8 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 
 	end = spec + strlen(spec);
 	if (end - spec >= (long)sizeof(where) || spec == end)
-		return rec_session_fail(s, PP_ESYNTAX, "bad breakpoint '%s': expected mem:ADDR[/LEN][:rwx]",
-					text);
+		return rec_session_fail(s, PP_ESYNTAX,
+					"bad breakpoint '%s': expected mem:ADDR[/LEN][:rwx]", text);
 	memcpy(where, spec, (size_t)(end - spec) + 1);
 	colon = strchr(where, ':');
 	if (colon) {
@@ -478,7 +480,8 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 		len = type == HW_BREAKPOINT_X ? sizeof(long) : 4;
 	if (isdigit((unsigned char)where[0])) {
 		if (pp_parse_u64(where, &addr))
-			return rec_session_fail(s, PP_ESYNTAX, "bad breakpoint address '%s'", where);
+			return rec_session_fail(s, PP_ESYNTAX, "bad breakpoint address '%s'",
+						where);
 	} else {
 		rc = kallsyms_lookup(where, &addr);
 		if (rc == -EPERM)
@@ -494,6 +497,7 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 	e->attr.bp_addr = addr;
 	e->attr.bp_len = len;
 	e->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	rec_regs_attr(&e->attr);
 	return 0;
 }
 
@@ -595,7 +599,8 @@ static void common_attr(const struct rec_session *s, struct perf_event_attr *a)
 	size_t ring = (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 
 	a->size = sizeof(*a);
-	a->sample_type |= REC_SAMPLE_ID_ALL | PERF_SAMPLE_PERIOD;
+	a->sample_type |= REC_SAMPLE_ID_ALL;
+	a->read_format = PERF_FORMAT_LOST;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
@@ -640,6 +645,9 @@ int rec_evsels_finish(struct rec_session *s)
 			   e->kind != PPF_EV_UPROBE && e->kind != PPF_EV_KPROBE) {
 			a->sample_period = s->opts.period;
 		}
+		if (e->kind != PPF_EV_TRACEPOINT && e->kind != PPF_EV_UPROBE &&
+		    e->kind != PPF_EV_KPROBE)
+			a->sample_type |= PERF_SAMPLE_PERIOD;
 		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
 					 ((a->sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8);
 	}

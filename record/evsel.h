@@ -7,6 +7,7 @@
  * where the decoder relies on it: every event has sample_id_all and the
  * sample_id fields TID|TIME|CPU|IDENTIFIER, so every non-sample record ends
  * with the same 32-byte trailer and every sample starts with its id.
+ * Tracepoints and probes carry no PERIOD (always 1).
  * Not here: opening the fds (session.c) or creating probes (uprobe.c).
  */
 #ifndef PP_RECORD_EVSEL_H
@@ -21,11 +22,14 @@
 struct rec_session;
 struct pp_selector;
 
-/* The sample_id fields every event carries. */
-#define REC_SAMPLE_ID_ALL \
-	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
-/* Bytes of the sample_id trailer of a non-sample record: tid, time, cpu, identifier. */
-#define REC_SAMPLE_ID_SZ 32
+/*
+ * The sample_id fields every event carries.  No PERF_SAMPLE_CPU: every ring
+ * belongs to one CPU, which is the CPU of all its records (8 bytes less per
+ * record for the kernel to write and for us to copy).
+ */
+#define REC_SAMPLE_ID_ALL (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_IDENTIFIER)
+/* Bytes of the sample_id trailer of a non-sample record: tid, time, identifier. */
+#define REC_SAMPLE_ID_SZ 24
 
 struct rec_evsel {
 	uint32_t id;			/* capture id: index + 1 */

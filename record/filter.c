@@ -140,8 +140,8 @@ int rec_filter_check(const char *filter, const char *format, char *msg, size_t m
 		return 0;	/* the kernel's own syntax, or fields we cannot know */
 	if (rc) {
 		if (err.pos >= 0)
-			snprintf(msg, msg_sz, "bad filter '%s' at column %d: %s", filter, err.pos + 1,
-				 err.msg);
+			snprintf(msg, msg_sz, "bad filter '%s' at column %d: %s", filter,
+				 err.pos + 1, err.msg);
 		else
 			snprintf(msg, msg_sz, "bad filter '%s': %s", filter, err.msg);
 	}

@@ -9,11 +9,12 @@
  *   flush(T1 - W = 6): a x b   (y=7 and later wait for the next round)
  *   flush(T2 - W):     y c
  *
- * Each queue is a FIFO of copied records plus an index of logical offsets
- * kept in time order; since records of one ring are nearly sorted, the
- * insertion step moves an entry at most a few places.  FIFO space is
- * reclaimed up to the oldest unconsumed entry and compacted by memmove when
- * half of the buffer is dead, so the steady state does no allocation.
+ * Records are copied into 256 KiB chunks appended per queue; a chunk counts
+ * its live records and goes back to a free list when the last one is
+ * emitted, so one record that waits long pins one chunk, not the queue.
+ * Each queue keeps an index of its records in time order; since records of
+ * one ring are nearly sorted, the insertion step moves an entry at most a
+ * few places.  In the steady state nothing is allocated.
  * Not here: what the records are.
  */
 #include <stdlib.h>
@@ -21,6 +22,20 @@
 
 #include "common/log.h"
 #include "merge.h"
+
+#define MCHUNK_SZ (256u << 10)
+
+struct rec_mchunk {
+	struct rec_mchunk *next;	/* free list */
+	size_t used;
+	size_t live;			/* records stored here not yet emitted */
+	uint8_t data[] __attribute__((aligned(8)));
+};
+
+size_t rec_merge_chunk_size(void)
+{
+	return MCHUNK_SZ;
+}
 
 void rec_merge_init(struct rec_merge *m, size_t nr_q)
 {
@@ -32,39 +47,55 @@ void rec_merge_init(struct rec_merge *m, size_t nr_q)
 
 void rec_merge_release(struct rec_merge *m)
 {
+	struct rec_mchunk *c, *n;
+
 	for (size_t i = 0; i < m->nr_q; i++) {
-		free(m->q[i].buf);
-		free(m->q[i].idx);
+		struct rec_mqueue *q = &m->q[i];
+
+		/* chunks still holding queued records, then the current ones */
+		for (size_t k = 0; k < q->idx_len; k++) {
+			c = q->idx[q->idx_head + k]->chunk;
+			if (c && c != q->cur && !--c->live) {
+				c->next = m->free;
+				m->free = c;
+			}
+		}
+		if (q->cur) {
+			q->cur->next = m->free;
+			m->free = q->cur;
+		}
+		free(q->idx);
+	}
+	for (c = m->free; c; c = n) {
+		n = c->next;
+		free(c);
 	}
 	free(m->q);
 	free(m->heap);
 	memset(m, 0, sizeof(*m));
 }
 
-static inline struct rec_mev *q_ent(const struct rec_mqueue *q, uint64_t lo)
+static struct rec_mchunk *chunk_get(struct rec_merge *m)
 {
-	return (struct rec_mev *)(q->buf + (lo - q->base));
+	struct rec_mchunk *c = m->free;
+
+	if (c) {
+		m->free = c->next;
+	} else {
+		c = pp_xmalloc(sizeof(*c) + MCHUNK_SZ);
+		if (++m->nr_chunks > m->max_chunks)
+			m->max_chunks = m->nr_chunks;
+	}
+	c->next = NULL;
+	c->used = 0;
+	c->live = 0;
+	return c;
 }
 
-static void q_reserve(struct rec_mqueue *q, size_t need)
+static void chunk_put(struct rec_merge *m, struct rec_mchunk *c)
 {
-	size_t live = (size_t)(q->end - q->head);
-
-	if ((size_t)(q->end - q->base) + need <= q->cap)
-		return;
-	/* drop the dead prefix first; grow only when the live part needs it */
-	if (q->head > q->base) {
-		memmove(q->buf, q->buf + (q->head - q->base), live);
-		q->base = q->head;
-	}
-	if (live + need > q->cap) {
-		size_t cap = q->cap ? q->cap : 1 << 16;
-
-		while (live + need > cap)
-			cap *= 2;
-		q->buf = pp_xrealloc(q->buf, cap);
-		q->cap = cap;
-	}
+	c->next = m->free;
+	m->free = c;
 }
 
 static void q_idx_reserve(struct rec_mqueue *q)
@@ -85,33 +116,37 @@ void rec_merge_push(struct rec_merge *m, size_t qi, uint64_t time_ns, int evsel,
 {
 	struct rec_mqueue *q = &m->q[qi];
 	size_t need = sizeof(struct rec_mev) + ((h->size + 7u) & ~7u);
-	uint64_t lo = q->end;
-	struct rec_mev *e;
-	uint64_t *ix;
+	struct rec_mev *e, **ix;
 	size_t pos;
 
-	q_reserve(q, need);
-	e = q_ent(q, lo);
+	if (!q->cur || q->cur->used + need > MCHUNK_SZ) {
+		/* the full chunk lives on while it holds records */
+		if (q->cur && !q->cur->live)
+			chunk_put(m, q->cur);
+		q->cur = chunk_get(m);
+	}
+	e = (struct rec_mev *)(q->cur->data + q->cur->used);
+	q->cur->used += need;
+	q->cur->live++;
 	e->time_ns = time_ns;
+	e->chunk = q->cur;
 	e->size = h->size;
-	e->consumed = 0;
-	e->cpu = (uint16_t)cpu;
 	e->evsel = evsel;
-	e->pad = 0;
+	e->cpu = (uint16_t)cpu;
 	memcpy(e + 1, h, h->size);
-	q->end += need;
 
 	if (time_ns < m->last_ns)
 		m->nr_late++;
+	q->last_push_ns = time_ns;
 
 	q_idx_reserve(q);
 	ix = q->idx + q->idx_head;
 	pos = q->idx_len;
-	while (pos > 0 && q_ent(q, ix[pos - 1])->time_ns > time_ns) {
+	while (pos > 0 && ix[pos - 1]->time_ns > time_ns) {
 		ix[pos] = ix[pos - 1];
 		pos--;
 	}
-	ix[pos] = lo;
+	ix[pos] = e;
 	q->idx_len++;
 	if (++m->nr_queued > m->max_queued)
 		m->max_queued = m->nr_queued;
@@ -119,28 +154,21 @@ void rec_merge_push(struct rec_merge *m, size_t qi, uint64_t time_ns, int evsel,
 
 static inline uint64_t q_front_time(const struct rec_mqueue *q)
 {
-	return q_ent(q, q->idx[q->idx_head])->time_ns;
+	return q->idx[q->idx_head]->time_ns;
 }
 
-static void q_pop(struct rec_mqueue *q)
+static void q_pop(struct rec_merge *m, struct rec_mqueue *q)
 {
-	struct rec_mev *e = q_ent(q, q->idx[q->idx_head]);
+	struct rec_mchunk *c = q->idx[q->idx_head]->chunk;
 
-	e->consumed = 1;
 	q->idx_head++;
-	q->idx_len--;
-	if (!q->idx_len) {
+	if (!--q->idx_len)
 		q->idx_head = 0;
-		q->head = q->end;
-		q->base = q->end;	/* everything is dead: restart at buf[0] */
-		return;
-	}
-	while (q->head < q->end) {
-		struct rec_mev *h = q_ent(q, q->head);
-
-		if (!h->consumed)
-			break;
-		q->head += sizeof(*h) + ((h->size + 7u) & ~7u);
+	if (!--c->live) {
+		if (c != q->cur)
+			chunk_put(m, c);
+		else
+			c->used = 0;	/* empty: refill it from the start */
 	}
 }
 
@@ -176,14 +204,14 @@ int rec_merge_flush(struct rec_merge *m, uint64_t horizon_ns, rec_merge_emit_fn 
 		heap_down(m, n, i);
 	while (n) {
 		struct rec_mqueue *q = &m->q[m->heap[0]];
-		struct rec_mev *e = q_ent(q, q->idx[q->idx_head]);
+		struct rec_mev *e = q->idx[q->idx_head];
 
 		if (e->time_ns > horizon_ns)
 			break;
 		rc = emit(e, arg);
 		if (e->time_ns > m->last_ns)
 			m->last_ns = e->time_ns;
-		q_pop(q);
+		q_pop(m, q);
 		m->nr_queued--;
 		if (rc)
 			break;

@@ -2,13 +2,13 @@
 /*
  * merge.h - ordered merge of per-ring record queues with a bounded reorder window.
  *
- * Each ring drains into its own queue (records are copied out so the ring
- * space is freed at once).  Records inside one ring are nearly sorted; a
- * queue keeps them sorted with an insertion step from its tail.  A flush
- * pops records across all queues with a min-heap on their front times, up to
- * a horizon (the round's start time minus a small window).  A record older
- * than what was already emitted is still emitted, and counted as late.
- * Not here: decoding the records (sample.c, sideband.c).
+ * Each ring's records are copied into its own queue.  Records inside one
+ * ring are nearly sorted; a queue keeps them sorted with an insertion step
+ * from its tail.  A flush pops records across all queues with a min-heap on
+ * their front times, up to a horizon (the drain round's start time minus a
+ * small window).  A record older than what was already emitted is still
+ * emitted, and counted as late.
+ * Not here: decoding the records (sideband.c).
  */
 #ifndef PP_RECORD_MERGE_H
 #define PP_RECORD_MERGE_H
@@ -18,14 +18,16 @@
 
 #include <linux/perf_event.h>
 
+struct rec_mchunk;
+
 /* A queued record: this header, then the perf record (8-byte aligned). */
 struct rec_mev {
 	uint64_t time_ns;
+	struct rec_mchunk *chunk;	/* where it is stored */
 	uint32_t size;			/* of the perf record that follows */
-	uint16_t consumed;
-	uint16_t cpu;			/* the ring's CPU (for LOST and sideband) */
 	int32_t evsel;			/* evsel index for samples, -1 otherwise */
-	uint32_t pad;
+	uint16_t cpu;			/* the ring's CPU (for LOST and sideband) */
+	uint16_t pad[3];
 };
 
 static inline const struct perf_event_header *rec_mev_rec(const struct rec_mev *e)
@@ -34,19 +36,18 @@ static inline const struct perf_event_header *rec_mev_rec(const struct rec_mev *
 }
 
 struct rec_mqueue {
-	uint8_t *buf;			/* the FIFO of entries */
-	size_t cap;
-	uint64_t base;			/* logical offset of buf[0] */
-	uint64_t head;			/* logical offset of the oldest unconsumed entry */
-	uint64_t end;			/* logical end of the FIFO */
-	uint64_t *idx;			/* logical offsets in time order, a deque */
+	struct rec_mchunk *cur;		/* the chunk being filled */
+	struct rec_mev **idx;		/* queued records in time order, a deque */
 	size_t idx_cap, idx_head, idx_len;
+	uint64_t last_push_ns;		/* time of the last record pushed */
 };
 
 struct rec_merge {
 	struct rec_mqueue *q;
 	size_t nr_q;
 	size_t *heap;
+	struct rec_mchunk *free;	/* recycled chunks */
+	size_t nr_chunks, max_chunks;	/* chunks that exist; high-water mark */
 	uint64_t last_ns;		/* time of the last record emitted */
 	uint64_t nr_late;		/* records pushed with a time < last_ns */
 	uint64_t nr_queued;		/* records waiting */
@@ -78,5 +79,8 @@ typedef int (*rec_merge_emit_fn)(const struct rec_mev *e, void *arg);
  * Return: 0 or the first non-zero value @emit returned.
  */
 int rec_merge_flush(struct rec_merge *m, uint64_t horizon_ns, rec_merge_emit_fn emit, void *arg);
+
+/** rec_merge_chunk_size() - bytes of one storage chunk (for memory accounting). */
+size_t rec_merge_chunk_size(void);
 
 #endif

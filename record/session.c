@@ -30,6 +30,8 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "prod.h"
+#include "selfstat.h"
 #include "session.h"
 #include "sideband.h"
 #include "snapshot.h"
@@ -193,7 +195,8 @@ static int target_init(struct rec_session *s)
 			for (size_t j = 0; j < nr_on; j++)
 				ok |= on[j] == t->cpus[i];
 			if (!ok) {
-				rc = rec_session_fail(s, PP_ERANGE, "CPU %d is not online (online: %s)",
+				rc = rec_session_fail(s, PP_ERANGE,
+						      "CPU %d is not online (online: %s)",
 						      t->cpus[i], online);
 				free(on);
 				return rc;
@@ -238,19 +241,32 @@ static int target_init(struct rec_session *s)
 
 		t->kind = REC_TGT_CGROUP;
 		rc = 0;
-		for (char *n = strtok_r(list, ",", &save); n && !rc; n = strtok_r(NULL, ",", &save)) {
-			char *p = pp_xasprintf("/sys/fs/cgroup/%s", n[0] == '/' ? n + 1 : n);
-			int fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		for (char *n = strtok_r(list, ",", &save); n && !rc;
+		     n = strtok_r(NULL, ",", &save)) {
+			/* the perf_event hierarchy (v1), the unified one (v2) alone or aside */
+			static const char *const roots[] = {
+				"/sys/fs/cgroup/perf_event", "/sys/fs/cgroup",
+				"/sys/fs/cgroup/unified",
+			};
+			const char *rel = n[0] == '/' ? n + 1 : n;
+			int fd = -1;
 
+			for (size_t k = 0; k < PP_ARRAY_SIZE(roots) && fd < 0; k++) {
+				char *p = pp_xasprintf("%s/%s", roots[k], rel);
+
+				if (*rel)
+					fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				free(p);
+			}
 			if (fd < 0) {
-				rc = rec_session_fail(s, PP_ENOT_FOUND, "no cgroup '%s' (looked for %s)",
-						      n, p);
+				rc = rec_session_fail(s, PP_ENOT_FOUND,
+						      "no cgroup '%s' under /sys/fs/cgroup{/perf_event,,/unified}",
+						      n);
 			} else {
 				t->cgroup_fds = pp_xrealloc(t->cgroup_fds,
 							    (t->nr_cgroups + 1) * sizeof(int));
 				t->cgroup_fds[t->nr_cgroups++] = fd;
 			}
-			free(p);
 		}
 		free(list);
 		if (rc)
@@ -364,6 +380,10 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 	uint64_t kid = 0;
 
 	fd = perf_open(a, pid, cpu, flags);
+	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;	/* kernels before 6.0 */
+		fd = perf_open(a, pid, cpu, flags);
+	}
 	if (fd == -EINVAL && evsel < 0 && a->build_id) {
 		a->build_id = 0;	/* kernels before 5.12 */
 		fd = perf_open(a, pid, cpu, flags);
@@ -424,15 +444,16 @@ static int open_events(struct rec_session *s)
 			else if (t->kind == REC_TGT_CGROUP)
 				pid = t->cgroup_fds[u];
 			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD) {
-				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0, fstate);
+				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0,
+					      fstate);
 				if (rc == 1) {
 					rc = 0;
 					continue;
 				}
 			}
 			for (size_t i = 0; i < s->nr_evsels && !rc && !gone; i++) {
-				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid, ci,
-					      flags, fstate);
+				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid,
+					      ci, flags, fstate);
 				if (rc == 1) {
 					gone = true;
 					rc = 0;
@@ -466,7 +487,8 @@ static bool want_kallsyms(const struct rec_session *s)
 		const struct rec_evsel *e = &s->evsels[i];
 		const char *pf;
 
-		if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && !e->attr.exclude_callchain_kernel)
+		if ((e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+		    !e->attr.exclude_callchain_kernel)
 			return true;
 		if ((e->attr.sample_type & PERF_SAMPLE_IP) && !e->attr.exclude_kernel)
 			return true;
@@ -479,7 +501,7 @@ static bool want_kallsyms(const struct rec_session *s)
 	return false;
 }
 
-static int write_descs(struct rec_session *s)
+int rec_session_write_descs(struct rec_session *s)
 {
 	int rc = 0;
 
@@ -487,7 +509,8 @@ static int write_descs(struct rec_session *s)
 		const struct rec_evsel *e = &s->evsels[i];
 		struct ppf_event_desc d = {
 			.id = e->id, .kind = e->kind, .flags = e->flags, .tp_id = e->tp_id,
-			.name = e->name, .selector = e->selector, .filter = e->filter ? e->filter : "",
+			.name = e->name, .selector = e->selector,
+			.filter = e->filter ? e->filter : "",
 			.attr = &e->attr, .attr_sz = sizeof(e->attr),
 			.format = e->format ? e->format : "",
 		};
@@ -502,13 +525,15 @@ static int open_writer(struct rec_session *s)
 	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
 	int rc;
 
+	if (s->prod && (rc = rec_prod_open(s)) <= 0)
+		return rc;	/* rotation, flight recorder: their own writer */
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))
 			return rec_session_fail(s, PP_EUSAGE,
 						"refusing to write a capture to a terminal: redirect -o - to a file or a pipe");
 		s->out_stream = true;
 		s->out_name = pp_xstrdup("standard output");
-		o.seg_max_age_ns = 100 * 1000 * 1000ull;
+		o.seg_max_age_ns = REC_STREAM_SEG_AGE_NS;	/* live: reports within 200 ms */
 		o.no_index = true;
 		rc = ppf_writer_open_fd(STDOUT_FILENO, &o, &s->w);
 	} else {
@@ -526,8 +551,27 @@ static int write_fail(struct rec_session *s, int rc)
 {
 	if (!s->werr)
 		s->werr = rc;
-	return rec_session_fail(s, rc, "cannot write capture %s: %s", s->out_name,
-				pp_strerror(rc));
+	return rec_session_fail(s, rc, "cannot write capture %s%s: %s", s->out_stream ? "to " : "",
+				s->out_name, pp_strerror(rc));
+}
+
+/*
+ * Per-ring FIFO: 8 rings' worth (a quarter second of a 32 MB/s storm with the
+ * default rings), 4 to 64 MiB, 512 MiB over all CPUs at most.  Its pages are
+ * populated as it is used (drain.c), so a light recording stays small, and
+ * the main thread gets a higher priority while it lags (boost()).
+ */
+static size_t fifo_size(const struct rec_session *s)
+{
+	size_t ring = (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE), sz = 8 * ring;
+
+	if (sz < (4u << 20))
+		sz = 4u << 20;
+	if (sz > (64u << 20))
+		sz = 64u << 20;
+	if (s->tgt.nr_cpus && sz * s->tgt.nr_cpus > (512u << 20))
+		sz = (512u << 20) / s->tgt.nr_cpus;
+	return sz;
 }
 
 int rec_session_open(struct rec_session *s)
@@ -536,6 +580,17 @@ int rec_session_open(struct rec_session *s)
 	int rc;
 
 	raise_nofile();
+	/* probes left by a pp-record that was killed: only when tracefs is already there */
+	if (!s->stale_probes_checked && (!access("/sys/kernel/tracing/uprobe_events", F_OK) ||
+					 !access("/sys/kernel/tracing/kprobe_events", F_OK)) &&
+	    !rec_session_tracefs(s)) {
+		int n = rec_probes_clean_stale(&s->tfs);
+
+		if (n > 0)
+			pp_info("removed %d probe%s left by a pp-record that no longer runs", n,
+				n > 1 ? "s" : "");
+		s->stale_probes_checked = true;
+	}
 	rc = target_init(s);
 	if (rc)
 		return rc;
@@ -562,13 +617,21 @@ int rec_session_open(struct rec_session *s)
 	rc = open_events(s);
 	if (rc)
 		return rc;
+	/* reading starts before the events do: the snapshots below take a while */
+	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s),
+			    s->out_stream ? 25 : 100);
+	s->drain.realtime = !s->opts.no_realtime;
+	if (!rc)
+		rc = rec_drain_start(&s->drain);
+	if (rc)
+		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
 	ts.time_ns = s->start_ns;
 	ts.realtime_ns = s->start_real_ns;
 	rc = ppf_writer_begin(s->w, PPF_SEG_META);
 	if (!rc)
 		rc = rec_snapshot_host(s);
 	if (!rc)
-		rc = write_descs(s);
+		rc = rec_session_write_descs(s);
 	if (!rc)
 		rc = ppf_write_time_sync(s->w, &ts);
 	if (rc)
@@ -620,12 +683,16 @@ static void on_record(const struct perf_event_header *h, void *arg)
 		uint64_t kid;
 		int ix;
 
-		if (h->size < sizeof(*h) + 8)
+		if (h->size < sizeof(*h) + 8) {
+			s->nr_bad_records++;
 			return;
+		}
 		memcpy(&kid, h + 1, 8);
 		ix = rec_idmap_get(&s->ids, kid);
-		if (ix < 0 || h->size < s->evsels[ix].time_off + 8)
+		if (ix < 0 || h->size < s->evsels[ix].time_off + 8) {
+			s->nr_bad_records++;
 			return;
+		}
 		memcpy(&t, (const uint8_t *)h + s->evsels[ix].time_off, 8);
 		rec_merge_push(&s->merge, c->qi, t, ix, c->cpu, h);
 		return;
@@ -635,19 +702,32 @@ static void on_record(const struct perf_event_header *h, void *arg)
 	rec_merge_push(&s->merge, c->qi, t, -1, c->cpu, h);
 }
 
-/* Walk the records of a chunk (whole records, in ring order) into the merge. */
-static void chunk_records(struct rec_session *s, const struct rec_chunk *c)
+static void on_drained(size_t ring, const struct perf_event_header *h, void *arg)
 {
-	struct drain_ctx dc = { s, c->ring, s->tgt.cpus[c->ring] };
-	size_t off = 0;
+	struct rec_session *s = arg;
+	struct drain_ctx dc = { s, ring, s->tgt.cpus[ring] };
 
-	while (off + sizeof(struct perf_event_header) <= c->len) {
-		const struct perf_event_header *h = (const void *)(c->data + off);
+	on_record(h, &dc);
+}
 
-		if (h->size < sizeof(*h) || off + h->size > c->len)
-			break;
-		on_record(h, &dc);
-		off += h->size;
+/*
+ * The main thread decodes and compresses at normal priority, so on a busy
+ * machine it can fall behind the drain thread.  When a FIFO passes a
+ * quarter full, losing records is getting near: it then runs at nice -10
+ * until the backlog is gone (under 5%), and never longer.
+ */
+static void boost(struct rec_session *s, unsigned fill_pct)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	if (!s->boosted && fill_pct >= 25) {
+		if (setpriority(PRIO_PROCESS, (id_t)tid, -10) == 0) {
+			s->boosted = true;
+			s->nr_boosts++;
+		}
+	} else if (s->boosted && fill_pct < 5) {
+		if (setpriority(PRIO_PROCESS, (id_t)tid, 0) == 0)
+			s->boosted = false;
 	}
 }
 
@@ -657,15 +737,26 @@ static void chunk_records(struct rec_session *s, const struct rec_chunk *c)
  */
 static int process(struct rec_session *s, int timeout_ms, bool final)
 {
-	struct rec_chunk *list;
 	uint64_t round_ns, now, horizon;
 	int rc;
 
-	list = rec_drain_take(&s->drain, timeout_ms, &round_ns);
-	for (struct rec_chunk *c = list; c; c = c->next)
-		chunk_records(s, c);
-	rec_drain_put(&s->drain, list);
-	rec_drain_refill(&s->drain);
+	/*
+	 * At most 1 MiB per ring at a time, so a backlog moves through the merge
+	 * in slices instead of all at once (memory).  The horizon is then the
+	 * oldest of the rings' last records taken: each ring is nearly in time
+	 * order, so every record before it has been taken.
+	 */
+	rec_drain_consume(&s->drain, timeout_ms, 1u << 20, on_drained, s, &round_ns);
+	if (!round_ns) {
+		round_ns = UINT64_MAX;
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
+			if (s->rings[i].base && s->merge.q[i].last_push_ns < round_ns)
+				round_ns = s->merge.q[i].last_push_ns;
+		s->backlog = true;
+	} else {
+		s->backlog = false;
+	}
+	boost(s, rec_drain_fill_pct(&s->drain));
 	now = rec_now_ns();
 	if (now >= s->next_sync_ns) {
 		struct {
@@ -675,7 +766,7 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 
 		/* the realtime read comes after the monotonic one: good to ~100 ns */
 		rec_merge_push(&s->merge, s->tgt.nr_cpus, now, -1, -1, &sy.h);
-		s->next_sync_ns = now + REC_SYNC_PERIOD_NS;
+		s->next_sync_ns = now + (s->out_stream ? REC_STREAM_SEG_AGE_NS : REC_SYNC_PERIOD_NS);
 	}
 	if (final)
 		horizon = UINT64_MAX;
@@ -695,12 +786,6 @@ int rec_session_run(struct rec_session *s)
 {
 	int base_ms = s->out_stream ? 25 : 100, rc;
 
-	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, base_ms);
-	s->drain.realtime = !s->opts.no_realtime;
-	if (!rc)
-		rc = rec_drain_start(&s->drain);
-	if (rc)
-		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
 	while (!pp_stop) {
 		uint64_t now = rec_now_ns();
 		int timeout = base_ms;
@@ -711,9 +796,13 @@ int rec_session_run(struct rec_session *s)
 			if (s->deadline_ns - now < (uint64_t)timeout * 1000000ull)
 				timeout = (int)((s->deadline_ns - now) / 1000000ull) + 1;
 		}
-		rc = process(s, timeout, false);
+		rc = process(s, s->backlog ? 0 : timeout, false);
 		if (rc)
 			return rc;
+		if (s->self)
+			rec_selfstat_tick(s, rec_now_ns());
+		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns())))
+			return rc < 0 ? rc : 0;	/* > 0: a size limit or the trigger ends it */
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
 			s->stop_workload_exit = true;
 			break;
@@ -722,6 +811,44 @@ int rec_session_run(struct rec_session *s)
 			break;
 	}
 	return 0;
+}
+
+/*
+ * Samples the kernel dropped for want of ring space are announced by a
+ * PERF_RECORD_LOST written once there is room again - so drops at the very
+ * end may never be announced.  The per-event lost counter (PERF_FORMAT_LOST,
+ * Linux 6.0+) is exact: whatever it counts beyond the LOST records becomes
+ * one LOST record per CPU at the end.
+ */
+static void unannounced_losses(struct rec_session *s)
+{
+	uint64_t *per_cpu = pp_xcalloc(s->tgt.nr_cpus, sizeof(*per_cpu)), total = 0;
+
+	for (size_t i = 0; i < s->nr_fds; i++) {
+		const struct rec_fd *f = &s->fds[i];
+		uint64_t v[2];
+
+		if (f->evsel < 0 || !(s->evsels[f->evsel].attr.read_format & PERF_FORMAT_LOST))
+			continue;
+		if (read(f->fd, v, sizeof(v)) == (ssize_t)sizeof(v)) {
+			per_cpu[f->cpu_idx] += v[1];
+			total += v[1];
+		}
+	}
+	s->nr_lost_counted = total;
+	for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+		if (per_cpu[i] <= s->lost_cpu[i])
+			continue;
+		struct {
+			struct perf_event_header h;
+			uint64_t id, lost;
+			uint64_t sid[3];	/* tid, time, identifier: the trailer */
+		} r = { { PERF_RECORD_LOST, 0, sizeof(r) }, 0, per_cpu[i] - s->lost_cpu[i],
+			{ 0, s->end_ns, 0 } };
+
+		rec_merge_push(&s->merge, i, s->end_ns, -1, s->tgt.cpus[i], &r.h);
+	}
+	free(per_cpu);
 }
 
 int rec_session_finish(struct rec_session *s)
@@ -736,10 +863,17 @@ int rec_session_finish(struct rec_session *s)
 	if (!s->w)
 		return 0;
 	if (!s->werr && s->rings && s->drain.pfds) {
-		/* what the thread had queued, then what is left in the rings */
+		/* what the thread copied, then what is left in the rings */
 		rc = process(s, 0, false);
+		for (int i = 0; !rc && i < 100000 && (s->backlog || rec_drain_pending(&s->drain));
+		     i++) {
+			if (!s->backlog)
+				rec_drain_round(&s->drain, rec_now_ns());
+			rc = process(s, 0, false);
+		}
 		if (!rc) {
-			rec_drain_round(&s->drain, rec_now_ns());
+			rc = process(s, 0, false);
+			unannounced_losses(s);
 			rc = process(s, 0, true);
 		}
 	}
@@ -753,12 +887,12 @@ int rec_session_finish(struct rec_session *s)
 	s->w = NULL;
 	if (rc2 && !rc)
 		rc = write_fail(s, rc2);
-	if (!s->out_stream && s->opts.output && stat(s->opts.output, &st) == 0)
-		s->file_bytes = (uint64_t)st.st_size;
-	else if (!s->out_stream && stat(REC_DEFAULT_OUTPUT, &st) == 0 && !s->opts.output)
+	if (!s->out_stream && stat(s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT, &st) == 0)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
+	if (s->prod && (rc2 = rec_prod_finish(s)) && !rc)
+		rc = rc2;	/* the flight recorder's last dump; every file's bytes */
 	return rc;
 }
 

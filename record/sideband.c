@@ -15,15 +15,18 @@
 
 #include "common/err.h"
 #include "format/format.h"
+#include "prod.h"
+#include "regs.h"
 #include "session.h"
 #include "sideband.h"
 #include "symbols.h"
+#include "tasks.h"
 
 bool rec_record_time(const struct perf_event_header *h, uint64_t *time_ns)
 {
 	if (h->size < sizeof(*h) + REC_SAMPLE_ID_SZ)
 		return false;
-	memcpy(time_ns, (const uint8_t *)h + h->size - 24, sizeof(*time_ns));
+	memcpy(time_ns, (const uint8_t *)h + h->size - 16, sizeof(*time_ns));	/* tid, TIME, id */
 	return true;
 }
 
@@ -78,10 +81,7 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		p += 8;
 		smp.flags |= PPF_SF_ADDR;
 	}
-	NEED(8);
-	memcpy(u32, p, 8);
-	smp.cpu = u32[0];
-	p += 8;
+	smp.cpu = e->cpu;		/* the ring's CPU: no PERF_SAMPLE_CPU */
 	smp.period = 1;
 	if (st & PERF_SAMPLE_PERIOD) {
 		NEED(8);
@@ -112,6 +112,9 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		smp.flags |= PPF_SF_RAW;
 		p += sz;
 	}
+	/* BRANCH_STACK, REGS_USER, STACK_USER ... are never asked for: REGS_INTR comes next */
+	if ((st & PERF_SAMPLE_REGS_INTR) && rec_regs_take(&p, end, ev->attr.sample_regs_intr, &smp))
+		return 0;
 #undef NEED
 	smp.time_ns = e->time_ns;
 	smp.id = ev->id;
@@ -208,6 +211,8 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 		c.comm = body_str(h, (const char *)(v + 2), str, sizeof(str));
 		if (c.exec && c.pid == c.tid)
 			rec_symbols_exec(s->syms, c.pid);
+		if (s->prod && s->prod->tasks)
+			rec_tasks_comm(s->prod->tasks, c.pid, c.tid, c.comm);
 		return ppf_write_comm(s->w, &c);
 	}
 	case PERF_RECORD_FORK:
@@ -224,10 +229,14 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 		if (h->type == PERF_RECORD_FORK) {
 			if (t.pid != t.ppid)
 				rec_symbols_fork(s->syms, t.pid, t.ppid);
+			if (s->prod && s->prod->tasks)
+				rec_tasks_fork(s->prod->tasks, t.pid, t.ppid, t.tid, t.ptid);
 			return ppf_write_fork(s->w, &t);
 		}
 		if (t.pid == t.tid)
 			rec_symbols_exit(s->syms, t.pid);
+		if (s->prod && s->prod->tasks)
+			rec_tasks_exit(s->prod->tasks, t.tid, t.time_ns);
 		return ppf_write_exit(s->w, &t);
 	}
 	case PERF_RECORD_MMAP2: {
@@ -301,7 +310,9 @@ int rec_emit(const struct rec_mev *e, void *arg)
 
 	if (s->werr)
 		return s->werr;
-	rc = e->evsel >= 0 ? emit_sample(s, e) : emit_other(s, e);
+	rc = rec_prod_emit(s, e);	/* file switch, trigger */
+	if (!rc)
+		rc = e->evsel >= 0 ? emit_sample(s, e) : emit_other(s, e);
 	if (rc)
 		s->werr = rc;
 	return rc;

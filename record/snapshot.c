@@ -20,12 +20,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blockdev.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "format/format.h"
+#include "prod.h"
 #include "session.h"
 #include "snapshot.h"
 #include "symbols.h"
+#include "tasks.h"
 
 /* Read a small file into @buf; trailing newline removed.  Return: length or -errno. */
 static ssize_t read_small(const char *path, char *buf, size_t sz)
@@ -53,6 +56,8 @@ static int kv_file(struct ppf_writer *w, const char *key, const char *path)
 	return ppf_write_kv(w, key, v);
 }
 
+#define CPUDIR "/sys/devices/system/cpu"
+
 static int topology(struct rec_session *s)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -61,32 +66,31 @@ static int topology(struct rec_session *s)
 	for (long c = 0; c < ncpu && !rc; c++) {
 		char p[256], key[128], level[16], type[32], v[1024];
 
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/topology/thread_siblings_list",
-			 c);
+		snprintf(p, sizeof(p), "%s/cpu%ld/topology/thread_siblings_list", CPUDIR, c);
 		snprintf(key, sizeof(key), "topology.cpu%ld.thread_siblings", c);
 		rc = kv_file(s->w, key, p);
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/topology/core_siblings_list", c);
+		snprintf(p, sizeof(p), "%s/cpu%ld/topology/core_siblings_list", CPUDIR, c);
 		snprintf(key, sizeof(key), "topology.cpu%ld.core_siblings", c);
 		if (!rc)
 			rc = kv_file(s->w, key, p);
-		snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id",
-			 c);
+		snprintf(p, sizeof(p), "%s/cpu%ld/topology/physical_package_id", CPUDIR, c);
 		snprintf(key, sizeof(key), "topology.cpu%ld.package", c);
 		if (!rc)
 			rc = kv_file(s->w, key, p);
 		for (int i = 0; i < 16 && !rc; i++) {
-			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/cache/index%d/level", c, i);
+			snprintf(p, sizeof(p), "%s/cpu%ld/cache/index%d/level", CPUDIR, c, i);
 			if (read_small(p, level, sizeof(level)) < 0)
 				break;
-			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%ld/cache/index%d/type", c, i);
+			snprintf(p, sizeof(p), "%s/cpu%ld/cache/index%d/type", CPUDIR, c, i);
 			if (read_small(p, type, sizeof(type)) < 0)
 				type[0] = '\0';
-			snprintf(p, sizeof(p),
-				 "/sys/devices/system/cpu/cpu%ld/cache/index%d/shared_cpu_list", c, i);
+			snprintf(p, sizeof(p), "%s/cpu%ld/cache/index%d/shared_cpu_list", CPUDIR, c,
+				 i);
 			if (read_small(p, v, sizeof(v)) < 0)
 				continue;
 			snprintf(key, sizeof(key), "topology.cpu%ld.L%s%s", c, level,
-				 !strcmp(type, "Data") ? "d" : !strcmp(type, "Instruction") ? "i" : "");
+				 !strcmp(type, "Data") ? "d"
+				 : !strcmp(type, "Instruction") ? "i" : "");
 			rc = ppf_write_kv(s->w, key, v);
 		}
 	}
@@ -158,6 +162,8 @@ int rec_snapshot_host(struct rec_session *s)
 		rc = ppf_write_kv(s->w, "record.mmap_pages", v);
 	if (!rc)
 		rc = topology(s);
+	if (!rc)
+		rc = rec_blockdev_snapshot(s->w);
 	return rc;
 }
 
@@ -265,6 +271,8 @@ static int one_process(struct rec_session *s, uint32_t pid)
 		t.cmdline = cmdline;
 		rc = ppf_write_task(s->w, &t);
 		s->nr_tasks++;
+		if (s->prod && s->prod->tasks)
+			rec_tasks_set(s->prod->tasks, t.pid, t.tid, t.ppid, t.comm);
 	}
 	closedir(d);
 	if (!rc)

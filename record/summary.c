@@ -85,14 +85,28 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		fputc(')', fp);
 	}
 	fprintf(fp, "; late: %llu\n", (unsigned long long)s->merge.nr_late);
+	if (s->opts.verbose)
+		fprintf(fp, "  lost counted by the kernel: %llu; records dropped as malformed: %llu\n",
+			(unsigned long long)s->nr_lost_counted,
+			(unsigned long long)s->nr_bad_records);
 	if (s->opts.verbose && s->rings) {
 		fputs("  ring high-water:", fp);
 		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
 			fprintf(fp, " cpu%d %zu%%", s->tgt.cpus[i],
-				s->rings[i].data_sz ? s->rings[i].max_pending * 100 / s->rings[i].data_sz : 0);
-		fprintf(fp, "; longest drain %.1f ms, %llu drains, most queued %zu KiB\n",
-			(double)s->drain.max_round_ns / 1e6, (unsigned long long)s->drain.nr_rounds,
-			s->drain.max_queued >> 10);
+				s->rings[i].data_sz ?
+				s->rings[i].max_pending * 100 / s->rings[i].data_sz : 0);
+		fprintf(fp, "; longest drain %.1f ms, longest gap %.1f ms, %llu drains (%llu left"
+			" in a ring), FIFO high-water",
+			(double)s->drain.max_round_ns / 1e6, (double)s->drain.max_gap_ns / 1e6,
+			(unsigned long long)s->drain.nr_rounds,
+			(unsigned long long)s->drain.nr_full);
+		for (size_t i = 0; s->drain.fifos && i < s->tgt.nr_cpus; i++)
+			fprintf(fp, " %zu%%", s->drain.fifos[i].size ?
+				s->drain.fifos[i].max_used * 100 / s->drain.fifos[i].size : 0);
+		fprintf(fp, ", %llu priority boosts\n", (unsigned long long)s->nr_boosts);
+		fprintf(fp, "  merge: most queued %llu records in %zu KiB\n",
+			(unsigned long long)s->merge.max_queued,
+			s->merge.max_chunks * rec_merge_chunk_size() >> 10);
 	}
 	pp_format_bytes(t->raw_bytes, raw, sizeof(raw));
 	pp_format_bytes(s->file_bytes, comp, sizeof(comp));

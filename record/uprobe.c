@@ -24,6 +24,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/selector.h"
+#include "probe-args.h"
 #include "tracefs.h"
 #include "uprobe.h"
 
@@ -79,7 +80,8 @@ int rec_uprobe_resolve(const char *path, const char *func, uint64_t *off, char *
 		GElf_Shdr sh;
 		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
@@ -93,8 +95,8 @@ int rec_uprobe_resolve(const char *path, const char *func, uint64_t *off, char *
 			if (!gelf_getsym(d, (int)i, &sym))
 				continue;
 			type = GELF_ST_TYPE(sym.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-			    !sym.st_value)
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || strcmp(name, func))
@@ -265,11 +267,11 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 		}
 	}
 	if (kprobe)
-		pp_buf_addf(&def, "%c:%s/%s %s+%llu\n", ret ? 'r' : 'p', group, name.data,
-			    sel->name, (unsigned long long)sel->offset);
+		pp_buf_addf(&def, "%c:%s/%s %s+%llu%s\n", ret ? 'r' : 'p', group, name.data,
+			    sel->name, (unsigned long long)sel->offset, rec_probe_args(ret));
 	else
-		pp_buf_addf(&def, "%c:%s/%s %s:0x%llx\n", ret ? 'r' : 'p', group, name.data, bin,
-			    (unsigned long long)off);
+		pp_buf_addf(&def, "%c:%s/%s %s:0x%llx%s\n", ret ? 'r' : 'p', group, name.data, bin,
+			    (unsigned long long)off, rec_probe_args(ret));
 
 	p->v = pp_xrealloc(p->v, (p->nr + 1) * sizeof(*p->v));
 	pr = &p->v[p->nr];
@@ -278,7 +280,9 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 	pr->kprobe = kprobe;
 	*idx = p->nr++;
 	rc = rec_tracefs_append(t, ctl, def.data);
-	pp_debug(1, "probe %.*s: %s", (int)def.len - 1, def.data, rc ? strerror(-rc) : "created");
+	/* logged without the fetch arguments, which are the same for every probe */
+	pp_debug(1, "probe %.*s: %s", (int)(def.len - 1 - strlen(rec_probe_args(ret))), def.data,
+		 rc ? strerror(-rc) : "created");
 	if (rc) {
 		def.data[def.len - 1] = '\0';
 		snprintf(msg, msg_sz, "%s: the kernel refused probe '%s': %s", sel->text, def.data,

@@ -26,3 +26,24 @@ run_ok() {
 load_field() {
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
 }
+
+# golden NAME CMD...: CMD's stdout must equal tests/fixtures/expected/NAME.out.
+# With PP_REGEN=1 the file is (re)written instead: review the diff before committing.
+golden() {
+	_name=$1
+	shift
+	"$@" >"golden-$_name.out" 2>"golden-$_name.err"
+	_rc=$?
+	if [ -n "${PP_REGEN:-}" ]; then
+		mkdir -p "$FIX/expected"
+		cp "golden-$_name.out" "$FIX/expected/$_name.out"
+		return $_rc
+	fi
+	[ -f "$FIX/expected/$_name.out" ] || fail "no expected output $FIX/expected/$_name.out (PP_REGEN=1 makes it)"
+	if ! diff -u "$FIX/expected/$_name.out" "golden-$_name.out" >diff.out; then
+		cat diff.out
+		cat "golden-$_name.err"
+		fail "$_name: output differs from tests/fixtures/expected/$_name.out"
+	fi
+	return $_rc
+}

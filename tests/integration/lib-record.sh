@@ -17,13 +17,16 @@ sv() {
 	"$CAPCHECK" "$1" summary | sed -n "s/^$2=//p"
 }
 
-# no_pp_probes: fail when uprobe_events/kprobe_events hold a pp_<pid> group of a dead pp-record
+# no_pp_probes WHEN: fail when uprobe_events/kprobe_events hold a probe group pp_<pid> whose
+# pp-record is gone (a leak); probes of a pp-record still running elsewhere are fine
 no_pp_probes() {
 	for f in /sys/kernel/tracing/uprobe_events /sys/kernel/tracing/kprobe_events; do
 		[ -r "$f" ] || continue
-		if grep -q ":pp_[0-9]*/" "$f"; then
-			cat "$f"
-			fail "$1: a pp probe is left in $f"
-		fi
+		for pid in $(sed -n 's/^[pr]:pp_\([0-9]*\)\/.*/\1/p' "$f" | sort -u); do
+			if ! kill -0 "$pid" 2>/dev/null; then
+				cat "$f"
+				fail "$1: a probe of pp-record $pid (gone) is left in $f"
+			fi
+		done
 	done
 }

@@ -38,8 +38,12 @@ no_pp_probes "after the offset form"
 "$PP_RECORD" -e "uprobe:$T_BIN:pp_probe_target" -o int.cap -- "$T_BIN" -n 100000 -p 1000 -m call \
 	>/dev/null 2>int.err &
 rpid=$!
-sleep 1.5
-grep -q "pp_probe_target" /sys/kernel/tracing/uprobe_events || fail "no probe while recording"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q "pp_$rpid/pp_probe_target" /sys/kernel/tracing/uprobe_events && break
+	sleep 0.5
+done
+grep -q "pp_$rpid/pp_probe_target" /sys/kernel/tracing/uprobe_events || fail "no probe while recording"
+sleep 1.5	# the command runs, about 1000 calls a second
 kill -INT $rpid
 wait $rpid
 no_pp_probes "after SIGINT"
@@ -53,7 +57,7 @@ assert_eq "SIGINT capture has its index" 0 "$(sv int.cap truncated)"
 assert_eq "exit status of a bad event list" 2 $?
 no_pp_probes "after an error mid-setup"
 
-# 5. SIGKILL leaves a probe; the next pp-record removes it
+# 5. SIGKILL leaves a probe; the next pp-record removes it, even one without probes
 "$PP_RECORD" -e "uprobe:$T_BIN:pp_probe_target" -o kill.cap --duration 30 2>/dev/null &
 kpid=$!
 sleep 1
@@ -61,7 +65,7 @@ grep -q "pp_$kpid/" /sys/kernel/tracing/uprobe_events || fail "no probe of pp-re
 kill -KILL $kpid
 wait $kpid 2>/dev/null
 grep -q "pp_$kpid/" /sys/kernel/tracing/uprobe_events || fail "SIGKILL removed the probe?"
-"$PP_RECORD" -e "uprobe:$T_BIN:pp_probe_target" -o next.cap --duration 0.1 2>next.err
+"$PP_RECORD" -e sched:sched_switch -o next.cap --duration 0.1 2>next.err
 cat next.err
 grep -q "pp_$kpid/" /sys/kernel/tracing/uprobe_events && fail "the stale probe of $kpid is still there"
 grep -q "removed" next.err || fail "the cleanup was not reported"

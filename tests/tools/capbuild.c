@@ -14,15 +14,20 @@
  *
  *   kv KEY VALUE...               a KV record; VALUE is the other tokens joined by a space
  *   event ID NAME FORMAT_FILE [selector=S] [filter=F] [kind=N] [flags=stack|user_filter]
- *                                 an event description; FORMAT_FILE is a tracefs
- *                                 "format" text ("-" for none: a software event)
+ *         [attr.FIELD=N...]       an event description; FORMAT_FILE is a tracefs
+ *                                 "format" text ("-" for none: a software event);
+ *                                 attr.type, attr.config, attr.sample_type,
+ *                                 attr.bp_type, attr.bp_addr, attr.bp_len,
+ *                                 attr.sample_regs_intr fill a perf_event_attr
  *   syscall NR NAME               a syscall table entry
  *   task PID TID PPID COMM [CMDLINE...]   a task alive at the start
  *   ksym ADDR NAME [TYPE [MODULE]]        a kernel symbol (TYPE default 't')
  *   dso PATH BUILD_ID_HEX TEXT_VADDR TEXT_OFFSET   a binary; its 'sym' lines follow
  *   sym START SIZE NAME           a symbol of the last dso
  *   sample TIME CPU PID TID EVENT_ID [FIELD=VALUE...] [stack=A,B,...] [period=N]
- *          [ip=A] [addr=A]        a sample; tracepoint raw data is built from
+ *          [ip=A] [addr=A] [extra=W,W,...]
+ *                                 a sample (extra: u64 words, e.g. registers);
+ *                                 tracepoint raw data is built from
  *                                 the format's offsets and sizes: numbers for
  *                                 numeric fields, strings for char[N] and
  *                                 __data_loc char[]; common_type, common_pid
@@ -34,6 +39,9 @@
  *   exit TIME PID PPID TID PTID   an EXIT record
  *   mmap TIME PID TID ADDR LEN PGOFF PATH [BUILD_ID_HEX]
  *   lost TIME CPU COUNT           a LOST record
+ *   sideband TIME CPU TYPE ITEM...   a raw side-band record of PERF_RECORD_ TYPE; its
+ *                                 body from ITEMs u8:N u16:N u32:N u64:N str:TEXT
+ *                                 (NUL-terminated) hex:BYTES, padded to 8 bytes
  *   sync PERF_NS REALTIME_NS      a clock pair (wall-clock times)
  *   stat KEY VALUE                a STAT record
  *   flush                         close the open segment
@@ -49,6 +57,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/perf_event.h>
 
 #include "common/buf.h"
 #include "common/log.h"
@@ -293,14 +303,37 @@ static const char *opt_val(const char *tok, const char *key)
 	return !strncmp(tok, key, n) && tok[n] == '=' ? tok + n + 1 : NULL;
 }
 
+/* "FIELD=N" of a perf_event_attr; dies on an unknown field. */
+static bool set_attr(struct perf_event_attr *a, const char *tok)
+{
+	const char *eq = strchr(tok, '=');
+	uint64_t v;
+
+	if (!eq)
+		bad("expected attr.FIELD=N, got 'attr.%s'", tok);
+	v = num(eq + 1);
+#define F(name)                                                                         \
+	if (strlen(#name) == (size_t)(eq - tok) && !strncmp(tok, #name, strlen(#name))) { \
+		a->name = v;                                                            \
+		return true;                                                            \
+	}
+	F(type) F(config) F(sample_type) F(bp_type) F(bp_addr) F(bp_len) F(sample_regs_intr)
+#undef F
+	bad("unknown attr field in 'attr.%s'", tok);
+	return false;
+}
+
 static void do_event(struct builder *b)
 {
 	struct ppf_event_desc d = { 0 };
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	bool have_attr = false;
 	struct event *e = pp_xcalloc(1, sizeof(*e));
 	char *format = NULL;
 
 	if (b->nr_tok < 4)
-		bad("usage: event ID NAME FORMAT_FILE [selector=S] [filter=F] [kind=N] [flags=...]");
+		bad("usage: event ID NAME FORMAT_FILE [selector=S] [filter=F] [kind=N] "
+		    "[flags=...]");
 	e->id = (uint32_t)num(b->tok[1]);
 	d.id = e->id;
 	d.name = b->tok[2];
@@ -323,6 +356,8 @@ static void do_event(struct builder *b)
 			d.filter = v;
 		else if ((v = opt_val(b->tok[i], "kind")))
 			d.kind = (uint32_t)num(v);
+		else if (!strncmp(b->tok[i], "attr.", 5) && set_attr(&attr, b->tok[i] + 5))
+			have_attr = true;
 		else if ((v = opt_val(b->tok[i], "flags"))) {
 			if (strstr(v, "stack"))
 				d.flags |= PPF_EVF_STACK;
@@ -332,6 +367,10 @@ static void do_event(struct builder *b)
 				d.flags |= PPF_EVF_KERNEL_FILTER;
 		} else
 			bad("unknown event option '%s'", b->tok[i]);
+	}
+	if (have_attr) {
+		d.attr = &attr;
+		d.attr_sz = sizeof(attr);
 	}
 	check(ppf_write_event_desc(b->w, &d), "event");
 	free(format);
@@ -367,7 +406,7 @@ static void do_sample(struct builder *b)
 	struct event *e;
 	uint8_t *raw;
 	uint32_t raw_sz, dyn_sz = 0, alloc;
-	uint64_t *stack = NULL;
+	uint64_t *stack = NULL, *extra = NULL;
 	bool have_type = false, have_pid = false;
 
 	if (b->nr_tok < 6)
@@ -401,6 +440,13 @@ static void do_sample(struct builder *b)
 			} else if (!strcmp(name, "addr")) {
 				s.addr = num(v);
 				s.flags |= PPF_SF_ADDR;
+			} else if (!strcmp(name, "extra")) {
+				uint32_t nw = 0;
+				free(extra);
+				extra = NULL;
+				parse_stack(v, &extra, &nw);
+				s.extra = (const uint8_t *)extra;
+				s.extra_sz = nw * 8;
 			} else
 				bad("event %u has no field '%s'", s.id, name);
 			continue;
@@ -442,6 +488,60 @@ static void do_sample(struct builder *b)
 	check(ppf_write_sample(b->w, &s), "sample");
 	free(raw);
 	free(stack);
+	free(extra);
+}
+
+static void do_sideband(struct builder *b)
+{
+	struct pp_buf body = PP_BUF_INIT;
+	struct ppf_sideband sb;
+
+	if (b->nr_tok < 4)
+		bad("usage: sideband TIME CPU TYPE [u8:N|u16:N|u32:N|u64:N|str:TEXT|hex:BYTES]...");
+	for (int i = 4; i < b->nr_tok; i++) {
+		const char *t = b->tok[i], *v = strchr(t, ':');
+		size_t w = 0;
+
+		if (!v)
+			bad("expected TYPE:VALUE, got '%s'", t);
+		v++;
+		if (!strncmp(t, "u8:", 3))
+			w = 1;
+		else if (!strncmp(t, "u16:", 4))
+			w = 2;
+		else if (!strncmp(t, "u32:", 4))
+			w = 4;
+		else if (!strncmp(t, "u64:", 4))
+			w = 8;
+		if (w) {
+			uint64_t x = num(v);
+			for (size_t k = 0; k < w; k++)
+				pp_buf_addch(&body, (char)(x >> (8 * k)));
+		} else if (!strncmp(t, "str:", 4)) {
+			pp_buf_adds(&body, v);
+			pp_buf_addch(&body, '\0');
+		} else if (!strncmp(t, "hex:", 4)) {
+			uint8_t bytes[256];
+			uint32_t n = 0;
+			for (; v[0] && v[1] && n < sizeof(bytes); v += 2) {
+				int hi = hexval(v[0]), lo = hexval(v[1]);
+				if (hi < 0 || lo < 0)
+					bad("bad hex in '%s'", t);
+				bytes[n++] = (uint8_t)(hi * 16 + lo);
+			}
+			for (uint32_t k = 0; k < n; k++)
+				pp_buf_addch(&body, (char)bytes[k]);
+		} else {
+			bad("unknown item '%s'", t);
+		}
+	}
+	while (body.len % 8)
+		pp_buf_addch(&body, '\0');
+	sb = (struct ppf_sideband){ .time_ns = when(b->tok[1]), .cpu = (uint32_t)num(b->tok[2]),
+				    .perf_type = (uint32_t)num(b->tok[3]),
+				    .data = (const uint8_t *)body.data, .size = (uint32_t)body.len };
+	check(ppf_write_sideband(b->w, &sb), "sideband");
+	pp_buf_release(&body);
 }
 
 static void parse_build_id(const char *hex, uint8_t *out, uint32_t *sz)
@@ -540,7 +640,8 @@ static void do_line(struct builder *b, char *line)
 		check(ppf_write_mmap(b->w, &m), "mmap");
 	} else if (!strcmp(cmd, "lost")) {
 		need(b, 4, "lost TIME CPU COUNT");
-		struct ppf_lost l = { when(b->tok[1]), (uint32_t)num(b->tok[2]), 0, num(b->tok[3]) };
+		struct ppf_lost l = { when(b->tok[1]), (uint32_t)num(b->tok[2]), 0,
+				      num(b->tok[3]) };
 		check(ppf_write_lost(b->w, &l), "lost");
 	} else if (!strcmp(cmd, "sync")) {
 		need(b, 3, "sync PERF_NS REALTIME_NS");
@@ -553,6 +654,8 @@ static void do_line(struct builder *b, char *line)
 	} else if (!strcmp(cmd, "stat")) {
 		need(b, 3, "stat KEY VALUE");
 		check(ppf_write_stat(b->w, b->tok[1], num(b->tok[2])), "stat");
+	} else if (!strcmp(cmd, "sideband")) {
+		do_sideband(b);
 	} else if (!strcmp(cmd, "flush")) {
 		check(ppf_writer_flush(b->w), "flush");
 	} else {

@@ -135,7 +135,8 @@ static const char *usym_name(uint32_t pid, uint64_t addr)
 	if (!m)
 		return NULL;
 	for (size_t i = 0; i < nr_dsos && !d; i++) {
-		if (m->bid_sz && dsos[i].bid_sz == m->bid_sz && !memcmp(m->bid, dsos[i].bid, m->bid_sz))
+		if (m->bid_sz && dsos[i].bid_sz == m->bid_sz &&
+		    !memcmp(m->bid, dsos[i].bid, m->bid_sz))
 			d = &dsos[i];
 	}
 	for (size_t i = 0; i < nr_dsos && !d; i++)
@@ -218,8 +219,8 @@ static void fold_sample(const struct ppf_sample *s)
 	}
 	buf[0] = '\0';
 	for (size_t i = n; i-- > 0;)
-		len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0, "%s%s",
-					len ? ";" : "", names[i]);
+		len += (size_t)snprintf(buf + len, len < sizeof(buf) ? sizeof(buf) - len : 0,
+					"%s%s", len ? ";" : "", names[i]);
 	if (n)
 		fold_add(buf);
 }
@@ -249,7 +250,7 @@ int main(int argc, char **argv)
 	char **names = NULL;
 	uint64_t *counts = NULL, nr_records = 0, nr_samples = 0, nr_lost = 0, nr_late = 0;
 	uint64_t last_t = 0, bad_order = 0, match = 0, nr_timed = 0, first_t = 0;
-	uint64_t nr_ids = 0, nr_mmap = 0, nr_comm = 0, nr_dso = 0, nr_sync = 0;
+	uint64_t nr_ids = 0, nr_mmap = 0, nr_comm = 0, nr_dso = 0, nr_sync = 0, cpu_mask = 0;
 	const char *want_name = NULL, *want_list = NULL, *want_key = NULL;
 	uint32_t want_pid = 0;
 	int have_pid = 0;
@@ -280,7 +281,8 @@ int main(int argc, char **argv)
 	}
 	rc = ppf_reader_open(file, 0, &r);
 	if (rc) {
-		fprintf(stderr, "capcheck: %s: %s\n", file, r ? ppf_reader_errmsg(r) : "cannot open");
+		fprintf(stderr, "capcheck: %s: %s\n", file,
+			r ? ppf_reader_errmsg(r) : "cannot open");
 		ppf_reader_close(r);
 		return 1;
 	}
@@ -297,7 +299,8 @@ int main(int argc, char **argv)
 		}
 		for (int k = 0; k < 16; k++)
 			if (cnt[k])
-				printf("%-8s segments=%llu raw=%llu comp=%llu\n", ppf_kind_name((uint32_t)k),
+				printf("%-8s segments=%llu raw=%llu comp=%llu\n",
+				       ppf_kind_name((uint32_t)k),
 				       (unsigned long long)cnt[k], (unsigned long long)us[k],
 				       (unsigned long long)cs[k]);
 		ppf_reader_close(r);
@@ -331,6 +334,8 @@ int main(int argc, char **argv)
 			const struct ppf_sample *s = &rec.u.sample;
 
 			nr_samples++;
+			if (s->cpu < 64)
+				cpu_mask |= 1ull << s->cpu;
 			if (s->flags & PPF_SF_LATE)
 				nr_late++;
 			if (s->id < nr_ids)
@@ -413,7 +418,8 @@ int main(int argc, char **argv)
 			if (!strcmp(cmd, "stat") && !strcmp(rec.u.stat.key, want_key)) {
 				char v[32];
 
-				snprintf(v, sizeof(v), "%llu", (unsigned long long)rec.u.stat.value);
+				snprintf(v, sizeof(v), "%llu",
+					 (unsigned long long)rec.u.stat.value);
 				free(found);
 				found = xstrdup(v);
 			}
@@ -440,6 +446,14 @@ int main(int argc, char **argv)
 		       (unsigned long long)first_t, (unsigned long long)last_t,
 		       (unsigned long long)nr_mmap, (unsigned long long)nr_comm,
 		       (unsigned long long)nr_dso, nr_ksyms, (unsigned long long)nr_sync);
+		printf("cpus=");
+		for (int c = 0, first = 1; c < 64; c++) {
+			if (cpu_mask & (1ull << c)) {
+				printf("%s%d", first ? "" : ",", c);
+				first = 0;
+			}
+		}
+		printf("\n");
 		for (uint64_t i = 0; i < nr_ids; i++)
 			if (names[i])
 				printf("events.%s=%llu\n", names[i], (unsigned long long)counts[i]);

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * blktrace.c - block request latency per lifecycle stage.
+ *
+ * perf-prof's blktrace: a request is followed through block_getrq,
+ * block_rq_insert, block_rq_issue and block_rq_complete, keyed by (dev,
+ * sector); each event is measured from the request's previous state and
+ * counted in the row of the stage it ends: getrq => insert, insert => issue,
+ * issue => complete.  A request that skips the scheduler (issue right after
+ * getrq) counts its getrq => issue time in the issue row (tag BYPASS_INSERT);
+ * a getrq for a request already tracked restarts it (EXIST); a state
+ * reached from an unexpected one is not counted (LOST); an event of an
+ * untracked request starts tracking there.  Flush requests (no sectors) are
+ * skipped.  -v prints the tagged events, -vv every event; --than T counts the
+ * stage times above T per row and prints those events (GREATER_THAN).
+ * Tables every -i of capture time and at the end.  A loss clears the
+ * tracking: a request is never measured across it.
+ *
+ * -d narrows the events to one device at analysis: as the capture's host
+ * key blockdev.NAME describes it, else as this machine has it; the
+ * recording was already filtered by the plan's -d.
+ * Not here: resolving a device (blktrace-plan.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyzer.h"
+#include "analyzers/blktrace.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/table.h"
+#include "common/u64map.h"
+
+enum { BT_GETRQ, BT_INSERT, BT_ISSUE, BT_COMPLETE };
+
+static const char *const bt_short[] = { "block_getrq", "block_rq_insert", "block_rq_issue",
+					"block_rq_complete" };
+
+struct bt_req {
+	uint64_t sector;
+	uint32_t dev;
+	int state;
+	uint64_t time_ns;
+};
+
+struct bt_row {
+	uint64_t n, sum, min, max, than;
+};
+
+struct bt_priv {
+	const struct pp_field *f_dev[BLKTRACE_NR_EVENTS];
+	const struct pp_field *f_sector[BLKTRACE_NR_EVENTS];
+	const struct pp_field *f_nr[BLKTRACE_NR_EVENTS];
+	struct pp_u64map reqs;		/* (dev, sector) -> struct bt_req * */
+	struct bt_req *free_reqs;	/* recycled, chained through .sector */
+	struct bt_row rows[3];		/* ending at insert, issue, complete */
+	char *events[BLKTRACE_NR_EVENTS];
+	bool own_events;		/* set_events() ran: no -e was given */
+	struct pp_buf line;
+};
+
+/*
+ * The device as the recording machine saw it, when the capture says:
+ * host key "blockdev.NAME" = "MAJ:MIN DISK_MAJ:DISK_MIN START SIZE" (sectors;
+ * a whole disk is its own DISK with START 0).  Return: true when found.
+ */
+static bool dev_from_capture(struct pp_az *az, const char *name, struct blktrace_dev *d)
+{
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	unsigned maj, min, dmaj, dmin;
+	unsigned long long start, size;
+	char key[128];
+	const char *v;
+
+	snprintf(key, sizeof(key), "blockdev.%s", base);
+	v = ana_host(az->s, key);
+	if (!v || sscanf(v, "%u:%u %u:%u %llu %llu", &maj, &min, &dmaj, &dmin, &start, &size) != 6)
+		return false;
+	d->dev = dmaj << 20 | dmin;
+	d->part = maj != dmaj || min != dmin;
+	d->start = start;
+	d->size = size;
+	return true;
+}
+
+static int bt_set_events(struct pp_az *az, struct pp_strlist *events)
+{
+	const struct blktrace_opts *o = az->opts;
+	struct bt_priv *p = az->priv;
+	struct blktrace_dev d;
+	char *filter = NULL;
+	char err[300];
+
+	if (o->device) {
+		if (!dev_from_capture(az, o->device, &d) &&
+		    az_blktrace_dev_resolve(o->device, &d, err, sizeof(err))) {
+			pp_err("blktrace: -d %s: %s", o->device, err);
+			return PP_EUSAGE;
+		}
+		filter = az_blktrace_filter(&d);
+	}
+	for (size_t i = 0; i < BLKTRACE_NR_EVENTS; i++) {
+		p->events[i] = filter ? pp_xasprintf("%s/%s/", az_blktrace_events[i], filter)
+				      : pp_xstrdup(az_blktrace_events[i]);
+		pp_strlist_push(events, p->events[i]);
+	}
+	free(filter);
+	p->own_events = true;
+	return 0;
+}
+
+static int bt_init(struct pp_az *az)
+{
+	struct bt_priv *p = az->priv;
+
+	if (!p->own_events) {
+		pp_err("blktrace: does not take -e: it uses the block request events");
+		return PP_EUSAGE;
+	}
+	for (size_t i = 0; i < az->nr_sels; i++) {
+		const struct ana_sel *m = &az->sels[i];
+		unsigned k = m->pos;
+
+		if (k >= BLKTRACE_NR_EVENTS)
+			continue;
+		p->f_dev[k] = ana_field_find(m->type, "dev");
+		p->f_sector[k] = ana_field_find(m->type, "sector");
+		p->f_nr[k] = ana_field_find(m->type, "nr_sector");
+		if (!p->f_dev[k] || !p->f_sector[k] || !p->f_nr[k]) {
+			pp_err("blktrace: %s lacks one of the fields dev, sector, nr_sector",
+			       m->type->name);
+			return PP_EUNKNOWN_FIELD;
+		}
+	}
+	for (int r = 0; r < 3; r++)
+		p->rows[r].min = UINT64_MAX;
+	return 0;
+}
+
+static void print_tagged(struct pp_az *az, const char *tag, const struct pp_event *ev)
+{
+	struct bt_priv *p = az->priv;
+
+	if (az->out.format != ANA_FMT_TEXT)
+		return;
+	pp_buf_reset(&p->line);
+	if (tag)
+		pp_buf_addf(&p->line, "%-14s ", tag);
+	ana_event_print(az->s, ev, &p->line);
+	pp_buf_addch(&p->line, '\n');
+	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+}
+
+static void account(struct pp_az *az, int row, uint64_t delta, const struct pp_event *ev)
+{
+	struct bt_row *r = &((struct bt_priv *)az->priv)->rows[row];
+
+	r->n++;
+	r->sum += delta;
+	if (delta < r->min)
+		r->min = delta;
+	if (delta > r->max)
+		r->max = delta;
+	if (az->opt.than_ns && delta > az->opt.than_ns) {
+		r->than++;
+		print_tagged(az, "GREATER_THAN", ev);
+	}
+}
+
+static struct bt_req *req_new(struct bt_priv *p)
+{
+	struct bt_req *q = p->free_reqs;
+
+	if (!q)
+		return pp_xmalloc(sizeof(*q));
+	p->free_reqs = (struct bt_req *)(uintptr_t)q->sector;
+	return q;
+}
+
+static void req_free(struct bt_priv *p, struct bt_req *q)
+{
+	q->sector = (uint64_t)(uintptr_t)p->free_reqs;
+	p->free_reqs = q;
+}
+
+static void bt_event(struct pp_az *az, const struct pp_event *ev)
+{
+	struct bt_priv *p = az->priv;
+	int st = (int)ev->sel->pos;
+	uint64_t sector, key;
+	uint32_t dev, nr;
+	struct bt_req *q;
+	bool verbose = az->opt.verbose >= 1;
+	void **slot;
+
+	if (st > BT_COMPLETE)
+		return;
+	if (az->opt.verbose >= 2)
+		print_tagged(az, NULL, ev);
+	dev = (uint32_t)ana_field_read(ev, p->f_dev[st]);
+	sector = ana_field_read(ev, p->f_sector[st]);
+	nr = (uint32_t)ana_field_read(ev, p->f_nr[st]);
+	if (sector == UINT64_MAX || !nr)	/* flush */
+		return;
+	key = ((uint64_t)dev << 44) ^ sector;
+	slot = pp_u64map_slot(&p->reqs, key);
+	q = *slot;
+	if (q && (q->dev != dev || q->sector != sector))
+		q = NULL;	/* a key collision: track the newer one */
+	if (!q) {
+		if (st == BT_COMPLETE) {
+			pp_u64map_del(&p->reqs, key);
+			return;
+		}
+		if (*slot)
+			req_free(p, *slot);
+		q = *slot = req_new(p);
+		q->dev = dev;
+		q->sector = sector;
+		q->state = st;
+		q->time_ns = ev->time_ns;
+		return;
+	}
+	if (st == BT_GETRQ) {
+		if (verbose && az->opt.verbose < 2)
+			print_tagged(az, "EXIST", ev);
+	} else if (st == q->state + 1) {
+		account(az, st - 1, ev->time_ns - q->time_ns, ev);
+	} else if (st == BT_ISSUE && q->state == BT_GETRQ) {
+		if (verbose && az->opt.verbose < 2)
+			print_tagged(az, "BYPASS_INSERT", ev);
+		account(az, BT_ISSUE - 1, ev->time_ns - q->time_ns, ev);
+	} else if (verbose && az->opt.verbose < 2) {
+		print_tagged(az, "LOST", ev);
+	}
+	if (st == BT_COMPLETE) {
+		req_free(p, q);
+		pp_u64map_del(&p->reqs, key);
+		return;
+	}
+	q->state = st;
+	q->time_ns = ev->time_ns;
+}
+
+static void reqs_clear(struct bt_priv *p)
+{
+	uint64_t k;
+	void *v;
+
+	for (size_t it = 0; pp_u64map_next(&p->reqs, &it, &k, &v);)
+		req_free(p, v);
+	pp_u64map_release(&p->reqs);
+}
+
+static void bt_lost(struct pp_az *az, const struct pp_lost_ev *l)
+{
+	(void)l;
+	reqs_clear(az->priv);
+}
+
+static void report(struct pp_az *az, uint64_t now_ns)
+{
+	struct bt_priv *p = az->priv;
+	bool text = az->out.format == ANA_FMT_TEXT;
+	struct pp_table *t = pp_table_new();
+	char buf[64];
+
+	if (text)
+		fprintf(az->out.fp, "%s\n", ana_time_str(az->s, now_ns, buf, sizeof(buf)));
+	if (text) {
+		pp_table_col(t, "start => end", "stage", 0, 0);
+	} else {
+		pp_table_col(t, "start", NULL, PP_COL_LEFT, 0);
+		pp_table_col(t, "end", NULL, PP_COL_LEFT, 0);
+	}
+	pp_table_col(t, "reqs", NULL, 0, 8);
+	pp_table_col(t, "total(us)", "total_us", 0, 16);
+	pp_table_col(t, "min(us)", "min_us", 0, 12);
+	pp_table_col(t, "avg(us)", "avg_us", 0, 12);
+	pp_table_col(t, "max(us)", "max_us", 0, 12);
+	if (az->opt.than_ns)
+		pp_table_col(t, "than(reqs)", "than_reqs", 0, 0);
+	for (int i = 0; i < 3; i++) {
+		const struct bt_row *r = &p->rows[i];
+
+		pp_table_row(t);
+		if (text) {
+			pp_table_strf(t, "%s => %s", bt_short[i], bt_short[i + 1]);
+		} else {
+			pp_table_str(t, bt_short[i]);
+			pp_table_str(t, bt_short[i + 1]);
+		}
+		pp_table_u64(t, r->n);
+		pp_table_num(t, r->sum / 1000.0, "%.3f");
+		pp_table_num(t, r->n ? r->min / 1000.0 : 0.0, "%.3f");
+		pp_table_num(t, r->n ? (double)r->sum / r->n / 1000.0 : 0.0, "%.3f");
+		pp_table_num(t, r->max / 1000.0, "%.3f");
+		if (az->opt.than_ns) {
+			if (text)
+				pp_table_strf(t, "%llu (%3.0f%%)", (unsigned long long)r->than,
+					      r->n ? r->than * 100.0 / r->n : 0.0);
+			else
+				pp_table_u64(t, r->than);
+		}
+	}
+	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "blktrace");
+	pp_table_free(t);
+	memset(p->rows, 0, sizeof(p->rows));
+	for (int r = 0; r < 3; r++)
+		p->rows[r].min = UINT64_MAX;
+}
+
+static void bt_interval(struct pp_az *az, uint64_t now_ns)
+{
+	report(az, now_ns);
+}
+
+static int bt_finish(struct pp_az *az)
+{
+	ana_report_header(az);
+	report(az, ana_capture_end_ns(az->s));
+	return 0;
+}
+
+static void bt_release(struct pp_az *az)
+{
+	struct bt_priv *p = az->priv;
+
+	reqs_clear(p);
+	while (p->free_reqs) {
+		struct bt_req *q = p->free_reqs;
+		p->free_reqs = (struct bt_req *)(uintptr_t)q->sector;
+		free(q);
+	}
+	for (size_t i = 0; i < BLKTRACE_NR_EVENTS; i++)
+		free(p->events[i]);
+	pp_buf_release(&p->line);
+}
+
+extern const struct pp_plan_ops azp_blktrace_plan;
+
+const struct pp_analyzer_ops az_blktrace_ops = {
+	.name = "blktrace",
+	.summary = "block request latency per stage: getrq, insert, issue, complete",
+	.usage = "pp-analyze FILE blktrace [-d DEVICE] [-i MS] [--than T] [-v]",
+	.examples = "  pp-record --for 'blktrace -d /dev/sda' --duration 10\n"
+		    "  pp-analyze pp.capture blktrace -i 1000\n"
+		    "  pp-analyze pp.capture blktrace -d /dev/sda1 --than 10ms -v\n"
+		    "  pp blktrace -d /dev/nvme0n1 -i 1000 --than 1ms\n",
+	.plan = &azp_blktrace_plan,
+	.priv_size = sizeof(struct bt_priv),
+	.flags = PP_AZ_NO_EVENTS,
+	.set_events = bt_set_events,
+	.init = bt_init,
+	.event = bt_event,
+	.lost = bt_lost,
+	.interval = bt_interval,
+	.finish = bt_finish,
+	.release = bt_release,
+};

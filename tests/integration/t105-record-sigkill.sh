@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t105-record-sigkill: pp-record killed with SIGKILL while recording leaves a capture that
+# reads up to its last whole segment: no error, the events written so far, and the reader
+# reports the cut (no index).  Segments are closed at least once a second, so a 3 s
+# recording killed at ~2.5 s keeps at least 1.5 s of events.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_event sched:sched_switch
+
+"$PP_LOAD/ctxsw" -n 100000000 -c 0 >/dev/null 2>&1 &
+lpid=$!
+"$PP_RECORD" -a -e sched:sched_switch -o kill.cap --duration 30 2>rec.err &
+rpid=$!
+sleep 2.5
+kill -KILL $rpid
+wait $rpid 2>/dev/null
+kill $lpid
+wait $lpid 2>/dev/null
+[ -s kill.cap ] || fail "no capture left"
+
+"$CAPCHECK" kill.cap summary >sum.txt
+rc=$?
+cat sum.txt
+assert_eq "capcheck exit status on a killed capture" 0 $rc
+assert_eq "the cut is reported" 1 "$(sv kill.cap truncated)"
+assert_eq "corrupt segments" 0 "$(sv kill.cap corrupt)"
+assert_eq "order" ok "$(sv kill.cap order)"
+assert_ge "sched_switch events kept" 1000 "$(sv kill.cap samples)"
+first=$(sv kill.cap first_ns)
+last=$(sv kill.cap last_ns)
+span=$(( (last - first) / 1000000 ))
+echo "events span ${span} ms"
+assert_ge "time span kept (ms)" 1000 "$span"
+if "$PP_ANALYZE" kill.cap info >info.txt 2>&1; then
+	cat info.txt
+else
+	cat info.txt
+	fail "pp-analyze info fails on a killed capture"
+fi
+exit 0

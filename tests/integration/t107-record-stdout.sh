@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t107-record-stdout: `pp-record -o -` writes the capture to standard output for live use:
+# piped into `pp-analyze - info` and into the test reader it reads completely; the
+# summary stays on stderr; while recording, segments reach the pipe within ~100 ms; a
+# terminal is refused; a reader that goes away ends the recording cleanly.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_event sched:sched_switch
+
+"$PP_RECORD" -a -e sched:sched_switch --duration 1 -o - 2>rec.err | "$CAPCHECK" - summary >sum.txt
+rc=$?
+cat rec.err sum.txt
+assert_eq "capcheck on the pipe" 0 $rc
+n=$(sv_pipe() { sed -n "s/^$1=//p" sum.txt; }; sv_pipe samples)
+assert_ge "events through the pipe" 10 "$n"
+grep -q "^pp-record: $n events" rec.err || fail "the summary does not match what was read ($n)"
+assert_eq "order" ok "$(sed -n 's/^order=//p' sum.txt)"
+
+"$PP_RECORD" -a -e sched:sched_switch --duration 1 -o - 2>/dev/null | "$PP_ANALYZE" - info >info.txt 2>&1
+rc=$?
+cat info.txt
+assert_eq "pp-analyze - info exit status" 0 $rc
+grep -q "sched:sched_switch" info.txt || fail "pp-analyze - info does not list the event"
+
+# promptness: 1.5 s into a 4 s recording, the output already holds events
+"$PP_RECORD" -a -e sched:sched_switch --duration 4 -o - >live.cap 2>/dev/null &
+rpid=$!
+sleep 1.5
+cp live.cap early.cap
+wait $rpid
+assert_ge "events readable after 1.5 s" 1 "$("$CAPCHECK" early.cap summary | sed -n 's/^samples=//p')"
+first=$("$CAPCHECK" early.cap summary | sed -n 's/^first_ns=//p')
+last=$("$CAPCHECK" early.cap summary | sed -n 's/^last_ns=//p')
+assert_ge "time covered after 1.5 s (ms)" 800 $(( (last - first) / 1000000 ))
+
+# a terminal is refused (when the test has one)
+if [ -t 1 ] || script -qc true /dev/null >/dev/null 2>&1; then
+	if command -v script >/dev/null 2>&1; then
+		script -qc "$PP_RECORD -e sched:sched_switch --duration 1 -o -" /dev/null >tty.out 2>&1
+		grep -q "refusing to write a capture to a terminal" tty.out ||
+			{ cat tty.out; fail "a terminal was not refused"; }
+	fi
+fi
+
+# the reader goes away: pp-record stops with an error, not a signal
+"$PP_RECORD" -a -e sched:sched_switch --duration 20 -o - 2>epipe.err | head -c 1000 >/dev/null
+rc=$?
+cat epipe.err
+grep -q "Broken pipe" epipe.err || fail "no 'Broken pipe' error when the reader quits"
+exit 0
