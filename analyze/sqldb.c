@@ -246,6 +246,24 @@ static int create_table(struct ana_sqldb *db, struct sqltab *t, bool with_insert
 	return rc;
 }
 
+/* The first character of @p that is not blank or inside a leading -- or C comment. */
+static const char *skip_space_comments(const char *p, const char *e)
+{
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+			p++;
+		if (e - p >= 2 && p[0] == '-' && p[1] == '-') {
+			while (p < e && *p != '\n')
+				p++;
+		} else if (e - p >= 2 && p[0] == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			p = end && end + 2 <= e ? end + 2 : e;
+		} else {
+			return p;
+		}
+	}
+}
+
 /* Compile every statement of @sql; with @keep, remember their texts. */
 static int compile_all(struct ana_sqldb *db, const char *sql, bool keep)
 {
@@ -257,7 +275,7 @@ static int compile_all(struct ana_sqldb *db, const char *sql, bool keep)
 		int rc = sqlite3_prepare_v2(db->db, p, -1, &st, &tail);
 		if (rc != SQLITE_OK) {
 			const char *end;
-			while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' || *p == ';')
+			while (*(p = skip_space_comments(p, p + strlen(p))) == ';')
 				p++;
 			end = strchr(p, ';');
 			if (!end)
@@ -266,9 +284,8 @@ static int compile_all(struct ana_sqldb *db, const char *sql, bool keep)
 					  (int)(end > p ? end - p : (long)strlen(p)), p);
 		}
 		if (st && keep) {
-			const char *s = p, *e = tail ? tail : p + strlen(p);
-			while (s < e && (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r'))
-				s++;
+			const char *e = tail ? tail : p + strlen(p);
+			const char *s = skip_space_comments(p, e);
 			while (e > s && (e[-1] == ' ' || e[-1] == '\n' || e[-1] == '\t' ||
 					 e[-1] == ';' || e[-1] == '\r'))
 				e--;
