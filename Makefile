@@ -19,7 +19,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers
@@ -113,10 +113,26 @@ all: $(O)/tests/capbuild
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
+# The pp Python module for a plain python3 (import pp): the capture reader and
+# the replay core as a C extension, from position-independent objects.
+ifeq ($(NO_PYTHON),)
+PYMOD := $(O)/python/pp.so
+PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
+	analyze/registry.c analyze/sql%.c analyze/pyembed.c,$(ANALYZE_SRC))
+$(O)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+$(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
+	@mkdir -p $(dir $@)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -o $@ $^ \
+		$(shell pkg-config --libs libtraceevent libzstd libelf libdw 2>/dev/null) -liberty -lm
+all: $(PYMOD)
+endif
+
 $(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
 
-$(O)/load/%: tests/load/%.c
+$(O)/load/%: tests/load/%.c tests/load/load.h
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
@@ -131,7 +147,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMO
 
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \

@@ -21,6 +21,8 @@
 #include "common/options.h"
 #include "common/plan.h"
 #include "common/selector.h"
+#include "analyze/py.h"
+#include "analyze/sqldb.h"
 
 struct ana_session;
 struct pp_az;
@@ -87,6 +89,16 @@ struct pp_event {
 	uint32_t nr_stack;
 	const uint8_t *extra;
 	uint32_t extra_sz;
+};
+
+/* A mapping of the capture (MMAP record or start-of-capture snapshot), delivered to ->mmap(). */
+struct pp_mmap_ev {
+	uint64_t time_ns;		/* 0 for the snapshot */
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	const char *path;
+	const uint8_t *build_id;
+	uint32_t build_id_sz;
 };
 
 /* A loss in the capture, delivered to ->lost() in time order. */
@@ -161,6 +173,12 @@ struct pp_analyzer_ops {
 	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
 	 */
 	const char *help_attrs;
+	/*
+	 * `ANALYZER -e EVENT help` printing something of its own instead of the
+	 * formats and the command template (python prints a script template);
+	 * called after the selectors matched, before init().  Optional.
+	 */
+	int (*help)(struct pp_az *az);
 	size_t priv_size;
 	unsigned flags;			/* enum pp_az_flags */
 	/*
@@ -175,6 +193,8 @@ struct pp_analyzer_ops {
 	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
 	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
 	void (*sideband)(struct pp_az *az, const struct pp_sideband_ev *sb);	/* in time order */
+	/* Every mapping; the start-of-capture snapshot arrives before init() (priv is zeroed). */
+	void (*mmap)(struct pp_az *az, const struct pp_mmap_ev *m);
 	void (*interval)(struct pp_az *az, uint64_t now_ns);
 	int (*finish)(struct pp_az *az);		/* required */
 	void (*release)(struct pp_az *az);
@@ -189,6 +209,22 @@ struct pp_analyzer_ops {
 const char *ana_comm(struct ana_session *s, uint32_t tid);
 /** ana_task_pid() - the process id of thread @tid (@tid itself if unknown). */
 uint32_t ana_task_pid(struct ana_session *s, uint32_t tid);
+
+/* A task as the session knows it at the current replay time. */
+struct ana_task_info {
+	uint32_t pid, tid, ppid;	/* ppid 0 when unknown */
+	const char *comm;		/* "" when never named; borrowed until the next replay step */
+	uint64_t exit_ns;		/* 0 while alive */
+};
+
+/** ana_task_get() - what the session knows of @tid. Return: false if it never saw it. */
+bool ana_task_get(struct ana_session *s, uint32_t tid, struct ana_task_info *out);
+/**
+ * ana_task_next() - iterate over every task the session knows, in no particular order
+ * @iter: start at 0
+ * Return: false at the end.
+ */
+bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *out);
 
 /**
  * ana_time_str() - wall-clock time of capture time @t_ns: "YYYY-MM-DD HH:MM:SS.uuuuuu"
@@ -242,6 +278,51 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
  */
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
+/* Walking a perf callchain: its PERF_CONTEXT_* markers tell kernel from user frames. */
+struct ana_stack_iter {
+	const uint64_t *stack;
+	uint32_t nr, i;
+	bool kernel;
+};
+
+/** ana_stack_iter_init() - start walking @stack (@nr entries), innermost frame first. */
+void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint32_t nr);
+/** ana_stack_iter_next() - the next real frame and its context. Return: false at the end. */
+bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel);
+
+/* One resolved frame; strings borrowed from the session's symbol tables. */
+struct ana_frame_sym {
+	uint64_t addr;
+	const char *symbol;	/* NULL when unknown */
+	uint64_t offset;	/* from the symbol start (0 when unknown) */
+	const char *dso;	/* "[kernel.kallsyms]", "[mod]", a path; NULL when unmapped */
+	bool kernel;
+};
+
+/**
+ * ana_frame_lookup() - resolve @addr as process @pid saw it at @time_ns (no event needed)
+ * Return: true when a symbol covers it; @out is filled in every case.
+ */
+bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		      bool kernel, struct ana_frame_sym *out);
+
+/** ana_evtype_has_stack() - whether the events of @t carry call stacks. */
+bool ana_evtype_has_stack(const struct ana_evtype *t);
+
+/* --- Print formats of tracepoints ------------------------------------------- */
+
+/** ana_evtype_print_fmt() - the format string of @t's "print fmt" ("" when none). Borrowed. */
+const char *ana_evtype_print_fmt(const struct ana_evtype *t);
+
+typedef void (*ana_symbolic_fn)(void *arg, const char *field, uint64_t value, const char *name);
+/**
+ * ana_evtype_symbolic() - the __print_symbolic() tables of @t's print format
+ * @fn: called once per (field, value, name), or NULL to count; values that are not
+ *       numbers are skipped
+ * Return: the number of __print_symbolic() uses found.
+ */
+int ana_evtype_symbolic(const struct ana_evtype *t, ana_symbolic_fn fn, void *arg);
+
 struct pp_flame;
 struct pp_flame_node;
 
@@ -262,6 +343,48 @@ uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
  */
 struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg, const struct pp_event *ev);
 
+/* One frame of an event's call stack: its address and context. */
+struct ana_frame {
+	uint64_t addr;
+	bool kernel;
+};
+
+/**
+ * ana_stack_frames() - the real frames of @ev's callchain, innermost first (context
+ * markers and zero frames dropped), at most @max of them into @out
+ * Return: the number of frames stored.
+ */
+size_t ana_stack_frames(const struct pp_event *ev, struct ana_frame *out, size_t max);
+
+/*
+ * Where one address of an event's stack lives, for exporters that keep binaries apart
+ * (pprof mappings).  Strings are borrowed from the session's symbol tables.
+ */
+struct ana_frame_info {
+	const char *name;		/* demangled symbol; NULL when unresolved */
+	const char *mangled;		/* as stored in the binary; NULL when unresolved */
+	uint64_t sym_off;		/* address - symbol start */
+	const char *dso;		/* "[kernel.kallsyms]", "[ext4]", "/usr/lib/.../libc.so.6", */
+					/* "/tmp/perf-PID.map"; NULL: in no known mapping */
+	const char *build_id;		/* lowercase hex; NULL when unknown */
+	uint64_t dso_off;		/* user: file offset in @dso; else the address */
+	bool jit;			/* resolved from a JIT map */
+};
+
+/**
+ * ana_frame_resolve() - symbol, binary and build id of @addr in @ev's stack
+ * @kernel: the frame's context (struct ana_frame)
+ * Return: true when a symbol covers @addr; @fi is filled in every case.
+ */
+bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, struct ana_frame_info *fi);
+
+/**
+ * ana_realtime_ns() - CLOCK_REALTIME (ns since the epoch) of capture time @t_ns
+ * Return: false, and 0 in *@real_ns, when the capture has no clock mapping.
+ */
+bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
+
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);
 uint64_t ana_capture_end_ns(struct ana_session *s);
@@ -279,6 +402,12 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
 
 /**
+ * ana_session_stop() - end the replay after the current event (a script called exit,
+ * --strict met an error, a template was printed); ->finish() still runs.
+ */
+void ana_session_stop(struct ana_session *s);
+
+/**
  * ana_evtype_format() - the tracefs "format" text stored in the capture for @t
  * Return: "" for events without one (software events); borrowed.
  */
@@ -290,6 +419,14 @@ const char *ana_evtype_format(const struct ana_evtype *t);
  * Return: the number of lines appended to @out (0: the capture read cleanly).
  */
 size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
+
+/**
+ * ana_is_live() - the capture is a live stream (`pp-record -o - | pp-analyze -`)
+ *
+ * An analyzer that holds output back in its own buffer writes it through at
+ * once when live: the core flushes the output at the end of each segment.
+ */
+bool ana_is_live(const struct pp_az *az);
 
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);
@@ -327,5 +464,8 @@ int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const str
 			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+
+/* Exporters to other tools' formats (export analyzer). */
+#include "analyze/export.h"
 
 #endif

@@ -83,6 +83,8 @@ int ana_event_help(struct ana_session *s, struct pp_az *az)
 
 	if (rc)
 		return rc;
+	if (az->ops->help)
+		return az->ops->help(az);
 	for (size_t i = 0; i < az->nr_sels; i++) {
 		const struct ana_evtype *t = az->sels[i].type;
 		const char *fmt = ana_evtype_format(t);

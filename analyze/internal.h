@@ -42,7 +42,7 @@ static inline struct ana_evtype_priv *ana_evtype_priv(const struct ana_evtype *t
 }
 
 struct ana_task {
-	uint32_t tid, pid;
+	uint32_t tid, pid, ppid;
 	char comm[32];
 	uint64_t exit_ns;	/* 0 while alive */
 };
@@ -65,6 +65,7 @@ struct ana_lost_cpu {
 
 struct ana_session {
 	const char *path;
+	bool live;			/* reading a stream ("-"): flush per segment, tick on time syncs */
 	struct ppf_reader *r;
 	struct tep_handle *tep;
 	struct pp_symtab *syms;
@@ -91,6 +92,7 @@ struct ana_session {
 	struct pp_az **azs;
 	size_t nr_azs;
 	bool inited;
+	bool stop;			/* ana_session_stop() */
 	bool has_ticks;			/* some analyzer wants -i ticks */
 	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
 	struct ana_evtype *last_type;

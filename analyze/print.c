@@ -283,18 +283,109 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
 typedef void (*frame_fn)(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			 bool kernel, void *arg);
 
+/*
+ * The next real frame of @ev's callchain from *@i on: context markers switch between
+ * kernel and user, and user chains often end in a zero frame, which is skipped.
+ */
+static bool next_frame(const struct pp_event *ev, uint32_t *i, bool *kernel, uint64_t *addr)
+{
+	while (*i < ev->nr_stack) {
+		uint64_t a = ev->stack[(*i)++];
+		if (a >= PERF_CONTEXT_MAX) {
+			*kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
+			continue;
+		}
+		if (a) {
+			*addr = a;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
 {
 	bool kernel = false;
+	uint32_t i = 0;
+	uint64_t a;
 
-	for (uint32_t i = 0; i < ev->nr_stack; i++) {
-		uint64_t a = ev->stack[i];
+	while (next_frame(ev, &i, &kernel, &a))
+		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+}
+
+size_t ana_stack_frames(const struct pp_event *ev, struct ana_frame *out, size_t max)
+{
+	bool kernel = false;
+	uint32_t i = 0;
+	size_t n = 0;
+	uint64_t a;
+
+	while (n < max && next_frame(ev, &i, &kernel, &a))
+		out[n++] = (struct ana_frame){ a, kernel || a >= 0xffff000000000000ull };
+	return n;
+}
+
+bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, struct ana_frame_info *fi)
+{
+	struct pp_sym_res res;
+	bool found = resolve(s, ev, addr, kernel, &res) && res.name;
+
+	*fi = (struct ana_frame_info){
+		.name = found ? res.name : NULL,
+		.mangled = found ? res.mangled : NULL,
+		.sym_off = res.offset,
+		.dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL,
+		.build_id = res.build_id,
+		.dso_off = res.dso ? res.dso_off : addr,
+		.jit = res.flags & PP_SYMR_JIT,
+	};
+	return found;
+}
+
+void ana_stack_iter_init(struct ana_stack_iter *it, const uint64_t *stack, uint32_t nr)
+{
+	it->stack = stack;
+	it->nr = stack ? nr : 0;
+	it->i = 0;
+	it->kernel = false;
+}
+
+bool ana_stack_iter_next(struct ana_stack_iter *it, uint64_t *addr, bool *kernel)
+{
+	while (it->i < it->nr) {
+		uint64_t a = it->stack[it->i++];
 		if (a >= PERF_CONTEXT_MAX) {
-			kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
+			it->kernel = a == PERF_CONTEXT_KERNEL || a == PERF_CONTEXT_HV;
 			continue;
 		}
-		fn(s, ev, a, kernel || a >= 0xffff000000000000ull, arg);
+		if (!a)	/* user chains often end in a zero frame */
+			continue;
+		*addr = a;
+		*kernel = it->kernel || a >= 0xffff000000000000ull;
+		return true;
 	}
+	return false;
+}
+
+bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+		       bool kernel, struct ana_frame_sym *out)
+{
+	struct pp_sym_res res;
+	bool found;
+
+	ana_session_finalize_syms(s);
+	memset(&res, 0, sizeof(res));
+	if (kernel)
+		found = pp_symtab_lookup_kernel(s->syms, addr, &res);
+	else
+		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, &res);
+	out->addr = addr;
+	out->kernel = kernel;
+	out->symbol = found ? res.name : NULL;
+	out->offset = found ? res.offset : 0;
+	out->dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL;
+	return found && res.name;
 }
 
 static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,

@@ -85,6 +85,8 @@ static void tick(struct ana_session *s, uint64_t t)
 		while (t >= az->next_tick_ns) {
 			az->ops->interval(az, az->next_tick_ns);
 			az->next_tick_ns += iv;
+			if (s->live)
+				fflush(az->out.fp);
 		}
 	}
 }
@@ -178,21 +180,36 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 	}
 }
 
+/* Live: what a segment produced reaches the reader before we wait for the next one. */
+static void live_flush(struct ana_session *s)
+{
+	for (size_t i = 0; i < s->nr_azs; i++)
+		if (s->azs[i]->out.fp)
+			fflush(s->azs[i]->out.fp);
+	fflush(stdout);
+}
+
 int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 {
+	const struct ppf_segment *seg = NULL;
+	bool seg_end = false;
 	int rc = 0;
 
+	s->live = s->path && !strcmp(s->path, "-");
 	if (!s->inited && (rc = init_analyzers(s)))
 		return rc;
 	for (;;) {
 		if (have_first) {
 			have_first = 0;
 		} else {
-			rc = ppf_reader_next(s->r, rec, NULL);
+			if (seg_end)
+				live_flush(s);	/* the segment's last record is done */
+			rc = ppf_reader_next(s->r, rec, s->live ? &seg : NULL);
 			if (rc)
 				break;
+			seg_end = seg && rec->time_ns && rec->time_ns == seg->last_ns;
 		}
-		if (pp_stop || s->all_done)
+		if (pp_stop || s->all_done || s->stop)
 			break;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
@@ -205,6 +222,9 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		rc = ana_session_meta(s, rec);
 		if (rc)
 			break;
+		/* live: time syncs (every 50 ms from pp-record -o -) end intervals without events */
+		if (s->live && s->has_ticks && rec->type == PPF_REC_TIME_SYNC)
+			tick(s, rec->time_ns);
 		if (rec->type == PPF_REC_LOST) {
 			struct pp_lost_ev l = { rec->time_ns, rec->u.lost.cpu, rec->u.lost.count };
 			for (size_t i = 0; i < s->nr_azs; i++)
@@ -241,6 +261,16 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			az->exit_status = frc < 0 ? 1 : frc;
 	}
 	return rc;
+}
+
+void ana_session_stop(struct ana_session *s)
+{
+	s->stop = true;
+}
+
+bool ana_is_live(const struct pp_az *az)
+{
+	return az->s->live;
 }
 
 void ana_report_header(struct pp_az *az)

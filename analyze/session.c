@@ -164,6 +164,36 @@ uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
 	return t ? t->pid : tid;
 }
 
+static void task_info(const struct ana_task *t, struct ana_task_info *out)
+{
+	out->pid = t->pid;
+	out->tid = t->tid;
+	out->ppid = t->ppid;
+	out->comm = t->comm;
+	out->exit_ns = t->exit_ns;
+}
+
+bool ana_task_get(struct ana_session *s, uint32_t tid, struct ana_task_info *out)
+{
+	struct ana_task *t = pp_u64map_get(&s->tasks, tid);
+
+	if (!t)
+		return false;
+	task_info(t, out);
+	return true;
+}
+
+bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *out)
+{
+	uint64_t k;
+	void *v;
+
+	if (!pp_u64map_next(&s->tasks, iter, &k, &v))
+		return false;
+	task_info(v, out);
+	return true;
+}
+
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
 void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 {
@@ -251,6 +281,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 	case PPF_REC_TASK:
 		t = task_get(s, rec->u.task.tid);
 		t->pid = rec->u.task.pid;
+		t->ppid = rec->u.task.ppid;
 		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.task.comm);
 		break;
 	case PPF_REC_COMM:
@@ -266,6 +297,12 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		t = task_get(s, rec->u.task_event.tid);
 		t->pid = rec->u.task_event.pid;
 		t->exit_ns = 0;
+		if (rec->u.task_event.pid != rec->u.task_event.ppid) {
+			t->ppid = rec->u.task_event.ppid;	/* a new process */
+		} else {
+			struct ana_task *leader = pp_u64map_get(&s->tasks, rec->u.task_event.pid);
+			t->ppid = leader ? leader->ppid : 0;	/* a new thread */
+		}
 		if (parent)
 			memcpy(t->comm, parent->comm, sizeof(t->comm));
 		if (rec->u.task_event.pid != rec->u.task_event.ppid &&
@@ -281,11 +318,18 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		if (rec->u.task_event.pid == rec->u.task_event.tid)
 			pp_symtab_task_exit(s->syms, rec->u.task_event.pid, rec->time_ns);
 		break;
-	case PPF_REC_MMAP:
-		pp_symtab_map_add(s->syms, rec->u.mmap.pid, rec->time_ns, rec->u.mmap.addr,
-				  rec->u.mmap.len, rec->u.mmap.pgoff, rec->u.mmap.path,
-				  rec->u.mmap.build_id, rec->u.mmap.build_id_sz);
+	case PPF_REC_MMAP: {
+		const struct ppf_mmap *m = &rec->u.mmap;
+		struct pp_mmap_ev ev = { rec->time_ns, m->pid, m->tid, m->addr, m->len, m->pgoff,
+					 m->path, m->build_id, m->build_id_sz };
+
+		pp_symtab_map_add(s->syms, m->pid, rec->time_ns, m->addr, m->len, m->pgoff, m->path,
+				  m->build_id, m->build_id_sz);
+		for (size_t i = 0; i < s->nr_azs; i++)
+			if (s->azs[i]->ops->mmap)
+				s->azs[i]->ops->mmap(s->azs[i], &ev);
 		break;
+	}
 	case PPF_REC_KSYM:
 		pp_symtab_ksym_add(s->syms, rec->u.ksym.addr, rec->u.ksym.type, rec->u.ksym.name,
 				   rec->u.ksym.module);
@@ -355,19 +399,28 @@ char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz)
 	return buf;
 }
 
+bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns)
+{
+	*real_ns = 0;
+	if (!s->have_sync)
+		return false;
+	if (t_ns >= s->sync_perf_ns)
+		*real_ns = s->sync_real_ns + (t_ns - s->sync_perf_ns);
+	else
+		*real_ns = s->sync_real_ns - (s->sync_perf_ns - t_ns);
+	return true;
+}
+
 char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz)
 {
 	uint64_t real;
 	struct tm tm;
 	time_t sec;
 
-	if (!s->have_sync) {
+	if (!ana_realtime_ns(s, t_ns, &real)) {
 		/* no clock mapping: print capture time instead of guessing */
 		return ana_ts_str(t_ns, buf, sz);
 	}
-	real = s->sync_real_ns + (t_ns - s->sync_perf_ns);
-	if (t_ns < s->sync_perf_ns)
-		real = s->sync_real_ns - (s->sync_perf_ns - t_ns);
 	sec = (time_t)(real / 1000000000ull);
 	localtime_r(&sec, &tm);
 	size_t n = strftime(buf, sz, "%Y-%m-%d %H:%M:%S", &tm);

@@ -22,7 +22,8 @@ uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev)
 	return (((uint64_t)ev->pid << 32) | ev->tid) ^ (h * 0x9e3779b97f4a7c15ull);
 }
 
-struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg, const struct pp_event *ev)
+struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg,
+				     const struct pp_event *ev)
 {
 	struct ana_session *s = az->s;
 	struct pp_event e = *ev;

@@ -15,7 +15,8 @@
 
 static const struct pp_option oncpu_options[] = {
 	PP_OPT_GROUP("oncpu options:"),
-	PP_OPT_STRING(0, "prio", O(prio), "LIST", "only switches from or to these priorities: 1-99"),
+	PP_OPT_STRING(0, "prio", O(prio), "LIST",
+		      "only switches from or to these priorities: 1-99"),
 	PP_OPT_BOOL(0, "only-comm", O(only_comm), "rows by command name instead of by thread"),
 	PP_OPT_END(),
 };
@@ -27,6 +28,8 @@ static int oncpu_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 	const char *ev = c->pids || c->tids ? "sched:sched_stat_runtime" : "sched:sched_switch";
 	char *prio = NULL;
 
+	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
+	p->all_cpus = true;
 	if (c->events.nr) {
 		snprintf(err, errsz, "oncpu: does not take -e: it records the sched events itself");
 		return PP_EUSAGE;
@@ -36,11 +39,13 @@ static int oncpu_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 		return PP_EUSAGE;
 	}
 	if (o->prio && !(prio = oncpu_prio_filter(o->prio))) {
-		snprintf(err, errsz, "oncpu: bad --prio list '%s': expected 1-99 or 0,5,10-20", o->prio);
+		snprintf(err, errsz, "oncpu: bad --prio list '%s': expected 1-99 or 0,5,10-20",
+			 o->prio);
 		return PP_ESYNTAX;
 	}
 	if (prio && (c->pids || c->tids)) {
-		snprintf(err, errsz, "oncpu: --prio filters sched_switch: it does not go with -p/-t");
+		snprintf(err, errsz,
+			 "oncpu: --prio filters sched_switch: it does not go with -p/-t");
 		free(prio);
 		return PP_EUSAGE;
 	}

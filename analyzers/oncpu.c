@@ -110,8 +110,8 @@ static int oc_init(struct pp_az *az)
 		return PP_ESYNTAX;
 	}
 	if (prio || az->opt.filter)
-		rc = ana_expr_compile(az, t, prio ? "--prio" : "--filter", prio ? prio : az->opt.filter,
-				      &p->filter);
+		rc = ana_expr_compile(az, t, prio ? "--prio" : "--filter",
+				      prio ? prio : az->opt.filter, &p->filter);
 	free(prio);
 	return rc;
 }
@@ -146,9 +146,11 @@ static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other
 		r = *slot = pp_xcalloc(1, sizeof(*r));
 		r->ins = ins;
 		r->other = p->only_comm ? 0 : other;
-		snprintf(r->comm, sizeof(r->comm), "%s", comm);
 		PP_VEC_PUSH(p->rows, p->nr_rows, p->cap_rows, r);
 	}
+	/* the latest name: a task seen before its exec is shown by what it became */
+	if (*comm && strcmp(r->comm, comm))
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
 	return r;
 }
 
@@ -267,7 +269,8 @@ static void oc_print_text(struct pp_az *az)
 			pp_buf_addf(b, "%-6u %-16s %-7llu ", p->rows[i]->ins, p->rows[i]->comm,
 				    (unsigned long long)(sum / 1000000));
 		else
-			pp_buf_addf(b, "%03u %-7llu ", p->rows[i]->ins, (unsigned long long)(sum / 1000000));
+			pp_buf_addf(b, "%03u %-7llu ", p->rows[i]->ins,
+				    (unsigned long long)(sum / 1000000));
 		for (; i < j; i++) {
 			const struct oc_row *r = p->rows[i];
 			if (p->thread_mode)
@@ -280,7 +283,8 @@ static void oc_print_text(struct pp_az *az)
 					    r->runtime_ns / 1e6, (unsigned long long)r->nr_run,
 					    r->max_ns / 1e6);
 			else
-				pp_buf_addf(b, "%s:%u(%.1fms) ", r->comm, r->other, r->runtime_ns / 1e6);
+				pp_buf_addf(b, "%s:%u(%.1fms) ", r->comm, r->other,
+					    r->runtime_ns / 1e6);
 		}
 		pp_buf_addch(b, '\n');
 	}
@@ -293,7 +297,8 @@ static void oc_print_table(struct pp_az *az)
 
 	pp_table_col(t, p->thread_mode ? "THREAD" : "CPU", p->thread_mode ? "tid" : "cpu", 0, 0);
 	if (!p->only_comm || p->thread_mode)
-		pp_table_col(t, p->thread_mode ? "CPU" : "TID", p->thread_mode ? "cpu" : "tid", 0, 0);
+		pp_table_col(t, p->thread_mode ? "CPU" : "TID", p->thread_mode ? "cpu" : "tid",
+			     0, 0);
 	pp_table_col(t, "COMM", "comm", PP_COL_LEFT, 0);
 	pp_table_col(t, "ms", "ms", 0, 0);
 	pp_table_col(t, "switches", p->thread_mode ? "updates" : "switches", 0, 0);
@@ -366,14 +371,15 @@ extern const struct pp_plan_ops azp_oncpu_plan;
 
 const struct pp_analyzer_ops az_oncpu_ops = {
 	.name = "oncpu",
-	.summary = "who runs on which CPU: per CPU from sched_switch, per thread (-p/-t) from sched_stat_runtime",
-	.usage = "pp-analyze FILE oncpu [-C CPUS | -p PIDS | -t TIDS] [--detail] [--prio LIST | --filter EXPR] "
-		 "[--only-comm] [-i MS]",
+	.summary = "who runs on which CPU: per CPU (sched_switch) or per thread with -p/-t",
+	.usage = "pp-analyze FILE oncpu [-C CPUS | -p PIDS | -t TIDS] [--detail] "
+		 "[--prio LIST | --filter EXPR] [--only-comm] [-i MS]",
 	.examples = "  pp-record --for 'oncpu' -a --duration 10\n"
 		    "  pp-analyze pp.capture oncpu -C 0-3 --detail\n"
 		    "  pp-analyze pp.capture oncpu --prio 1-99\n"
 		    "  pp-analyze pp.capture oncpu --only-comm -i 5000\n"
-		    "  pp-record --for 'oncpu -p 2347' --duration 10; pp-analyze pp.capture oncpu -p 2347\n",
+		    "  pp-record --for 'oncpu -p 2347' --duration 10\n"
+		    "  pp-analyze pp.capture oncpu -p 2347\n",
 	.plan = &azp_oncpu_plan,
 	.priv_size = sizeof(struct oc_priv),
 	.flags = PP_AZ_NO_EVENTS,

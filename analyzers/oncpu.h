@@ -37,8 +37,8 @@ static inline char *oncpu_prio_filter(const char *list)
 			size_t j = i;
 			while (j + 1 < nr && v[j + 1] == v[j] + 1)
 				j++;
-			pp_buf_addf(&b, "%s(%s_prio>=%d&&%s_prio<=%d)", b.len ? "||" : "", side, v[i],
-				    side, v[j]);
+			pp_buf_addf(&b, "%s(%s_prio>=%d&&%s_prio<=%d)", b.len ? "||" : "", side,
+				    v[i], side, v[j]);
 			i = j + 1;
 		}
 	}

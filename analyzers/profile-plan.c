@@ -16,7 +16,8 @@
 static const struct pp_option profile_options[] = {
 	PP_OPT_GROUP("profile options:"),
 	PP_OPT_U64(0, "top", O(top), "N", "rows of the symbol table (default 40)"),
-	PP_OPT_STRING(0, "sort", O(sort), "self|children", "order of the symbol table (default self)"),
+	PP_OPT_STRING(0, "sort", O(sort), "self|children",
+		      "order of the symbol table (default self)"),
 	PP_OPT_BOOL(0, "all", O(all), "every symbol, also those under 0.1%"),
 	PP_OPT_END(),
 };
@@ -26,7 +27,8 @@ static int profile_plan(struct pp_plan *p, const struct pp_plan_args *a, char *e
 	const struct pp_common_opts *c = a->common;
 
 	if (c->exclude_user && c->exclude_kernel) {
-		snprintf(err, errsz, "profile: --exclude-user and --exclude-kernel leave nothing to sample");
+		snprintf(err, errsz,
+			 "profile: --exclude-user and --exclude-kernel leave nothing to sample");
 		return PP_EUSAGE;
 	}
 	for (size_t i = 0; i < c->events.nr; i++)

@@ -98,7 +98,8 @@ static int profile_init(struct pp_az *az)
 	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
 	if (az->opt.than_ns)
 		p->than_samples = (freq * az->opt.than_ns + 99) / 100;
-	if (az->opt.flame_graph && az->opt.interval_ns && !pp_flame_path_is_svg(az->opt.flame_graph)) {
+	if (az->opt.flame_graph && az->opt.interval_ns &&
+	    !pp_flame_path_is_svg(az->opt.flame_graph)) {
 		const char *f = az->opt.flame_graph;
 		p->fold_fp = !strcmp(f, "-") || !*f ? stdout : fopen(f, "w");
 		if (!p->fold_fp) {
@@ -152,7 +153,8 @@ static void print_sample(struct pp_az *az, const struct pp_event *ev)
 		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
 			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
 		pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
-		pp_buf_addf(&p->line, ",\"period\":%llu,\"event\":", (unsigned long long)ev->period);
+		pp_buf_addf(&p->line,
+			    ",\"period\":%llu,\"event\":", (unsigned long long)ev->period);
 		pp_buf_add_json_str(&p->line, ev->type->name);
 		pp_buf_adds(&p->line, "}\n");
 	} else {
@@ -163,7 +165,8 @@ static void print_sample(struct pp_az *az, const struct pp_event *ev)
 		if (az->opt.callchain && ev->nr_stack)
 			ana_stack_print(s, ev, &p->line);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 /* perf-prof's --than: count the instance's samples in a 1 s window. */
@@ -240,7 +243,8 @@ static int cmp_sym(const void *a, const void *b, void *arg)
 
 static int cmp_proc(const void *a, const void *b, void *arg)
 {
-	const struct prof_proc *x = *(struct prof_proc *const *)a, *y = *(struct prof_proc *const *)b;
+	const struct prof_proc *x = *(struct prof_proc *const *)a,
+			       *y = *(struct prof_proc *const *)b;
 	bool interval = *(bool *)arg;
 	uint64_t cx = interval ? x->icount : x->count, cy = interval ? y->icount : y->count;
 
@@ -362,7 +366,8 @@ static void write_interval_folded(struct pp_az *az, uint64_t now_ns)
 			continue;
 		pp_buf_reset(&b);
 		pp_flame_node_path(l->node, &b);
-		fprintf(p->fold_fp, "%s;%s %llu\n", when, pp_buf_str(&b), (unsigned long long)l->icount);
+		fprintf(p->fold_fp, "%s;%s %llu\n", when, pp_buf_str(&b),
+			(unsigned long long)l->icount);
 	}
 	pp_buf_release(&b);
 }
@@ -424,8 +429,9 @@ static int profile_finish(struct pp_az *az)
 		const char *host = ana_host(az->s, "hostname");
 		struct pp_flame_svg_opts so = { .title = "profile", .subtitle = sub };
 
-		snprintf(sub, sizeof(sub), "%llu samples of %s%s%s", (unsigned long long)p->nr_samples,
-			 p->event_name, host ? " on " : "", host ? host : "");
+		snprintf(sub, sizeof(sub), "%llu samples of %s%s%s",
+			 (unsigned long long)p->nr_samples, p->event_name, host ? " on " : "",
+			 host ? host : "");
 		rc = pp_flame_write_file(p->flame, az->opt.flame_graph, &so, err, sizeof(err));
 		if (rc)
 			pp_err("profile: %s", err);
@@ -465,13 +471,14 @@ extern const struct pp_plan_ops azp_profile_plan;
 const struct pp_analyzer_ops az_profile_ops = {
 	.name = "profile",
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
-	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] [--top N]",
-	.examples = "  pp-record --for 'profile -F 997 -g' -a --duration 10   (or: pp-record -e cpu-clock -F 997 -g -a)\n"
+	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] "
+		 "[--top N]",
+	.examples = "  pp-record --for 'profile -F 997 -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture profile -g\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.svg\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.folded -p 1234\n"
 		    "  pp-analyze pp.capture profile -g --sort children --top 20\n"
-		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (print samples of CPUs over 50% busy)\n",
+		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (CPUs over 50% busy)\n",
 	.plan = &azp_profile_plan,
 	.priv_size = sizeof(struct profile_priv),
 	.flags = PP_AZ_NO_EVENTS,

@@ -43,9 +43,10 @@ static void comm_filter(struct pp_buf *b, const char *field, const char *list)
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
 		if (len) {
-			bool glob = memchr(p, '*', len) || memchr(p, '?', len) || memchr(p, '[', len);
-			pp_buf_addf(b, "%s%s%s\"%.*s\"", b->len ? "||" : "", field, glob ? "~" : "==",
-				    (int)len, p);
+			bool glob =
+				memchr(p, '*', len) || memchr(p, '?', len) || memchr(p, '[', len);
+			pp_buf_addf(b, "%s%s%s\"%.*s\"", b->len ? "||" : "", field,
+				    glob ? "~" : "==", (int)len, p);
 		}
 		p = e ? e + 1 : NULL;
 	}
@@ -95,8 +96,11 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 	const char *states = NULL;
 	char *e;
 
+	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
+	p->all_cpus = true;
 	if (c->events.nr) {
-		snprintf(err, errsz, "task-state: does not take -e: it records the sched events itself");
+		snprintf(err, errsz,
+			 "task-state: does not take -e: it records the sched events itself");
 		return PP_EUSAGE;
 	}
 	if (o->interruptible && o->uninterruptible)
@@ -116,7 +120,8 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 		char *next = event_filter("", "next_pid", "next_comm", c, NULL);
 		if (*prev)	/* "/filter/" forms: join them */
 			pp_plan_add_eventf(p, "sched:sched_switch/(%.*s)||(%.*s)/",
-					   (int)strlen(prev) - 2, prev + 1, (int)strlen(next) - 2, next + 1);
+					   (int)strlen(prev) - 2, prev + 1, (int)strlen(next) - 2,
+					   next + 1);
 		else
 			pp_plan_add_event(p, "sched:sched_switch");
 		free(prev);

@@ -10,6 +10,9 @@
  *   wakeup      records the sleep (S/D/T/t/I) = now - switch-out; state R, and
  *               the run delay starts (kept running if the task was already R);
  *   switch-in   records RD = now - wakeup (or - preemption).
+ * R and RD are told apart by whether the task is on a CPU, so that a missing
+ * switch (perf drops an event now and then without counting it as lost)
+ * cannot turn a wait into a run or a run into a delay.
  * A dead task (prev_state X/Z) is forgotten.  With -S/-D only the S/D sleeps
  * of tasks seen going to sleep are measured (perf-prof's modes 2 and 3).
  * -p/-t/--filter select tasks: a switch concerns prev and next separately.
@@ -63,6 +66,7 @@ struct ts_saved {
 
 struct ts_task {
 	bool known;			/* a state and time are set */
+	bool oncpu;			/* switched in, not yet out */
 	uint64_t state;			/* prev_state bits, ST_RUNNING for R */
 	uint64_t time_ns;		/* when the state began */
 	struct pp_flame_node *leaf;	/* where it went off the CPU (--flame-graph) */
@@ -228,7 +232,8 @@ static bool ts_selected(struct pp_az *az, const struct pp_event *ev, uint32_t ti
 	if (p->nr_comms) {
 		const char *c = NULL;
 		if (comm_field && comm_field->offset + comm_field->size <= ev->raw_sz) {
-			size_t n = comm_field->size < sizeof(comm) - 1 ? comm_field->size : sizeof(comm) - 1;
+			size_t n = comm_field->size < sizeof(comm) - 1 ? comm_field->size
+								       : sizeof(comm) - 1;
 			memcpy(comm, ev->raw + comm_field->offset, n);
 			comm[n] = '\0';
 			c = comm;
@@ -358,12 +363,14 @@ static void ts_print_stay(struct pp_az *az, struct ts_task *t, uint32_t tid, con
 			ts_print_event(az, &t->saved->ev);
 		ts_print_event(az, ev);
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 /* --- the state machine ------------------------------------------------------------ */
 
-static void ts_switch_out(struct pp_az *az, const struct pp_event *ev, uint32_t tid, uint64_t prev_state)
+static void ts_switch_out(struct pp_az *az, const struct pp_event *ev, uint32_t tid,
+			  uint64_t prev_state)
 {
 	struct ts_priv *p = az->priv;
 	uint64_t state = prev_state == p->report_max ? ST_RUNNING : prev_state;
@@ -372,8 +379,9 @@ static void ts_switch_out(struct pp_az *az, const struct pp_event *ev, uint32_t 
 	if (p->sd && !(state & p->sd_mask))
 		return;
 	t = ts_task_get(p, tid, true);
-	if (!p->sd && t->known && ev->time_ns > t->time_ns && t->state == ST_RUNNING)
+	if (!p->sd && t->known && t->oncpu && ev->time_ns > t->time_ns)
 		ts_record(az, tid, TS_R, ev->time_ns - t->time_ns);
+	t->oncpu = false;
 	if (state & p->dead) {
 		ts_task_drop(p, tid);
 		return;
@@ -410,7 +418,8 @@ static void ts_wakeup(struct pp_az *az, const struct pp_event *ev, uint32_t tid,
 			if (p->flame && t->leaf && (!az->opt.than_ns || delta > az->opt.than_ns)) {
 				char st[8];
 				snprintf(st, sizeof(st), "[%s]", ts_names[key]);
-				pp_flame_add(pp_flame_child(p->flame, t->leaf, st, strlen(st)), delta);
+				pp_flame_add(pp_flame_child(p->flame, t->leaf, st, strlen(st)),
+					     delta);
 			}
 		}
 	}
@@ -432,13 +441,15 @@ static void ts_switch_in(struct pp_az *az, const struct pp_event *ev, uint32_t t
 	struct ts_priv *p = az->priv;
 	struct ts_task *t = ts_task_get(p, tid, true);
 
-	if (t->known && ev->time_ns > t->time_ns && t->state == ST_RUNNING) {
+	/* switched in while on a CPU: its switch-out is missing, the run delay unknown */
+	if (t->known && !t->oncpu && ev->time_ns > t->time_ns && t->state == ST_RUNNING) {
 		uint64_t delta = ev->time_ns - t->time_ns;
 		ts_record(az, tid, TS_RD, delta);
 		if (az->opt.than_ns && delta > az->opt.than_ns)
 			ts_print_stay(az, t, tid, "RUNDELAY", TS_RD, delta, ev);
 	}
 	t->known = true;
+	t->oncpu = true;
 	t->state = ST_RUNNING;
 	t->time_ns = ev->time_ns;
 	t->leaf = NULL;
@@ -561,8 +572,8 @@ static int ts_finish(struct pp_az *az)
 
 	ts_report(az, ana_capture_end_ns(az->s));
 	if (p->flame) {
-		struct pp_flame_svg_opts so = { .title = "Off-CPU time (task-state)", .subtitle = sub,
-						.unit = "ns" };
+		struct pp_flame_svg_opts so = { .title = "Off-CPU time (task-state)",
+						.subtitle = sub, .unit = "ns" };
 		const char *host = ana_host(az->s, "hostname");
 
 		snprintf(sub, sizeof(sub), "where tasks slept, weighted by sleep time%s%s",
@@ -598,13 +609,13 @@ extern const struct pp_plan_ops azp_task_state_plan;
 
 const struct pp_analyzer_ops az_task_state_ops = {
 	.name = "task-state",
-	.summary = "time in each task state: R S D T t I and RD (run delay), per thread with --perins",
+	.summary = "time in each task state: R S D T t I and RD (run delay), per thread too",
 	.usage = "pp-analyze FILE task-state [-S] [-D] [--no-interruptible] [--than T [-g]] "
 		 "[--filter comm,...] [--perins] [-i MS] [--flame-graph FILE[.svg]]",
 	.examples = "  pp-record --for 'task-state -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture task-state -i 1000 --no-interruptible\n"
 		    "  pp-analyze pp.capture task-state -p 2347 -SD --than 20ms -g\n"
-		    "  pp-analyze pp.capture task-state --filter 'java,python*' -S --than 100ms -g\n"
+		    "  pp-analyze pp.capture task-state --filter 'java,py*' -S --than 100ms -g\n"
 		    "  pp-analyze pp.capture task-state --perins -t 4242\n"
 		    "  pp-analyze pp.capture task-state -g --flame-graph offcpu.svg\n",
 	.plan = &azp_task_state_plan,

@@ -192,8 +192,8 @@ static void trace_event(struct pp_az *az, const struct pp_event *ev)
 		else if (az->out.format == ANA_FMT_TEXT)
 			ana_stack_print(az->s, ev, &p->line);
 	}
-	if (p->line.len >= TRACE_FLUSH_SZ)
-		trace_flush(az);
+	if (p->line.len >= TRACE_FLUSH_SZ || ana_is_live(az))
+		trace_flush(az);	/* live: into stdio, flushed per segment */
 }
 
 static int zero_self(struct pp_flame_node *n, void *arg)

@@ -413,7 +413,8 @@ static void weight_str(char *buf, size_t sz, uint64_t w, const char *unit)
 static void frame_color(const char *name, int rgb[3])
 {
 	uint64_t h = hash_bytes(name, strlen(name));
-	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0, v3 = ((h >> 16) & 0xff) / 255.0;
+	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0,
+	       v3 = ((h >> 16) & 0xff) / 255.0;
 
 	rgb[0] = 205 + (int)(50 * v3);
 	rgb[1] = (int)(230 * v1);
@@ -506,7 +507,8 @@ static const char svg_script[] =
 	"}\n"
 	"function label(f, w) {\n"
 	"  var n = Math.floor((w - 6) / 7);\n"
-	"  f.t.textContent = n < 3 ? '' : (f.name.length <= n ? f.name : f.name.substring(0, n - 2) + '..');\n"
+	"  f.t.textContent = n < 3 ? '' :\n"
+	"    (f.name.length <= n ? f.name : f.name.substring(0, n - 2) + '..');\n"
 	"}\n"
 	"function place(f, x, w, show, faded) {\n"
 	"  f.g.style.display = show ? '' : 'none';\n"
@@ -523,12 +525,14 @@ static const char svg_script[] =
 	"    if (f.d < z.d)\n"
 	"      place(f, 10, W, f.x <= z.x + e && f.x + f.w >= z.x + z.w - e, true);\n"
 	"    else\n"
-	"      place(f, 10 + (f.x - z.x) * s, f.w * s, f.x >= z.x - e && f.x + f.w <= z.x + z.w + e, false);\n"
+	"      place(f, 10 + (f.x - z.x) * s, f.w * s,\n"
+	"            f.x >= z.x - e && f.x + f.w <= z.x + z.w + e, false);\n"
 	"  }\n"
 	"  zoomed = z; document.getElementById('unzoom').style.opacity = 1;\n"
 	"}\n"
 	"function unzoom() {\n"
-	"  for (var i = 0; i < frames.length; i++) place(frames[i], frames[i].x, frames[i].w, true, false);\n"
+	"  for (var i = 0; i < frames.length; i++)\n"
+	"    place(frames[i], frames[i].x, frames[i].w, true, false);\n"
 	"  zoomed = null; document.getElementById('unzoom').style.opacity = 0;\n"
 	"}\n";
 
@@ -556,25 +560,29 @@ void pp_flame_write_svg(struct pp_flame *fg, FILE *fp, const struct pp_flame_svg
 		width, c.height, width, c.height, width - 2 * PAD_X);
 	fputs("<style type=\"text/css\">\n"
 	      "text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
-	      ".f rect { stroke: none; } .f:hover rect { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
+	      ".f rect { stroke: none; }\n"
+	      ".f:hover rect { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
 	      ".f text { pointer-events: none; font-size: 11px; }\n"
 	      "#title { font-size: 17px; text-anchor: middle; }\n"
 	      "#unzoom { cursor: pointer; opacity: 0; }\n"
-	      "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n", fp);
+	      "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n",
+	      fp);
 	fputs(svg_script, fp);
 	fputs("]]></script>\n", fp);
-	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"rgb(248,248,248)\"/>\n",
+	fprintf(fp,
+		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"rgb(248,248,248)\"/>\n",
 		width, c.height);
 	fprintf(fp, "<text id=\"title\" x=\"%d\" y=\"24\">", width / 2);
 	xml_escape(fp, o->title ? o->title : "Flame Graph");
 	fputs("</text>\n", fp);
 	if (o->subtitle) {
-		fprintf(fp, "<text x=\"%d\" y=\"42\" style=\"text-anchor: middle; fill: rgb(100,100,100)\">",
-			width / 2);
+		fprintf(fp, "<text x=\"%d\" y=\"42\" "
+			    "style=\"text-anchor: middle; fill: rgb(100,100,100)\">", width / 2);
 		xml_escape(fp, o->subtitle);
 		fputs("</text>\n", fp);
 	}
-	fprintf(fp, "<text id=\"unzoom\" x=\"%d\" y=\"24\" onclick=\"unzoom()\">Reset Zoom</text>\n",
+	fprintf(fp,
+		"<text id=\"unzoom\" x=\"%d\" y=\"24\" onclick=\"unzoom()\">Reset Zoom</text>\n",
 		PAD_X);
 	fprintf(fp, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", PAD_X, c.height - 12);
 	if (!c.total) {

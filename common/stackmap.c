@@ -64,7 +64,8 @@ void **pp_stackmap_slot(struct pp_stackmap *m, uint64_t key, const uint64_t *wor
 	struct stack_ent *e;
 
 	for (e = *slot; e; e = e->next)
-		if (e->key == key && e->nr == nr && !memcmp(e->words, words, nr * sizeof(*words)))
+		if (e->key == key && e->nr == nr &&
+		    (!nr || !memcmp(e->words, words, nr * sizeof(*words))))
 			return &e->val;
 	e = ent_alloc(m, nr);
 	e->key = key;

@@ -391,9 +391,12 @@ bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 	res->flags = PP_SYMR_MAPPED;
 	res->dso = *m->path ? m->path : "//anon";
 	res->dso_off = addr - m->start + m->pgoff;
+	res->build_id = m->bid && *m->bid ? m->bid : NULL;
 	d = map_dso(st, m);
 	if (!d)
 		return false;
+	if (!res->build_id && *d->bid)
+		res->build_id = d->bid;
 	vaddr = d->flags & PP_DSO_JIT ? addr : res->dso_off - d->text_offset + d->text_vaddr;
 	res->vaddr = vaddr;
 	res->flags |= PP_SYMR_DSO | (d->flags & PP_DSO_JIT ? PP_SYMR_JIT : 0);

@@ -16,6 +16,7 @@
 
 #include <libiberty/demangle.h>
 
+#include "units.h"
 #include "err.h"
 #include "log.h"
 #include "symbolize-internal.h"
@@ -434,6 +435,7 @@ bool pp_dso_lookup(struct pp_dso *d, uint64_t vaddr, struct pp_sym_res *res)
 	res->dso = d->path;
 	res->dso_off = vaddr;
 	res->vaddr = vaddr;
+	res->build_id = *d->bid ? d->bid : NULL;
 	res->flags = PP_SYMR_MAPPED | PP_SYMR_DSO | (d->flags & PP_DSO_JIT ? PP_SYMR_JIT : 0);
 	return pp_symtab__fill(d->st, pp_symtab__find(d->st, &d->syms, false, vaddr), vaddr, res);
 }
@@ -470,30 +472,6 @@ struct pp_dso *pp_symtab__dso_for(struct pp_symtab *st, const char *bid, const c
 
 /* --- JIT maps ------------------------------------------------------------------- */
 
-static bool parse_hex(const char **pp, const char *end, uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-	int nd = 0;
-
-	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (; p < end; p++, nd++) {
-		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : -1;
-
-		if (x < 0 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-			x = (c | 0x20) - 'a' + 10;
-		if (x < 0)
-			break;
-		if (nd == 16)
-			return false;
-		v = v << 4 | (unsigned)x;
-	}
-	*pp = p;
-	*out = v;
-	return nd > 0;
-}
-
 bool pp_sym_jitmap_pid(const char *path, uint32_t *pid)
 {
 	const char *b = strrchr(path, '/'), *p;
@@ -528,8 +506,8 @@ ssize_t pp_symtab_jitmap_parse(struct pp_symtab *st, uint32_t pid, const char *t
 
 		eol = eol ? eol : end;
 		next = eol < end ? eol + 1 : end;
-		ok = parse_hex(&q, eol, &start) && q < eol && *q++ == ' ' &&
-		     parse_hex(&q, eol, &size) && q < eol && *q++ == ' ';
+		ok = pp_parse_hexn(&q, eol, &start) && q < eol && *q++ == ' ' &&
+		     pp_parse_hexn(&q, eol, &size) && q < eol && *q++ == ' ';
 		while (ok && eol > q && (eol[-1] == '\r' || eol[-1] == ' '))
 			eol--;
 		if (ok && q < eol && (size_t)(eol - q) < PP_SYM_MAX_NAME) {

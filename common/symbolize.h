@@ -63,6 +63,8 @@ enum pp_symres_flags {
  *       NULL when the address is in no known mapping (print "[unknown]")
  * @dso_off: user: file offset in @dso (addr - map start + pgoff); kernel and JIT: the address
  * @vaddr: user: ELF virtual address in the DSO when its table is known, else 0
+ * @build_id: user: the build id (lowercase hex) of the mapping or of its DSO; NULL when
+ *            unknown (kernel, JIT, anonymous memory, binaries without one)
  * @flags: PP_SYMR_*
  */
 struct pp_sym_res {
@@ -73,6 +75,7 @@ struct pp_sym_res {
 	const char *dso;
 	uint64_t dso_off;
 	uint64_t vaddr;
+	const char *build_id;
 	unsigned flags;
 };
 

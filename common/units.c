@@ -188,3 +188,27 @@ char *pp_format_bytes(uint64_t bytes, char *buf, size_t sz)
 		snprintf(buf, sz, "%llu B", (unsigned long long)bytes);
 	return buf;
 }
+
+bool pp_parse_hexn(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	int nd = 0;
+
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; p < end; p++, nd++) {
+		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : -1;
+
+		if (x < 0 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			x = (c | 0x20) - 'a' + 10;
+		if (x < 0)
+			break;
+		if (nd == 16)
+			return false;
+		v = v << 4 | (unsigned)x;
+	}
+	*pp = p;
+	*out = v;
+	return nd > 0;
+}

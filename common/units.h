@@ -26,6 +26,12 @@ int pp_parse_time(const char *s, uint64_t def_unit_ns, uint64_t *out);
 /** pp_parse_size() - parse "64M", "4096", "1G" into bytes. Return: 0 or PP_ESYNTAX. */
 int pp_parse_size(const char *s, uint64_t *out);
 
+/**
+ * pp_parse_hexn() - a hex number (optional 0x, at most 16 digits) at *@pp, before @end
+ * On success *@pp points after the digits.  Return: true when at least one digit was read.
+ */
+bool pp_parse_hexn(const char **pp, const char *end, uint64_t *out);
+
 /** pp_parse_u64() - a whole decimal or 0x-hex number, nothing else. */
 int pp_parse_u64(const char *s, uint64_t *out);
 

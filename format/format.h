@@ -294,6 +294,69 @@ int ppf_writer_open(const char *path, const struct ppf_writer_opts *opts,
 int ppf_writer_open_fd(int fd, const struct ppf_writer_opts *opts,
 		       struct ppf_writer **out) PP_MUST_CHECK;
 
+/*
+ * Writer sinks: instead of an fd, a writer can hand every piece of the file
+ * to a callback - the file header, each finished segment (its 64-byte header
+ * and its payload, with the header's fields decoded), and the trailer - in
+ * file order.  A sink keeps what it wants (a ring of segments in memory, a
+ * size count before a file switch) and returns 0, or a negative code that
+ * becomes the writer's sticky error.  The pieces are borrowed for the call.
+ */
+enum ppf_chunk_kind {
+	PPF_CHUNK_FILE_HDR = 1,		/* the 64-byte file header */
+	PPF_CHUNK_SEGMENT = 2,		/* one segment: header + payload */
+	PPF_CHUNK_TRAILER = 3,		/* the 16-byte trailer after the index */
+};
+
+struct ppf_chunk {
+	enum ppf_chunk_kind what;
+	const void *head;		/* header bytes (file header, segment header, trailer) */
+	size_t head_sz;
+	const void *body;		/* PPF_CHUNK_SEGMENT: the payload; else NULL */
+	size_t body_sz;
+	/* PPF_CHUNK_SEGMENT only: the segment header's fields */
+	uint32_t seg_kind;		/* enum ppf_seg_kind */
+	uint64_t seq, first_ns, last_ns;
+	uint32_t usize, nr_records, nr_samples;
+};
+
+typedef int (*ppf_sink_fn)(void *arg, const struct ppf_chunk *c);
+
+/**
+ * ppf_writer_open_cb() - a writer whose output goes to @fn instead of an fd
+ * @fn: called for each piece of the file, in order (see struct ppf_chunk)
+ * @arg: passed to @fn
+ * @opts: options, or NULL (own_fd is ignored)
+ * @out: the new writer
+ *
+ * The file header goes to @fn at once.  Offsets in the index count the bytes
+ * handed to @fn, so a sink that stores every chunk back to back holds a valid
+ * capture.
+ * Return: 0 or a negative code (also @fn's); the caller owns *@out and frees
+ * it with ppf_writer_close().
+ */
+int ppf_writer_open_cb(ppf_sink_fn fn, void *arg, const struct ppf_writer_opts *opts,
+		       struct ppf_writer **out) PP_MUST_CHECK;
+
+/**
+ * ppf_writer_put_segment() - copy a finished segment (from a sink) into this writer
+ * @w: the writer
+ * @seg: the segment's 64-byte header followed by its payload
+ * @len: its size (64 + csize)
+ *
+ * Closes the open segment first.  The header and the payload checksum are
+ * verified; the segment is written as is, renumbered to this writer's next
+ * sequence number, and indexed.  Index segments are refused (the writer
+ * makes its own).  Timed records that follow must not be older than the
+ * segment's last_ns.
+ * Return: 0, PP_EBAD_MAGIC/PP_EBAD_CRC/PP_EBAD_LENGTH for a bad segment
+ * (the writer stays usable), or the writer's sticky error.
+ */
+int ppf_writer_put_segment(struct ppf_writer *w, const void *seg, size_t len) PP_MUST_CHECK;
+
+/** ppf_writer_bytes() - bytes written so far (file header and closed segments). */
+uint64_t ppf_writer_bytes(const struct ppf_writer *w);
+
 /**
  * ppf_writer_begin() - make @kind the kind of the segment being filled
  *

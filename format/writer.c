@@ -33,6 +33,8 @@ struct stack_slot {
 struct ppf_writer {
 	int fd;
 	bool own_fd;
+	ppf_sink_fn sink;		/* when set, output goes here instead of fd */
+	void *sink_arg;
 	int err;
 	char errmsg[256];
 	struct ppf_writer_opts opts;
@@ -81,11 +83,46 @@ static int fail(struct ppf_writer *w, int err, const char *what)
 	return err;
 }
 
+/*
+ * Hand one piece to the sink: @nr is 1 (file header, trailer) or 2 (a
+ * segment: header, payload).  The sink's error is sticky like a write error.
+ */
+static int sink_put(struct ppf_writer *w, const struct iovec *iov, int nr)
+{
+	struct ppf_chunk c = { .head = iov[0].iov_base, .head_sz = iov[0].iov_len };
+	struct ppf_seg_hdr h;
+	int rc;
+
+	if (nr == 2) {
+		c.what = PPF_CHUNK_SEGMENT;
+		c.body = iov[1].iov_base;
+		c.body_sz = iov[1].iov_len;
+		if (ppf_seg_hdr_decode(c.head, &h) == 0) {
+			c.seg_kind = h.kind;
+			c.seq = h.seq;
+			c.first_ns = h.first_ns;
+			c.last_ns = h.last_ns;
+			c.usize = h.usize;
+			c.nr_records = h.nr_records;
+			c.nr_samples = h.nr_samples;
+		}
+	} else {
+		c.what = c.head_sz == PPF_FILE_HDR_SZ ? PPF_CHUNK_FILE_HDR : PPF_CHUNK_TRAILER;
+	}
+	rc = w->sink(w->sink_arg, &c);
+	if (rc)
+		return fail(w, rc < 0 ? rc : -EIO, "sink");
+	w->offset += c.head_sz + c.body_sz;
+	return 0;
+}
+
 static int write_all(struct ppf_writer *w, const struct iovec *iov_in, int nr)
 {
 	struct iovec iov[4];
 	int i = 0;
 
+	if (w->sink)
+		return sink_put(w, iov_in, nr);
 	memcpy(iov, iov_in, (size_t)nr * sizeof(*iov));
 	while (i < nr) {
 		ssize_t n = writev(w->fd, iov + i, nr - i);
@@ -111,7 +148,8 @@ static int write_all(struct ppf_writer *w, const struct iovec *iov_in, int nr)
 
 static void writer_free(struct ppf_writer *w);
 
-static int writer_init(int fd, bool own, const struct ppf_writer_opts *opts, struct ppf_writer **out)
+static int writer_init(int fd, bool own, ppf_sink_fn sink, void *sink_arg,
+		       const struct ppf_writer_opts *opts, struct ppf_writer **out)
 {
 	struct ppf_writer *w = calloc(1, sizeof(*w));
 	uint8_t hdr[PPF_FILE_HDR_SZ];
@@ -125,8 +163,12 @@ static int writer_init(int fd, bool own, const struct ppf_writer_opts *opts, str
 	}
 	w->fd = fd;
 	w->own_fd = own;
+	w->sink = sink;
+	w->sink_arg = sink_arg;
 	if (opts)
 		w->opts = *opts;
+	if (sink)
+		w->opts.own_fd = false;
 	if (!w->opts.seg_max_raw)
 		w->opts.seg_max_raw = 1u << 20;
 	if (w->opts.seg_max_raw > PPF_SEG_MAX_RAW / 2)
@@ -165,12 +207,26 @@ int ppf_writer_open(const char *path, const struct ppf_writer_opts *opts, struct
 	*out = NULL;
 	if (fd < 0)
 		return -errno;
-	return writer_init(fd, true, opts, out);
+	return writer_init(fd, true, NULL, NULL, opts, out);
 }
 
 int ppf_writer_open_fd(int fd, const struct ppf_writer_opts *opts, struct ppf_writer **out)
 {
-	return writer_init(fd, opts && opts->own_fd, opts, out);
+	return writer_init(fd, opts && opts->own_fd, NULL, NULL, opts, out);
+}
+
+int ppf_writer_open_cb(ppf_sink_fn fn, void *arg, const struct ppf_writer_opts *opts,
+		       struct ppf_writer **out)
+{
+	*out = NULL;
+	if (!fn)
+		return -EINVAL;
+	return writer_init(-1, false, fn, arg, opts, out);
+}
+
+uint64_t ppf_writer_bytes(const struct ppf_writer *w)
+{
+	return w->offset;
 }
 
 const char *ppf_writer_errmsg(const struct ppf_writer *w)
@@ -266,6 +322,48 @@ static int segment_close(struct ppf_writer *w)
 		return rc;
 	segment_reset(w);
 	return 0;
+}
+
+int ppf_writer_put_segment(struct ppf_writer *w, const void *seg, size_t len)
+{
+	const uint8_t *p = seg;
+	struct ppf_seg_hdr h;
+	uint8_t hdr[PPF_SEG_HDR_SZ];
+	int rc;
+
+	if (w->err)
+		return w->err;
+	if (len < PPF_SEG_HDR_SZ)
+		return PP_EBAD_LENGTH;
+	rc = ppf_seg_hdr_decode(p, &h);
+	if (rc)
+		return rc;
+	if (h.csize != len - PPF_SEG_HDR_SZ || h.kind == PPF_SEG_INDEX)
+		return PP_EBAD_LENGTH;
+	if (ppf_crc32c(0, p + PPF_SEG_HDR_SZ, h.csize) != h.payload_crc)
+		return PP_EBAD_CRC;
+	rc = segment_close(w);
+	if (rc)
+		return rc;
+	h.seq = w->seq;
+	ppf_seg_hdr_encode(&h, hdr);
+
+	struct ppf_index_entry e = {
+		.offset = w->offset, .kind = h.kind, .seq = h.seq, .first_ns = h.first_ns,
+		.last_ns = h.last_ns, .nr_records = h.nr_records,
+	};
+	struct iovec iov[2] = { { hdr, sizeof(hdr) }, { (void *)(p + PPF_SEG_HDR_SZ), h.csize } };
+	rc = write_all(w, iov, 2);
+	if (rc)
+		return rc;
+	w->seq++;
+	w->totals.nr_segments++;
+	w->totals.raw_bytes += h.usize;
+	w->totals.comp_bytes += len;
+	w->totals.nr_samples += h.nr_samples;
+	if (h.nr_records && h.last_ns > w->file_last_ns)
+		w->file_last_ns = h.last_ns;
+	return index_add(w, &e);
 }
 
 int ppf_writer_begin(struct ppf_writer *w, enum ppf_seg_kind kind)

@@ -18,7 +18,9 @@
 #include "common/log.h"
 #include "common/options.h"
 #include "plan.h"
+#include "prod.h"
 #include "record.h"
+#include "selfstat.h"
 #include "session.h"
 #include "summary.h"
 
@@ -41,12 +43,25 @@ static const char record_help[] =
 	"  pp-record -a -e sched:sched_switch -- sleep 2\n"
 	"  pp-record -e 'sched:sched_wak*' -C 0-1 --duration 5s\n"
 	"  pp-record -e uprobe:/usr/bin/bash:readline -e 'mem:jiffies/8:r' --duration 1\n"
-	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n";
+	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n"
+	"  pp-record -a -e sched:sched_switch --max-size 256M --rotate 4 -o sched.capture\n"
+	"  pp-record -a -e sched:sched_switch --flight-recorder 64M -o fr.capture   # kill -USR1 to dump\n"
+	"  pp-record -a -e sched:sched_switch --flight-recorder 64M \\\n"
+	"      --trigger 'sched:sched_process_exit/comm==\"myprog\"/' --post-trigger 1s\n"
+	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
+	"and keeps the newest N; --flight-recorder writes FILE.0, FILE.1, ... on each dump\n"
+	"(SIGUSR1, the end, or the trigger). Every such file analyses on its own.\n";
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	pp_stop = 1;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	pp_dump = 1;
 }
 
 static void on_child(int sig)
@@ -66,6 +81,8 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 }
@@ -221,6 +238,19 @@ int cmd_record(int argc, const char **argv)
 			    "do not run the ring reader thread at real-time priority"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose,
 			     "more messages; per-CPU losses in the summary"),
+		PP_OPT_GROUP("Production (docs/production.md)"),
+		PP_OPT_SIZE(0, "max-size", &o->max_size,
+			    "stop when the capture reaches SIZE; with --rotate, each file's size"),
+		PP_OPT_INT(0, "rotate", &o->rotate, "n",
+			   "write FILE.0, FILE.1 ... and keep the newest N (files or dumps)"),
+		PP_OPT_SIZE(0, "flight-recorder", &o->flight_size,
+			    "keep the newest SIZE of events in memory; FILE.N on SIGUSR1 and at the end"),
+		PP_OPT_STRING(0, "trigger", &o->trigger, "EVENT/filter/",
+			      "the first such event ends the recording (or dumps) --post-trigger later"),
+		PP_OPT_TIME(0, "post-trigger", &o->post_trigger_ns, 1000000000ull,
+			    "how long to go on after the trigger (s; 0)"),
+		PP_OPT_TIME(0, "stat-interval", &o->stat_interval_ns, 1000000000ull,
+			    "with -v: pp-record's own CPU, RSS and rates this often (s; 1)"),
 		PP_OPT_END(),
 	};
 
@@ -255,28 +285,37 @@ int cmd_record(int argc, const char **argv)
 		rc = rec_evsels_add(&s, o->events.v[i]);
 	if (!rc && !s.nr_evsels)
 		rc = rec_evsels_add(&s, "cpu-clock");
+	if (!rc)
+		rc = rec_prod_setup(&s);	/* after -e: the trigger is one more event */
 	if (rc) {
 		pp_err("%s", s.errmsg);
 		free(o->argv);
 		rec_session_release(&s);
+		rec_prod_free(&s);
 		return 2;
 	}
 
 	rc = rec_session_open(&s);
+	if (!rc && o->verbose)
+		rec_selfstat_start(&s, o->stat_interval_ns, stderr);
 	if (!rc)
 		rc = rec_session_run(&s);
 	if (rc) {
 		pp_err("%s", s.errmsg);
 		status = rc == PP_EUSAGE ? 2 : 1;
 		rc = rec_session_finish(&s);
-		if (s.drain.nr_rounds && pp_log_level >= PP_LOG_INFO)
+		if (s.drain.nr_rounds && pp_log_level >= PP_LOG_INFO) {
 			rec_summary_print(&s, stderr);	/* what made it to the capture */
+			rec_prod_summary(&s, stderr);
+		}
 	} else {
 		rc = rec_session_finish(&s);
 		if (rc)
 			pp_err("%s", s.errmsg);
-		if (pp_log_level >= PP_LOG_INFO)
+		if (pp_log_level >= PP_LOG_INFO) {
 			rec_summary_print(&s, stderr);
+			rec_prod_summary(&s, stderr);
+		}
 		status = rc ? 1 : 0;
 		if (!rc && s.wl.pid) {
 			rec_workload_stop(&s.wl);
@@ -285,5 +324,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	free(o->argv);
 	rec_session_release(&s);
+	rec_prod_free(&s);
+	rec_selfstat_free(&s);
 	return status;
 }

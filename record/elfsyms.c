@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/units.h"
 #include "record/elfsyms.h"
 
 struct raw_sym {
@@ -438,30 +439,6 @@ int rec_elfsyms_load(const char *path, struct rec_elfsyms **out)
 
 /* --- JIT maps -------------------------------------------------------------------- */
 
-static bool parse_hex(const char **pp, const char *end, uint64_t *out)
-{
-	const char *p = *pp;
-	uint64_t v = 0;
-	int nd = 0;
-
-	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (; p < end; p++, nd++) {
-		int c = *p, x = c >= '0' && c <= '9' ? c - '0' : -1;
-
-		if (x < 0 && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-			x = (c | 0x20) - 'a' + 10;
-		if (x < 0)
-			break;
-		if (nd == 16)
-			return false;
-		v = v << 4 | (unsigned)x;
-	}
-	*pp = p;
-	*out = v;
-	return nd > 0;
-}
-
 static int jitmap_parse(const char *buf, size_t len, struct loader *ld)
 {
 	const char *p = buf, *end = buf + len;
@@ -473,8 +450,8 @@ static int jitmap_parse(const char *buf, size_t len, struct loader *ld)
 
 		if (!eol)
 			break;		/* last line still being written */
-		if (parse_hex(&q, eol, &start) && q < eol && *q++ == ' ' &&
-		    parse_hex(&q, eol, &size) && q < eol && *q++ == ' ' &&
+		if (pp_parse_hexn(&q, eol, &start) && q < eol && *q++ == ' ' &&
+		    pp_parse_hexn(&q, eol, &size) && q < eol && *q++ == ' ' &&
 		    (!size || start + size - 1 >= start)) {
 			const char *e = eol;
 

@@ -30,6 +30,8 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "prod.h"
+#include "selfstat.h"
 #include "session.h"
 #include "sideband.h"
 #include "snapshot.h"
@@ -499,7 +501,7 @@ static bool want_kallsyms(const struct rec_session *s)
 	return false;
 }
 
-static int write_descs(struct rec_session *s)
+int rec_session_write_descs(struct rec_session *s)
 {
 	int rc = 0;
 
@@ -523,13 +525,15 @@ static int open_writer(struct rec_session *s)
 	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
 	int rc;
 
+	if (s->prod && (rc = rec_prod_open(s)) <= 0)
+		return rc;	/* rotation, flight recorder: their own writer */
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))
 			return rec_session_fail(s, PP_EUSAGE,
 						"refusing to write a capture to a terminal: redirect -o - to a file or a pipe");
 		s->out_stream = true;
 		s->out_name = pp_xstrdup("standard output");
-		o.seg_max_age_ns = 100 * 1000 * 1000ull;
+		o.seg_max_age_ns = REC_STREAM_SEG_AGE_NS;	/* live: reports within 200 ms */
 		o.no_index = true;
 		rc = ppf_writer_open_fd(STDOUT_FILENO, &o, &s->w);
 	} else {
@@ -627,7 +631,7 @@ int rec_session_open(struct rec_session *s)
 	if (!rc)
 		rc = rec_snapshot_host(s);
 	if (!rc)
-		rc = write_descs(s);
+		rc = rec_session_write_descs(s);
 	if (!rc)
 		rc = ppf_write_time_sync(s->w, &ts);
 	if (rc)
@@ -762,7 +766,7 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 
 		/* the realtime read comes after the monotonic one: good to ~100 ns */
 		rec_merge_push(&s->merge, s->tgt.nr_cpus, now, -1, -1, &sy.h);
-		s->next_sync_ns = now + REC_SYNC_PERIOD_NS;
+		s->next_sync_ns = now + (s->out_stream ? REC_STREAM_SEG_AGE_NS : REC_SYNC_PERIOD_NS);
 	}
 	if (final)
 		horizon = UINT64_MAX;
@@ -795,6 +799,10 @@ int rec_session_run(struct rec_session *s)
 		rc = process(s, s->backlog ? 0 : timeout, false);
 		if (rc)
 			return rc;
+		if (s->self)
+			rec_selfstat_tick(s, rec_now_ns());
+		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns())))
+			return rc < 0 ? rc : 0;	/* > 0: a size limit or the trigger ends it */
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
 			s->stop_workload_exit = true;
 			break;
@@ -883,6 +891,8 @@ int rec_session_finish(struct rec_session *s)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
+	if (s->prod && (rc2 = rec_prod_finish(s)) && !rc)
+		rc = rc2;	/* the flight recorder's last dump; every file's bytes */
 	return rc;
 }
 

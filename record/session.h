@@ -37,6 +37,8 @@
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
 #define REC_REORDER_WINDOW_NS 25000000ull	/* 25 ms: a vCPU can stall that long */
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
+/* -o -: segments close this soon, and time-sync pairs this often drive the analyzer's clock */
+#define REC_STREAM_SEG_AGE_NS 50000000ull
 
 /* Set from signal handlers (SIGINT, SIGTERM, SIGHUP); read by the poll loop. */
 extern volatile sig_atomic_t pp_stop;
@@ -62,6 +64,13 @@ struct rec_opts {
 	int kallsyms;			/* -1 auto, 0 never, 1 always */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
+	/* production recording (prod.c) and self-monitoring (selfstat.c) */
+	uint64_t max_size;		/* --max-size, bytes */
+	int rotate;			/* --rotate N files */
+	uint64_t flight_size;		/* --flight-recorder, bytes */
+	const char *trigger;		/* --trigger EVENT/filter/ */
+	uint64_t post_trigger_ns;	/* --post-trigger */
+	uint64_t stat_interval_ns;	/* -v: report pp-record's own costs this often */
 	const char **argv;		/* the workload, NULL-terminated, or NULL */
 	char *cmdline;			/* the pp-record command line, for the capture */
 };
@@ -101,6 +110,8 @@ struct rec_idmap {
 };
 
 struct rec_symbols;
+struct rec_prod;
+struct rec_selfstat;
 
 struct rec_session {
 	struct rec_opts opts;
@@ -148,6 +159,8 @@ struct rec_session {
 	uint64_t nr_bad_records;	/* samples of unknown events or too short: dropped */	/* the kernel's per-event counters at the end */
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
 	bool stop_workload_exit;
+	struct rec_prod *prod;		/* production modes, NULL when none (prod.c) */
+	struct rec_selfstat *self;	/* -v per-interval costs, NULL when off (selfstat.c) */
 	uint64_t dbg_last_end, dbg_max_gap, dbg_max_round;	/* the run ended because the command exited */
 };
 
@@ -193,6 +206,12 @@ int rec_session_finish(struct rec_session *s);
 
 /** rec_session_release() - close fds, remove probes, stop the workload, free memory. */
 void rec_session_release(struct rec_session *s);
+
+/**
+ * rec_session_write_descs() - an EVENT_DESC record for every evsel, into s->w
+ * Return: 0 or the writer's error.
+ */
+int rec_session_write_descs(struct rec_session *s);
 
 /** rec_now_ns() - CLOCK_MONOTONIC in ns (the capture's clock). */
 uint64_t rec_now_ns(void);

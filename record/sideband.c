@@ -15,10 +15,12 @@
 
 #include "common/err.h"
 #include "format/format.h"
+#include "prod.h"
 #include "regs.h"
 #include "session.h"
 #include "sideband.h"
 #include "symbols.h"
+#include "tasks.h"
 
 bool rec_record_time(const struct perf_event_header *h, uint64_t *time_ns)
 {
@@ -209,6 +211,8 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 		c.comm = body_str(h, (const char *)(v + 2), str, sizeof(str));
 		if (c.exec && c.pid == c.tid)
 			rec_symbols_exec(s->syms, c.pid);
+		if (s->prod && s->prod->tasks)
+			rec_tasks_comm(s->prod->tasks, c.pid, c.tid, c.comm);
 		return ppf_write_comm(s->w, &c);
 	}
 	case PERF_RECORD_FORK:
@@ -225,10 +229,14 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 		if (h->type == PERF_RECORD_FORK) {
 			if (t.pid != t.ppid)
 				rec_symbols_fork(s->syms, t.pid, t.ppid);
+			if (s->prod && s->prod->tasks)
+				rec_tasks_fork(s->prod->tasks, t.pid, t.ppid, t.tid, t.ptid);
 			return ppf_write_fork(s->w, &t);
 		}
 		if (t.pid == t.tid)
 			rec_symbols_exit(s->syms, t.pid);
+		if (s->prod && s->prod->tasks)
+			rec_tasks_exit(s->prod->tasks, t.tid, t.time_ns);
 		return ppf_write_exit(s->w, &t);
 	}
 	case PERF_RECORD_MMAP2: {
@@ -302,7 +310,9 @@ int rec_emit(const struct rec_mev *e, void *arg)
 
 	if (s->werr)
 		return s->werr;
-	rc = e->evsel >= 0 ? emit_sample(s, e) : emit_other(s, e);
+	rc = rec_prod_emit(s, e);	/* file switch, trigger */
+	if (!rc)
+		rc = e->evsel >= 0 ? emit_sample(s, e) : emit_other(s, e);
 	if (rc)
 		s->werr = rc;
 	return rc;

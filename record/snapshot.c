@@ -24,9 +24,11 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "format/format.h"
+#include "prod.h"
 #include "session.h"
 #include "snapshot.h"
 #include "symbols.h"
+#include "tasks.h"
 
 /* Read a small file into @buf; trailing newline removed.  Return: length or -errno. */
 static ssize_t read_small(const char *path, char *buf, size_t sz)
@@ -269,6 +271,8 @@ static int one_process(struct rec_session *s, uint32_t pid)
 		t.cmdline = cmdline;
 		rc = ppf_write_task(s->w, &t);
 		s->nr_tasks++;
+		if (s->prod && s->prod->tasks)
+			rec_tasks_set(s->prod->tasks, t.pid, t.tid, t.ppid, t.comm);
 	}
 	closedir(d);
 	if (!rc)

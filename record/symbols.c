@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -35,6 +36,7 @@ struct dso {
 	uint8_t bid[BID_MAX];
 	size_t bid_sz;
 	bool done;			/* written, failed or a duplicate */
+	bool failed;			/* its symbols could not be read */
 };
 
 struct map {
@@ -400,6 +402,7 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 	if (rc) {
 		pp_debug(1, "no symbols for '%s': %s", d->path, strerror(rc < 0 ? -rc : EINVAL));
 		sy->st.nr_failed++;
+		d->failed = true;
 		return 0;
 	}
 	if (es->build_id_sz && bid_written(sy, es->build_id, es->build_id_sz)) {
@@ -452,6 +455,39 @@ int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, 
 	if (p->maps[i].dso->done)
 		return 0;
 	return dso_load(sy, w, p->maps[i].dso, pid, &p->maps[i]);
+}
+
+int rec_symbols_write_maps(struct rec_symbols *sy, struct ppf_writer *w, uint64_t time_ns)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < sy->cap_procs && !rc; i++) {
+		for (struct proc *p = sy->procs[i]; p && !rc; p = p->next) {
+			for (size_t k = 0; k < p->nr && !rc; k++) {
+				const struct map *m = &p->maps[k];
+				struct ppf_mmap mm = {
+					.time_ns = time_ns, .pid = p->pid, .tid = p->pid,
+					.addr = m->start, .len = m->end - m->start, .pgoff = m->pgoff,
+					.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE,
+					.build_id = m->dso->bid_sz ? m->dso->bid : NULL,
+					.build_id_sz = (uint32_t)m->dso->bid_sz, .path = m->dso->path,
+				};
+				rc = ppf_write_mmap(w, &mm);
+			}
+		}
+	}
+	return rc;
+}
+
+void rec_symbols_forget_written(struct rec_symbols *sy)
+{
+	for (size_t i = 0; i < sy->cap_dsos; i++)
+		for (struct dso *d = sy->dsos[i]; d; d = d->next)
+			d->done = d->failed;
+	for (size_t i = 0; i < sy->cap_procs; i++)
+		for (struct proc *p = sy->procs[i]; p; p = p->next)
+			p->jit_done = false;
+	sy->nr_written = 0;
 }
 
 void rec_symbols_get_stats(const struct rec_symbols *sy, struct rec_symbols_stats *st)

@@ -53,6 +53,25 @@ void rec_symbols_exit(struct rec_symbols *sy, uint32_t pid);
  */
 int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, uint64_t addr);
 
+/**
+ * rec_symbols_write_maps() - an MMAP record at @time_ns for every map the tracker holds
+ * @sy: the tracker
+ * @w: the capture
+ * @time_ns: the time of the records
+ *
+ * For a capture that starts in the middle of a recording (a rotated file, a
+ * flight-recorder dump): the processes' executable file maps as of now.
+ * Return: 0 or the writer's error.
+ */
+int rec_symbols_write_maps(struct rec_symbols *sy, struct ppf_writer *w, uint64_t time_ns);
+
+/**
+ * rec_symbols_forget_written() - a new capture file starts: symbol tables go out again
+ *
+ * Binaries whose symbols could not be read stay skipped.
+ */
+void rec_symbols_forget_written(struct rec_symbols *sy);
+
 /** rec_symbols_get_stats() - counters so far. */
 void rec_symbols_get_stats(const struct rec_symbols *sy, struct rec_symbols_stats *st);
 

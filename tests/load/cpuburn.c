@@ -43,6 +43,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
+
+#include "load.h"
 #define CPUBURN_TSC 1
 #endif
 
@@ -59,14 +61,6 @@ static uint64_t unit_ticks;
 static uint32_t jitter_state = 2463534242u;
 static unsigned long nr_polls;
 static volatile unsigned int spin_sink;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 #ifdef CPUBURN_TSC
 #define CLOCK_TICKS() ((uint64_t)__rdtsc())
@@ -145,20 +139,6 @@ static double ticks_per_us(void)
 #endif
 }
 
-static double parse_num(const char *s, const char *what)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0) {
-		fprintf(stderr, "cpuburn: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -223,7 +203,7 @@ int main(int argc, char **argv)
 		"self_pct=burn_a:12.5,burn_b:25,burn_c:50,burn_d:12.5 cpu=%d pid=%d tids=%d "
 		"ops=%lu wall_s=%.6f user_s=%.6f sys_s=%.6f\n", duration, unit_us, iters, cpu,
 		(int)getpid(), (int)syscall(SYS_gettid), nr_polls, wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

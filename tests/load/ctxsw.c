@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 struct ctxsw {
 	unsigned long nr_trips;
 	int cpu;
@@ -41,14 +43,6 @@ static const char usage[] =
 	"  -n, --count N   round trips (default 100000)\n"
 	"  -c, --cpu C     pin both threads to CPU C (default: not pinned)\n"
 	"Prints 'LOAD ctxsw n= cpu= pid= tids=MAIN,PEER ops= wall_s= user_s= sys_s=' on stderr.\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *what)
 {
@@ -84,20 +78,6 @@ static void *ctxsw_peer(void *arg)
 			die("peer pipe");
 	}
 	return NULL;
-}
-
-static unsigned long parse_ul(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		fprintf(stderr, "ctxsw: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -156,7 +136,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "LOAD ctxsw n=%lu cpu=%d pid=%d tids=%d,%d ops=%lu wall_s=%.6f "
 		"user_s=%.6f sys_s=%.6f\n", c.nr_trips, c.cpu, (int)getpid(),
 		(int)syscall(SYS_gettid), (int)c.peer_tid, c.nr_trips, wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 #define DIO_ALIGN 4096
 
 static const char usage[] =
@@ -45,14 +47,6 @@ static const char usage[] =
 	"  -R, --random          random aligned offsets (default: sequential)\n"
 	"Prints 'LOAD dio reads= size= bytes= file_size= pattern= ...' on stderr.\n"
 	"Exit status 3: the filesystem does not support O_DIRECT.\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *what, const char *path)
 {
@@ -223,7 +217,7 @@ int main(int argc, char **argv)
 		(unsigned long long)(count * size), (unsigned long long)file_sz,
 		random_off ? "random" : "seq", created, path, (int)getpid(),
 		(int)syscall(SYS_gettid), (unsigned long long)count, wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

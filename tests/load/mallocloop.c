@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 static const char usage[] =
 	"usage: mallocloop [-m ring|leak] [-n N] [--slots S] [-k K] [-s SIZE]\n"
 	"  -m, --mode M    ring (default) or leak\n"
@@ -49,14 +51,6 @@ static const char usage[] =
 static void **leaked;
 static unsigned long nr_leaked;
 static unsigned int lcg_state = 12345;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static size_t next_size(void)
 {
@@ -124,20 +118,6 @@ static void run_leak(unsigned long n, unsigned long nr_leaks, size_t size)
 		if (i < n)
 			free_path(alloc_path(next_size()));
 	}
-}
-
-static unsigned long parse_ul(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		fprintf(stderr, "mallocloop: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -211,7 +191,7 @@ int main(int argc, char **argv)
 		"sys_s=%.6f\n", leak_mode ? "leak" : "ring", n, allocs, frees, nr_leaks,
 		leak_mode ? size : 0, nr_leaks * (leak_mode ? size : 0), (int)getpid(),
 		(int)syscall(SYS_gettid), n, wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

@@ -28,39 +28,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 static const char usage[] =
 	"usage: pagetouch [-n N] [-r R]\n"
 	"  -n, --pages N    pages per round (default 10000)\n"
 	"  -r, --rounds R   rounds on fresh mappings (default 1)\n"
 	"Prints 'LOAD pagetouch pages= rounds= page_size= minflt= ...' on stderr.\n";
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 __attribute__((noinline)) void touch_pages(volatile char *base, unsigned long nr_pages,
 					   size_t page_sz)
 {
 	for (unsigned long i = 0; i < nr_pages; i++)
 		base[i * page_sz] = (char)i;
-}
-
-static unsigned long parse_ul(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		fprintf(stderr, "pagetouch: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -121,7 +101,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "LOAD pagetouch pages=%lu rounds=%lu page_size=%zu minflt=%ld pid=%d "
 		"tids=%d ops=%lu wall_s=%.6f user_s=%.6f sys_s=%.6f\n", nr_pages * rounds, rounds,
 		page_sz, ru.ru_minflt - ru0.ru_minflt, (int)getpid(), (int)syscall(SYS_gettid),
-		nr_pages * rounds, wall, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		nr_pages * rounds, wall, tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 struct pinpair_cfg {
 	double deadline;	/* CLOCK_MONOTONIC seconds */
 	double sleep_ms;
@@ -59,14 +61,6 @@ static const char usage[] =
 	"  -S, --sleeper-cpu C    pin the sleeper too (default: not pinned)\n"
 	"Prints 'LOAD pinpair ... spin_tids=A,B sleeper_tid=T run_ns= delay_ns= slices= ...'\n"
 	"on stderr.\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void die_rc(const char *what, int rc)
 {
@@ -117,20 +111,6 @@ static void *pinpair_thread_run(void *arg)
 	}
 	pinpair_schedstat_read(t);
 	return NULL;
-}
-
-static double parse_num(const char *s, const char *what)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0) {
-		fprintf(stderr, "pinpair: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -201,7 +181,7 @@ int main(int argc, char **argv)
 		(int)th[1].tid, (int)th[2].tid, th[0].run_ns, th[1].run_ns, th[2].run_ns,
 		th[0].delay_ns, th[1].delay_ns, th[2].delay_ns, th[0].slices, th[1].slices,
 		th[2].slices, (int)getpid(), (int)th[0].tid, (int)th[1].tid, (int)th[2].tid,
-		th[0].ops + th[1].ops, wall, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		th[0].ops + th[1].ops, wall, tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 #ifdef SYS_nanosleep
 #define SLEEPER_NR SYS_nanosleep
 #define SLEEPER_CALL(req, rem) syscall(SYS_nanosleep, (req), (rem))
@@ -45,14 +47,6 @@ static const char usage[] =
 	"                   1ms in mixed mode)\n"
 	"  -m, --mode M     sleep: K nanosleep calls; mixed: K x { nanosleep; getppid }\n"
 	"Prints 'LOAD sleeper mode= n= sleep_ns= nanosleep= getppid= ... tids= ...' on stderr.\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* "10ms", "250us", "1.5s", "100ns", "20" (ms) -> ns; exits on junk */
 static uint64_t parse_time_ns(const char *s)
@@ -163,7 +157,7 @@ int main(int argc, char **argv)
 		"sys_s=%.6f\n", mixed ? "mixed" : "sleep", count, (unsigned long long)sleep_ns,
 		nr_sleeps, nr_getppid, SLEEPER_NR, SYS_getppid, (int)getpid(),
 		(int)syscall(SYS_gettid), count, wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

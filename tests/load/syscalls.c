@@ -34,6 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 #define SYSCALLS_MAX_THREADS 256
 #define SYSCALLS_BATCH 100
 
@@ -64,14 +66,6 @@ static const char usage[] =
 	"  -p, --pin         pin worker i to CPU i modulo the online CPUs\n"
 	"Prints 'LOAD syscalls mode= threads= count= getppid= read0= ... tids= ops= wall_s= ...'\n"
 	"on stderr.\n";
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void die_rc(const char *what, int rc)
 {
@@ -113,20 +107,6 @@ static void *syscalls_worker_run(void *arg)
 		}
 	}
 	return NULL;
-}
-
-static unsigned long parse_ul(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		fprintf(stderr, "syscalls: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -227,8 +207,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s%d", k ? "," : "", (int)workers[k].tid);
 	fprintf(stderr, " ops=%lu wall_s=%.6f user_s=%.6f sys_s=%.6f\n",
 		per_kind * (cfg.mode == MODE_BOTH ? 2 : 1), wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	free(workers);
 	return 0;
 }

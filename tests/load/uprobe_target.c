@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "load.h"
+
 #if defined(__clang__)
 #define UPROBE_TARGET_ATTR __attribute__((noinline, used))
 #else
@@ -58,14 +60,6 @@ UPROBE_TARGET_ATTR int pp_probe_target(int arg)
 	return arg + 1;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void sleep_us(unsigned long us)
 {
 	struct timespec ts = {
@@ -75,20 +69,6 @@ static void sleep_us(unsigned long us)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-static unsigned long parse_ul(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		fprintf(stderr, "uprobe_target: bad %s '%s'\n", what, s);
-		exit(2);
-	}
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -167,7 +147,7 @@ int main(int argc, char **argv)
 		"user_s=%.6f sys_s=%.6f\n", mode, calls, writes, probe_sink,
 		(void *)pp_probe_target, (void *)&pp_watch_var, (int)getpid(),
 		(int)syscall(SYS_gettid), count, wall,
-		ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+		tv_s(ru.ru_utime),
+		tv_s(ru.ru_stime));
 	return 0;
 }

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export.h - the export analyzer's own options, shared by export.c and export-plan.c.
+ */
+#ifndef PP_ANALYZERS_EXPORT_H
+#define PP_ANALYZERS_EXPORT_H
+
+#include <stdbool.h>
+
+struct export_opts {
+	const char *to;		/* --to FORMAT */
+	const char *value;	/* --value count|period|EXPR */
+	bool stacks;		/* --stacks */
+};
+
+#endif

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t121-record-flight: --flight-recorder 64K keeps only the newest 64 KiB of compressed
+# events segments.  A dump on SIGUSR1 (the recorder keeps running) holds at most 64 KiB of
+# events, ends within a few hundred ms of the signal, does not reach back to the start,
+# and its events are exactly the newest ones: a plain recording of the same event made
+# alongside has the very same events in that time range, none missing in between.  The
+# dump analyses alone.  The end writes one more dump.  With --trigger the first matching
+# event dumps the buffer --post-trigger later and ends the recording.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_event sched:sched_switch
+need_event sched:sched_process_exec
+command -v python3 >/dev/null 2>&1 || skip "no python3 (reads segment headers and the clock)"
+
+mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
+# events_bytes FILE: bytes of the events segments (headers included) of a capture
+events_bytes() {
+	python3 - "$1" <<-'EOF'
+	import struct, sys
+	d = open(sys.argv[1], 'rb').read()
+	off, tot = 64, 0
+	while off + 64 <= len(d):
+	    magic, kind = struct.unpack_from('<IH', d, off)
+	    if magic != 0x47535050:
+	        break
+	    csize = struct.unpack_from('<I', d, off + 32)[0]
+	    if kind == 2:
+	        tot += 64 + csize
+	    off += 64 + csize
+	print(tot)
+	EOF
+}
+
+"$PP_LOAD/sleeper" -n 40000 -s 100us >sleeper.out &
+lpid=$!
+t0=$(mono)
+"$PP_RECORD" -a -e sched:sched_switch --duration 12 -o full.cap 2>full.err &
+fpid=$!
+"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 64K --duration 12 -o fr.cap 2>fr.err &
+rpid=$!
+sleep 5
+tu=$(mono)
+kill -USR1 $rpid
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q "wrote 'fr.cap.0'" fr.err && break
+	sleep 0.2
+done
+kill -0 $rpid 2>/dev/null || fail "pp-record did not keep running after SIGUSR1"
+wait $rpid
+rc=$?
+wait $fpid
+kill $lpid 2>/dev/null
+wait $lpid 2>/dev/null
+cat fr.err
+assert_eq "pp-record exit status" 0 $rc
+ls -l fr.cap.* full.cap
+[ -f fr.cap.0 ] || fail "no dump on SIGUSR1"
+[ -f fr.cap.1 ] || fail "no dump at the end"
+pushed=$(sed -n 's/.*, \([0-9]*\) segments pushed out.*/\1/p' fr.err)
+assert_ge "segments pushed out of the ring" 1 "$pushed"
+
+for f in fr.cap.0 fr.cap.1; do
+	"$PP_ANALYZE" $f info >info.$f 2>&1 || { cat info.$f; fail "$f: pp-analyze info"; }
+	grep -q "^integrity *ok" info.$f || { cat info.$f; fail "$f: integrity"; }
+	grep -q "^format .*indexed" info.$f || { cat info.$f; fail "$f: not indexed"; }
+	eb=$(events_bytes $f)
+	echo "$f: $eb bytes of events segments"
+	[ "$eb" -le 65536 ] || fail "$f holds $eb bytes of events, more than 64K"
+	assert_ge "$f events bytes" 8192 "$eb"
+done
+
+first=$(sv fr.cap.0 first_ns)
+last=$(sv fr.cap.0 last_ns)
+echo "recording started ~$t0, SIGUSR1 at $tu, dump covers $first .. $last"
+[ "$first" -gt $((t0 + 1000000000)) ] || fail "the dump reaches back to the start: old events were kept"
+[ "$last" -ge $((tu - 400000000)) ] || fail "the dump ends $(((tu - last) / 1000000)) ms before SIGUSR1"
+[ "$last" -le $((tu + 500000000)) ] || fail "the dump ends after SIGUSR1 + 500 ms"
+
+# exactly the newest events: the same as the plain recording in that range (per CPU, in
+# order; the two perf events read the clock separately, so times differ by a microsecond
+# and 5 ms at each edge are left out)
+"$PP_ANALYZE" fr.cap.0 trace >dump.txt 2>&1 || fail "pp-analyze trace on the dump"
+"$PP_ANALYZE" full.cap trace >full.txt 2>&1 || fail "pp-analyze trace on the plain capture"
+python3 - dump.txt full.txt <<-'EOF' || fail "the dump is not the newest events of the plain recording"
+	import re, sys
+	pat = re.compile(r'\[(\d+)\] +(\d+\.\d+): (sched:sched_switch: .*)$')
+	def load(p):
+	    out = []
+	    for line in open(p):
+	        m = pat.search(line)
+	        if m:
+	            out.append((int(m.group(1)), float(m.group(2)), m.group(3)))
+	    return out
+	d, f = load(sys.argv[1]), load(sys.argv[2])
+	lo, hi = d[0][1] + 0.005, d[-1][1] - 0.005
+	n = 0
+	for cpu in sorted(set(e[0] for e in d)):
+	    a = [e[2] for e in d if e[0] == cpu and lo <= e[1] <= hi]
+	    b = [e[2] for e in f if e[0] == cpu and lo <= e[1] <= hi]
+	    if a != b:
+	        print('cpu %d: %d events in the dump, %d in the plain capture' % (cpu, len(a), len(b)))
+	        sys.exit(1)
+	    n += len(a)
+	print('%d events from %.3f to %.3f match' % (n, lo, hi))
+	sys.exit(0 if n >= 500 else 1)
+	EOF
+
+# the trigger: an exec of 'marker-exec' dumps the ring 0.5 s later and ends the recording
+cp /bin/true ./marker-exec || fail "cannot copy /bin/true"
+"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 64K \
+	--trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' --post-trigger 0.5s \
+	--duration 20 -o tr.cap 2>tr.err &
+rpid=$!
+sleep 2
+ts=$(mono)
+./marker-exec
+wait $rpid
+rc=$?
+te=$(mono)
+cat tr.err
+assert_eq "pp-record exit status (trigger)" 0 $rc
+[ $((te - ts)) -lt 5000000000 ] || fail "the trigger did not end the recording"
+grep -q "trigger: sched:sched_process_exec" tr.err || fail "no trigger message"
+[ -f tr.cap.0 ] || fail "no dump after the trigger"
+[ ! -f tr.cap.1 ] || fail "more than one dump after the trigger"
+"$PP_ANALYZE" tr.cap.0 trace >tr.txt 2>&1 || fail "pp-analyze trace on the trigger dump"
+grep -q "sched:sched_process_exec:.*marker-exec" tr.txt || fail "the dump lacks the trigger event"
+tt=$(grep "sched:sched_process_exec:.*marker-exec" tr.txt | head -1 |
+	sed 's/.*\] *\([0-9.]*\): sched:sched_process_exec.*/\1/')
+tl=$(sv tr.cap.0 last_ns)
+echo "trigger at $tt s, dump ends at $tl ns"
+awk -v t="$tt" -v l="$tl" 'BEGIN { exit !(l / 1e9 >= t + 0.45) }' ||
+	fail "the dump does not reach --post-trigger 0.5s past the trigger"
+exit 0

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t355-cpu-page-faults: a program writing to N fresh pages takes at least N faults, all
+# in touch_pages(); the per-fault lines carry the address and the stack.
+. "$(dirname "$0")/lib.sh"
+need_root
+
+n=3000
+"$PP_RECORD" --for 'page-faults -g' -o pf.pp -- "$PP_LOAD/pagetouch" -n $n >rec.out 2>rec.err ||
+	{ cat rec.err; fail "pp-record"; }
+pid=$(grep '^LOAD pagetouch' rec.err | tr ' ' '\n' | sed -n 's/^pid=//p')
+[ -n "$pid" ] || fail "no LOAD line"
+
+"$PP_ANALYZE" pf.pp page-faults --summary >sum.txt || fail "page-faults --summary"
+faults=$(awk -v p="$pid" '$1 == p && $2 == "pagetouch" { print $3 }' sum.txt)
+assert_ge "faults of pagetouch" $n "$faults"
+touch=$(awk '$3 == "touch_pages" { print $1 }' sum.txt)
+assert_ge "faults in touch_pages" $n "$touch"
+
+"$PP_ANALYZE" pf.pp page-faults -g -p "$pid" >all.txt || fail "page-faults -g"
+lines=$(grep -c ' page-fault: addr [0-9a-f]\{16\} ip [0-9a-f]\{16\}$' all.txt)
+assert_eq "one line per fault" "$faults" "$lines"
+grep -q ' touch_pages+0x[0-9a-f]* (.*pagetouch)$' all.txt || fail "no touch_pages frame in the stacks"
+"$PP_ANALYZE" pf.pp page-faults -g -p "$pid" >all2.txt
+cmp -s all.txt all2.txt || fail "two runs differ"
+exit 0

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t374-export-golden: every export format on two small committed captures (a pinned
+# ctxsw run on CPU 0 with sched events, a cpuburn profile with user stacks), compared with
+# the expected outputs in tests/fixtures/export-golden/.  The Chrome trace is compared as
+# a summary (events per phase/category/name, the first events, the metadata), the Perfetto
+# trace as the head of its protoc --decode_raw text, the pprof profile as its protoc
+# --decode text.  PP_UPDATE_GOLDEN=1 rewrites the expected files instead of comparing.
+. "$(dirname "$0")/lib.sh"
+
+G=$FIX/export-golden
+cp "$FIX/export-sched.ppcap" sched.ppcap
+cp "$FIX/export-prof.ppcap" prof.ppcap
+
+ex() { "$PP_ANALYZE" "$@" || fail "pp-analyze $* failed"; }
+
+ex sched.ppcap export --to csv -o - | sed -n '1,12p;$p' >csv.out
+ex sched.ppcap export --to jsonl -e 'sched:sched_wakeup,sched:sched_process_fork' -o - |
+	head -8 >jsonl.out
+ex prof.ppcap export --to folded -o folded.out
+ex prof.ppcap export --to folded --value period -o folded-period.out
+ex prof.ppcap export --to csv --stacks -o - | head -6 >stacks.out
+ex sched.ppcap export --to chrome -o chrome.json
+python3 - chrome.json >chrome.out <<'PY' || fail "chrome JSON does not parse"
+import json, sys
+from collections import Counter
+t = json.load(open(sys.argv[1]))
+c = Counter((e['ph'], e.get('cat', ''), e['name'] if e['ph'] != 'X' or e.get('cat') == 'state'
+             else '<comm>') for e in t['traceEvents'])
+for k in sorted(c):
+    print('%6d %s' % (c[k], ' '.join(k)))
+for e in t['traceEvents'][:12]:
+    print(json.dumps(e, sort_keys=True))
+print(json.dumps({k: v for k, v in t['metadata'].items()}, sort_keys=True))
+print(len(t['stackFrames']), 'stack frames')
+PY
+if command -v protoc >/dev/null; then
+	ex sched.ppcap export --to perfetto -o trace.pftrace
+	protoc --decode_raw <trace.pftrace | head -80 >perfetto.out
+	ex prof.ppcap export --to pprof -o prof.pb.gz
+	zcat prof.pb.gz | protoc -I "$FIX" --decode=perftools.profiles.Profile profile.proto \
+		>pprof.out || fail "protoc cannot decode the profile"
+	outs="csv jsonl folded folded-period stacks chrome perfetto pprof"
+else
+	echo "note: protoc is missing: the perfetto and pprof outputs are not compared"
+	outs="csv jsonl folded folded-period stacks chrome"
+fi
+
+for o in $outs; do
+	if [ "${PP_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$o.out" "$G/$o.expected"
+	else
+		check_output "$G/$o.expected" "$o.out"
+	fi
+done
+exit 0

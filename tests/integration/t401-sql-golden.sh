@@ -1,0 +1,245 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t401-sql-golden: the sql analyzer on a small built capture: every table, every function,
+# alias/index, intervals, json/csv, --verify, --output2 read back by the sqlite3 CLI, and
+# every bad-input path exiting 2 with a clear message.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
+
+build_fixture sql-basic
+
+# t401.1 event tables: sample columns, common_* fields, fields; _stack on events with stacks
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '--query' 'select * from sched_switch; select _pid, _tid, _time, _cpu, _period, _ip, _addr, _stack from "cpu-clock"'
+cat >expect <<'EOT'
+# 7 events lost: cpu1=7
+=== select * from sched_switch ===
+_pid | _tid | _time         | _cpu | _period | _stack | common_flags | common_preempt_count | common_pid | prev_comm      | prev_pid | prev_prio | prev_state | next_comm | next_pid | next_prio
+-----+------+---------------+------+---------+--------+--------------+----------------------+------------+----------------+----------+-----------+------------+-----------+----------+----------
+0    | 0    | 1000000150000 | 1    | 1       | 1      | 0            | 0                    | 0          | swapper/1      | 0        | 120       | 0          | worker-2  | 201      | 120
+200  | 200  | 1000000200000 | 0    | 1       | 2      | 0            | 0                    | 200        | worker         | 200      | 120       | 1          | swapper/0 | 0        | 120
+200  | 201  | 1000007000000 | 1    | 1       | 1      | 0            | 0                    | 201        | worker-renamed | 201      | 120       | 0          | bash      | 100      | 120
+
+=== select _pid, _tid, _time, _cpu, _period, _ip, _addr, _stack from "cpu-clock" ===
+_pid | _tid | _time         | _cpu | _period | _ip     | _addr | _stack
+-----+------+---------------+------+---------+---------+-------+-------
+200  | 200  | 1000005000000 | 0    | 1000000 | 4198672 | 0     | 3
+
+EOT
+check_output expect actual
+
+# t401.2 the stacks, tasks, mmaps, losses and event_metadata tables
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '--query' 'select * from stacks; select * from tasks order by tid; select * from mmaps; select * from losses; select table_name, event_system, event_name, event_id, has_stack, max_stack, field_count, sample_count, first_sample_time, last_sample_time, function_list from event_metadata order by 1'
+cat >expect <<'EOT'
+# 7 events lost: cpu1=7
+=== select * from stacks ===
+stack_id | depth | addr | symbol | offset | dso | kernel
+---------+-------+------+--------+--------+-----+-------
+
+=== select * from tasks order by tid ===
+pid | tid | ppid | comm           | first_seen    | last_seen     | events | exit_time
+----+-----+------+----------------+---------------+---------------+--------+----------
+1   | 1   | NULL | systemd        | NULL          | NULL          | 0      | NULL
+100 | 100 | 1    | bash           | 1000009100000 | 1000009100000 | 1      | NULL
+200 | 200 | 100  | worker         | 1000000100000 | 1000005000000 | 3      | NULL
+200 | 201 | 100  | worker-renamed | 1000003000000 | 1000007000000 | 4      | NULL
+
+=== select * from mmaps ===
+time          | pid | tid | addr    | len   | pgoff | path            | build_id
+--------------+-----+-----+---------+-------+-------+-----------------+-----------------------------------------
+1000000000000 | 200 | 200 | 4194304 | 65536 | 0     | /usr/bin/worker | 0123456789abcdef0123456789abcdef01234567
+
+=== select * from losses ===
+time          | cpu | count
+--------------+-----+------
+1000008000000 | 1   | 7
+
+=== select table_name, event_system, event_name, event_id, has_stack, max_stack, field_count, sample_count, first_sample_time, last_sample_time, function_list from event_metadata order by 1 ===
+table_name    | event_system | event_name    | event_id | has_stack | max_stack | field_count | sample_count | first_sample_time | last_sample_time | function_list
+--------------+--------------+---------------+----------+-----------+-----------+-------------+--------------+-------------------+------------------+-----------------
+cpu-clock     |              | cpu-clock     | 6        | 1         | 127       | 0           | 1            | 1000005000000     | 1000005000000    | 
+hrtimer_start | timer        | hrtimer_start | 4        | 0         | 0         | 9           | 1            | 1000003000000     | 1000003000000    | symbolic,ksymbol
+sched_switch  | sched        | sched_switch  | 1        | 1         | 127       | 10          | 3            | 1000000150000     | 1000007000000    | 
+sched_wakeup  | sched        | sched_wakeup  | 2        | 0         | 0         | 7           | 2            | 1000000100000     | 1000009100000    | 
+softirq_entry | irq          | softirq_entry | 3        | 0         | 0         | 4           | 2            | 1000001000000     | 1000002000000    | symbolic
+sys_enter     | raw_syscalls | sys_enter     | 5        | 0         | 0         | 5           | 2            | 1000004000000     | 1000004500000    | syscall
+
+EOT
+check_output expect actual
+
+# t401.3 functions: stack_str, symbolic, ksymbol, syscall, comm, time_str, address printers
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '--query' 'select stack_str(_stack) s, count(*) from sched_switch group by s order by s; select stack_str(_stack, '\'' <- '\'') from "cpu-clock"; select vec, symbolic('\''softirq_entry.vec'\'', vec), symbolic('\''irq:softirq_entry.vec'\'', vec), symbolic(vec) from softirq_entry; select ksymbol(function), mode from hrtimer_start; select id, syscall(id), args from sys_enter; select comm(201), comm(200), comm(99), time_str(1000001000000); select ipv4_str(x'\''0a000001'\''), ipv4_hstr(167772161), ipv6_str(x'\''20010db8000000000000000000000001'\''), mac_str(x'\''001122334455'\''); select uuid_str(x'\''00112233445566778899aabbccddeeff'\''), guid_str(x'\''00112233445566778899aabbccddeeff'\''), ipsa_str(x'\''02000050c0a80001'\'')'
+cat >expect <<'EOT'
+# 7 events lost: cpu1=7
+=== select stack_str(_stack) s, count(*) from sched_switch group by s order by s ===
+s                                                     | count(*)
+------------------------------------------------------+---------
+do_nanosleep;schedule                                 | 2
+main;work_loop;entry_SYSCALL_64;do_nanosleep;schedule | 1
+
+=== select stack_str(_stack, ' <- ') from "cpu-clock" ===
+stack_str(_stack, ' <- ')
+-------------------------
+main <- work_loop
+
+=== select vec, symbolic('softirq_entry.vec', vec), symbolic('irq:softirq_entry.vec', vec), symbolic(vec) from softirq_entry ===
+vec | symbolic('softirq_entry.vec', vec) | symbolic('irq:softirq_entry.vec', vec) | symbolic(vec)
+----+------------------------------------+----------------------------------------+--------------
+1   | TIMER                              | TIMER                                  | TIMER
+9   | RCU                                | RCU                                    | RCU
+
+=== select ksymbol(function), mode from hrtimer_start ===
+ksymbol(function) | mode
+------------------+-----
+hrtimer_wakeup    | 1
+
+=== select id, syscall(id), args from sys_enter ===
+id | syscall(id) | args
+---+-------------+----------
+39 | getpid      | [BLOB:48]
+1  | write       | [BLOB:48]
+
+=== select comm(201), comm(200), comm(99), time_str(1000001000000) ===
+comm(201)      | comm(200) | comm(99) | time_str(1000001000000)
+---------------+-----------+----------+---------------------------
+worker-renamed | worker    | <...>    | 2026-01-01 00:00:00.001000
+
+=== select ipv4_str(x'0a000001'), ipv4_hstr(167772161), ipv6_str(x'20010db8000000000000000000000001'), mac_str(x'001122334455') ===
+ipv4_str(x'0a000001') | ipv4_hstr(167772161) | ipv6_str(x'20010db8000000000000000000000001') | mac_str(x'001122334455')
+----------------------+----------------------+-----------------------------------------------+-------------------------
+10.0.0.1              | 10.0.0.1             | 2001:db8::1                                   | 00:11:22:33:44:55
+
+=== select uuid_str(x'00112233445566778899aabbccddeeff'), guid_str(x'00112233445566778899aabbccddeeff'), ipsa_str(x'02000050c0a80001') ===
+uuid_str(x'00112233445566778899aabbccddeeff') | guid_str(x'00112233445566778899aabbccddeeff') | ipsa_str(x'02000050c0a80001')
+----------------------------------------------+-----------------------------------------------+------------------------------
+00112233-4455-6677-8899-aabbccddeeff          | 33221100-5544-7766-8899-aabbccddeeff          | 192.168.0.1:80
+
+EOT
+check_output expect actual
+
+# t401.4 alias= and index=, a join on pid, a constant term pushed down
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '-e' 'sched:sched_switch//alias=sw/index=prev_pid/,sched:sched_wakeup' '--query' 'select sw.prev_comm, w.comm, sw._time - w._time from sw join sched_wakeup w on sw.next_pid = w.pid; select prev_pid, count(*) from sw where prev_pid = 201 group by 1'
+cat >expect <<'EOT'
+# 7 events lost: cpu1=7
+=== select sw.prev_comm, w.comm, sw._time - w._time from sw join sched_wakeup w on sw.next_pid = w.pid ===
+prev_comm | comm     | sw._time - w._time
+----------+----------+-------------------
+swapper/1 | worker-2 | 50000
+
+=== select prev_pid, count(*) from sw where prev_pid = 201 group by 1 ===
+prev_pid | count(*)
+---------+---------
+201      | 1
+
+EOT
+check_output expect actual
+
+# t401.5 -i: one round per interval of capture time, then the rest
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '-e' 'sched:sched_switch' '-i' '3' '--query' 'select count(*) n, group_concat(prev_comm) from sched_switch'
+cat >expect <<'EOT'
+2026-01-01 00:00:00.003100
+=== select count(*) n, group_concat(prev_comm) from sched_switch ===
+n | group_concat(prev_comm)
+--+------------------------
+2 | swapper/1,worker
+
+2026-01-01 00:00:00.006100
+=== select count(*) n, group_concat(prev_comm) from sched_switch ===
+n | group_concat(prev_comm)
+--+------------------------
+0 | NULL
+
+2026-01-01 00:00:00.009100
+=== select count(*) n, group_concat(prev_comm) from sched_switch ===
+n | group_concat(prev_comm)
+--+------------------------
+1 | worker-renamed
+
+# 7 events lost: cpu1=7
+2026-01-01 00:00:00.009100
+=== select count(*) n, group_concat(prev_comm) from sched_switch ===
+n | group_concat(prev_comm)
+--+------------------------
+0 | NULL
+
+EOT
+check_output expect actual
+
+# t401.6 --format json and csv
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '-e' 'sched:sched_switch,raw_syscalls:sys_enter' '--format' 'json' '--query' 'select _time, prev_comm, 0.5 f, null z from sched_switch; select id, args from sys_enter limit 1'
+cat >expect <<'EOT'
+{"query":"select _time, prev_comm, 0.5 f, null z from sched_switch","rows":[{"_time":1000000150000,"prev_comm":"swapper/1","f":0.5,"z":null},{"_time":1000000200000,"prev_comm":"worker","f":0.5,"z":null},{"_time":1000007000000,"prev_comm":"worker-renamed","f":0.5,"z":null}]}
+{"query":"select id, args from sys_enter limit 1","rows":[{"id":39,"args":"0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"}]}
+EOT
+check_output expect actual
+
+# t401.6b csv
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap 'sql' '-e' 'sched:sched_switch' '--format' 'csv' '--query' 'select _time, prev_comm, 1.5, null, '\''a,"b'\'' from sched_switch'
+cat >expect <<'EOT'
+_time,prev_comm,1.5,null,"'a,""b'"
+1000000150000,swapper/1,1.500000,,"a,""b"
+1000000200000,worker,1.500000,,"a,""b"
+1000007000000,worker-renamed,1.500000,,"a,""b"
+EOT
+check_output expect actual
+
+# t401.7 --verify: every query gives the same rows in both storage modes
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql --verify --query \
+	'select * from sched_switch; select count(*) from sched_wakeup w join sched_switch s on s.next_pid = w.pid;
+	 select prev_comm, count(*) from sched_switch where _time > 1000000160000 group by 1;
+	 select * from stacks; select * from tasks; select vec, symbolic(vec) from softirq_entry'
+[ "$(grep -c 'same in both modes' stderr.out)" = 6 ] || { cat stderr.out; fail "--verify"; }
+
+# t401.8 --output2: a database the sqlite3 CLI reads, with the same rows
+if command -v sqlite3 >/dev/null 2>&1; then
+	q='select _time, prev_comm, next_pid, _stack from sched_switch order by _time'
+	run_ok mem.csv "$PP_ANALYZE" sql-basic.ppcap sql --format csv --query "$q"
+	run_ok file.csv "$PP_ANALYZE" sql-basic.ppcap sql --output2 out.db --format csv --query "$q"
+	check_output mem.csv file.csv
+	sqlite3 -csv -header out.db "$q" | tr -d '\r' >cli.csv
+	check_output mem.csv cli.csv
+	sqlite3 out.db 'select count(*) from stacks; select count(*) from tasks;
+		select table_name, sample_count from event_metadata order by 1' >actual
+	cat >expect <<'EOT'
+9
+4
+cpu-clock|1
+hrtimer_start|1
+sched_switch|3
+sched_wakeup|2
+softirq_entry|2
+sys_enter|2
+EOT
+	check_output expect actual
+else
+	echo "t401.8 skipped: no sqlite3 CLI"
+fi
+
+# t401.9 bad input: SQLite's message with the query, or what is wrong and how to fix it; exit 2
+bad() {	# EXPECTED_MESSAGE ARGS...
+	_msg=$1
+	shift
+	"$PP_ANALYZE" sql-basic.ppcap sql "$@" >/dev/null 2>err.out
+	_rc=$?
+	[ $_rc = 2 ] || { cat err.out; fail "sql $*: exit $_rc, expected 2"; }
+	grep -qF -- "$_msg" err.out || { cat err.out; fail "sql $*: no '$_msg' in the message"; }
+}
+bad 'near "selec": syntax error' --query 'selec 1'
+bad 'in query: selec 1' --query 'select 1; selec 1'
+bad 'no such table: nope' --query 'select * from nope'
+bad 'no such column: nope' -e sched:sched_switch --query 'select nope from sched_switch'
+bad "two tables named 'x'" -e 'sched:sched_switch//alias=x/,sched:sched_wakeup//alias=x/' --query 'select 1'
+bad "bad alias 'stacks'" -e 'sched:sched_switch//alias=stacks/' --query 'select 1'
+bad "index=nope" -e 'sched:sched_switch//index=nope/' --query 'select 1'
+bad "event 'sched:nope' is not in the capture" -e sched:nope --query 'select 1'
+bad "needs --query and/or --output2" -e sched:sched_switch
+bad "unknown --mode 'x'" --mode x --query 'select 1'
+bad "no __print_symbolic() table for 'nope.x'" --query "select symbolic('nope.x', 1)"
+bad "unknown option" --nope
+
+# t401.10 the samples run (samples/sql/*.sql name their events on a "-- events:" line)
+for f in "$SAMPLES"/sql/*.sql; do
+	ev=$(sed -n 's/^-- events: *//p' "$f" | head -1)
+	run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql -e "$ev" --query "$(cat "$f")"
+	grep -q '^=== ' actual || fail "sample $f printed no result"
+done
+exit 0
