@@ -242,7 +242,48 @@ static int in_list(const char *list, uint32_t v)
 	return 0;
 }
 
+/* The tables main() builds live in file scope or in its own locals; free them all at exit. */
+static char **g_names;
+static uint64_t g_nr_ids;
+static char *g_found;
+static uint64_t *g_counts;
+
+static void free_all(void)
+{
+	for (size_t i = 0; i < nr_dsos; i++) {
+		for (size_t k = 0; k < dsos[i].nr; k++)
+			free(dsos[i].syms[k].name);
+		free(dsos[i].syms);
+		free(dsos[i].path);
+	}
+	free(dsos);
+	for (size_t i = 0; i < nr_maps; i++)
+		free(maps[i].path);
+	free(maps);
+	for (size_t i = 0; i < nr_ksyms; i++)
+		free(ksyms[i].name);
+	free(ksyms);
+	for (size_t i = 0; i < nr_folds; i++)
+		free(folds[i].stack);
+	free(folds);
+	for (uint64_t i = 0; i < g_nr_ids; i++)
+		free(g_names[i]);
+	free(g_names);
+	free(g_counts);
+	free(g_found);
+}
+
+static int capcheck_main(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	int rc = capcheck_main(argc, argv);
+
+	free_all();
+	return rc;
+}
+
+static int capcheck_main(int argc, char **argv)
 {
 	struct ppf_reader *r = NULL;
 	struct ppf_record rec;
@@ -320,14 +361,15 @@ int main(int argc, char **argv)
 			if (rec.u.event.id >= nr_ids) {
 				uint64_t n = rec.u.event.id + 1;
 
-				names = xrealloc(names, n * sizeof(*names));
-				counts = xrealloc(counts, n * sizeof(*counts));
+				names = g_names = xrealloc(names, n * sizeof(*names));
+				counts = g_counts = xrealloc(counts, n * sizeof(*counts));
 				for (uint64_t i = nr_ids; i < n; i++) {
 					names[i] = NULL;
 					counts[i] = 0;
 				}
-				nr_ids = n;
+				nr_ids = g_nr_ids = n;
 			}
+			free(names[rec.u.event.id]);
 			names[rec.u.event.id] = xstrdup(rec.u.event.name);
 			break;
 		case PPF_REC_SAMPLE: {
@@ -411,7 +453,7 @@ int main(int argc, char **argv)
 		case PPF_REC_KV:
 			if (!strcmp(cmd, "kv") && !strcmp(rec.u.kv.key, want_key)) {
 				free(found);
-				found = xstrdup(rec.u.kv.value);
+				found = g_found = xstrdup(rec.u.kv.value);
 			}
 			break;
 		case PPF_REC_STAT:
@@ -421,7 +463,7 @@ int main(int argc, char **argv)
 				snprintf(v, sizeof(v), "%llu",
 					 (unsigned long long)rec.u.stat.value);
 				free(found);
-				found = xstrdup(v);
+				found = g_found = xstrdup(v);
 			}
 			break;
 		}
