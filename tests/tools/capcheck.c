@@ -80,6 +80,13 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+/* Room for element @n of @p: capacity doubles, so adding n elements costs O(n). */
+#define GROW(p, n)                                                                         \
+	do {                                                                               \
+		if (((n) & ((n) - 1)) == 0)                                                \
+			(p) = xrealloc((p), ((n) ? 2 * (n) : 1) * sizeof(*(p)));           \
+	} while (0)
+
 static char *xstrdup(const char *s)
 {
 	char *d = strdup(s ? s : "");
@@ -186,7 +193,7 @@ static void fold_add(const char *stack)
 			return;
 		}
 	}
-	folds = xrealloc(folds, (nr_folds + 1) * sizeof(*folds));
+	GROW(folds, nr_folds);
 	folds[nr_folds].stack = xstrdup(stack);
 	folds[nr_folds++].count = 1;
 }
@@ -399,7 +406,7 @@ static int capcheck_main(int argc, char **argv)
 			nr_lost += rec.u.lost.count;
 			break;
 		case PPF_REC_KSYM:
-			ksyms = xrealloc(ksyms, (nr_ksyms + 1) * sizeof(*ksyms));
+			GROW(ksyms, nr_ksyms);
 			ksyms[nr_ksyms].addr = rec.u.ksym.addr;
 			ksyms[nr_ksyms++].name = xstrdup(rec.u.ksym.name);
 			ksyms_sorted = 0;
@@ -407,7 +414,7 @@ static int capcheck_main(int argc, char **argv)
 		case PPF_REC_DSO: {
 			struct dso *d;
 
-			dsos = xrealloc(dsos, (nr_dsos + 1) * sizeof(*dsos));
+			GROW(dsos, nr_dsos);
 			d = &dsos[nr_dsos++];
 			memset(d, 0, sizeof(*d));
 			d->path = xstrdup(rec.u.dso.path);
@@ -423,7 +430,7 @@ static int capcheck_main(int argc, char **argv)
 
 			if (!d)
 				break;
-			d->syms = xrealloc(d->syms, (d->nr + 1) * sizeof(*d->syms));
+			GROW(d->syms, d->nr);
 			d->syms[d->nr].start = rec.u.sym.start;
 			d->syms[d->nr].size = rec.u.sym.size;
 			d->syms[d->nr++].name = xstrdup(rec.u.sym.name);
@@ -432,7 +439,7 @@ static int capcheck_main(int argc, char **argv)
 		case PPF_REC_MMAP: {
 			struct map *m;
 
-			maps = xrealloc(maps, (nr_maps + 1) * sizeof(*maps));
+			GROW(maps, nr_maps);
 			m = &maps[nr_maps++];
 			m->pid = rec.u.mmap.pid;
 			m->addr = rec.u.mmap.addr;
