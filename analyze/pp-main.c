@@ -91,16 +91,34 @@ static void usage(FILE *fp)
 		    "Ctrl-C ends both and prints the final report. --save FILE keeps the capture.\n\n");
 }
 
+static volatile sig_atomic_t got_term;
+static void on_term(int sig)
+{
+	(void)sig;
+	got_term = 1;
+}
+
+/* A SIGTERM or SIGHUP to pp ends the recording: pp-analyze then reads to the end. */
+static void forward_term(pid_t rec)
+{
+	if (got_term) {
+		kill(rec, SIGTERM);
+		got_term = 0;
+	}
+}
+
 /* Copy @in to @out and @save until EOF; EPIPE on @out stops the copy to it. */
-static void tee_loop(int in, int out, int save, const char *save_path)
+static void tee_loop(int in, int out, int save, const char *save_path, pid_t rec)
 {
 	char buf[1 << 16];
 	bool out_ok = true;
 
 	for (;;) {
 		ssize_t n = read(in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR) {
+			forward_term(rec);
 			continue;
+		}
 		if (n <= 0)
 			break;
 		for (ssize_t off = 0; out_ok && off < n;) {
@@ -157,13 +175,6 @@ static int exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
-}
-
-static volatile sig_atomic_t got_term;
-static void on_term(int sig)
-{
-	(void)sig;
-	got_term = 1;
 }
 
 static int run_live(int argc, const char **argv)
@@ -223,14 +234,20 @@ static int run_live(int argc, const char **argv)
 	}
 	/* Ctrl-C goes to the whole group; pp itself only waits. SIGTERM is forwarded. */
 	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, on_term);
 	signal(SIGPIPE, SIG_IGN);
+	/* no SA_RESTART: waitpid() must return EINTR so the SIGTERM is forwarded */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	pid_t rec = spawn("pp-record", rv, -1, p1[1]);
 	pid_t ana = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1);
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);
-		tee_loop(p1[0], p2[1], savefd, save);
+		tee_loop(p1[0], p2[1], savefd, save, rec);
 		close(p2[1]);
 		close(savefd);
 	}
@@ -238,15 +255,11 @@ static int run_live(int argc, const char **argv)
 
 	int rs = 0, as = 0, st, left = 2;
 	while (left > 0) {
+		forward_term(rec);
 		pid_t w = waitpid(-1, &st, 0);
 		if (w < 0) {
-			if (errno == EINTR) {
-				if (got_term) {
-					kill(rec, SIGTERM);
-					got_term = 0;
-				}
+			if (errno == EINTR)
 				continue;
-			}
 			break;
 		}
 		if (w == rec) {
