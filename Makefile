@@ -113,8 +113,8 @@ all: $(O)/tests/capbuild
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
-$(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
+$(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
 $(O)/load/%: tests/load/%.c
 	@mkdir -p $(dir $@)

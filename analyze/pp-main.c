@@ -12,8 +12,9 @@
  * segments and the analyzer reads them as a capture.  One Ctrl-C reaches
  * both: pp-record finalizes the stream, pp-analyze (which ignores SIGINT
  * on a stream) reads to its end and prints the final report.  With --save
- * pp copies the stream into FILE as it passes, so the analysed capture is
- * kept.  The exit status is pp-record's when it failed, else pp-analyze's.
+ * pp copies the stream's segments into FILE as they pass, through a capture
+ * writer that indexes them, so the analysed capture is kept complete.  The
+ * exit status is pp-record's when it failed, else pp-analyze's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -30,7 +31,9 @@
 
 #include "common/argv.h"
 #include "common/buf.h"
+#include "common/err.h"
 #include "common/log.h"
+#include "format/format.h"
 
 static char bindir[PATH_MAX];
 
@@ -107,10 +110,111 @@ static void forward_term(pid_t rec)
 	}
 }
 
-/* Copy @in to @out and @save until EOF; EPIPE on @out stops the copy to it. */
-static void tee_loop(int in, int out, int save, const char *save_path, pid_t rec)
+/*
+ * --save: the stream's segments go into FILE through a capture writer, which
+ * indexes them and closes FILE with an index and a trailer - a saved live
+ * session is as complete as a recorded file.  A segment cut off by the end of
+ * the stream is left out.
+ */
+struct saver {
+	const char *path;
+	struct ppf_writer *w;
+	uint8_t *buf;			/* the file header, then one segment at a time */
+	size_t len, cap, need;
+	bool have_hdr;
+	bool failed;
+};
+
+static uint32_t le32(const uint8_t *p)
 {
-	char buf[1 << 16];
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void saver_fail(struct saver *sv, const char *what)
+{
+	pp_err("cannot save '%s': %s", sv->path, what);
+	sv->failed = true;
+}
+
+/* A whole piece is in sv->buf: the file header opens the writer, a segment is copied. */
+static void saver_piece(struct saver *sv)
+{
+	int rc;
+
+	if (!sv->have_hdr) {
+		struct ppf_writer_opts o = { 0 };
+
+		if (memcmp(sv->buf, PPF_FILE_MAGIC, 8)) {
+			saver_fail(sv, "the stream is not a pp capture");
+			return;
+		}
+		for (int i = 7; i >= 0; i--)
+			o.created_ns = o.created_ns << 8 | sv->buf[40 + i];
+		rc = ppf_writer_open(sv->path, &o, &sv->w);
+		if (rc) {
+			saver_fail(sv, pp_strerror(rc));
+			return;
+		}
+		sv->have_hdr = true;
+		sv->len = 0;
+		sv->need = PPF_SEG_HDR_SZ;
+		return;
+	}
+	if (sv->need == PPF_SEG_HDR_SZ) {
+		if (le32(sv->buf) != PPF_SEG_MAGIC) {
+			sv->need = SIZE_MAX;	/* a trailer, or garbage: the end */
+			return;
+		}
+		sv->need += le32(sv->buf + 32);
+		if (sv->need > PPF_SEG_HDR_SZ)
+			return;
+	}
+	rc = ppf_writer_put_segment(sv->w, sv->buf, sv->len);
+	if (rc == PP_EBAD_CRC || rc == PP_EBAD_LENGTH || rc == PP_EBAD_MAGIC)
+		pp_warn("'%s': a damaged segment of the stream is left out", sv->path);
+	else if (rc) {
+		saver_fail(sv, ppf_writer_errmsg(sv->w));
+		return;
+	}
+	sv->len = 0;
+	sv->need = PPF_SEG_HDR_SZ;
+}
+
+static void saver_add(struct saver *sv, const uint8_t *p, size_t n)
+{
+	while (n && !sv->failed && sv->need != SIZE_MAX) {
+		size_t take = sv->need - sv->len < n ? sv->need - sv->len : n;
+
+		if (sv->len + take > sv->cap) {
+			sv->cap = sv->len + take > 2 * sv->cap ? sv->len + take : 2 * sv->cap;
+			sv->buf = pp_xrealloc(sv->buf, sv->cap);
+		}
+		memcpy(sv->buf + sv->len, p, take);
+		sv->len += take;
+		p += take;
+		n -= take;
+		if (sv->len == sv->need)
+			saver_piece(sv);
+	}
+}
+
+static void saver_close(struct saver *sv)
+{
+	if (sv->w) {
+		int rc = ppf_writer_close(sv->w);
+
+		if (rc && !sv->failed)
+			pp_err("cannot save '%s': %s", sv->path, pp_strerror(rc));
+	} else if (!sv->failed) {
+		pp_err("cannot save '%s': the stream was empty", sv->path);
+	}
+	free(sv->buf);
+}
+
+/* Copy @in to @out and into the saved capture until EOF; EPIPE on @out stops the copy to it. */
+static void tee_loop(int in, int out, struct saver *sv, pid_t rec)
+{
+	uint8_t buf[1 << 16];
 	bool out_ok = true;
 
 	for (;;) {
@@ -131,16 +235,7 @@ static void tee_loop(int in, int out, int save, const char *save_path, pid_t rec
 			}
 			off += w;
 		}
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(save, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				pp_err("cannot write '%s': %s", save_path, strerror(errno));
-				return;
-			}
-			off += w;
-		}
+		saver_add(sv, buf, (size_t)n);
 	}
 }
 
@@ -222,13 +317,15 @@ static int run_live(int argc, const char **argv)
 	for (int i = 0; i < nan; i++)
 		av[i + 2] = an[i];
 
-	int p1[2], p2[2] = { -1, -1 }, savefd = -1;
+	int p1[2], p2[2] = { -1, -1 };
+	struct saver sv = { .path = save, .need = PPF_FILE_HDR_SZ };
 	if (pipe(p1))
 		pp_die("pipe: %s", strerror(errno));
 	if (save) {
-		savefd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (savefd < 0)
+		int fd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
 			pp_die("cannot write '%s': %s", save, strerror(errno));
+		close(fd);	/* fail early; the writer makes it anew */
 		if (pipe(p2))
 			pp_die("pipe: %s", strerror(errno));
 	}
@@ -247,9 +344,9 @@ static int run_live(int argc, const char **argv)
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);
-		tee_loop(p1[0], p2[1], savefd, save, rec);
+		tee_loop(p1[0], p2[1], &sv, rec);
 		close(p2[1]);
-		close(savefd);
+		saver_close(&sv);
 	}
 	close(p1[0]);
 
