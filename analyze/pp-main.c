@@ -230,7 +230,9 @@ static void tee_loop(int in, int out, struct saver *sv, pid_t rec)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
+				/* the analyzer is done (-N): stop the recording, keep saving */
 				out_ok = false;
+				kill(rec, SIGTERM);
 				break;
 			}
 			off += w;
@@ -347,8 +349,14 @@ static int run_live(int argc, const char **argv)
 		tee_loop(p1[0], p2[1], &sv, rec);
 		close(p2[1]);
 		saver_close(&sv);
+		close(p1[0]);
+		p1[0] = -1;
 	}
-	close(p1[0]);
+	/*
+	 * Without --save, pp keeps a read end of the pipe: when pp-analyze is done
+	 * first (-N), pp-record gets a SIGTERM, not a broken pipe, and pp drains
+	 * what it still writes.
+	 */
 
 	int rs = 0, as = 0, st, left = 2;
 	while (left > 0) {
@@ -367,8 +375,16 @@ static int run_live(int argc, const char **argv)
 			left--;
 			if (left)	/* the analyzer is gone: stop recording for it */
 				kill(rec, SIGTERM);
+			for (char sink[1 << 16]; left && p1[0] >= 0;) {
+				ssize_t n = read(p1[0], sink, sizeof(sink));
+				if (n == 0 || (n < 0 && errno != EINTR))
+					break;
+				forward_term(rec);
+			}
 		}
 	}
+	if (p1[0] >= 0)
+		close(p1[0]);
 	pp_buf_release(&forstr);
 	free(rv);
 	free(av);
