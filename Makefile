@@ -129,8 +129,8 @@ $(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
 all: $(PYMOD)
 endif
 
-$(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
+$(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
 $(O)/load/%: tests/load/%.c tests/load/load.h
 	@mkdir -p $(dir $@)

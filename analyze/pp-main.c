@@ -12,8 +12,9 @@
  * segments and the analyzer reads them as a capture.  One Ctrl-C reaches
  * both: pp-record finalizes the stream, pp-analyze (which ignores SIGINT
  * on a stream) reads to its end and prints the final report.  With --save
- * pp copies the stream into FILE as it passes, so the analysed capture is
- * kept.  The exit status is pp-record's when it failed, else pp-analyze's.
+ * pp copies the stream's segments into FILE as they pass, through a capture
+ * writer that indexes them, so the analysed capture is kept complete.  The
+ * exit status is pp-record's when it failed, else pp-analyze's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -30,7 +31,9 @@
 
 #include "common/argv.h"
 #include "common/buf.h"
+#include "common/err.h"
 #include "common/log.h"
+#include "format/format.h"
 
 static char bindir[PATH_MAX];
 
@@ -91,16 +94,135 @@ static void usage(FILE *fp)
 		    "Ctrl-C ends both and prints the final report. --save FILE keeps the capture.\n\n");
 }
 
-/* Copy @in to @out and @save until EOF; EPIPE on @out stops the copy to it. */
-static void tee_loop(int in, int out, int save, const char *save_path)
+static volatile sig_atomic_t got_term;
+static void on_term(int sig)
 {
-	char buf[1 << 16];
+	(void)sig;
+	got_term = 1;
+}
+
+/* A SIGTERM or SIGHUP to pp ends the recording: pp-analyze then reads to the end. */
+static void forward_term(pid_t rec)
+{
+	if (got_term) {
+		kill(rec, SIGTERM);
+		got_term = 0;
+	}
+}
+
+/*
+ * --save: the stream's segments go into FILE through a capture writer, which
+ * indexes them and closes FILE with an index and a trailer - a saved live
+ * session is as complete as a recorded file.  A segment cut off by the end of
+ * the stream is left out.
+ */
+struct saver {
+	const char *path;
+	struct ppf_writer *w;
+	uint8_t *buf;			/* the file header, then one segment at a time */
+	size_t len, cap, need;
+	bool have_hdr;
+	bool failed;
+};
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void saver_fail(struct saver *sv, const char *what)
+{
+	pp_err("cannot save '%s': %s", sv->path, what);
+	sv->failed = true;
+}
+
+/* A whole piece is in sv->buf: the file header opens the writer, a segment is copied. */
+static void saver_piece(struct saver *sv)
+{
+	int rc;
+
+	if (!sv->have_hdr) {
+		struct ppf_writer_opts o = { 0 };
+
+		if (memcmp(sv->buf, PPF_FILE_MAGIC, 8)) {
+			saver_fail(sv, "the stream is not a pp capture");
+			return;
+		}
+		for (int i = 7; i >= 0; i--)
+			o.created_ns = o.created_ns << 8 | sv->buf[40 + i];
+		rc = ppf_writer_open(sv->path, &o, &sv->w);
+		if (rc) {
+			saver_fail(sv, pp_strerror(rc));
+			return;
+		}
+		sv->have_hdr = true;
+		sv->len = 0;
+		sv->need = PPF_SEG_HDR_SZ;
+		return;
+	}
+	if (sv->need == PPF_SEG_HDR_SZ) {
+		if (le32(sv->buf) != PPF_SEG_MAGIC) {
+			sv->need = SIZE_MAX;	/* a trailer, or garbage: the end */
+			return;
+		}
+		sv->need += le32(sv->buf + 32);
+		if (sv->need > PPF_SEG_HDR_SZ)
+			return;
+	}
+	rc = ppf_writer_put_segment(sv->w, sv->buf, sv->len);
+	if (rc == PP_EBAD_CRC || rc == PP_EBAD_LENGTH || rc == PP_EBAD_MAGIC)
+		pp_warn("'%s': a damaged segment of the stream is left out", sv->path);
+	else if (rc) {
+		saver_fail(sv, ppf_writer_errmsg(sv->w));
+		return;
+	}
+	sv->len = 0;
+	sv->need = PPF_SEG_HDR_SZ;
+}
+
+static void saver_add(struct saver *sv, const uint8_t *p, size_t n)
+{
+	while (n && !sv->failed && sv->need != SIZE_MAX) {
+		size_t take = sv->need - sv->len < n ? sv->need - sv->len : n;
+
+		if (sv->len + take > sv->cap) {
+			sv->cap = sv->len + take > 2 * sv->cap ? sv->len + take : 2 * sv->cap;
+			sv->buf = pp_xrealloc(sv->buf, sv->cap);
+		}
+		memcpy(sv->buf + sv->len, p, take);
+		sv->len += take;
+		p += take;
+		n -= take;
+		if (sv->len == sv->need)
+			saver_piece(sv);
+	}
+}
+
+static void saver_close(struct saver *sv)
+{
+	if (sv->w) {
+		int rc = ppf_writer_close(sv->w);
+
+		if (rc && !sv->failed)
+			pp_err("cannot save '%s': %s", sv->path, pp_strerror(rc));
+	} else if (!sv->failed) {
+		pp_err("cannot save '%s': the stream was empty", sv->path);
+	}
+	free(sv->buf);
+}
+
+/* Copy @in to @out and into the saved capture until EOF; EPIPE on @out stops the copy to it. */
+static void tee_loop(int in, int out, struct saver *sv, pid_t rec)
+{
+	uint8_t buf[1 << 16];
 	bool out_ok = true;
 
 	for (;;) {
 		ssize_t n = read(in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR) {
+			forward_term(rec);
 			continue;
+		}
 		if (n <= 0)
 			break;
 		for (ssize_t off = 0; out_ok && off < n;) {
@@ -108,21 +230,14 @@ static void tee_loop(int in, int out, int save, const char *save_path)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
+				/* the analyzer is done (-N): stop the recording, keep saving */
 				out_ok = false;
+				kill(rec, SIGTERM);
 				break;
 			}
 			off += w;
 		}
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(save, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				pp_err("cannot write '%s': %s", save_path, strerror(errno));
-				return;
-			}
-			off += w;
-		}
+		saver_add(sv, buf, (size_t)n);
 	}
 }
 
@@ -157,13 +272,6 @@ static int exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
-}
-
-static volatile sig_atomic_t got_term;
-static void on_term(int sig)
-{
-	(void)sig;
-	got_term = 1;
 }
 
 static int run_live(int argc, const char **argv)
@@ -211,42 +319,52 @@ static int run_live(int argc, const char **argv)
 	for (int i = 0; i < nan; i++)
 		av[i + 2] = an[i];
 
-	int p1[2], p2[2] = { -1, -1 }, savefd = -1;
+	int p1[2], p2[2] = { -1, -1 };
+	struct saver sv = { .path = save, .need = PPF_FILE_HDR_SZ };
 	if (pipe(p1))
 		pp_die("pipe: %s", strerror(errno));
 	if (save) {
-		savefd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (savefd < 0)
+		int fd = open(save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0)
 			pp_die("cannot write '%s': %s", save, strerror(errno));
+		close(fd);	/* fail early; the writer makes it anew */
 		if (pipe(p2))
 			pp_die("pipe: %s", strerror(errno));
 	}
 	/* Ctrl-C goes to the whole group; pp itself only waits. SIGTERM is forwarded. */
 	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, on_term);
 	signal(SIGPIPE, SIG_IGN);
+	/* no SA_RESTART: waitpid() must return EINTR so the SIGTERM is forwarded */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	pid_t rec = spawn("pp-record", rv, -1, p1[1]);
 	pid_t ana = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1);
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);
-		tee_loop(p1[0], p2[1], savefd, save);
+		tee_loop(p1[0], p2[1], &sv, rec);
 		close(p2[1]);
-		close(savefd);
+		saver_close(&sv);
+		close(p1[0]);
+		p1[0] = -1;
 	}
-	close(p1[0]);
+	/*
+	 * Without --save, pp keeps a read end of the pipe: when pp-analyze is done
+	 * first (-N), pp-record gets a SIGTERM, not a broken pipe, and pp drains
+	 * what it still writes.
+	 */
 
 	int rs = 0, as = 0, st, left = 2;
 	while (left > 0) {
+		forward_term(rec);
 		pid_t w = waitpid(-1, &st, 0);
 		if (w < 0) {
-			if (errno == EINTR) {
-				if (got_term) {
-					kill(rec, SIGTERM);
-					got_term = 0;
-				}
+			if (errno == EINTR)
 				continue;
-			}
 			break;
 		}
 		if (w == rec) {
@@ -257,8 +375,16 @@ static int run_live(int argc, const char **argv)
 			left--;
 			if (left)	/* the analyzer is gone: stop recording for it */
 				kill(rec, SIGTERM);
+			for (char sink[1 << 16]; left && p1[0] >= 0;) {
+				ssize_t n = read(p1[0], sink, sizeof(sink));
+				if (n == 0 || (n < 0 && errno != EINTR))
+					break;
+				forward_term(rec);
+			}
 		}
 	}
+	if (p1[0] >= 0)
+		close(p1[0]);
 	pp_buf_release(&forstr);
 	free(rv);
 	free(av);

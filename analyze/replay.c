@@ -311,7 +311,8 @@ size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out)
 			    (unsigned long long)(st->nr_corrupt - st->nr_problems));
 		n++;
 	}
-	if (st->truncated) {
+	/* a live stream has no index or trailer by design: only a cut segment is a problem */
+	if (st->truncated && !(s->live && !st->cut_mid_segment)) {
 		pp_buf_addf(out, "truncated: %s at offset %llu (after segment %llu)\n",
 			    st->cut_mid_segment ? "the file ends inside a segment"
 						: "the file has no index or trailer",

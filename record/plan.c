@@ -86,7 +86,10 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		pp_argv_free(argv);
 		return rc;
 	}
-	rc = pp_plan_build(ops, argc - 1, (const char **)argv + 1, &p, err, sizeof(err));
+	/* option parsing may reorder the vector: give it a copy, free the strings from ours */
+	const char **args = pp_xcalloc((size_t)argc, sizeof(*args));
+	memcpy(args, argv + 1, (size_t)(argc - 1) * sizeof(*args));
+	rc = pp_plan_build(ops, argc - 1, args, &p, err, sizeof(err));
 	if (rc == PP_OPT_HELP)
 		rc = rec_session_fail(s, PP_EUSAGE, "--for '%s': help is not a recording",
 				      analyzer_args);
@@ -125,6 +128,7 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		s->added[s->nr_added++] = pp_xstrdup(p.events[i]);
 	}
 	pp_plan_release(&p);
+	free(args);
 	pp_argv_free(argv);
 	return rc;
 }

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t602-live-sigint: Ctrl-C on `pp ANALYZER` (SIGINT to the whole process group, as a
+# terminal sends it) ends pp-record and pp-analyze cleanly: exit status 0, no process of
+# the group left, the final report printed after the signal (an analyzer that reports only
+# at the end prints its table), pp-record's summary on stderr, no error line.  SIGTERM to
+# pp alone is forwarded and ends both the same way.
+. "$(dirname "$0")/lib.sh"
+need_event sched:sched_switch
+need_event raw_syscalls:sys_enter
+command -v setsid >/dev/null 2>&1 || skip "no setsid(1) for a process group"
+
+# ctrl_c SECONDS OUT ERR CMD...: run CMD as its own process group, SIGINT the group
+ctrl_c() {
+	d=$1 out=$2 err=$3
+	shift 3
+	setsid "$@" >"$out" 2>"$err" &
+	pid=$!
+	sleep "$d"
+	kill -INT -"$pid"
+	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) &
+	k=$!
+	wait $pid
+	rc=$?
+	kill $k 2>/dev/null
+	sleep 0.2
+	left=$(ps -eo pgid=,pid=,comm= | awk -v g="$pid" '$1 == g' | wc -l)
+	return $rc
+}
+
+ctrl_c 2.5 top.out top.err "$PP" top -e sched:sched_switch -i 1000
+rc=$?
+cat top.err
+assert_eq "pp top exit status after Ctrl-C" 0 $rc
+assert_eq "processes of the group left" 0 "$left"
+n=$(grep -c "sample .* events" top.out)
+assert_ge "top reports (2 intervals and the final one)" 3 "$n"
+grep -q "^ *PID *SCHED_SWITCH" top.out || fail "no top table"
+grep -q "^pp-record: [0-9]* events" top.err || fail "no pp-record summary"
+grep -qi "error" top.err && fail "an error line on stderr"
+
+# a report printed only at the end
+ctrl_c 2 sc.out sc.err "$PP" syscalls -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit
+rc=$?
+cat sc.err
+head -5 sc.out
+assert_eq "pp syscalls exit status after Ctrl-C" 0 $rc
+assert_eq "processes of the group left" 0 "$left"
+grep -q "^syscalls  *calls  *total(us)" sc.out || fail "no final syscalls table"
+assert_ge "syscall rows" 3 "$(grep -c '^[a-z_0-9]*([0-9]*) ' sc.out)"
+grep -qi "error" sc.err && fail "an error line on stderr"
+
+# SIGTERM to pp alone
+"$PP" top -e sched:sched_switch -i 1000 >term.out 2>term.err &
+pid=$!
+sleep 2
+kill -TERM $pid
+wait $pid
+rc=$?
+cat term.err
+assert_eq "pp exit status after SIGTERM" 0 $rc
+grep -q "sample .* events" term.out || fail "no report after SIGTERM"
+grep -q "^pp-record: [0-9]* events" term.err || fail "no pp-record summary after SIGTERM"
+exit 0
