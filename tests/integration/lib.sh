@@ -71,3 +71,14 @@ assert_between() {
 normalize_ns() {
 	sed -E 's/[0-9]+\.[0-9]+/N/g'
 }
+
+# sanitized: true when the binaries under test were built with a sanitizer (make asan)
+sanitized() {
+	ldd "$PP_RECORD" 2>/dev/null | grep -qE 'libasan|libubsan'
+}
+
+# skip_if_sanitized WHAT: timing and memory bounds are checked on the plain build only
+skip_if_sanitized() {
+	sanitized && skip "$1 is measured on the plain build (make test); a sanitizer build is slower and bigger"
+	return 0
+}

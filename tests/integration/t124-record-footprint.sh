@@ -9,6 +9,7 @@
 # PP_FOOTPRINT_S sets the length (60 s here; the manual 10-minute run uses 600).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-record.sh"
+skip_if_sanitized "pp-record's footprint"
 need_event sched:sched_switch
 
 DUR=${PP_FOOTPRINT_S:-60}

@@ -8,6 +8,7 @@
 # (exec: the interval then ends on pp-record's time syncs).  A loaded machine may delay
 # one report: all but one must be within 200 ms, and none over 500 ms.
 . "$(dirname "$0")/lib.sh"
+skip_if_sanitized "live report lag"
 need_event sched:sched_switch
 need_event sched:sched_process_exec
 command -v python3 >/dev/null 2>&1 || skip "no python3 to stamp the lines"
