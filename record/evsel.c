@@ -645,9 +645,14 @@ int rec_evsels_finish(struct rec_session *s)
 			   e->kind != PPF_EV_UPROBE && e->kind != PPF_EV_KPROBE) {
 			a->sample_period = s->opts.period;
 		}
-		if (e->kind != PPF_EV_TRACEPOINT && e->kind != PPF_EV_UPROBE &&
-		    e->kind != PPF_EV_KPROBE)
-			a->sample_type |= PERF_SAMPLE_PERIOD;
+		/*
+		 * Every event carries its period, tracepoints too: a tracepoint
+		 * with a count (sched_stat_runtime counts nanoseconds) otherwise
+		 * makes the kernel emit one sample per unit of the count, up to
+		 * the throttle (400 copies of each event at HZ=250).  The
+		 * capture stores a period only when it is not 1.
+		 */
+		a->sample_type |= PERF_SAMPLE_PERIOD;
 		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
 					 ((a->sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8);
 	}
