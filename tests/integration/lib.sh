@@ -82,3 +82,27 @@ skip_if_sanitized() {
 	sanitized && skip "$1 is measured on the plain build (make test); a sanitizer build is slower and bigger"
 	return 0
 }
+
+# idle_cpu: set IDLE_CPU to a CPU on which a task woken from idle is seen switching in
+# (sched_switch from the idle task), or skip the test.  Some virtual machines'
+# kernels emit no tracepoint at all from one CPU's idle task - not even
+# ftrace's sched_switch when it hands the CPU to a woken task - and a test
+# that measures sleeps or wakeups on such a CPU would see none.  Loads that
+# need it are pinned to the CPU found here (highest first).  Call it
+# directly, not in $(...): it may skip the test.
+idle_cpu() {
+	_c=$(($(nproc) - 1))
+	while [ "$_c" -ge 0 ]; do
+		if "$PP_RECORD" -e sched:sched_switch -C "$_c" -o idle-probe.pp -- \
+			taskset -c "$_c" "$PP_LOAD/sleeper" -n 5 -s 2ms >/dev/null 2>&1 &&
+			[ "$("$PP_ANALYZE" idle-probe.pp trace 2>/dev/null |
+				grep -c 'prev_pid=0 .*next_comm=sleeper')" -ge 3 ]; then
+			rm -f idle-probe.pp
+			IDLE_CPU=$_c
+			return 0
+		fi
+		_c=$((_c - 1))
+	done
+	rm -f idle-probe.pp
+	skip "no CPU's idle task is traced switching to a woken task (this kernel drops those sched_switch events)"
+}

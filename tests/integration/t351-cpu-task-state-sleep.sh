@@ -14,9 +14,10 @@
 # stay without its wakeup is not measured.
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
+idle_cpu
 
 "$PP_RECORD" --for 'task-state --filter sleeper' -a -m 1024 -o sleep.pp -- \
-	"$PP_LOAD/sleeper" -n 50 -s 10ms >rec.out 2>rec.err || { cat rec.err; fail "pp-record"; }
+	taskset -c "$IDLE_CPU" "$PP_LOAD/sleeper" -n 50 -s 10ms >rec.out 2>rec.err || { cat rec.err; fail "pp-record"; }
 load=$(grep '^LOAD sleeper' rec.err) || fail "no LOAD line"
 k=$(printf '%s\n' "$load" | tr ' ' '\n' | sed -n 's/^nanosleep=//p')
 tid=$(printf '%s\n' "$load" | tr ' ' '\n' | sed -n 's/^tids=//p')

@@ -8,8 +8,9 @@ need_event sched:sched_switch
 
 "$PP_LOAD/dio" -f "$T/dio.dat" -n 1 >/dev/null 2>&1
 [ $? = 3 ] && skip "the filesystem of $T has no O_DIRECT"
+idle_cpu
 "$PP_RECORD" --for 'task-state --filter dio' -a -m 1024 -o dio.pp -- \
-	"$PP_LOAD/dio" -f "$T/dio.dat" -n 200 >rec.out 2>rec.err || { cat rec.err; fail "pp-record"; }
+	taskset -c "$IDLE_CPU" "$PP_LOAD/dio" -f "$T/dio.dat" -n 200 >rec.out 2>rec.err || { cat rec.err; fail "pp-record"; }
 tid=$(grep '^LOAD dio' rec.err | tr ' ' '\n' | sed -n 's/^tids=//p')
 [ -n "$tid" ] || fail "no LOAD line"
 "$PP_ANALYZE" dio.pp task-state --perins -t "$tid" >ts.txt || fail "task-state"

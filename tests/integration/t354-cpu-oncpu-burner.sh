@@ -8,7 +8,8 @@
 need_event sched:sched_stat_runtime
 command -v python3 >/dev/null || skip "needs python3 to read the JSON"
 
-cpu=$(($(nproc) - 1))
+idle_cpu
+cpu=$IDLE_CPU	# the burner is switched in from idle: that must be traced
 burn="$PP_LOAD/cpuburn -d 3 -c $cpu"
 fifo=0
 if chrt -f 10 true 2>/dev/null; then burn="chrt -f 10 $burn"; fifo=1; fi
