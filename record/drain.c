@@ -152,8 +152,12 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	const uint8_t *data = (const uint8_t *)r->base + (r->map_sz - r->data_sz);
 	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
-	/* bytes in use: a skip the consumer has not passed yet is free space */
-	size_t used = (size_t)(f->wpos - (rpos < f->skip_end ? f->skip_end : rpos));
+	/*
+	 * Bytes in use, a skip record included until the consumer has read it:
+	 * records written past it would wrap onto its header, and the consumer
+	 * would then read a record boundary that is not one.
+	 */
+	size_t used = (size_t)(f->wpos - rpos);
 	size_t space = f->size - used, run = 0, mask = r->data_sz - 1;
 	uint64_t tail = r->tail;
 
@@ -172,8 +176,7 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 		if (skip >= 16)
 			memcpy(ph + 1, &(uint64_t){ skip }, sizeof(uint64_t));
 		__atomic_store_n(&f->wpos, f->wpos + skip, __ATOMIC_RELEASE);
-		f->skip_end = f->wpos;
-		space = f->size;
+		space = f->size - skip;
 		f->nr_resets++;
 	}
 
@@ -407,9 +410,18 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 			const struct perf_event_header *h = (const void *)(f->buf + off);
 			uint64_t sz = h->size;
 
+			if (h->type == REC_FIFO_SKIP && sz >= 16)
+				memcpy(&sz, h + 1, sizeof(sz));
+			if (sz < sizeof(*h) || (sz & 7) || sz > w - r) {
+				/* cannot happen: never loop on it, drop the rest */
+				pp_err("internal error: FIFO %zu has a bad record (size %llu) at %llu;"
+					 " %llu bytes dropped", i, (unsigned long long)sz,
+					 (unsigned long long)r, (unsigned long long)(w - r));
+				d->nr_bad += w - r;
+				r = w;
+				break;
+			}
 			if (h->type == REC_FIFO_SKIP) {
-				if (sz >= 16)
-					memcpy(&sz, h + 1, sizeof(sz));
 				r += sz;
 				continue;
 			}

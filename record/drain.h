@@ -40,7 +40,6 @@ struct rec_fifo {
 	size_t ahead;			/* how far ahead of wpos to populate */
 	size_t reset_at;		/* back to the start when empty beyond this offset */
 	uint64_t nr_resets;
-	uint64_t skip_end;		/* producer: wpos right after the last skip */
 	unsigned nr_populate_errors;
 	size_t max_used;		/* high-water mark of wpos - rpos */
 };
@@ -65,6 +64,7 @@ struct rec_drain {
 
 	/* statistics (read after the thread stopped) */
 	uint64_t nr_rounds, nr_full;	/* rounds; rings left partly because a FIFO was full */
+	uint64_t nr_bad;		/* FIFO bytes dropped as not records (internal error) */
 	uint64_t max_round_ns;		/* longest round */
 	uint64_t max_gap_ns;		/* longest time between two rounds */
 };

@@ -5,7 +5,7 @@
  * Stat keys (stable, read by pp-analyze info): "events.<name>", "samples",
  * "sideband", "lost", "lost_records", "lost.cpu<N>", "late", "late_records",
  * "duration_ns", "dsos", "ksyms", "tasks", "maps", "rec.cpu_user_us",
- * "rec.cpu_sys_us", "rec.maxrss_kb", "rec.max_queued".
+ * "rec.cpu_sys_us", "rec.maxrss_kb", "rec.max_queued", "rec.bad_fifo_bytes".
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +43,7 @@ int rec_summary_write_stats(struct rec_session *s)
 	}
 	STAT("late", t.nr_late);
 	STAT("late_records", s->merge.nr_late);
+	STAT("rec.bad_fifo_bytes", s->drain.nr_bad);
 	STAT("duration_ns", s->end_ns - s->start_ns);
 	STAT("dsos", sy.nr_dsos);
 	STAT("dsos_failed", sy.nr_failed);
@@ -85,6 +86,9 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		fputc(')', fp);
 	}
 	fprintf(fp, "; late: %llu\n", (unsigned long long)s->merge.nr_late);
+	if (s->drain.nr_bad)
+		fprintf(fp, "  internal error: %llu bytes of the ring copy were not records and"
+			" were dropped (please report)\n", (unsigned long long)s->drain.nr_bad);
 	if (s->opts.verbose)
 		fprintf(fp, "  lost counted by the kernel: %llu; records dropped as malformed: %llu\n",
 			(unsigned long long)s->nr_lost_counted,
