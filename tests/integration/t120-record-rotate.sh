@@ -47,11 +47,18 @@ for n in $((last - 2)) $((last - 1)) $last; do
 	total=$(awk '{ n += $NF } END { print n + 0 }' stacks.$n)
 	a=$(awk '{ if ((";" $1 ";") ~ /;burn_a;/) n += $NF } END { print n + 0 }' stacks.$n)
 	echo "$f: burner samples $total, through burn_a $a"
-	# the last file may hold only the burner's last moments
-	[ $n = $last ] && min=10 || min=100
-	assert_ge "$f: burner samples with stacks" $min "$total"
-	assert_ge "$f: share of the burner's stacks resolved to main;burn_a (%)" 90 $((a * 100 / total))
-	grep -q "main;burn_a;burn_b" stacks.$n || fail "$f: no main;burn_a;burn_b stack"
+	# the last file may hold only the burner's last moments (a few samples, some of them
+	# in its exit path): there, the stacks through burn_a must resolve, but a share of a
+	# handful of samples says nothing
+	if [ $n = $last ] && [ "$total" -lt 100 ]; then
+		assert_ge "$f: burner samples with stacks" 5 "$total"
+		assert_ge "$f: burner stacks resolved to main;burn_a" 1 "$a"
+	else
+		assert_ge "$f: burner samples with stacks" 100 "$total"
+		assert_ge "$f: share of the burner's stacks resolved to main;burn_a (%)" 90 \
+			$((a * 100 / total))
+		grep -q "main;burn_a;burn_b" stacks.$n || fail "$f: no main;burn_a;burn_b stack"
+	fi
 	"$CAPCHECK" $f kframes >kf.$n
 	kf=$(sed -n 's/^frames=\([0-9]*\).*/\1/p' kf.$n)
 	ku=$(sed -n 's/.*unknown=\([0-9]*\)$/\1/p' kf.$n)
