@@ -91,17 +91,22 @@ skip_if_sanitized() {
 # need it are pinned to the CPU found here (highest first).  Call it
 # directly, not in $(...): it may skip the test.
 idle_cpu() {
-	_c=$(($(nproc) - 1))
-	while [ "$_c" -ge 0 ]; do
-		if "$PP_RECORD" -e sched:sched_switch -C "$_c" -o idle-probe.pp -- \
-			taskset -c "$_c" "$PP_LOAD/sleeper" -n 5 -s 2ms >/dev/null 2>&1 &&
-			[ "$("$PP_ANALYZE" idle-probe.pp trace 2>/dev/null |
-				grep -c 'prev_pid=0 .*next_comm=sleeper')" -ge 3 ]; then
-			rm -f idle-probe.pp
-			IDLE_CPU=$_c
-			return 0
-		fi
-		_c=$((_c - 1))
+	# a CPU busy with something else at that moment has no idle task to switch from:
+	# three tries each, 20 sleeps a try, before concluding the kernel drops the events
+	for _try in 1 2 3; do
+		_c=$(($(nproc) - 1))
+		while [ "$_c" -ge 0 ]; do
+			if "$PP_RECORD" -e sched:sched_switch -C "$_c" -o idle-probe.pp -- \
+				taskset -c "$_c" "$PP_LOAD/sleeper" -n 20 -s 2ms >/dev/null 2>&1 &&
+				[ "$("$PP_ANALYZE" idle-probe.pp trace 2>/dev/null |
+					grep -c 'prev_pid=0 .*next_comm=sleeper')" -ge 10 ]; then
+				rm -f idle-probe.pp
+				IDLE_CPU=$_c
+				return 0
+			fi
+			_c=$((_c - 1))
+		done
+		sleep 1
 	done
 	rm -f idle-probe.pp
 	skip "no CPU's idle task is traced switching to a woken task (this kernel drops those sched_switch events)"
