@@ -113,6 +113,23 @@ static bool all_done(const struct ana_session *s)
 	return true;
 }
 
+/*
+ * The kernel reports pid/tid -1 for a task it has already unhashed - the
+ * last sched_switch of an exiting task (prev_state X) is the common case.
+ * A tracepoint still names it in common_pid: take the thread from there and
+ * its process from the task table.
+ */
+static void recover_tid(struct ana_session *s, const struct ana_evtype *t,
+			const struct ppf_sample *smp, struct pp_event *ev)
+{
+	struct pp_event tmp = { .type = t, .raw = smp->raw, .raw_sz = smp->raw_sz };
+	uint64_t pid;
+
+	if (!smp->raw_sz || !ana_field_u64(&tmp, "common_pid", &pid) || !pid || pid >= UINT32_MAX)
+		return;
+	ev->tid = (uint32_t)pid;
+	ev->pid = ana_task_pid(s, ev->tid);
+}
 /* The hot path: most captures have a handful of event types, in runs. */
 static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 {
@@ -136,9 +153,13 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 	if (!s->first_ns)
 		s->first_ns = smp->time_ns;
 	s->last_ns = smp->time_ns;
-	if (smp->tid != s->last_tid) {
-		ana_session_note_task(s, smp->pid, smp->tid);
-		s->last_tid = smp->tid;
+	ev.pid = smp->pid;
+	ev.tid = smp->tid;
+	if (ev.tid == UINT32_MAX)
+		recover_tid(s, t, smp, &ev);
+	if (ev.tid != s->last_tid) {
+		ana_session_note_task(s, ev.pid, ev.tid);
+		s->last_tid = ev.tid;
 	}
 	if (s->has_ticks)
 		tick(s, smp->time_ns);
@@ -146,8 +167,6 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		return;
 	ev.time_ns = smp->time_ns;
 	ev.cpu = smp->cpu;
-	ev.pid = smp->pid;
-	ev.tid = smp->tid;
 	ev.period = smp->period;
 	ev.ip = smp->ip;
 	ev.addr = smp->addr;
