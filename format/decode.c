@@ -4,7 +4,10 @@
  *
  * A record is {type:u8, len:varint, body[len]}; the body of a timed record
  * starts with a varint time delta from the previous timed record of the
- * segment (the first from the segment's first_ns).  SAMPLE records refer to
+ * segment (the first from the segment's first_ns) - except, in a segment
+ * flagged PPF_SEGF_CPU_TIME, a SAMPLE's, which counts from the previous
+ * SAMPLE of the same cpu (when there is one): per-cpu clocks tick evenly,
+ * the merge of several does not, and zstd sees the difference.  SAMPLE records refer to
  * STACK records defined earlier in the same segment, and may carry their
  * raw data XORed with the previous raw data of the same event id: both
  * tables start empty in every segment, which is what makes a segment
@@ -72,12 +75,16 @@ void ppf_arena_release(struct ppf_arena *a)
 	a->used = 0;
 }
 
-void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns)
+void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,
+		       uint32_t seg_flags)
 {
 	d->in.p = data;
 	d->in.end = data + size;
 	d->in.bad = false;
 	d->last_ns = first_ns;
+	d->cpu_time = seg_flags & PPF_SEGF_CPU_TIME;
+	if (d->cpu_last)
+		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
 	d->nr_stacks = 0;
 	if (d->prev_raw)
 		memset(d->prev_raw, 0, d->cap_prev * sizeof(*d->prev_raw));
@@ -87,6 +94,7 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 void ppf_decoder_release(struct ppf_decoder *d)
 {
 	free(d->stacks);
+	free(d->cpu_last);
 	free(d->prev_raw);
 	free(d->prev_sz);
 	ppf_arena_release(&d->arena);
@@ -146,11 +154,50 @@ static int remember_raw(struct ppf_decoder *d, uint32_t id, const uint8_t *raw, 
 	return 0;
 }
 
-static int decode_sample(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_sample *s)
+/*
+ * In a PPF_SEGF_CPU_TIME segment, the time of a SAMPLE of @cpu that carried
+ * @dt: from the previous SAMPLE of that cpu, else (the cpu's first, or a cpu
+ * past PPF_CPU_TIME_MAX) from the previous timed record, like any other.
+ * The result may not go back before the previous timed record.
+ */
+static int sample_time(struct ppf_decoder *d, uint32_t cpu, uint64_t dt, uint64_t *t)
 {
+	uint64_t base = d->last_ns;
+
+	if (cpu < PPF_CPU_TIME_MAX) {
+		if (cpu >= d->cap_cpu) {
+			size_t cap = (cpu | 63) + 1;
+			uint64_t *p = realloc(d->cpu_last, cap * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			memset(p + d->cap_cpu, 0, (cap - d->cap_cpu) * sizeof(*p));
+			d->cpu_last = p;
+			d->cap_cpu = cap;
+		}
+		if (d->cpu_last[cpu])
+			base = d->cpu_last[cpu];
+	}
+	if (dt > UINT64_MAX - base || base + dt < d->last_ns)
+		return PP_EBAD_RECORD;
+	*t = d->last_ns = base + dt;
+	if (cpu < PPF_CPU_TIME_MAX)
+		d->cpu_last[cpu] = *t;
+	return 0;
+}
+
+static int decode_sample(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_record *rec)
+{
+	struct ppf_sample *s = &rec->u.sample;
+
 	s->flags = rb_varint32(r);
 	s->id = rb_varint32(r);
 	s->cpu = rb_varint32(r);
+	if (d->cpu_time) {
+		int rc = r->bad ? PP_EBAD_RECORD : sample_time(d, s->cpu, rec->time_ns, &rec->time_ns);
+		if (rc)
+			return rc;
+	}
+	s->time_ns = rec->time_ns;
 	s->pid = rb_varint32(r);
 	s->tid = rb_varint32(r);
 	s->period = (s->flags & PPF_SF_PERIOD) ? rb_varint(r) : 1;
@@ -270,8 +317,7 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.index.nr_records = rb_varint32(r);
 		break;
 	case PPF_REC_SAMPLE:
-		rec->u.sample.time_ns = rec->time_ns;
-		return decode_sample(d, r, &rec->u.sample);
+		return decode_sample(d, r, rec);
 	case PPF_REC_COMM:
 		rec->u.comm.time_ns = rec->time_ns;
 		rec->u.comm.pid = rb_varint32(r);
@@ -347,22 +393,28 @@ int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 	rec->time_ns = 0;
 	if (rec->type >= PPF_REC_TIMED_FIRST && rec->type <= PPF_REC_TIMED_LAST) {
 		uint64_t dt = rb_varint(&body);
-		if (body.bad || dt > UINT64_MAX - d->last_ns)
+		if (body.bad)
 			return PP_EBAD_RECORD;
-		d->last_ns += dt;
-		rec->time_ns = d->last_ns;
+		if (rec->type == PPF_REC_SAMPLE && d->cpu_time) {
+			rec->time_ns = dt;	/* decode_sample() adds its cpu's base */
+		} else {
+			if (dt > UINT64_MAX - d->last_ns)
+				return PP_EBAD_RECORD;
+			d->last_ns += dt;
+			rec->time_ns = d->last_ns;
+		}
 	}
 	return decode_body(d, &body, rec);
 }
 
-int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, ppf_record_fn cb,
-		       void *arg)
+int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, uint32_t seg_flags,
+		       ppf_record_fn cb, void *arg)
 {
 	struct ppf_decoder d = { 0 };
 	struct ppf_record rec;
 	int rc;
 
-	ppf_decoder_reset(&d, data, size, first_ns);
+	ppf_decoder_reset(&d, data, size, first_ns, seg_flags);
 	while ((rc = ppf_decoder_next(&d, &rec)) == 0) {
 		if (rec.type == PPF_REC_STACK)
 			continue;

@@ -56,10 +56,13 @@ enum ppf_seg_kind {
 
 enum ppf_seg_flags {
 	PPF_SEGF_ZSTD = 1 << 0,	/* payload is one zstd frame; else stored as is */
+	PPF_SEGF_CPU_TIME = 1 << 1,	/* SAMPLE dt counts from the previous SAMPLE of its cpu */
 };
 
-/* Required feature bits (a reader refuses unknown ones); none are defined yet. */
-#define PPF_FEAT_REQUIRED_KNOWN 0ull
+/* Required feature bits (a reader refuses unknown ones). */
+#define PPF_FEAT_CPU_TIME (1ull << 0)	/* segments may carry PPF_SEGF_CPU_TIME */
+#define PPF_FEAT_REQUIRED_KNOWN PPF_FEAT_CPU_TIME
+#define PPF_CPU_TIME_MAX 4096		/* cpus at or above it use the previous record's time */
 
 /* Record types.  0x01..0x0f untimed, 0x10..0x7f timed, 0x80.. reserved. */
 enum ppf_rec_type {
@@ -413,6 +416,17 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l) PP_MUST_CHECK
 int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s) PP_MUST_CHECK;
 int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s) PP_MUST_CHECK;
 
+/**
+ * ppf_write_record() - write a record a reader decoded (format/copy.c)
+ * @w: the writer
+ * @r: the record; INDEX_ENTRY records are skipped (the writer indexes itself)
+ *
+ * Re-encodes it with this writer's stack table, RAW_XOR chain and segments.
+ * Return: 0, PP_EBAD_RECORD for a type this writer does not know, or the
+ * error of the ppf_write_*() it dispatched to.
+ */
+int ppf_write_record(struct ppf_writer *w, const struct ppf_record *r) PP_MUST_CHECK;
+
 /* --- Reader ---------------------------------------------------------------- */
 
 struct ppf_reader;
@@ -535,12 +549,13 @@ uint32_t ppf_crc32c(uint32_t crc, const void *buf, size_t len);
  * ppf_segment_decode() - decode the records of a raw segment payload
  * @data, @size: the decompressed payload
  * @first_ns: the segment header's first_ns (base of time deltas)
+ * @seg_flags: the segment header's flags (PPF_SEGF_CPU_TIME changes SAMPLE times)
  * @cb: called for each record; non-zero return stops the walk
  * Return: 0, the callback's value, or PP_EBAD_RECORD.
  */
 typedef int (*ppf_record_fn)(const struct ppf_record *rec, void *arg);
-int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, ppf_record_fn cb,
-		       void *arg) PP_MUST_CHECK;
+int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, uint32_t seg_flags,
+		       ppf_record_fn cb, void *arg) PP_MUST_CHECK;
 
 /** ppf_kind_name() - "events", "meta", ... for a segment kind. */
 const char *ppf_kind_name(uint32_t kind);

@@ -202,7 +202,10 @@ struct ppf_stack_ref {
 /* Per-segment decoder state: time base, stack table, XOR history. */
 struct ppf_decoder {
 	struct ppf_rbuf in;
-	uint64_t last_ns;
+	uint64_t last_ns;		/* the previous timed record's time */
+	bool cpu_time;			/* PPF_SEGF_CPU_TIME: SAMPLE dt from its cpu's last */
+	uint64_t *cpu_last;		/* by cpu: the last SAMPLE's time, 0 = none yet */
+	size_t cap_cpu;
 	struct ppf_stack_ref *stacks;	/* index = stack_id - 1 */
 	size_t nr_stacks, cap_stacks;
 	const uint8_t **prev_raw;	/* by event id */
@@ -211,7 +214,8 @@ struct ppf_decoder {
 	struct ppf_arena arena;
 };
 
-void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns);
+void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,
+		       uint32_t seg_flags);
 void ppf_decoder_release(struct ppf_decoder *d);
 /* Return 0, PPF_END at the end of the segment, or PP_EBAD_RECORD. */
 int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec);

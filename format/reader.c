@@ -247,7 +247,7 @@ static void load_index(struct ppf_reader *r, uint64_t off, uint64_t size)
 			goto out;
 		data = u;
 	}
-	if (ppf_segment_decode(data, h.usize, h.first_ns, collect_index, r) == 0)
+	if (ppf_segment_decode(data, h.usize, h.first_ns, h.flags, collect_index, r) == 0)
 		r->info.has_index = true;
 out:
 	if (!r->info.has_index) {
@@ -536,7 +536,7 @@ int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec, const struct p
 			/* the index is the reader's own; unknown kinds are for newer readers */
 			if (s->kind == PPF_SEG_INDEX || s->kind > PPF_SEG_INDEX || s->kind == 0)
 				continue;
-			ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns);
+			ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns, s->flags);
 			r->in_seg = true;
 		}
 		rc = ppf_decoder_next(&r->dec, rec);

@@ -60,6 +60,9 @@ struct ppf_writer {
 	uint32_t *prev_sz, *prev_gen;
 	uint32_t gen;
 	size_t cap_prev;
+	uint64_t *cpu_last;		/* by cpu: this segment's last SAMPLE time (gen-checked) */
+	uint32_t *cpu_gen;
+	size_t cap_cpu;
 
 	struct ppf_index_entry *idx;
 	size_t nr_idx, cap_idx;
@@ -281,6 +284,7 @@ static int segment_close(struct ppf_writer *w)
 	if (w->err)
 		return w->err;
 	h.kind = w->kind;
+	h.flags = PPF_SEGF_CPU_TIME;
 	h.seq = w->seq;
 	h.first_ns = w->first_ns;
 	h.last_ns = w->last_ns;
@@ -298,7 +302,7 @@ static int segment_close(struct ppf_writer *w)
 		return w->err = PP_EBAD_ZSTD;
 	}
 	if (c < w->seg.len) {
-		h.flags = PPF_SEGF_ZSTD;
+		h.flags |= PPF_SEGF_ZSTD;
 		payload = w->cbuf.data;
 		plen = c;
 	}
@@ -418,9 +422,16 @@ static int rec_begin(struct ppf_writer *w, enum ppf_seg_kind kind, size_t max_bo
 	return rc ? fail(w, rc, "record") : 0;
 }
 
-/* Put the time delta for a timed record; clamp to keep the file ordered. */
-static uint64_t put_time(struct ppf_writer *w, uint64_t t, uint64_t *late)
+/*
+ * Put the time delta for a timed record; clamp to keep the file ordered.
+ * @cpu: a SAMPLE's cpu, or UINT32_MAX: every segment is PPF_SEGF_CPU_TIME,
+ * so a SAMPLE's delta counts from the previous SAMPLE of its cpu when this
+ * segment has one (decode.c's sample_time() is the other half).
+ */
+static uint64_t put_time(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint64_t *late)
 {
+	uint64_t base;
+
 	*late = 0;
 	if (t < w->file_last_ns) {
 		*late = w->file_last_ns - t;
@@ -430,10 +441,37 @@ static uint64_t put_time(struct ppf_writer *w, uint64_t t, uint64_t *late)
 		w->have_time = true;
 		w->first_ns = w->last_ns = t;
 	}
-	wb_varint(&w->body, t - w->last_ns);
+	base = w->last_ns;
+	if (cpu < w->cap_cpu) {
+		if (w->cpu_gen[cpu] == w->gen && w->cpu_last[cpu])
+			base = w->cpu_last[cpu];
+		w->cpu_gen[cpu] = w->gen;
+		w->cpu_last[cpu] = t;
+	}
+	wb_varint(&w->body, t - base);
 	w->last_ns = t;
 	w->file_last_ns = t;
 	return t;
+}
+
+/* Make room for @cpu in the per-cpu time table (cpus past PPF_CPU_TIME_MAX get none). */
+static int cpu_time_grow(struct ppf_writer *w, uint32_t cpu)
+{
+	if (cpu < w->cap_cpu || cpu >= PPF_CPU_TIME_MAX)
+		return 0;
+	size_t cap = (cpu | 63) + 1;
+	uint64_t *l = realloc(w->cpu_last, cap * sizeof(*l));
+	if (!l)
+		return fail(w, -ENOMEM, "cpu table");
+	w->cpu_last = l;
+	uint32_t *g = realloc(w->cpu_gen, cap * sizeof(*g));
+	if (!g)
+		return fail(w, -ENOMEM, "cpu table");
+	w->cpu_gen = g;
+	for (size_t i = w->cap_cpu; i < cap; i++)
+		g[i] = w->gen - 1;
+	w->cap_cpu = cap;
+	return 0;
 }
 
 static int rec_end(struct ppf_writer *w, uint8_t type)
@@ -725,7 +763,10 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 		if (prev)
 			flags |= PPF_SF_RAW_XOR;
 	}
-	put_time(w, s->time_ns, &late);
+	rc = cpu_time_grow(w, s->cpu);
+	if (rc)
+		return rc;
+	put_time(w, s->time_ns, s->cpu, &late);
 	if (late || (s->flags & PPF_SF_LATE)) {
 		flags |= PPF_SF_LATE;
 		late += s->late_ns;
@@ -775,7 +816,7 @@ int ppf_write_comm(struct ppf_writer *w, const struct ppf_comm *c)
 
 	if (rc)
 		return rc;
-	put_time(w, c->time_ns, &late);
+	put_time(w, c->time_ns, UINT32_MAX, &late);
 	wb_varint(&w->body, c->pid);
 	wb_varint(&w->body, c->tid);
 	wb_varint(&w->body, c->exec);
@@ -790,7 +831,7 @@ static int write_task_event(struct ppf_writer *w, const struct ppf_task_event *f
 
 	if (rc)
 		return rc;
-	put_time(w, f->time_ns, &late);
+	put_time(w, f->time_ns, UINT32_MAX, &late);
 	wb_varint(&w->body, f->pid);
 	wb_varint(&w->body, f->ppid);
 	wb_varint(&w->body, f->tid);
@@ -820,7 +861,7 @@ int ppf_write_mmap(struct ppf_writer *w, const struct ppf_mmap *m)
 
 	if (rc)
 		return rc;
-	put_time(w, m->time_ns, &late);
+	put_time(w, m->time_ns, UINT32_MAX, &late);
 	wb_varint(&w->body, m->pid);
 	wb_varint(&w->body, m->tid);
 	wb_varint(&w->body, m->addr);
@@ -841,7 +882,7 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 
 	if (rc)
 		return rc;
-	put_time(w, l->time_ns, &late);
+	put_time(w, l->time_ns, UINT32_MAX, &late);
 	wb_varint(&w->body, l->cpu);
 	wb_varint(&w->body, l->id);
 	wb_varint(&w->body, l->count);
@@ -856,7 +897,7 @@ int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s)
 
 	if (rc)
 		return rc;
-	put_time(w, s->time_ns, &late);
+	put_time(w, s->time_ns, UINT32_MAX, &late);
 	wb_varint(&w->body, s->realtime_ns);
 	return rec_end(w, PPF_REC_TIME_SYNC);
 }
@@ -871,7 +912,7 @@ int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s)
 
 	if (rc)
 		return rc;
-	put_time(w, s->time_ns, &late);
+	put_time(w, s->time_ns, UINT32_MAX, &late);
 	wb_varint(&w->body, s->perf_type);
 	wb_varint(&w->body, s->cpu);
 	wb_varint(&w->body, s->size);
@@ -949,6 +990,8 @@ static void writer_free(struct ppf_writer *w)
 	free(w->prev_raw);
 	free(w->prev_sz);
 	free(w->prev_gen);
+	free(w->cpu_last);
+	free(w->cpu_gen);
 	free(w->idx);
 	free(w);
 }

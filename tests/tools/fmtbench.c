@@ -72,9 +72,39 @@ static void synth_raw(uint8_t raw[64], unsigned i, uint32_t *pid)
 	*pid = 1000 + a;
 }
 
+/*
+ * Copy every record of @path into @w (up to @max samples), as pp-record would
+ * have written them with this writer's options: the writer's encoding can be
+ * compared on real captures, byte for byte the same input.
+ * Return: the number of samples copied, or -1.
+ */
+static long recode(const char *path, struct ppf_writer *w, unsigned long max)
+{
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	long n = 0;
+	int rc;
+
+	if (ppf_reader_open(path, 0, &r)) {
+		fprintf(stderr, "%s: %s\n", path, ppf_reader_errmsg(r));
+		ppf_reader_close(r);
+		return -1;
+	}
+	while ((unsigned long)n < max && (rc = ppf_reader_next(r, &rec, NULL)) == 0) {
+		if (ppf_write_record(w, &rec)) {
+			fprintf(stderr, "write: %s\n", ppf_writer_errmsg(w));
+			ppf_reader_close(r);
+			return -1;
+		}
+		n += rec.type == PPF_REC_SAMPLE;
+	}
+	ppf_reader_close(r);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long n = 2000000;
+	unsigned long n = 0;
 	int level = 3, opt;
 	const char *dir = "/tmp";
 	char path[512], rawpath[512];
@@ -85,10 +115,13 @@ int main(int argc, char **argv)
 		case 'l': level = atoi(optarg); break;
 		case 'o': dir = optarg; break;
 		default:
-			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR]\n");
+			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [CAPTURE]\n");
 			return 2;
 		}
 	}
+	const char *src = optind < argc ? argv[optind] : NULL;
+	if (!n)
+		n = src ? ~0ul : 2000000;
 	snprintf(path, sizeof(path), "%s/fmtbench.ppcap", dir);
 	snprintf(rawpath, sizeof(rawpath), "%s/raw.bin", dir);
 
@@ -106,10 +139,16 @@ int main(int argc, char **argv)
 	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_TRACEPOINT, .tp_id = 372,
 				    .name = "sched:sched_switch", .selector = "sched:sched_switch",
 				    .filter = "", .format = sched_switch_format };
-	if (ppf_write_kv(w, "hostname", "fmtbench") || ppf_write_event_desc(w, &d) ||
-	    ppf_write_task(w, &(struct ppf_task){ 1000, 1000, 1, "swapper/0", "" }))
+	if (!src && (ppf_write_kv(w, "hostname", "fmtbench") || ppf_write_event_desc(w, &d) ||
+		     ppf_write_task(w, &(struct ppf_task){ 1000, 1000, 1, "swapper/0", "" })))
 		return 1;
-	for (unsigned long i = 0; i < n; i++) {
+	if (src) {
+		long c = recode(src, w, n);
+		if (c < 0)
+			return 1;
+		n = (unsigned long)c;
+	}
+	for (unsigned long i = 0; !src && i < n; i++) {
 		struct ppf_sample s = { 0 };
 		t += 500 + (i * 2654435761u) % 3000;
 		synth_raw(raw, (unsigned)i, &s.pid);
@@ -145,7 +184,7 @@ int main(int argc, char **argv)
 	while (ppf_reader_next(r, &rec, NULL) == 0)
 		if (rec.type == PPF_REC_SAMPLE) {
 			got++;
-			sum += rec.u.sample.raw[24];
+			sum += rec.u.sample.raw_sz > 24 ? rec.u.sample.raw[24] : 0;
 		}
 	double tr = now() - t0;
 	uint64_t raw_bytes = ppf_reader_stats(r)->raw_bytes;

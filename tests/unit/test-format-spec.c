@@ -36,6 +36,9 @@ static void test_spec__constants(void)
 		  PPF_REC_TIME_SYNC == 0x16 && PPF_REC_SIDEBAND == 0x17);
 	CU_ASSERT(PPF_SF_PERIOD == 1 && PPF_SF_IP == 2 && PPF_SF_ADDR == 4 && PPF_SF_STACK == 8 &&
 		  PPF_SF_RAW == 16 && PPF_SF_RAW_XOR == 32 && PPF_SF_EXTRA == 64 && PPF_SF_LATE == 128);
+	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2);
+	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_REQUIRED_KNOWN == 1);
+	CU_ASSERT_EQUAL(PPF_CPU_TIME_MAX, 4096);
 }
 
 /* The byte positions of the header tables. */
@@ -47,6 +50,7 @@ static void test_spec__layout(void)
 				 .nr_records = 50, .nr_samples = 60, .payload_crc = 0xdeadbeef };
 
 	ppf_file_hdr_encode(0x0102030405060708ull, f);
+	CU_ASSERT_EQUAL(get_le64(f + 24), PPF_FEAT_CPU_TIME);	/* what this writer may use */
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
 	CU_ASSERT_EQUAL(get_le16(f + 10), 0);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
@@ -83,8 +87,8 @@ static void test_spec__sample_bytes(void)
 	const uint8_t b[] = { 0x10, 13, 5, 0x11, 3, 1, 0xac, 0x02, 0xad, 0x02, 0xe5, 0x07, 2, 0xab, 0xcd };
 	struct ppf_record r;
 
-	CU_ASSERT_EQUAL(ppf_segment_decode(b, 1, 100, first_rec, &r), PP_EBAD_RECORD);
-	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 100, first_rec, &r), 1);
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, 1, 100, 0, first_rec, &r), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 100, 0, first_rec, &r), 1);
 	CU_ASSERT_EQUAL(r.time_ns, 105);
 	CU_ASSERT_EQUAL(r.u.sample.id, 3);
 	CU_ASSERT_EQUAL(r.u.sample.cpu, 1);
@@ -94,12 +98,66 @@ static void test_spec__sample_bytes(void)
 	CU_ASSERT(r.u.sample.raw_sz == 2 && r.u.sample.raw[0] == 0xab && r.u.sample.raw[1] == 0xcd);
 }
 
+struct times {
+	uint64_t t[8];
+	int n;
+};
+
+static int collect_time(const struct ppf_record *r, void *arg)
+{
+	struct times *ts = arg;
+
+	if (ts->n < 8)
+		ts->t[ts->n++] = r->time_ns;
+	return 0;
+}
+
+/* PPF_SEGF_CPU_TIME: a SAMPLE's dt counts from its cpu's previous SAMPLE. */
+static void test_spec__cpu_time(void)
+{
+	/* SAMPLE body after dt: flags 0, id 1, cpu C, pid 7, tid 7; LOST: cpu 0, id 0, count 1 */
+	const uint8_t b[] = {
+		0x10, 6, 100, 0, 1, 0, 7, 7,		/* cpu 0, first of it: 1000 + 100 */
+		0x10, 6, 50, 0, 1, 1, 7, 7,		/* cpu 1, first of it: 1100 + 50 */
+		0x15, 4, 5, 0, 0, 1,			/* LOST, any record's base: 1150 + 5 */
+		0x10, 6, 60, 0, 1, 0, 7, 7,		/* cpu 0: 1100 + 60 */
+		0x10, 6, 20, 0, 1, 1, 7, 7,		/* cpu 1: 1150 + 20 */
+		0x10, 7, 1, 0, 1, 0x88, 0x27, 7, 7,	/* cpu 5000 >= PPF_CPU_TIME_MAX: 1170 + 1 */
+	};
+	const uint64_t want[] = { 1100, 1150, 1155, 1160, 1170, 1171 };
+	const uint64_t flat[] = { 1100, 1150, 1155, 1215, 1235, 1236 };
+	struct times ts = { 0 };
+
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 1000, PPF_SEGF_CPU_TIME, collect_time, &ts), 0);
+	CU_ASSERT_EQUAL(ts.n, 6);
+	CU_ASSERT_EQUAL(memcmp(ts.t, want, sizeof(want)), 0);
+	/* the same bytes in a segment without the flag: every dt from the previous record */
+	memset(&ts, 0, sizeof(ts));
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 1000, 0, collect_time, &ts), 0);
+	CU_ASSERT_EQUAL(memcmp(ts.t, flat, sizeof(flat)), 0);
+	/* a cpu's sample that would go back before the previous record is malformed */
+	const uint8_t back[] = {
+		0x10, 6, 100, 0, 1, 0, 7, 7,		/* cpu 0: 1100 */
+		0x10, 6, 50, 0, 1, 1, 7, 7,		/* cpu 1: 1150 */
+		0x10, 6, 10, 0, 1, 0, 7, 7,		/* cpu 0: 1110 < 1150 */
+	};
+	CU_ASSERT_EQUAL(ppf_segment_decode(back, sizeof(back), 1000, PPF_SEGF_CPU_TIME, collect_time,
+					   &ts), PP_EBAD_RECORD);
+	/* a dt that overflows the time */
+	const uint8_t big[] = { 0x10, 6, 100, 0, 1, 0, 7, 7,
+				0x10, 15, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+				0, 1, 0, 7, 7 };
+	CU_ASSERT_EQUAL(ppf_segment_decode(big, sizeof(big), 1000, PPF_SEGF_CPU_TIME, collect_time,
+					   &ts), PP_EBAD_RECORD);
+}
+
 void test_spec__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_spec__constants, "magic numbers, sizes and type codes match the spec"),
 		PP_TEST(test_spec__layout, "header fields sit at the offsets the spec gives"),
 		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
+		PP_TEST(test_spec__cpu_time, "per-cpu SAMPLE times, by hand, and their bounds"),
 	};
 	pp_suite_add("spec", tests, PP_ARRAY_SIZE(tests));
 }

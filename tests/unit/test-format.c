@@ -222,6 +222,107 @@ static void test_ppf__sideband_and_late(void)
 	close(fd);
 }
 
+/*
+ * Per-cpu sample times (PPF_SEGF_CPU_TIME): samples of three cpus merged in
+ * time order, a cpu past PPF_CPU_TIME_MAX, late samples and other timed
+ * records between them, over many small segments, read back exactly - and
+ * again after a copy through ppf_write_record().
+ */
+#define CT_N 2000
+
+struct cpu_times {
+	uint64_t real[CT_N];		/* the time each sample is written with */
+	uint64_t stored[CT_N];		/* what the reader must return */
+	uint64_t late_ns[CT_N];		/* 0: not late */
+	uint32_t cpu[CT_N];
+};
+
+static void cpu_times_expect(struct cpu_times *ct)
+{
+	uint64_t clk[3] = { 5000, 5300, 5700 }, prev = 0;
+	uint64_t x = 88172645463325252ull;
+
+	for (unsigned i = 0; i < CT_N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		unsigned c = 0;
+		for (unsigned k = 1; k < 3; k++)	/* the cpu whose next event comes first */
+			if (clk[k] < clk[c])
+				c = k;
+		ct->cpu[i] = i % 97 == 5 ? 5000 : c;
+		/* now and then one that arrived after the reorder window: clamped */
+		ct->real[i] = i % 211 == 7 ? clk[c] - 150 : clk[c];
+		ct->stored[i] = ct->real[i] < prev ? prev : ct->real[i];
+		ct->late_ns[i] = ct->stored[i] - ct->real[i];
+		prev = ct->stored[i];
+		clk[c] += 200 + x % 900;
+	}
+}
+
+static void cpu_times_check(int fd, const struct cpu_times *ct)
+{
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	unsigned n = 0, comms = 0, nlate = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	CU_ASSERT(ppf_reader_info(r)->required_features == PPF_FEAT_CPU_TIME);
+	while (ppf_reader_next(r, &rec, NULL) == 0) {
+		if (rec.type == PPF_REC_COMM) {
+			comms++;
+			continue;
+		}
+		if (rec.type != PPF_REC_SAMPLE || n >= CT_N)
+			continue;
+		CU_ASSERT_EQUAL(rec.time_ns, ct->stored[n]);
+		CU_ASSERT_EQUAL(rec.u.sample.cpu, ct->cpu[n]);
+		CU_ASSERT_EQUAL(!!(rec.u.sample.flags & PPF_SF_LATE), ct->late_ns[n] != 0);
+		CU_ASSERT_EQUAL(rec.u.sample.late_ns, ct->late_ns[n]);
+		nlate += ct->late_ns[n] != 0;
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, CT_N);
+	CU_ASSERT(nlate >= 3);
+	CU_ASSERT_EQUAL(comms, CT_N / 100);
+	CU_ASSERT_EQUAL(ppf_reader_stats(r)->nr_corrupt, 0);
+	CU_ASSERT_EQUAL(ppf_reader_stats(r)->nr_problems, 0);
+	ppf_reader_close(r);
+}
+
+static void test_ppf__cpu_times(void)
+{
+	static struct cpu_times ct;
+	struct ppf_writer_opts o = { .seg_max_raw = 700 };
+	struct ppf_writer *w;
+	int fd = memfd(), fd2 = memfd();
+
+	cpu_times_expect(&ct);
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	for (unsigned i = 0; i < CT_N; i++) {
+		struct ppf_sample s = { .time_ns = ct.real[i], .id = 1 + i % 2, .cpu = ct.cpu[i],
+					.pid = 9, .tid = 9, .period = 1 };
+		CU_ASSERT(ppf_write_sample(w, &s) == 0);
+		if (i % 100 == 99)
+			CU_ASSERT(ppf_write_comm(w, &(struct ppf_comm){ ct.stored[i], 9, 9, 0, "w" }) == 0);
+	}
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	cpu_times_check(fd, &ct);
+
+	/* copied record by record: the same records */
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd2, &o, &w) == 0);
+	while (ppf_reader_next(r, &rec, NULL) == 0)
+		CU_ASSERT(ppf_write_record(w, &rec) == 0);
+	ppf_reader_close(r);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	cpu_times_check(fd2, &ct);
+	close(fd);
+	close(fd2);
+}
+
 /* Offsets, sizes and sample counts of the segments of a whole capture. */
 struct seginfo {
 	uint64_t off, end;
@@ -405,13 +506,13 @@ static void test_ppf__bounds(void)
 
 	/* records whose inner lengths run past the segment are rejected */
 	uint8_t rec[] = { PPF_REC_SAMPLE, 0x7f, 0 };
-	CU_ASSERT_EQUAL(ppf_segment_decode(rec, sizeof(rec), 0, NULL, NULL), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(rec, sizeof(rec), 0, 0, NULL, NULL), PP_EBAD_RECORD);
 	uint8_t s2[] = { PPF_REC_SAMPLE, 7, 0, PPF_SF_STACK, 1, 0, 1, 1, 5 };	/* undefined stack */
-	CU_ASSERT_EQUAL(ppf_segment_decode(s2, sizeof(s2), 0, NULL, NULL), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(s2, sizeof(s2), 0, 0, NULL, NULL), PP_EBAD_RECORD);
 	uint8_t s3[] = { PPF_REC_KV, 4, 0x80, 0x80, 0x80, 0x10 };	/* string longer than the body */
-	CU_ASSERT_EQUAL(ppf_segment_decode(s3, sizeof(s3), 0, NULL, NULL), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(s3, sizeof(s3), 0, 0, NULL, NULL), PP_EBAD_RECORD);
 	uint8_t s4[] = { PPF_REC_STACK, 3, 1, 0x90, 0x4e };	/* 10000 frames: over the cap */
-	CU_ASSERT_EQUAL(ppf_segment_decode(s4, sizeof(s4), 0, NULL, NULL), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(s4, sizeof(s4), 0, 0, NULL, NULL), PP_EBAD_RECORD);
 }
 
 static int count_unknown(const struct ppf_record *rec, void *arg)
@@ -449,7 +550,7 @@ static void test_ppf__unknown_kinds(void)
 	CU_ASSERT_EQUAL(read_all(fd, 0, &t, &st), 0);
 	CU_ASSERT_EQUAL(t.samples, 10);
 	CU_ASSERT_EQUAL(st.nr_corrupt, 0);
-	CU_ASSERT_EQUAL(ppf_segment_decode(payload, sizeof(payload), 0, count_unknown, &n), 0);
+	CU_ASSERT_EQUAL(ppf_segment_decode(payload, sizeof(payload), 0, 0, count_unknown, &n), 0);
 	CU_ASSERT_EQUAL(n, 1);
 	close(fd);
 }
@@ -542,6 +643,7 @@ void test_ppf__register(void)
 	static const struct pp_test tests[] = {
 		PP_TEST(test_ppf__crc32c, "crc32c matches the standard check value"),
 		PP_TEST(test_ppf__roundtrip, "every record type written is read back identically"),
+		PP_TEST(test_ppf__cpu_times, "per-cpu sample times round trip, through segments, late samples and a copy"),
 		PP_TEST(test_ppf__sideband_and_late, "side-band records round trip; a late sample is clamped and flagged"),
 		PP_TEST(test_ppf__cut_every_byte, "a capture cut at every byte reads its whole segments and says where it stopped"),
 		PP_TEST(test_ppf__flip_every_bit, "a flipped bit loses only its segment, which is named by offset"),
