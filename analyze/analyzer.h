@@ -118,6 +118,7 @@ struct pp_sideband_ev {
 	uint32_t type;			/* PERF_RECORD_* */
 	const uint8_t *data;		/* the perf record after its header, sample_id trailer removed */
 	uint32_t size;
+	uint32_t pid, tid;		/* the thread that caused it; UINT32_MAX: not recorded */
 };
 
 /* An analyzer instance (one per occurrence on the command line). */

@@ -252,7 +252,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		} else if (rec->type == PPF_REC_SIDEBAND) {
 			const struct ppf_sideband *b = &rec->u.sideband;
 			struct pp_sideband_ev sb = { rec->time_ns, b->cpu, b->perf_type, b->data,
-						     b->size };
+						     b->size, b->pid, b->tid };
 
 			if ((s->range_start_ns && rec->time_ns < s->range_start_ns) ||
 			    (s->range_end_ns && rec->time_ns > s->range_end_ns))

@@ -7,9 +7,9 @@
  *   misc:bpf_event: prog load id 42 tag 6deef7357e7b4530
  *   misc:cgroup: id 1234 /system.slice/foo.service
  *   misc:text_poke: ffffffff81234567 0f 1f 44 00 00 => e8 11 22 33 44  func+0x17
- * after the wall-clock time, the CPU and the capture time.  pp-record keeps
- * them raw (PPF_REC_SIDEBAND) when the plan asks for side band; the thread
- * that caused a record is not kept.  --format json prints one object per
+ * after the wall-clock time, the thread that caused it (comm and tid, when
+ * the capture has them), the CPU and the capture time.  pp-record keeps
+ * them raw (PPF_REC_SIDEBAND) when the plan asks for side band.  --format json prints one object per
  * record.  The record layouts are the perf ABI (uapi linux/perf_event.h).
  */
 #include <stdio.h>
@@ -184,13 +184,23 @@ static void misc_sideband(struct pp_az *az, const struct pp_sideband_ev *sb)
 	if (describe(az, sb, &txt, &js)) {
 		p->nr[sb->type - MISC_KSYMBOL]++;
 		pp_buf_reset(&p->line);
+		bool task = sb->tid != UINT32_MAX;
+		const char *comm = task ? ana_comm(az->s, sb->tid) : NULL;
+
 		if (az->out.format == ANA_FMT_JSON) {
-			pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,%s}\n",
-				    ana_ts_str(sb->time_ns, ts, sizeof(ts)), sb->cpu,
-				    pp_buf_str(&js));
+			pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,",
+				    ana_ts_str(sb->time_ns, ts, sizeof(ts)), sb->cpu);
+			if (task) {
+				pp_buf_addf(&p->line, "\"pid\":%u,\"tid\":%u,\"comm\":", sb->pid, sb->tid);
+				pp_buf_add_json_str(&p->line, comm);
+				pp_buf_addch(&p->line, ',');
+			}
+			pp_buf_addf(&p->line, "%s}\n", pp_buf_str(&js));
 		} else {
-			pp_buf_addf(&p->line, "%s [%03u] %s: %s\n",
-				    ana_time_str(az->s, sb->time_ns, when, sizeof(when)), sb->cpu,
+			pp_buf_addf(&p->line, "%s ", ana_time_str(az->s, sb->time_ns, when, sizeof(when)));
+			if (task)
+				pp_buf_addf(&p->line, "%16s %6u ", comm, sb->tid);
+			pp_buf_addf(&p->line, "[%03u] %s: %s\n", sb->cpu,
 				    ana_ts_str(sb->time_ns, ts, sizeof(ts)), pp_buf_str(&txt));
 		}
 		fwrite(p->line.data, 1, p->line.len, az->out.fp);

@@ -366,6 +366,12 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.sideband.cpu = rb_varint32(r);
 		rec->u.sideband.size = rb_varint32(r);
 		rec->u.sideband.data = rb_bytes(r, rec->u.sideband.size);
+		/* pid, tid: trailing fields added in 1.0's lifetime; absent in older files */
+		rec->u.sideband.pid = rec->u.sideband.tid = UINT32_MAX;
+		if (!r->bad && r->p < r->end) {
+			rec->u.sideband.pid = rb_varint32(r);
+			rec->u.sideband.tid = rb_varint32(r);
+		}
 		break;
 	default:
 		break;		/* unknown: the caller sees type, body and body_sz */

@@ -229,6 +229,7 @@ struct ppf_sideband {
 	uint32_t cpu;
 	const uint8_t *data;		/* the record body after perf_event_header */
 	uint32_t size;
+	uint32_t pid, tid;		/* the thread that caused it; UINT32_MAX: unknown */
 };
 
 struct ppf_index_entry {

@@ -908,7 +908,7 @@ int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s)
 
 	if (s->size > PPF_SEG_MAX_RAW / 8)
 		return fail(w, PP_EBAD_LENGTH, "sideband record");
-	int rc = rec_begin(w, PPF_SEG_EVENTS, 4 * PPF_VARINT_MAX + s->size);
+	int rc = rec_begin(w, PPF_SEG_EVENTS, 6 * PPF_VARINT_MAX + s->size);
 
 	if (rc)
 		return rc;
@@ -917,6 +917,8 @@ int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s)
 	wb_varint(&w->body, s->cpu);
 	wb_varint(&w->body, s->size);
 	wb_bytes(&w->body, s->data, s->size);
+	wb_varint(&w->body, s->pid);
+	wb_varint(&w->body, s->tid);
 	return rec_end(w, PPF_REC_SIDEBAND);
 }
 

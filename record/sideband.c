@@ -6,8 +6,9 @@
  * the evsel is known before anything else is parsed); every length is
  * checked against the record size.  User-space addresses (IP in user mode,
  * callchain entries after PERF_CONTEXT_USER) are passed to symbols.c before
- * the sample is written.  Non-sample records lose their 32-byte sample_id
- * trailer, whose time and CPU the capture record carries already.
+ * the sample is written.  Non-sample records lose their sample_id trailer
+ * (REC_SAMPLE_ID_SZ), whose time the capture record carries already, and
+ * whose pid/tid SIDEBAND records keep in fields of their own.
  * Not here: which records the kernel sends (evsel.c) or their order (merge.c).
  */
 #include <stdbool.h>
@@ -294,10 +295,15 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 		return ppf_write_lost(s->w, &l);
 	}
 	default: {
+		if (h->size < sizeof(*h) + REC_SAMPLE_ID_SZ)
+			return 0;
 		struct ppf_sideband sb = {
 			.time_ns = e->time_ns, .perf_type = h->type, .cpu = e->cpu,
 			.data = body, .size = (uint32_t)body_sz(h),
 		};
+		/* the trailer starts with PERF_SAMPLE_TID: pid, tid */
+		memcpy(&sb.pid, (const uint8_t *)body + sb.size, 4);
+		memcpy(&sb.tid, (const uint8_t *)body + sb.size + 4, 4);
 		return ppf_write_sideband(s->w, &sb);
 	}
 	}

@@ -3,7 +3,8 @@
 # t367-misc-bpf: a command loads a BPF socket filter named pp_misc_test and closes it.
 # Recorded with `pp-record --for misc -- COMMAND` (side band on every CPU while it runs),
 # misc prints its ksymbol register and unregister records and its bpf_event load and
-# unload records, with the same program id and tag, in that order; JSON says the same.
+# unload records, with the same program id and tag, in that order, the load naming the
+# python3 thread that did it; JSON says the same.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v python3 >/dev/null 2>&1 || skip "no python3 to load a BPF program"
@@ -46,6 +47,9 @@ sed -i 's|ADDR/[0-9]* |ADDR/16 |' actual
 check_output expect actual
 ids=$(grep -o 'bpf_event: prog [a-z]* id [0-9]*' out | awk '{print $NF}' | sort -u | wc -l)
 assert_eq "one program id for load and unload" 1 "$ids"
+# the load is done by the python3 process pp-record started: its records name it
+grep -q "python3 *[0-9]* \[[0-9]*\] [0-9.]*: misc:bpf_event: prog load" out ||
+	fail "the BPF load record does not name the python3 thread that caused it"
 
 "$PP_ANALYZE" misc.cap misc --format json >out.json 2>err || { cat err; fail "misc json"; }
 python3 - <<'PY' || fail "JSON output"
@@ -55,5 +59,6 @@ ks = [r for r in recs if r["type"] == "ksymbol" and r["name"].endswith("_pp_misc
 assert len(ks) == 2 and ks[0].get("reg") and ks[1].get("unreg"), recs
 ev = [r for r in recs if r["type"] == "bpf_event"]
 assert [r["event"] for r in ev][-2:] == ["prog load", "prog unload"], ev
+assert ev[-2]["comm"] == "python3" and ev[-2]["tid"] > 0, ev
 PY
 exit 0

@@ -41,7 +41,8 @@
  *   lost TIME CPU COUNT           a LOST record
  *   sideband TIME CPU TYPE ITEM...   a raw side-band record of PERF_RECORD_ TYPE; its
  *                                 body from ITEMs u8:N u16:N u32:N u64:N str:TEXT
- *                                 (NUL-terminated) hex:BYTES, padded to 8 bytes
+ *                                 (NUL-terminated) hex:BYTES, padded to 8 bytes;
+ *                                 pid:N tid:N name the thread (default: unknown)
  *   sync PERF_NS REALTIME_NS      a clock pair (wall-clock times)
  *   stat KEY VALUE                a STAT record
  *   flush                         close the open segment
@@ -495,6 +496,7 @@ static void do_sideband(struct builder *b)
 {
 	struct pp_buf body = PP_BUF_INIT;
 	struct ppf_sideband sb;
+	uint32_t pid = UINT32_MAX, tid = UINT32_MAX;
 
 	if (b->nr_tok < 4)
 		bad("usage: sideband TIME CPU TYPE [u8:N|u16:N|u32:N|u64:N|str:TEXT|hex:BYTES]...");
@@ -505,6 +507,14 @@ static void do_sideband(struct builder *b)
 		if (!v)
 			bad("expected TYPE:VALUE, got '%s'", t);
 		v++;
+		if (!strncmp(t, "pid:", 4)) {
+			pid = (uint32_t)num(v);
+			continue;
+		}
+		if (!strncmp(t, "tid:", 4)) {
+			tid = (uint32_t)num(v);
+			continue;
+		}
 		if (!strncmp(t, "u8:", 3))
 			w = 1;
 		else if (!strncmp(t, "u16:", 4))
@@ -539,7 +549,8 @@ static void do_sideband(struct builder *b)
 		pp_buf_addch(&body, '\0');
 	sb = (struct ppf_sideband){ .time_ns = when(b->tok[1]), .cpu = (uint32_t)num(b->tok[2]),
 				    .perf_type = (uint32_t)num(b->tok[3]),
-				    .data = (const uint8_t *)body.data, .size = (uint32_t)body.len };
+				    .data = (const uint8_t *)body.data, .size = (uint32_t)body.len,
+				    .pid = pid, .tid = tid };
 	check(ppf_write_sideband(b->w, &sb), "sideband");
 	pp_buf_release(&body);
 }
