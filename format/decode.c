@@ -83,6 +83,8 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 	d->in.bad = false;
 	d->last_ns = first_ns;
 	d->cpu_time = seg_flags & PPF_SEGF_CPU_TIME;
+	d->delta_addr = seg_flags & PPF_SEGF_DELTA_ADDR;
+	d->prev_addr = 0;
 	if (d->cpu_last)
 		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
 	d->nr_stacks = 0;
@@ -246,6 +248,17 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_r
 	return r->bad ? PP_EBAD_RECORD : 0;
 }
 
+/* KSYM addr, SYM start: absolute, or in a DELTA_ADDR segment a delta from the previous one */
+static uint64_t read_addr(struct ppf_decoder *d, struct ppf_rbuf *r)
+{
+	uint64_t v = rb_varint(r);
+
+	if (!d->delta_addr)
+		return v;
+	d->prev_addr += (uint64_t)unzigzag(v);
+	return d->prev_addr;
+}
+
 static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_record *rec)
 {
 	switch (rec->type) {
@@ -283,7 +296,7 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.task.cmdline = rb_str(r);
 		break;
 	case PPF_REC_KSYM:
-		rec->u.ksym.addr = rb_varint(r);
+		rec->u.ksym.addr = read_addr(d, r);
 		rec->u.ksym.type = (char)rb_u8(r);
 		rec->u.ksym.name = rb_str(r);
 		rec->u.ksym.module = rb_str(r);
@@ -299,10 +312,11 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		o->flags = rb_varint32(r);
 		o->text_vaddr = rb_varint(r);
 		o->text_offset = rb_varint(r);
+		d->prev_addr = 0;	/* its SYMs count from 0 */
 		break;
 	}
 	case PPF_REC_SYM:
-		rec->u.sym.start = rb_varint(r);
+		rec->u.sym.start = read_addr(d, r);
 		rec->u.sym.size = rb_varint(r);
 		rec->u.sym.name = rb_str(r);
 		break;

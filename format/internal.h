@@ -204,6 +204,8 @@ struct ppf_decoder {
 	struct ppf_rbuf in;
 	uint64_t last_ns;		/* the previous timed record's time */
 	bool cpu_time;			/* PPF_SEGF_CPU_TIME: SAMPLE dt from its cpu's last */
+	bool delta_addr;		/* PPF_SEGF_DELTA_ADDR: KSYM/SYM addresses are deltas */
+	uint64_t prev_addr;
 	uint64_t *cpu_last;		/* by cpu: the last SAMPLE's time, 0 = none yet */
 	size_t cap_cpu;
 	struct ppf_stack_ref *stacks;	/* index = stack_id - 1 */

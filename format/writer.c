@@ -60,6 +60,7 @@ struct ppf_writer {
 	uint32_t *prev_sz, *prev_gen;
 	uint32_t gen;
 	size_t cap_prev;
+	uint64_t prev_addr;		/* the previous KSYM addr or SYM start (DELTA_ADDR) */
 	uint64_t *cpu_last;		/* by cpu: this segment's last SAMPLE time (gen-checked) */
 	uint32_t *cpu_gen;
 	size_t cap_cpu;
@@ -264,6 +265,7 @@ static void segment_reset(struct ppf_writer *w)
 	w->first_ns = w->last_ns = 0;
 	w->nr_records = w->nr_samples = 0;
 	w->nr_stacks = 0;
+	w->prev_addr = 0;
 	if (w->stab)
 		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
 	ppf_arena_reset(&w->frames);
@@ -284,7 +286,7 @@ static int segment_close(struct ppf_writer *w)
 	if (w->err)
 		return w->err;
 	h.kind = w->kind;
-	h.flags = PPF_SEGF_CPU_TIME;
+	h.flags = PPF_SEGF_CPU_TIME | PPF_SEGF_DELTA_ADDR;
 	h.seq = w->seq;
 	h.first_ns = w->first_ns;
 	h.last_ns = w->last_ns;
@@ -578,7 +580,8 @@ int ppf_write_ksym(struct ppf_writer *w, const struct ppf_ksym *k)
 
 	if (rc)
 		return rc;
-	wb_varint(&w->body, k->addr);
+	wb_varint(&w->body, zigzag((int64_t)(k->addr - w->prev_addr)));
+	w->prev_addr = k->addr;
 	wb_u8(&w->body, (uint8_t)k->type);
 	wb_str(&w->body, k->name);
 	wb_str(&w->body, k->module);
@@ -600,6 +603,7 @@ int ppf_write_dso(struct ppf_writer *w, const struct ppf_dso *d)
 	wb_varint(&w->body, d->flags);
 	wb_varint(&w->body, d->text_vaddr);
 	wb_varint(&w->body, d->text_offset);
+	w->prev_addr = 0;	/* its SYMs count from 0 */
 	return rec_end(w, PPF_REC_DSO);
 }
 
@@ -609,7 +613,8 @@ int ppf_write_sym(struct ppf_writer *w, const struct ppf_sym *s)
 
 	if (rc)
 		return rc;
-	wb_varint(&w->body, s->start);
+	wb_varint(&w->body, zigzag((int64_t)(s->start - w->prev_addr)));
+	w->prev_addr = s->start;
 	wb_varint(&w->body, s->size);
 	wb_str(&w->body, s->name);
 	return rec_end(w, PPF_REC_SYM);

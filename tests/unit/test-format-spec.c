@@ -36,8 +36,8 @@ static void test_spec__constants(void)
 		  PPF_REC_TIME_SYNC == 0x16 && PPF_REC_SIDEBAND == 0x17);
 	CU_ASSERT(PPF_SF_PERIOD == 1 && PPF_SF_IP == 2 && PPF_SF_ADDR == 4 && PPF_SF_STACK == 8 &&
 		  PPF_SF_RAW == 16 && PPF_SF_RAW_XOR == 32 && PPF_SF_EXTRA == 64 && PPF_SF_LATE == 128);
-	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2);
-	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_REQUIRED_KNOWN == 1);
+	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2 && PPF_SEGF_DELTA_ADDR == 4);
+	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_DELTA_ADDR == 2 && PPF_FEAT_REQUIRED_KNOWN == 3);
 	CU_ASSERT_EQUAL(PPF_CPU_TIME_MAX, 4096);
 }
 
@@ -50,7 +50,7 @@ static void test_spec__layout(void)
 				 .nr_records = 50, .nr_samples = 60, .payload_crc = 0xdeadbeef };
 
 	ppf_file_hdr_encode(0x0102030405060708ull, f);
-	CU_ASSERT_EQUAL(get_le64(f + 24), PPF_FEAT_CPU_TIME);	/* what this writer may use */
+	CU_ASSERT_EQUAL(get_le64(f + 24), PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR);	/* this writer's */
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
 	CU_ASSERT_EQUAL(get_le16(f + 10), 0);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
@@ -151,6 +151,40 @@ static void test_spec__cpu_time(void)
 					   &ts), PP_EBAD_RECORD);
 }
 
+struct addrs {
+	uint64_t a[8];
+	int n;
+};
+
+static int collect_addr(const struct ppf_record *r, void *arg)
+{
+	struct addrs *as = arg;
+
+	if (as->n < 8 && (r->type == PPF_REC_KSYM || r->type == PPF_REC_SYM))
+		as->a[as->n++] = r->type == PPF_REC_KSYM ? r->u.ksym.addr : r->u.sym.start;
+	return 0;
+}
+
+/* PPF_SEGF_DELTA_ADDR: KSYM addr and SYM start are zigzag deltas; a DSO restarts from 0. */
+static void test_spec__delta_addr(void)
+{
+	const uint8_t b[] = {
+		0x04, 7, 0x20, 'T', 1, 'a', 0, 0, 0,	/* KSYM +16: 16 */
+		0x04, 7, 0x03, 't', 1, 'b', 0, 0, 0,	/* KSYM -2 (zigzag 3): 14 */
+		0x05, 8, 0, 1, 'x', 0, 1, 0, 0, 0,	/* DSO "x", 1 sym: its SYMs from 0 */
+		0x06, 5, 0x0a, 1, 1, 'f', 0,		/* SYM +5: 5 */
+		0x06, 5, 0x06, 1, 1, 'g', 0,		/* SYM +3: 8 */
+	};
+	struct addrs as = { 0 };
+
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 0, PPF_SEGF_DELTA_ADDR, collect_addr, &as), 0);
+	CU_ASSERT(as.n == 4 && as.a[0] == 16 && as.a[1] == 14 && as.a[2] == 5 && as.a[3] == 8);
+	/* without the flag the same varints are addresses */
+	memset(&as, 0, sizeof(as));
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 0, 0, collect_addr, &as), 0);
+	CU_ASSERT(as.n == 4 && as.a[0] == 0x20 && as.a[1] == 3 && as.a[2] == 0x0a && as.a[3] == 6);
+}
+
 void test_spec__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -158,6 +192,7 @@ void test_spec__register(void)
 		PP_TEST(test_spec__layout, "header fields sit at the offsets the spec gives"),
 		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
 		PP_TEST(test_spec__cpu_time, "per-cpu SAMPLE times, by hand, and their bounds"),
+		PP_TEST(test_spec__delta_addr, "delta-coded KSYM and SYM addresses, by hand"),
 	};
 	pp_suite_add("spec", tests, PP_ARRAY_SIZE(tests));
 }
