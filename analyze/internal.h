@@ -116,6 +116,13 @@ void ana_session_free(struct ana_session *s);
 int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
 void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
+/*
+ * ana_session_sample() - @smp, a sample of type @t, as an event: counted,
+ * its task noted, pid/tid -1 recovered (see session.c).  The one way from
+ * a capture's sample to an analyzer's event (replay.c, pymod.c).
+ */
+void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
+			struct pp_event *ev);
 void ana_session_finalize_syms(struct ana_session *s);
 /* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
 int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);

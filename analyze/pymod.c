@@ -143,20 +143,11 @@ static PyObject *evs_next(PyObject *o)
 		struct ana_evtype *t = ana_session_type(s, smp->id);
 		if (!t)
 			continue;
-		t->count++;
-		if (!s->first_ns)
-			s->first_ns = smp->time_ns;
-		s->last_ns = smp->time_ns;
-		ana_session_note_task(s, smp->pid, smp->tid);
+		struct pp_event ev;
+		ana_session_sample(s, t, smp, &ev);
 		uintptr_t m = (uintptr_t)pp_u64map_get(&it->first, smp->id);
 		if (!m)
 			continue;
-		struct pp_event ev = {
-			.time_ns = smp->time_ns, .cpu = smp->cpu, .pid = smp->pid, .tid = smp->tid,
-			.period = smp->period, .ip = smp->ip, .addr = smp->addr, .flags = smp->flags,
-			.type = t, .raw = smp->raw, .raw_sz = smp->raw_sz, .stack = smp->stack,
-			.nr_stack = smp->nr_stack, .extra = smp->extra, .extra_sz = smp->extra_sz,
-		};
 		if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
 			continue;
 		/* the first selector that takes it (a type may match several) */

@@ -113,23 +113,6 @@ static bool all_done(const struct ana_session *s)
 	return true;
 }
 
-/*
- * The kernel reports pid/tid -1 for a task it has already unhashed - the
- * last sched_switch of an exiting task (prev_state X) is the common case.
- * A tracepoint still names it in common_pid: take the thread from there and
- * its process from the task table.
- */
-static void recover_tid(struct ana_session *s, const struct ana_evtype *t,
-			const struct ppf_sample *smp, struct pp_event *ev)
-{
-	struct pp_event tmp = { .type = t, .raw = smp->raw, .raw_sz = smp->raw_sz };
-	uint64_t pid;
-
-	if (!smp->raw_sz || !ana_field_u64(&tmp, "common_pid", &pid) || !pid || pid >= UINT32_MAX)
-		return;
-	ev->tid = (uint32_t)pid;
-	ev->pid = ana_task_pid(s, ev->tid);
-}
 /* The hot path: most captures have a handful of event types, in runs. */
 static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 {
@@ -149,36 +132,11 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		s->last_type = t;
 		s->last_disp = l;
 	}
-	t->count++;
-	if (!s->first_ns)
-		s->first_ns = smp->time_ns;
-	s->last_ns = smp->time_ns;
-	ev.pid = smp->pid;
-	ev.tid = smp->tid;
-	if (ev.tid == UINT32_MAX)
-		recover_tid(s, t, smp, &ev);
-	if (ev.tid != s->last_tid) {
-		ana_session_note_task(s, ev.pid, ev.tid);
-		s->last_tid = ev.tid;
-	}
+	ana_session_sample(s, t, smp, &ev);
 	if (s->has_ticks)
 		tick(s, smp->time_ns);
 	if (!l || (!l->nr))
 		return;
-	ev.time_ns = smp->time_ns;
-	ev.cpu = smp->cpu;
-	ev.period = smp->period;
-	ev.ip = smp->ip;
-	ev.addr = smp->addr;
-	ev.flags = smp->flags;
-	ev.type = t;
-	ev.sel = NULL;
-	ev.raw = smp->raw;
-	ev.raw_sz = smp->raw_sz;
-	ev.stack = smp->stack;
-	ev.nr_stack = smp->nr_stack;
-	ev.extra = smp->extra;
-	ev.extra_sz = smp->extra_sz;
 	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
 		return;
 	for (size_t i = 0; i < l->nr; i++) {

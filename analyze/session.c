@@ -207,6 +207,43 @@ void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 	t->pid = pid;
 }
 
+/*
+ * The kernel reports pid/tid -1 for a task it has already unhashed - the
+ * last sched_switch of an exiting task (prev_state X) is the common case.
+ * A tracepoint still names it in common_pid: take the thread from there and
+ * its process from the task table.
+ */
+static void recover_tid(struct ana_session *s, struct pp_event *ev)
+{
+	uint64_t pid;
+
+	if (!ev->raw_sz || !ana_field_u64(ev, "common_pid", &pid) || !pid || pid >= UINT32_MAX)
+		return;
+	ev->tid = (uint32_t)pid;
+	ev->pid = ana_task_pid(s, ev->tid);
+}
+
+void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
+			struct pp_event *ev)
+{
+	*ev = (struct pp_event){
+		.time_ns = smp->time_ns, .cpu = smp->cpu, .pid = smp->pid, .tid = smp->tid,
+		.period = smp->period, .ip = smp->ip, .addr = smp->addr, .flags = smp->flags,
+		.type = t, .raw = smp->raw, .raw_sz = smp->raw_sz, .stack = smp->stack,
+		.nr_stack = smp->nr_stack, .extra = smp->extra, .extra_sz = smp->extra_sz,
+	};
+	t->count++;
+	if (!s->first_ns)
+		s->first_ns = smp->time_ns;
+	s->last_ns = smp->time_ns;
+	if (ev->tid == UINT32_MAX)
+		recover_tid(s, ev);
+	if (ev->tid != s->last_tid) {
+		ana_session_note_task(s, ev->pid, ev->tid);
+		s->last_tid = ev->tid;
+	}
+}
+
 const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr_types; i++)
