@@ -10,7 +10,8 @@
  *              record first closes it, opens FILE.n+1 and writes the
  *              metadata again (rotate_switch), then FILE.n+1-N is removed.
  *   flight:    sink -> memory: events segments into a ring trimmed to
- *              flight_size, symbol segments aside, metadata dropped; a dump
+ *              flight_size (not after a trigger: the post-trigger window
+ *              adds up to flight_size), symbol segments aside, metadata dropped; a dump
  *              (flight_dump) writes fresh metadata, the symbols and the ring
  *              into FILE.n through ppf_writer_put_segment().
  *
@@ -195,6 +196,23 @@ static int flight_sink(void *arg, const struct ppf_chunk *c)
 		return 0;
 	switch (c->seg_kind) {
 	case PPF_SEG_EVENTS:
+		/*
+		 * After the trigger nothing is pushed out: the dump must hold the
+		 * trigger event and what led to it (at most SIZE), then up to SIZE
+		 * more of post-trigger window; past that, segments are not kept,
+		 * and rec_prod_poll() ends the recording.
+		 */
+		if (p->triggered) {
+			if (p->post_bytes >= p->flight_size) {
+				p->nr_post_cut++;
+				break;
+			}
+			ksegq_push(&p->ring, kseg_new(c));
+			p->post_bytes += c->head_sz + c->body_sz;
+			if (p->ring.bytes > p->ring_max_bytes)
+				p->ring_max_bytes = p->ring.bytes;
+			break;
+		}
 		ksegq_push(&p->ring, kseg_new(c));
 		while (p->ring.bytes > p->flight_size && p->ring.nr > 1) {
 			ksegq_drop_head(&p->ring);
@@ -563,6 +581,12 @@ int rec_prod_poll(struct rec_session *s, uint64_t now_ns)
 	}
 	if (p->triggered && now_ns >= p->trig_ns + p->post_trigger_ns)
 		return 1;
+	if (p->triggered && p->flight_size && p->post_bytes >= p->flight_size) {
+		pp_info("trigger: the post-trigger window filled --flight-recorder %s after %.3f s: dumping now",
+			pp_format_bytes(p->flight_size, sz, sizeof(sz)),
+			(double)(now_ns - p->trig_ns) / 1e9);
+		return 1;
+	}
 	return 0;
 }
 
@@ -609,6 +633,9 @@ void rec_prod_summary(const struct rec_session *s, FILE *fp)
 			(unsigned long long)p->nr_files, pp_format_bytes(p->flight_size, a, sizeof(a)),
 			pp_format_bytes(p->ring_max_bytes, b, sizeof(b)),
 			(unsigned long long)p->nr_dropped);
+	if (p->nr_post_cut)
+		fprintf(fp, "  flight recorder: the post-trigger window filled the ring's size: %llu segments after it not kept\n",
+			(unsigned long long)p->nr_post_cut);
 	if (p->trig_lo >= 0)
 		fprintf(fp, "  trigger: %s\n", p->triggered ? "fired" : "did not fire");
 }

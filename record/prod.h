@@ -79,6 +79,8 @@ struct rec_prod {
 	struct rec_kseg *stats;		/* flight: the STATS segment at the end */
 	uint64_t nr_dropped;		/* flight: events segments pushed out of the ring */
 	uint64_t ring_max_bytes;	/* flight: high-water mark of ring.bytes */
+	uint64_t post_bytes;		/* flight: bytes pushed since the trigger (never evicted) */
+	uint64_t nr_post_cut;		/* flight: segments past a full post-trigger window */
 
 	struct rec_tasks *tasks;	/* the task table, for each file's snapshot */
 };

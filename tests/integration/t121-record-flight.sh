@@ -6,7 +6,8 @@
 # and its events are exactly the newest ones: a plain recording of the same event made
 # alongside has the very same events in that time range, none missing in between.  The
 # dump analyses alone.  The end writes one more dump.  With --trigger the first matching
-# event dumps the buffer --post-trigger later and ends the recording.
+# event dumps the buffer --post-trigger later and ends the recording; the dump holds the
+# trigger event even when the window after it fills the buffer, which then ends it early.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-record.sh"
 need_event sched:sched_switch
@@ -83,7 +84,7 @@ echo "recording started ~$t0, SIGUSR1 at $tu, dump covers $first .. $last"
 "$PP_ANALYZE" fr.cap.0 trace >dump.txt 2>&1 || fail "pp-analyze trace on the dump"
 "$PP_ANALYZE" full.cap trace >full.txt 2>&1 || fail "pp-analyze trace on the plain capture"
 python3 - dump.txt full.txt <<-'EOF' || fail "the dump is not the newest events of the plain recording"
-	import re, sys
+	import difflib, re, sys
 	pat = re.compile(r'\[(\d+)\] +(\d+\.\d+): (sched:sched_switch: .*)$')
 	def load(p):
 	    out = []
@@ -98,8 +99,14 @@ python3 - dump.txt full.txt <<-'EOF' || fail "the dump is not the newest events 
 	for cpu in sorted(set(e[0] for e in d)):
 	    a = [e[2] for e in d if e[0] == cpu and lo <= e[1] <= hi]
 	    b = [e[2] for e in f if e[0] == cpu and lo <= e[1] <= hi]
-	    if a != b:
-	        print('cpu %d: %d events in the dump, %d in the plain capture' % (cpu, len(a), len(b)))
+	    # the same events in the same order; two perf consumers of one tracepoint may
+	    # differ by an event the kernel drops for one (recursion protection, counted
+	    # nowhere): allow 1 in 1000, no more
+	    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+	    same = sum(blk.size for blk in sm.get_matching_blocks())
+	    if max(len(a), len(b)) - same > max(1, len(b) // 1000):
+	        print('cpu %d: %d events in the dump, %d in the plain capture, %d in common' %
+	              (cpu, len(a), len(b), same))
 	        sys.exit(1)
 	    n += len(a)
 	print('%d events from %.3f to %.3f match' % (n, lo, hi))
@@ -107,8 +114,9 @@ python3 - dump.txt full.txt <<-'EOF' || fail "the dump is not the newest events 
 	EOF
 
 # the trigger: an exec of 'marker-exec' dumps the ring 0.5 s later and ends the recording
+# (4M: room for 0.5 s of a busy machine's switches)
 cp /bin/true ./marker-exec || fail "cannot copy /bin/true"
-"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 64K \
+"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 4M \
 	--trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' --post-trigger 0.5s \
 	--duration 20 -o tr.cap 2>tr.err &
 rpid=$!
@@ -132,4 +140,30 @@ tl=$(sv tr.cap.0 last_ns)
 echo "trigger at $tt s, dump ends at $tl ns"
 awk -v t="$tt" -v l="$tl" 'BEGIN { exit !(l / 1e9 >= t + 0.45) }' ||
 	fail "the dump does not reach --post-trigger 0.5s past the trigger"
+
+# a post-trigger window that fills SIZE first ends there: memory stays at 2 x SIZE, and
+# the dump still holds the trigger event
+"$PP_LOAD/ctxsw" -n 2000000 >/dev/null 2>&1 &
+lpid=$!
+"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 64K \
+	--trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' --post-trigger 60s \
+	--duration 90 -o tp.cap 2>tp.err &
+rpid=$!
+sleep 2
+ts=$(mono)
+./marker-exec
+wait $rpid
+rc=$?
+te=$(mono)
+kill $lpid 2>/dev/null
+wait $lpid 2>/dev/null
+cat tp.err
+assert_eq "pp-record exit status (post-trigger window full)" 0 $rc
+grep -q "post-trigger window filled" tp.err || fail "no message that the window filled"
+[ $((te - ts)) -lt 30000000000 ] || fail "a full post-trigger window did not end the recording"
+"$PP_ANALYZE" tp.cap.0 trace >tp.txt 2>&1 || fail "pp-analyze trace on the dump"
+grep -q "sched:sched_process_exec:.*marker-exec" tp.txt || fail "that dump lacks the trigger event"
+held=$(sed -n 's/.*at most \([0-9.]*\) KiB held.*/\1/p' tp.err)
+awk -v h="$held" 'BEGIN { exit !(h > 0 && h <= 2 * 64 + 64) }' ||
+	fail "the ring held $held KiB, more than 2 x 64 KiB and a segment"
 exit 0
