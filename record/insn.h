@@ -60,7 +60,7 @@ void rec_kcore_close(struct rec_kcore *kc);
  */
 ssize_t rec_kcore_read(const struct rec_kcore *kc, uint64_t va, void *buf, size_t n);
 
-/** rec_insn_wanted() - whether samples of @e get their instruction bytes saved (x86 write breakpoints). */
+/** rec_insn_wanted() - whether the bytes at the IPs of @e are saved (x86 write breakpoints) */
 bool rec_insn_wanted(const struct rec_evsel *e);
 
 /**
