@@ -35,6 +35,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "format/format.h"
+#include "insn.h"
 #include "prod.h"
 #include "session.h"
 #include "snapshot.h"
@@ -305,6 +306,8 @@ static int write_meta(struct rec_session *s, struct ppf_writer *w, uint64_t t_ns
 		rc = rec_tasks_write(p->tasks, w);
 	if (!rc)
 		rc = rec_symbols_write_maps(s->syms, w, t_ns);
+	if (!rc && s->insn)
+		rc = rec_insn_write_all(s->insn, w);	/* saved before: not written again */
 	if (!rc)
 		rc = rec_snapshot_syscalls(s);
 	if (!rc)

@@ -30,6 +30,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "insn.h"
 #include "prod.h"
 #include "selfstat.h"
 #include "session.h"
@@ -598,6 +599,9 @@ int rec_session_open(struct rec_session *s)
 	if (rc)
 		return rc;
 	s->want_kallsyms = want_kallsyms(s);
+	for (size_t i = 0; i < s->nr_evsels && !s->insn; i++)
+		if (rec_insn_wanted(&s->evsels[i]))
+			s->insn = rec_insn_new("/proc/kcore");
 	if (s->opts.argv) {
 		rc = rec_workload_prepare(&s->wl, s->opts.argv);
 		if (rc)
@@ -925,6 +929,8 @@ void rec_session_release(struct rec_session *s)
 		rec_evsel_release(&s->evsels[i]);
 	free(s->evsels);
 	rec_symbols_free(s->syms);
+	rec_insn_free(s->insn);
+	s->insn = NULL;
 	rec_merge_release(&s->merge);
 	rec_drain_stop(&s->drain);
 	rec_drain_release(&s->drain);

@@ -110,6 +110,7 @@ struct rec_idmap {
 };
 
 struct rec_symbols;
+struct rec_insn;
 struct rec_prod;
 struct rec_selfstat;
 
@@ -147,6 +148,7 @@ struct rec_session {
 	uint64_t file_bytes;		/* bytes written, the file's size for a file */
 	int werr;			/* first writer error, sticky */
 	struct rec_symbols *syms;
+	struct rec_insn *insn;		/* instruction bytes at write-breakpoint IPs, or NULL */
 	bool want_kallsyms;
 
 	/* clocks, ns */

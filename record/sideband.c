@@ -5,8 +5,9 @@
  * Samples are decoded with their evsel's sample_type (IDENTIFIER first, so
  * the evsel is known before anything else is parsed); every length is
  * checked against the record size.  User-space addresses (IP in user mode,
- * callchain entries after PERF_CONTEXT_USER) are passed to symbols.c before
- * the sample is written.  Non-sample records lose their sample_id trailer
+ * callchain entries after PERF_CONTEXT_USER) are passed to symbols.c, and
+ * the IPs of write-breakpoint samples to insn.c, before the sample is
+ * written.  Non-sample records lose their sample_id trailer
  * (REC_SAMPLE_ID_SZ), whose time the capture record carries already, and
  * whose pid/tid SIDEBAND records keep in fields of their own.
  * Not here: which records the kernel sends (evsel.c) or their order (merge.c).
@@ -16,6 +17,7 @@
 
 #include "common/err.h"
 #include "format/format.h"
+#include "insn.h"
 #include "prod.h"
 #include "regs.h"
 #include "session.h"
@@ -130,6 +132,16 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		rc = user_hits(s, smp.pid, smp.stack, smp.nr_stack);
 		if (rc)
 			return rc;
+	}
+	if (s->insn && (smp.flags & PPF_SF_IP) && rec_insn_wanted(ev)) {
+		unsigned mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER) {
+			rc = rec_insn_hit(s->insn, s->w, smp.pid, smp.ip,
+					  mode == PERF_RECORD_MISC_KERNEL);
+			if (rc)
+				return rc;
+		}
 	}
 	rc = ppf_write_sample(s->w, &smp);
 	if (!rc) {

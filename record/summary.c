@@ -13,6 +13,7 @@
 
 #include "common/units.h"
 #include "format/format.h"
+#include "insn.h"
 #include "session.h"
 #include "summary.h"
 #include "symbols.h"
@@ -111,6 +112,13 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		fprintf(fp, "  merge: most queued %llu records in %zu KiB\n",
 			(unsigned long long)s->merge.max_queued,
 			s->merge.max_chunks * rec_merge_chunk_size() >> 10);
+	}
+	if (s->opts.verbose && s->insn) {
+		uint64_t saved, failed;
+
+		rec_insn_count(s->insn, &saved, &failed);
+		fprintf(fp, "  instructions saved at %llu breakpoint IPs, %llu unreadable\n",
+			(unsigned long long)saved, (unsigned long long)failed);
 	}
 	pp_format_bytes(t->raw_bytes, raw, sizeof(raw));
 	pp_format_bytes(s->file_bytes, comp, sizeof(comp));
