@@ -211,14 +211,22 @@ def parse_kv(text):
     return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
 
 
-def measure(argv, tag, stdout=subprocess.DEVNULL):
-    """Run argv under runstat; return its RUNSTAT numbers, the LOAD line (if any) and stderr."""
+def measure(argv, tag, stdout=subprocess.DEVNULL, watch=None, timeout=TIMEOUT_S):
+    """Run argv under runstat; return its RUNSTAT numbers, the LOAD line (if any) and stderr.
+
+    watch(proc), if given, is called once runstat has started (proc: its Popen; the command
+    is runstat's only child) and may read the command's output or sample it while it runs."""
     os.makedirs(os.path.join(BENCH_DIR, 'logs'), exist_ok=True)
     stat = os.path.join(BENCH_DIR, 'logs', 'runstat.txt')
     errf = os.path.join(BENCH_DIR, 'logs', tag + '.err')
     with open(errf, 'w') as err:
-        subprocess.run([RUNSTAT, '-o', stat, '-t', str(TIMEOUT_S), '--'] + argv,
-                       stdout=stdout, stderr=err)
+        proc = subprocess.Popen([RUNSTAT, '-o', stat, '-t', str(timeout), '--'] + argv,
+                                stdout=stdout, stderr=err)
+        try:
+            if watch:
+                watch(proc)
+        finally:
+            proc.wait()
     with open(stat) as f:
         rs = parse_kv(f.read().split(None, 1)[1])
     with open(errf, errors='replace') as f:
@@ -309,23 +317,38 @@ def tool_probe(tool):
 
 
 def tool_probe_run(tool):
-    need = tool['needs']
-    if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
-        return f'{need} not found'
-    path = os.path.join(CAPDIR, 'probe.' + tool['suffix'])
-    capture_rm(path)
+    needs = tool['needs'] if isinstance(tool['needs'], list) else [tool['needs']]
+    for need in needs:
+        if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
+            return f'{need} not found'
+    # a tool without a capture suffix writes to its standard output (the live stage)
+    path = os.path.join(CAPDIR, 'probe.' + tool['suffix']) if tool.get('suffix') else '-'
+    if path != '-':
+        capture_rm(path)
     r = measure(tool['argv'](['sched:sched_switch'], path, ['/bin/true']), 'probe')
     if tool['name'].startswith('trace-cmd') and failure(r):
         tracing_reset()
     why = failure(r)
     if why:
         return why
-    if not os.path.exists(path):
+    if path != '-' and not os.path.exists(path):
         return 'no capture file written'
     return None
 
 
 # ---- stage: record --------------------------------------------------------------------------
+def run_row(r, tool):
+    """The numbers of one measured run of a workload under a tool, or dict(failed=why)."""
+    if tool['name'].startswith('trace-cmd') and failure(r):
+        tracing_reset()
+    why = failure(r) or (None if 'load' in r else 'the workload printed no LOAD line')
+    if why:
+        return dict(failed=why)
+    return dict(wl_wall=r['load']['wall'], wl_cpu=r['load']['cpu'], tot_wall=r['wall'],
+                tot_cpu=r['cpu'], rec_cpu=max(0.0, r['cpu'] - r['load']['cpu']),
+                maxrss_mb=r['maxrss_mb'])
+
+
 def record_once(tool, wl, wname, run):
     load = wl['argv']
     if tool['argv'] is None:
@@ -335,16 +358,9 @@ def record_once(tool, wl, wname, run):
         capture_rm(path)
         argv = tool['argv'](wl['events'], path, load)
     settle()
-    r = measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}')
-    if tool['name'].startswith('trace-cmd') and failure(r):
-        tracing_reset()
-    why = failure(r) or (None if 'load' in r else 'the workload printed no LOAD line')
-    if why:
-        return dict(failed=why)
-    row = dict(wl_wall=r['load']['wall'], wl_cpu=r['load']['cpu'], tot_wall=r['wall'],
-               tot_cpu=r['cpu'], rec_cpu=max(0.0, r['cpu'] - r['load']['cpu']),
-               maxrss_mb=r['maxrss_mb'])
-    if path:
+    row = run_row(measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}'),
+                  tool)
+    if path and 'failed' not in row:
         if not os.path.exists(path):
             return dict(failed='no capture file written')
         row['bytes'] = capture_bytes(path)
@@ -357,61 +373,80 @@ def record_once(tool, wl, wname, run):
     return row
 
 
-def stage_record():
-    os.makedirs(CAPDIR, exist_ok=True)
-    tools = tools_selected()
+def probe_all(tools):
     status = {}
     for t in tools:
         why = tool_probe(t)
         status[t['name']] = why
         say(f'probe {t["name"]}: ' + ('ok' if why is None else f'SKIPPED ({why})'))
+    return status
+
+
+def run_interleaved(tools, status, once, wl, wname):
+    """RUNS runs of once(tool, wl, wname, i) for every tool that passed its probe, run i of
+    every tool before run i+1, after one unmeasured run of the workload alone.  A failed run
+    is retried once; a second failure ends that tool's runs and becomes its status."""
+    runs = {t['name']: [] for t in tools}
+    measure(wl['argv'], 'warmup')      # page cache, CPU frequency: not counted
+    for i in range(RUNS):
+        for t in tools:
+            if status[t['name']] is not None:
+                continue
+            row = once(t, wl, wname, i)
+            if 'failed' in row:     # one retry: a flaky tool still gets measured
+                say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
+                row = once(t, wl, wname, i)
+            runs[t['name']].append(row)
+            if 'failed' in row:
+                say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
+                status[t['name']] = row['failed']
+    return runs
+
+
+def summarize(tools, status, runs, wl, wname, stage):
+    """Per tool: median/min/max of every per-run number, slowdown and workload-CPU ratio
+    against the "none" runs, recorder CPU per event and bytes per event."""
+    base = stats_mm([r.get('wl_wall') for r in runs.get('none', [])])
+    base_cpu = stats_mm([r.get('wl_cpu') for r in runs.get('none', [])])
+    rows = {}
+    for t in tools:
+        name = t['name']
+        good = [r for r in runs[name] if 'failed' not in r]
+        if status[name] is not None and not good:
+            rows[name] = dict(status='skipped', reason=status[name])
+            continue
+        s = dict(status='ok' if status[name] is None else 'partial', reason=status[name])
+        for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
+                  'events', 'lost'):
+            s[k] = stats_mm([r.get(k) for r in good])
+        s['slowdown'] = ratio_mm(s['wl_wall'], base)
+        s['cpu_ratio'] = ratio_mm(s['wl_cpu'], base_cpu)
+        s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
+                                          if r.get('events')])
+        s['bytes_per_event'] = stats_mm([r['bytes'] / r['events'] for r in good
+                                         if r.get('events') and r.get('bytes') is not None])
+        if good and 'file' in good[-1]:
+            s['file'] = good[-1]['file']
+            s['file_events'] = good[-1].get('events')
+        s['runs'] = good
+        rows[name] = s
+        if name != 'none' and good:
+            ev = s['events']['med'] if s.get('events') else None
+            slow = s['slowdown']['med'] if s.get('slowdown') else None
+            say(f'{stage} {wname:8s} {name:30s} slowdown={slow} events={ev} '
+                f'lost={s["lost"]["med"] if s.get("lost") else s.get("lost")}')
+    return dict(title=wl['title'], events=wl['events'], expect_min=wl['expect_min'],
+                argv=wl['argv'], tools=rows)
+
+
+def stage_record():
+    os.makedirs(CAPDIR, exist_ok=True)
+    tools = tools_selected()
+    status = probe_all(tools)
     out = dict(runs=RUNS, quick=QUICK, workloads={})
     for wname, wl in workloads().items():
-        runs = {t['name']: [] for t in tools}
-        measure(wl['argv'], 'warmup')      # page cache, CPU frequency: not counted
-        for i in range(RUNS):
-            for t in tools:
-                if status[t['name']] is not None:
-                    continue
-                row = record_once(t, wl, wname, i)
-                if 'failed' in row:     # one retry: a flaky tool still gets measured
-                    say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
-                    row = record_once(t, wl, wname, i)
-                runs[t['name']].append(row)
-                if 'failed' in row:
-                    say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
-                    status[t['name']] = row['failed']
-        base = stats_mm([r.get('wl_wall') for r in runs.get('none', [])])
-        rows = {}
-        for t in tools:
-            name = t['name']
-            good = [r for r in runs[name] if 'failed' not in r]
-            if status[name] is not None and not good:
-                rows[name] = dict(status='skipped', reason=status[name])
-                continue
-            s = dict(status='ok' if status[name] is None else 'partial', reason=status[name])
-            for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
-                      'events', 'lost'):
-                s[k] = stats_mm([r.get(k) for r in good])
-            s['slowdown'] = ratio_mm(s['wl_wall'], base)
-            s['cpu_ratio'] = ratio_mm(s['wl_cpu'],
-                                      stats_mm([r.get('wl_cpu') for r in runs.get('none', [])]))
-            s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
-                                              if r.get('events')])
-            bpe = [r['bytes'] / r['events'] for r in good if r.get('events')]
-            s['bytes_per_event'] = stats_mm(bpe)
-            last = good[-1]
-            s['file'] = last.get('file')
-            s['file_events'] = last.get('events')
-            s['runs'] = good
-            rows[name] = s
-            if name != 'none' and good:
-                ev = s['events']['med'] if s.get('events') else None
-                slow = s['slowdown']['med'] if s.get('slowdown') else None
-                say(f'record {wname:8s} {name:30s} slowdown={slow} events={ev} '
-                    f'lost={s["lost"]["med"] if s.get("lost") else s.get("lost")}')
-        out['workloads'][wname] = dict(title=wl['title'], events=wl['events'],
-                                       expect_min=wl['expect_min'], argv=wl['argv'], tools=rows)
+        runs = run_interleaved(tools, status, record_once, wl, wname)
+        out['workloads'][wname] = summarize(tools, status, runs, wl, wname, 'record')
     return out
 
 
@@ -621,6 +656,47 @@ def render_machine(res):
     return md_table(['fact', 'value'], rows)
 
 
+def workload_head(w):
+    return (f'### {w["title"]}\n\nevents: `{" ".join(w["events"])}`; a lossless recording of '
+            f'the workload holds at least {human(w["expect_min"])} events.')
+
+
+def tool_cells(s, tname, expect_min):
+    """The formatted cells of one tool's row of a workload table, by column title."""
+    none = tname == 'none'
+    ev, lost = s.get('events'), s.get('lost')
+    low = ev and ev['med'] < expect_min and not none
+    return {'slowdown': fmt(s.get('slowdown')), 'wl CPU': fmt(s.get('cpu_ratio')),
+            'workload s': fmt(s.get('wl_wall'), '{:.3f}'),
+            'events': ((human(ev['med']) + (' (short)' if low else '')) if ev else
+                       ('-' if none else '?')),
+            'lost': human(lost['med']) if lost else ('-' if none else '?'),
+            'B/event': fmt(s.get('bytes_per_event'), '{:.1f}'),
+            'rec CPU s': fmt(s.get('rec_cpu'), '{:.3f}') if not none else '-',
+            'rec ns/event': fmt(s.get('rec_ns_per_event'), '{:.0f}'),
+            'peak RSS MB': fmt(s.get('maxrss_mb'), '{:.1f}'),
+            'file bytes': human(s['bytes']['med']) if s.get('bytes') else '-'}
+
+
+def tools_table(w, first, cols, titles=None):
+    """One workload's table: a row per tool, the columns of tool_cells() named in cols
+    (titles renames them)."""
+    rows = []
+    for tname, s in w['tools'].items():
+        if s['status'] == 'skipped':
+            rows.append([tname, f'skipped: {s["reason"]}'] + ['-'] * (len(cols) - 1))
+            continue
+        note = '' if s['status'] == 'ok' else f' ({s["reason"]})'
+        cells = tool_cells(s, tname, w['expect_min'])
+        rows.append([tname + note] + [cells[c] for c in cols])
+    titles = titles or {}
+    return md_table([first] + [titles.get(c, c) for c in cols], rows)
+
+
+RECORD_COLS = ['slowdown', 'wl CPU', 'workload s', 'events', 'lost', 'B/event', 'rec CPU s',
+               'rec ns/event', 'peak RSS MB', 'file bytes']
+
+
 def render_record(res):
     rec = res.get('record')
     if not rec:
@@ -632,31 +708,9 @@ def render_record(res):
              'rec CPU = CPU seconds of the recorder (tree total minus the workload\'s own), '
              'also per event recorded; peak RSS = largest process of the tree, so for "none" '
              'it is the workload.']
-    for wname, w in rec['workloads'].items():
-        parts.append(f'### {w["title"]}\n\nevents: `{" ".join(w["events"])}`; a lossless '
-                     f'recording of the workload holds at least {human(w["expect_min"])} events.')
-        rows = []
-        for tname, s in w['tools'].items():
-            if s['status'] == 'skipped':
-                rows.append([tname, f'skipped: {s["reason"]}'] + ['-'] * 9)
-                continue
-            ev = s.get('events')
-            lost = s.get('lost')
-            note = '' if s['status'] == 'ok' else f' ({s["reason"]})'
-            low = ev and ev['med'] < w['expect_min'] and tname != 'none'
-            rows.append([tname + note, fmt(s.get('slowdown')), fmt(s.get('cpu_ratio')),
-                         fmt(s.get('wl_wall'), '{:.3f}'),
-                         (human(ev['med']) + (' (short)' if low else '')) if ev else
-                         ('-' if tname == 'none' else '?'),
-                         (human(lost['med']) if lost else ('-' if tname == 'none' else '?')),
-                         fmt(s.get('bytes_per_event'), '{:.1f}'),
-                         fmt(s.get('rec_cpu'), '{:.3f}') if tname != 'none' else '-',
-                         fmt(s.get('rec_ns_per_event'), '{:.0f}'),
-                         fmt(s.get('maxrss_mb'), '{:.1f}'),
-                         human(s['bytes']['med']) if s.get('bytes') else '-'])
-        parts.append(md_table(['tool', 'slowdown', 'wl CPU', 'workload s', 'events', 'lost',
-                               'B/event', 'rec CPU s', 'rec ns/event', 'peak RSS MB',
-                               'file bytes'], rows))
+    for w in rec['workloads'].values():
+        parts.append(workload_head(w))
+        parts.append(tools_table(w, 'tool', RECORD_COLS))
     fx = res.get('fixed')
     if fx:
         rows = []
