@@ -16,24 +16,31 @@ Runs are interleaved (run i of every tool, then run i+1) so slow drift hits all 
 after one unmeasured warm-up run; the tables give median and min over RUNS.  A tool that is
 missing or fails its probe (recording /bin/true) is skipped and the table says why.
 
+The live stage runs the same way with pipelines (`pp-record -o - | pp-analyze - ANALYZER`,
+`perf record -o - | perf script -i -`, `trace-cmd stream`); their output is read by this
+script, outside the measured tree, to count the events the decoder printed. 
+
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
 stored under its name in results.json) and a render function (markdown for its doc section).
 Running a subset (`bench.py analyze`) reuses the other stages' results from results.json.
 
 Environment: RUNS (default 3; 1 with QUICK=1), QUICK=1 (smaller workloads), BENCH_TOOLS
-(comma list of the tool names to keep, exactly as in the tables: "none,perf,pp-record"),
-PP_BIN (where pp-record and pp-analyze are; default the top of the tree), PP_LOAD (default
-build/load), BENCH_DIR (default build/bench), BENCH_DOC (default docs/performance.md).
+(comma list of the tool names to keep, exactly as in the tables: "none,perf,pp-record"; a
+live pipeline is kept when its name or its recorder's is listed), PP_BIN (where pp-record
+and pp-analyze are; default the top of the tree), PP_LOAD (default build/load), BENCH_DIR
+(default build/bench), BENCH_DOC (default docs/performance.md).
 
 The pp side assumes: `pp-record -o FILE -e EVENT... -- CMD` records CMD and its children, and
 `pp-analyze FILE info` prints the number of events and lost events on lines that start
 with `events N` and `lost N` (a `:` or `=` after the word is accepted too).  Adjust
 pp_record_argv() and pp_stats() if that changes.
 """
+import fcntl
 import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -521,6 +528,144 @@ def stage_analyze(results):
     return res
 
 
+# ---- stage: live ----------------------------------------------------------------------------
+# Live mode: the recorder writes to a pipe and a decoder prints the events as they come.  The
+# decoder's output is read here, outside the measured tree, to count the events it printed.
+def pipe_argv(producer, consumer):
+    """producer | consumer as one command (pipefail: a failing recorder fails the run)."""
+    return ['bash', '-o', 'pipefail', '-c', shlex.join(producer) + ' | ' + shlex.join(consumer)]
+
+
+def pp_live_argv(analyzer):
+    ana = os.path.join(PP_BIN, 'pp-analyze')
+    return lambda events, out, load: pipe_argv(pp_record_argv(events, '-', load),
+                                               [ana, '-'] + analyzer(events))
+
+
+def perf_live_argv(events, out, load):
+    return pipe_argv(perf_argv([])(events, '-', load), ['perf', 'script', '-i', '-'])
+
+
+def tc_stream_argv(events, out, load):
+    # stream takes record's options, so -F -c follow the workload exactly as trace-cmd record
+    # does in the record stage, and it ends when the workload does; no -q, which would also
+    # silence its "CPU N: M events lost" lines
+    return [TCWRAP, 'trace-cmd', 'stream', '-F', '-c'] + ev_args(events) + load
+
+
+def lost_pp(out, err):
+    """pp-record's summary: "lost: N" (ring overruns and FIFO drops)."""
+    m = re.search(r'^\s*lost:\s*(\d+)', err, re.M)
+    return int(m.group(1)) if m else None
+
+
+def lost_perf(out, err):
+    """perf script's warning "Processed N samples and lost P%!" (only when it lost some)."""
+    m = re.search(r'Processed (\d+) samples and lost ([\d.]+)%', err)
+    return round(int(m.group(1)) * float(m.group(2)) / 100) if m else 0
+
+
+def lost_tc(out, err):
+    """trace-cmd stream's "CPU N: M events lost" lines at the end of its output (the ring
+    buffer's overruns; the "CPU:N [M EVENTS DROPPED]" lines in between report the same)."""
+    return sum(int(n) for n in re.findall(r'^CPU \d+: (\d+) events lost', out['tail'], re.M))
+
+
+def seen_lines(out, err):
+    """One line per event; lines carrying one of the pipeline's marks are notes, not events."""
+    return out['lines'] - out['marked']
+
+
+def seen_top(out, err):
+    """pp-analyze top's header: "sample N events" (the events it counted)."""
+    m = re.findall(r'sample (\d+) events', out['head'])
+    return int(m[-1]) if m else None
+
+
+PP_NEEDS = [os.path.join(PP_BIN, 'pp-record'), os.path.join(PP_BIN, 'pp-analyze')]
+# name, tool (its recorder in TOOLS, for BENCH_TOOLS), argv builder (out is always '-'),
+# events seen by the consumer, events lost, marks (bytes found only in lines that are no event)
+LIVE = [
+    dict(name='none', tool='none', argv=None),
+    dict(name='pp-record | pp-analyze trace', tool='pp-record',
+         argv=pp_live_argv(lambda events: ['trace']), seen=seen_lines, lost=lost_pp,
+         marks=(b'\n#',), needs=PP_NEEDS),
+    dict(name='pp-record | pp-analyze top', tool='pp-record',
+         argv=pp_live_argv(lambda events: ['top', '-e', ','.join(events)]), seen=seen_top,
+         lost=lost_pp, needs=PP_NEEDS),
+    dict(name='perf record | perf script', tool='perf', argv=perf_live_argv, seen=seen_lines,
+         lost=lost_perf, needs='perf'),
+    dict(name='trace-cmd stream', tool='trace-cmd', argv=tc_stream_argv, seen=seen_lines,
+         lost=lost_tc, marks=(b' EVENTS DROPPED]\n', b' events lost\n'), needs='trace-cmd'),
+]
+
+
+def measure_counting(argv, tag, marks=()):
+    """measure() with the command's standard output read here: r['out'] = its newlines, the
+    occurrences of each of marks (bytes) in all, and its first and last 64 KiB (text)."""
+    rfd, wfd = os.pipe()
+    try:
+        fcntl.fcntl(wfd, getattr(fcntl, 'F_SETPIPE_SZ', 1031), 1 << 20)  # fewer wakeups
+    except OSError:
+        pass
+    fds = [rfd, wfd]
+    out = dict(lines=0, marked=0)
+    head, tail = [], b''
+
+    def reader(proc):
+        nonlocal tail
+        os.close(wfd)           # the command holds the only write end now: EOF at its end
+        fds.remove(wfd)
+        carry = [b''] * len(marks)
+        kept = 0
+        while True:
+            b = os.read(rfd, 1 << 20)
+            if not b:
+                break
+            out['lines'] += b.count(b'\n')
+            for i, mark in enumerate(marks):
+                buf = carry[i] + b      # a mark split between two reads is counted once
+                out['marked'] += buf.count(mark)
+                carry[i] = buf[-(len(mark) - 1):] if len(mark) > 1 else b''
+            if kept < 65536:
+                head.append(b[:65536 - kept])
+                kept += len(head[-1])
+            tail = (tail + b)[-65536:]
+    try:
+        r = measure(argv, tag, stdout=wfd, watch=reader)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    out['head'] = b''.join(head).decode(errors='replace')
+    out['tail'] = tail.decode(errors='replace')
+    r['out'] = out
+    return r
+
+
+def live_once(tool, wl, wname, run):
+    argv = wl['argv'] if tool['argv'] is None else tool['argv'](wl['events'], '-', wl['argv'])
+    settle()
+    tag = re.sub(r'[^\w]+', '-', tool['name'])
+    r = measure_counting(argv, f'live-{wname}-{tag}-{run}', tool.get('marks', ()))
+    row = run_row(r, tool)
+    if tool['argv'] is not None and 'failed' not in row:
+        row['events'] = tool['seen'](r['out'], r['err'])
+        row['lost'] = tool['lost'](r['out'], r['err'])
+    return row
+
+
+def stage_live():
+    """Live mode: each recorder piped into its decoder on the record stage's workloads."""
+    tools = [t for t in LIVE if not BENCH_TOOLS or t['name'] in BENCH_TOOLS or
+             t['tool'] in BENCH_TOOLS]
+    status = probe_all(tools)
+    out = dict(runs=RUNS, quick=QUICK, workloads={})
+    for wname, wl in workloads().items():
+        runs = run_interleaved(tools, status, live_once, wl, wname)
+        out['workloads'][wname] = summarize(tools, status, runs, wl, wname, 'live')
+    return out
+
+
 # ---- stage: zstd ----------------------------------------------------------------------------
 ZSTD_RE = re.compile(r':\s*(\d+)\s*->\s*(\d+)\s*\(x([\d.]+)\),\s*([\d.]+) MB/s,\s*([\d.]+) MB/s')
 ZSTD_FILES = ('perf', 'trace-cmd --compression none')   # the uncompressed captures
@@ -627,7 +772,7 @@ def stage_fmtbench():
 # ---- rendering ----------------------------------------------------------------------------------
 def md_table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
-    lines += ['| ' + ' | '.join(str(c) for c in r) + ' |' for r in rows]
+    lines += ['| ' + ' | '.join(str(c).replace('|', '\\|') for c in r) + ' |' for r in rows]
     return '\n'.join(lines)
 
 
@@ -724,6 +869,28 @@ def render_record(res):
                      '`sched:sched_switch sched:sched_wakeup`: what a nearly empty capture '
                      'costs.\n\n' + md_table(['tool', 'file bytes', 'wall s', 'CPU s',
                                               'peak RSS MB'], rows))
+    return '\n\n'.join(parts)
+
+
+LIVE_COLS = ['slowdown', 'wl CPU', 'workload s', 'events', 'lost', 'rec CPU s', 'rec ns/event',
+             'peak RSS MB']
+LIVE_TITLES = {'events': 'events seen', 'rec CPU s': 'pipeline CPU s',
+               'rec ns/event': 'CPU ns/event'}
+
+
+def render_live(res):
+    live = res.get('live')
+    if not live:
+        return '_not run yet_'
+    parts = [f'RUNS={live["runs"]}{" QUICK" if live["quick"] else ""}; cells are median '
+             '(min). slowdown and wl CPU as in the record tables; events seen = events the '
+             'decoder printed (pp-analyze top: the events it counted); lost = as the pipeline '
+             'reports them; pipeline CPU = CPU seconds of the whole pipeline (recorder and '
+             'decoder) minus the workload\'s own, also per event seen; peak RSS = largest '
+             'process of the pipeline.']
+    for w in live['workloads'].values():
+        parts.append(workload_head(w))
+        parts.append(tools_table(w, 'pipeline', LIVE_COLS, LIVE_TITLES))
     return '\n\n'.join(parts)
 
 
@@ -858,6 +1025,7 @@ STAGES = [
     dict(name='record', run=stage_record, doc='record', render=render_record),
     dict(name='fixed', run=stage_fixed, doc=None, render=None),     # rendered with record
     dict(name='analyze', run=stage_analyze, doc='analyze', render=render_analyze),
+    dict(name='live', run=stage_live, doc='live', render=render_live),
     dict(name='zstd', run=stage_zstd, doc='zstd', render=render_zstd),
     dict(name='fmtbench', run=stage_fmtbench, doc='fmtbench', render=render_fmtbench),
 ]
