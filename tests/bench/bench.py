@@ -18,7 +18,9 @@ missing or fails its probe (recording /bin/true) is skipped and the table says w
 
 The live stage runs the same way with pipelines (`pp-record -o - | pp-analyze - ANALYZER`,
 `perf record -o - | perf script -i -`, `trace-cmd stream`); their output is read by this
-script, outside the measured tree, to count the events the decoder printed. 
+script, outside the measured tree, to count the events the decoder printed.  The footprint
+stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
+VmRSS every second.
 
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
 stored under its name in results.json) and a render function (markdown for its doc section).
@@ -26,9 +28,10 @@ Running a subset (`bench.py analyze`) reuses the other stages' results from resu
 
 Environment: RUNS (default 3; 1 with QUICK=1), QUICK=1 (smaller workloads), BENCH_TOOLS
 (comma list of the tool names to keep, exactly as in the tables: "none,perf,pp-record"; a
-live pipeline is kept when its name or its recorder's is listed), PP_BIN (where pp-record
-and pp-analyze are; default the top of the tree), PP_LOAD (default build/load), BENCH_DIR
-(default build/bench), BENCH_DOC (default docs/performance.md).
+live pipeline is kept when its name or its recorder's is listed), FOOTPRINT_S (default 600;
+60 with QUICK=1), PP_BIN (where pp-record and pp-analyze are; default the top of the tree),
+PP_LOAD (default build/load), BENCH_DIR (default build/bench), BENCH_DOC (default
+docs/performance.md).
 
 The pp side assumes: `pp-record -o FILE -e EVENT... -- CMD` records CMD and its children, and
 `pp-analyze FILE info` prints the number of events and lost events on lines that start
@@ -42,6 +45,7 @@ import platform
 import re
 import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -666,6 +670,142 @@ def stage_live():
     return out
 
 
+# ---- stage: footprint -----------------------------------------------------------------------
+FOOTPRINT_BOUND_MB = 64     # pp-record's RSS stays under this + its ring buffers
+FOOTPRINT_S = int(os.environ.get('FOOTPRINT_S') or (60 if QUICK else 600))
+
+
+def footprint_loads():
+    """Busy loads, each rerun in a loop for the whole recording: context switches (the bulk of
+    the sched events), a syscall storm and a CPU burner (stacks for the cpu-clock samples)."""
+    return [[os.path.join(PP_LOAD, 'ctxsw'), '-n', '200000'],
+            [os.path.join(PP_LOAD, 'syscalls'), '-t', '1', '-n', '5000000'],
+            [os.path.join(PP_LOAD, 'cpuburn'), '-d', '10']]
+
+
+def proc_child(pid):
+    """The first child of pid (runstat's: the command it runs), or None."""
+    try:
+        with open(f'/proc/{pid}/task/{pid}/children') as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+    except OSError:
+        return None
+
+
+def proc_rss_kb(pid):
+    try:
+        with open(f'/proc/{pid}/status') as f:
+            m = re.search(r'^VmRSS:\s*(\d+) kB', f.read(), re.M)
+        return int(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def proc_perf_maps(pid):
+    """(bytes mapped, kB resident) of pid's perf_event ring buffers, from /proc/PID/smaps."""
+    size = rss = 0
+    inside = False
+    try:
+        with open(f'/proc/{pid}/smaps') as f:
+            for line in f:
+                m = re.match(r'^([0-9a-f]+)-([0-9a-f]+) ', line)
+                if m:
+                    inside = '[perf_event]' in line
+                    if inside:
+                        size += int(m.group(2), 16) - int(m.group(1), 16)
+                elif inside and line.startswith('Rss:'):
+                    rss += int(line.split()[1])
+    except OSError:
+        return None
+    return size, rss
+
+
+def rss_sampler(samples, maps, seconds):
+    """A measure() watcher: VmRSS of the command every second, its perf maps once at 10%."""
+    def watch(proc):
+        pid, t0 = None, time.monotonic()
+        while proc.poll() is None:
+            t = time.monotonic() - t0
+            pid = pid or proc_child(proc.pid)
+            kb = proc_rss_kb(pid) if pid else None
+            if kb is not None:
+                samples.append((round(t, 1), kb))
+            if pid and not maps and t >= max(2.0, seconds / 10):
+                maps.extend(proc_perf_maps(pid) or ())
+            time.sleep(1.0 - (time.monotonic() - t0) % 1.0)
+    return watch
+
+
+VERBOSE_RE = re.compile(r'^pp-record:\s+([\d.]+)s cpu\s+([\d.]+)%.*?rss ([\d.]+) (\w+)', re.M)
+
+
+def rss_at(samples, t):
+    """kB of the sample nearest to t seconds."""
+    return min(samples, key=lambda s: abs(s[0] - t))[1] if samples else None
+
+
+def stage_footprint():
+    """pp-record -a for FOOTPRINT_S seconds on a busy machine: its RSS sampled every second
+    against FOOTPRINT_BOUND_MB + its ring buffers, its CPU, events and bytes."""
+    rec = os.path.join(PP_BIN, 'pp-record')
+    if not os.access(rec, os.X_OK):
+        return dict(status='skipped', reason=f'{rec} not found')
+    os.makedirs(CAPDIR, exist_ok=True)
+    path = os.path.join(CAPDIR, 'footprint.pp')
+    capture_rm(path)
+    secs = FOOTPRINT_S
+    argv = [rec, '-a', '-F', '997', '-g', '-e', 'cpu-clock', '-e',
+            'sched:sched_switch,sched:sched_wakeup', '-o', path, '--duration', str(secs), '-v']
+    loads = footprint_loads()
+    settle()
+    procs = [subprocess.Popen(['sh', '-c', 'while :; do "$@"; done', 'loop'] + load,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True) for load in loads]
+    samples, maps = [], []
+    try:
+        time.sleep(1)       # the loads are running when the recording starts
+        say(f'footprint: recording {secs} s system-wide with {len(loads)} load loops')
+        r = measure(argv, 'footprint', watch=rss_sampler(samples, maps, secs),
+                    timeout=secs + 120)
+    finally:
+        for p in procs:     # each loop is its own process group: the loop and its load
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+    why = failure(r) or (None if os.path.exists(path) else 'no capture file written')
+    if why:
+        return dict(status='skipped', reason=why)
+    events, lost = pp_stats(path)
+    nbytes = capture_bytes(path)
+    capture_rm(path)        # hundreds of MB after 10 minutes: the numbers are what we keep
+    intervals = [float(m.group(2)) for m in VERBOSE_RE.finditer(r['err'])]
+    ring_b, ring_rss_kb = maps if maps else (None, None)
+    max_kb = max([kb for _, kb in samples] + [r['maxrss_mb'] * 1024])
+    ring_mb = ring_b / 1048576 if ring_b is not None else 0.0
+    out = dict(status='ok', seconds=secs, wall=r['wall'],
+               cmd=' '.join(os.path.relpath(a, TOP) if a.startswith(TOP) else a for a in argv),
+               loads=[' '.join([os.path.basename(load[0])] + load[1:]) for load in loads],
+               max_rss_mb=max_kb / 1024, hwm_mb=r['maxrss_mb'],
+               rss_10_mb=(rss_at(samples, secs / 10) or 0) / 1024,
+               rss_end_mb=(samples[-1][1] if samples else 0) / 1024,
+               ring_mb=ring_b / 1048576 if ring_b is not None else None,
+               ring_rss_mb=ring_rss_kb / 1024 if ring_rss_kb is not None else None,
+               bound_mb=FOOTPRINT_BOUND_MB + ring_mb,
+               cpu_pct=100 * r['cpu'] / r['wall'] if r['wall'] > 0 else None,
+               cpu_intervals=stats_mm(intervals), events=events, lost=lost, bytes=nbytes,
+               bytes_per_event=nbytes / events if events else None,
+               rss_timeline=[(round(secs * i / 10), (rss_at(samples, secs * i / 10) or 0) / 1024)
+                             for i in range(1, 11)],
+               rss_samples=samples)
+    out['held'] = out['max_rss_mb'] <= out['bound_mb']
+    say(f'footprint: max RSS {out["max_rss_mb"]:.1f} MB (bound {out["bound_mb"]:.1f}), '
+        f'{human(events)} events, lost {lost}, CPU {out["cpu_pct"]:.1f}%')
+    return out
+
+
 # ---- stage: zstd ----------------------------------------------------------------------------
 ZSTD_RE = re.compile(r':\s*(\d+)\s*->\s*(\d+)\s*\(x([\d.]+)\),\s*([\d.]+) MB/s,\s*([\d.]+) MB/s')
 ZSTD_FILES = ('perf', 'trace-cmd --compression none')   # the uncompressed captures
@@ -894,6 +1034,38 @@ def render_live(res):
     return '\n\n'.join(parts)
 
 
+def render_footprint(res):
+    fp = res.get('footprint')
+    if not fp:
+        return '_not run yet_'
+    if fp['status'] != 'ok':
+        return f'_skipped: {fp["reason"]}_'
+    ci = fp.get('cpu_intervals')
+    ring = (f'{fp["ring_mb"]:.2f} MB mapped, {fp["ring_rss_mb"]:.2f} MB of it in VmRSS'
+            if fp.get('ring_mb') is not None else '?')
+    verdict = 'held' if fp['held'] else '**exceeded**'
+    rows = [['duration', f'{fp["seconds"]} s (wall {fp["wall"]:.0f} s)'],
+            ['max RSS', f'{fp["max_rss_mb"]:.1f} MB (VmRSS every second and ru_maxrss)'],
+            ['RSS at 10% / at the end', f'{fp["rss_10_mb"]:.1f} / {fp["rss_end_mb"]:.1f} MB '
+             f'(growth {fp["rss_end_mb"] - fp["rss_10_mb"]:+.1f} MB)'],
+            ['ring buffers', ring],
+            ['bound', f'{FOOTPRINT_BOUND_MB} MB + ring buffers = {fp["bound_mb"]:.1f} MB: '
+             f'{verdict}'],
+            ['CPU, % of one core', f'{fp["cpu_pct"]:.1f} over the run (rusage)' +
+             (f'; per interval (-v) median {ci["med"]:.1f}, min {ci["min"]:.1f}, '
+              f'max {ci["max"]:.1f}' if ci else '')],
+            ['events', f'{human(fp["events"])} ({human(fp["events"] / fp["seconds"])}/s)'
+             if fp.get('events') else '?'],
+            ['lost', human(fp['lost']) if fp.get('lost') is not None else '?'],
+            ['capture bytes', human(fp['bytes'])],
+            ['B/event', f'{fp["bytes_per_event"]:.2f}' if fp.get('bytes_per_event') else '?']]
+    tl = fp['rss_timeline']
+    return (f'`{fp["cmd"]}`, with these loads rerun in loops all along: '
+            + ', '.join(f'`{x}`' for x in fp['loads']) + '.\n\n'
+            + md_table(['', 'pp-record'], rows) + '\n\nRSS over the recording (MB):\n\n'
+            + md_table(['s'] + [str(t) for t, _ in tl], [['RSS'] + [f'{mb:.1f}' for _, mb in tl]]))
+
+
 def render_analyze(res):
     an = res.get('analyze')
     if not an:
@@ -1026,6 +1198,7 @@ STAGES = [
     dict(name='fixed', run=stage_fixed, doc=None, render=None),     # rendered with record
     dict(name='analyze', run=stage_analyze, doc='analyze', render=render_analyze),
     dict(name='live', run=stage_live, doc='live', render=render_live),
+    dict(name='footprint', run=stage_footprint, doc='footprint', render=render_footprint),
     dict(name='zstd', run=stage_zstd, doc='zstd', render=render_zstd),
     dict(name='fmtbench', run=stage_fmtbench, doc='fmtbench', render=render_fmtbench),
 ]
