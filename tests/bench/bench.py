@@ -16,25 +16,36 @@ Runs are interleaved (run i of every tool, then run i+1) so slow drift hits all 
 after one unmeasured warm-up run; the tables give median and min over RUNS.  A tool that is
 missing or fails its probe (recording /bin/true) is skipped and the table says why.
 
+The live stage runs the same way with pipelines (`pp-record -o - | pp-analyze - ANALYZER`,
+`perf record -o - | perf script -i -`, `trace-cmd stream`); their output is read by this
+script, outside the measured tree, to count the events the decoder printed.  The footprint
+stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
+VmRSS every second.
+
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
 stored under its name in results.json) and a render function (markdown for its doc section).
 Running a subset (`bench.py analyze`) reuses the other stages' results from results.json.
 
 Environment: RUNS (default 3; 1 with QUICK=1), QUICK=1 (smaller workloads), BENCH_TOOLS
-(comma list of the tool names to keep, exactly as in the tables: "none,perf,pp-record"),
-PP_BIN (where pp-record and pp-analyze are; default the top of the tree), PP_LOAD (default
-build/load), BENCH_DIR (default build/bench), BENCH_DOC (default docs/performance.md).
+(comma list of the tool names to keep, exactly as in the tables: "none,perf,pp-record"; a
+live pipeline is kept when its name or its recorder's is listed), FOOTPRINT_S (default 600;
+60 with QUICK=1), PP_BIN (where pp-record and pp-analyze are; default the top of the tree),
+PP_LOAD (default build/load), BENCH_DIR (default build/bench), BENCH_DOC (default
+docs/performance.md).
 
 The pp side assumes: `pp-record -o FILE -e EVENT... -- CMD` records CMD and its children, and
 `pp-analyze FILE info` prints the number of events and lost events on lines that start
 with `events N` and `lost N` (a `:` or `=` after the word is accepted too).  Adjust
 pp_record_argv() and pp_stats() if that changes.
 """
+import fcntl
 import json
 import os
 import platform
 import re
+import shlex
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -211,14 +222,22 @@ def parse_kv(text):
     return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
 
 
-def measure(argv, tag, stdout=subprocess.DEVNULL):
-    """Run argv under runstat; return its RUNSTAT numbers, the LOAD line (if any) and stderr."""
+def measure(argv, tag, stdout=subprocess.DEVNULL, watch=None, timeout=TIMEOUT_S):
+    """Run argv under runstat; return its RUNSTAT numbers, the LOAD line (if any) and stderr.
+
+    watch(proc), if given, is called once runstat has started (proc: its Popen; the command
+    is runstat's only child) and may read the command's output or sample it while it runs."""
     os.makedirs(os.path.join(BENCH_DIR, 'logs'), exist_ok=True)
     stat = os.path.join(BENCH_DIR, 'logs', 'runstat.txt')
     errf = os.path.join(BENCH_DIR, 'logs', tag + '.err')
     with open(errf, 'w') as err:
-        subprocess.run([RUNSTAT, '-o', stat, '-t', str(TIMEOUT_S), '--'] + argv,
-                       stdout=stdout, stderr=err)
+        proc = subprocess.Popen([RUNSTAT, '-o', stat, '-t', str(timeout), '--'] + argv,
+                                stdout=stdout, stderr=err)
+        try:
+            if watch:
+                watch(proc)
+        finally:
+            proc.wait()
     with open(stat) as f:
         rs = parse_kv(f.read().split(None, 1)[1])
     with open(errf, errors='replace') as f:
@@ -309,23 +328,38 @@ def tool_probe(tool):
 
 
 def tool_probe_run(tool):
-    need = tool['needs']
-    if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
-        return f'{need} not found'
-    path = os.path.join(CAPDIR, 'probe.' + tool['suffix'])
-    capture_rm(path)
+    needs = tool['needs'] if isinstance(tool['needs'], list) else [tool['needs']]
+    for need in needs:
+        if not (shutil.which(need) if '/' not in need else os.access(need, os.X_OK)):
+            return f'{need} not found'
+    # a tool without a capture suffix writes to its standard output (the live stage)
+    path = os.path.join(CAPDIR, 'probe.' + tool['suffix']) if tool.get('suffix') else '-'
+    if path != '-':
+        capture_rm(path)
     r = measure(tool['argv'](['sched:sched_switch'], path, ['/bin/true']), 'probe')
     if tool['name'].startswith('trace-cmd') and failure(r):
         tracing_reset()
     why = failure(r)
     if why:
         return why
-    if not os.path.exists(path):
+    if path != '-' and not os.path.exists(path):
         return 'no capture file written'
     return None
 
 
 # ---- stage: record --------------------------------------------------------------------------
+def run_row(r, tool):
+    """The numbers of one measured run of a workload under a tool, or dict(failed=why)."""
+    if tool['name'].startswith('trace-cmd') and failure(r):
+        tracing_reset()
+    why = failure(r) or (None if 'load' in r else 'the workload printed no LOAD line')
+    if why:
+        return dict(failed=why)
+    return dict(wl_wall=r['load']['wall'], wl_cpu=r['load']['cpu'], tot_wall=r['wall'],
+                tot_cpu=r['cpu'], rec_cpu=max(0.0, r['cpu'] - r['load']['cpu']),
+                maxrss_mb=r['maxrss_mb'])
+
+
 def record_once(tool, wl, wname, run):
     load = wl['argv']
     if tool['argv'] is None:
@@ -335,16 +369,9 @@ def record_once(tool, wl, wname, run):
         capture_rm(path)
         argv = tool['argv'](wl['events'], path, load)
     settle()
-    r = measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}')
-    if tool['name'].startswith('trace-cmd') and failure(r):
-        tracing_reset()
-    why = failure(r) or (None if 'load' in r else 'the workload printed no LOAD line')
-    if why:
-        return dict(failed=why)
-    row = dict(wl_wall=r['load']['wall'], wl_cpu=r['load']['cpu'], tot_wall=r['wall'],
-               tot_cpu=r['cpu'], rec_cpu=max(0.0, r['cpu'] - r['load']['cpu']),
-               maxrss_mb=r['maxrss_mb'])
-    if path:
+    row = run_row(measure(argv, f'record-{wname}-{tool["suffix"] if path else "none"}-{run}'),
+                  tool)
+    if path and 'failed' not in row:
         if not os.path.exists(path):
             return dict(failed='no capture file written')
         row['bytes'] = capture_bytes(path)
@@ -357,61 +384,80 @@ def record_once(tool, wl, wname, run):
     return row
 
 
-def stage_record():
-    os.makedirs(CAPDIR, exist_ok=True)
-    tools = tools_selected()
+def probe_all(tools):
     status = {}
     for t in tools:
         why = tool_probe(t)
         status[t['name']] = why
         say(f'probe {t["name"]}: ' + ('ok' if why is None else f'SKIPPED ({why})'))
+    return status
+
+
+def run_interleaved(tools, status, once, wl, wname):
+    """RUNS runs of once(tool, wl, wname, i) for every tool that passed its probe, run i of
+    every tool before run i+1, after one unmeasured run of the workload alone.  A failed run
+    is retried once; a second failure ends that tool's runs and becomes its status."""
+    runs = {t['name']: [] for t in tools}
+    measure(wl['argv'], 'warmup')      # page cache, CPU frequency: not counted
+    for i in range(RUNS):
+        for t in tools:
+            if status[t['name']] is not None:
+                continue
+            row = once(t, wl, wname, i)
+            if 'failed' in row:     # one retry: a flaky tool still gets measured
+                say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
+                row = once(t, wl, wname, i)
+            runs[t['name']].append(row)
+            if 'failed' in row:
+                say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
+                status[t['name']] = row['failed']
+    return runs
+
+
+def summarize(tools, status, runs, wl, wname, stage):
+    """Per tool: median/min/max of every per-run number, slowdown and workload-CPU ratio
+    against the "none" runs, recorder CPU per event and bytes per event."""
+    base = stats_mm([r.get('wl_wall') for r in runs.get('none', [])])
+    base_cpu = stats_mm([r.get('wl_cpu') for r in runs.get('none', [])])
+    rows = {}
+    for t in tools:
+        name = t['name']
+        good = [r for r in runs[name] if 'failed' not in r]
+        if status[name] is not None and not good:
+            rows[name] = dict(status='skipped', reason=status[name])
+            continue
+        s = dict(status='ok' if status[name] is None else 'partial', reason=status[name])
+        for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
+                  'events', 'lost'):
+            s[k] = stats_mm([r.get(k) for r in good])
+        s['slowdown'] = ratio_mm(s['wl_wall'], base)
+        s['cpu_ratio'] = ratio_mm(s['wl_cpu'], base_cpu)
+        s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
+                                          if r.get('events')])
+        s['bytes_per_event'] = stats_mm([r['bytes'] / r['events'] for r in good
+                                         if r.get('events') and r.get('bytes') is not None])
+        if good and 'file' in good[-1]:
+            s['file'] = good[-1]['file']
+            s['file_events'] = good[-1].get('events')
+        s['runs'] = good
+        rows[name] = s
+        if name != 'none' and good:
+            ev = s['events']['med'] if s.get('events') else None
+            slow = s['slowdown']['med'] if s.get('slowdown') else None
+            say(f'{stage} {wname:8s} {name:30s} slowdown={slow} events={ev} '
+                f'lost={s["lost"]["med"] if s.get("lost") else s.get("lost")}')
+    return dict(title=wl['title'], events=wl['events'], expect_min=wl['expect_min'],
+                argv=wl['argv'], tools=rows)
+
+
+def stage_record():
+    os.makedirs(CAPDIR, exist_ok=True)
+    tools = tools_selected()
+    status = probe_all(tools)
     out = dict(runs=RUNS, quick=QUICK, workloads={})
     for wname, wl in workloads().items():
-        runs = {t['name']: [] for t in tools}
-        measure(wl['argv'], 'warmup')      # page cache, CPU frequency: not counted
-        for i in range(RUNS):
-            for t in tools:
-                if status[t['name']] is not None:
-                    continue
-                row = record_once(t, wl, wname, i)
-                if 'failed' in row:     # one retry: a flaky tool still gets measured
-                    say(f'  {wname} {t["name"]} run {i}: failed ({row["failed"]}), retrying')
-                    row = record_once(t, wl, wname, i)
-                runs[t['name']].append(row)
-                if 'failed' in row:
-                    say(f'  {wname} {t["name"]} run {i}: FAILED ({row["failed"]})')
-                    status[t['name']] = row['failed']
-        base = stats_mm([r.get('wl_wall') for r in runs.get('none', [])])
-        rows = {}
-        for t in tools:
-            name = t['name']
-            good = [r for r in runs[name] if 'failed' not in r]
-            if status[name] is not None and not good:
-                rows[name] = dict(status='skipped', reason=status[name])
-                continue
-            s = dict(status='ok' if status[name] is None else 'partial', reason=status[name])
-            for k in ('wl_wall', 'wl_cpu', 'tot_wall', 'rec_cpu', 'maxrss_mb', 'bytes',
-                      'events', 'lost'):
-                s[k] = stats_mm([r.get(k) for r in good])
-            s['slowdown'] = ratio_mm(s['wl_wall'], base)
-            s['cpu_ratio'] = ratio_mm(s['wl_cpu'],
-                                      stats_mm([r.get('wl_cpu') for r in runs.get('none', [])]))
-            s['rec_ns_per_event'] = stats_mm([r['rec_cpu'] * 1e9 / r['events'] for r in good
-                                              if r.get('events')])
-            bpe = [r['bytes'] / r['events'] for r in good if r.get('events')]
-            s['bytes_per_event'] = stats_mm(bpe)
-            last = good[-1]
-            s['file'] = last.get('file')
-            s['file_events'] = last.get('events')
-            s['runs'] = good
-            rows[name] = s
-            if name != 'none' and good:
-                ev = s['events']['med'] if s.get('events') else None
-                slow = s['slowdown']['med'] if s.get('slowdown') else None
-                say(f'record {wname:8s} {name:30s} slowdown={slow} events={ev} '
-                    f'lost={s["lost"]["med"] if s.get("lost") else s.get("lost")}')
-        out['workloads'][wname] = dict(title=wl['title'], events=wl['events'],
-                                       expect_min=wl['expect_min'], argv=wl['argv'], tools=rows)
+        runs = run_interleaved(tools, status, record_once, wl, wname)
+        out['workloads'][wname] = summarize(tools, status, runs, wl, wname, 'record')
     return out
 
 
@@ -484,6 +530,280 @@ def stage_analyze(results):
                 say(f'analyze {key}: {wall["med"]:.3f} s' +
                     (f', {ev / wall["med"] / 1e6:.2f} M events/s' if ev else ''))
     return res
+
+
+# ---- stage: live ----------------------------------------------------------------------------
+# Live mode: the recorder writes to a pipe and a decoder prints the events as they come.  The
+# decoder's output is read here, outside the measured tree, to count the events it printed.
+def pipe_argv(producer, consumer):
+    """producer | consumer as one command (pipefail: a failing recorder fails the run)."""
+    return ['bash', '-o', 'pipefail', '-c', shlex.join(producer) + ' | ' + shlex.join(consumer)]
+
+
+def pp_live_argv(analyzer):
+    ana = os.path.join(PP_BIN, 'pp-analyze')
+    return lambda events, out, load: pipe_argv(pp_record_argv(events, '-', load),
+                                               [ana, '-'] + analyzer(events))
+
+
+def perf_live_argv(events, out, load):
+    return pipe_argv(perf_argv([])(events, '-', load), ['perf', 'script', '-i', '-'])
+
+
+def tc_stream_argv(events, out, load):
+    # stream takes record's options, so -F -c follow the workload exactly as trace-cmd record
+    # does in the record stage, and it ends when the workload does; no -q, which would also
+    # silence its "CPU N: M events lost" lines
+    return [TCWRAP, 'trace-cmd', 'stream', '-F', '-c'] + ev_args(events) + load
+
+
+def lost_pp(out, err):
+    """pp-record's summary: "lost: N" (ring overruns and FIFO drops)."""
+    m = re.search(r'^\s*lost:\s*(\d+)', err, re.M)
+    return int(m.group(1)) if m else None
+
+
+def lost_perf(out, err):
+    """perf script's warning "Processed N samples and lost P%!" (only when it lost some)."""
+    m = re.search(r'Processed (\d+) samples and lost ([\d.]+)%', err)
+    return round(int(m.group(1)) * float(m.group(2)) / 100) if m else 0
+
+
+def lost_tc(out, err):
+    """trace-cmd stream's "CPU N: M events lost" lines at the end of its output (the ring
+    buffer's overruns; the "CPU:N [M EVENTS DROPPED]" lines in between report the same)."""
+    return sum(int(n) for n in re.findall(r'^CPU \d+: (\d+) events lost', out['tail'], re.M))
+
+
+def seen_lines(out, err):
+    """One line per event; lines carrying one of the pipeline's marks are notes, not events."""
+    return out['lines'] - out['marked']
+
+
+def seen_top(out, err):
+    """pp-analyze top's header: "sample N events" (the events it counted)."""
+    m = re.findall(r'sample (\d+) events', out['head'])
+    return int(m[-1]) if m else None
+
+
+PP_NEEDS = [os.path.join(PP_BIN, 'pp-record'), os.path.join(PP_BIN, 'pp-analyze')]
+# name, tool (its recorder in TOOLS, for BENCH_TOOLS), argv builder (out is always '-'),
+# events seen by the consumer, events lost, marks (bytes found only in lines that are no event)
+LIVE = [
+    dict(name='none', tool='none', argv=None),
+    dict(name='pp-record | pp-analyze trace', tool='pp-record',
+         argv=pp_live_argv(lambda events: ['trace']), seen=seen_lines, lost=lost_pp,
+         marks=(b'\n#',), needs=PP_NEEDS),
+    dict(name='pp-record | pp-analyze top', tool='pp-record',
+         argv=pp_live_argv(lambda events: ['top', '-e', ','.join(events)]), seen=seen_top,
+         lost=lost_pp, needs=PP_NEEDS),
+    dict(name='perf record | perf script', tool='perf', argv=perf_live_argv, seen=seen_lines,
+         lost=lost_perf, needs='perf'),
+    dict(name='trace-cmd stream', tool='trace-cmd', argv=tc_stream_argv, seen=seen_lines,
+         lost=lost_tc, marks=(b' EVENTS DROPPED]\n', b' events lost\n'), needs='trace-cmd'),
+]
+
+
+def measure_counting(argv, tag, marks=()):
+    """measure() with the command's standard output read here: r['out'] = its newlines, the
+    occurrences of each of marks (bytes) in all, and its first and last 64 KiB (text)."""
+    rfd, wfd = os.pipe()
+    try:
+        fcntl.fcntl(wfd, getattr(fcntl, 'F_SETPIPE_SZ', 1031), 1 << 20)  # fewer wakeups
+    except OSError:
+        pass
+    fds = [rfd, wfd]
+    out = dict(lines=0, marked=0)
+    head, tail = [], b''
+
+    def reader(proc):
+        nonlocal tail
+        os.close(wfd)           # the command holds the only write end now: EOF at its end
+        fds.remove(wfd)
+        carry = [b''] * len(marks)
+        kept = 0
+        while True:
+            b = os.read(rfd, 1 << 20)
+            if not b:
+                break
+            out['lines'] += b.count(b'\n')
+            for i, mark in enumerate(marks):
+                buf = carry[i] + b      # a mark split between two reads is counted once
+                out['marked'] += buf.count(mark)
+                carry[i] = buf[-(len(mark) - 1):] if len(mark) > 1 else b''
+            if kept < 65536:
+                head.append(b[:65536 - kept])
+                kept += len(head[-1])
+            tail = (tail + b)[-65536:]
+    try:
+        r = measure(argv, tag, stdout=wfd, watch=reader)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    out['head'] = b''.join(head).decode(errors='replace')
+    out['tail'] = tail.decode(errors='replace')
+    r['out'] = out
+    return r
+
+
+def live_once(tool, wl, wname, run):
+    argv = wl['argv'] if tool['argv'] is None else tool['argv'](wl['events'], '-', wl['argv'])
+    settle()
+    tag = re.sub(r'[^\w]+', '-', tool['name'])
+    r = measure_counting(argv, f'live-{wname}-{tag}-{run}', tool.get('marks', ()))
+    row = run_row(r, tool)
+    if tool['argv'] is not None and 'failed' not in row:
+        row['events'] = tool['seen'](r['out'], r['err'])
+        row['lost'] = tool['lost'](r['out'], r['err'])
+    return row
+
+
+def stage_live():
+    """Live mode: each recorder piped into its decoder on the record stage's workloads."""
+    tools = [t for t in LIVE if not BENCH_TOOLS or t['name'] in BENCH_TOOLS or
+             t['tool'] in BENCH_TOOLS]
+    status = probe_all(tools)
+    out = dict(runs=RUNS, quick=QUICK, workloads={})
+    for wname, wl in workloads().items():
+        runs = run_interleaved(tools, status, live_once, wl, wname)
+        out['workloads'][wname] = summarize(tools, status, runs, wl, wname, 'live')
+    return out
+
+
+# ---- stage: footprint -----------------------------------------------------------------------
+FOOTPRINT_BOUND_MB = 64     # pp-record's RSS stays under this + its ring buffers
+FOOTPRINT_S = int(os.environ.get('FOOTPRINT_S') or (60 if QUICK else 600))
+
+
+def footprint_loads():
+    """Busy loads, each rerun in a loop for the whole recording: context switches (the bulk of
+    the sched events), a syscall storm and a CPU burner (stacks for the cpu-clock samples)."""
+    return [[os.path.join(PP_LOAD, 'ctxsw'), '-n', '200000'],
+            [os.path.join(PP_LOAD, 'syscalls'), '-t', '1', '-n', '5000000'],
+            [os.path.join(PP_LOAD, 'cpuburn'), '-d', '10']]
+
+
+def proc_child(pid):
+    """The first child of pid (runstat's: the command it runs), or None."""
+    try:
+        with open(f'/proc/{pid}/task/{pid}/children') as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+    except OSError:
+        return None
+
+
+def proc_rss_kb(pid):
+    try:
+        with open(f'/proc/{pid}/status') as f:
+            m = re.search(r'^VmRSS:\s*(\d+) kB', f.read(), re.M)
+        return int(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def proc_perf_maps(pid):
+    """(bytes mapped, kB resident) of pid's perf_event ring buffers, from /proc/PID/smaps."""
+    size = rss = 0
+    inside = False
+    try:
+        with open(f'/proc/{pid}/smaps') as f:
+            for line in f:
+                m = re.match(r'^([0-9a-f]+)-([0-9a-f]+) ', line)
+                if m:
+                    inside = '[perf_event]' in line
+                    if inside:
+                        size += int(m.group(2), 16) - int(m.group(1), 16)
+                elif inside and line.startswith('Rss:'):
+                    rss += int(line.split()[1])
+    except OSError:
+        return None
+    return size, rss
+
+
+def rss_sampler(samples, maps, seconds):
+    """A measure() watcher: VmRSS of the command every second, its perf maps once at 10%."""
+    def watch(proc):
+        pid, t0 = None, time.monotonic()
+        while proc.poll() is None:
+            t = time.monotonic() - t0
+            pid = pid or proc_child(proc.pid)
+            kb = proc_rss_kb(pid) if pid else None
+            if kb is not None:
+                samples.append((round(t, 1), kb))
+            if pid and not maps and t >= max(2.0, seconds / 10):
+                maps.extend(proc_perf_maps(pid) or ())
+            time.sleep(1.0 - (time.monotonic() - t0) % 1.0)
+    return watch
+
+
+VERBOSE_RE = re.compile(r'^pp-record:\s+([\d.]+)s cpu\s+([\d.]+)%.*?rss ([\d.]+) (\w+)', re.M)
+
+
+def rss_at(samples, t):
+    """kB of the sample nearest to t seconds."""
+    return min(samples, key=lambda s: abs(s[0] - t))[1] if samples else None
+
+
+def stage_footprint():
+    """pp-record -a for FOOTPRINT_S seconds on a busy machine: its RSS sampled every second
+    against FOOTPRINT_BOUND_MB + its ring buffers, its CPU, events and bytes."""
+    rec = os.path.join(PP_BIN, 'pp-record')
+    if not os.access(rec, os.X_OK):
+        return dict(status='skipped', reason=f'{rec} not found')
+    os.makedirs(CAPDIR, exist_ok=True)
+    path = os.path.join(CAPDIR, 'footprint.pp')
+    capture_rm(path)
+    secs = FOOTPRINT_S
+    argv = [rec, '-a', '-F', '997', '-g', '-e', 'cpu-clock', '-e',
+            'sched:sched_switch,sched:sched_wakeup', '-o', path, '--duration', str(secs), '-v']
+    loads = footprint_loads()
+    settle()
+    procs = [subprocess.Popen(['sh', '-c', 'while :; do "$@"; done', 'loop'] + load,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True) for load in loads]
+    samples, maps = [], []
+    try:
+        time.sleep(1)       # the loads are running when the recording starts
+        say(f'footprint: recording {secs} s system-wide with {len(loads)} load loops')
+        r = measure(argv, 'footprint', watch=rss_sampler(samples, maps, secs),
+                    timeout=secs + 120)
+    finally:
+        for p in procs:     # each loop is its own process group: the loop and its load
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+    why = failure(r) or (None if os.path.exists(path) else 'no capture file written')
+    if why:
+        return dict(status='skipped', reason=why)
+    events, lost = pp_stats(path)
+    nbytes = capture_bytes(path)
+    capture_rm(path)        # hundreds of MB after 10 minutes: the numbers are what we keep
+    intervals = [float(m.group(2)) for m in VERBOSE_RE.finditer(r['err'])]
+    ring_b, ring_rss_kb = maps if maps else (None, None)
+    max_kb = max([kb for _, kb in samples] + [r['maxrss_mb'] * 1024])
+    ring_mb = ring_b / 1048576 if ring_b is not None else 0.0
+    out = dict(status='ok', seconds=secs, wall=r['wall'],
+               cmd=' '.join(os.path.relpath(a, TOP) if a.startswith(TOP) else a for a in argv),
+               loads=[' '.join([os.path.basename(load[0])] + load[1:]) for load in loads],
+               max_rss_mb=max_kb / 1024, hwm_mb=r['maxrss_mb'],
+               rss_10_mb=(rss_at(samples, secs / 10) or 0) / 1024,
+               rss_end_mb=(samples[-1][1] if samples else 0) / 1024,
+               ring_mb=ring_b / 1048576 if ring_b is not None else None,
+               ring_rss_mb=ring_rss_kb / 1024 if ring_rss_kb is not None else None,
+               bound_mb=FOOTPRINT_BOUND_MB + ring_mb,
+               cpu_pct=100 * r['cpu'] / r['wall'] if r['wall'] > 0 else None,
+               cpu_intervals=stats_mm(intervals), events=events, lost=lost, bytes=nbytes,
+               bytes_per_event=nbytes / events if events else None,
+               rss_timeline=[(round(secs * i / 10), (rss_at(samples, secs * i / 10) or 0) / 1024)
+                             for i in range(1, 11)],
+               rss_samples=samples)
+    out['held'] = out['max_rss_mb'] <= out['bound_mb']
+    say(f'footprint: max RSS {out["max_rss_mb"]:.1f} MB (bound {out["bound_mb"]:.1f}), '
+        f'{human(events)} events, lost {lost}, CPU {out["cpu_pct"]:.1f}%')
+    return out
 
 
 # ---- stage: zstd ----------------------------------------------------------------------------
@@ -592,7 +912,7 @@ def stage_fmtbench():
 # ---- rendering ----------------------------------------------------------------------------------
 def md_table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
-    lines += ['| ' + ' | '.join(str(c) for c in r) + ' |' for r in rows]
+    lines += ['| ' + ' | '.join(str(c).replace('|', '\\|') for c in r) + ' |' for r in rows]
     return '\n'.join(lines)
 
 
@@ -621,6 +941,47 @@ def render_machine(res):
     return md_table(['fact', 'value'], rows)
 
 
+def workload_head(w):
+    return (f'### {w["title"]}\n\nevents: `{" ".join(w["events"])}`; a lossless recording of '
+            f'the workload holds at least {human(w["expect_min"])} events.')
+
+
+def tool_cells(s, tname, expect_min):
+    """The formatted cells of one tool's row of a workload table, by column title."""
+    none = tname == 'none'
+    ev, lost = s.get('events'), s.get('lost')
+    low = ev and ev['med'] < expect_min and not none
+    return {'slowdown': fmt(s.get('slowdown')), 'wl CPU': fmt(s.get('cpu_ratio')),
+            'workload s': fmt(s.get('wl_wall'), '{:.3f}'),
+            'events': ((human(ev['med']) + (' (short)' if low else '')) if ev else
+                       ('-' if none else '?')),
+            'lost': human(lost['med']) if lost else ('-' if none else '?'),
+            'B/event': fmt(s.get('bytes_per_event'), '{:.1f}'),
+            'rec CPU s': fmt(s.get('rec_cpu'), '{:.3f}') if not none else '-',
+            'rec ns/event': fmt(s.get('rec_ns_per_event'), '{:.0f}'),
+            'peak RSS MB': fmt(s.get('maxrss_mb'), '{:.1f}'),
+            'file bytes': human(s['bytes']['med']) if s.get('bytes') else '-'}
+
+
+def tools_table(w, first, cols, titles=None):
+    """One workload's table: a row per tool, the columns of tool_cells() named in cols
+    (titles renames them)."""
+    rows = []
+    for tname, s in w['tools'].items():
+        if s['status'] == 'skipped':
+            rows.append([tname, f'skipped: {s["reason"]}'] + ['-'] * (len(cols) - 1))
+            continue
+        note = '' if s['status'] == 'ok' else f' ({s["reason"]})'
+        cells = tool_cells(s, tname, w['expect_min'])
+        rows.append([tname + note] + [cells[c] for c in cols])
+    titles = titles or {}
+    return md_table([first] + [titles.get(c, c) for c in cols], rows)
+
+
+RECORD_COLS = ['slowdown', 'wl CPU', 'workload s', 'events', 'lost', 'B/event', 'rec CPU s',
+               'rec ns/event', 'peak RSS MB', 'file bytes']
+
+
 def render_record(res):
     rec = res.get('record')
     if not rec:
@@ -632,31 +993,9 @@ def render_record(res):
              'rec CPU = CPU seconds of the recorder (tree total minus the workload\'s own), '
              'also per event recorded; peak RSS = largest process of the tree, so for "none" '
              'it is the workload.']
-    for wname, w in rec['workloads'].items():
-        parts.append(f'### {w["title"]}\n\nevents: `{" ".join(w["events"])}`; a lossless '
-                     f'recording of the workload holds at least {human(w["expect_min"])} events.')
-        rows = []
-        for tname, s in w['tools'].items():
-            if s['status'] == 'skipped':
-                rows.append([tname, f'skipped: {s["reason"]}'] + ['-'] * 9)
-                continue
-            ev = s.get('events')
-            lost = s.get('lost')
-            note = '' if s['status'] == 'ok' else f' ({s["reason"]})'
-            low = ev and ev['med'] < w['expect_min'] and tname != 'none'
-            rows.append([tname + note, fmt(s.get('slowdown')), fmt(s.get('cpu_ratio')),
-                         fmt(s.get('wl_wall'), '{:.3f}'),
-                         (human(ev['med']) + (' (short)' if low else '')) if ev else
-                         ('-' if tname == 'none' else '?'),
-                         (human(lost['med']) if lost else ('-' if tname == 'none' else '?')),
-                         fmt(s.get('bytes_per_event'), '{:.1f}'),
-                         fmt(s.get('rec_cpu'), '{:.3f}') if tname != 'none' else '-',
-                         fmt(s.get('rec_ns_per_event'), '{:.0f}'),
-                         fmt(s.get('maxrss_mb'), '{:.1f}'),
-                         human(s['bytes']['med']) if s.get('bytes') else '-'])
-        parts.append(md_table(['tool', 'slowdown', 'wl CPU', 'workload s', 'events', 'lost',
-                               'B/event', 'rec CPU s', 'rec ns/event', 'peak RSS MB',
-                               'file bytes'], rows))
+    for w in rec['workloads'].values():
+        parts.append(workload_head(w))
+        parts.append(tools_table(w, 'tool', RECORD_COLS))
     fx = res.get('fixed')
     if fx:
         rows = []
@@ -671,6 +1010,60 @@ def render_record(res):
                      'costs.\n\n' + md_table(['tool', 'file bytes', 'wall s', 'CPU s',
                                               'peak RSS MB'], rows))
     return '\n\n'.join(parts)
+
+
+LIVE_COLS = ['slowdown', 'wl CPU', 'workload s', 'events', 'lost', 'rec CPU s', 'rec ns/event',
+             'peak RSS MB']
+LIVE_TITLES = {'events': 'events seen', 'rec CPU s': 'pipeline CPU s',
+               'rec ns/event': 'CPU ns/event'}
+
+
+def render_live(res):
+    live = res.get('live')
+    if not live:
+        return '_not run yet_'
+    parts = [f'RUNS={live["runs"]}{" QUICK" if live["quick"] else ""}; cells are median '
+             '(min). slowdown and wl CPU as in the record tables; events seen = events the '
+             'decoder printed (pp-analyze top: the events it counted); lost = as the pipeline '
+             'reports them; pipeline CPU = CPU seconds of the whole pipeline (recorder and '
+             'decoder) minus the workload\'s own, also per event seen; peak RSS = largest '
+             'process of the pipeline.']
+    for w in live['workloads'].values():
+        parts.append(workload_head(w))
+        parts.append(tools_table(w, 'pipeline', LIVE_COLS, LIVE_TITLES))
+    return '\n\n'.join(parts)
+
+
+def render_footprint(res):
+    fp = res.get('footprint')
+    if not fp:
+        return '_not run yet_'
+    if fp['status'] != 'ok':
+        return f'_skipped: {fp["reason"]}_'
+    ci = fp.get('cpu_intervals')
+    ring = (f'{fp["ring_mb"]:.2f} MB mapped, {fp["ring_rss_mb"]:.2f} MB of it in VmRSS'
+            if fp.get('ring_mb') is not None else '?')
+    verdict = 'held' if fp['held'] else '**exceeded**'
+    rows = [['duration', f'{fp["seconds"]} s (wall {fp["wall"]:.0f} s)'],
+            ['max RSS', f'{fp["max_rss_mb"]:.1f} MB (VmRSS every second and ru_maxrss)'],
+            ['RSS at 10% / at the end', f'{fp["rss_10_mb"]:.1f} / {fp["rss_end_mb"]:.1f} MB '
+             f'(growth {fp["rss_end_mb"] - fp["rss_10_mb"]:+.1f} MB)'],
+            ['ring buffers', ring],
+            ['bound', f'{FOOTPRINT_BOUND_MB} MB + ring buffers = {fp["bound_mb"]:.1f} MB: '
+             f'{verdict}'],
+            ['CPU, % of one core', f'{fp["cpu_pct"]:.1f} over the run (rusage)' +
+             (f'; per interval (-v) median {ci["med"]:.1f}, min {ci["min"]:.1f}, '
+              f'max {ci["max"]:.1f}' if ci else '')],
+            ['events', f'{human(fp["events"])} ({human(fp["events"] / fp["seconds"])}/s)'
+             if fp.get('events') else '?'],
+            ['lost', human(fp['lost']) if fp.get('lost') is not None else '?'],
+            ['capture bytes', human(fp['bytes'])],
+            ['B/event', f'{fp["bytes_per_event"]:.2f}' if fp.get('bytes_per_event') else '?']]
+    tl = fp['rss_timeline']
+    return (f'`{fp["cmd"]}`, with these loads rerun in loops all along: '
+            + ', '.join(f'`{x}`' for x in fp['loads']) + '.\n\n'
+            + md_table(['', 'pp-record'], rows) + '\n\nRSS over the recording (MB):\n\n'
+            + md_table(['s'] + [str(t) for t, _ in tl], [['RSS'] + [f'{mb:.1f}' for _, mb in tl]]))
 
 
 def render_analyze(res):
@@ -804,6 +1197,8 @@ STAGES = [
     dict(name='record', run=stage_record, doc='record', render=render_record),
     dict(name='fixed', run=stage_fixed, doc=None, render=None),     # rendered with record
     dict(name='analyze', run=stage_analyze, doc='analyze', render=render_analyze),
+    dict(name='live', run=stage_live, doc='live', render=render_live),
+    dict(name='footprint', run=stage_footprint, doc='footprint', render=render_footprint),
     dict(name='zstd', run=stage_zstd, doc='zstd', render=render_zstd),
     dict(name='fmtbench', run=stage_fmtbench, doc='fmtbench', render=render_fmtbench),
 ]
