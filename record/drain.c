@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -279,6 +280,31 @@ static void ask_priority(struct rec_drain *d)
 		pp_debug(1, "no custom scheduler slice for the drain thread: %s", strerror(errno));
 }
 
+/*
+ * The consumer (the main thread) decodes and compresses at normal priority,
+ * so on a busy machine it can fall behind.  When a FIFO passes a quarter
+ * full, losing records is getting near: it then runs at nice -10 until the
+ * backlog is gone (under 5%), and never longer.  This thread decides it,
+ * after each round: a consumer starved of CPU could not raise itself.
+ */
+static void boost_consumer(struct rec_drain *d)
+{
+	unsigned fill;
+
+	if (!d->boost_tid)
+		return;
+	fill = rec_drain_fill_pct(d);
+	if (!d->boosted && fill >= 25) {
+		if (setpriority(PRIO_PROCESS, (id_t)d->boost_tid, -10) == 0) {
+			d->boosted = true;
+			d->nr_boosts++;
+		}
+	} else if (d->boosted && fill < 5) {
+		if (setpriority(PRIO_PROCESS, (id_t)d->boost_tid, 0) == 0)
+			d->boosted = false;
+	}
+}
+
 static void *drain_main(void *arg)
 {
 	struct rec_drain *d = arg;
@@ -306,6 +332,7 @@ static void *drain_main(void *arg)
 		if (now - last > d->max_gap_ns)
 			d->max_gap_ns = now - last;
 		rec_drain_round(d, now);
+		boost_consumer(d);
 		t1 = mono_ns();
 		if (t1 - now > d->max_round_ns)
 			d->max_round_ns = t1 - now;
@@ -355,7 +382,8 @@ unsigned rec_drain_fill_pct(const struct rec_drain *d)
 
 		if (!f->buf)
 			continue;
-		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) - f->rpos);
+		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) -
+				__atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE));
 		if (used > f->size)
 			used = f->size;
 		if (used * 100 / f->size > most)

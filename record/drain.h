@@ -52,6 +52,9 @@ struct rec_drain {
 	int wake_fd;			/* eventfd: stop */
 	int base_ms;			/* the longest poll timeout */
 	bool realtime;			/* run the thread SCHED_FIFO (set before start) */
+	pid_t boost_tid;		/* the consumer thread, raised while it lags (0: none) */
+	bool boosted;			/* drain thread: boost_tid runs at nice -10 */
+	uint64_t nr_boosts;
 
 	pthread_t thread;
 	bool started;

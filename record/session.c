@@ -560,7 +560,7 @@ static int write_fail(struct rec_session *s, int rc)
  * Per-ring FIFO: 8 rings' worth (a quarter second of a 32 MB/s storm with the
  * default rings), 4 to 64 MiB, 512 MiB over all CPUs at most.  Its pages are
  * populated as it is used (drain.c), so a light recording stays small, and
- * the main thread gets a higher priority while it lags (boost()).
+ * the main thread gets a higher priority while it lags (drain.c's boost_consumer()).
  */
 static size_t fifo_size(const struct rec_session *s)
 {
@@ -625,6 +625,7 @@ int rec_session_open(struct rec_session *s)
 	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s),
 			    s->out_stream ? 25 : 100);
 	s->drain.realtime = !s->opts.no_realtime;
+	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
 	if (!rc)
 		rc = rec_drain_start(&s->drain);
 	if (rc)
@@ -715,27 +716,6 @@ static void on_drained(size_t ring, const struct perf_event_header *h, void *arg
 }
 
 /*
- * The main thread decodes and compresses at normal priority, so on a busy
- * machine it can fall behind the drain thread.  When a FIFO passes a
- * quarter full, losing records is getting near: it then runs at nice -10
- * until the backlog is gone (under 5%), and never longer.
- */
-static void boost(struct rec_session *s, unsigned fill_pct)
-{
-	pid_t tid = (pid_t)syscall(SYS_gettid);
-
-	if (!s->boosted && fill_pct >= 25) {
-		if (setpriority(PRIO_PROCESS, (id_t)tid, -10) == 0) {
-			s->boosted = true;
-			s->nr_boosts++;
-		}
-	} else if (s->boosted && fill_pct < 5) {
-		if (setpriority(PRIO_PROCESS, (id_t)tid, 0) == 0)
-			s->boosted = false;
-	}
-}
-
-/*
  * Take what the drain thread copied, add a time-sync pair when one is due,
  * and write everything older than (the last complete drain round - window).
  */
@@ -760,7 +740,6 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 	} else {
 		s->backlog = false;
 	}
-	boost(s, rec_drain_fill_pct(&s->drain));
 	now = rec_now_ns();
 	if (now >= s->next_sync_ns) {
 		struct {

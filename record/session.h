@@ -138,8 +138,6 @@ struct rec_session {
 	struct rec_merge merge;		/* one queue per ring, one for our own records */
 	struct rec_drain drain;		/* the ring-reading thread */
 	bool backlog;			/* the last process() left records in a FIFO */
-	bool boosted;			/* the main thread runs at nice -10 (a backlog) */
-	uint64_t nr_boosts;
 
 	struct ppf_writer *w;
 	char *out_name;			/* for messages: "'FILE'" or "standard output" */

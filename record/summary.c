@@ -108,7 +108,7 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		for (size_t i = 0; s->drain.fifos && i < s->tgt.nr_cpus; i++)
 			fprintf(fp, " %zu%%", s->drain.fifos[i].size ?
 				s->drain.fifos[i].max_used * 100 / s->drain.fifos[i].size : 0);
-		fprintf(fp, ", %llu priority boosts\n", (unsigned long long)s->nr_boosts);
+		fprintf(fp, ", %llu priority boosts\n", (unsigned long long)s->drain.nr_boosts);
 		fprintf(fp, "  merge: most queued %llu records in %zu KiB\n",
 			(unsigned long long)s->merge.max_queued,
 			s->merge.max_chunks * rec_merge_chunk_size() >> 10);
