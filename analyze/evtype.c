@@ -57,6 +57,27 @@ static void add_field(struct ana_evtype *t, const struct tep_format_field *f)
 		p->elem_size = 1;
 }
 
+/* Fields "Xcomm" (a char array) with a numeric "Xpid": sched_switch's prev_ and next_, "comm". */
+static void find_name_pairs(struct ana_evtype_priv *x)
+{
+	const struct ana_evtype *t = &x->pub;
+
+	for (size_t i = 0; i < t->nr_fields && x->nr_names < PP_ARRAY_SIZE(x->name_comm); i++) {
+		const struct pp_field *c = &t->fields[i];
+		size_t n = strlen(c->name);
+		char pid[64];
+
+		if (n < 4 || n >= sizeof(pid) || strcmp(c->name + n - 4, "comm") || !c->is_string)
+			continue;
+		snprintf(pid, sizeof(pid), "%.*spid", (int)(n - 4), c->name);
+		const struct pp_field *p = ana_field_find(t, pid);
+		if (p && !p->is_array && !p->is_string && p->size <= 8) {
+			x->name_comm[x->nr_names] = c;
+			x->name_pid[x->nr_names++] = p;
+		}
+	}
+}
+
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 {
 	struct ana_evtype *t;
@@ -106,6 +127,7 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 			}
 			for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
 				add_field(t, f);
+			find_name_pairs(x);
 		}
 	}
 	if ((d->flags & PPF_EVF_USER_FILTER) && d->filter[0] &&

@@ -33,6 +33,10 @@ struct ana_evtype_priv {
 	bool fmt_tried;
 	uint64_t nr_printed;		/* records printed (fast-path self-check sampling) */
 	int flags_off, pc_off;		/* common_flags / common_preempt_count, -1 if none */
+	/* X_comm / X_pid field pairs (prev_, next_, comm/pid ...): names of tasks the
+	 * capture's task records missed (losses) are learnt from them */
+	const struct pp_field *name_comm[4], *name_pid[4];
+	unsigned nr_names;
 	char *format;			/* the stored tracefs format text ("" if none) */
 };
 

@@ -17,6 +17,7 @@
 #include <traceevent/event-parse.h>
 
 #include "analyze/internal.h"
+#include "common/expr.h"
 #include "common/log.h"
 #include "common/symbolize.h"
 
@@ -223,6 +224,32 @@ static void recover_tid(struct ana_session *s, struct pp_event *ev)
 	ev->pid = ana_task_pid(s, ev->tid);
 }
 
+/*
+ * A task whose COMM and FORK records were lost has no name; an event that
+ * names it in its own fields (sched_switch's prev_comm/prev_pid) gives it one.
+ */
+static void learn_names(struct ana_session *s, const struct ana_evtype_priv *x,
+			const struct pp_event *ev)
+{
+	for (unsigned i = 0; i < x->nr_names; i++) {
+		uint64_t pid = ana_field_read(ev, x->name_pid[i]);
+		const struct pp_field *c = x->name_comm[i];
+		struct ana_task *t;
+
+		if (!pid || pid >= UINT32_MAX)
+			continue;
+		t = pp_u64map_get(&s->tasks, pid);
+		if (t && t->comm[0])
+			continue;
+		if (c->is_data_loc || (uint64_t)c->offset + c->size > ev->raw_sz)
+			continue;
+		t = task_get(s, (uint32_t)pid);
+		size_t n = c->size < sizeof(t->comm) ? c->size : sizeof(t->comm) - 1;
+		memcpy(t->comm, ev->raw + c->offset, n);
+		t->comm[n] = '\0';
+	}
+}
+
 void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
 			struct pp_event *ev)
 {
@@ -236,6 +263,8 @@ void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struc
 	if (!s->first_ns)
 		s->first_ns = smp->time_ns;
 	s->last_ns = smp->time_ns;
+	if (ana_evtype_priv(t)->nr_names)
+		learn_names(s, ana_evtype_priv(t), ev);
 	if (ev->tid == UINT32_MAX)
 		recover_tid(s, ev);
 	if (ev->tid != s->last_tid) {
