@@ -173,7 +173,7 @@ test: deps
 	$(MAKE) check
 
 asan:
-	$(MAKE) O=build-asan BIN=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" check
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) O=build-asan BIN=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" check
 
 fuzz: $(O)/tests/fuzz-reader
 
