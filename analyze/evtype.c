@@ -128,6 +128,8 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 			for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
 				add_field(t, f);
 			find_name_pairs(x);
+			if (!strcmp(d->name, "sched:sched_switch"))
+				x->switch_next = ana_field_find(t, "next_pid");
 		}
 	}
 	if ((d->flags & PPF_EVF_USER_FILTER) && d->filter[0] &&

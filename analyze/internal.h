@@ -37,6 +37,7 @@ struct ana_evtype_priv {
 	 * capture's task records missed (losses) are learnt from them */
 	const struct pp_field *name_comm[4], *name_pid[4];
 	unsigned nr_names;
+	const struct pp_field *switch_next;	/* sched:sched_switch's next_pid, else NULL */
 	char *format;			/* the stored tracefs format text ("" if none) */
 };
 
@@ -99,6 +100,8 @@ struct ana_session {
 	bool stop;			/* ana_session_stop() */
 	bool has_ticks;			/* some analyzer wants -i ticks */
 	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
+	uint32_t *cpu_cur;		/* by cpu: next_pid of its last sched_switch + 1, 0 unknown */
+	size_t nr_cpu_cur;
 	struct ana_evtype *last_type;
 	struct ana_disp_list *last_disp;
 	bool all_done;			/* -N reached by every analyzer: stop reading */

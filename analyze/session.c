@@ -73,6 +73,7 @@ void ana_session_free(struct ana_session *s)
 	for (size_t i = 0; i < s->nr_types; i++)
 		ana_evtype_free(s->type_list[i]);
 	free(s->type_list);
+	free(s->cpu_cur);
 	pp_u64map_release(&s->types);
 	while (pp_u64map_next(&s->syscalls, &it, &k, &v))
 		free(v);
@@ -209,19 +210,36 @@ void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 }
 
 /*
- * The kernel reports pid/tid -1 for a task it has already unhashed - the
- * last sched_switch of an exiting task (prev_state X) is the common case.
- * A tracepoint still names it in common_pid: take the thread from there and
- * its process from the task table.
+ * The kernel reports pid/tid -1 for a task it has already unhashed: the
+ * last sched_switch of an exiting task (prev_state X), a timer sample in its
+ * exit path.  A tracepoint still names it in common_pid; else, when the
+ * capture has sched_switch, the task is the one last switched in on that
+ * CPU.  Its process comes from the task table.
  */
 static void recover_tid(struct ana_session *s, struct pp_event *ev)
 {
-	uint64_t pid;
+	uint64_t pid = 0;
 
-	if (!ev->raw_sz || !ana_field_u64(ev, "common_pid", &pid) || !pid || pid >= UINT32_MAX)
+	if (!ev->raw_sz || !ana_field_u64(ev, "common_pid", &pid))
+		pid = ev->cpu < s->nr_cpu_cur && s->cpu_cur[ev->cpu] ? s->cpu_cur[ev->cpu] - 1 : 0;
+	if (!pid || pid >= UINT32_MAX)
 		return;
 	ev->tid = (uint32_t)pid;
 	ev->pid = ana_task_pid(s, ev->tid);
+}
+
+/* Who runs on each CPU, from sched_switch (for recover_tid()). */
+static void note_switch(struct ana_session *s, const struct pp_field *next, const struct pp_event *ev)
+{
+	if (ev->cpu >= 4096)
+		return;
+	if (ev->cpu >= s->nr_cpu_cur) {
+		size_t n = (ev->cpu | 15) + 1;
+		s->cpu_cur = pp_xrealloc(s->cpu_cur, n * sizeof(*s->cpu_cur));
+		memset(s->cpu_cur + s->nr_cpu_cur, 0, (n - s->nr_cpu_cur) * sizeof(*s->cpu_cur));
+		s->nr_cpu_cur = n;
+	}
+	s->cpu_cur[ev->cpu] = (uint32_t)ana_field_read(ev, next) + 1;
 }
 
 /*
@@ -267,6 +285,8 @@ void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struc
 		learn_names(s, ana_evtype_priv(t), ev);
 	if (ev->tid == UINT32_MAX)
 		recover_tid(s, ev);
+	if (ana_evtype_priv(t)->switch_next)
+		note_switch(s, ana_evtype_priv(t)->switch_next, ev);
 	if (ev->tid != s->last_tid) {
 		ana_session_note_task(s, ev->pid, ev->tid);
 		s->last_tid = ev->tid;

@@ -51,7 +51,8 @@ printf 'event 1 x:y missing.format\n' >bad.desc
 grep -q "bad.desc:1: cannot open" err.out || { cat err.out; fail "no line number in the error"; }
 
 # t201.4 tasks whose COMM records were lost are named by the events' own comm/pid fields
-# (prev_/next_ of sched_switch, comm/pid of sched_wakeup); a known name is never replaced
+# (prev_/next_ of sched_switch, comm/pid of sched_wakeup); a known name is never replaced;
+# a cpu-clock sample with pid/tid -1 belongs to the task last switched in on its CPU
 build_fixture names-lost
 run_ok actual "$PP_ANALYZE" names-lost.ppcap trace
 cat >expect <<'EOT'
@@ -59,6 +60,7 @@ cat >expect <<'EOT'
 2026-01-01 00:00:00.000200             bash    100 .... [000] 1000.000200: sched:sched_switch: prev_comm=bash prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=lost-a next_pid=300 next_prio=120
 2026-01-01 00:00:00.000300           lost-a    300 .... [000] 1000.000300: sched:sched_switch: prev_comm=lost-a prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=lost-b next_pid=301 next_prio=120
 2026-01-01 00:00:00.000400           lost-b    301 .... [000] 1000.000400: sched:sched_switch: prev_comm=lost-b prev_pid=301 prev_prio=120 prev_state=R ==> next_comm=impostor next_pid=100 next_prio=120
+2026-01-01 00:00:00.000450             bash    100 .... [000] 1000.000450: cpu-clock: period=1000000 ip=0xffffffff81000000
 2026-01-01 00:00:00.000500            <...>    302 .... [000] 1000.000500: sched:sched_wakeup: comm=bash pid=100 prio=120 target_cpu=000
 EOT
 check_output expect actual
