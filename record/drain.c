@@ -176,6 +176,8 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 		ph->size = skip >= 16 ? 16 : 8;
 		if (skip >= 16)
 			memcpy(ph + 1, &(uint64_t){ skip }, sizeof(uint64_t));
+		f->skip_at = f->wpos;
+		f->skip_sz = skip;
 		__atomic_store_n(&f->wpos, f->wpos + skip, __ATOMIC_RELEASE);
 		space = f->size - skip;
 		f->nr_resets++;
@@ -197,8 +199,11 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	if (run) {
 		circ_copy(f->buf, f->size, f->wpos, data, r->data_sz, tail, run);
 		__atomic_store_n(&f->wpos, f->wpos + run, __ATOMIC_RELEASE);
-		if (used + run > f->max_used)
-			f->max_used = used + run;
+		size_t inuse = used;	/* high-water of records: an unread skip is free space */
+		if (f->skip_sz && rpos <= f->skip_at && inuse >= f->skip_sz)
+			inuse -= f->skip_sz;
+		if (inuse + run > f->max_used)
+			f->max_used = inuse + run;
 		r->tail = tail + run;
 		__atomic_store_n(&pg->data_tail, r->tail, __ATOMIC_RELEASE);
 	}
@@ -382,8 +387,11 @@ unsigned rec_drain_fill_pct(const struct rec_drain *d)
 
 		if (!f->buf)
 			continue;
-		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) -
-				__atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE));
+		uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
+
+		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) - rpos);
+		if (f->skip_sz && rpos <= f->skip_at && used >= f->skip_sz)
+			used -= f->skip_sz;	/* at most one skip is unread: resets need an empty FIFO */
 		if (used > f->size)
 			used = f->size;
 		if (used * 100 / f->size > most)

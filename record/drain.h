@@ -40,6 +40,8 @@ struct rec_fifo {
 	size_t ahead;			/* how far ahead of wpos to populate */
 	size_t reset_at;		/* back to the start when empty beyond this offset */
 	uint64_t nr_resets;
+	uint64_t skip_at;		/* drain thread: where the last skip record starts */
+	size_t skip_sz;			/* ... and its size (0: none yet) */
 	unsigned nr_populate_errors;
 	size_t max_used;		/* high-water mark of wpos - rpos */
 };
@@ -97,7 +99,11 @@ void rec_drain_stop(struct rec_drain *d);
  */
 void rec_drain_round(struct rec_drain *d, uint64_t now_ns);
 
-/** rec_drain_fill_pct() - how full the fullest FIFO is, in percent (consumer side). */
+/**
+ * rec_drain_fill_pct() - how full the fullest FIFO is with records, in percent
+ * (the drain thread's view; an unread skip record is not counted: it is free space
+ * the consumer has not stepped over yet)
+ */
 unsigned rec_drain_fill_pct(const struct rec_drain *d);
 
 /**
