@@ -643,6 +643,7 @@ int rec_session_open(struct rec_session *s)
 		return write_fail(s, rc);
 
 	if (s->tgt.kind != REC_TGT_WORKLOAD) {
+		rec_snapshot_early_tasks(s);
 		for (size_t i = 0; i < s->nr_fds; i++) {
 			if (ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
 				return rec_session_fail(s, -errno, "cannot enable events: %s",
@@ -888,6 +889,7 @@ void rec_session_release(struct rec_session *s)
 	free(s->fds);
 	s->fds = NULL;
 	s->nr_fds = 0;
+	rec_snapshot_free(s);
 	if (s->probes.nr) {
 		size_t nr = s->probes.nr;
 		int failed = rec_probes_remove(&s->tfs, &s->probes);

@@ -111,6 +111,7 @@ struct rec_idmap {
 
 struct rec_symbols;
 struct rec_insn;
+struct rec_task_list;
 struct rec_prod;
 struct rec_selfstat;
 
@@ -148,6 +149,7 @@ struct rec_session {
 	struct rec_symbols *syms;
 	struct rec_insn *insn;		/* instruction bytes at write-breakpoint IPs, or NULL */
 	bool want_kallsyms;
+	struct rec_task_list *early_tasks;	/* threads before the enable (snapshot.c) */
 
 	/* clocks, ns */
 	uint64_t start_ns, start_real_ns, end_ns, next_sync_ns, deadline_ns;

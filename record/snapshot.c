@@ -2,8 +2,11 @@
 /*
  * snapshot.c - host, topology, tasks, maps, syscalls and kallsyms at start.
  *
- * Everything here reads /proc and /sys once, before the poll loop starts;
- * a task that exits while we read it is skipped silently.  The syscall
+ * Everything here reads /proc and /sys before the poll loop starts.  Thread
+ * names are read before the events are enabled and again after: a thread
+ * that exits right after the enable keeps the name it had, though it is
+ * gone by the time the snapshot is written.  Maps of a task that exits
+ * while we read them are skipped silently.  The syscall
  * table comes from <asm/unistd.h> of the build machine, turned into an
  * X-macro list by a Makefile rule (build/gen/syscalls.h).
  * Not here: what changes afterwards (sideband.c).
@@ -233,19 +236,43 @@ static uint32_t status_ppid(uint32_t pid)
 	return p ? (uint32_t)strtoul(p + 6, NULL, 10) : 0;
 }
 
-static int one_process(struct rec_session *s, uint32_t pid)
+/* One thread as /proc showed it; the cmdline is shared by a process's threads. */
+struct task_snap {
+	uint32_t pid, tid, ppid;
+	char comm[16];
+	const char *cmdline;		/* owned by the list's first thread of the process */
+	bool owns_cmdline;
+};
+
+struct rec_task_list {
+	struct task_snap *v;
+	size_t n, cap;
+};
+
+static void list_free(struct rec_task_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].owns_cmdline)
+			free((char *)l->v[i].cmdline);
+	free(l->v);
+	free(l);
+}
+
+static void list_process(struct rec_task_list *l, uint32_t pid)
 {
 	char path[64], cmdline[4096], comm[64];
+	const char *cl = NULL;
 	ssize_t n;
 	uint32_t ppid = status_ppid(pid);
 	DIR *d;
 	struct dirent *de;
-	int rc = 0;
 
 	snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
 	n = read_small(path, cmdline, sizeof(cmdline));
 	if (n < 0)
-		return 0;
+		return;
 	for (ssize_t i = 0; i < n; i++)
 		if (!cmdline[i])
 			cmdline[i] = ' ';
@@ -254,45 +281,170 @@ static int one_process(struct rec_session *s, uint32_t pid)
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
 	d = opendir(path);
 	if (!d)
-		return 0;
-	while (!rc && (de = readdir(d))) {
-		struct ppf_task t;
+		return;
+	while ((de = readdir(d))) {
+		struct task_snap *t;
 		char cp[96];
+		uint32_t tid;
 
 		if (!all_digits(de->d_name))
 			continue;
-		t.pid = pid;
-		t.tid = (uint32_t)strtoul(de->d_name, NULL, 10);
-		t.ppid = ppid;
-		snprintf(cp, sizeof(cp), "/proc/%u/task/%u/comm", pid, t.tid);
+		tid = (uint32_t)strtoul(de->d_name, NULL, 10);
+		snprintf(cp, sizeof(cp), "/proc/%u/task/%u/comm", pid, tid);
 		if (read_small(cp, comm, sizeof(comm)) < 0)
 			continue;
-		t.comm = comm;
-		t.cmdline = cmdline;
-		rc = ppf_write_task(s->w, &t);
-		s->nr_tasks++;
-		if (s->prod && s->prod->tasks)
-			rec_tasks_set(s->prod->tasks, t.pid, t.tid, t.ppid, t.comm);
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 256;
+			l->v = pp_xrealloc(l->v, l->cap * sizeof(*l->v));
+		}
+		t = &l->v[l->n++];
+		t->pid = pid;
+		t->tid = tid;
+		t->ppid = ppid;
+		snprintf(t->comm, sizeof(t->comm), "%.15s", comm);
+		t->owns_cmdline = !cl;
+		if (!cl)
+			cl = pp_xstrdup(cmdline);
+		t->cmdline = cl;
 	}
 	closedir(d);
-	if (!rc)
-		rc = proc_maps(s, pid);
-	return rc;
+}
+
+/* The processes of /proc, in its order. */
+static uint32_t *proc_pids(size_t *nr)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	uint32_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	if (d) {
+		while ((de = readdir(d))) {
+			if (!all_digits(de->d_name))
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 512;
+				v = pp_xrealloc(v, cap * sizeof(*v));
+			}
+			v[n++] = (uint32_t)strtoul(de->d_name, NULL, 10);
+		}
+		closedir(d);
+	}
+	*nr = n;
+	return v;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct task_snap *)a)->tid, y = ((const struct task_snap *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Every thread of /proc: comms only, no maps, so that it is quick.  With
+ * @known (the early list), the processes it does not hold come first: they
+ * started around the enable and may be about to exit.  @only_new: only those.
+ */
+static struct rec_task_list *list_tasks(const struct rec_task_list *known, bool only_new)
+{
+	struct rec_task_list *l = pp_xcalloc(1, sizeof(*l));
+	size_t n, nk = 0;
+	uint32_t *pids = proc_pids(&n), *kp = NULL;
+
+	if (known && known->n) {
+		kp = pp_xcalloc(known->n, sizeof(*kp));
+		for (size_t i = 0; i < known->n; i++)
+			kp[nk++] = known->v[i].pid;
+		qsort(kp, nk, sizeof(*kp), cmp_u32);
+	}
+	for (int pass = kp ? 0 : 1; pass < (only_new ? 1 : 2); pass++)
+		for (size_t i = 0; i < n; i++) {
+			bool old = kp && bsearch(&pids[i], kp, nk, sizeof(*kp), cmp_u32);
+
+			if (pass == 0 ? !old : (!kp || old))
+				list_process(l, pids[i]);
+		}
+	free(kp);
+	free(pids);
+	return l;
+}
+
+static int write_task(struct rec_session *s, const struct task_snap *t)
+{
+	struct ppf_task pt = { .pid = t->pid, .tid = t->tid, .ppid = t->ppid, .comm = t->comm,
+			       .cmdline = t->cmdline };
+
+	s->nr_tasks++;
+	if (s->prod && s->prod->tasks)
+		rec_tasks_set(s->prod->tasks, t->pid, t->tid, t->ppid, t->comm);
+	return ppf_write_task(s->w, &pt);
+}
+
+void rec_snapshot_early_tasks(struct rec_session *s)
+{
+	struct rec_task_list *l = list_tasks(NULL, false), *more;
+
+	/* the processes that started while we read: this second look is short */
+	more = list_tasks(l, true);
+	for (size_t i = 0; i < more->n; i++) {
+		if (l->n == l->cap) {
+			l->cap = 2 * l->cap + 1;
+			l->v = pp_xrealloc(l->v, l->cap * sizeof(*l->v));
+		}
+		l->v[l->n++] = more->v[i];	/* the cmdline moves with it */
+	}
+	more->n = 0;
+	list_free(more);
+	list_free(s->early_tasks);
+	s->early_tasks = l;
+}
+
+void rec_snapshot_free(struct rec_session *s)
+{
+	list_free(s->early_tasks);
+	s->early_tasks = NULL;
 }
 
 int rec_snapshot_tasks(struct rec_session *s)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
+	struct rec_task_list *early = s->early_tasks, *now = list_tasks(early, false);
 	int rc = 0;
 
-	if (!d)
-		return 0;
-	while (!rc && (de = readdir(d))) {
-		if (all_digits(de->d_name))
-			rc = one_process(s, (uint32_t)strtoul(de->d_name, NULL, 10));
+	for (size_t i = 0; i < now->n && !rc; i++)
+		rc = write_task(s, &now->v[i]);
+	/*
+	 * Threads that were there before the events were enabled and are gone
+	 * now exited after the enable or in the moment before it: keep their
+	 * names, their samples may be in the capture (no FORK or COMM record
+	 * names them).
+	 */
+	if (early && now->n) {
+		struct task_snap *sorted = pp_xcalloc(now->n, sizeof(*sorted));
+
+		memcpy(sorted, now->v, now->n * sizeof(*sorted));
+		qsort(sorted, now->n, sizeof(*sorted), cmp_tid);
+		for (size_t i = 0; i < early->n && !rc; i++)
+			if (!bsearch(&early->v[i], sorted, now->n, sizeof(*sorted), cmp_tid))
+				rc = write_task(s, &early->v[i]);
+		free(sorted);
+	} else if (early) {
+		for (size_t i = 0; i < early->n && !rc; i++)
+			rc = write_task(s, &early->v[i]);
 	}
-	closedir(d);
+	/* then the maps, which take longer: the names are safe by now */
+	for (size_t i = 0; i < now->n && !rc; i++)
+		if (now->v[i].owns_cmdline)
+			rc = proc_maps(s, now->v[i].pid);
+	list_free(now);
+	rec_snapshot_free(s);
 	return rc;
 }
 

@@ -21,12 +21,26 @@ struct rec_session;
 int rec_snapshot_host(struct rec_session *s);
 
 /**
+ * rec_snapshot_early_tasks() - list every thread's name before the events are enabled
+ *
+ * Kept in the session for rec_snapshot_tasks(): a thread that runs when the
+ * events are enabled but exits before the snapshot reaches it has no FORK
+ * or COMM record, and its samples would have no name.
+ */
+void rec_snapshot_early_tasks(struct rec_session *s);
+
+/**
  * rec_snapshot_tasks() - every task and every process's executable maps (META)
  *
- * Maps also go to the session's symbol tracker.
+ * The names first (quick), then the maps.  Threads of the early list that
+ * are gone get a TASK record too.  Maps also go to the session's symbol
+ * tracker.  Frees the early list.
  * Return: 0 or the writer's error.
  */
 int rec_snapshot_tasks(struct rec_session *s);
+
+/** rec_snapshot_free() - free the early list if rec_snapshot_tasks() did not run. */
+void rec_snapshot_free(struct rec_session *s);
 
 /** rec_snapshot_syscalls() - the syscall table (META).  Return: 0 or the writer's error. */
 int rec_snapshot_syscalls(struct rec_session *s);
