@@ -4,6 +4,7 @@
  *
  *   pp ANALYZER [OPTIONS] [--save FILE] [-- COMMAND...]
  *       = pp-record --for 'ANALYZER OPTIONS' -o - [-- COMMAND] | pp-analyze - ANALYZER OPTIONS
+ *   pp python [OPTIONS] -- SCRIPT [ARGS]   (perf-prof's form: no COMMAND for python)
  *   pp record ... / pp analyze ...   the two programs
  *   pp list [FILTER]                 this machine's tracepoints
  *   pp -h | pp ANALYZER -h           the analyzers / one analyzer's help
@@ -91,7 +92,9 @@ static void usage(FILE *fp)
 		    "       pp ANALYZER -h                     one analyzer's options\n\n"
 		    "`pp ANALYZER ...` records what the analyzer needs and analyses it live, like\n"
 		    "perf-prof: it runs `pp-record --for 'ANALYZER ...' -o - | pp-analyze - ANALYZER ...`.\n"
-		    "Ctrl-C ends both and prints the final report. --save FILE keeps the capture.\n\n");
+		    "Ctrl-C ends both and prints the final report. --save FILE keeps the capture.\n"
+		    "`pp python [OPTIONS] -- SCRIPT [ARGS]`: for python, as for perf-prof, what follows\n"
+		    "-- is the script, not a command (#!/usr/bin/env -S pp python -e EVENTS --).\n\n");
 }
 
 static volatile sig_atomic_t got_term;
@@ -282,8 +285,19 @@ static int run_live(int argc, const char **argv)
 	int nan = 0, ncmd = 0;
 	struct pp_buf forstr = PP_BUF_INIT;
 
-	/* split off pp's own --save and the workload after "--" */
+	/*
+	 * Split off pp's own --save and the workload after "--".  python is
+	 * perf-prof's exception: what follows its "--" is the script and its
+	 * arguments (`#!/usr/bin/env -S pp python -e EVENTS --`), so it all goes
+	 * to the analyzer.
+	 */
+	bool script_args = !strcmp(argv[0], "python");
 	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--") && script_args) {
+			while (i < argc)
+				an[nan++] = argv[i++];
+			break;
+		}
 		if (!strcmp(argv[i], "--")) {
 			cmd = argv + i + 1;
 			ncmd = argc - i - 1;

@@ -3,7 +3,8 @@
 # t502-python-live: python on a real capture of a known load: every event reaches a
 # handler once and in time order (the count equals info's), __interval__ ticks equal
 # duration / interval, an exception does not stop the run, and a plain python3 with
-# `import pp` reads the same events.
+# `import pp` reads the same events.  A script with perf-prof's first line
+# `#!/usr/bin/env -S pp python -e EVENTS --` runs live with its arguments.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
 need_event sched:sched_switch
@@ -65,4 +66,20 @@ PY
 else
 	echo "t502.2 skipped: $PYMOD/pp.so does not import into $PYTHON"
 fi
+
+# t502.3 perf-prof's script form: for python, what follows "--" is the script and its
+# arguments, not a command for pp-record to run
+cat >live.py <<PY
+#!/usr/bin/env -S $PP python -e sched:sched_switch -N 200 --
+import sys
+n = 0
+def sched__sched_switch(event):
+    global n
+    n += 1
+def __exit__():
+    print(n, " ".join(sys.argv[1:]))
+PY
+chmod +x live.py
+timeout 60 ./live.py a1 a2 >live.out 2>live.err || { cat live.err; fail "the live script exited $?"; }
+assert_eq "a live script's events and arguments" "200 a1 a2" "$(cat live.out)"
 exit 0
