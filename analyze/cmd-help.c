@@ -53,9 +53,20 @@ static void template_print(struct ana_session *s, const struct pp_az *az)
 	struct pp_buf b = PP_BUF_INIT;
 	const struct pp_option *own = az->ops->plan->options;
 
-	pp_buf_addf(&b, "pp-analyze %s %s", s->path, az->ops->name);
+	if (!strcmp(s->path, "-"))	/* live: `pp ANALYZER ... help` */
+		pp_buf_addf(&b, "pp %s", az->ops->name);
+	else
+		pp_buf_addf(&b, "pp-analyze %s %s", s->path, az->ops->name);
+	const char *const *sel_opts = az->ops->plan->sel_opts;
+	size_t nr_sel_opts = 0;
+
+	while (sel_opts && sel_opts[nr_sel_opts])
+		nr_sel_opts++;
 	for (size_t pos = 0; store && pos < az->nr_sel_store; pos++) {
-		pp_buf_adds(&b, " -e \"");
+		if (pos < nr_sel_opts)
+			pp_buf_addf(&b, " --%s \"", sel_opts[pos]);
+		else
+			pp_buf_adds(&b, " -e \"");
 		for (size_t k = 0; k < store[pos].nr; k++) {
 			if (k)
 				pp_buf_addch(&b, ',');
@@ -67,7 +78,13 @@ static void template_print(struct ana_session *s, const struct pp_az *az)
 		pp_buf_addf(&b, " '%s'", az->args[i]);
 	for (size_t i = 0; own && own[i].type != PP_OPT_T_END; i++) {
 		const struct pp_option *o = &own[i];
+		bool given = false;
+
 		if (o->type == PP_OPT_T_GROUP || !o->long_name || (o->flags & PP_OPT_HIDDEN))
+			continue;
+		for (size_t k = 0; k < nr_sel_opts && k < az->nr_sel_store; k++)
+			given |= !strcmp(sel_opts[k], o->long_name);
+		if (given)
 			continue;
 		pp_buf_addf(&b, o->type == PP_OPT_T_BOOL || o->type == PP_OPT_T_COUNT
 				? " [--%s]" : " [--%s .]", o->long_name);

@@ -87,4 +87,5 @@ const struct pp_plan_ops azp_kmemleak_plan = {
 	.options = kmemleak_options,
 	.opts_size = sizeof(struct kmemleak_opts),
 	.plan = kmemleak_plan,
+	.sel_opts = (const char *const[]){ "alloc", "free", NULL },
 };

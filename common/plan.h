@@ -87,6 +87,9 @@ struct pp_plan_ops {
 	size_t opts_size;
 	/* Fill @p; NULL means "record the -e events as given". Return 0 or a code, with a message in @err. */
 	int (*plan)(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz);
+	/* The option that gives each event position, NULL-terminated (kmemleak: "alloc",
+	 * "free"); NULL: -e.  For the command templates of `ANALYZER -e ... help`. */
+	const char *const *sel_opts;
 };
 
 /** pp_plan_add_event() - append a selector (copied). */

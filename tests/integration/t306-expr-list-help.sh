@@ -7,6 +7,7 @@
 
 build_fixture sched-basic
 build_fixture print-mix
+build_fixture kmemleak
 S=sched-basic.ppcap
 
 # t306.1 expr
@@ -34,4 +35,10 @@ echo 'pp-analyze sched-basic.ppcap top -e "sched:sched_switch/./key=prev_pid/[al
 check_output expect actual
 "$PP_ANALYZE" $S num-dist -e 'sched:*' help >nd-help.out || fail "num-dist help"
 assert_eq "formats in num-dist help" 2 "$(grep -c '^print fmt:' nd-help.out)"
+# kmemleak's events come with --alloc and --free, not -e: so does its template
+"$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc 'kmem:kmalloc//ptr=ptr/size=bytes_alloc/' \
+	--free 'kmem:kfree//ptr=ptr/' help >km-help.out || fail "kmemleak help"
+tail -1 km-help.out >actual
+echo 'pp-analyze kmemleak.ppcap kmemleak --alloc "kmem:kmalloc/./ptr=ptr/size=bytes_alloc/[stack/]" --free "kmem:kfree/./ptr=ptr/[stack/]" [--comm] [-C .] [-p .] [-t .] [-i .] [--time .] [--format .] [-o .]' >expect
+check_output expect actual
 exit 0
