@@ -429,6 +429,7 @@ static int open_events(struct rec_session *s)
 		flags = PERF_FLAG_PID_CGROUP;
 	s->rings = pp_xcalloc(t->nr_cpus, sizeof(*s->rings));
 	s->lost_cpu = pp_xcalloc(t->nr_cpus, sizeof(*s->lost_cpu));
+	s->exiting = pp_xcalloc(t->nr_cpus, sizeof(*s->exiting));
 	idmap_init(&s->ids, t->nr_cpus * nr_units * (s->nr_evsels + 1));
 	rec_tracking_attr(s, &track);
 
@@ -917,6 +918,7 @@ void rec_session_release(struct rec_session *s)
 	rec_drain_release(&s->drain);
 	free(s->rings);
 	free(s->lost_cpu);
+	free(s->exiting);
 	free(s->ids.keys);
 	free(s->ids.vals);
 	for (size_t i = 0; i < s->tgt.nr_cgroups; i++)

@@ -154,6 +154,9 @@ struct rec_session {
 	/* clocks, ns */
 	uint64_t start_ns, start_real_ns, end_ns, next_sync_ns, deadline_ns;
 
+	/* the last EXIT record of each ring: the task a sample with pid/tid -1 belongs to */
+	struct rec_exiting { uint32_t pid, tid; uint64_t time_ns; } *exiting;
+
 	/* counters */
 	uint64_t *lost_cpu;		/* per ring */
 	uint64_t nr_lost, nr_lost_records;

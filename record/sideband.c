@@ -54,6 +54,42 @@ static int user_hits(struct rec_session *s, uint32_t pid, const uint64_t *ips, u
 	return 0;
 }
 
+/* The ring of @cpu's task that exited last, or NULL. */
+static struct rec_exiting *exiting_of(struct rec_session *s, uint32_t cpu)
+{
+	for (size_t i = 0; s->exiting && i < s->tgt.nr_cpus; i++)
+		if (s->tgt.cpus[i] == (int)cpu)
+			return &s->exiting[i];
+	return NULL;
+}
+
+/*
+ * A task past exit_notify() is unhashed: the kernel gives its samples pid/tid
+ * -1 up to its last context switch.  A tracepoint's common_pid still names
+ * the thread; otherwise it is the task whose EXIT record this CPU wrote last,
+ * a moment ago.
+ */
+#define EXITING_NS 20000000ull
+static void exiting_ids(struct rec_session *s, const struct rec_mev *e, struct ppf_sample *smp)
+{
+	const struct rec_exiting *x = exiting_of(s, e->cpu);
+	bool recent = x && x->tid && e->time_ns >= x->time_ns &&
+		      e->time_ns - x->time_ns < EXITING_NS;
+
+	if (smp->tid == UINT32_MAX && smp->raw_sz >= 8) {
+		int32_t common_pid;
+
+		memcpy(&common_pid, smp->raw + 4, sizeof(common_pid));
+		if (common_pid > 0)
+			smp->tid = (uint32_t)common_pid;
+	} else if (smp->tid == UINT32_MAX && recent &&
+		   (smp->pid == UINT32_MAX || smp->pid == x->pid)) {
+		smp->tid = x->tid;
+	}
+	if (smp->pid == UINT32_MAX && recent && smp->tid == x->tid)
+		smp->pid = x->pid;
+}
+
 static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 {
 	const struct perf_event_header *h = rec_mev_rec(e);
@@ -121,6 +157,8 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 #undef NEED
 	smp.time_ns = e->time_ns;
 	smp.id = ev->id;
+	if (smp.tid == UINT32_MAX || smp.pid == UINT32_MAX)
+		exiting_ids(s, e, &smp);
 
 	if ((smp.flags & PPF_SF_IP) &&
 	    (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER) {
@@ -246,6 +284,10 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 				rec_tasks_fork(s->prod->tasks, t.pid, t.ppid, t.tid, t.ptid);
 			return ppf_write_fork(s->w, &t);
 		}
+		struct rec_exiting *x = exiting_of(s, e->cpu);
+
+		if (x)
+			*x = (struct rec_exiting){ t.pid, t.tid, t.time_ns };
 		if (t.pid == t.tid)
 			rec_symbols_exit(s->syms, t.pid);
 		if (s->prod && s->prod->tasks)

@@ -3,8 +3,10 @@
 # t125-record-short-tasks: processes that live about a millisecond, one after another,
 # while pp-record starts.  Those running when the events are enabled have no FORK or
 # COMM record; one that exits before the /proc snapshot reaches it must still be
-# named: the snapshot reads the names before the enable too.  Five short recordings:
-# every sample's thread has a name (trace prints no <...>).
+# named: the snapshot reads the names before the enable too.  And the kernel gives
+# the samples of a task past its exit pid/tid -1: the capture names the task (from
+# common_pid, or the CPU's last EXIT record).  Five short recordings: no sample with
+# tid -1 in the capture, every sample's thread has a name (trace prints no <...>).
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
 command -v setsid >/dev/null 2>&1 || skip "no setsid(1) for a process group"
@@ -14,9 +16,14 @@ churn=$!
 trap 'kill -KILL -$churn 2>/dev/null; rm -rf "$T"' EXIT
 sleep 0.2
 for i in 1 2 3 4 5; do
-	"$PP_RECORD" -e sched:sched_switch -e page-faults -o short$i.cap --duration 0.3 \
-		>rec.out 2>&1 || { cat rec.out; fail "pp-record exited $?"; }
+	"$PP_RECORD" -e sched:sched_switch -e page-faults -e cpu-clock -F 2000 -o short$i.cap \
+		--duration 0.3 >rec.out 2>&1 || { cat rec.out; fail "pp-record exited $?"; }
 	"$PP_ANALYZE" short$i.cap trace >trace$i.out 2>&1 || fail "pp-analyze trace exited $?"
+	"$PP_ANALYZE" short$i.cap dump >dump$i.out 2>&1 || fail "pp-analyze dump exited $?"
+	if grep -q 'SAMPLE.* tid=4294967295' dump$i.out; then
+		grep 'SAMPLE.* tid=4294967295' dump$i.out | head -5
+		fail "recording $i: samples with tid -1 in the capture"
+	fi
 	n=$(grep -c 'true\|sh ' trace$i.out)
 	[ "$n" -gt 0 ] || fail "recording $i saw no sample of the short processes"
 	if grep -q '<\.\.\.>' trace$i.out; then
