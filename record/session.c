@@ -168,6 +168,41 @@ static int process_threads(struct rec_session *s, pid_t pid)
 	return 0;
 }
 
+/*
+ * -C LIST system-wide: the events are opened on those CPUs, the side-band
+ * event on every online CPU, for tasks forked or renamed elsewhere run on
+ * them too (their FORK and COMM records are written where it happened).
+ */
+static void sideband_everywhere(struct rec_target *t, const int *on, size_t nr_on)
+{
+	int *cpus = pp_xcalloc(nr_on + t->nr_cpus, sizeof(*cpus));
+	bool *sb = pp_xcalloc(nr_on + t->nr_cpus, sizeof(*sb));
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nr_cpus; i++) {
+		bool dup = false;
+
+		for (size_t k = 0; k < n; k++)
+			dup |= cpus[k] == t->cpus[i];
+		if (!dup)
+			cpus[n++] = t->cpus[i];
+	}
+	for (size_t j = 0; j < nr_on; j++) {
+		bool listed = false;
+
+		for (size_t k = 0; k < n; k++)
+			listed |= cpus[k] == on[j];
+		if (!listed) {
+			sb[n] = true;
+			cpus[n++] = on[j];
+		}
+	}
+	free(t->cpus);
+	t->cpus = cpus;
+	t->nr_cpus = n;
+	t->sideband_only = sb;
+}
+
 static int target_init(struct rec_session *s)
 {
 	struct rec_target *t = &s->tgt;
@@ -203,10 +238,10 @@ static int target_init(struct rec_session *s)
 				return rc;
 			}
 		}
-		free(on);
 	} else {
 		t->cpus = on;
 		t->nr_cpus = nr_on;
+		on = NULL;
 	}
 
 	if (s->opts.argv && !s->opts.all_cpus && !s->opts.cpus) {
@@ -275,6 +310,9 @@ static int target_init(struct rec_session *s)
 	} else {
 		t->kind = REC_TGT_SYSTEM;
 	}
+	if (on && (t->kind == REC_TGT_SYSTEM || t->kind == REC_TGT_CGROUP))
+		sideband_everywhere(t, on, nr_on);
+	free(on);
 	return 0;
 }
 
@@ -437,6 +475,8 @@ static int open_events(struct rec_session *s)
 		/* system-wide side band for cgroups: their tasks' comms and maps are needed too */
 		if (t->kind == REC_TGT_CGROUP || t->kind == REC_TGT_SYSTEM)
 			rc = open_one(s, &track, -1, "the side-band event", -1, ci, 0, fstate);
+		if (t->sideband_only && t->sideband_only[ci])
+			continue;	/* a CPU outside -C: the side-band only */
 		for (size_t u = 0; u < nr_units && !rc; u++) {
 			pid_t pid = -1;
 			bool gone = false;
@@ -925,6 +965,7 @@ void rec_session_release(struct rec_session *s)
 		close(s->tgt.cgroup_fds[i]);
 	free(s->tgt.cgroup_fds);
 	free(s->tgt.cpus);
+	free(s->tgt.sideband_only);
 	free(s->tgt.tids);
 	free(s->tgt.pids);
 	free(s->out_name);

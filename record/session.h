@@ -84,8 +84,9 @@ enum rec_target_kind {
 
 struct rec_target {
 	enum rec_target_kind kind;
-	int *cpus;			/* the CPUs events are opened on */
+	int *cpus;			/* the CPUs events are opened on (one ring each) */
 	size_t nr_cpus;
+	bool *sideband_only;		/* per CPU: outside -C, the side-band event only (or NULL) */
 	pid_t *tids;			/* THREADS: the threads; WORKLOAD: the child */
 	size_t nr_tids;
 	pid_t *pids;			/* THREADS: the processes/threads asked for (liveness) */

@@ -147,7 +147,8 @@ int rec_snapshot_host(struct rec_session *s)
 		struct pp_buf b = PP_BUF_INIT;
 
 		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
-			pp_buf_addf(&b, "%s%d", i ? "," : "", s->tgt.cpus[i]);
+			if (!s->tgt.sideband_only || !s->tgt.sideband_only[i])
+				pp_buf_addf(&b, "%s%d", b.len ? "," : "", s->tgt.cpus[i]);
 		rc = ppf_write_kv(s->w, "record.cpus", pp_buf_str(&b));
 		pp_buf_release(&b);
 	}
