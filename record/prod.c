@@ -334,7 +334,6 @@ static int rotate_switch(struct rec_session *s)
 	struct ppf_writer_totals tot;
 	int rc;
 
-	p->switch_pending = false;
 	ppf_writer_totals(s->w, &tot);
 	p->raw_before += tot.raw_bytes;
 	rc = ppf_writer_close(s->w);
@@ -347,6 +346,12 @@ static int rotate_switch(struct rec_session *s)
 	p->keep_ksyms = false;
 	rec_tasks_prune(p->tasks, t > REC_TASK_GRACE_NS ? t - REC_TASK_GRACE_NS : 0);
 	rec_symbols_forget_written(s->syms);
+	/*
+	 * Only now: closing FILE.n wrote its last segment through rotate_sink(),
+	 * which asks for a switch again - the next record would then open an
+	 * empty FILE.n+2.
+	 */
+	p->switch_pending = false;
 	rc = part_open(s, p->file_no + 1);
 	if (rc)
 		return rc;

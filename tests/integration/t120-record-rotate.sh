@@ -42,6 +42,8 @@ for n in $((last - 2)) $((last - 1)) $last; do
 	grep -q "^integrity *ok" info.$n || { cat info.$n; fail "$f: integrity"; }
 	grep -q "^symbols *kernel: yes" info.$n || { cat info.$n; fail "$f: no kernel symbols"; }
 	assert_eq "$f record.part" "$n" "$("$CAPCHECK" $f kv record.part)"
+	# no empty file in the series (closing one file once asked for the next switch at once)
+	assert_ge "$f events" 1000 "$(sv $f samples)"
 	# user stacks of the burner resolve from this file alone
 	"$CAPCHECK" $f stacks "$pid" >stacks.$n
 	total=$(awk '{ n += $NF } END { print n + 0 }' stacks.$n)
