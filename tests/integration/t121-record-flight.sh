@@ -116,17 +116,22 @@ python3 - dump.txt full.txt <<-'EOF' || fail "the dump is not the newest events 
 # the trigger: an exec of 'marker-exec' dumps the ring 0.5 s later and ends the recording
 # (4M: room for 0.5 s of a busy machine's switches)
 cp /bin/true ./marker-exec || fail "cannot copy /bin/true"
-"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 4M \
-	--trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' --post-trigger 0.5s \
-	--duration 20 -o tr.cap 2>tr.err &
-rpid=$!
-sleep 2
-ts=$(mono)
-./marker-exec
-wait $rpid
-rc=$?
-te=$(mono)
-cat tr.err
+# trigger_run SIZE POST DURATION OUT ERR: record with the marker-exec trigger, exec it
+# after 2 s; sets rc, ts (the exec) and te (pp-record's end), prints ERR
+trigger_run() {
+	"$PP_RECORD" -a -e sched:sched_switch --flight-recorder "$1" \
+		--trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' --post-trigger "$2" \
+		--duration "$3" -o "$4" 2>"$5" &
+	rpid=$!
+	sleep 2
+	ts=$(mono)
+	./marker-exec
+	wait $rpid
+	rc=$?
+	te=$(mono)
+	cat "$5"
+}
+trigger_run 4M 0.5s 20 tr.cap tr.err
 assert_eq "pp-record exit status (trigger)" 0 $rc
 [ $((te - ts)) -lt 5000000000 ] || fail "the trigger did not end the recording"
 grep -q "trigger: sched:sched_process_exec" tr.err || fail "no trigger message"
@@ -145,19 +150,9 @@ awk -v t="$tt" -v l="$tl" 'BEGIN { exit !(l / 1e9 >= t + 0.45) }' ||
 # the dump still holds the trigger event
 "$PP_LOAD/ctxsw" -n 2000000 >/dev/null 2>&1 &
 lpid=$!
-"$PP_RECORD" -a -e sched:sched_switch --flight-recorder 64K \
-	--trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' --post-trigger 60s \
-	--duration 90 -o tp.cap 2>tp.err &
-rpid=$!
-sleep 2
-ts=$(mono)
-./marker-exec
-wait $rpid
-rc=$?
-te=$(mono)
+trigger_run 64K 60s 90 tp.cap tp.err
 kill $lpid 2>/dev/null
 wait $lpid 2>/dev/null
-cat tp.err
 assert_eq "pp-record exit status (post-trigger window full)" 0 $rc
 grep -q "post-trigger window filled" tp.err || fail "no message that the window filled"
 [ $((te - ts)) -lt 30000000000 ] || fail "a full post-trigger window did not end the recording"
