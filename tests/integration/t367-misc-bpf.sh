@@ -10,27 +10,11 @@ need_root
 command -v python3 >/dev/null 2>&1 || skip "no python3 to load a BPF program"
 [ "$(uname -m)" = x86_64 ] || skip "the bpf(2) syscall number used is x86_64's"
 
-cat >load.py <<'PY'
-import ctypes, os, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-insns = struct.pack("<BBhi", 0xb7, 0, 0, 0) + struct.pack("<BBhi", 0x95, 0, 0, 0)  # r0 = 0; exit
-code = ctypes.create_string_buffer(insns)
-lic = ctypes.create_string_buffer(b"GPL")
-# union bpf_attr, BPF_PROG_LOAD: prog_type (1: socket filter), insn_cnt, insns, license,
-# log_level, log_size, log_buf, kern_version, prog_flags, prog_name[16]
-attr = ctypes.create_string_buffer(struct.pack("<IIQQIIQII16s", 1, 2, ctypes.addressof(code),
-                                               ctypes.addressof(lic), 0, 0, 0, 0, 0,
-                                               b"pp_misc_test"), 128)
-fd = libc.syscall(321, 5, attr, 128)
-if fd < 0:
-    print("bpf: " + os.strerror(ctypes.get_errno()))
-    sys.exit(3)
-os.close(fd)
-PY
-python3 load.py >probe.out 2>&1
+BPFLOAD="$TOP/tests/integration/bpfload.py"
+python3 "$BPFLOAD" pp_misc_test >probe.out 2>&1
 [ $? = 3 ] && skip "cannot load a BPF program here: $(cat probe.out)"
 
-"$PP_RECORD" --for misc -o misc.cap -- python3 load.py >rec.out 2>&1 ||
+"$PP_RECORD" --for misc -o misc.cap -- python3 "$BPFLOAD" pp_misc_test >rec.out 2>&1 ||
 	{ cat rec.out; fail "pp-record exited $?"; }
 "$PP_ANALYZE" misc.cap misc >out 2>err || { cat err; fail "misc exited $?"; }
 cat out

@@ -51,22 +51,6 @@ while True:
     a.set(); b.wait(); b.clear(); time.sleep(0.002)
 PY
 
-# a BPF socket filter loaded and closed (misc: ksymbol and bpf_event records); as t367
-cat >bpfload.py <<'PY'
-import ctypes, os, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-insns = struct.pack("<BBhi", 0xb7, 0, 0, 0) + struct.pack("<BBhi", 0x95, 0, 0, 0)  # r0 = 0; exit
-code = ctypes.create_string_buffer(insns)
-lic = ctypes.create_string_buffer(b"GPL")
-attr = ctypes.create_string_buffer(struct.pack("<IIQQIIQII16s", 1, 2, ctypes.addressof(code),
-                                               ctypes.addressof(lic), 0, 0, 0, 0, 0,
-                                               b"pp_t604"), 128)
-fd = libc.syscall(321, 5, attr, 128)
-if fd < 0:
-    print("bpf: " + os.strerror(ctypes.get_errno()))
-    sys.exit(3)
-os.close(fd)
-PY
 
 L=$PP_LOAD
 LOAD_PID=
@@ -95,7 +79,7 @@ load_start() {
 		setsid "$PYTHON" pingpong.py >/dev/null 2>&1 & ;;
 	bpf)
 		[ -n "$BPF_WHY" ] && { LOAD_WHY=$BPF_WHY; return 1; }
-		setsid sh -c "while :; do '$PYTHON' bpfload.py; sleep 0.2; done" >/dev/null 2>&1 & ;;
+		setsid sh -c "while :; do '$PYTHON' '$TOP/tests/integration/bpfload.py' pp_t604; sleep 0.2; done" >/dev/null 2>&1 & ;;
 	watch)
 		rm -f ready.out
 		setsid "$L/uprobe_target" -m write -n 1000000000 -p 1000 >ready.out 2>/dev/null &
@@ -126,7 +110,7 @@ if [ -z "$PYTHON" ]; then
 elif [ "$(uname -m)" != x86_64 ]; then
 	BPF_WHY="the bpf(2) syscall number of the load is x86_64's"
 else
-	"$PYTHON" bpfload.py >bpf.out 2>&1
+	"$PYTHON" "$TOP/tests/integration/bpfload.py" pp_t604 >bpf.out 2>&1
 	[ $? = 3 ] && BPF_WHY="cannot load a BPF program here: $(cat bpf.out)"
 fi
 # blktrace -d /dev/sdX: the disk under this test's directory, read with O_DIRECT
