@@ -185,6 +185,33 @@ static void test_spec__delta_addr(void)
 	CU_ASSERT(as.n == 4 && as.a[0] == 0x20 && as.a[1] == 3 && as.a[2] == 0x0a && as.a[3] == 6);
 }
 
+static int first_timed(const struct ppf_record *r, void *arg)
+{
+	if (r->type < PPF_REC_TIMED_FIRST)
+		return 0;
+	*(struct ppf_record *)arg = *r;
+	return 1;
+}
+
+/* SIDEBAND: pid and tid trail the data; a file written before them has none (unknown). */
+static void test_spec__sideband_task(void)
+{
+	/* dt 0, PERF_RECORD_KSYMBOL (17), cpu 1, 2 bytes; pid 4242 = 0x92 0x21, tid 4243 */
+	const uint8_t with[] = { 0x17, 10, 0, 17, 1, 2, 0xaa, 0xbb, 0x92, 0x21, 0x93, 0x21 };
+	const uint8_t without[] = { 0x17, 6, 0, 17, 1, 2, 0xaa, 0xbb };
+	struct ppf_record r;
+
+	CU_ASSERT_EQUAL(ppf_segment_decode(with, sizeof(with), 0, 0, first_timed, &r), 1);
+	CU_ASSERT(r.u.sideband.perf_type == 17 && r.u.sideband.cpu == 1 && r.u.sideband.size == 2);
+	CU_ASSERT(r.u.sideband.pid == 4242 && r.u.sideband.tid == 4243);
+	CU_ASSERT_EQUAL(ppf_segment_decode(without, sizeof(without), 0, 0, first_timed, &r), 1);
+	CU_ASSERT(r.u.sideband.data[1] == 0xbb);
+	CU_ASSERT(r.u.sideband.pid == UINT32_MAX && r.u.sideband.tid == UINT32_MAX);
+	/* a cut pid/tid pair is malformed, not half a task */
+	const uint8_t cut[] = { 0x17, 9, 0, 17, 1, 2, 0xaa, 0xbb, 0x92, 0x21, 0x93 };	/* tid cut */
+	CU_ASSERT_EQUAL(ppf_segment_decode(cut, sizeof(cut), 0, 0, first_timed, &r), PP_EBAD_RECORD);
+}
+
 void test_spec__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -193,6 +220,7 @@ void test_spec__register(void)
 		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
 		PP_TEST(test_spec__cpu_time, "per-cpu SAMPLE times, by hand, and their bounds"),
 		PP_TEST(test_spec__delta_addr, "delta-coded KSYM and SYM addresses, by hand"),
+		PP_TEST(test_spec__sideband_task, "SIDEBAND pid/tid, present, absent (older files) and cut"),
 	};
 	pp_suite_add("spec", tests, PP_ARRAY_SIZE(tests));
 }

@@ -317,6 +317,8 @@ static void test_ppf__cpu_times(void)
 	while (ppf_reader_next(r, &rec, NULL) == 0)
 		CU_ASSERT(ppf_write_record(w, &rec) == 0);
 	ppf_reader_close(r);
+	/* a record type this writer does not know is refused, not passed through blind */
+	CU_ASSERT_EQUAL(ppf_write_record(w, &(struct ppf_record){ .type = 0x7e }), PP_EBAD_RECORD);
 	CU_ASSERT(ppf_writer_close(w) == 0);
 	cpu_times_check(fd2, &ct);
 	close(fd);
