@@ -33,6 +33,8 @@
 
 #include "common/log.h"
 #include "drain.h"
+#include "ftrace-page.h"
+#include "sideband.h"
 
 static uint64_t mono_ns(void)
 {
@@ -89,7 +91,7 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 	d->nr_rings = nr;
 	d->base_ms = base_ms;
 	d->fifos = pp_xcalloc(nr ? nr : 1, sizeof(*d->fifos));
-	d->pfds = pp_xcalloc(nr + 1, sizeof(*d->pfds));
+	d->pfds = pp_xcalloc(2 * nr + 1, sizeof(*d->pfds));
 	d->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (d->wake_fd < 0)
 		return -errno;
@@ -113,6 +115,8 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 	}
 	d->pfds[nr].fd = d->wake_fd;
 	d->pfds[nr].events = POLLIN;
+	for (size_t i = 0; i < nr; i++)
+		d->pfds[nr + 1 + i].fd = -1;
 	/* priority inheritance: a preempted main thread holding it runs at once */
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
@@ -167,7 +171,8 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	 * record to the end of the lap): light traffic keeps reusing the same
 	 * few pages, so pp-record's memory follows the backlog, not the volume.
 	 */
-	if (rpos == f->wpos && head != tail && ((size_t)f->wpos & (f->size - 1)) > f->reset_at) {
+	if (rpos == f->wpos && (head != tail || (d->tp_fds && d->tp_fds[ri] >= 0)) &&
+	    ((size_t)f->wpos & (f->size - 1)) > f->reset_at) {
 		size_t off = (size_t)f->wpos & (f->size - 1), skip = f->size - off;
 		struct perf_event_header *ph = (void *)(f->buf + off);
 
@@ -213,12 +218,100 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	return tail + run == head;
 }
 
+void rec_drain_set_tp(struct rec_drain *d, const int *fds, size_t page, size_t buf_sz)
+{
+	if (!fds || !page)
+		return;
+	d->tp_fds = fds;
+	d->tp_page = page;
+	d->tp_buf_sz = buf_sz ? buf_sz : page;
+	d->tp_stage = pp_xcalloc(d->nr_rings ? d->nr_rings : 1, page);	/* touched: no faults later */
+	d->tp_last = pp_xcalloc(d->nr_rings ? d->nr_rings : 1, sizeof(*d->tp_last));
+	d->tp_more = pp_xcalloc(d->nr_rings ? d->nr_rings : 1, sizeof(*d->tp_more));
+	for (size_t i = 0; i < d->nr_rings; i++) {
+		d->pfds[d->nr_rings + 1 + i].fd = d->fifos[i].buf ? fds[i] : -1;
+		d->pfds[d->nr_rings + 1 + i].events = POLLIN;
+	}
+}
+
+/* Copy @n bytes to FIFO @f at position @to (it may wrap). */
+static void fifo_put(struct rec_fifo *f, uint64_t to, const void *src, size_t n)
+{
+	size_t off = (size_t)to & (f->size - 1), k = n;
+
+	if (k > f->size - off)
+		k = f->size - off;
+	memcpy(f->buf + off, src, k);
+	memcpy(f->buf, (const uint8_t *)src + k, n - k);
+}
+
+/*
+ * Read ring @ri's tracefs pages into its FIFO until the file has none
+ * (EAGAIN).  A page is stored with the bytes it uses (its commit), as a
+ * REC_SYNTH_FTRACE_PAGE record.  Return: false when the FIFO filled first.
+ */
+static bool drain_tp(struct rec_drain *d, size_t ri)
+{
+	struct rec_fifo *f = &d->fifos[ri];
+	uint8_t *stage = d->tp_stage + ri * d->tp_page;
+	int fd = d->tp_fds[ri];
+	size_t got = 0;
+	bool done = true;
+
+	if (fd < 0 || !f->buf)
+		return true;
+	for (;;) {
+		uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
+		struct perf_event_header ph = { REC_SYNTH_FTRACE_PAGE, 0, 0 };
+		struct rec_ftpage it;
+		size_t used, rec;
+		ssize_t n;
+
+		if (f->size - (size_t)(f->wpos - rpos) < d->tp_page + 16 || got >= d->tp_buf_sz) {
+			done = false;	/* FIFO full, or a buffer's worth: the other rings' turn */
+			break;
+		}
+		n = read(fd, stage, d->tp_page);
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				d->nr_tp_errors++;
+			break;
+		}
+		used = rec_ftpage_open(&it, stage, (size_t)n);
+		if (!used) {
+			d->nr_tp_errors++;
+			continue;
+		}
+		rec = sizeof(ph) + ((used + 7) & ~(size_t)7);
+		if (rec - sizeof(ph) > used)	/* within the page: pages are 8-byte multiples */
+			memset(stage + used, 0, rec - sizeof(ph) - used);
+		ph.size = (uint16_t)rec;
+		fifo_put(f, f->wpos, &ph, sizeof(ph));
+		fifo_put(f, f->wpos + sizeof(ph), stage, rec - sizeof(ph));
+		__atomic_store_n(&f->wpos, f->wpos + rec, __ATOMIC_RELEASE);
+		size_t inuse = (size_t)(f->wpos - rpos);	/* an unread skip is free space */
+		if (f->skip_sz && rpos <= f->skip_at && inuse >= f->skip_sz)
+			inuse -= f->skip_sz;
+		if (inuse > f->max_used)
+			f->max_used = inuse;
+		got += (size_t)n;
+		d->nr_tp_pages++;
+	}
+	d->tp_last[ri] = got;
+	d->tp_more[ri] = !done;
+	return done;
+}
+
 void rec_drain_round(struct rec_drain *d, uint64_t now_ns)
 {
 	bool all = true;
 
 	for (size_t i = 0; i < d->nr_rings; i++) {
 		if (d->rings[i].base && !drain_ring(d, i)) {
+			all = false;
+			d->nr_full++;
+		}
+		if (d->tp_fds && !drain_tp(d, i)) {
 			all = false;
 			d->nr_full++;
 		}
@@ -235,21 +328,20 @@ void rec_drain_round(struct rec_drain *d, uint64_t now_ns)
 /* See the file comment: rounds paced to keep every ring under ~20%. */
 static int next_timeout(const struct rec_drain *d, uint64_t elapsed_ns)
 {
-	size_t most = 0, ring = 0;
-	double rate, ms;
+	double most = 0, rate, ms;	/* the largest share of a buffer filled since the last round */
 
 	for (size_t i = 0; i < d->nr_rings; i++) {
 		const struct rec_ring *r = &d->rings[i];
 
-		if (r->base && r->last_drained > most)
-			most = r->last_drained;
-		if (r->base)
-			ring = r->data_sz;
+		if (r->base && r->data_sz && (double)r->last_drained / (double)r->data_sz > most)
+			most = (double)r->last_drained / (double)r->data_sz;
+		if (d->tp_fds && (double)d->tp_last[i] / (double)d->tp_buf_sz > most)
+			most = (double)d->tp_last[i] / (double)d->tp_buf_sz;
 	}
-	if (!most || !elapsed_ns || !ring)
+	if (most <= 0 || !elapsed_ns)
 		return d->base_ms;
-	rate = (double)most / (double)elapsed_ns * 1e6;		/* bytes per ms */
-	ms = 0.2 * (double)ring / rate;
+	rate = most / (double)elapsed_ns * 1e6;		/* share of a buffer per ms */
+	ms = 0.2 / rate;
 	if (ms < 1)
 		return 1;
 	return ms > d->base_ms ? d->base_ms : (int)ms;
@@ -310,6 +402,21 @@ static void boost_consumer(struct rec_drain *d)
 	}
 }
 
+/*
+ * A tracefs file polls readable for as long as its buffer is over the
+ * watermark: while the FIFO it goes to is full, it leaves the poll set (or
+ * this thread would spin at real-time priority, starving the consumer that
+ * would make room), and rounds come every 2 ms instead.
+ */
+static void tp_poll_set(struct rec_drain *d, int *timeout)
+{
+	for (size_t i = 0; d->tp_fds && i < d->nr_rings; i++) {
+		d->pfds[d->nr_rings + 1 + i].fd = d->tp_more[i] || !d->fifos[i].buf ? -1 : d->tp_fds[i];
+		if (d->tp_more[i] && *timeout > 2)
+			*timeout = 2;
+	}
+}
+
 static void *drain_main(void *arg)
 {
 	struct rec_drain *d = arg;
@@ -321,7 +428,8 @@ static void *drain_main(void *arg)
 		uint64_t now, t1;
 		bool stop;
 
-		if (poll(d->pfds, d->nr_rings + 1, timeout) < 0 && errno != EINTR)
+		if (poll(d->pfds, d->nr_rings + 1 + (d->tp_fds ? d->nr_rings : 0), timeout) < 0 &&
+		    errno != EINTR)
 			break;
 		for (size_t i = 0; i < d->nr_rings; i++) {
 			/* the ring owner's task is gone: poll would say HUP forever */
@@ -342,6 +450,7 @@ static void *drain_main(void *arg)
 		if (t1 - now > d->max_round_ns)
 			d->max_round_ns = t1 - now;
 		timeout = next_timeout(d, now - last);
+		tp_poll_set(d, &timeout);
 		last = now;
 	}
 	return NULL;
@@ -403,7 +512,8 @@ unsigned rec_drain_fill_pct(const struct rec_drain *d)
 bool rec_drain_pending(const struct rec_drain *d)
 {
 	for (size_t i = 0; i < d->nr_rings; i++)
-		if (d->rings[i].base && rec_ring_pending(&d->rings[i]))
+		if ((d->rings[i].base && rec_ring_pending(&d->rings[i])) ||
+		    (d->tp_more && d->tp_more[i]))
 			return true;
 	return false;
 }
@@ -487,6 +597,13 @@ void rec_drain_release(struct rec_drain *d)
 	}
 	free(d->fifos);
 	free(d->pfds);
+	free(d->tp_stage);
+	free(d->tp_last);
+	free(d->tp_more);
+	d->tp_stage = NULL;
+	d->tp_last = NULL;
+	d->tp_more = NULL;
+	d->tp_fds = NULL;
 	d->fifos = NULL;
 	d->pfds = NULL;
 	if (d->wake_fd >= 0)

@@ -50,13 +50,22 @@ struct rec_drain {
 	struct rec_ring *rings;		/* not owned */
 	struct rec_fifo *fifos;		/* one per ring */
 	size_t nr_rings;
-	struct pollfd *pfds;		/* rings + the wake-up eventfd */
+	struct pollfd *pfds;		/* rings, the wake-up eventfd, tracefs files */
 	int wake_fd;			/* eventfd: stop */
 	int base_ms;			/* the longest poll timeout */
 	bool realtime;			/* run the thread SCHED_FIFO (set before start) */
 	pid_t boost_tid;		/* the consumer thread, raised while it lags (0: none) */
 	bool boosted;			/* drain thread: boost_tid runs at nice -10 */
 	uint64_t nr_boosts;
+
+	/* tracefs trace_pipe_raw per ring (ftrace.h): pages go into the ring's FIFO */
+	const int *tp_fds;		/* per ring, -1 for none; NULL: no tracefs source */
+	size_t tp_page;			/* bytes of one page */
+	size_t tp_buf_sz;		/* bytes of one CPU's tracefs buffer */
+	uint8_t *tp_stage;		/* one page per ring, read() lands here first */
+	size_t *tp_last;		/* bytes taken from each in the last round */
+	bool *tp_more;			/* the last round left pages behind (FIFO full) */
+	uint64_t nr_tp_pages, nr_tp_errors;
 
 	pthread_t thread;
 	bool started;
@@ -85,6 +94,17 @@ struct rec_drain {
  */
 int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_t fifo_sz,
 		   int base_ms);
+
+/**
+ * rec_drain_set_tp() - also read tracefs pages, one file per ring (before the start)
+ * @d: the drain
+ * @fds: per ring, a non-blocking trace_pipe_raw fd or -1 (borrowed)
+ * @page: bytes of one page
+ * @buf_sz: bytes of one CPU's buffer (paces the rounds)
+ *
+ * Each page becomes a REC_SYNTH_FTRACE_PAGE record in the ring's FIFO.
+ */
+void rec_drain_set_tp(struct rec_drain *d, const int *fds, size_t page, size_t buf_sz);
 
 /** rec_drain_start() - start the thread.  Return: 0 or -errno. */
 int rec_drain_start(struct rec_drain *d);
