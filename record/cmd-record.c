@@ -48,6 +48,10 @@ static const char record_help[] =
 	"  pp-record -a -e sched:sched_switch --flight-recorder 64M -o fr.capture   # kill -USR1 to dump\n"
 	"  pp-record -a -e sched:sched_switch --flight-recorder 64M \\\n"
 	"      --trigger 'sched:sched_process_exit/comm==\"myprog\"/' --post-trigger 1s\n"
+	"\nTracepoints without call chains are read from a tracefs instance of pp-record's\n"
+	"own (instances/pp-PID, removed at the end; one a killed pp-record left is removed\n"
+	"at the next start): the ftrace ring buffer slows the traced tasks less than perf's\n"
+	"output path. --no-ftrace reads every event through perf rings.\n"
 	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
 	"and keeps the newest N; --flight-recorder writes FILE.0, FILE.1, ... on each dump\n"
 	"(SIGUSR1, the end, or the trigger). Every such file analyses on its own.\n";
@@ -236,6 +240,8 @@ int cmd_record(int argc, const char **argv)
 			    "also record ksymbol, bpf, cgroup, text_poke records"),
 		PP_OPT_BOOL(0, "no-realtime", &o->no_realtime,
 			    "do not run the ring reader thread at real-time priority"),
+		PP_OPT_BOOL(0, "no-ftrace", &o->no_ftrace,
+			    "read tracepoints through perf rings, not a tracefs instance"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose,
 			     "more messages; per-CPU losses in the summary"),
 		PP_OPT_GROUP("Production (docs/production.md)"),

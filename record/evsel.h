@@ -43,6 +43,7 @@ struct rec_evsel {
 	struct perf_event_attr attr;
 	uint32_t time_off;		/* offset of TIME in a sample record */
 	uint64_t nr_samples;		/* written to the capture */
+	bool ftrace;			/* read from the tracefs instance, not perf (ftrace.h) */
 };
 
 /**

@@ -30,6 +30,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
+#include "ftrace.h"
 #include "insn.h"
 #include "prod.h"
 #include "selfstat.h"
@@ -494,6 +495,8 @@ static int open_events(struct rec_session *s)
 				}
 			}
 			for (size_t i = 0; i < s->nr_evsels && !rc && !gone; i++) {
+				if (s->evsels[i].ftrace)
+					continue;
 				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid,
 					      ci, flags, fstate);
 				if (rc == 1) {
@@ -631,6 +634,10 @@ int rec_session_open(struct rec_session *s)
 		if (n > 0)
 			pp_info("removed %d probe%s left by a pp-record that no longer runs", n,
 				n > 1 ? "s" : "");
+		n = rec_ftrace_clean_stale(&s->tfs);
+		if (n > 0)
+			pp_info("removed %d tracefs instance%s left by a pp-record that no longer runs",
+				n, n > 1 ? "s" : "");
 		s->stale_probes_checked = true;
 	}
 	rc = target_init(s);
@@ -651,11 +658,15 @@ int rec_session_open(struct rec_session *s)
 		if (s->tgt.kind == REC_TGT_WORKLOAD)
 			add_tid(&s->tgt, s->wl.pid);
 	}
+	rc = rec_ftrace_setup(s);
+	if (rc)
+		return rc;
 	rc = open_writer(s);
 	if (rc)
 		return rc;
 	s->syms = rec_symbols_new();
-	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1);
+	/* a queue per ring, one for our own records, a queue per CPU of tracefs events */
+	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));
 
 	s->start_ns = rec_now_ns();
 	s->start_real_ns = real_ns();
@@ -666,6 +677,9 @@ int rec_session_open(struct rec_session *s)
 	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s),
 			    s->out_stream ? 25 : 100);
 	s->drain.realtime = !s->opts.no_realtime;
+	if (!rc)
+		rec_drain_set_tp(&s->drain, rec_ftrace_fds(s), rec_ftrace_page_size(s),
+				 (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE));
 	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
 	if (!rc)
 		rc = rec_drain_start(&s->drain);
@@ -690,6 +704,7 @@ int rec_session_open(struct rec_session *s)
 				return rec_session_fail(s, -errno, "cannot enable events: %s",
 							strerror(errno));
 		}
+		rec_ftrace_enable(s, true);
 	}
 	rc = rec_snapshot_tasks(s);
 	if (!rc)
@@ -704,6 +719,8 @@ int rec_session_open(struct rec_session *s)
 	if (s->opts.duration_ns)
 		s->deadline_ns = rec_now_ns() + s->opts.duration_ns;
 	if (s->wl.pid) {
+		if (s->tgt.kind == REC_TGT_WORKLOAD)
+			rec_ftrace_enable(s, true);	/* events before its exec are dropped */
 		rc = rec_workload_start(&s->wl);
 		if (rc)
 			return rec_session_fail(s, rc, "cannot run '%s': %s", s->opts.argv[0],
@@ -754,6 +771,10 @@ static void on_drained(size_t ring, const struct perf_event_header *h, void *arg
 	struct rec_session *s = arg;
 	struct drain_ctx dc = { s, ring, s->tgt.cpus[ring] };
 
+	if (h->type == REC_SYNTH_FTRACE_PAGE) {
+		rec_ftrace_page(s, ring, (const uint8_t *)(h + 1), h->size - sizeof(*h));
+		return;
+	}
 	on_record(h, &dc);
 }
 
@@ -775,9 +796,17 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 	rec_drain_consume(&s->drain, timeout_ms, 1u << 20, on_drained, s, &round_ns);
 	if (!round_ns) {
 		round_ns = UINT64_MAX;
-		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+			const struct rec_mqueue *fq;
+
 			if (s->rings[i].base && s->merge.q[i].last_push_ns < round_ns)
 				round_ns = s->merge.q[i].last_push_ns;
+			if (!s->ftrace)
+				continue;
+			fq = &s->merge.q[rec_ftrace_queue(s, i)];
+			if (fq->last_push_ns && fq->last_push_ns < round_ns)
+				round_ns = fq->last_push_ns;	/* the same FIFO's pages */
+		}
 		s->backlog = true;
 	} else {
 		s->backlog = false;
@@ -862,13 +891,15 @@ static void unannounced_losses(struct rec_session *s)
 	}
 	s->nr_lost_counted = total;
 	for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
-		if (per_cpu[i] <= s->lost_cpu[i])
+		uint64_t seen = s->lost_cpu[i] - rec_ftrace_lost_on(s, i);	/* perf's own */
+
+		if (per_cpu[i] <= seen)
 			continue;
 		struct {
 			struct perf_event_header h;
 			uint64_t id, lost;
 			uint64_t sid[3];	/* tid, time, identifier: the trailer */
-		} r = { { PERF_RECORD_LOST, 0, sizeof(r) }, 0, per_cpu[i] - s->lost_cpu[i],
+		} r = { { PERF_RECORD_LOST, 0, sizeof(r) }, 0, per_cpu[i] - seen,
 			{ 0, s->end_ns, 0 } };
 
 		rec_merge_push(&s->merge, i, s->end_ns, -1, s->tgt.cpus[i], &r.h);
@@ -883,6 +914,7 @@ int rec_session_finish(struct rec_session *s)
 
 	for (size_t i = 0; i < s->nr_fds; i++)
 		ioctl(s->fds[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	rec_ftrace_enable(s, false);
 	s->end_ns = rec_now_ns();
 	rec_drain_stop(&s->drain);
 	if (!s->w)
@@ -890,6 +922,11 @@ int rec_session_finish(struct rec_session *s)
 	if (!s->werr && s->rings && s->drain.pfds) {
 		/* what the thread copied, then what is left in the rings */
 		rc = process(s, 0, false);
+		if (!rc && s->ftrace) {
+			/* tracefs pages written since the thread's last round */
+			rec_drain_round(&s->drain, rec_now_ns());
+			rc = process(s, 0, false);
+		}
 		for (int i = 0; !rc && i < 100000 && (s->backlog || rec_drain_pending(&s->drain));
 		     i++) {
 			if (!s->backlog)
@@ -899,6 +936,7 @@ int rec_session_finish(struct rec_session *s)
 		if (!rc) {
 			rc = process(s, 0, false);
 			unannounced_losses(s);
+			rec_ftrace_losses(s);
 			rc = process(s, 0, true);
 		}
 	}
@@ -955,6 +993,7 @@ void rec_session_release(struct rec_session *s)
 	s->insn = NULL;
 	rec_merge_release(&s->merge);
 	rec_drain_stop(&s->drain);
+	rec_ftrace_release(s);		/* after the thread that reads its files */
 	rec_drain_release(&s->drain);
 	free(s->rings);
 	free(s->lost_cpu);

@@ -64,6 +64,7 @@ struct rec_opts {
 	int kallsyms;			/* -1 auto, 0 never, 1 always */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
+	bool no_ftrace;			/* every tracepoint through perf (ftrace.h) */
 	/* production recording (prod.c) and self-monitoring (selfstat.c) */
 	uint64_t max_size;		/* --max-size, bytes */
 	int rotate;			/* --rotate N files */
@@ -115,6 +116,7 @@ struct rec_insn;
 struct rec_task_list;
 struct rec_prod;
 struct rec_selfstat;
+struct rec_ftrace;
 
 struct rec_session {
 	struct rec_opts opts;
@@ -125,6 +127,7 @@ struct rec_session {
 	size_t nr_added;
 
 	struct rec_tracefs tfs;
+	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
 	struct rec_probes probes;
 	bool stale_probes_checked;
 

@@ -17,6 +17,7 @@
 
 #include "common/err.h"
 #include "format/format.h"
+#include "ftrace.h"
 #include "insn.h"
 #include "prod.h"
 #include "regs.h"
@@ -264,6 +265,8 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 			rec_symbols_exec(s->syms, c.pid);
 		if (s->prod && s->prod->tasks)
 			rec_tasks_comm(s->prod->tasks, c.pid, c.tid, c.comm);
+		if (c.exec)
+			rec_ftrace_exec(s, c.pid);
 		return ppf_write_comm(s->w, &c);
 	}
 	case PERF_RECORD_FORK:
@@ -282,6 +285,7 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 				rec_symbols_fork(s->syms, t.pid, t.ppid);
 			if (s->prod && s->prod->tasks)
 				rec_tasks_fork(s->prod->tasks, t.pid, t.ppid, t.tid, t.ptid);
+			rec_ftrace_fork(s, t.pid, t.tid);
 			return ppf_write_fork(s->w, &t);
 		}
 		struct rec_exiting *x = exiting_of(s, e->cpu);
@@ -343,9 +347,13 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 		l.count = v[1];
 		s->nr_lost += v[1];
 		s->nr_lost_records++;
-		for (size_t i = 0; i < s->tgt.nr_cpus; i++)
-			if (s->tgt.cpus[i] == (int)e->cpu)
-				s->lost_cpu[i] += v[1];
+		for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
+			if (s->tgt.cpus[i] != (int)e->cpu)
+				continue;
+			s->lost_cpu[i] += v[1];
+			if (h->misc & REC_LOST_MISC_FTRACE)
+				rec_ftrace_lost_emitted(s, i, v[1]);
+		}
 		return ppf_write_lost(s->w, &l);
 	}
 	default: {
@@ -372,7 +380,9 @@ int rec_emit(const struct rec_mev *e, void *arg)
 		return s->werr;
 	rc = rec_prod_emit(s, e);	/* file switch, trigger */
 	if (!rc)
-		rc = e->evsel >= 0 ? emit_sample(s, e) : emit_other(s, e);
+		rc = e->evsel < 0 ? emit_other(s, e) :
+		     rec_mev_rec(e)->type == REC_SYNTH_FTRACE_EVENT ? rec_ftrace_emit(s, e) :
+		     emit_sample(s, e);
 	if (rc)
 		s->werr = rc;
 	return rc;

@@ -27,6 +27,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "format/format.h"
+#include "ftrace.h"
 #include "prod.h"
 #include "session.h"
 #include "snapshot.h"
@@ -386,6 +387,7 @@ static int write_task(struct rec_session *s, const struct task_snap *t)
 	s->nr_tasks++;
 	if (s->prod && s->prod->tasks)
 		rec_tasks_set(s->prod->tasks, t->pid, t->tid, t->ppid, t->comm);
+	rec_ftrace_task(s, t->pid, t->tid);
 	return ppf_write_task(s->w, &pt);
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/units.h"
 #include "format/format.h"
+#include "ftrace.h"
 #include "insn.h"
 #include "session.h"
 #include "summary.h"
@@ -56,6 +57,8 @@ int rec_summary_write_stats(struct rec_session *s)
 	STAT("rec.maxrss_kb", ru.ru_maxrss);
 	STAT("rec.max_queued", s->merge.max_queued);
 #undef STAT
+	if (!rc)
+		rc = rec_ftrace_write_stats(s);
 	return rc;
 }
 
