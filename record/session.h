@@ -63,6 +63,7 @@ struct rec_opts {
 	int verbose;
 	int kallsyms;			/* -1 auto, 0 never, 1 always */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
+	bool regs;			/* registers with page-fault samples (page-faults -g) */
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
 	/* production recording (prod.c) and self-monitoring (selfstat.c) */
 	uint64_t max_size;		/* --max-size, bytes */
