@@ -8,8 +8,10 @@
  * followed by the call stack with -g.  At the end (and every -i) two tables
  * perf-prof lacks: faults by symbol of the faulting instruction and by
  * process.  The symbol of each distinct (task, ip) is resolved once.
- * --flame-graph collects the fault stacks.  Not here: user registers
- * (pp-record does not store them yet).
+ * --flame-graph collects the fault stacks.  With -g, the registers at the
+ * fault where the capture has them (pp-record --for 'page-faults -g' records
+ * them: perf's REGS_INTR, the user's registers for a fault in user space),
+ * printed before the stack in perf-prof's layout.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,65 @@ static int pf_init(struct pp_az *az)
 	return 0;
 }
 
+#define ATTR_SAMPLE_TYPE_OFF 24
+#define ATTR_SAMPLE_REGS_INTR_OFF 96
+#define PERF_SAMPLE_REGS_INTR_BIT (1ull << 18)
+
+/* The register mask of @ev's samples (perf's REGS_INTR), 0 when they have none. */
+static uint64_t pf_regs_mask(const struct ana_evtype *t)
+{
+	uint64_t st = 0, mask = 0;
+
+	if (!t || !t->attr || t->attr_sz < ATTR_SAMPLE_REGS_INTR_OFF + 8)
+		return 0;
+	memcpy(&st, (const uint8_t *)t->attr + ATTR_SAMPLE_TYPE_OFF, 8);
+	memcpy(&mask, (const uint8_t *)t->attr + ATTR_SAMPLE_REGS_INTR_OFF, 8);
+	return (st & PERF_SAMPLE_REGS_INTR_BIT) ? mask : 0;
+}
+
+/* x86_64 registers of @ev in perf-prof's page-faults layout (perf_regs numbering). */
+static void pf_regs_print(const struct pp_event *ev, uint64_t mask, struct pp_buf *out)
+{
+	static const struct { const char *n[3]; unsigned r[3]; } rows[] = {
+		{ { "RAX", "RBX", "RCX" }, { 0, 1, 2 } },
+		{ { "RDX", "RSI", "RDI" }, { 3, 4, 5 } },
+		{ { "RBP", "R08", "R09" }, { 6, 16, 17 } },
+		{ { "R10", "R11", "R12" }, { 18, 19, 20 } },
+		{ { "R13", "R14", "R15" }, { 21, 22, 23 } },
+	};
+	uint64_t v[64] = { 0 }, abi = 0;
+	unsigned n = 0;
+
+	if (!mask || ev->extra_sz < 8)
+		return;
+	memcpy(&abi, ev->extra, 8);
+	if (!abi)
+		return;
+	for (unsigned bit = 0; bit < 64; bit++) {
+		if (!(mask & (1ull << bit)))
+			continue;
+		if (8 + 8 * (n + 1) > ev->extra_sz)
+			return;
+		memcpy(&v[bit], ev->extra + 8 + 8 * n, 8);
+		n++;
+	}
+#if defined(__x86_64__)
+	if ((mask & 0xff0fffull) != 0xff0fffull)
+		return;
+	pp_buf_addf(out, "      RIP: %016llx RSP: %016llx RFLAGS:%08llx\n",
+		    (unsigned long long)v[8], (unsigned long long)v[7], (unsigned long long)v[9]);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		pp_buf_addf(out, "      %s: %016llx %s: %016llx %s: %016llx\n", rows[i].n[0],
+			    (unsigned long long)v[rows[i].r[0]], rows[i].n[1],
+			    (unsigned long long)v[rows[i].r[1]], rows[i].n[2],
+			    (unsigned long long)v[rows[i].r[2]]);
+	pp_buf_addf(out, "      CS: %04llx SS: %04llx\n", (unsigned long long)v[10],
+		    (unsigned long long)v[11]);
+#else
+	(void)rows;
+#endif
+}
+
 static void pf_print(struct pp_az *az, const struct pp_event *ev)
 {
 	struct pf_priv *p = az->priv;
@@ -73,6 +134,8 @@ static void pf_print(struct pp_az *az, const struct pp_event *ev)
 			    ana_time_str(s, ev->time_ns, wall, sizeof(wall)), ana_comm(s, ev->tid),
 			    ev->tid, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
 			    (unsigned long long)ev->addr, (unsigned long long)ev->ip);
+		if (az->opt.callchain && ev->sel)
+			pf_regs_print(ev, pf_regs_mask(ev->sel->type), &p->line);
 		if (az->opt.callchain && ev->nr_stack)
 			ana_stack_print(s, ev, &p->line);
 	}

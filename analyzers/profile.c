@@ -77,9 +77,26 @@ struct profile_priv {
 	FILE *fold_fp;			/* --flame-graph with -i: folded per interval */
 };
 
+/*
+ * The sampling event the plan records: cpu-clock where there is no PMU, cycles
+ * where there is one.  Without -e, the first of them the capture holds (cpu-clock
+ * when it holds none: the error then names it).
+ */
+static const char *const profile_events[] = {
+	"cpu-clock", "cycles", "cpu-cycles", "ref-cycles", NULL
+};
+
 static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
 {
-	pp_strlist_push(events, "cpu-clock");
+	const char *ev = profile_events[0];
+
+	for (const char *const *e = profile_events; *e; e++) {
+		if (ana_evtype_find(az->s, *e)) {
+			ev = *e;
+			break;
+		}
+	}
+	pp_strlist_push(events, ev);
 	return 0;
 }
 

@@ -622,6 +622,12 @@ int rec_evsels_finish(struct rec_session *s)
 		struct perf_event_attr *a = &e->attr;
 
 		common_attr(s, a);
+		/* the registers at the fault: the user's for a fault in user space */
+		if (s->opts.regs && e->kind == PPF_EV_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		     a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		     a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+			rec_regs_attr(a);
 		if (s->opts.callgraph)
 			e->flags |= PPF_EVF_STACK;
 		if (e->flags & PPF_EVF_STACK) {

@@ -115,6 +115,7 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		o->exclude_user |= p.exclude_user;
 		o->exclude_kernel |= p.exclude_kernel;
 		o->sideband |= p.sideband;
+		o->regs |= p.regs;
 		if (p.all_cpus && !o->cpus && !o->pids && !o->tids && !o->cgroups)
 			o->all_cpus = true;
 		if (p.mmap_pages > o->mmap_pages)

@@ -63,6 +63,7 @@ struct rec_opts {
 	int verbose;
 	int kallsyms;			/* -1 auto, 0 never, 1 always */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
+	bool regs;			/* registers with page-fault samples (page-faults -g) */
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
 	bool no_ftrace;			/* every tracepoint through perf (ftrace.h) */
 	/* production recording (prod.c) and self-monitoring (selfstat.c) */

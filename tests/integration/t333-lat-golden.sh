@@ -340,4 +340,33 @@ time,key,comm,syscall,id,calls,total_us,min_us,avg_us,max_us,err
 EOT
 check_output expect actual
 
+# t333.22 trigger: each irq_handler_entry (untraced) prints the table of the pairs since
+# the last one (none between 10.100 and the previous: no table), then itself
+run_ok actual "$PP_ANALYZE" lat-softirq.ppcap multi-trace -e irq:softirq_entry -e 'irq:softirq_exit,irq:irq_handler_entry//untraced/trigger/'
+cat >expect <<'EOT'
+2026-01-01 00:00:00.009960 
+        start => end             calls        total(us)      min(us)      p50(us)      p95(us)      p99(us)      max(us)
+-------------    ------------ -------- ---------------- ------------ ------------ ------------ ------------ ------------
+softirq_entry => softirq_exit       20          185.000        2.000        8.000       19.000       21.000       21.000
+2026-01-01 00:00:00.009960           worker    200 d.h1 [000] 1000.009960: irq:irq_handler_entry: irq=24 name=eth0
+2026-01-01 00:00:00.010100           worker    200 d.h1 [000] 1000.010100: irq:irq_handler_entry: irq=24 name=eth0
+2026-01-01 00:00:00.010300 
+        start => end             calls        total(us)      min(us)      p50(us)      p95(us)      p99(us)      max(us)
+-------------    ------------ -------- ---------------- ------------ ------------ ------------ ------------ ------------
+softirq_entry => softirq_exit        1            5.000        5.000        5.000        5.000        5.000        5.000
+2026-01-01 00:00:00.010300           worker    200 d.h1 [000] 1000.010300: irq:irq_handler_entry: irq=25 name=nvme0q1
+2026-01-01 00:00:00.010530 
+        start => end             calls        total(us)      min(us)      p50(us)      p95(us)      p99(us)      max(us)
+-------------    ------------ -------- ---------------- ------------ ------------ ------------ ------------ ------------
+softirq_entry => softirq_exit        1          500.000      500.000      500.000      500.000      500.000      500.000
+2026-01-01 00:00:00.010530             bash    100 d.h1 [000] 1000.010530: irq:irq_handler_entry: irq=24 name=eth0
+2026-01-01 00:00:00.020100 multi-trace: lost 5 events on CPU #1
+# 5 events lost: cpu1=5
+2026-01-01 00:00:00.031000 
+        start => end             calls        total(us)      min(us)      p50(us)      p95(us)      p99(us)      max(us)
+-------------    ------------ -------- ---------------- ------------ ------------ ------------ ------------ ------------
+softirq_entry => softirq_exit        1           10.000       10.000       10.000       10.000       10.000       10.000
+EOT
+check_output expect actual
+
 exit 0

@@ -84,4 +84,24 @@ fi
 "$PP_ANALYZE" burn.pp profile -g --flame-graph burn2.svg >/dev/null
 cmp -s prof.txt prof2.txt || fail "profile output differs between two runs"
 cmp -s burn.svg burn2.svg || fail "SVG differs between two runs"
+
+# t350.7 the plan samples cycles where there is a PMU, cpu-clock where there is none
+# (PP_SYSFS_PMU stands for the PMU's sysfs directory: present, then missing)
+if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; then
+	want=cycles
+else
+	want=cpu-clock
+fi
+assert_eq "event recorded for profile here" "$want" \
+	"$("$PP_ANALYZE" burn.pp info | sed -n '/^events/{n;p;}' | awk '{print $1}')"
+PP_SYSFS_PMU=/nonexistent "$PP_RECORD" --for 'profile' --duration 0.2 -o nopmu.pp >/dev/null 2>rec2.err ||
+	{ cat rec2.err; fail "pp-record --for profile without a PMU"; }
+assert_eq "event without a PMU" cpu-clock \
+	"$("$PP_ANALYZE" nopmu.pp info | sed -n '/^events/{n;p;}' | awk '{print $1}')"
+if [ $want = cpu-clock ]; then
+	# no PMU really: the plan's cycles event is refused by pp-record, which names it
+	PP_SYSFS_PMU=/ "$PP_RECORD" --for 'profile' --duration 0.2 -o pmu.pp >/dev/null 2>rec3.err &&
+		fail "cycles recorded on a machine without a PMU"
+	grep -q "hardware event 'cycles'" rec3.err || { cat rec3.err; fail "the plan did not ask for cycles"; }
+fi
 exit 0

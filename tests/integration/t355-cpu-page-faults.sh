@@ -21,6 +21,17 @@ assert_ge "faults in touch_pages" $n "$touch"
 lines=$(grep -c ' page-fault: addr [0-9a-f]\{16\} ip [0-9a-f]\{16\}$' all.txt)
 assert_eq "one line per fault" "$faults" "$lines"
 grep -q ' touch_pages+0x[0-9a-f]* (.*pagetouch)$' all.txt || fail "no touch_pages frame in the stacks"
+# t355.3 the registers at each fault: a fault in user space has RIP = its ip, CS = 0x33
+if [ "$(uname -m)" = x86_64 ]; then
+	awk '/ page-fault: addr / { ip = $NF; next }
+	     /^      RIP: / { n++; if ($2 == ip) same++ }
+	     /^      CS: 0033 / { user++ }
+	     END { print n + 0, same + 0, user + 0 }' all.txt >regs.txt
+	read -r nregs same user <regs.txt
+	assert_eq "register dumps (one per fault)" "$faults" "$nregs"
+	assert_ge "user-space faults with RIP = ip" $n "$same"
+	assert_ge "user-space faults (CS 0033)" $n "$user"
+fi
 "$PP_ANALYZE" pf.pp page-faults -g -p "$pid" >all2.txt
 cmp -s all.txt all2.txt || fail "two runs differ"
 exit 0

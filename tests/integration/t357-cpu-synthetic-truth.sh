@@ -76,6 +76,15 @@ prog;main;f;irq_handler 2
 EOT
 check_output expect pf.folded
 
+# t357.7 a capture of cycles samples (what the plan records on a machine with a PMU):
+# profile without -e analyses them, with the same shares
+sed 's/^event 1 cpu-clock - kind=2 /event 1 cycles - kind=3 /' "$dir/synth-profile.desc" >synth-cycles.desc
+grep -q '^event 1 cycles ' synth-cycles.desc || fail "synth-cycles.desc"
+"$CAPBUILD" synth-cycles.desc synth-cycles.ppcap || fail "capbuild synth-cycles"
+run_ok pc.out "$PP_ANALYZE" synth-cycles.ppcap profile -g -p 700
+grep -q '^profile: 10 samples of cycles, with call stacks$' pc.out || { cat pc.out; fail "cycles header"; }
+grep -Eq '^ +60\.00% +40\.00% +4 g$' pc.out || { cat pc.out; fail "g from cycles samples"; }
+
 # t357.6 irq-off: one window per CPU; the gap after a loss is not a window
 run_ok io.out "$PP_ANALYZE" synth-irqoff.ppcap irq-off --than 2ms -g
 grep -q '42/42      \[000\] 1000.010000: cpu-clock: 7000000 ns$' io.out || { cat io.out; fail "CPU0 window"; }
