@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -48,6 +49,7 @@ struct rec_ftrace {
 	uint8_t *rec;			/* one REC_SYNTH_FTRACE_EVENT being queued */
 	bool exec_seen;			/* -- COMMAND: its exec happened (events count from there) */
 	bool per_task;			/* keep only the events of followed threads */
+	int guard_fd;			/* write end of the guardian's pipe, -1 */
 	uint64_t nr_pages, nr_events, nr_bad, nr_unknown, nr_pre_exec, nr_foreign;
 };
 
@@ -143,11 +145,15 @@ void rec_ftrace_task(struct rec_session *s, uint32_t pid, uint32_t tid)
 	tg_put(&s->ftrace->tg, tid, pid);
 }
 
-void rec_ftrace_fork(struct rec_session *s, uint32_t pid, uint32_t tid)
+void rec_ftrace_fork(struct rec_session *s, uint32_t pid, uint32_t tid, uint32_t ptid)
 {
-	/* with per-task targets, FORK records come from inherited events: a followed child */
+	uint32_t parent = 0;
+
+	/* a child of a followed thread is followed (perf's inherit, ftrace's event-fork) */
+	if (s->ftrace && s->ftrace->per_task)
+		tg_get(&s->ftrace->tg, ptid, &parent);
 	if (s->ftrace)
-		tg_put(&s->ftrace->tg, tid, pid | (s->ftrace->per_task ? TG_FOLLOW : 0));
+		tg_put(&s->ftrace->tg, tid, pid | (parent & TG_FOLLOW));
 }
 
 void rec_ftrace_exec(struct rec_session *s, uint32_t pid)
@@ -302,6 +308,64 @@ static bool header_known(struct rec_session *s)
 	return ok;
 }
 
+/*
+ * Unlike perf events, a tracefs instance outlives its process: a SIGKILLed
+ * pp-record would leave the kernel tracing into it.  So a guardian child,
+ * forked before any other file is open, waits for the end of a pipe whose
+ * write end only pp-record holds; when it reads EOF (pp-record exited, or
+ * was killed), it turns tracing off and removes the instance, which the
+ * normal exit has already done.  It ignores terminal signals: Ctrl-C must
+ * not take it down before the cleanup.
+ */
+static void guard_main(const char *root, const char *rel, int rfd)
+{
+	char path[600], c;
+	int fd;
+
+	for (int i = 3; i < 1024; i++)
+		if (i != rfd)
+			close(i);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	prctl(PR_SET_NAME, "pp-record-guard");
+	while (read(rfd, &c, 1) < 0 && errno == EINTR)
+		;
+	snprintf(path, sizeof(path), "%s/%s/tracing_on", root, rel);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0)
+			(void)0;	/* gone already */
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (int i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
+		usleep(10000);
+	_exit(0);
+}
+
+static void start_guard(struct rec_session *s)
+{
+	struct rec_ftrace *f = s->ftrace;
+	int p[2];
+	pid_t pid;
+
+	f->guard_fd = -1;
+	if (pipe2(p, O_CLOEXEC))
+		return;
+	pid = fork();
+	if (pid == 0)
+		guard_main(s->tfs.root, f->rel, p[0]);
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		pp_debug(1, "no guardian for %s: %s", f->rel, strerror(errno));
+		return;
+	}
+	f->guard_fd = p[1];
+}
+
 static int open_fds(struct rec_session *s)
 {
 	struct rec_ftrace *f = s->ftrace;
@@ -359,6 +423,7 @@ int rec_ftrace_setup(struct rec_session *s)
 		return 0;
 	}
 	s->ftrace = f;
+	start_guard(s);
 	snprintf(kb, sizeof(kb), "%ld",
 		 (long)s->opts.mmap_pages * sysconf(_SC_PAGESIZE) / 1024);
 	rc = inst_write(s, "tracing_on", "0");
@@ -624,6 +689,8 @@ void rec_ftrace_release(struct rec_session *s)
 		inst_write(s, "tracing_on", "0");
 		remove_instance(s->tfs.root, f->rel);
 	}
+	if (f->guard_fd >= 0)
+		close(f->guard_fd);	/* the guardian finds the instance gone and exits */
 	free(f->fds);
 	free(f->announced);
 	free(f->emitted);

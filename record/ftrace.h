@@ -98,8 +98,8 @@ void rec_ftrace_exec(struct rec_session *s, uint32_t pid);
 /** rec_ftrace_task() - thread @tid belongs to process @pid (the task snapshot). */
 void rec_ftrace_task(struct rec_session *s, uint32_t pid, uint32_t tid);
 
-/** rec_ftrace_fork() - thread @tid of process @pid was created (a FORK record). */
-void rec_ftrace_fork(struct rec_session *s, uint32_t pid, uint32_t tid);
+/** rec_ftrace_fork() - thread @tid of process @pid was created by thread @ptid (a FORK record). */
+void rec_ftrace_fork(struct rec_session *s, uint32_t pid, uint32_t tid, uint32_t ptid);
 
 /**
  * rec_ftrace_losses() - queue LOST records for drops the pages did not announce

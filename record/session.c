@@ -451,10 +451,26 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 	return evsel >= 0 ? apply_filter(s, &s->evsels[evsel], fd, &fstate[evsel]) : 0;
 }
 
+/*
+ * With per-task targets and every event read from tracefs, the side band is
+ * recorded per CPU instead of per task: a per-task perf event costs the task
+ * something at every context switch, which is what tracefs spares it.  The
+ * instance's pid filter and the FORK records say which threads are followed.
+ */
+static bool cpu_sideband(const struct rec_session *s)
+{
+	if (!s->ftrace || (s->tgt.kind != REC_TGT_THREADS && s->tgt.kind != REC_TGT_WORKLOAD))
+		return false;
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		if (!s->evsels[i].ftrace)
+			return false;
+	return true;
+}
+
 static int open_events(struct rec_session *s)
 {
 	struct rec_target *t = &s->tgt;
-	struct perf_event_attr track;
+	struct perf_event_attr track, track_cpu;
 	size_t nr_units = 1, opened_units = 0;
 	char *fstate = pp_xcalloc(s->nr_evsels + 1, 1);
 	unsigned long flags = 0;
@@ -471,13 +487,21 @@ static int open_events(struct rec_session *s)
 	s->exiting = pp_xcalloc(t->nr_cpus, sizeof(*s->exiting));
 	idmap_init(&s->ids, t->nr_cpus * nr_units * (s->nr_evsels + 1));
 	rec_tracking_attr(s, &track);
+	track_cpu = track;
+	track_cpu.inherit = 0;
+	track_cpu.enable_on_exec = 0;
+	s->cpu_sideband = cpu_sideband(s);
 
 	for (size_t ci = 0; ci < t->nr_cpus && !rc; ci++) {
 		/* system-wide side band for cgroups: their tasks' comms and maps are needed too */
-		if (t->kind == REC_TGT_CGROUP || t->kind == REC_TGT_SYSTEM)
-			rc = open_one(s, &track, -1, "the side-band event", -1, ci, 0, fstate);
+		if (t->kind == REC_TGT_CGROUP || t->kind == REC_TGT_SYSTEM || s->cpu_sideband)
+			rc = open_one(s, &track_cpu, -1, "the side-band event", -1, ci, 0, fstate);
 		if (t->sideband_only && t->sideband_only[ci])
 			continue;	/* a CPU outside -C: the side-band only */
+		if (s->cpu_sideband) {
+			opened_units = nr_units;
+			continue;	/* nothing per task */
+		}
 		for (size_t u = 0; u < nr_units && !rc; u++) {
 			pid_t pid = -1;
 			bool gone = false;
@@ -705,6 +729,11 @@ int rec_session_open(struct rec_session *s)
 							strerror(errno));
 		}
 		rec_ftrace_enable(s, true);
+	} else if (s->cpu_sideband) {
+		for (size_t i = 0; i < s->nr_fds; i++)	/* no enable_on_exec on CPU-wide events */
+			if (ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+				return rec_session_fail(s, -errno, "cannot enable events: %s",
+							strerror(errno));
 	}
 	rc = rec_snapshot_tasks(s);
 	if (!rc)

@@ -129,6 +129,7 @@ struct rec_session {
 
 	struct rec_tracefs tfs;
 	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
+	bool cpu_sideband;		/* per-task targets, side band per CPU (session.c) */
 	struct rec_probes probes;
 	bool stale_probes_checked;
 

@@ -285,7 +285,7 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 				rec_symbols_fork(s->syms, t.pid, t.ppid);
 			if (s->prod && s->prod->tasks)
 				rec_tasks_fork(s->prod->tasks, t.pid, t.ppid, t.tid, t.ptid);
-			rec_ftrace_fork(s, t.pid, t.tid);
+			rec_ftrace_fork(s, t.pid, t.tid, t.ptid);
 			return ppf_write_fork(s->w, &t);
 		}
 		struct rec_exiting *x = exiting_of(s, e->cpu);
