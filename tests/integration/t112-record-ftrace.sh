@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t112-record-ftrace: tracepoints read from pp-record's tracefs instance.
+# 1. The source is used (rec.ftrace_events), and --no-ftrace records the same ground truth
+#    through perf: exactly the syscall storm's getppid count either way.
+# 2. One clock: each child's sched_process_exit (tracefs) comes before its EXIT record (perf
+#    side band) and less than 1 ms before it.
+# 3. pp-record's own events stay out: recording raw_syscalls system-wide while the drain
+#    thread reads pages makes no page-per-read feedback (its own tids have no events).
+# 4. SIGINT mid-recording: the instance is gone, the capture complete.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
+need_event raw_syscalls:sys_enter
+tfs=/sys/kernel/tracing
+[ -d $tfs/instances ] || skip "tracefs has no instances/ here: every tracepoint goes through perf"
+
+# 1. the same count with either source
+for src in ftrace perf; do
+	opt=
+	[ $src = perf ] && opt=--no-ftrace
+	"$PP_RECORD" $opt -e 'raw_syscalls:sys_enter' -o sys.$src.cap -- \
+		"$PP_LOAD/syscalls" -t 2 -n 20000 >load.$src 2>rec.$src.err
+	assert_eq "$src: pp-record exit status" 0 $?
+	cat rec.$src.err
+	n=$(lv rec.$src.err getppid_nr)
+	got=$("$PP_ANALYZE" sys.$src.cap sql --format csv \
+		--query "select count(*) from sys_enter where id = $n" | tail -1)
+	assert_eq "$src: getppid sys_enter events" "$(lv rec.$src.err getppid)" "$got"
+done
+fe=$("$CAPCHECK" sys.ftrace.cap stat rec.ftrace_events)
+assert_ge "events read from tracefs" 40000 "${fe:-0}"
+[ -z "$("$CAPCHECK" sys.perf.cap stat rec.ftrace_events)" ] ||
+	fail "--no-ftrace still read tracefs"
+
+# 2. one clock: exit tracepoint (tracefs) before the EXIT record (perf), by < 1 ms
+"$PP_RECORD" -a -e sched:sched_process_exit -o exit.cap -- \
+	sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done' 2>exit.err
+assert_eq "exit recording status" 0 $?
+"$PP_ANALYZE" exit.cap sql --format csv --query "select count(*),
+	sum(t.exit_time >= e._time and t.exit_time - e._time < 1000000)
+	from sched_process_exit e join tasks t on t.tid = e.pid and t.comm = 'true'" >exit.csv
+cat exit.csv
+pairs=$(tail -1 exit.csv)
+assert_eq "exits of /bin/true (tracefs, side band)" 10 "${pairs%%,*}"
+assert_eq "exit tracepoint within 1 ms before the EXIT record" 10 "${pairs##*,}"
+
+# 3. no feedback from pp-record's own reads
+"$PP_RECORD" -v -a -e raw_syscalls:sys_enter -o self.cap --duration 1 2>self.err &
+spid=$!
+wait $spid
+assert_eq "self recording status" 0 $?
+own=$("$PP_ANALYZE" self.cap sql --format csv \
+	--query "select count(*) from sys_enter where _pid = $spid" | tail -1)
+assert_eq "sys_enter events of this pp-record" 0 "$own"
+all=$("$PP_ANALYZE" self.cap sql --format csv --query "select count(*) from sys_enter" | tail -1)
+assert_ge "sys_enter events of the other tasks" 10 "$all"
+
+# 4. SIGINT: the instance goes, the capture is complete
+"$PP_LOAD/ctxsw" -n 100000000 -c 0 >/dev/null 2>&1 &
+lpid=$!
+"$PP_RECORD" -a -e sched:sched_switch,sched:sched_wakeup -o int.cap --duration 30 2>int.err &
+rpid=$!
+sleep 1.5
+[ -d $tfs/instances/pp-$rpid ] || fail "no instances/pp-$rpid while recording"
+kill -INT $rpid
+wait $rpid
+rc=$?
+kill $lpid
+wait $lpid 2>/dev/null
+cat int.err
+assert_eq "pp-record status after SIGINT" 0 $rc
+[ -d $tfs/instances/pp-$rpid ] && fail "instances/pp-$rpid left after SIGINT"
+assert_eq "the capture is complete" 0 "$(sv int.cap truncated)"
+assert_eq "order" ok "$(sv int.cap order)"
+assert_ge "sched events" 10000 "$(sv int.cap samples)"
+exit 0
