@@ -5,7 +5,8 @@
 # the expected outputs in tests/fixtures/export-golden/.  The Chrome trace is compared as
 # a summary (events per phase/category/name, the first events, the metadata), the Perfetto
 # trace as the head of its protoc --decode_raw text, the pprof profile as its protoc
-# --decode text.  PP_UPDATE_GOLDEN=1 rewrites the expected files instead of comparing.
+# --decode text; folded stacks equal profile --flame-graph's.  PP_UPDATE_GOLDEN=1
+# rewrites the expected files instead of comparing.
 . "$(dirname "$0")/lib.sh"
 
 G=$FIX/export-golden
@@ -19,6 +20,14 @@ ex sched.ppcap export --to jsonl -e 'sched:sched_wakeup,sched:sched_process_fork
 	head -8 >jsonl.out
 ex prof.ppcap export --to folded -o folded.out
 ex prof.ppcap export --to folded --value period -o folded-period.out
+# folded is profile's flame graph, line for line (the issue: "same as profile --flame-graph")
+for trim in "" --no-kernel-callchain --no-user-callchain; do
+	ex prof.ppcap profile -g --flame-graph prof.fg $trim >/dev/null
+	ex prof.ppcap export --to folded $trim -o folded.cmp
+	[ -s folded.cmp ] || fail "export --to folded $trim wrote nothing"
+	LC_ALL=C sort prof.fg | cmp -s - folded.cmp || {
+		diff prof.fg folded.cmp; fail "export --to folded $trim differs from profile --flame-graph"; }
+done
 ex prof.ppcap export --to csv --stacks -o - | head -6 >stacks.out
 ex sched.ppcap export --to chrome -o chrome.json
 python3 - chrome.json >chrome.out <<'PY' || fail "chrome JSON does not parse"
