@@ -49,6 +49,36 @@ if command -v protoc >/dev/null; then
 	ex prof.ppcap export --to pprof -o prof.pb.gz
 	zcat prof.pb.gz | protoc -I "$FIX" --decode=perftools.profiles.Profile profile.proto \
 		>pprof.out || fail "protoc cannot decode the profile"
+	# --value EXPR: a second value, named after the expression, summing it per sample;
+	# --value count: the samples value alone
+	ex sched.ppcap export --to pprof -e sched:sched_switch --value 'prev_prio + 1' -o v.pb.gz
+	ex sched.ppcap export --to pprof -e sched:sched_switch --value count -o c.pb.gz
+	ex sched.ppcap export --to csv -e sched:sched_switch -o v.csv
+	for p in v c; do
+		zcat $p.pb.gz | protoc -I "$FIX" --decode=perftools.profiles.Profile profile.proto \
+			>$p.txt || fail "protoc cannot decode the --value profile"
+	done
+	PYTHONPATH=$TOP/tests/integration python3 - v.txt c.txt v.csv <<'PY' || fail "pprof --value"
+import csv, sys
+from pbtext import parse, get, unquote
+rows = list(csv.DictReader(open(sys.argv[3])))
+want = [len(rows), sum(int(r['prev_prio']) + 1 for r in rows)]
+for path, n in ((sys.argv[1], 2), (sys.argv[2], 1)):
+    p = parse(open(path).read())
+    st = [x for x in get(p, 'string_table')]
+    types = [unquote(st[int(get(t, 'type')[0])]) for t in get(p, 'sample_type')]
+    assert len(types) == n, (path, types)
+    assert types[0] == 'samples', types
+    if n == 2:
+        assert types[1] == 'prev_prio + 1', types
+    tot = [0] * n
+    for smp in get(p, 'sample'):
+        v = get(smp, 'value')
+        assert len(v) == n, v
+        for i in range(n):
+            tot[i] += int(v[i])
+    assert tot == want[:n], (path, tot, want)
+PY
 	outs="csv jsonl folded folded-period stacks chrome perfetto pprof"
 else
 	echo "note: protoc is missing: the perfetto and pprof outputs are not compared"
