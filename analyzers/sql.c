@@ -119,6 +119,7 @@ static int sql_init(struct pp_az *az)
 	const struct sql_opts *o = az->opts;
 	enum ana_sql_mode mode;
 	bool ok, per_interval = az->opt.interval_ns != 0;
+	uint64_t lo, hi;
 	int rc;
 
 	if (!o->query && !o->output2) {
@@ -170,6 +171,14 @@ static int sql_init(struct pp_az *az)
 			ana_sqldb_mmap(p->other, &p->early[i]);
 		if (p->file)
 			ana_sqldb_mmap(p->file, &p->early[i]);
+	}
+	/* constant _time ranges in every query: the time index skips the rest of the capture */
+	if (p->mem && !p->other && !p->file && !per_interval &&
+	    ana_sqldb_narrow_replay(p->mem, &lo, &hi) && az->opt.verbose) {
+		char a[32], b[32];
+		fprintf(stderr, "sql: the queries read events from %s to %s only: "
+			"the time index skips the rest\n", lo ? ana_ts_str(lo, a, sizeof(a)) : "the start",
+			hi != UINT64_MAX ? ana_ts_str(hi, b, sizeof(b)) : "the end");
 	}
 	if (p->mem && az->opt.verbose)
 		fprintf(stderr, "sql: storage: %s\n",
@@ -577,6 +586,9 @@ static int sql_finish(struct pp_az *az)
 	if (az->opt.verbose && az->out.format == ANA_FMT_TEXT)
 		fprintf(az->out.fp, "Total Inserts: %llu\n",
 			(unsigned long long)ana_sqldb_rows(p->qdb ? p->qdb : p->file));
+	if (az->opt.verbose)
+		fprintf(stderr, "sql: %llu segments of the capture read\n",
+			(unsigned long long)ana_sqldb_segments_read(p->qdb ? p->qdb : p->file));
 	return 0;
 }
 
