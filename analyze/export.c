@@ -321,6 +321,40 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+bool ana_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : utf8_len(p, (size_t)(end - p));
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+void ana_buf_add_utf8(struct pp_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		const unsigned char *run = p;
+		size_t n;
+		while (p < end && *p < 0x80)
+			p++;
+		while (p < end && *p >= 0x80 && (n = utf8_len(p, (size_t)(end - p))))
+			p += n;
+		if (p > run)
+			ana_xb_put(b, run, (size_t)(p - run));
+		if (p < end && *p >= 0x80) {	/* not UTF-8: U+0080..U+00FF */
+			char c[2] = { (char)(0xc0 | (*p >> 6)), (char)(0x80 | (*p & 0x3f)) };
+			ana_xb_put(b, c, 2);
+			p++;
+		}
+	}
+}
+
 void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";

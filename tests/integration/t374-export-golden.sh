@@ -8,6 +8,7 @@
 # --decode text; folded stacks equal profile --flame-graph's.  PP_UPDATE_GOLDEN=1
 # rewrites the expected files instead of comparing.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
 
 G=$FIX/export-golden
 cp "$FIX/export-sched.ppcap" sched.ppcap
@@ -83,6 +84,38 @@ PY
 else
 	echo "note: protoc is missing: the perfetto and pprof outputs are not compared"
 	outs="csv jsonl folded folded-period stacks chrome"
+fi
+
+# names that are not UTF-8 (a comm is any 15 bytes): CSV cells, pprof's proto3 strings and
+# JSON strings come out as valid UTF-8, the bad bytes as U+00XX
+cat >bad.desc <<EOT
+kv hostname testhost
+kv clock monotonic
+kv nr_cpus_online 1
+event 1 sched:sched_switch $FIX/formats/sched_switch.format selector=sched:sched_switch/stack/ flags=stack
+event 2 cpu-clock - kind=2 flags=stack selector=cpu-clock/stack/
+task 300 300 1 "b\xffd,\"n\xe9" ./bad
+ksym 0xffffffff81100000 schedule t
+sample 1000.000100 0 300 300 1 prev_comm="b\xffd,\"n\xe9" prev_pid=300 prev_prio=120 prev_state=1 next_comm=swapper/0 next_pid=0 next_prio=120 stack=kernel,0xffffffff81100010
+sample 1000.000200 0 300 300 2 period=1000000 stack=kernel,0xffffffff81100010
+EOT
+"$CAPBUILD" bad.desc bad.ppcap || fail "capbuild bad.desc"
+ex bad.ppcap export --to csv -o bad.csv
+ex bad.ppcap export --to jsonl -o bad.jsonl
+python3 - bad.csv bad.jsonl <<'PY' || fail "a name that is not UTF-8"
+import csv, json, sys
+name = 'b\u00ffd,"n\u00e9'
+rows = list(csv.DictReader(open(sys.argv[1], encoding='utf-8', errors='strict', newline='')))
+assert [r['comm'] for r in rows] == [name, name], [r['comm'] for r in rows]
+assert rows[0]['prev_comm'] == name, rows[0]
+js = [json.loads(l) for l in open(sys.argv[2], encoding='utf-8', errors='strict')]
+assert [j['comm'] for j in js] == [name, name] and js[0]['prev_comm'] == name, js
+PY
+if command -v protoc >/dev/null; then
+	ex bad.ppcap export --to pprof -o bad.pb.gz
+	zcat bad.pb.gz | protoc -I "$FIX" --decode=perftools.profiles.Profile profile.proto \
+		>bad.txt 2>bad.err || { cat bad.err; fail "protoc refuses a profile with a non-UTF-8 comm"; }
+	grep -qF 'string_table: "b\303\277d,\"n\303\251"' bad.txt || { cat bad.txt; fail "pprof comm label"; }
 fi
 
 for o in $outs; do
