@@ -301,24 +301,7 @@ void ana_buf_add_frac(struct pp_buf *b, uint64_t v, unsigned digits)
 /* Length of the valid UTF-8 sequence at @p (at most @n bytes), 0 if not valid. */
 static size_t utf8_len(const unsigned char *p, size_t n)
 {
-	size_t len;
-	uint32_t c;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
-	if (len > n)
-		return 0;
-	c = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
-	}
-	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
-	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	return len;
+	return pp_utf8_seq_len(p, n);
 }
 
 bool ana_utf8_valid(const char *s, size_t len)

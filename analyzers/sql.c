@@ -275,6 +275,24 @@ static void json_val(const struct ana_sql_val *v, struct pp_buf *b)
 	pp_buf_release(&t);
 }
 
+/* A byte of @s that is not UTF-8 as U+00XX (DuckDB and pandas refuse a CSV that is not UTF-8). */
+static void add_utf8(struct pp_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : pp_utf8_seq_len(p, (size_t)(end - p));
+		if (n) {
+			pp_buf_add(b, p, n);
+			p += n;
+		} else {
+			pp_buf_addch(b, 0xc0 | (*p >> 6));
+			pp_buf_addch(b, 0x80 | (*p & 0x3f));
+			p++;
+		}
+	}
+}
+
 static void csv_str(struct pp_buf *b, const char *s, size_t len)
 {
 	bool quote = false;
@@ -282,14 +300,17 @@ static void csv_str(struct pp_buf *b, const char *s, size_t len)
 	for (size_t i = 0; i < len; i++)
 		quote |= s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
 	if (!quote) {
-		pp_buf_add(b, s, len);
+		add_utf8(b, s, len);
 		return;
 	}
 	pp_buf_addch(b, '"');
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"')
-			pp_buf_addch(b, '"');
-		pp_buf_addch(b, s[i]);
+	for (size_t i = 0, run = 0; i <= len; i++) {
+		if (i < len && s[i] != '"')
+			continue;
+		add_utf8(b, s + run, i - run);
+		if (i < len)
+			pp_buf_adds(b, "\"\"");
+		run = i + 1;
 	}
 	pp_buf_addch(b, '"');
 }

@@ -183,6 +183,20 @@ _time,prev_comm,1.5,null,"'a,""b'"
 EOT
 check_output expect actual
 
+# t401.6c text that is not UTF-8 (a comm is any 15 bytes): JSON escapes the bad bytes as
+# \u00XX, CSV writes them as U+00XX, so both decode strictly; valid UTF-8 passes through
+q="select cast(x'62ff2c22c3a9' as text) s, cast(x'e282ac' as text) euro"
+run_ok actual.json "$PP_ANALYZE" sql-basic.ppcap sql -e sched:sched_switch --format json --query "$q"
+run_ok actual.csv "$PP_ANALYZE" sql-basic.ppcap sql -e sched:sched_switch --format csv --query "$q"
+python3 - actual.json actual.csv <<'PY' || fail "sql output that is not UTF-8"
+import csv, json, sys
+want = {'s': 'b\u00ff,"\u00e9', 'euro': '\u20ac'}
+j = json.loads(open(sys.argv[1], 'rb').read().decode('utf-8', 'strict'))
+assert j['rows'] == [want], j
+rows = list(csv.DictReader(open(sys.argv[2], encoding='utf-8', errors='strict', newline='')))
+assert rows == [want], rows
+PY
+
 # t401.7 --verify: every query gives the same rows in both storage modes
 run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql --verify --query \
 	'select * from sched_switch; select count(*) from sched_wakeup w join sched_switch s on s.next_pid = w.pid;
