@@ -271,4 +271,25 @@ for f in "$SAMPLES"/python/*.py; do
 	[ -s actual ] || fail "sample $f printed nothing"
 	! grep -q Traceback stderr.out || { cat stderr.out; fail "sample $f raised"; }
 done
+
+# t501.10 a name that is not UTF-8 (a comm is any 15 bytes): the field is a str with
+# surrogate escapes (its bytes come back with encode('utf-8', 'surrogateescape')), and
+# print() and str() show U+FFFD instead of raising UnicodeDecodeError
+cat >bad.desc <<EOT
+kv hostname testhost
+kv clock monotonic
+kv nr_cpus_online 1
+event 1 sched:sched_switch $FIX/formats/sched_switch.format
+task 300 300 1 "b\xffd" ./bad
+sample 1000.000100 0 300 300 1 prev_comm="b\xffd" prev_pid=300 prev_prio=120 prev_state=1 next_comm=swapper/0 next_pid=0 next_prio=120
+EOT
+"$CAPBUILD" bad.desc bad.ppcap || fail "capbuild bad.desc"
+cat >bad.py <<'PY'
+def __sample__(ev):
+    assert ev.prev_comm.encode('utf-8', 'surrogateescape') == b'b\xffd', ascii(ev.prev_comm)
+    ev.print(timestamp=False)
+    assert 'prev_comm=b\ufffdd ' in str(ev), str(ev)
+PY
+run_ok actual "$PP_ANALYZE" bad.ppcap python --strict bad.py
+grep -q 'prev_comm=b.*d prev_pid=300' actual || { cat actual stderr.out; fail "print() of a non-UTF-8 name"; }
 exit 0
