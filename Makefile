@@ -118,7 +118,7 @@ $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) 
 ifeq ($(NO_PYTHON),)
 PYMOD := $(O)/python/pp.so
 PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
-	analyze/registry.c analyze/sql%.c analyze/pyembed.c,$(ANALYZE_SRC))
+	analyze/registry.c analyze/sql%.c analyze/pyembed.c analyze/export%.c,$(ANALYZE_SRC))
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -MMD -MP -c -o $@ $<

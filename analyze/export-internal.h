@@ -151,6 +151,15 @@ void ana_buf_add_frac(struct pp_buf *b, uint64_t v, unsigned digits);
  */
 void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len);
 
+/**
+ * ana_buf_add_utf8() - @s (@len bytes) as valid UTF-8: valid sequences pass through, a
+ * byte that is not UTF-8 becomes the character U+00XX (what JSON's \u00XX says), so
+ * CSV readers (DuckDB, pandas) and proto3 string fields (pprof) accept it.
+ */
+void ana_buf_add_utf8(struct pp_buf *b, const char *s, size_t len);
+/** ana_utf8_valid() - whether @s (@len bytes) is valid UTF-8. */
+bool ana_utf8_valid(const char *s, size_t len);
+
 /** ana_export_write() - write @b to the output and empty it; false on a write error. */
 bool ana_export_write(struct ana_export *x, struct pp_buf *b);
 

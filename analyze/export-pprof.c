@@ -399,11 +399,20 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 	pp_pb_int(pb, PROFILE_COMMENT, str_idx(p, comment));
 	pp_pb_int(pb, PROFILE_DEFAULT_SAMPLE_TYPE, p->second_value ? t_value : t_samples);
 	/* the string table last: every index above is in it by now */
+	/* proto3 strings must be UTF-8: protoc and pprof refuse the profile otherwise */
+	struct pp_buf u = PP_BUF_INIT;
 	for (size_t i = 0; i < pp_intern_count(p->strings); i++) {
 		size_t sz;
 		const char *s = pp_intern_key(p->strings, (uint32_t)i, &sz);
-		pp_pb_bytes(pb, PROFILE_STRING_TABLE, s, sz);
+		if (ana_utf8_valid(s, sz)) {
+			pp_pb_bytes(pb, PROFILE_STRING_TABLE, s, sz);
+			continue;
+		}
+		pp_buf_reset(&u);
+		ana_buf_add_utf8(&u, s, sz);
+		pp_pb_bytes(pb, PROFILE_STRING_TABLE, u.data, u.len);
 	}
+	pp_buf_release(&u);
 }
 
 static int gzip_write(struct ana_export *x, const struct pp_buf *b)

@@ -71,22 +71,34 @@ static void name_cb(void *arg, const char *name)
 	c->n++;
 }
 
+/* RFC 4180 quoting; bytes that are not UTF-8 as U+00XX (DuckDB refuses invalid UTF-8). */
 static void add_csv_cell(struct pp_buf *b, const char *s, size_t len)
 {
+	bool high = false;
 	size_t i;
 
-	for (i = 0; i < len; i++)
+	for (i = 0; i < len; i++) {
 		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
 			break;
+		high |= (unsigned char)s[i] >= 0x80;
+	}
 	if (i == len) {
-		ana_xb_put(b, s, len);
+		if (high)
+			ana_buf_add_utf8(b, s, len);
+		else
+			ana_xb_put(b, s, len);
 		return;
 	}
 	ana_xb_ch(b, '"');
-	for (i = 0; i < len; i++) {
-		if (s[i] == '"')
-			ana_xb_ch(b, '"');
-		ana_xb_ch(b, s[i]);
+	while (len) {
+		for (i = 0; i < len && s[i] != '"'; i++)
+			;
+		ana_buf_add_utf8(b, s, i);
+		if (i < len)
+			ANA_XB_LIT(b, "\"\"");
+		i += i < len;
+		s += i;
+		len -= i;
 	}
 	ana_xb_ch(b, '"');
 }

@@ -301,24 +301,41 @@ void ana_buf_add_frac(struct pp_buf *b, uint64_t v, unsigned digits)
 /* Length of the valid UTF-8 sequence at @p (at most @n bytes), 0 if not valid. */
 static size_t utf8_len(const unsigned char *p, size_t n)
 {
-	size_t len;
-	uint32_t c;
+	return pp_utf8_seq_len(p, n);
+}
 
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 0;
-	len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
-	if (len > n)
-		return 0;
-	c = p[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3f);
+bool ana_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : utf8_len(p, (size_t)(end - p));
+		if (!n)
+			return false;
+		p += n;
 	}
-	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
-	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	return len;
+	return true;
+}
+
+void ana_buf_add_utf8(struct pp_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		const unsigned char *run = p;
+		size_t n;
+		while (p < end && *p < 0x80)
+			p++;
+		while (p < end && *p >= 0x80 && (n = utf8_len(p, (size_t)(end - p))))
+			p += n;
+		if (p > run)
+			ana_xb_put(b, run, (size_t)(p - run));
+		if (p < end && *p >= 0x80) {	/* not UTF-8: U+0080..U+00FF */
+			char c[2] = { (char)(0xc0 | (*p >> 6)), (char)(0x80 | (*p & 0x3f)) };
+			ana_xb_put(b, c, 2);
+			p++;
+		}
+	}
 }
 
 void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len)

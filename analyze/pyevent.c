@@ -412,7 +412,7 @@ static PyObject *ev_print(PyObject *self, PyObject *args, PyObject *kw)
 	static char *names[] = { "timestamp", "callchain", NULL };
 	int timestamp = 1, stack = 1;
 	struct pp_buf b = PP_BUF_INIT;
-	PyObject *out;
+	PyObject *out, *s;
 	int rc;
 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", names, &timestamp, &stack))
@@ -420,8 +420,13 @@ static PyObject *ev_print(PyObject *self, PyObject *args, PyObject *kw)
 	trace_line((PpEvent *)self, timestamp, stack, &b);
 	pp_buf_addch(&b, '\n');
 	out = PySys_GetObject("stdout");
-	rc = out ? PyFile_WriteString(pp_buf_str(&b), out) : -1;
+	/* a comm is any 15 bytes: what is not UTF-8 prints as U+FFFD, as str() does */
+	s = PyUnicode_DecodeUTF8(pp_buf_str(&b), (Py_ssize_t)b.len, "replace");
 	pp_buf_release(&b);
+	if (!out)
+		PyErr_SetString(PyExc_RuntimeError, "print(): no sys.stdout");
+	rc = out && s ? PyFile_WriteObject(s, out, Py_PRINT_RAW) : -1;
+	Py_XDECREF(s);
 	if (rc)
 		return NULL;
 	Py_RETURN_NONE;

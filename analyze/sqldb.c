@@ -322,6 +322,23 @@ enum ana_sql_mode ana_sqldb_mode(const struct ana_sqldb *db)
 	return db->mode;
 }
 
+/* While learning: note the queries that read what only side-band records make. */
+static int learn_auth(void *arg, int action, const char *a, const char *b, const char *dbname,
+		      const char *trigger)
+{
+	static const char *const side_fns[] = { "comm", "stack_str", "time_str" };
+	struct ana_sqldb *db = arg;
+
+	if (action == SQLITE_FUNCTION && b) {
+		for (size_t i = 0; i < PP_ARRAY_SIZE(side_fns); i++)
+			if (!sqlite3_stricmp(b, side_fns[i]))
+				db->reads_sideband = true;
+	} else if (action == SQLITE_READ && a && !sqlite3_stricmp(a, "event_metadata")) {
+		db->reads_sideband = true;
+	}
+	return SQLITE_OK;
+}
+
 int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 {
 	int rc;
@@ -348,7 +365,9 @@ int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 	}
 	if (!db->all_rows && sql) {
 		db->learning = true;
+		sqlite3_set_authorizer(db->db, learn_auth, db);
 		rc = compile_all(db, sql, true);
+		sqlite3_set_authorizer(db->db, NULL, NULL);
 		db->learning = false;
 		if (rc)
 			return rc;
@@ -389,6 +408,95 @@ int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 			return rc;
 	}
 	return 0;
+}
+
+/* The _time range the rows of @t can have, from its pushed-down terms. */
+static void time_bounds(const struct sqltab *t, uint64_t *lo, uint64_t *hi)
+{
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (size_t a = 0; a < t->nr_alts; a++) {
+		uint64_t alo = 0, ahi = UINT64_MAX;
+		for (size_t k = 0; k < t->alts[a].nr; k++) {
+			const struct sqlterm *x = &t->alts[a].t[k];
+			uint64_t v = (uint64_t)x->i;
+			if (x->col != t->time_col || x->is_text)
+				continue;
+			if (x->i < 0) {		/* no capture time is negative */
+				if (x->op == SQLITE_INDEX_CONSTRAINT_EQ ||
+				    x->op == SQLITE_INDEX_CONSTRAINT_LT || x->op == SQLITE_INDEX_CONSTRAINT_LE)
+					ahi = 0, alo = 1;	/* empty */
+				continue;
+			}
+			switch (x->op) {
+			case SQLITE_INDEX_CONSTRAINT_EQ:
+				alo = v > alo ? v : alo;
+				ahi = v < ahi ? v : ahi;
+				break;
+			case SQLITE_INDEX_CONSTRAINT_GT:
+				v = v == UINT64_MAX ? v : v + 1;
+				/* fall through */
+			case SQLITE_INDEX_CONSTRAINT_GE:
+				alo = v > alo ? v : alo;
+				break;
+			case SQLITE_INDEX_CONSTRAINT_LT:
+				v = v ? v - 1 : 0;
+				/* fall through */
+			case SQLITE_INDEX_CONSTRAINT_LE:
+				ahi = v < ahi ? v : ahi;
+				break;
+			default:
+				break;
+			}
+		}
+		if (alo > ahi)
+			continue;	/* this use keeps no row */
+		*lo = alo < *lo ? alo : *lo;
+		*hi = ahi > *hi ? ahi : *hi;
+	}
+}
+
+bool ana_sqldb_narrow_replay(struct ana_sqldb *db, uint64_t *lo, uint64_t *hi)
+{
+	struct ana_session *s = db->s;
+	bool any = false;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	if (db->all_rows || db->mode != ANA_SQL_VTAB || db->reads_sideband || !db->nr_queries ||
+	    s->nr_azs != 1 || s->live)
+		return false;
+	for (int k = ST_STACKS; k <= ST_LOSSES; k++)
+		if (db->aux[k]->referenced)
+			return false;
+	for (size_t i = 0; i < db->nr_tabs; i++) {
+		const struct sqltab *t = db->tabs[i];
+		uint64_t tlo, thi;
+		if (t->kind != ST_EVENT || !t->referenced)
+			continue;
+		if (t->keep_all || t->time_col < 0)
+			return false;
+		for (size_t c = 0; c < t->nr_cols; c++)
+			if (t->cols[c].kind == SC_STACK && t->cols[c].used)
+				return false;	/* stack ids are numbered in replay order */
+		time_bounds(t, &tlo, &thi);
+		if (tlo > thi)
+			continue;	/* the table keeps no row */
+		*lo = tlo < *lo ? tlo : *lo;
+		*hi = thi > *hi ? thi : *hi;
+		any = true;
+	}
+	if (!any || (*lo == 0 && *hi == UINT64_MAX))
+		return false;
+	if (*lo > s->range_start_ns && ppf_reader_seek_time(s->r, *lo))
+		return false;
+	db->stop_after_ns = *hi;
+	return true;
+}
+
+uint64_t ana_sqldb_segments_read(const struct ana_sqldb *db)
+{
+	return ppf_reader_stats(db->s->r)->nr_segments;
 }
 
 size_t ana_sqldb_nr_queries(const struct ana_sqldb *db)
@@ -433,6 +541,10 @@ void ana_sqldb_insert(struct ana_sqldb *db, int table, const struct pp_event *ev
 {
 	struct sqltab *t = db->tabs[table];
 
+	if (db->stop_after_ns && ev->time_ns > db->stop_after_ns) {
+		ana_session_stop(db->s);	/* ana_sqldb_narrow_replay(): nothing more to keep */
+		return;
+	}
 	if (!t->nr_events++)
 		t->first_ns = ev->time_ns;
 	t->last_ns = ev->time_ns;

@@ -115,6 +115,23 @@ int ana_sqldb_clear(struct ana_sqldb *db);
  */
 int ana_sqldb_flush(struct ana_sqldb *db);
 
+/**
+ * ana_sqldb_narrow_replay() - replay only the time the queries can see
+ * @db: a database whose plan keeps rows by constant terms (ana_sqldb_plan(), no -i)
+ * @lo, @hi: receive the range of _time the kept rows can have
+ *
+ * When every use of every event table has a constant range on _time (and no
+ * query reads what side-band records make: comm(), stack_str(), time_str(),
+ * _stack, the stacks, tasks, mmaps, losses or event_metadata tables), the
+ * capture's time index skips the events segments that end before @lo, and the
+ * replay stops at the first event after @hi.  Only for a session whose only
+ * analyzer is this one, replaying a file.
+ * Return: true when the replay was narrowed.
+ */
+bool ana_sqldb_narrow_replay(struct ana_sqldb *db, uint64_t *lo, uint64_t *hi);
+/** ana_sqldb_segments_read() - segments of the capture read so far (for -v). */
+uint64_t ana_sqldb_segments_read(const struct ana_sqldb *db);
+
 /** ana_sqldb_stats() - rows kept so far over all tables. */
 uint64_t ana_sqldb_rows(const struct ana_sqldb *db);
 

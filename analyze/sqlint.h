@@ -151,6 +151,8 @@ struct ana_sqldb {
 	size_t nr_syms;
 	char *single_sym;		/* the only "table.field" with symbols, or NULL */
 	uint64_t nr_inserts;
+	bool reads_sideband;		/* a query reads what side-band records make (comm(), tasks ...) */
+	uint64_t stop_after_ns;		/* ana_sqldb_narrow_replay(): no row is kept after this */
 	char errmsg[1024];
 };
 

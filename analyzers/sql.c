@@ -119,6 +119,7 @@ static int sql_init(struct pp_az *az)
 	const struct sql_opts *o = az->opts;
 	enum ana_sql_mode mode;
 	bool ok, per_interval = az->opt.interval_ns != 0;
+	uint64_t lo, hi;
 	int rc;
 
 	if (!o->query && !o->output2) {
@@ -170,6 +171,14 @@ static int sql_init(struct pp_az *az)
 			ana_sqldb_mmap(p->other, &p->early[i]);
 		if (p->file)
 			ana_sqldb_mmap(p->file, &p->early[i]);
+	}
+	/* constant _time ranges in every query: the time index skips the rest of the capture */
+	if (p->mem && !p->other && !p->file && !per_interval &&
+	    ana_sqldb_narrow_replay(p->mem, &lo, &hi) && az->opt.verbose) {
+		char a[32], b[32];
+		fprintf(stderr, "sql: the queries read events from %s to %s only: "
+			"the time index skips the rest\n", lo ? ana_ts_str(lo, a, sizeof(a)) : "the start",
+			hi != UINT64_MAX ? ana_ts_str(hi, b, sizeof(b)) : "the end");
 	}
 	if (p->mem && az->opt.verbose)
 		fprintf(stderr, "sql: storage: %s\n",
@@ -266,6 +275,24 @@ static void json_val(const struct ana_sql_val *v, struct pp_buf *b)
 	pp_buf_release(&t);
 }
 
+/* A byte of @s that is not UTF-8 as U+00XX (DuckDB and pandas refuse a CSV that is not UTF-8). */
+static void add_utf8(struct pp_buf *b, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : pp_utf8_seq_len(p, (size_t)(end - p));
+		if (n) {
+			pp_buf_add(b, p, n);
+			p += n;
+		} else {
+			pp_buf_addch(b, 0xc0 | (*p >> 6));
+			pp_buf_addch(b, 0x80 | (*p & 0x3f));
+			p++;
+		}
+	}
+}
+
 static void csv_str(struct pp_buf *b, const char *s, size_t len)
 {
 	bool quote = false;
@@ -273,14 +300,17 @@ static void csv_str(struct pp_buf *b, const char *s, size_t len)
 	for (size_t i = 0; i < len; i++)
 		quote |= s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
 	if (!quote) {
-		pp_buf_add(b, s, len);
+		add_utf8(b, s, len);
 		return;
 	}
 	pp_buf_addch(b, '"');
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"')
-			pp_buf_addch(b, '"');
-		pp_buf_addch(b, s[i]);
+	for (size_t i = 0, run = 0; i <= len; i++) {
+		if (i < len && s[i] != '"')
+			continue;
+		add_utf8(b, s + run, i - run);
+		if (i < len)
+			pp_buf_adds(b, "\"\"");
+		run = i + 1;
 	}
 	pp_buf_addch(b, '"');
 }
@@ -577,6 +607,9 @@ static int sql_finish(struct pp_az *az)
 	if (az->opt.verbose && az->out.format == ANA_FMT_TEXT)
 		fprintf(az->out.fp, "Total Inserts: %llu\n",
 			(unsigned long long)ana_sqldb_rows(p->qdb ? p->qdb : p->file));
+	if (az->opt.verbose)
+		fprintf(stderr, "sql: %llu segments of the capture read\n",
+			(unsigned long long)ana_sqldb_segments_read(p->qdb ? p->qdb : p->file));
 	return 0;
 }
 

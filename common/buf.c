@@ -3,6 +3,7 @@
  * buf.c - growable byte buffer; see buf.h for the invariants.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,10 +81,42 @@ char *pp_buf_detach(struct pp_buf *b)
 	return p;
 }
 
+size_t pp_utf8_seq_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t c;
+
+	if (!n || p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	len = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2;
+	if (len > n)
+		return 0;
+	c = p[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return len;
+}
+
 void pp_buf_add_json_str(struct pp_buf *b, const char *s)
 {
 	pp_buf_addch(b, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			size_t n = pp_utf8_seq_len(p, strnlen((const char *)p, 4));
+			if (n) {
+				pp_buf_add(b, p, n);
+				p += n - 1;
+			} else {
+				pp_buf_addf(b, "\\u%04x", *p);
+			}
+			continue;
+		}
 		switch (*p) {
 		case '"': pp_buf_adds(b, "\\\""); break;
 		case '\\': pp_buf_adds(b, "\\\\"); break;

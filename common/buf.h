@@ -49,7 +49,14 @@ static inline const char *pp_buf_str(const struct pp_buf *b)
 }
 /** pp_buf_detach() - hand the storage to the caller (never NULL); the buffer is reset. */
 char *pp_buf_detach(struct pp_buf *b);
-/** pp_buf_add_json_str() - append @s as a JSON string literal, with quotes. */
+/**
+ * pp_buf_add_json_str() - append @s as a JSON string literal, with quotes
+ *
+ * Valid UTF-8 passes through; control characters and bytes that are not UTF-8
+ * (a comm is any 15 bytes) become \u00XX escapes, so the output always parses.
+ */
 void pp_buf_add_json_str(struct pp_buf *b, const char *s);
+/** pp_utf8_seq_len() - length of the valid UTF-8 sequence (2-4 bytes) at @p, of @n; 0 if none. */
+size_t pp_utf8_seq_len(const unsigned char *p, size_t n);
 
 #endif

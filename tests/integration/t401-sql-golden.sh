@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # t401-sql-golden: the sql analyzer on a small built capture: every table, every function,
 # alias/index, intervals, json/csv, --verify, --output2 read back by the sqlite3 CLI, and
-# every bad-input path exiting 2 with a clear message.
+# every bad-input path exiting 2 with a clear message; constant _time ranges narrow the
+# replay.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
 
@@ -182,6 +183,20 @@ _time,prev_comm,1.5,null,"'a,""b'"
 EOT
 check_output expect actual
 
+# t401.6c text that is not UTF-8 (a comm is any 15 bytes): JSON escapes the bad bytes as
+# \u00XX, CSV writes them as U+00XX, so both decode strictly; valid UTF-8 passes through
+q="select cast(x'62ff2c22c3a9' as text) s, cast(x'e282ac' as text) euro"
+run_ok actual.json "$PP_ANALYZE" sql-basic.ppcap sql -e sched:sched_switch --format json --query "$q"
+run_ok actual.csv "$PP_ANALYZE" sql-basic.ppcap sql -e sched:sched_switch --format csv --query "$q"
+python3 - actual.json actual.csv <<'PY' || fail "sql output that is not UTF-8"
+import csv, json, sys
+want = {'s': 'b\u00ff,"\u00e9', 'euro': '\u20ac'}
+j = json.loads(open(sys.argv[1], 'rb').read().decode('utf-8', 'strict'))
+assert j['rows'] == [want], j
+rows = list(csv.DictReader(open(sys.argv[2], encoding='utf-8', errors='strict', newline='')))
+assert rows == [want], rows
+PY
+
 # t401.7 --verify: every query gives the same rows in both storage modes
 run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql --verify --query \
 	'select * from sched_switch; select count(*) from sched_wakeup w join sched_switch s on s.next_pid = w.pid;
@@ -235,6 +250,28 @@ bad "needs --query and/or --output2" -e sched:sched_switch
 bad "unknown --mode 'x'" --mode x --query 'select 1'
 bad "no __print_symbolic() table for 'nope.x'" --query "select symbolic('nope.x', 1)"
 bad "unknown option" --nope
+
+# t401.11 constant _time ranges narrow the replay (the rest of the capture is not read)
+# and give the rows of the full replay (the unary + hides the terms from the module)
+q='select prev_comm, _time from sched_switch where _time < 1000000300000;
+   select count(*) from sched_wakeup where _time between 1000000100000 and 1000000200000'
+run_ok fast.csv "$PP_ANALYZE" sql-basic.ppcap sql -v --format csv --query "$q"
+mv stderr.out fast.err
+run_ok full.csv "$PP_ANALYZE" sql-basic.ppcap sql -v --format csv --query "$(printf '%s' "$q" | sed 's/where _time/where +_time/g')"
+check_output full.csv fast.csv
+cat >expect <<'EOT'
+prev_comm,_time
+swapper/1,1000000150000
+worker,1000000200000
+
+count(*)
+1
+EOT
+check_output expect fast.csv
+grep -qx 'sql: the queries read events from the start to 1000.000299 only: the time index skips the rest' fast.err ||
+	{ cat fast.err; fail "no narrowed replay"; }
+grep -qx 'sql: 4 segments of the capture read' fast.err || { cat fast.err; fail "segments read"; }
+grep -qx 'sql: 5 segments of the capture read' stderr.out || { cat stderr.out; fail "segments read (full)"; }
 
 # t401.10 the samples run (samples/sql/*.sql name their events on a "-- events:" line)
 for f in "$SAMPLES"/sql/*.sql; do

@@ -118,6 +118,10 @@ static void test_common__buf(void)
 	pp_buf_reset(&b);
 	pp_buf_add_json_str(&b, "a\"b\\\n\x01");
 	CU_ASSERT_STRING_EQUAL(pp_buf_str(&b), "\"a\\\"b\\\\\\n\\u0001\"");
+	/* valid UTF-8 passes; a byte that is not UTF-8 (cut or stray) is \u00XX */
+	pp_buf_reset(&b);
+	pp_buf_add_json_str(&b, "\xc3\xa9\xe2\x82\xac\xff\xe2\x82");
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&b), "\"\xc3\xa9\xe2\x82\xac\\u00ff\\u00e2\\u0082\"");
 	pp_buf_release(&b);
 }
 
