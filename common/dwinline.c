@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dwinline.c - inline frames from DWARF (libdw), per (binary, address), cached.
+ *
+ * Per binary (keyed by build id): the debug file is searched once (dwinline.h lists where),
+ * opened with libelf/libdw and kept open; a binary without one keeps a NULL Dwarf and costs
+ * nothing more.  Per address: dwarf_addrdie() finds the CU, dwarf_getscopes() the innermost
+ * scope, dwarf_getscopes_die() the chain of its enclosing DIEs (as eu-addr2line -i does):
+ * each DW_TAG_inlined_subroutine up to the DW_TAG_subprogram is one inline frame, named by
+ * its abstract origin (linkage name demangled, else DW_AT_name), located by the line table
+ * (innermost) and the DW_AT_call_file/DW_AT_call_line of the frame inside it.
+ * Every libdw failure means "no inline frames here"; nothing is trusted for sizes.
+ */
+#include "common/dwinline.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/intern.h"
+#include "common/log.h"
+#include "common/symbolize.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+
+#define INL_MAX_NAME 4096		/* bytes kept of a function or file name */
+#define INL_MAX_BID 128			/* hex digits of a build id */
+
+/* The answer for one address; frames follow. */
+struct inl_ent {
+	bool found;
+	struct pp_inl_res res;
+	struct pp_inl_frame f[];
+};
+
+struct inl_dso {
+	bool searched;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;			/* NULL: no usable DWARF */
+	const char *file;		/* the debug file used, interned */
+	struct pp_u64map cache;		/* vaddr -> struct inl_ent */
+};
+
+struct pp_inl {
+	char **dirs;
+	size_t nr_dirs, cap_dirs;
+	struct pp_intern *bids;		/* build id hex -> index into dsos */
+	struct inl_dso **dsos;
+	size_t nr_dsos, cap_dsos;
+	struct pp_intern *strs;		/* names and files */
+	struct inl_ent miss;		/* shared "not covered" answer */
+};
+
+struct pp_inl *pp_inl_new(const char *search_path)
+{
+	struct pp_inl *r = pp_xcalloc(1, sizeof(*r));
+	const char *p = search_path ? search_path : PP_INL_DEFAULT_PATH;
+
+	while (*p) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n) {
+			char *d = pp_xmalloc(n + 1);
+			memcpy(d, p, n);
+			d[n] = '\0';
+			PP_VEC_PUSH(r->dirs, r->nr_dirs, r->cap_dirs, d);
+		}
+		p += n + (e ? 1 : 0);
+	}
+	r->bids = pp_intern_new();
+	r->strs = pp_intern_new();
+	return r;
+}
+
+static void dso_close(struct inl_dso *d)
+{
+	if (d->dw)
+		dwarf_end(d->dw);
+	if (d->elf)
+		elf_end(d->elf);
+	if (d->fd >= 0)
+		close(d->fd);
+	d->dw = NULL;
+	d->elf = NULL;
+	d->fd = -1;
+}
+
+void pp_inl_free(struct pp_inl *r)
+{
+	uint64_t k;
+	void *v;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_dsos; i++) {
+		struct inl_dso *d = r->dsos[i];
+		for (size_t it = 0; pp_u64map_next(&d->cache, &it, &k, &v);)
+			if (v != &r->miss)
+				free(v);
+		pp_u64map_release(&d->cache);
+		dso_close(d);
+		free(d);
+	}
+	free(r->dsos);
+	for (size_t i = 0; i < r->nr_dirs; i++)
+		free(r->dirs[i]);
+	free(r->dirs);
+	pp_intern_free(r->bids);
+	pp_intern_free(r->strs);
+	free(r);
+}
+
+static const char *intern(struct pp_inl *r, const char *s)
+{
+	size_t n = strnlen(s, INL_MAX_NAME);
+
+	return pp_intern_key(r->strs, pp_intern_put(r->strs, s, n, NULL), NULL);
+}
+
+/* The build id note of @elf as hex into @hex (@sz bytes); false when there is none. */
+static bool elf_bid_hex(Elf *elf, char *hex, size_t sz)
+{
+	const void *bid;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &bid);
+	const unsigned char *b = bid;
+
+	if (n <= 0 || (size_t)n * 2 + 1 > sz)
+		return false;
+	for (ssize_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	return true;
+}
+
+/* Open @path as ELF when it is a regular file; fd and elf in @d. */
+static bool open_elf(const char *path, int *fd, Elf **elf)
+{
+	struct stat st;
+
+	*elf = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (*fd < 0)
+		return false;
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
+		goto fail;
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF)
+		goto fail;
+	return true;
+fail:
+	if (*elf)
+		elf_end(*elf);
+	*elf = NULL;
+	close(*fd);
+	*fd = -1;
+	return false;
+}
+
+bool pp_inl_file_build_id(const char *path, char *hex, size_t sz)
+{
+	Elf *elf;
+	int fd;
+	bool ok;
+
+	elf_version(EV_CURRENT);
+	if (!open_elf(path, &fd, &elf))
+		return false;
+	ok = elf_bid_hex(elf, hex, sz);
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* Use @path for @d when it is ELF with build id @bid and DWARF. */
+static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
+{
+	char hex[2 * INL_MAX_BID + 1];
+	Dwarf_Off next;
+	size_t hsz;
+
+	if (!open_elf(path, &d->fd, &d->elf))
+		return false;
+	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
+		goto fail;
+	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
+	/* at least one readable CU header, or this is not worth keeping */
+	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)
+		goto fail;
+	d->file = intern(r, path);
+	return true;
+fail:
+	dso_close(d);
+	return false;
+}
+
+static void search(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	char buf[4096];
+
+	d->searched = true;
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < r->nr_dirs; i++) {
+		const char *dir = r->dirs[i];
+		if (snprintf(buf, sizeof(buf), "%s/.build-id/%.2s/%s.debug", dir, bid, bid + 2) <
+			    (int)sizeof(buf) &&
+		    try_file(r, d, bid, buf))
+			return;
+		if (snprintf(buf, sizeof(buf), "%s/%s/debuginfo", dir, bid) < (int)sizeof(buf) &&
+		    try_file(r, d, bid, buf))
+			return;
+		if (base && *base &&
+		    snprintf(buf, sizeof(buf), "%s/%s", dir, base) < (int)sizeof(buf) &&
+		    try_file(r, d, bid, buf))
+			return;
+	}
+	if (path && path[0] == '/')
+		try_file(r, d, bid, path);
+}
+
+static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *path)
+{
+	size_t n = strlen(bid);
+	bool added;
+	uint32_t idx;
+	struct inl_dso *d;
+
+	idx = pp_intern_put(r->bids, bid, n, &added);
+	if (!added)
+		return r->dsos[idx];
+	d = pp_xcalloc(1, sizeof(*d));
+	d->fd = -1;
+	PP_VEC_PUSH(r->dsos, r->nr_dsos, r->cap_dsos, d);
+	elf_version(EV_CURRENT);
+	search(r, d, bid, path);
+	return d;
+}
+
+/* A build id as the capture gives it: 2..128 lowercase hex digits. */
+static bool bid_ok(const char *bid)
+{
+	size_t n = 0;
+
+	if (!bid)
+		return false;
+	for (; bid[n]; n++)
+		if (n >= INL_MAX_BID || !((bid[n] >= '0' && bid[n] <= '9') ||
+					  (bid[n] >= 'a' && bid[n] <= 'f')))
+			return false;
+	return n >= 4 && !(n & 1);
+}
+
+/* The name of function DIE @die (following abstract origins and specifications). */
+static const char *die_name(struct pp_inl *r, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *s = NULL;
+	char *dem;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		s = dwarf_formstring(&a);
+	if (s && *s) {
+		dem = pp_sym_demangle_dup(s, true);
+		if (dem) {
+			s = intern(r, dem);
+			free(dem);
+			return s;
+		}
+		return intern(r, s);
+	}
+	if (dwarf_attr_integrate(die, DW_AT_name, &a))
+		s = dwarf_formstring(&a);
+	return s && *s ? intern(r, s) : intern(r, "[unknown]");
+}
+
+/* DW_AT_call_file / DW_AT_call_line of inlined subroutine @die. */
+static void call_site(struct pp_inl *r, Dwarf_Die *die, Dwarf_Files *files, const char **file,
+		      uint32_t *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+	const char *f;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(die, DW_AT_call_line, &a) && dwarf_formudata(&a, &v) == 0 && v <= UINT32_MAX)
+		*line = (uint32_t)v;
+	if (files && dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &v) == 0 &&
+	    (f = dwarf_filesrc(files, v, NULL, NULL)))
+		*file = intern(r, f);
+}
+
+static bool is_func(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vaddr)
+{
+	struct pp_inl_frame f[PP_INL_MAX_DEPTH];
+	Dwarf_Die cu, die, *scopes = NULL, *chain = NULL;
+	Dwarf_Files *files = NULL;
+	Dwarf_Line *ln;
+	const char *file = NULL;
+	uint32_t line = 0, nr = 0;
+	int ns, nc;
+	struct inl_ent *e;
+
+	if (!dwarf_addrdie(d->dw, vaddr, &cu))
+		return &r->miss;
+	if ((ln = dwarf_getsrc_die(&cu, vaddr))) {
+		const char *s = dwarf_linesrc(ln, NULL, NULL);
+		int l = 0;
+		file = s ? intern(r, s) : NULL;
+		if (dwarf_lineno(ln, &l) == 0 && l > 0)
+			line = (uint32_t)l;
+	}
+	if (dwarf_getsrcfiles(&cu, &files, NULL) != 0)
+		files = NULL;
+	ns = dwarf_getscopes(&cu, vaddr, &scopes);
+	if (ns > 0 && dwarf_offdie(d->dw, dwarf_dieoffset(&scopes[0]), &die) &&
+	    (nc = dwarf_getscopes_die(&die, &chain)) > 0) {
+		/* chain[0] is the innermost scope, outward to the CU */
+		for (int i = 0; i < nc; i++) {
+			int tag = dwarf_tag(&chain[i]);
+			if (!is_func(tag))
+				continue;
+			if (tag != DW_TAG_inlined_subroutine)
+				break;	/* the real function: the symbol table names it */
+			if (nr == PP_INL_MAX_DEPTH)
+				break;
+			f[nr].name = die_name(r, &chain[i]);
+			f[nr].file = file;
+			f[nr].line = line;
+			call_site(r, &chain[i], files, &file, &line);
+			nr++;
+		}
+	}
+	free(scopes);
+	free(chain);
+	e = pp_xmalloc(sizeof(*e) + nr * sizeof(e->f[0]));
+	e->found = true;
+	memcpy(e->f, f, nr * sizeof(f[0]));
+	e->res = (struct pp_inl_res){ .frames = nr ? e->f : NULL, .nr = nr, .file = file,
+				      .line = line };
+	return e;
+}
+
+bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
+		   struct pp_inl_res *out)
+{
+	struct inl_dso *d;
+	void **slot;
+	struct inl_ent *e;
+
+	if (!bid_ok(build_id))
+		return false;
+	d = dso_get(r, build_id, path);
+	if (!d->dw)
+		return false;
+	slot = pp_u64map_slot(&d->cache, vaddr);
+	if (!*slot) {
+		e = resolve(r, d, vaddr);
+		/* resolve() does not insert: the slot is still valid */
+		*slot = e;
+	}
+	e = *slot;
+	if (!e->found)
+		return false;
+	*out = e->res;
+	return true;
+}
+
+const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char *path)
+{
+	int64_t idx;
+
+	if (!bid_ok(build_id))
+		return NULL;
+	idx = pp_intern_find(r->bids, build_id, strlen(build_id));
+	return idx < 0 ? NULL : r->dsos[idx]->file;
+}
