@@ -136,6 +136,11 @@ $(O)/load/%: tests/load/%.c tests/load/load.h
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
+# The one load built optimized with DWARF: its hot loop is always-inlined code (t358).
+$(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
+
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
