@@ -146,7 +146,7 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -ldw -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------
 
@@ -184,7 +184,7 @@ fuzz: $(O)/tests/fuzz-reader
 
 $(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -liberty -lm
+	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -ldw -lelf -liberty -lm
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
