@@ -40,8 +40,19 @@ struct inl_ent {
 	struct pp_inl_frame f[];
 };
 
+/* The address range of a CU, for DWARF without .debug_aranges (clang's, rustc's). */
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off off;		/* of the CU DIE */
+};
+
+#define INL_MAX_CU_RANGES (1u << 22)
+
 struct inl_dso {
 	bool searched;
+	bool ranges_built;
+	struct cu_range *ranges;	/* sorted by lo */
+	size_t nr_ranges, cap_ranges;
 	int fd;
 	Elf *elf;
 	Dwarf *dw;			/* NULL: no usable DWARF */
@@ -106,6 +117,7 @@ void pp_inl_free(struct pp_inl *r)
 			if (v != &r->miss)
 				free(v);
 		pp_u64map_release(&d->cache);
+		free(d->ranges);
 		dso_close(d);
 		free(d);
 	}
@@ -304,6 +316,65 @@ static bool is_func(int tag)
 	       tag == DW_TAG_entry_point;
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Every CU's ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), once. */
+static void build_ranges(struct inl_dso *d)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+
+	d->ranges_built = true;
+	while (dwarf_get_units(d->dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+		Dwarf_Off off = dwarf_dieoffset(&cudie);
+
+		while ((it = dwarf_ranges(&cudie, it, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (d->nr_ranges >= INL_MAX_CU_RANGES)
+				goto done;
+			PP_VEC_PUSH(d->ranges, d->nr_ranges, d->cap_ranges,
+				    ((struct cu_range){ lo, hi, off }));
+		}
+	}
+done:
+	if (d->nr_ranges)
+		qsort(d->ranges, d->nr_ranges, sizeof(d->ranges[0]), cmp_range);
+}
+
+/* The CU DIE covering @vaddr: .debug_aranges first, else the CUs' own ranges. */
+static bool find_cu(struct inl_dso *d, uint64_t vaddr, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi;
+
+	if (dwarf_addrdie(d->dw, vaddr, cu))
+		return true;
+	if (!d->ranges_built)
+		build_ranges(d);
+	hi = d->nr_ranges;
+	while (lo < hi) {	/* the first range starting after vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->ranges[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different CUs should not overlap; look at a few in case they do */
+	for (size_t i = lo, n = 0; i-- > 0 && n < 8; n++)
+		if (vaddr < d->ranges[i].hi)
+			return dwarf_offdie(d->dw, d->ranges[i].off, cu) != NULL;
+	return false;
+}
+
 static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vaddr)
 {
 	struct pp_inl_frame f[PP_INL_MAX_DEPTH];
@@ -315,7 +386,7 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 	int ns, nc;
 	struct inl_ent *e;
 
-	if (!dwarf_addrdie(d->dw, vaddr, &cu))
+	if (!find_cu(d, vaddr, &cu))
 		return &r->miss;
 	if ((ln = dwarf_getsrc_die(&cu, vaddr))) {
 		const char *s = dwarf_linesrc(ln, NULL, NULL);

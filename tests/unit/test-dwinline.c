@@ -24,9 +24,15 @@
 #include "common/log.h"
 #include "tests/unit/unit.h"
 
+#ifdef __clang__
+#define NOCLONE
+#else
+#define NOCLONE __attribute__((noclone))	/* no specialized copy of the function */
+#endif
+
 static uintptr_t probe_ra;
 
-__attribute__((noinline, noclone)) static void probe(void)
+__attribute__((noinline)) NOCLONE static void probe(void)
 {
 	probe_ra = (uintptr_t)__builtin_return_address(0);
 	__asm__ volatile("" ::: "memory");
@@ -48,7 +54,7 @@ static inline __attribute__((always_inline)) void unit_inl_mid(void)
 }
 
 enum { LINE_MID = __LINE__ + 3 };
-__attribute__((noinline, noclone, used)) void unit_inl_outer(void)
+__attribute__((noinline, used)) NOCLONE void unit_inl_outer(void)
 {
 	unit_inl_mid();
 	__asm__ volatile("" ::: "memory");
