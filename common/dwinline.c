@@ -4,9 +4,11 @@
  *
  * Per binary (keyed by build id): the debug file is searched once (dwinline.h lists where),
  * opened with libelf/libdw and kept open; a binary without one keeps a NULL Dwarf and costs
- * nothing more.  Per address: dwarf_addrdie() finds the CU, dwarf_getscopes() the innermost
- * scope, dwarf_getscopes_die() the chain of its enclosing DIEs (as eu-addr2line -i does):
- * each DW_TAG_inlined_subroutine up to the DW_TAG_subprogram is one inline frame, named by
+ * nothing more.  Per address: dwarf_addrdie() finds the CU (for DWARF without .debug_aranges,
+ * a table of the CUs' ranges built once per binary), a table of the CU's functions by address
+ * (built once per CU) the DW_TAG_subprogram, and from there the scopes holding the address
+ * are walked down (inlined subroutines, lexical blocks), never the whole CU: each
+ * DW_TAG_inlined_subroutine below the subprogram, innermost first, is one inline frame, named by
  * its abstract origin (linkage name demangled, else DW_AT_name), located by the line table
  * (innermost) and the DW_AT_call_file/DW_AT_call_line of the frame inside it.
  * Every libdw failure means "no inline frames here"; nothing is trusted for sizes.
@@ -47,6 +49,15 @@ struct cu_range {
 };
 
 #define INL_MAX_CU_RANGES (1u << 22)
+#define INL_MAX_FUNC_RANGES (1u << 22)	/* function ranges indexed in one binary */
+#define INL_WALK_BUDGET 200000		/* DIEs one lookup may visit inside a function */
+#define INL_MAX_NEST 512		/* scopes deep inside one function */
+
+/* The out-of-line functions of one CU, by address: where an address's scope walk starts. */
+struct cu_funcs {
+	struct cu_range *v;		/* off: the DW_TAG_subprogram DIE; sorted by lo */
+	size_t nr, cap;
+};
 
 struct inl_dso {
 	bool searched;
@@ -58,6 +69,8 @@ struct inl_dso {
 	Dwarf *dw;			/* NULL: no usable DWARF */
 	const char *file;		/* the debug file used, interned */
 	struct pp_u64map cache;		/* vaddr -> struct inl_ent */
+	struct pp_u64map cus;		/* CU DIE offset -> struct cu_funcs */
+	size_t nr_func_ranges;		/* in all of them, against INL_MAX_FUNC_RANGES */
 };
 
 struct pp_inl {
@@ -117,6 +130,11 @@ void pp_inl_free(struct pp_inl *r)
 			if (v != &r->miss)
 				free(v);
 		pp_u64map_release(&d->cache);
+		for (size_t it = 0; pp_u64map_next(&d->cus, &it, &k, &v);) {
+			free(((struct cu_funcs *)v)->v);
+			free(v);
+		}
+		pp_u64map_release(&d->cus);
 		free(d->ranges);
 		dso_close(d);
 		free(d);
@@ -375,16 +393,122 @@ static bool find_cu(struct inl_dso *d, uint64_t vaddr, Dwarf_Die *cu)
 	return false;
 }
 
+/* Containers without code of their own that may hold function definitions (C++, Fortran). */
+static bool is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_module;
+}
+
+/* Index the subprograms with code among the children of @parent (recursing into containers). */
+static void index_funcs(struct inl_dso *d, struct cu_funcs *cf, Dwarf_Die *parent, int depth,
+			size_t *budget)
+{
+	Dwarf_Die c;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		if (!*budget)
+			return;
+		--*budget;
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t it = 0;
+			while ((it = dwarf_ranges(&c, it, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (d->nr_func_ranges >= INL_MAX_FUNC_RANGES)
+					return;
+				d->nr_func_ranges++;
+				PP_VEC_PUSH(cf->v, cf->nr, cf->cap,
+					    ((struct cu_range){ lo, hi, dwarf_dieoffset(&c) }));
+			}
+		} else if (is_container(tag)) {
+			index_funcs(d, cf, &c, depth + 1, budget);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static struct cu_funcs *cu_funcs(struct inl_dso *d, Dwarf_Die *cu)
+{
+	void **slot = pp_u64map_slot(&d->cus, dwarf_dieoffset(cu));
+	struct cu_funcs *cf = *slot;
+	size_t budget = 1u << 24;
+
+	if (cf)
+		return cf;
+	cf = *slot = pp_xcalloc(1, sizeof(*cf));
+	index_funcs(d, cf, cu, 0, &budget);
+	if (cf->nr)
+		qsort(cf->v, cf->nr, sizeof(cf->v[0]), cmp_range);
+	return cf;
+}
+
+/* The range of @v (@nr, sorted by lo) covering @addr: the last starting at or before it. */
+static const struct cu_range *range_find(const struct cu_range *v, size_t nr, uint64_t addr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges should not overlap; look at a few in case they do */
+	for (size_t i = lo, n = 0; i-- > 0 && n < 8; n++)
+		if (addr < v[i].hi)
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * The scopes containing @vaddr inside function @fn, outermost first into @chain (@fn first);
+ * returns how many.  Only DIEs that can hold code are entered.
+ */
+static int scope_chain(Dwarf_Die *fn, uint64_t vaddr, Dwarf_Die *chain, int max)
+{
+	size_t budget = INL_WALK_BUDGET;
+	int n = 1;
+	Dwarf_Die c;
+
+	chain[0] = *fn;
+	while (n < max && dwarf_child(&chain[n - 1], &c) == 0) {
+		bool found = false;
+		do {
+			int tag = dwarf_tag(&c);
+			if (!budget--)
+				return n;
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) &&
+			    dwarf_haspc(&c, vaddr) == 1) {
+				chain[n++] = c;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!found)
+			break;
+	}
+	return n;
+}
+
 static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vaddr)
 {
 	struct pp_inl_frame f[PP_INL_MAX_DEPTH];
-	Dwarf_Die cu, die, *scopes = NULL, *chain = NULL;
+	Dwarf_Die cu, fn, *chain;
 	Dwarf_Files *files = NULL;
 	Dwarf_Line *ln;
+	const struct cu_range *cr;
+	struct cu_funcs *cf;
 	const char *file = NULL;
 	uint32_t line = 0, nr = 0;
-	int ns, nc;
 	struct inl_ent *e;
+	int nc = 0;
 
 	if (!find_cu(d, vaddr, &cu))
 		return &r->miss;
@@ -397,26 +521,23 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 	}
 	if (dwarf_getsrcfiles(&cu, &files, NULL) != 0)
 		files = NULL;
-	ns = dwarf_getscopes(&cu, vaddr, &scopes);
-	if (ns > 0 && dwarf_offdie(d->dw, dwarf_dieoffset(&scopes[0]), &die) &&
-	    (nc = dwarf_getscopes_die(&die, &chain)) > 0) {
-		/* chain[0] is the innermost scope, outward to the CU */
-		for (int i = 0; i < nc; i++) {
-			int tag = dwarf_tag(&chain[i]);
-			if (!is_func(tag))
-				continue;
-			if (tag != DW_TAG_inlined_subroutine)
-				break;	/* the real function: the symbol table names it */
-			if (nr == PP_INL_MAX_DEPTH)
-				break;
-			f[nr].name = die_name(r, &chain[i]);
-			f[nr].file = file;
-			f[nr].line = line;
-			call_site(r, &chain[i], files, &file, &line);
-			nr++;
-		}
+	cf = cu_funcs(d, &cu);
+	chain = pp_xmalloc(INL_MAX_NEST * sizeof(*chain));
+	if ((cr = range_find(cf->v, cf->nr, vaddr)) && dwarf_offdie(d->dw, cr->off, &fn))
+		nc = scope_chain(&fn, vaddr, chain, INL_MAX_NEST);
+	/* innermost first, up to the real function (a nested one stops it too) */
+	for (int i = nc - 1; i > 0 && nr < PP_INL_MAX_DEPTH; i--) {
+		int tag = dwarf_tag(&chain[i]);
+		if (!is_func(tag))
+			continue;
+		if (tag != DW_TAG_inlined_subroutine)
+			break;	/* the real function: the symbol table names it */
+		f[nr].name = die_name(r, &chain[i]);
+		f[nr].file = file;
+		f[nr].line = line;
+		call_site(r, &chain[i], files, &file, &line);
+		nr++;
 	}
-	free(scopes);
 	free(chain);
 	e = pp_xmalloc(sizeof(*e) + nr * sizeof(e->f[0]));
 	e->found = true;
