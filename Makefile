@@ -136,12 +136,17 @@ $(O)/load/%: tests/load/%.c tests/load/load.h
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
+# The one load built optimized with DWARF: its hot loop is always-inlined code (t358).
+$(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
+
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -lelf -liberty -lm
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit -lzstd -ldw -lelf -liberty -lm
 
 # --- setup -----------------------------------------------------------------
 
@@ -179,7 +184,7 @@ fuzz: $(O)/tests/fuzz-reader
 
 $(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -liberty -lm
+	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -ldw -lelf -liberty -lm
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread

@@ -140,6 +140,7 @@ struct pp_az {
 	struct ana_out out;
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
+	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
 };
 
 enum pp_az_flags {
@@ -266,6 +267,30 @@ const char *ana_field_str(const struct pp_event *ev, const char *name, char *buf
  */
 void ana_stack_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
+struct pp_inl;
+
+/*
+ * Inline frames (common/dwinline.h): the _inl variants below expand each user frame whose
+ * binary has DWARF on this machine into the functions inlined there, innermost first, each
+ * named "func" ANA_INLINED_SUFFIX, before the real function; @inl NULL is the plain form.
+ */
+#define ANA_INLINED_SUFFIX " (inlined)"
+
+/**
+ * ana_stack_print_inl() - ana_stack_print() with inline frames from @inl, perf script's
+ * form: "    %016lx func (inlined)" lines (the frame's address, no dso) before the frame's
+ */
+void ana_stack_print_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			 struct pp_buf *out);
+
+/**
+ * ana_stack_folded_inl() - ana_stack_folded() with inline frames from @inl: the name is
+ * sanitized as any, the " (inlined)" marker is appended as is (folded readers split the
+ * count at the last space)
+ */
+void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  struct pp_buf *out);
+
 /**
  * ana_frame_name() - the symbol of one address of @ev's stack ("[unknown]" with the
  * module when unresolved); @kernel tells the context (from PERF_CONTEXT markers).
@@ -339,6 +364,7 @@ uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
  * "comm;outer;...;inner", creating the path if needed
  * The stack is trimmed to what @az keeps (--no-user-callchain,
  * --no-kernel-callchain); an event without a stack gives "comm;<symbol of ip>".
+ * With @az->inl set, inline frames are expanded (ana_stack_folded_inl()).
  * Resolving symbols costs: cache the result per (ana_stack_key(), stack).
  * Return: the leaf node, borrowed from @fg.
  */

@@ -17,6 +17,7 @@
 
 #include "analyze/internal.h"
 #include "common/expr.h"
+#include "common/dwinline.h"
 #include "common/symbolize.h"
 
 #define PERF_CONTEXT_HV ((uint64_t)-32)
@@ -388,13 +389,46 @@ bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uin
 	return found && res.name;
 }
 
+/*
+ * The inline frames of user frame @addr (resolved into @res) when @inl is set: DWARF
+ * lookups want the call instruction of a return address, so every user frame after the
+ * first one of the stack is looked up at addr - 1.
+ */
+static bool frame_inlines(struct pp_inl *inl, const struct pp_sym_res *res, bool kernel,
+			  bool *user_seen, struct pp_inl_res *ir)
+{
+	bool ret;
+
+	if (!inl || kernel)
+		return false;
+	ret = *user_seen;
+	*user_seen = true;
+	if (!(res->flags & PP_SYMR_DSO) || !res->build_id || !res->dso || (ret && !res->vaddr))
+		return false;
+	return pp_inl_lookup(inl, res->build_id, res->dso, res->vaddr - ret, ir) && ir->nr;
+}
+
+struct print_walk {
+	struct pp_buf *out;
+	struct pp_inl *inl;
+	bool user_seen;
+};
+
 static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			bool kernel, void *arg)
 {
-	struct pp_buf *out = arg;
+	struct print_walk *w = arg;
+	struct pp_buf *out = w->out;
 	struct pp_sym_res res;
+	struct pp_inl_res ir;
+	bool found = resolve(s, ev, addr, kernel, &res) && res.name;
 
-	if (resolve(s, ev, addr, kernel, &res) && res.name)
+	/* perf script's form: the inlined functions first, at the same address */
+	if (found && frame_inlines(w->inl, &res, kernel, &w->user_seen, &ir))
+		for (uint32_t i = 0; i < ir.nr; i++)
+			pp_buf_addf(out, "    %016llx %s" ANA_INLINED_SUFFIX "\n",
+				    (unsigned long long)addr, ir.frames[i].name);
+	if (found)
 		pp_buf_addf(out, "    %016llx %s+0x%llx (%s)\n", (unsigned long long)addr, res.name,
 			    (unsigned long long)res.offset,
 			    res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : "[unknown]");
@@ -403,40 +437,78 @@ static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64
 			    res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : "[unknown]");
 }
 
+void ana_stack_print_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			 struct pp_buf *out)
+{
+	struct print_walk w = { .out = out, .inl = inl };
+
+	walk_stack(s, ev, print_frame, &w);
+}
+
 void ana_stack_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
-	walk_stack(s, ev, print_frame, out);
+	ana_stack_print_inl(s, ev, NULL, out);
 }
 
 struct folded {
 	const char *names[256];
 	char store[256][128];
+	bool inlined[256];
 	unsigned nr;
+	struct pp_inl *inl;
+	bool user_seen;
 };
 
 static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 		       bool kernel, void *arg)
 {
 	struct folded *f = arg;
+	struct pp_sym_res res;
+	struct pp_inl_res ir;
+	bool found;
 
 	if (f->nr >= PP_ARRAY_SIZE(f->names))
 		return;
-	f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr], sizeof(f->store[0]));
-	f->nr++;
+	if (!f->inl) {
+		f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr],
+						 sizeof(f->store[0]));
+		f->inlined[f->nr++] = false;
+		return;
+	}
+	found = resolve(s, ev, addr, kernel, &res) && res.name;
+	if (found && frame_inlines(f->inl, &res, kernel, &f->user_seen, &ir)) {
+		for (uint32_t i = 0; i < ir.nr && f->nr < PP_ARRAY_SIZE(f->names) - 1; i++) {
+			f->names[f->nr] = ir.frames[i].name;
+			f->inlined[f->nr++] = true;
+		}
+	}
+	snprintf(f->store[f->nr], sizeof(f->store[0]), "%s", found ? res.name : "[unknown]");
+	f->names[f->nr] = f->store[f->nr];
+	f->inlined[f->nr++] = false;
 }
 
-void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  struct pp_buf *out)
 {
 	struct folded *f = s->fold_scratch;
 
 	if (!f)
 		f = s->fold_scratch = pp_xmalloc(sizeof(*f));
 	f->nr = 0;
+	f->inl = inl;
+	f->user_seen = false;
 	walk_stack(s, ev, fold_frame, f);
 	pp_buf_adds(out, ana_comm(s, ev->tid));
 	for (unsigned i = f->nr; i-- > 0;) {
 		pp_buf_addch(out, ';');
 		for (const char *p = f->names[i]; *p; p++)
 			pp_buf_addch(out, *p == ';' || *p == ' ' ? '_' : *p);
+		if (f->inlined[i])	/* the marker keeps its space, as perf prints it */
+			pp_buf_adds(out, ANA_INLINED_SUFFIX);
 	}
+}
+
+void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	ana_stack_folded_inl(s, ev, NULL, out);
 }

@@ -36,6 +36,11 @@ static const struct pp_option profile_options[] = {
 	PP_OPT_STRING(0, "sort", O(sort), "self|children",
 		      "order of the symbol table (default self)"),
 	PP_OPT_BOOL(0, "all", O(all), "every symbol, also those under 0.1%"),
+	PP_OPT_BOOL(0, "no-inline", O(no_inline),
+		    "no inline frames (by default, from DWARF found on this machine)"),
+	PP_OPT_STRING(0, "debug-dir", O(debug_dir), "DIR[:DIR...]",
+		      "look for DWARF there first (then $PP_DEBUGINFO_PATH, /usr/lib/debug, "
+		      "the binary)"),
 	PP_OPT_END(),
 };
 

@@ -11,6 +11,8 @@
  * its ip alone, so self == children.  --than P prints, as perf-prof does, the
  * samples of an instance (CPU, or thread with -p/-t) from the moment it has
  * taken F*P/100 samples in the current 1 s window; --detail prints every sample.
+ * Inline frames: unless --no-inline, az->inl (common/dwinline.c) expands user frames
+ * whose binary has DWARF here, in the flame tree and in printed stacks.
  * Not here: the flame graph writer (common/flamegraph.c).
  */
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include "analyze/analyzer.h"
 #include "analyzers/profile.h"
 #include "common/callchain.h"
+#include "common/dwinline.h"
 #include "common/err.h"
 #include "common/flamegraph.h"
 #include "common/log.h"
@@ -100,6 +103,23 @@ static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
 	return 0;
 }
 
+/* --debug-dir, then $PP_DEBUGINFO_PATH, then the system's debug directory. */
+static struct pp_inl *inline_resolver(const struct profile_opts *o)
+{
+	const char *env = getenv("PP_DEBUGINFO_PATH");
+	struct pp_buf b = PP_BUF_INIT;
+	struct pp_inl *r;
+
+	if (o->debug_dir && *o->debug_dir)
+		pp_buf_addf(&b, "%s:", o->debug_dir);
+	if (env && *env)
+		pp_buf_addf(&b, "%s:", env);
+	pp_buf_adds(&b, PP_INL_DEFAULT_PATH);
+	r = pp_inl_new(pp_buf_str(&b));
+	pp_buf_release(&b);
+	return r;
+}
+
 static int profile_init(struct pp_az *az)
 {
 	struct profile_priv *p = az->priv;
@@ -112,6 +132,8 @@ static int profile_init(struct pp_az *az)
 	}
 	p->by_children = o->sort && !strcmp(o->sort, "children");
 	p->flame = pp_flame_new();
+	if (!o->no_inline)
+		az->inl = inline_resolver(o);
 	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
 	if (az->opt.than_ns)
 		p->than_samples = (freq * az->opt.than_ns + 99) / 100;
@@ -180,7 +202,7 @@ static void print_sample(struct pp_az *az, const struct pp_event *ev)
 			    ev->tid, ev->cpu, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
 			    (unsigned long long)ev->period, ev->type->name);
 		if (az->opt.callchain && ev->nr_stack)
-			ana_stack_print(s, ev, &p->line);
+			ana_stack_print_inl(s, ev, az->inl, &p->line);
 	}
 	if (p->line.len)
 		fwrite(p->line.data, 1, p->line.len, az->out.fp);
@@ -478,6 +500,8 @@ static void profile_release(struct pp_az *az)
 	pp_u64map_release(&p->leaf_map);
 	pp_stackmap_release(&p->stacks);
 	pp_flame_free(p->flame);
+	pp_inl_free(az->inl);
+	az->inl = NULL;
 	pp_buf_release(&p->line);
 	if (p->fold_fp && p->fold_fp != stdout)
 		fclose(p->fold_fp);
@@ -489,13 +513,19 @@ const struct pp_analyzer_ops az_profile_ops = {
 	.name = "profile",
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
 	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] "
-		 "[--top N]",
+		 "[--top N] [--no-inline] [--debug-dir DIR]",
 	.examples = "  pp-record --for 'profile -F 997 -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture profile -g\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.svg\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.folded -p 1234\n"
 		    "  pp-analyze pp.capture profile -g --sort children --top 20\n"
-		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (CPUs over 50% busy)\n",
+		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (CPUs over 50% busy)\n"
+		    "  pp-analyze pp.capture profile -g --debug-dir ~/build   (unstripped copies)\n"
+		    "\nInline frames: a user frame whose binary has DWARF here (same build id) in\n"
+		    "DIR/.build-id/xx/yyyy.debug, DIR/BUILDID/debuginfo or DIR/NAME for DIR in\n"
+		    "--debug-dir, $PP_DEBUGINFO_PATH, /usr/lib/debug, or in the binary at its\n"
+		    "recorded path, shows the functions inlined there as 'func (inlined)' frames\n"
+		    "above it; --no-inline turns that off.\n",
 	.plan = &azp_profile_plan,
 	.priv_size = sizeof(struct profile_priv),
 	.flags = PP_AZ_NO_EVENTS,

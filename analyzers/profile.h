@@ -13,6 +13,8 @@ struct profile_opts {
 	uint64_t top;		/* --top N: rows of the symbol table (default 40) */
 	const char *sort;	/* --sort self|children */
 	bool all;		/* --all: every symbol, however small */
+	bool no_inline;		/* --no-inline: no inline frames from DWARF */
+	const char *debug_dir;	/* --debug-dir DIRS: where to look for DWARF first */
 };
 
 #endif

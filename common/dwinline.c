@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dwinline.c - inline frames from DWARF (libdw), per (binary, address), cached.
+ *
+ * Per binary (keyed by build id): the debug file is searched once (dwinline.h lists where),
+ * opened with libelf/libdw and kept open; a binary without one keeps a NULL Dwarf and costs
+ * nothing more.  Per address: dwarf_addrdie() finds the CU (for DWARF without .debug_aranges,
+ * a table of the CUs' ranges built once per binary), a table of the CU's functions by address
+ * (built once per CU) the DW_TAG_subprogram, and from there the scopes holding the address
+ * are walked down (inlined subroutines, lexical blocks), never the whole CU: each
+ * DW_TAG_inlined_subroutine below the subprogram, innermost first, is one inline frame, named by
+ * its abstract origin (linkage name demangled, else DW_AT_name), located by the line table
+ * (innermost) and the DW_AT_call_file/DW_AT_call_line of the frame inside it.
+ * Every libdw failure means "no inline frames here"; nothing is trusted for sizes.
+ */
+#include "common/dwinline.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/intern.h"
+#include "common/log.h"
+#include "common/symbolize.h"
+#include "common/u64map.h"
+#include "common/vec.h"
+
+#define INL_MAX_NAME 4096		/* bytes kept of a function or file name */
+#define INL_MAX_BID 128			/* hex digits of a build id */
+
+/* The answer for one address; frames follow. */
+struct inl_ent {
+	bool found;
+	struct pp_inl_res res;
+	struct pp_inl_frame f[];
+};
+
+/* The address range of a CU, for DWARF without .debug_aranges (clang's, rustc's). */
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off off;		/* of the CU DIE */
+};
+
+#define INL_MAX_CU_RANGES (1u << 22)
+#define INL_MAX_FUNC_RANGES (1u << 22)	/* function ranges indexed in one binary */
+#define INL_WALK_BUDGET 200000		/* DIEs one lookup may visit inside a function */
+#define INL_MAX_NEST 512		/* scopes deep inside one function */
+
+/* The out-of-line functions of one CU, by address: where an address's scope walk starts. */
+struct cu_funcs {
+	struct cu_range *v;		/* off: the DW_TAG_subprogram DIE; sorted by lo */
+	size_t nr, cap;
+};
+
+struct inl_dso {
+	bool searched;
+	bool ranges_built;
+	struct cu_range *ranges;	/* sorted by lo */
+	size_t nr_ranges, cap_ranges;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;			/* NULL: no usable DWARF */
+	const char *file;		/* the debug file used, interned */
+	struct pp_u64map cache;		/* vaddr -> struct inl_ent */
+	struct pp_u64map cus;		/* CU DIE offset -> struct cu_funcs */
+	size_t nr_func_ranges;		/* in all of them, against INL_MAX_FUNC_RANGES */
+};
+
+struct pp_inl {
+	char **dirs;
+	size_t nr_dirs, cap_dirs;
+	struct pp_intern *bids;		/* build id hex -> index into dsos */
+	struct inl_dso **dsos;
+	size_t nr_dsos, cap_dsos;
+	struct pp_intern *strs;		/* names and files */
+	struct inl_ent miss;		/* shared "not covered" answer */
+};
+
+struct pp_inl *pp_inl_new(const char *search_path)
+{
+	struct pp_inl *r = pp_xcalloc(1, sizeof(*r));
+	const char *p = search_path ? search_path : PP_INL_DEFAULT_PATH;
+
+	while (*p) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n) {
+			char *d = pp_xmalloc(n + 1);
+			memcpy(d, p, n);
+			d[n] = '\0';
+			PP_VEC_PUSH(r->dirs, r->nr_dirs, r->cap_dirs, d);
+		}
+		p += n + (e ? 1 : 0);
+	}
+	r->bids = pp_intern_new();
+	r->strs = pp_intern_new();
+	return r;
+}
+
+static void dso_close(struct inl_dso *d)
+{
+	if (d->dw)
+		dwarf_end(d->dw);
+	if (d->elf)
+		elf_end(d->elf);
+	if (d->fd >= 0)
+		close(d->fd);
+	d->dw = NULL;
+	d->elf = NULL;
+	d->fd = -1;
+}
+
+void pp_inl_free(struct pp_inl *r)
+{
+	uint64_t k;
+	void *v;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_dsos; i++) {
+		struct inl_dso *d = r->dsos[i];
+		for (size_t it = 0; pp_u64map_next(&d->cache, &it, &k, &v);)
+			if (v != &r->miss)
+				free(v);
+		pp_u64map_release(&d->cache);
+		for (size_t it = 0; pp_u64map_next(&d->cus, &it, &k, &v);) {
+			free(((struct cu_funcs *)v)->v);
+			free(v);
+		}
+		pp_u64map_release(&d->cus);
+		free(d->ranges);
+		dso_close(d);
+		free(d);
+	}
+	free(r->dsos);
+	for (size_t i = 0; i < r->nr_dirs; i++)
+		free(r->dirs[i]);
+	free(r->dirs);
+	pp_intern_free(r->bids);
+	pp_intern_free(r->strs);
+	free(r);
+}
+
+static const char *intern(struct pp_inl *r, const char *s)
+{
+	size_t n = strnlen(s, INL_MAX_NAME);
+
+	return pp_intern_key(r->strs, pp_intern_put(r->strs, s, n, NULL), NULL);
+}
+
+/* The build id note of @elf as hex into @hex (@sz bytes); false when there is none. */
+static bool elf_bid_hex(Elf *elf, char *hex, size_t sz)
+{
+	const void *bid;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &bid);
+	const unsigned char *b = bid;
+
+	if (n <= 0 || (size_t)n * 2 + 1 > sz)
+		return false;
+	for (ssize_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	return true;
+}
+
+/* Open @path as ELF when it is a regular file; fd and elf in @d. */
+static bool open_elf(const char *path, int *fd, Elf **elf)
+{
+	struct stat st;
+
+	*elf = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (*fd < 0)
+		return false;
+	if (fstat(*fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
+		goto fail;
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!*elf || elf_kind(*elf) != ELF_K_ELF)
+		goto fail;
+	return true;
+fail:
+	if (*elf)
+		elf_end(*elf);
+	*elf = NULL;
+	close(*fd);
+	*fd = -1;
+	return false;
+}
+
+bool pp_inl_file_build_id(const char *path, char *hex, size_t sz)
+{
+	Elf *elf;
+	int fd;
+	bool ok;
+
+	elf_version(EV_CURRENT);
+	if (!open_elf(path, &fd, &elf))
+		return false;
+	ok = elf_bid_hex(elf, hex, sz);
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+/* Use @path for @d when it is ELF with build id @bid and DWARF. */
+static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
+{
+	char hex[2 * INL_MAX_BID + 1];
+	Dwarf_Off next;
+	size_t hsz;
+
+	if (!open_elf(path, &d->fd, &d->elf))
+		return false;
+	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
+		goto fail;
+	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
+	/* at least one readable CU header, or this is not worth keeping */
+	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)
+		goto fail;
+	d->file = intern(r, path);
+	return true;
+fail:
+	dso_close(d);
+	return false;
+}
+
+static void search(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	char buf[4096];
+
+	d->searched = true;
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < r->nr_dirs; i++) {
+		const char *dir = r->dirs[i];
+		if (snprintf(buf, sizeof(buf), "%s/.build-id/%.2s/%s.debug", dir, bid, bid + 2) <
+			    (int)sizeof(buf) &&
+		    try_file(r, d, bid, buf))
+			return;
+		if (snprintf(buf, sizeof(buf), "%s/%s/debuginfo", dir, bid) < (int)sizeof(buf) &&
+		    try_file(r, d, bid, buf))
+			return;
+		if (base && *base &&
+		    snprintf(buf, sizeof(buf), "%s/%s", dir, base) < (int)sizeof(buf) &&
+		    try_file(r, d, bid, buf))
+			return;
+	}
+	if (path && path[0] == '/')
+		try_file(r, d, bid, path);
+}
+
+static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *path)
+{
+	size_t n = strlen(bid);
+	bool added;
+	uint32_t idx;
+	struct inl_dso *d;
+
+	idx = pp_intern_put(r->bids, bid, n, &added);
+	if (!added)
+		return r->dsos[idx];
+	d = pp_xcalloc(1, sizeof(*d));
+	d->fd = -1;
+	PP_VEC_PUSH(r->dsos, r->nr_dsos, r->cap_dsos, d);
+	elf_version(EV_CURRENT);
+	search(r, d, bid, path);
+	return d;
+}
+
+/* A build id as the capture gives it: 2..128 lowercase hex digits. */
+static bool bid_ok(const char *bid)
+{
+	size_t n = 0;
+
+	if (!bid)
+		return false;
+	for (; bid[n]; n++)
+		if (n >= INL_MAX_BID || !((bid[n] >= '0' && bid[n] <= '9') ||
+					  (bid[n] >= 'a' && bid[n] <= 'f')))
+			return false;
+	return n >= 4 && !(n & 1);
+}
+
+/* The name of function DIE @die (following abstract origins and specifications). */
+static const char *die_name(struct pp_inl *r, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *s = NULL;
+	char *dem;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		s = dwarf_formstring(&a);
+	if (s && *s) {
+		dem = pp_sym_demangle_dup(s, true);
+		if (dem) {
+			s = intern(r, dem);
+			free(dem);
+			return s;
+		}
+		return intern(r, s);
+	}
+	if (dwarf_attr_integrate(die, DW_AT_name, &a))
+		s = dwarf_formstring(&a);
+	return s && *s ? intern(r, s) : intern(r, "[unknown]");
+}
+
+/* DW_AT_call_file / DW_AT_call_line of inlined subroutine @die. */
+static void call_site(struct pp_inl *r, Dwarf_Die *die, Dwarf_Files *files, const char **file,
+		      uint32_t *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+	const char *f;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(die, DW_AT_call_line, &a) && dwarf_formudata(&a, &v) == 0 && v <= UINT32_MAX)
+		*line = (uint32_t)v;
+	if (files && dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &v) == 0 &&
+	    (f = dwarf_filesrc(files, v, NULL, NULL)))
+		*file = intern(r, f);
+}
+
+static bool is_func(int tag)
+{
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Every CU's ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), once. */
+static void build_ranges(struct inl_dso *d)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie;
+
+	d->ranges_built = true;
+	while (dwarf_get_units(d->dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+		Dwarf_Off off = dwarf_dieoffset(&cudie);
+
+		while ((it = dwarf_ranges(&cudie, it, &base, &lo, &hi)) > 0) {
+			if (hi <= lo)
+				continue;
+			if (d->nr_ranges >= INL_MAX_CU_RANGES)
+				goto done;
+			PP_VEC_PUSH(d->ranges, d->nr_ranges, d->cap_ranges,
+				    ((struct cu_range){ lo, hi, off }));
+		}
+	}
+done:
+	if (d->nr_ranges)
+		qsort(d->ranges, d->nr_ranges, sizeof(d->ranges[0]), cmp_range);
+}
+
+/* The CU DIE covering @vaddr: .debug_aranges first, else the CUs' own ranges. */
+static bool find_cu(struct inl_dso *d, uint64_t vaddr, Dwarf_Die *cu)
+{
+	size_t lo = 0, hi;
+
+	if (dwarf_addrdie(d->dw, vaddr, cu))
+		return true;
+	if (!d->ranges_built)
+		build_ranges(d);
+	hi = d->nr_ranges;
+	while (lo < hi) {	/* the first range starting after vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->ranges[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of different CUs should not overlap; look at a few in case they do */
+	for (size_t i = lo, n = 0; i-- > 0 && n < 8; n++)
+		if (vaddr < d->ranges[i].hi)
+			return dwarf_offdie(d->dw, d->ranges[i].off, cu) != NULL;
+	return false;
+}
+
+/* Containers without code of their own that may hold function definitions (C++, Fortran). */
+static bool is_container(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_module;
+}
+
+/* Index the subprograms with code among the children of @parent (recursing into containers). */
+static void index_funcs(struct inl_dso *d, struct cu_funcs *cf, Dwarf_Die *parent, int depth,
+			size_t *budget)
+{
+	Dwarf_Die c;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		if (!*budget)
+			return;
+		--*budget;
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t it = 0;
+			while ((it = dwarf_ranges(&c, it, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (d->nr_func_ranges >= INL_MAX_FUNC_RANGES)
+					return;
+				d->nr_func_ranges++;
+				PP_VEC_PUSH(cf->v, cf->nr, cf->cap,
+					    ((struct cu_range){ lo, hi, dwarf_dieoffset(&c) }));
+			}
+		} else if (is_container(tag)) {
+			index_funcs(d, cf, &c, depth + 1, budget);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static struct cu_funcs *cu_funcs(struct inl_dso *d, Dwarf_Die *cu)
+{
+	void **slot = pp_u64map_slot(&d->cus, dwarf_dieoffset(cu));
+	struct cu_funcs *cf = *slot;
+	size_t budget = 1u << 24;
+
+	if (cf)
+		return cf;
+	cf = *slot = pp_xcalloc(1, sizeof(*cf));
+	index_funcs(d, cf, cu, 0, &budget);
+	if (cf->nr)
+		qsort(cf->v, cf->nr, sizeof(cf->v[0]), cmp_range);
+	return cf;
+}
+
+/* The range of @v (@nr, sorted by lo) covering @addr: the last starting at or before it. */
+static const struct cu_range *range_find(const struct cu_range *v, size_t nr, uint64_t addr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges should not overlap; look at a few in case they do */
+	for (size_t i = lo, n = 0; i-- > 0 && n < 8; n++)
+		if (addr < v[i].hi)
+			return &v[i];
+	return NULL;
+}
+
+/*
+ * The scopes containing @vaddr inside function @fn, outermost first into @chain (@fn first);
+ * returns how many.  Only DIEs that can hold code are entered.
+ */
+static int scope_chain(Dwarf_Die *fn, uint64_t vaddr, Dwarf_Die *chain, int max)
+{
+	size_t budget = INL_WALK_BUDGET;
+	int n = 1;
+	Dwarf_Die c;
+
+	chain[0] = *fn;
+	while (n < max && dwarf_child(&chain[n - 1], &c) == 0) {
+		bool found = false;
+		do {
+			int tag = dwarf_tag(&c);
+			if (!budget--)
+				return n;
+			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_subprogram || tag == DW_TAG_entry_point) &&
+			    dwarf_haspc(&c, vaddr) == 1) {
+				chain[n++] = c;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!found)
+			break;
+	}
+	return n;
+}
+
+static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vaddr)
+{
+	struct pp_inl_frame f[PP_INL_MAX_DEPTH];
+	Dwarf_Die cu, fn, *chain;
+	Dwarf_Files *files = NULL;
+	Dwarf_Line *ln;
+	const struct cu_range *cr;
+	struct cu_funcs *cf;
+	const char *file = NULL;
+	uint32_t line = 0, nr = 0;
+	struct inl_ent *e;
+	int nc = 0;
+
+	if (!find_cu(d, vaddr, &cu))
+		return &r->miss;
+	if ((ln = dwarf_getsrc_die(&cu, vaddr))) {
+		const char *s = dwarf_linesrc(ln, NULL, NULL);
+		int l = 0;
+		file = s ? intern(r, s) : NULL;
+		if (dwarf_lineno(ln, &l) == 0 && l > 0)
+			line = (uint32_t)l;
+	}
+	if (dwarf_getsrcfiles(&cu, &files, NULL) != 0)
+		files = NULL;
+	cf = cu_funcs(d, &cu);
+	chain = pp_xmalloc(INL_MAX_NEST * sizeof(*chain));
+	if ((cr = range_find(cf->v, cf->nr, vaddr)) && dwarf_offdie(d->dw, cr->off, &fn))
+		nc = scope_chain(&fn, vaddr, chain, INL_MAX_NEST);
+	/* innermost first, up to the real function (a nested one stops it too) */
+	for (int i = nc - 1; i > 0 && nr < PP_INL_MAX_DEPTH; i--) {
+		int tag = dwarf_tag(&chain[i]);
+		if (!is_func(tag))
+			continue;
+		if (tag != DW_TAG_inlined_subroutine)
+			break;	/* the real function: the symbol table names it */
+		f[nr].name = die_name(r, &chain[i]);
+		f[nr].file = file;
+		f[nr].line = line;
+		call_site(r, &chain[i], files, &file, &line);
+		nr++;
+	}
+	free(chain);
+	e = pp_xmalloc(sizeof(*e) + nr * sizeof(e->f[0]));
+	e->found = true;
+	memcpy(e->f, f, nr * sizeof(f[0]));
+	e->res = (struct pp_inl_res){ .frames = nr ? e->f : NULL, .nr = nr, .file = file,
+				      .line = line };
+	return e;
+}
+
+bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
+		   struct pp_inl_res *out)
+{
+	struct inl_dso *d;
+	void **slot;
+	struct inl_ent *e;
+
+	if (!bid_ok(build_id))
+		return false;
+	d = dso_get(r, build_id, path);
+	if (!d->dw)
+		return false;
+	slot = pp_u64map_slot(&d->cache, vaddr);
+	if (!*slot) {
+		e = resolve(r, d, vaddr);
+		/* resolve() does not insert: the slot is still valid */
+		*slot = e;
+	}
+	e = *slot;
+	if (!e->found)
+		return false;
+	*out = e->res;
+	return true;
+}
+
+const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char *path)
+{
+	int64_t idx;
+
+	if (!bid_ok(build_id))
+		return NULL;
+	idx = pp_intern_find(r->bids, build_id, strlen(build_id));
+	return idx < 0 ? NULL : r->dsos[idx]->file;
+}

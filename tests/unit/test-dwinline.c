@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-dwinline.c - inline frames from DWARF (common/dwinline.c), on this test binary itself.
+ *
+ * unit_inl_outer() calls unit_inl_mid() which calls unit_inl_leaf() which calls probe(), the
+ * first two always inlined: the return address probe() records is in unit_inl_outer's code,
+ * and DWARF says the call there is leaf inlined into mid inlined into outer.  The binary is
+ * built with -g (OPT); without DWARF the tests pass with a note.  Also: bad build ids, a
+ * binary of another build id, garbage in a debug directory, and copies of the binary whose
+ * DWARF sections were overwritten with random bytes (no crash, no wrong answers asked).
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/dwinline.h"
+#include "common/log.h"
+#include "tests/unit/unit.h"
+
+#ifdef __clang__
+#define NOCLONE
+#else
+#define NOCLONE __attribute__((noclone))	/* no specialized copy of the function */
+#endif
+
+static uintptr_t probe_ra;
+
+__attribute__((noinline)) NOCLONE static void probe(void)
+{
+	probe_ra = (uintptr_t)__builtin_return_address(0);
+	__asm__ volatile("" ::: "memory");
+}
+
+/* the line numbers below are checked: keep each call on the line its enum names */
+enum { LINE_PROBE = __LINE__ + 3 };
+static inline __attribute__((always_inline)) void unit_inl_leaf(void)
+{
+	probe();
+	__asm__ volatile("" ::: "memory");	/* no tail call: the return address stays here */
+}
+
+enum { LINE_LEAF = __LINE__ + 3 };
+static inline __attribute__((always_inline)) void unit_inl_mid(void)
+{
+	unit_inl_leaf();
+	__asm__ volatile("" ::: "memory");
+}
+
+enum { LINE_MID = __LINE__ + 3 };
+__attribute__((noinline, used)) NOCLONE void unit_inl_outer(void)
+{
+	unit_inl_mid();
+	__asm__ volatile("" ::: "memory");
+}
+
+static int first_bias(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	*(uintptr_t *)arg = info->dlpi_addr;
+	return 1;	/* the first object is the program */
+}
+
+struct self {
+	char path[4096];
+	char bid[129];
+	uint64_t vaddr;		/* of the call to probe() */
+};
+
+static bool self_get(struct self *s)
+{
+	uintptr_t bias = 0;
+	ssize_t n = readlink("/proc/self/exe", s->path, sizeof(s->path) - 1);
+
+	if (n <= 0)
+		return false;
+	s->path[n] = '\0';
+	if (!pp_inl_file_build_id(s->path, s->bid, sizeof(s->bid)))
+		return false;
+	unit_inl_outer();
+	dl_iterate_phdr(first_bias, &bias);
+	s->vaddr = probe_ra - 1 - bias;
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = s ? strlen(s) : 0, b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void test_dwinline__chain(void)
+{
+	struct pp_inl *r = pp_inl_new("/nonexistent-debug-dir");
+	struct pp_inl_res res, again;
+	struct self s;
+
+	if (!self_get(&s)) {
+		printf("\n    (no build id on the test binary: not checked) ");
+		pp_inl_free(r);
+		return;
+	}
+	if (!pp_inl_lookup(r, s.bid, s.path, s.vaddr, &res)) {
+		printf("\n    (no DWARF in the test binary: not checked) ");
+		pp_inl_free(r);
+		return;
+	}
+	CU_ASSERT_STRING_EQUAL(pp_inl_debug_file(r, s.bid, s.path), s.path);
+	CU_ASSERT_EQUAL_FATAL(res.nr, 2);
+	CU_ASSERT_STRING_EQUAL(res.frames[0].name, "unit_inl_leaf");
+	CU_ASSERT_STRING_EQUAL(res.frames[1].name, "unit_inl_mid");
+	CU_ASSERT(ends_with(res.frames[0].file, "test-dwinline.c"));
+	CU_ASSERT_EQUAL(res.frames[0].line, LINE_PROBE);
+	CU_ASSERT(ends_with(res.frames[1].file, "test-dwinline.c"));
+	CU_ASSERT_EQUAL(res.frames[1].line, LINE_LEAF);
+	CU_ASSERT(ends_with(res.file, "test-dwinline.c"));
+	CU_ASSERT_EQUAL(res.line, LINE_MID);
+	/* the second answer comes from the cache */
+	CU_ASSERT(pp_inl_lookup(r, s.bid, s.path, s.vaddr, &again));
+	CU_ASSERT_PTR_EQUAL(again.frames, res.frames);
+	/* probe() itself inlines nothing */
+	if (pp_inl_lookup(r, s.bid, s.path, (uint64_t)((uintptr_t)probe - (probe_ra - 1 - s.vaddr)),
+			  &res))
+		CU_ASSERT_EQUAL(res.nr, 0);
+	/* an address in no CU */
+	CU_ASSERT_FALSE(pp_inl_lookup(r, s.bid, s.path, 0xfffffffffff0ull, &res));
+	pp_inl_free(r);
+}
+
+static void test_dwinline__refusals(void)
+{
+	struct pp_inl *r = pp_inl_new(NULL);
+	struct pp_inl_res res;
+	struct self s;
+	char other[129];
+
+	CU_ASSERT_FALSE(pp_inl_lookup(r, NULL, "/bin/sh", 0x1000, &res));
+	CU_ASSERT_FALSE(pp_inl_lookup(r, "", "/bin/sh", 0x1000, &res));
+	CU_ASSERT_FALSE(pp_inl_lookup(r, "abc", "/bin/sh", 0x1000, &res));	/* odd */
+	CU_ASSERT_FALSE(pp_inl_lookup(r, "ABCD", "/bin/sh", 0x1000, &res));	/* case */
+	CU_ASSERT_FALSE(pp_inl_lookup(r, "zz00", "/bin/sh", 0x1000, &res));
+	CU_ASSERT_FALSE(pp_inl_lookup(r, "0123456789", "/dev/zero", 0x1000, &res));
+	CU_ASSERT_FALSE(pp_inl_lookup(r, "0123456789", "relative/path", 0x1000, &res));
+	CU_ASSERT_PTR_NULL(pp_inl_debug_file(r, "0123456789", NULL));
+	CU_ASSERT_FALSE(pp_inl_file_build_id("/dev/null", other, sizeof(other)));
+	CU_ASSERT_FALSE(pp_inl_file_build_id("/nonexistent", other, sizeof(other)));
+	if (self_get(&s)) {
+		/* the binary at the path has another build id: not used */
+		snprintf(other, sizeof(other), "%s", s.bid);
+		other[0] = other[0] == '0' ? '1' : '0';
+		CU_ASSERT_FALSE(pp_inl_lookup(r, other, s.path, s.vaddr, &res));
+		CU_ASSERT_FALSE(pp_inl_lookup(r, other, s.path, s.vaddr, &res));	/* cached miss */
+	}
+	pp_inl_free(r);
+}
+
+/* Write @len bytes of @data to @path, creating the directories. */
+static bool write_file(const char *path, const void *data, size_t len)
+{
+	char dir[4096];
+	FILE *fp;
+	bool ok;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(dir, 0700);
+			*p = '/';
+		}
+	}
+	fp = fopen(path, "wb");
+	if (!fp)
+		return false;
+	ok = fwrite(data, 1, len, fp) == len;
+	return fclose(fp) == 0 && ok;
+}
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!fp)
+		return NULL;
+	do {
+		cap = cap ? cap * 2 : 1 << 20;
+		buf = pp_xrealloc(buf, cap);
+		n = fread(buf + *len, 1, cap - *len, fp);
+		*len += n;
+	} while (*len == cap);
+	fclose(fp);
+	return buf;
+}
+
+struct dsec {
+	uint64_t off, size;
+};
+
+/* The file ranges of the .debug_* sections of ELF image @img. */
+static size_t debug_sections(unsigned char *img, size_t len, struct dsec *out, size_t max)
+{
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, n = 0;
+	GElf_Shdr sh;
+
+	elf_version(EV_CURRENT);
+	e = elf_memory((char *)img, len);
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		goto out;
+	while ((scn = elf_nextscn(e, scn)) && n < max) {
+		const char *name;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (name && !strncmp(name, ".debug_", 7) && sh.sh_offset + sh.sh_size <= len)
+			out[n++] = (struct dsec){ sh.sh_offset, sh.sh_size };
+	}
+out:
+	if (e)
+		elf_end(e);
+	return n;
+}
+
+static void test_dwinline__broken(void)
+{
+	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
+	struct pp_inl_res res;
+	struct self s;
+	struct dsec secs[64];
+	unsigned char *img, *bad;
+	size_t len, nsec;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	if (!self_get(&s) || !mkdtemp(dir))
+		return;
+	/* garbage under the build id's name, then the binary itself: the binary is used */
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
+	CU_ASSERT(write_file(path, "not an ELF file", 15));
+	{
+		struct pp_inl *r = pp_inl_new(dir);
+		if (pp_inl_lookup(r, s.bid, s.path, s.vaddr, &res))
+			CU_ASSERT_STRING_EQUAL(pp_inl_debug_file(r, s.bid, s.path), s.path);
+		pp_inl_free(r);
+	}
+	img = read_all(s.path, &len);
+	nsec = img ? debug_sections(img, len, secs, 64) : 0;
+	bad = img ? pp_xmalloc(len) : NULL;
+	for (int round = 0; nsec && round < 24; round++) {
+		struct pp_inl *r = pp_inl_new(dir);
+		memcpy(bad, img, len);
+		/* a few bytes flipped in one section, or a whole section overwritten */
+		for (size_t i = 0; i < nsec; i++) {
+			if (round % nsec != i && round < 16)
+				continue;
+			for (uint64_t j = 0; j < (round < 16 ? 32 : secs[i].size); j++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				uint64_t at = round < 16 ? (seed >> 20) % secs[i].size : j;
+				bad[secs[i].off + at] = (unsigned char)(seed >> 56);
+			}
+		}
+		CU_ASSERT_FATAL(write_file(path, bad, len));
+		/* path NULL: no fallback to the intact binary */
+		for (uint64_t a = s.vaddr - 4096; a < s.vaddr + 4096; a += 61)
+			(void)pp_inl_lookup(r, s.bid, NULL, a, &res);
+		(void)pp_inl_lookup(r, s.bid, NULL, s.vaddr, &res);
+		pp_inl_free(r);
+	}
+	free(bad);
+	free(img);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+void test_dwinline__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_dwinline__chain, "two inlined calls: names, lines, cache"),
+		PP_TEST(test_dwinline__refusals, "bad build ids, special files, other builds"),
+		PP_TEST(test_dwinline__broken, "garbage and randomized DWARF: no crash"),
+	};
+
+	pp_suite_add("dwinline", tests, PP_ARRAY_SIZE(tests));
+}
