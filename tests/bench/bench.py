@@ -1381,10 +1381,10 @@ def render_latency(res):
         parts.append(md_table(
             ['summary of the same run', 'capture events', 'CPU s', 'wall s', 'peak RSS MB'],
             [['pp-analyze syscalls --perins', human(same['pp_capture_events']),
-              same['pp_analyze_syscalls_cpu_s'], same['pp_analyze_syscalls_wall_s'],
+              same['pp_analyze_syscalls_cpu_s'], f"{same['pp_analyze_syscalls_wall_s']:.3f}",
               same['pp_analyze_maxrss_mb']],
              ['perf trace -i -s', human(same.get('perf_capture_events') or None),
-              same['perf_trace_i_s_cpu_s'], same['perf_trace_i_s_wall_s'],
+              same['perf_trace_i_s_cpu_s'], f"{same['perf_trace_i_s_wall_s']:.3f}",
               same['perf_trace_i_s_maxrss_mb']]]))
         targets.append(f'- syscalls vs `perf trace -s` on the same run: perf takes {x:.1f}x the '
                        f'CPU time of `pp-analyze syscalls` (issue 6 asks for the side-by-side '
@@ -1393,7 +1393,7 @@ def render_latency(res):
     if alone:
         parts.append('Each tool alone over the same workload:\n\n' + md_table(
             ['step', 'wall s', 'CPU s', 'peak RSS MB', 'bytes'],
-            [[r['what'], r.get('wall_s'), r.get('cpu_s'), r.get('maxrss_mb'),
+            [[r['what'], f'{r.get("wall_s", 0):.3f}', f'{r.get("cpu_s", 0):.3f}', r.get('maxrss_mb'),
               human(r['bytes']) if r.get('bytes') else '-'] for r in alone]))
     parts.append('**Targets** (issue 6; the 10M events per CPU second bar is issue 4\'s):\n\n'
                  + '\n'.join(targets + failed_rows(st)))

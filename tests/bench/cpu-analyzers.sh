@@ -77,7 +77,7 @@ for n in $events; do
 
 	# --- profile -------------------------------------------------------------------------------
 	pr=$work/profile-$n.ppcap
-	secs=$((n / 25000 + 2))	# about 25-30k samples/s on a 2-CPU VM at -F 20000
+	secs=$((n / 40000 + 2))	# about 40k samples/s on a 2-CPU VM at -F 20000 (2 x 20 kHz)
 	log "profile: recording cpu-clock -F 20000 -g -a for ${secs}s"
 	"$PP_LOAD/cpuburn" -d "$secs" >/dev/null 2>&1 &
 	b1=$!
