@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # export.sh - bench stage: `pp-analyze export` throughput and peak memory.
 #
-# usage: [QUICK=1] [RUNS=N] [SIZES="1000000 10000000"] [FORMATS="chrome csv"] [OUT=/dev/null]
+# usage: [QUICK=1] [RUNS=N] [SIZES="1000000 10000000"] [FORMATS="chrome csv jsonl perfetto"] [OUT=/dev/null]
 #        sh tests/bench/export.sh
 # For each size, build/bench/fmtbench writes a synthetic sched_switch capture (a handful of
 # tasks on 2 CPUs; the same capture the sqlpy stage reads, see bench_fmtbench_capture in
@@ -21,7 +21,7 @@ set -u
 pp=$PP_BIN/pp-analyze
 sizes=${SIZES:-"1000000 10000000"}
 [ -n "$QUICK" ] && sizes=${SIZES:-"100000 1000000"}
-formats=${FORMATS:-"chrome csv"}
+formats=${FORMATS:-"chrome csv jsonl perfetto"}	# issue 10 asks for chrome and csv
 out=${OUT:-/dev/null}
 
 for n in $sizes; do
