@@ -47,6 +47,7 @@ record() {
 	name=$1 events=$2
 	shift 2
 	tc_ev=$(echo "$events" | sed 's/^/-e /; s/,/ -e /g')
+	rm -f "$name.ppcap" "$name.perf" "$name.perf.old" "$name.dat"
 	"$PP_BIN/pp-record" -e "$events" -a -m 4096 -o "$name.ppcap" >"rec-$name-pp.log" 2>&1 &
 	pp_pid=$!
 	perf record -q -B --buildid-mmap -e "$events" -a -m 4096 -o "$name.perf" >"rec-$name-perf.log" 2>&1 &

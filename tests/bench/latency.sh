@@ -7,9 +7,10 @@
 # 1. multi-trace throughput and peak RSS: captures of about 1M and 10M events
 #    (raw_syscalls of the syscalls load generator, recorded for the workload
 #    only), analysed as sys_enter -> sys_exit keyed by CPU and by thread, both
-#    also with --than 1s --detail (the timeline, nothing to print; keyed by thread,
-#    the main thread's futex wait pins the timeline for the whole run: the worst
-#    case); also syscalls on them.
+#    also with --than 1s --detail (the timeline; keyed by thread, the main thread's
+#    futex wait pins the timeline for the whole run and is printed as the detail of
+#    that one long pair, over a GB of text at 10M events: the worst case); also
+#    syscalls on them.
 #    {"bench":"multi-trace","events":N,"variant":V,"wall_s":S,"events_per_s":R,"maxrss_kb":M,...}
 # 2. syscalls side by side with `perf trace -s`, in one run: pp-record -a records
 #    while `perf trace record` runs the workload (sleeper mixed + getppid/read
@@ -133,5 +134,5 @@ measure1 ro.out "$REC" -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit -
 	echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"pp-record\",\"wall_s\":$WALL,\"cpu_s\":$CPU,\"maxrss_mb\":$RSS,\"bytes\":$(stat -c %s alone.ppcap)}"
 measure ao.out "$ANA" alone.ppcap syscalls --perins &&
 	echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"pp-analyze syscalls\",\"wall_s\":$WALL,\"cpu_s\":$CPU,\"maxrss_mb\":$RSS}"
-rm -f both.ppcap alone.ppcap pt.data pt2.data
+rm -f both.ppcap alone.ppcap pt.data pt2.data ./*.old mt.out	# mt.out: GBs of --detail text
 exit 0

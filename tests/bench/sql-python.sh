@@ -71,6 +71,7 @@ group_by='SELECT prev_comm, count(*) FROM sched_switch GROUP BY prev_comm'
 case $parts in *1*) ;; *) note "part 1 not asked for" ;; esac
 if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) true ;; *) false ;; esac; then
 	[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	rm -f ctx.ppcap ctx.perf ctx.perf.old	# (perf record keeps an old file as .old)
 	"$PP_BIN/pp-record" -e sched:sched_switch -a -m 8192 -o ctx.ppcap >rec-pp.log 2>&1 &
 	pp_pid=$!
 	perf record -q -B --buildid-mmap -e sched:sched_switch -a -m 8192 -o ctx.perf >rec-perf.log 2>&1 &
@@ -93,6 +94,7 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 		emit real one-field pp-python "$n_pp"
 	PYTHONPATH=$PYMOD measure py-standalone "$PYTHON" standalone.py ctx.ppcap &&
 		emit real one-field python3-import-pp "$n_pp"
+	[ -n "${KEEP:-}" ] || rm -f ctx.ppcap ctx.perf	# 1.5 GB at full size
 else
 	note "part 1 skipped: needs root and perf"
 fi
