@@ -22,6 +22,10 @@ script, outside the measured tree, to count the events the decoder printed.  The
 stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
 VmRSS every second.
 
+The stages core, cpu, latency, sqlpy and export run the per-issue scripts of tests/bench
+(analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh; they share
+tests/bench/lib.sh), store the JSON objects they print and check each issue's targets.
+
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
 stored under its name in results.json) and a render function (markdown for its doc section).
 Running a subset (`bench.py analyze`) reuses the other stages' results from results.json.
@@ -959,7 +963,10 @@ def run_script(script, args=()):
     finally:
         stop.append(1)
         th.join()
+    commit = subprocess.run(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'],
+                            capture_output=True, text=True).stdout.strip()
     res = dict(cmd=f'sh tests/bench/{script}', runs=RUNS, quick=QUICK, rc=proc.returncode,
+               commit=commit, date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
                seconds=round(time.monotonic() - t0, 1), rows=rows,
                loadavg=dict(min=min(loads), max=max(loads),
                             mean=round(statistics.mean(loads), 2)) if loads else None)
@@ -1214,7 +1221,8 @@ def script_head(st, intro):
     la = st.get('loadavg')
     load = (f'load average (1 min, sampled every 10 s) {la["min"]:.1f}-{la["max"]:.1f}, mean '
             f'{la["mean"]:.1f}' if la else 'load average not sampled')
-    return (f'{intro}\n\n`{st["cmd"]}`, RUNS={st["runs"]}{" QUICK" if st["quick"] else ""} '
+    when = f' at commit {st["commit"]}, {st["date"]}' if st.get('commit') else ''
+    return (f'{intro}\n\n`{st["cmd"]}`{when}, RUNS={st["runs"]}{" QUICK" if st["quick"] else ""} '
             f'(each analysis: best wall time of the runs, the CPU time of that run, the largest '
             f'peak RSS); the stage took {st["seconds"]:.0f} s, {load}.  events/CPU s = events / '
             f'(user+sys) of the analysis: on this shared 2-CPU VM the steadier figure.')
