@@ -935,6 +935,9 @@ def run_script(script, args=()):
                QUICK='1' if QUICK else '')
     loads, rows = [], []
     t0 = time.monotonic()
+    commit = subprocess.run(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'],
+                            capture_output=True, text=True).stdout.strip()
+    date = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env, cwd=TOP)
     # sample the load average every 10 s while the script runs (it is a shared machine)
     stop = []
@@ -963,10 +966,8 @@ def run_script(script, args=()):
     finally:
         stop.append(1)
         th.join()
-    commit = subprocess.run(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'],
-                            capture_output=True, text=True).stdout.strip()
     res = dict(cmd=f'sh tests/bench/{script}', runs=RUNS, quick=QUICK, rc=proc.returncode,
-               commit=commit, date=time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime()),
+               commit=commit, date=date,
                seconds=round(time.monotonic() - t0, 1), rows=rows,
                loadavg=dict(min=min(loads), max=max(loads),
                             mean=round(statistics.mean(loads), 2)) if loads else None)

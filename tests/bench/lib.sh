@@ -15,6 +15,7 @@ QUICK=${QUICK:-}
 [ "$QUICK" = 0 ] && QUICK=
 if [ -n "$QUICK" ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
 RUNSTAT=$BENCH_DIR/runstat
+FMTBENCH=${FMTBENCH:-$TOP/build/bench/fmtbench}	# built by `make all`
 BENCH_NAME=${BENCH_NAME:-$(basename "$0" .sh)}
 mkdir -p "$BENCH_DIR"
 if [ ! -x "$RUNSTAT" ]; then
@@ -33,7 +34,7 @@ BENCH_ERR=${BENCH_ERR:-$BENCH_DIR/$BENCH_NAME.err}
 bench_measure() {
 	_out=$1
 	shift
-	WALL= CPU= RSS_KB=0 MEASURED_RUNS=0
+	WALL='' CPU='' RSS_KB=0 MEASURED_RUNS=0
 	_i=0
 	while [ $_i -lt "$RUNS" ]; do
 		"$RUNSTAT" -o "$BENCH_DIR/$BENCH_NAME.rs" -- "$@" >"$_out" 2>"$BENCH_ERR"
@@ -110,8 +111,8 @@ bench_fmtbench_capture() {
 	_d=$BENCH_DIR/captures/fmtbench-$1
 	if [ ! -s "$_d/fmtbench.ppcap" ]; then
 		mkdir -p "$_d"
-		[ -x "$BENCH_DIR/fmtbench" ] || make -s -C "$TOP" all >&2
-		"$BENCH_DIR/fmtbench" -n "$1" -o "$_d" >"$_d/fmtbench.json" || return 1
+		[ -x "$FMTBENCH" ] || make -s -C "$TOP" all >&2
+		"$FMTBENCH" -n "$1" -o "$_d" >"$_d/fmtbench.json" || return 1
 		rm -f "$_d/raw.bin"
 	fi
 	echo "$_d/fmtbench.ppcap"
