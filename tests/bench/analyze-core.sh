@@ -12,54 +12,34 @@
 #    printed too (on a busy machine they are longer).
 # 2. top on synthetic captures of 1M and 10M events (capbuild repeat blocks): events/s and
 #    peak RSS, which must not grow with the capture.
+# Each measured command runs RUNS times (default 3, 1 with QUICK=1) under runstat: the best
+# wall time, the CPU time of that run and the largest peak RSS are kept (tests/bench/lib.sh).
 # Lines: {"bench":"decode"|"top-size", "workload":..., "tool":..., "events":N, "cpu_s":..,
-# "wall_s":.., "events_per_cpu_s":.., "maxrss_kb":..}.  Needs GNU time (/usr/bin/time).
+# "wall_s":.., "events_per_cpu_s":.., "events_per_s":.., "maxrss_kb":.., "loadavg":..}.
+# Run by `make bench` as its stage `core` (tests/bench/bench.py).
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-PP_BIN=${PP_BIN:-$top}
-PP_LOAD=${PP_LOAD:-$top/build/load}
-CAPBUILD=${PP_CAPBUILD:-$PP_LOAD/../tests/capbuild}
-dir=${1:-$(mktemp -d /tmp/pp-bench-analyze.XXXXXX)}
+. "$(dirname "$0")/lib.sh"
+CAPBUILD=${PP_CAPBUILD:-$TOP/build/tests/capbuild}
+dir=${1:-$BENCH_DIR/core}
 mkdir -p "$dir"
 cd "$dir" || exit 1
 n_ctx=${N_CTXSW:-300000}
 n_sys=${N_SYSCALLS:-300000}
 big="1000000 10000000"
-if [ -n "${QUICK:-}" ]; then
+if [ -n "$QUICK" ]; then
 	n_ctx=50000
 	n_sys=50000
-	big="1000000"
+	big="100000 1000000"
 fi
-
-note() { echo "analyze-core: $*" >&2; }
-
-# measure TAG CMD...: sets cpu_s wall_s rss_kb from GNU time
-measure() {
+note() { bench_note "$@"; }
+measure() {	# TAG CMD...
 	_tag=$1
 	shift
-	/usr/bin/time -f '%U %S %e %M' -o "time-$_tag" "$@" >/dev/null 2>"err-$_tag"
-	_rc=$?
-	read -r u s wall_s rss_kb <"time-$_tag" || return 1
-	cpu_s=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
-	return $_rc
+	bench_measure /dev/null "$@"
 }
-
 emit() {	# bench workload tool events
-	awk -v b="$1" -v w="$2" -v t="$3" -v n="$4" -v c="$cpu_s" -v wl="$wall_s" -v r="$rss_kb" \
-		'BEGIN { printf "{\"bench\":\"%s\",\"workload\":\"%s\",\"tool\":\"%s\",\"events\":%d,", b, w, t, n;
-			 printf "\"cpu_s\":%.3f,\"wall_s\":%.3f,\"events_per_cpu_s\":%.0f,", c, wl, (c > 0 ? n / c : 0);
-			 printf "\"events_per_wall_s\":%.0f,\"maxrss_kb\":%d}\n", (wl > 0 ? n / wl : 0), r }'
-}
-
-# trace-cmd through the bench harness's wrapper when there is one (see tests/bench/tcwrap.sh)
-TCWRAP=${TCWRAP:-$top/tests/bench/tcwrap.sh}
-tracecmd() {
-	if [ -f "$TCWRAP" ]; then
-		sh "$TCWRAP" trace-cmd "$@"
-	else
-		trace-cmd "$@"
-	fi
+	bench_emit_run bench="$1" workload="$2" tool="$3" events="$4"
 }
 
 # record NAME EVENTS(comma list) LOAD...: the three recorders around one run of LOAD
@@ -67,16 +47,17 @@ record() {
 	name=$1 events=$2
 	shift 2
 	tc_ev=$(echo "$events" | sed 's/^/-e /; s/,/ -e /g')
+	rm -f "$name.ppcap" "$name.perf" "$name.perf.old" "$name.dat"
 	"$PP_BIN/pp-record" -e "$events" -a -m 4096 -o "$name.ppcap" >"rec-$name-pp.log" 2>&1 &
 	pp_pid=$!
-	perf record -q -e "$events" -a -m 4096 -o "$name.perf" >"rec-$name-perf.log" 2>&1 &
+	perf record -q -B --buildid-mmap -e "$events" -a -m 4096 -o "$name.perf" >"rec-$name-perf.log" 2>&1 &
 	perf_pid=$!
 	tc_pid=
 	if command -v trace-cmd >/dev/null 2>&1; then
 		# shellcheck disable=SC2086 # tc_ev is a list of options
 		# a command bounds the recording: a background trace-cmd ignores SIGINT
 		rm -f "stop-$name"
-		tracecmd record -b 65536 $tc_ev -o "$name.dat" \
+		bench_tracecmd record -b 65536 $tc_ev -o "$name.dat" \
 			sh -c "while [ ! -e stop-$name ]; do sleep 0.1; done" >"rec-$name-tc.log" 2>&1 &
 		tc_pid=$!
 	fi
@@ -90,7 +71,7 @@ record() {
 
 decode() {	# NAME TOP-EVENTS
 	name=$1
-	ev=$("$PP_BIN/pp-analyze" "$name.ppcap" info | awk '$1 == "events" { print $2 }')
+	ev=$(bench_info "$name.ppcap" events)
 	measure "$name-pp" "$PP_BIN/pp-analyze" "$name.ppcap" trace -o /dev/null &&
 		emit decode "$name" "pp-analyze trace" "$ev"
 	measure "$name-top" "$PP_BIN/pp-analyze" "$name.ppcap" top -e "$2" &&
@@ -108,9 +89,7 @@ decode() {	# NAME TOP-EVENTS
 	fi
 }
 
-[ "$(id -u)" = 0 ] || { note "needs root"; exit 77; }
-[ -x /usr/bin/time ] || { note "needs GNU time (/usr/bin/time)"; exit 77; }
-[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
+[ "$(id -u)" = 0 ] || { bench_emit bench=core status=skipped reason="needs root"; exit 0; }
 
 record sched sched:sched_switch,sched:sched_wakeup "$PP_LOAD/ctxsw" -n "$n_ctx" -c 0
 decode sched sched:sched_switch,sched:sched_wakeup
@@ -118,7 +97,7 @@ record sys raw_syscalls:sys_enter,raw_syscalls:sys_exit "$PP_LOAD/syscalls" -n "
 decode sys raw_syscalls:sys_enter,raw_syscalls:sys_exit
 
 # top on synthetic captures: a scheduler pattern of 8 events over 5 threads, repeated
-f=$top/tests/fixtures/formats
+f=$TOP/tests/fixtures/formats
 for n in $big; do
 	cat >big.desc <<EOF
 event 1 sched:sched_switch $f/sched_switch.format

@@ -22,6 +22,10 @@ script, outside the measured tree, to count the events the decoder printed.  The
 stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
 VmRSS every second.
 
+The stages core, cpu, latency, sqlpy and export run the per-issue scripts of tests/bench
+(analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh; they share
+tests/bench/lib.sh), store the JSON objects they print and check each issue's targets.
+
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
 stored under its name in results.json) and a render function (markdown for its doc section).
 Running a subset (`bench.py analyze`) reuses the other stages' results from results.json.
@@ -49,6 +53,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -909,6 +914,98 @@ def stage_fmtbench():
     return dict(status='ok', cmd='; '.join(cmds), rows=rows)
 
 
+# ---- the per-issue scripts: core, cpu, latency, sqlpy, export ----------------------------------
+# Each stage runs one shell script of tests/bench (sharing tests/bench/lib.sh) that prints one
+# JSON object a line on stdout (progress on stderr, passed through); the rows are stored as
+# they are and rendered below.  QUICK, RUNS, PP_BIN, PP_LOAD and BENCH_DIR are passed on.
+SCRIPT_TIMEOUT_S = 3 * 3600
+
+
+def loadavg1():
+    try:
+        with open('/proc/loadavg') as f:
+            return float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def run_script(script, args=()):
+    argv = ['sh', os.path.join(HERE, script)] + list(args)
+    env = dict(os.environ, PP_BIN=PP_BIN, PP_LOAD=PP_LOAD, BENCH_DIR=BENCH_DIR, RUNS=str(RUNS),
+               QUICK='1' if QUICK else '')
+    loads, rows = [], []
+    t0 = time.monotonic()
+    commit = subprocess.run(['git', '-C', TOP, 'rev-parse', '--short', 'HEAD'],
+                            capture_output=True, text=True).stdout.strip()
+    date = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env, cwd=TOP)
+    # sample the load average every 10 s while the script runs (it is a shared machine)
+    stop = []
+
+    def sampler():
+        while not stop:
+            la = loadavg1()
+            if la is not None:
+                loads.append(la)
+            for _ in range(100):
+                if stop:
+                    break
+                time.sleep(0.1)
+    th = threading.Thread(target=sampler, daemon=True)
+    th.start()
+    try:
+        for line in proc.stdout:
+            line = line.strip()
+            if not line.startswith('{'):
+                continue
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                say(f'bench: {script}: not JSON: {line[:100]}')
+        proc.wait(timeout=SCRIPT_TIMEOUT_S)
+    finally:
+        stop.append(1)
+        th.join()
+    res = dict(cmd=f'sh tests/bench/{script}', runs=RUNS, quick=QUICK, rc=proc.returncode,
+               commit=commit, date=date,
+               seconds=round(time.monotonic() - t0, 1), rows=rows,
+               loadavg=dict(min=min(loads), max=max(loads),
+                            mean=round(statistics.mean(loads), 2)) if loads else None)
+    skipped = [r for r in rows if r.get('status') == 'skipped']
+    if not rows or (skipped and len(skipped) == len(rows)):
+        res.update(status='skipped', reason=(skipped[0].get('reason') if skipped else
+                                             f'{script} printed nothing (exit status '
+                                             f'{proc.returncode})'))
+    else:
+        res['status'] = 'ok'
+    return res
+
+
+def stage_core():
+    """issue 4: decoding (trace, top) vs perf script / trace-cmd report; top at 1M and 10M."""
+    return run_script('analyze-core.sh')
+
+
+def stage_cpu():
+    """issue 5: profile and task-state, task-state vs perf sched timehist."""
+    return run_script('cpu-analyzers.sh')
+
+
+def stage_latency():
+    """issue 6: multi-trace with and without --detail; syscalls vs perf trace -s."""
+    return run_script('latency.sh')
+
+
+def stage_sqlpy():
+    """issue 7: sql GROUP BY vs trace vs perf script; python __sample__ loop."""
+    return run_script('sql-python.sh')
+
+
+def stage_export():
+    """issue 10: export to Chrome JSON and CSV, throughput and peak RSS."""
+    return run_script('export.sh')
+
+
 # ---- rendering ----------------------------------------------------------------------------------
 def md_table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
@@ -1117,6 +1214,271 @@ def render_fmtbench(res):
                                                    for r in fb['rows']])
 
 
+# ---- rendering the per-issue stages ---------------------------------------------------------
+TARGET_AGG = 10e6       # issue 4: top and other aggregating analyzers, events per CPU second
+
+
+def script_head(st, intro):
+    la = st.get('loadavg')
+    load = (f'load average (1 min, sampled every 10 s) {la["min"]:.1f}-{la["max"]:.1f}, mean '
+            f'{la["mean"]:.1f}' if la else 'load average not sampled')
+    when = f' at commit {st["commit"]}, {st["date"]}' if st.get('commit') else ''
+    return (f'{intro}\n\n`{st["cmd"]}`{when}, RUNS={st["runs"]}{" QUICK" if st["quick"] else ""} '
+            f'(each analysis: best wall time of the runs, the CPU time of that run, the largest '
+            f'peak RSS); the stage took {st["seconds"]:.0f} s, {load}.  events/CPU s = events / '
+            f'(user+sys) of the analysis: on this shared 2-CPU VM the steadier figure.')
+
+
+def verdict(ok):
+    return 'met' if ok else '**not met**'
+
+
+def pick(st, **kv):
+    return [r for r in st['rows'] if all(r.get(k) == v for k, v in kv.items())
+            and r.get('status') is None]
+
+
+def rate(r):
+    return human(r.get('events_per_cpu_s')) if r.get('events_per_cpu_s') else '?'
+
+
+def rss_mb(r):
+    return f'{r["maxrss_kb"] / 1024:.1f}' if r.get('maxrss_kb') else '?'
+
+
+def run_cells(r):
+    return [human(r.get('events')), f'{r.get("cpu_s", 0):.3f}', f'{r.get("wall_s", 0):.3f}',
+            rate(r), human(r.get('events_per_s')), rss_mb(r)]
+
+
+RUN_TITLES = ['events', 'CPU s', 'wall s', 'events/CPU s', 'events/s (wall)', 'peak RSS MB']
+
+
+def failed_rows(st):
+    return [f'- {r}' for r in st['rows'] if r.get('status') in ('failed', 'skipped')]
+
+
+RSS_FLAT = 1.25     # "must not grow with the capture": at most +25% over 10x the events
+
+
+def rss_growth(small, big, what, bar=True):
+    """a target line: peak RSS at the big size / at the small size; bar=False when the issue
+    asks for the numbers only"""
+    if not small or not big:
+        return f'- {what}: peak RSS growth: not measured'
+    g = big['maxrss_kb'] / max(small['maxrss_kb'], 1)
+    return (f'- {what}: peak RSS {rss_mb(small)} MB at {human(small["events"])} events, '
+            f'{rss_mb(big)} MB at {human(big["events"])} ({big["events"] / small["events"]:.1f}x '
+            f'the events): x{g:.2f}' +
+            (f'; must not grow with the capture (at most x{RSS_FLAT}): {verdict(g <= RSS_FLAT)}'
+             if bar else ' (the issue sets no bar)'))
+
+
+def agg_line(r, what):
+    e = r.get('events_per_cpu_s') or 0
+    return (f'- {what}: {human(e)} events per CPU second = {e / TARGET_AGG:.2f}x the 10M '
+            f'target: {verdict(e >= TARGET_AGG)}')
+
+
+def render_core(res):
+    st = res.get('core')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    parts = [script_head(st, 'Issue 4.  The same workload recorded by pp-record, perf record and '
+                         'trace-cmd record at once; each capture decoded to /dev/null '
+                         '(`pp-analyze trace -o /dev/null`, `perf script`, `trace-cmd report`) '
+                         'and aggregated by `pp-analyze top`.  Then `top` and `trace` on '
+                         'synthetic scheduler captures (capbuild) of two sizes.')]
+    rows, targets = [], []
+    for w in dict.fromkeys(r['workload'] for r in pick(st, bench='decode')):
+        ws = pick(st, bench='decode', workload=w)
+        ps = next((r for r in ws if r['tool'] == 'perf script'), None)
+        for r in ws:
+            x = (f'{r["events_per_cpu_s"] / ps["events_per_cpu_s"]:.2f}'
+                 if ps and ps.get('events_per_cpu_s') else '-')
+            rows.append([w, r['tool']] + run_cells(r) + [x])
+        tr = next((r for r in ws if r['tool'] == 'pp-analyze trace'), None)
+        if tr and ps:
+            x = tr['events_per_cpu_s'] / ps['events_per_cpu_s']
+            xw = tr['events_per_s'] / ps['events_per_s'] if ps.get('events_per_s') else 0
+            targets.append(f'- {w}: `trace` decodes {x:.2f}x perf script\'s events per CPU '
+                           f'second ({xw:.2f}x per wall second); target 3x: {verdict(x >= 3)}')
+        tp = next((r for r in ws if r['tool'] == 'pp-analyze top'), None)
+        if tp:
+            targets.append(agg_line(tp, f'{w}: `top`'))
+    parts.append(md_table(['workload', 'decoder'] + RUN_TITLES + ['x perf script (CPU)'], rows))
+    big = pick(st, bench='top-size')
+    parts.append(md_table(['capture', 'analysis'] + RUN_TITLES,
+                          [[r['workload'], r['tool']] + run_cells(r) for r in big]))
+    for tool in dict.fromkeys(r['tool'] for r in big):
+        ts = sorted((r for r in big if r['tool'] == tool), key=lambda r: r['events'])
+        if tool.startswith('pp-analyze top'):
+            targets.append(agg_line(ts[-1], f'synthetic {human(ts[-1]["events"])}: `{tool}`'))
+        targets.append(rss_growth(ts[0], ts[-1] if len(ts) > 1 else None, f'`{tool}`'))
+    parts.append('**Targets** (issue 4):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
+def render_cpu(res):
+    st = res.get('cpu')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    parts = [script_head(st, 'Issue 5.  task-state: a pipe ping-pong (ctxsw on CPU 0) recorded '
+                         'at once by `pp-record --for task-state -a` and `perf sched record -a`, '
+                         'read by `pp-analyze task-state` and `perf sched timehist` (perf\'s '
+                         'capture holds more events: it records more tracepoints).  profile: '
+                         '`pp-record -e cpu-clock -F 20000 -g -a` while cpuburn and ctxsw run.')]
+    rows, targets = [], []
+    for r in pick(st, bench='cpu-analyzers'):
+        rows.append([r['analyzer'], r['tool'] + (' ' + r['args'] if r['args'] else ''),
+                     f'{r["capture_mb"]:.1f}'] + run_cells(r))
+    parts.append(md_table(['analyzer', 'command', 'capture MB'] + RUN_TITLES, rows))
+    for an, args in (('task-state', ''), ('task-state', '--perins'), ('profile', '-g'),
+                     ('profile', '')):
+        rs = sorted(pick(st, analyzer=an, tool='pp-analyze', args=args), key=lambda r: r['events'])
+        if not rs:
+            continue
+        name = f'`{an}{" " + args if args else ""}`'
+        targets.append(agg_line(rs[-1], f'{name} at {human(rs[-1]["events"])} events'))
+        targets.append(rss_growth(rs[0], rs[-1] if len(rs) > 1 else None, name, bar=False))
+    for pr in pick(st, analyzer='task-state', tool='perf sched timehist', args=''):
+        pp = [r for r in pick(st, analyzer='task-state', tool='pp-analyze', args='')
+              if r['events'] <= pr['events']]
+        pp = max(pp, key=lambda r: r['events'], default=None) if pp else None
+        if pp:
+            targets.append(f'- same workload ({human(pp["events"])} pp events, '
+                           f'{human(pr["events"])} perf events): `perf sched timehist` takes '
+                           f'{pr["cpu_s"] / max(pp["cpu_s"], 1e-3):.1f}x the CPU time of '
+                           f'`task-state` and {pr["maxrss_kb"] / max(pp["maxrss_kb"], 1):.0f}x '
+                           f'its peak RSS')
+    parts.append('**Targets** (issue 5 asks for the numbers side by side; the 10M events per '
+                 'CPU second bar is issue 4\'s for aggregating analyzers):\n\n'
+                 + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
+def render_latency(res):
+    st = res.get('latency')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    parts = [script_head(st, 'Issue 6.  multi-trace `raw_syscalls:sys_enter -> sys_exit` on '
+                         'captures of the syscalls load generator, keyed by CPU and by thread, '
+                         'without and with `--than 1s --detail` (the timeline); syscalls on the '
+                         'same captures.  Then one workload (sleeper + getppid/read storm) '
+                         'recorded by pp-record -a while `perf trace record` runs it, summarized '
+                         'by `pp-analyze syscalls` and `perf trace -i -s`.')]
+    rows, targets = [], []
+    for r in pick(st, bench='multi-trace') + pick(st, bench='syscalls'):
+        rows.append([r['bench'], r.get('variant', '-'), human(r.get('pairs'))
+                     if 'pairs' in r else '-'] + run_cells(r))
+    parts.append(md_table(['analyzer', 'variant', 'pairs'] + RUN_TITLES, rows))
+    for v in dict.fromkeys(r['variant'] for r in pick(st, bench='multi-trace')):
+        rs = sorted(pick(st, bench='multi-trace', variant=v), key=lambda r: r['events'])
+        targets.append(agg_line(rs[-1], f'multi-trace {v} at {human(rs[-1]["events"])} events'))
+        targets.append(rss_growth(rs[0], rs[-1] if len(rs) > 1 else None, f'multi-trace {v}',
+                                  bar=False))
+    cmp_rows = pick(st, bench='syscalls-vs-perf-trace')
+    calls = [r for r in cmp_rows if 'syscall' in r]
+    if calls:
+        parts.append('Counts and averages of the same run, per thread of the workload:\n\n' +
+                     md_table(['tid', 'syscall', 'pp calls', 'perf calls', 'pp avg us',
+                               'perf avg us'],
+                              [[r['tid'], r['syscall'], r['pp_calls'], r['perf_calls'],
+                                r['pp_avg_us'], r['perf_avg_us']] for r in calls]))
+    same = next((r for r in cmp_rows if r.get('what') == 'summaries of the same run'), None)
+    if same:
+        x = same['perf_trace_i_s_cpu_s'] / max(same['pp_analyze_syscalls_cpu_s'], 1e-3)
+        parts.append(md_table(
+            ['summary of the same run', 'capture events', 'CPU s', 'wall s', 'peak RSS MB'],
+            [['pp-analyze syscalls --perins', human(same['pp_capture_events']),
+              same['pp_analyze_syscalls_cpu_s'], f"{same['pp_analyze_syscalls_wall_s']:.3f}",
+              same['pp_analyze_maxrss_mb']],
+             ['perf trace -i -s', human(same.get('perf_capture_events') or None),
+              same['perf_trace_i_s_cpu_s'], f"{same['perf_trace_i_s_wall_s']:.3f}",
+              same['perf_trace_i_s_maxrss_mb']]]))
+        targets.append(f'- syscalls vs `perf trace -s` on the same run: perf takes {x:.1f}x the '
+                       f'CPU time of `pp-analyze syscalls` (issue 6 asks for the side-by-side '
+                       f'numbers, no bar)')
+    alone = [r for r in cmp_rows if r.get('what') not in (None, 'summaries of the same run')]
+    if alone:
+        parts.append('Each tool alone over the same workload:\n\n' + md_table(
+            ['step', 'wall s', 'CPU s', 'peak RSS MB', 'bytes'],
+            [[r['what'], f'{r.get("wall_s", 0):.3f}', f'{r.get("cpu_s", 0):.3f}', r.get('maxrss_mb'),
+              human(r['bytes']) if r.get('bytes') else '-'] for r in alone]))
+    parts.append('**Targets** (issue 6; the 10M events per CPU second bar is issue 4\'s):\n\n'
+                 + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
+def render_sqlpy(res):
+    st = res.get('sqlpy')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    parts = [script_head(st, 'Issue 7.  One ctxsw workload recorded by pp-record and perf record '
+                         'at once (`sched:sched_switch`): the GROUP BY query, `trace`, '
+                         '`perf script` and a python `__sample__` handler reading one field '
+                         '(`pp-analyze python`, and the same loop in python3 with `import pp`); '
+                         'then every query shape in both storage modes on the synthetic '
+                         'capture that the export stage reads too.')]
+    targets = []
+    for b in ('real', 'synthetic'):
+        rs = pick(st, bench=b)
+        if not rs:
+            continue
+        parts.append(md_table(['capture', 'shape', 'tool'] + RUN_TITLES,
+                              [[b, r['shape'], r['tool']] + run_cells(r) for r in rs]))
+        g = next((r for r in rs if r['tool'] == 'pp-sql' and r['shape'] == 'group-by'), None)
+        ps = next((r for r in rs if r['tool'] == 'perf-script'), None)
+        tr = next((r for r in rs if r['tool'] == 'pp-trace'), None)
+        if g and ps:
+            x, xw = ps['cpu_s'] / max(g['cpu_s'], 1e-3), ps['wall_s'] / max(g['wall_s'], 1e-3)
+            targets.append(f'- {b}: the GROUP BY query ({human(g["events"])} events) takes '
+                           f'1/{x:.1f} of the CPU time (1/{xw:.1f} of the wall time) of '
+                           f'`perf script` printing the same workload ({human(ps["events"])} '
+                           f'events); target: faster: {verdict(x > 1 and xw > 1)}' +
+                           (f'; `trace -o /dev/null` takes {tr["cpu_s"] / max(g["cpu_s"], 1e-3):.1f}x'
+                            ' the CPU time of the query' if tr else ''))
+        for py in (r for r in rs if r['shape'] == 'one-field'):
+            e, ew = py.get('events_per_cpu_s') or 0, py.get('events_per_s') or 0
+            targets.append(f'- {b}: {py["tool"]} one-field loop: {human(e)} events per CPU second '
+                           f'({human(ew)} per wall second) = {e / 1e6:.1f}x the 1M target: '
+                           f'{verdict(e >= 1e6)}')
+    parts.append('**Targets** (issue 7):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
+def render_export(res):
+    st = res.get('export')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    parts = [script_head(st, 'Issue 10.  `pp-analyze CAPTURE export --to FORMAT -o /dev/null` on '
+                         'the synthetic sched_switch captures of build/bench/fmtbench (a handful '
+                         'of tasks on 2 CPUs; the output size is counted by one more export).')]
+    rs = pick(st, stage='export')
+    parts.append(md_table(['format'] + RUN_TITLES + ['output MB', 'B/event'],
+                          [[r['format']] + run_cells(r) +
+                           [f'{r["out_bytes"] / 1048576:.0f}',
+                            f'{r["out_bytes"] / max(r["events"], 1):.0f}'] for r in rs]))
+    targets = []
+    for f in dict.fromkeys(r['format'] for r in rs):
+        fs = sorted((r for r in rs if r['format'] == f), key=lambda r: r['events'])
+        targets.append(f'- {f}: {human(fs[-1]["events_per_cpu_s"])} events per CPU second at '
+                       f'{human(fs[-1]["events"])} events (issue 10 sets no bar)')
+        targets.append(rss_growth(fs[0], fs[-1] if len(fs) > 1 else None, f'export --to {f}'))
+    parts.append('**Targets** (issue 10):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
 # ---- results and the document ---------------------------------------------------------------
 def machine_facts():
     def cmd(argv):
@@ -1201,6 +1563,11 @@ STAGES = [
     dict(name='footprint', run=stage_footprint, doc='footprint', render=render_footprint),
     dict(name='zstd', run=stage_zstd, doc='zstd', render=render_zstd),
     dict(name='fmtbench', run=stage_fmtbench, doc='fmtbench', render=render_fmtbench),
+    dict(name='core', run=stage_core, doc='core', render=render_core),
+    dict(name='cpu', run=stage_cpu, doc='cpu', render=render_cpu),
+    dict(name='latency', run=stage_latency, doc='latency', render=render_latency),
+    dict(name='sqlpy', run=stage_sqlpy, doc='sqlpy', render=render_sqlpy),
+    dict(name='export', run=stage_export, doc='export', render=render_export),
 ]
 
 
@@ -1209,8 +1576,11 @@ def main(argv):
     if any(a in ('-h', '--help') for a in argv):
         print(__doc__)
         print('stages:', ' '.join(names))
+        print('--render: rewrite the doc sections from build/bench/results.json only')
         return 0
-    todo = argv or names
+    render_only = '--render' in argv     # rewrite the doc from results.json, run nothing
+    argv = [a for a in argv if a != '--render']
+    todo = [] if render_only else (argv or names)
     for a in todo:
         if a not in names:
             say(f'bench: unknown stage {a}; stages: {" ".join(names)}')
@@ -1219,7 +1589,8 @@ def main(argv):
         say(f'bench: {RUNSTAT} is missing: run tests/bench/run.sh')
         return 2
     res = results_load()
-    res['machine'] = machine_facts()
+    if not render_only:
+        res['machine'] = machine_facts()
     t_all = time.monotonic()
     for st in STAGES:
         if st['name'] not in todo:

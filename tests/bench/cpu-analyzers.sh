@@ -3,7 +3,7 @@
 # cpu-analyzers.sh - throughput and peak RSS of pp-analyze profile and task-state on big
 # captures, task-state side by side with `perf sched timehist` on the same workload.
 #
-# usage: [EVENTS="1000000 10000000"] [RUNS=3] [KEEP=1] sh tests/bench/cpu-analyzers.sh
+# usage: [EVENTS="1000000 10000000"] [RUNS=3] [QUICK=1] [KEEP=1] sh tests/bench/cpu-analyzers.sh
 # Needs root.  For each size N:
 #   task-state: a pipe ping-pong (ctxsw, both threads on CPU 0) runs once while
 #     `pp-record --for task-state -a` and `perf sched record -a` record it together; then
@@ -15,62 +15,31 @@
 # load (loadavg is printed): events_per_cpu_s (user+sys) is the steadier figure.
 # Prints one JSON object per line on stdout; progress goes to stderr.  Captures land in $BENCH_DIR/cpu (default build/bench/cpu), removed at
 # the end unless KEEP=1.  10M events take about 10 minutes to record on a 2-CPU VM.
+# QUICK=1: EVENTS="100000 500000" and RUNS=1.  Run by `make bench` as its stage `cpu`.
 set -eu
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-bin=${PP_BIN:-$top}
-load=${PP_LOAD:-$top/build/load}
-work=${BENCH_DIR:-$top/build/bench}/cpu
+. "$(dirname "$0")/lib.sh"
+work=$BENCH_DIR/cpu
 events=${EVENTS:-1000000 10000000}
-runs=${RUNS:-3}
-runstat=$top/build/bench/runstat
+[ -n "$QUICK" ] && events=${EVENTS:-100000 500000}
 
-[ "$(id -u)" = 0 ] || { echo "cpu-analyzers: needs root" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { bench_emit bench=cpu-analyzers status=skipped reason="needs root"; exit 0; }
 mkdir -p "$work"
-if [ ! -x "$runstat" ]; then
-	mkdir -p "$(dirname "$runstat")"
-	${CC:-cc} -O2 -o "$runstat" "$top/tests/bench/runstat.c"
-fi
 have_perf=0
 command -v perf >/dev/null 2>&1 && have_perf=1
-log() { echo "cpu-analyzers: $*" >&2; }
+log() { bench_note "$@"; }
 bg=""	# background loads and recorders, stopped on exit
 trap 'for p in $bg; do kill "$p" 2>/dev/null; done' EXIT
 
-# rs KEY: a value of the last RUNSTAT line in $work/rs.out
-rs() { tr ' ' '\n' <"$work/rs.out" | sed -n "s/^$1=//p"; }
+measure() { bench_measure /dev/null "$@"; }
 
-# measure CMD...: run CMD (stdout to /dev/null) $runs times; sets WALL CPU RSS_KB
-measure() {
-	WALL= CPU= RSS_KB=0
-	i=0
-	while [ $i -lt "$runs" ]; do
-		"$runstat" -o "$work/rs.out" -- "$@" >/dev/null 2>"$work/err.out" ||
-			{ cat "$work/err.out" >&2; log "failed: $*"; return 1; }
-		w=$(rs wall_s)
-		c=$(awk -v u="$(rs user_s)" -v s="$(rs sys_s)" 'BEGIN { printf "%.3f", u + s }')
-		r=$(rs maxrss_kb)
-		if [ -z "$WALL" ] || awk -v a="$w" -v b="$WALL" 'BEGIN { exit !(a < b) }'; then
-			WALL=$w CPU=$c
-		fi
-		[ "$r" -gt "$RSS_KB" ] && RSS_KB=$r
-		i=$((i + 1))
-	done
-}
-
-# emit ANALYZER TOOL EVENTS CAPTURE_FILE ARGS: one JSON line from WALL CPU RSS_KB
+# emit ANALYZER TOOL EVENTS CAPTURE_FILE ARGS: one JSON line from the last measure
 emit() {
-	size=$(stat -c %s "$4")
-	awk -v load="$(cut -d' ' -f1 /proc/loadavg)" -v a="$1" -v t="$2" -v n="$3" -v sz="$size" -v w="$WALL" -v c="$CPU" -v r="$RSS_KB" \
-	    -v args="$5" 'BEGIN {
-		printf "{\"bench\":\"cpu-analyzers\",\"analyzer\":\"%s\",\"tool\":\"%s\",\"args\":\"%s\",", a, t, args
-		printf "\"events\":%d,\"capture_mb\":%.1f,\"wall_s\":%.3f,\"cpu_s\":%.3f,", n, sz / 1048576, w, c
-		printf "\"events_per_s\":%.0f,\"events_per_cpu_s\":%.0f,", (w > 0 ? n / w : 0), (c > 0 ? n / c : 0)
-		printf "\"peak_rss_mb\":%.1f,\"loadavg\":%s}\n", r / 1024, load
-	}'
+	bench_emit_run bench=cpu-analyzers analyzer="$1" tool="$2" args="$5" events="$3" \
+		capture_mb="$(awk -v b="$(stat -c %s "$4")" 'BEGIN { printf "%.1f", b / 1048576 }')"
 }
 
-pp_events() { "$bin/pp-analyze" "$1" info | sed -n 's/^events  *\([0-9]*\).*/\1/p'; }
+pp_events() { bench_info "$1" events; }
 
 for n in $events; do
 	# --- task-state and perf sched timehist on one ping-pong run ----------------------------
@@ -85,8 +54,8 @@ for n in $events; do
 		sleep 2
 	fi
 	log "task-state: recording ~$n sched events (ctxsw -n $((n / 4)))"
-	"$bin/pp-record" --for task-state -a -m 4096 -o "$ts" -- \
-		"$load/ctxsw" -n $((n / 4)) -c 0 >/dev/null 2>"$work/rec.err" ||
+	"$PP_BIN/pp-record" --for task-state -a -m 4096 -o "$ts" -- \
+		"$PP_LOAD/ctxsw" -n $((n / 4)) -c 0 >/dev/null 2>"$work/rec.err" ||
 		{ cat "$work/rec.err" >&2; exit 1; }
 	if [ -n "$pid" ]; then
 		kill -TERM "$pid" 2>/dev/null || true	# (INT is ignored in background jobs)
@@ -95,11 +64,11 @@ for n in $events; do
 	nev=$(pp_events "$ts")
 	lost=$(sed -n 's/^ *lost: \([0-9]*\).*/\1/p' "$work/rec.err")
 	log "task-state: $nev events, $lost lost"
-	measure "$bin/pp-analyze" "$ts" task-state && emit task-state pp-analyze "$nev" "$ts" ""
-	measure "$bin/pp-analyze" "$ts" task-state --perins &&
+	measure "$PP_BIN/pp-analyze" "$ts" task-state && emit task-state pp-analyze "$nev" "$ts" ""
+	measure "$PP_BIN/pp-analyze" "$ts" task-state --perins &&
 		emit task-state pp-analyze "$nev" "$ts" "--perins"
 	if [ -n "$pid" ] && [ -s "$pd" ]; then
-		pev=$(perf report -i "$pd" --stats 2>/dev/null | sed -n 's/^ *SAMPLE events: *\([0-9]*\).*/\1/p' | head -1)
+		pev=$(bench_perf_events "$pd")
 		measure perf sched timehist -i "$pd" &&
 			emit task-state "perf sched timehist" "${pev:-0}" "$pd" ""
 		measure perf sched timehist -s -i "$pd" &&
@@ -108,22 +77,22 @@ for n in $events; do
 
 	# --- profile -------------------------------------------------------------------------------
 	pr=$work/profile-$n.ppcap
-	secs=$((n / 25000 + 2))	# about 25-30k samples/s on a 2-CPU VM at -F 20000
+	secs=$((n / 40000 + 2))	# about 40k samples/s on a 2-CPU VM at -F 20000 (2 x 20 kHz)
 	log "profile: recording cpu-clock -F 20000 -g -a for ${secs}s"
-	"$load/cpuburn" -d "$secs" >/dev/null 2>&1 &
+	"$PP_LOAD/cpuburn" -d "$secs" >/dev/null 2>&1 &
 	b1=$!
-	"$load/ctxsw" -n 100000000 >/dev/null 2>&1 &
+	"$PP_LOAD/ctxsw" -n 100000000 >/dev/null 2>&1 &
 	b2=$!
 	bg="$bg $b1 $b2"
-	"$bin/pp-record" -e cpu-clock -F 20000 -g -a -m 1024 --duration "$secs" -o "$pr" \
+	"$PP_BIN/pp-record" -e cpu-clock -F 20000 -g -a -m 1024 --duration "$secs" -o "$pr" \
 		>/dev/null 2>"$work/rec.err" || { cat "$work/rec.err" >&2; exit 1; }
 	kill "$b2" 2>/dev/null || true
 	wait "$b1" "$b2" 2>/dev/null || true
 	nev=$(pp_events "$pr")
 	log "profile: $nev samples"
-	measure "$bin/pp-analyze" "$pr" profile -g && emit profile pp-analyze "$nev" "$pr" "-g"
-	measure "$bin/pp-analyze" "$pr" profile -g --flame-graph "$work/fg.svg" &&
+	measure "$PP_BIN/pp-analyze" "$pr" profile -g && emit profile pp-analyze "$nev" "$pr" "-g"
+	measure "$PP_BIN/pp-analyze" "$pr" profile -g --flame-graph "$work/fg.svg" &&
 		emit profile pp-analyze "$nev" "$pr" "-g --flame-graph x.svg"
-	measure "$bin/pp-analyze" "$pr" profile && emit profile pp-analyze "$nev" "$pr" ""
+	measure "$PP_BIN/pp-analyze" "$pr" profile && emit profile pp-analyze "$nev" "$pr" ""
 	[ -n "${KEEP:-}" ] || rm -f "$ts" "$pd" "$pr" "$work/fg.svg"
 done

@@ -7,53 +7,52 @@
 # 1. multi-trace throughput and peak RSS: captures of about 1M and 10M events
 #    (raw_syscalls of the syscalls load generator, recorded for the workload
 #    only), analysed as sys_enter -> sys_exit keyed by CPU and by thread, both
-#    also with --than 1s --detail (the timeline, nothing to print; keyed by thread,
-#    the main thread's futex wait pins the timeline for the whole run: the worst
-#    case); also syscalls on them.
-#    {"bench":"multi-trace","events":N,"variant":V,"wall_s":S,"events_per_s":R,"maxrss_mb":M}
+#    also with --than 1s --detail (the timeline; keyed by thread, the main thread's
+#    futex wait pins the timeline for the whole run and is printed as the detail of
+#    that one long pair, over a GB of text at 10M events: the worst case); also
+#    syscalls on them.
+#    {"bench":"multi-trace","events":N,"variant":V,"wall_s":S,"events_per_s":R,"maxrss_kb":M,...}
 # 2. syscalls side by side with `perf trace -s`, in one run: pp-record -a records
 #    while `perf trace record` runs the workload (sleeper mixed + getppid/read
 #    storm); `pp-analyze syscalls` and `perf trace -i -s` summarize; both tools'
 #    counts and averages for the workload's threads, then each tool's own cost.
 #    {"bench":"syscalls-vs-perf-trace", ...}
-# Needs root.  QUICK=1: the 1M capture only, a smaller workload.
+# Needs root.  QUICK=1: captures of 100k and 1M events, a smaller workload.
+# Analyses run RUNS times (default 3, 1 with QUICK=1; best wall, largest RSS), recordings once.
+# Run by `make bench` as its stage `latency` (tests/bench/bench.py).
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-PP_BIN=${PP_BIN:-$top}
-PP_LOAD=${PP_LOAD:-$top/build/load}
-dir=${BENCH_DIR:-$top/build/bench}/latency
+. "$(dirname "$0")/lib.sh"
+dir=$BENCH_DIR/latency
 mkdir -p "$dir"
 cd "$dir" || exit 1
+BENCH_ERR=$dir/err.txt
 REC=$PP_BIN/pp-record
 ANA=$PP_BIN/pp-analyze
-[ "$(id -u)" = 0 ] || { echo '{"bench":"latency","status":"skipped","reason":"needs root"}'; exit 0; }
-[ -x /usr/bin/time ] || { echo '{"bench":"latency","status":"skipped","reason":"no /usr/bin/time"}'; exit 0; }
-grep -q tracefs /proc/mounts || mount -t tracefs nodev /sys/kernel/tracing
+[ "$(id -u)" = 0 ] || { bench_emit bench=latency status=skipped reason="needs root"; exit 0; }
 
-# measure OUT CMD...: run CMD (stdout to OUT); sets WALL (s), CPU (s), RSS (MiB)
+# measure OUT CMD...: RUNS runs of CMD (stdout to OUT); sets WALL (s), CPU (s), RSS (MiB)
 measure() {
-	_o=$1
-	shift
-	/usr/bin/time -f '%e %U %S %M' -o time.txt "$@" >"$_o" 2>err.txt
+	bench_measure "$@" || return $?
+	RSS=$(awk -v k="$RSS_KB" 'BEGIN { printf "%.1f", k / 1024 }')
+}
+# measure1 OUT CMD...: the same, one run (recordings)
+measure1() {
+	_runs=$RUNS
+	RUNS=1
+	measure "$@"
 	_rc=$?
-	set -- $(tail -1 time.txt)
-	WALL=$1
-	CPU=$(awk -v u="$2" -v s="$3" 'BEGIN { printf "%.2f", u + s }')
-	RSS=$(awk -v k="$4" 'BEGIN { printf "%.1f", k / 1024 }')
+	RUNS=$_runs
 	return $_rc
 }
-
-info_field() {
-	"$ANA" "$1" info | awk -v k="$2" '$1 == k { print $2; exit }'
-}
+info_field() { bench_info "$@"; }
 
 # --- 1. multi-trace on 1M and 10M events ----------------------------------------------------
 sizes="1000000 10000000"
-[ "${QUICK:-0}" = 1 ] && sizes=1000000
+[ -n "$QUICK" ] && sizes="100000 1000000"
 for n in $sizes; do
 	cap=sc-$n.ppcap
-	measure rec.out "$REC" -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit -o $cap -- \
+	measure1 rec.out "$REC" -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit -o $cap -- \
 		"$PP_LOAD/syscalls" -n $((n / 2)) ||
 		{ echo "{\"bench\":\"multi-trace\",\"events\":$n,\"status\":\"failed\",\"reason\":\"pp-record\"}"; continue; }
 	ev=$(info_field $cap events)
@@ -69,13 +68,14 @@ for n in $sizes; do
 		# shellcheck disable=SC2086
 		if measure mt.out "$ANA" $cap multi-trace -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit $args; then
 			pairs=$(awk '$2 == "=>" && $1 != "start" { n += $4 } END { print n + 0 }' mt.out)
-			echo "{\"bench\":\"multi-trace\",\"events\":$ev,\"lost\":$lost,\"capture_bytes\":$size,\"variant\":\"$v\",\"pairs\":$pairs,\"wall_s\":$WALL,\"cpu_s\":$CPU,\"events_per_s\":$(awk -v e="$ev" -v w="$WALL" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }'),\"maxrss_mb\":$RSS}"
+			bench_emit_run bench=multi-trace events="$ev" lost="$lost" capture_bytes="$size" \
+				variant="$v" pairs="$pairs"
 		else
 			echo "{\"bench\":\"multi-trace\",\"events\":$ev,\"variant\":\"$v\",\"status\":\"failed\"}"
 		fi
 	done
 	if measure sc.out "$ANA" $cap syscalls; then
-		echo "{\"bench\":\"syscalls\",\"events\":$ev,\"wall_s\":$WALL,\"cpu_s\":$CPU,\"events_per_s\":$(awk -v e="$ev" -v w="$WALL" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }'),\"maxrss_mb\":$RSS}"
+		bench_emit_run bench=syscalls events="$ev"
 	fi
 	rm -f $cap
 done
@@ -83,7 +83,7 @@ done
 # --- 2. syscalls vs perf trace -s, same run --------------------------------------------------
 command -v perf >/dev/null || { echo '{"bench":"syscalls-vs-perf-trace","status":"skipped","reason":"no perf"}'; exit 0; }
 K=2000 C=200000
-[ "${QUICK:-0}" = 1 ] && K=500 C=50000
+[ -n "$QUICK" ] && K=500 C=50000
 cat >work.sh <<EOF
 "$PP_LOAD/sleeper" -m mixed -n $K -s 100us &
 "$PP_LOAD/syscalls" -m both -n $C
@@ -95,7 +95,7 @@ ok=0
 # with --buildid-mmap -B and summarizing with `perf trace -i -s` is reliable, and it is the
 # record-then-analyze flow pp has too.
 for try in 1 2 3; do
-	measure rec.out "$REC" -a -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit,sched:sched_process_free \
+	measure1 rec.out "$REC" -a -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit,sched:sched_process_free \
 		-o both.ppcap -- perf trace record -B --buildid-mmap -o pt.data -- sh work.sh &&
 		{ ok=1; break; }
 done
@@ -104,9 +104,9 @@ both_wall=$WALL
 sleeper=$(grep '^LOAD sleeper' err.txt | tr ' ' '\n' | sed -n 's/^tids=//p')
 storm=$(grep '^LOAD syscalls' err.txt | tr ' ' '\n' | sed -n 's/^tids=//p')
 measure pp.out "$ANA" both.ppcap syscalls --perins -t "$sleeper,$storm"
-ana_wall=$WALL ana_rss=$RSS
+ana_wall=$WALL ana_rss=$RSS ana_cpu=$CPU
 measure pt.out perf trace -i pt.data -s -o perf.txt
-pt_wall=$WALL pt_rss=$RSS
+pt_wall=$WALL pt_rss=$RSS pt_cpu=$CPU
 # perf trace -s: per thread "comm (tid), N events" then "name calls errors total min avg max stddev"
 for tid in $sleeper $storm; do
 	for sc in nanosleep getppid read; do
@@ -120,15 +120,19 @@ for tid in $sleeper $storm; do
 	done
 done
 ev=$(info_field both.ppcap events)
-echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"summaries of the same run\",\"pp_capture_events\":$ev,\"pp_analyze_syscalls_wall_s\":$ana_wall,\"pp_analyze_maxrss_mb\":$ana_rss,\"perf_trace_i_s_wall_s\":$pt_wall,\"perf_trace_i_s_maxrss_mb\":$pt_rss}"
+bench_emit bench=syscalls-vs-perf-trace what="summaries of the same run" pp_capture_events="$ev" \
+	perf_capture_events="$(bench_perf_events pt.data)" \
+	pp_analyze_syscalls_wall_s="$ana_wall" pp_analyze_syscalls_cpu_s="$ana_cpu" \
+	pp_analyze_maxrss_mb="$ana_rss" perf_trace_i_s_wall_s="$pt_wall" \
+	perf_trace_i_s_cpu_s="$pt_cpu" perf_trace_i_s_maxrss_mb="$pt_rss" loadavg="$(bench_loadavg)"
 # each tool alone over the same workload: recording cost, then the summary
-measure ro.out perf trace record -B --buildid-mmap -o pt2.data -- sh work.sh &&
+measure1 ro.out perf trace record -B --buildid-mmap -o pt2.data -- sh work.sh &&
 	echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"perf trace record\",\"wall_s\":$WALL,\"cpu_s\":$CPU,\"maxrss_mb\":$RSS,\"bytes\":$(stat -c %s pt2.data)}"
 measure so.out perf trace -i pt2.data -s -o perf2.txt &&
 	echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"perf trace -i -s\",\"wall_s\":$WALL,\"cpu_s\":$CPU,\"maxrss_mb\":$RSS}"
-measure ro.out "$REC" -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit -o alone.ppcap -- sh work.sh &&
+measure1 ro.out "$REC" -m 4096 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit -o alone.ppcap -- sh work.sh &&
 	echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"pp-record\",\"wall_s\":$WALL,\"cpu_s\":$CPU,\"maxrss_mb\":$RSS,\"bytes\":$(stat -c %s alone.ppcap)}"
 measure ao.out "$ANA" alone.ppcap syscalls --perins &&
 	echo "{\"bench\":\"syscalls-vs-perf-trace\",\"what\":\"pp-analyze syscalls\",\"wall_s\":$WALL,\"cpu_s\":$CPU,\"maxrss_mb\":$RSS}"
-rm -f both.ppcap alone.ppcap pt.data pt2.data
+rm -f both.ppcap alone.ppcap pt.data pt2.data ./*.old mt.out	# mt.out: GBs of --detail text
 exit 0

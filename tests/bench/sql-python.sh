@@ -2,57 +2,47 @@
 # SPDX-License-Identifier: MIT
 # sql-python.sh - throughput of the sql and python analyzers, one JSON object a line.
 #
-# usage: sh tests/bench/sql-python.sh [DIR]     (root for part 1; QUICK=1 for small runs)
+# usage: [QUICK=1] [RUNS=N] [PARTS=1|2|12] sh tests/bench/sql-python.sh [DIR]     (root for part 1)
 #
 # (perf 6.1 aborts on this kernel's build ids without -B --buildid-mmap, see bench.py.)
 # 1. One ctxsw workload recorded at the same time by pp-record and perf record
-#    (sched:sched_switch): `sql --query 'SELECT prev_comm, count(*) ... GROUP BY'`,
-#    `pp-analyze trace -o /dev/null`, `perf script > /dev/null`, a python __sample__
+#    (sched:sched_switch; N_ROUNDTRIPS=5M round trips, about 10M events; 100k with QUICK):
+#    `sql --query 'SELECT prev_comm, count(*) ... GROUP BY'`, `pp-analyze trace -o /dev/null`, `perf script > /dev/null`, a python __sample__
 #    handler reading one field, and the same loop in a plain python3 with `import pp`.
-# 2. A synthetic capture of N_BIG events (build/bench/fmtbench, sched_switch): every
-#    query shape below in both storage modes (--mode vtab / table), and python.
+# 2. A synthetic capture of N_BIG events (build/bench/fmtbench, sched_switch; 10M, 1M with
+#    QUICK): every query shape below in both storage modes (--mode vtab / table), and python.
 # Times: cpu_s = user+sys of the process, wall_s = elapsed (longer on a busy machine).
 # Lines: {"bench":..., "shape":..., "tool":..., "events":N, "cpu_s":.., "wall_s":..,
-# "events_per_cpu_s":.., "events_per_wall_s":.., "maxrss_kb":..}.  Needs GNU time.
+# "events_per_cpu_s":.., "events_per_s":.., "maxrss_kb":.., "loadavg":..}.
+# Each command runs RUNS times (default 3, 1 with QUICK=1) under runstat: best wall time,
+# the CPU of that run, the largest peak RSS (tests/bench/lib.sh).  The synthetic capture is
+# the one the export stage reads too (bench_fmtbench_capture).  Run by `make bench` as its
+# stage `sqlpy` (tests/bench/bench.py).
 set -u
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-PP_BIN=${PP_BIN:-$top}
-PP_LOAD=${PP_LOAD:-$top/build/load}
-FMTBENCH=${FMTBENCH:-$top/build/bench/fmtbench}
-PYMOD=${PYMOD:-$top/build/python}
+. "$(dirname "$0")/lib.sh"
+PYMOD=${PYMOD:-$TOP/build/python}
 PYTHON=${PYTHON:-/usr/bin/python3}	# the python3 the module was built for
-dir=${1:-$(mktemp -d /tmp/pp-bench-sql.XXXXXX)}
+dir=${1:-$BENCH_DIR/sqlpy}
 mkdir -p "$dir"
 cd "$dir" || exit 1
 n_rt=${N_ROUNDTRIPS:-5000000}
 n_big=${N_BIG:-10000000}
 parts=${PARTS:-12}	# which parts to run: 1, 2 or 12
-if [ -n "${QUICK:-}" ]; then
+if [ -n "$QUICK" ]; then
 	n_rt=100000
 	n_big=1000000
 fi
 PA="$PP_BIN/pp-analyze"
 
-note() { echo "sql-python: $*" >&2; }
-
-# measure TAG CMD...: sets cpu_s wall_s rss_kb from GNU time
-measure() {
+note() { bench_note "$@"; }
+measure() {	# TAG CMD...
 	_tag=$1
 	shift
-	/usr/bin/time -f "%U %S %e %M" -o "time-$_tag" "$@" >/dev/null 2>"err-$_tag"
-	_rc=$?
-	read -r u s wall_s rss_kb <"time-$_tag" || return 1
-	cpu_s=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
-	[ $_rc = 0 ] || note "$_tag exited $_rc: $(tail -2 "err-$_tag")"
-	return $_rc
+	bench_measure /dev/null "$@"
 }
-
 emit() {	# bench shape tool events
-	awk -v b="$1" -v w="$2" -v t="$3" -v n="$4" -v c="$cpu_s" -v wl="$wall_s" -v r="$rss_kb" \
-		'BEGIN { printf "{\"bench\":\"%s\",\"shape\":\"%s\",\"tool\":\"%s\",\"events\":%d,", b, w, t, n;
-			 printf "\"cpu_s\":%.3f,\"wall_s\":%.3f,\"events_per_cpu_s\":%.0f,", c, wl, (c > 0 ? n / c : 0);
-			 printf "\"events_per_wall_s\":%.0f,\"maxrss_kb\":%d}\n", (wl > 0 ? n / wl : 0), r }'
+	bench_emit_run bench="$1" shape="$2" tool="$3" events="$4"
 }
 
 cat >one.py <<'EOF'
@@ -81,6 +71,7 @@ group_by='SELECT prev_comm, count(*) FROM sched_switch GROUP BY prev_comm'
 case $parts in *1*) ;; *) note "part 1 not asked for" ;; esac
 if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) true ;; *) false ;; esac; then
 	[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	rm -f ctx.ppcap ctx.perf ctx.perf.old	# (perf record keeps an old file as .old)
 	"$PP_BIN/pp-record" -e sched:sched_switch -a -m 8192 -o ctx.ppcap >rec-pp.log 2>&1 &
 	pp_pid=$!
 	perf record -q -B --buildid-mmap -e sched:sched_switch -a -m 8192 -o ctx.perf >rec-perf.log 2>&1 &
@@ -90,7 +81,7 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 	sleep 1
 	kill -INT $pp_pid $perf_pid
 	wait $pp_pid $perf_pid
-	n_pp=$("$PA" ctx.ppcap info | awk '$1 == "events" { print $2 }')
+	n_pp=$(bench_info ctx.ppcap events)
 	n_perf=$(perf script -i ctx.perf -F event 2>/dev/null | wc -l)
 	note "recorded: pp-record $n_pp events, perf $n_perf events"
 	measure sql-groupby "$PA" ctx.ppcap sql -e sched:sched_switch --query "$group_by" &&
@@ -103,16 +94,14 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 		emit real one-field pp-python "$n_pp"
 	PYTHONPATH=$PYMOD measure py-standalone "$PYTHON" standalone.py ctx.ppcap &&
 		emit real one-field python3-import-pp "$n_pp"
+	[ -n "${KEEP:-}" ] || rm -f ctx.ppcap ctx.perf	# 1.5 GB at full size
 else
 	note "part 1 skipped: needs root and perf"
 fi
 
 # --- 2. a synthetic capture: query shapes in both modes ----------------------
 case $parts in *2*) ;; *) exit 0 ;; esac
-mkdir -p big
-"$FMTBENCH" -n "$n_big" -o big >fmtbench.json || { note "fmtbench failed"; exit 1; }
-cap=big/fmtbench.ppcap
-rm -f big/raw.bin
+cap=$(bench_fmtbench_capture "$n_big") || { note "fmtbench failed"; exit 1; }
 t_mid=$("$PA" $cap sql -e sched:sched_switch --query \
 	'SELECT (min(_time) + max(_time)) / 2 FROM sched_switch' --format csv | sed -n 2p)
 t_end=$((t_mid + (t_mid - $("$PA" $cap sql -e sched:sched_switch --query \

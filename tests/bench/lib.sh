@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: MIT
+# lib.sh - helpers shared by the per-issue bench scripts (analyze-core.sh, cpu-analyzers.sh,
+# latency.sh, sql-python.sh, export.sh); sourced, not run.  bench.py runs those scripts as
+# its stages core, cpu, latency, sqlpy and export.
+#
+# Sets TOP PP_BIN PP_LOAD BENCH_DIR RUNS RUNSTAT (building runstat if missing) from the
+# environment: RUNS defaults to 3, to 1 with QUICK=1.  Results go to stdout as one JSON
+# object a line (bench_emit); progress goes to stderr (bench_note).
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PP_BIN=${PP_BIN:-$TOP}
+PP_LOAD=${PP_LOAD:-$TOP/build/load}
+BENCH_DIR=${BENCH_DIR:-$TOP/build/bench}
+QUICK=${QUICK:-}
+[ "$QUICK" = 0 ] && QUICK=
+if [ -n "$QUICK" ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
+RUNSTAT=$BENCH_DIR/runstat
+FMTBENCH=${FMTBENCH:-$TOP/build/bench/fmtbench}	# built by `make all`
+BENCH_NAME=${BENCH_NAME:-$(basename "$0" .sh)}
+mkdir -p "$BENCH_DIR"
+if [ ! -x "$RUNSTAT" ]; then
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -o "$RUNSTAT" "$TOP/tests/bench/runstat.c" ||
+		exit 1
+fi
+
+bench_note() { echo "$BENCH_NAME: $*" >&2; }
+
+bench_loadavg() { cut -d' ' -f1 /proc/loadavg; }
+
+# bench_measure OUT CMD...: run CMD (stdout to OUT, stderr to $BENCH_ERR) RUNS times under
+# runstat; sets WALL (the best wall time, s), CPU (user+sys of that run, s), RSS_KB (the
+# largest peak RSS of all runs) and MEASURED_RUNS.  Returns CMD's exit status on failure.
+BENCH_ERR=${BENCH_ERR:-$BENCH_DIR/$BENCH_NAME.err}
+bench_measure() {
+	_out=$1
+	shift
+	WALL='' CPU='' RSS_KB=0 MEASURED_RUNS=0
+	_i=0
+	while [ $_i -lt "$RUNS" ]; do
+		"$RUNSTAT" -o "$BENCH_DIR/$BENCH_NAME.rs" -- "$@" >"$_out" 2>"$BENCH_ERR"
+		_rc=$?
+		if [ $_rc != 0 ]; then
+			bench_note "exit status $_rc: $* ($(tail -1 "$BENCH_ERR"))"
+			return $_rc
+		fi
+		_rs=$(cat "$BENCH_DIR/$BENCH_NAME.rs")
+		_w=$(bench_kv wall_s "$_rs")
+		_c=$(awk -v u="$(bench_kv user_s "$_rs")" -v s="$(bench_kv sys_s "$_rs")" \
+			'BEGIN { printf "%.3f", u + s }')
+		_r=$(bench_kv maxrss_kb "$_rs")
+		if [ -z "$WALL" ] || awk -v a="$_w" -v b="$WALL" 'BEGIN { exit !(a < b) }'; then
+			WALL=$_w CPU=$_c
+		fi
+		[ "$_r" -gt "$RSS_KB" ] && RSS_KB=$_r
+		_i=$((_i + 1))
+	done
+	MEASURED_RUNS=$_i
+	return 0
+}
+
+# bench_kv KEY "k=v k=v ...": the value of KEY
+bench_kv() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# bench_emit KEY=VALUE...: one JSON object; values that look like numbers stay numbers.
+# bench_emit_run KEY=VALUE...: the same plus events_per_s, events_per_cpu_s (from the key
+# "events" and WALL, CPU), wall_s, cpu_s, maxrss_kb, runs and the load average.
+bench_emit() {
+	awk 'BEGIN {
+		s = "{"
+		for (i = 1; i < ARGC; i++) {
+			k = ARGV[i]; v = k; sub(/=.*/, "", k); sub(/^[^=]*=/, "", v)
+			if (v !~ /^-?[0-9]+(\.[0-9]+)?$/) { gsub(/\\/, "\\\\", v); gsub(/"/, "\\\"", v); v = "\"" v "\"" }
+			s = s (i > 1 ? "," : "") "\"" k "\":" v
+		}
+		print s "}"
+	}' "$@"
+}
+bench_emit_run() {
+	_n=
+	for _a in "$@"; do case $_a in events=*) _n=${_a#events=} ;; esac; done
+	bench_emit "$@" wall_s="$WALL" cpu_s="$CPU" maxrss_kb="$RSS_KB" runs="$MEASURED_RUNS" \
+		events_per_s="$(awk -v n="${_n:-0}" -v w="$WALL" 'BEGIN { printf "%.0f", (w > 0 ? n / w : 0) }')" \
+		events_per_cpu_s="$(awk -v n="${_n:-0}" -v c="$CPU" 'BEGIN { printf "%.0f", (c > 0 ? n / c : 0) }')" \
+		loadavg="$(bench_loadavg)"
+}
+
+# bench_info CAPTURE KEY: a number of `pp-analyze CAPTURE info` (events, lost)
+bench_info() {
+	"$PP_BIN/pp-analyze" "$1" info | awk -v k="$2" '$1 == k || $1 == k ":" { print $2; exit }'
+}
+
+# bench_perf_events PERF.DATA: the SAMPLE records of a perf.data file
+bench_perf_events() {
+	perf report -i "$1" --stats 2>/dev/null |
+		sed -n 's/^ *SAMPLE events: *\([0-9]*\).*/\1/p' | head -1
+}
+
+# trace-cmd through the bench harness's wrapper (see tests/bench/tcwrap.sh)
+bench_tracecmd() {
+	if [ -f "$TOP/tests/bench/tcwrap.sh" ]; then
+		sh "$TOP/tests/bench/tcwrap.sh" trace-cmd "$@"
+	else
+		trace-cmd "$@"
+	fi
+}
+
+# bench_fmtbench_capture N: the path of a synthetic N-event sched_switch capture written by
+# build/bench/fmtbench, shared by the stages that want "the same capture" (sqlpy, export):
+# built once under $BENCH_DIR/captures and kept there.
+bench_fmtbench_capture() {
+	_d=$BENCH_DIR/captures/fmtbench-$1
+	if [ ! -s "$_d/fmtbench.ppcap" ]; then
+		mkdir -p "$_d"
+		[ -x "$FMTBENCH" ] || make -s -C "$TOP" all >&2
+		"$FMTBENCH" -n "$1" -o "$_d" >"$_d/fmtbench.json" || return 1
+		rm -f "$_d/raw.bin"
+	fi
+	echo "$_d/fmtbench.ppcap"
+}
+
+[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
