@@ -41,6 +41,37 @@ static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
 	return own;
 }
 
+/*
+ * `pp-analyze help NAME` for what is not an analyzer: the built-in commands
+ * (their own --help) and the positional `help`.  Return: false if NAME is
+ * none of them.
+ */
+bool ana_command_help(FILE *fp, const char *name)
+{
+	const char *argv[] = { "--help", NULL };
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
+		if (!strcmp(name, builtins[i].name)) {
+			fflush(fp);
+			fprintf(fp, "%s - %s\n\n", builtins[i].name, builtins[i].summary);
+			fflush(fp);
+			builtins[i].fn(NULL, 1, argv);	/* --help needs no capture */
+			return true;
+		}
+	if (strcmp(name, "help"))
+		return false;
+	fprintf(fp, "help - the stored format of each selected event, and a command template\n\n"
+		    "usage: pp-analyze FILE ANALYZER -e EVENTS [OPTIONS] help\n\n"
+		    "A positional 'help' after any analyzer prints, for each event its -e selects, the\n"
+		    "format text stored in the capture (the fields a filter, an expression or key= can\n"
+		    "use), then the analyzer's command line with what was given filled in and the rest\n"
+		    "offered in [brackets], '.' standing for a value to choose.  Nothing is replayed.\n"
+		    "\nEXAMPLES\n"
+		    "  pp-analyze pp.capture trace -e sched:sched_wakeup help\n"
+		    "  pp-analyze pp.capture top -e 'sched:sched_switch//key=prev_pid/' help\n");
+	return true;
+}
+
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer_ops *ops)
 {
 	struct pp_az az = { .ops = ops };
@@ -75,6 +106,11 @@ void ana_general_help(FILE *fp)
 
 static void unknown_analyzer(const char *name)
 {
+	if (!strcmp(name, "help")) {
+		pp_err("'help' goes after an analyzer and its events: pp-analyze FILE ANALYZER -e EVENTS help"
+		       " ('pp-analyze help' lists the analyzers)");
+		exit(2);
+	}
 	pp_err("unknown analyzer or command '%s'", name);
 	fprintf(stderr, "  available:");
 	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
