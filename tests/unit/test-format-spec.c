@@ -215,17 +215,25 @@ static void test_spec__sideband_task(void)
 	CU_ASSERT_EQUAL(ppf_segment_decode(cut, sizeof(cut), 0, 0, first_timed, &r), PP_EBAD_RECORD);
 }
 
-static int nth_sample(const struct ppf_record *r, void *arg)
-{
-	struct ppf_record *out = arg;
+struct third {
+	unsigned n;
+	uint64_t time_ns;
+	uint8_t raw[150];
+	uint32_t raw_sz;
+};
 
-	if (r->type != PPF_REC_SAMPLE)
+/* The third SAMPLE, copied: its raw lives in the decoder only during the call. */
+static int third_sample(const struct ppf_record *r, void *arg)
+{
+	struct third *t = arg;
+
+	if (r->type != PPF_REC_SAMPLE || ++t->n != 3)
 		return 0;
-	if (out->type++ == 2) {		/* the third sample */
-		*out = *r;
-		return 1;
-	}
-	return 0;
+	t->time_ns = r->time_ns;
+	t->raw_sz = r->u.sample.raw_sz;
+	if (t->raw_sz <= sizeof(t->raw))
+		memcpy(t->raw, r->u.sample.raw, t->raw_sz);
+	return 1;
 }
 
 /*
@@ -276,11 +284,11 @@ static void test_spec__writer_sample_bytes(void)
 	CU_ASSERT_EQUAL(memcmp(b + sizeof(third), zero, sizeof(zero)), 0);
 
 	/* and they decode back to what was written */
-	struct ppf_record rec = { .type = 0 };
+	struct third t = { 0 };
 	CU_ASSERT_EQUAL(ppf_segment_decode(seg->data, seg->usize, seg->first_ns, seg->flags,
-					   nth_sample, &rec), 1);
-	CU_ASSERT_EQUAL(rec.time_ns, 1005);
-	CU_ASSERT(rec.u.sample.raw_sz == 150 && !memcmp(rec.u.sample.raw, big, 150));
+					   third_sample, &t), 1);
+	CU_ASSERT_EQUAL(t.time_ns, 1005);
+	CU_ASSERT(t.raw_sz == 150 && !memcmp(t.raw, big, 150));
 	ppf_reader_close(r);
 	close(fd);
 }
