@@ -140,6 +140,7 @@ struct pp_az {
 	struct ana_out out;
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
+	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
 };
 
 enum pp_az_flags {

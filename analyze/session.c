@@ -457,7 +457,8 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		s->sync_real_ns = rec->u.sync.realtime_ns;
 		break;
 	case PPF_REC_LOST:
-		lost_add(s, rec->u.lost.cpu, rec->u.lost.count);
+		if (ana_in_range(s, rec->time_ns))	/* reports count the losses of their range */
+			lost_add(s, rec->u.lost.cpu, rec->u.lost.count);
 		break;
 	default:
 		break;
