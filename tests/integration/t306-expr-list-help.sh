@@ -21,6 +21,12 @@ grep -q '^program running:' v.out && grep -q '^result: 0x141$' v.out || { cat v.
 grep -q '\^ unexpected end of expression' err.out || { cat err.out; fail "no caret"; }
 "$PP_ANALYZE" $S expr -e sched:sched_wakeup 2>err.out && fail "expr without an expression"
 grep -q 'give one expression' err.out || { cat err.out; fail "expr usage"; }
+# expr prints text only: --format json/csv is refused, not ignored
+for f in json csv; do
+	"$PP_ANALYZE" $S expr -e sched:sched_wakeup --format $f 'pid' >out.txt 2>err.out
+	[ $? = 2 ] || fail "expr --format $f: not exit status 2"
+	grep -q "expr: --format $f is not available" err.out || { cat err.out; fail "expr --format $f"; }
+done
 
 # t306.2 list
 golden list "$PP_ANALYZE" print-mix.ppcap list || fail "list"
