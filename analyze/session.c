@@ -43,7 +43,8 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 	s->path = path;
 	rc = ppf_reader_open(path, flags, &s->r);
 	if (rc) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s': %s", path,
+		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s'%s: %s", path,
+			 strcmp(path, "-") ? "" : " (standard input)",
 			 s->r ? ppf_reader_errmsg(s->r) : pp_strerror(rc));
 		return rc;
 	}

@@ -50,4 +50,10 @@ grep -q "unknown analyzer or command 'nosuch'" err.out || { cat err.out; fail "u
 # t202.5 system() is refused offline
 expect_err "$PP_ANALYZE" $S trace -e 'sched:sched_wakeup//exec=(system("true"))/'
 grep -qi "system" err.out || { cat err.out; fail "system() refusal"; }
+# t202.6 an empty or foreign stream on stdin: one line that says it was standard input
+"$PP_ANALYZE" - info </dev/null >out.txt 2>err.out
+[ $? = 2 ] || fail "empty stdin: not exit status 2"
+check_output - err.out <<'EOT'
+pp-analyze: error: cannot open capture '-' (standard input): empty file, not a pp capture
+EOT
 exit 0
