@@ -56,4 +56,9 @@ grep -qi "system" err.out || { cat err.out; fail "system() refusal"; }
 check_output - err.out <<'EOT'
 pp-analyze: error: cannot open capture '-' (standard input): empty file, not a pp capture
 EOT
+# t202.7 info runs alone, and names what it does not take
+expect_err "$PP_ANALYZE" $S info , trace
+grep -q "info: runs on its own: it does not combine with analyzers by ','" err.out || { cat err.out; fail "info ,"; }
+expect_err "$PP_ANALYZE" $S info extra
+grep -q "info: unexpected argument 'extra'" err.out || { cat err.out; fail "info extra"; }
 exit 0
