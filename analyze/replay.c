@@ -48,6 +48,24 @@ static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *se
 	l->v[l->nr++] = (struct ana_disp){ az, sel };
 }
 
+/* -C names CPUs the recording machine had (when the capture says how many). */
+static int check_cpus(struct ana_session *s, const struct pp_az *az)
+{
+	const char *v = ana_host(s, "nr_cpus_possible");
+	char *end;
+	unsigned long nr = v ? strtoul(v, &end, 10) : 0;
+
+	if (!nr || *end)
+		return 0;
+	for (size_t i = 0; i < az->nr_cpus; i++)
+		if (az->cpus[i] < 0 || (unsigned long)az->cpus[i] >= nr) {
+			pp_err("%s: -C %d: the capture was recorded on %lu CPUs (0-%lu)", az->ops->name,
+			       az->cpus[i], nr, nr - 1);
+			return PP_EUSAGE;
+		}
+	return 0;
+}
+
 static int init_analyzers(struct ana_session *s)
 {
 	int rc;
@@ -55,6 +73,9 @@ static int init_analyzers(struct ana_session *s)
 	ana_session_finalize_syms(s);
 	for (size_t i = 0; i < s->nr_azs; i++) {
 		struct pp_az *az = s->azs[i];
+		rc = check_cpus(s, az);
+		if (rc)
+			return rc;
 		rc = ana_az_select(az);
 		if (rc)
 			return rc;

@@ -61,4 +61,7 @@ expect_err "$PP_ANALYZE" $S info , trace
 grep -q "info: runs on its own: it does not combine with analyzers by ','" err.out || { cat err.out; fail "info ,"; }
 expect_err "$PP_ANALYZE" $S info extra
 grep -q "info: unexpected argument 'extra'" err.out || { cat err.out; fail "info extra"; }
+# t202.8 -C with a CPU the recording machine did not have (sched-basic: 2 CPUs)
+expect_err "$PP_ANALYZE" $S top -e sched:sched_switch -C 0-3
+grep -q "top: -C 2: the capture was recorded on 2 CPUs (0-1)" err.out || { cat err.out; fail "-C 0-3"; }
 exit 0
