@@ -244,6 +244,31 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 		pp_die("cannot seek in '%s'", s->path);
 }
 
+/*
+ * After a replay that read a cut or damaged capture (without --strict): one
+ * line on stderr, so that partial reports are not taken for whole ones.
+ * event-care reports these itself.
+ */
+static void tell_damage(struct ana_session *s)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+
+	for (size_t i = 0; i < s->nr_azs; i++)
+		if (!strcmp(s->azs[i]->ops->name, "event-care"))
+			return;
+	/* a live stream has no index or trailer by design: only a cut segment is damage */
+	if (st->truncated && !(s->live && !st->cut_mid_segment))
+		pp_warn("'%s' is truncated after segment %llu (offset %llu), last event at "
+			"%llu.%06llu: the reports end there", s->path,
+			(unsigned long long)st->last_seq, (unsigned long long)st->truncated_at,
+			(unsigned long long)(st->last_time_ns / 1000000000ull),
+			(unsigned long long)(st->last_time_ns % 1000000000ull / 1000));
+	if (st->nr_corrupt)
+		pp_warn("'%s': %llu corrupt segments skipped, %llu records lost (details: "
+			"pp-analyze %s event-care)", s->path, (unsigned long long)st->nr_corrupt,
+			(unsigned long long)st->records_lost, s->path);
+}
+
 int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 {
 	const char *path = argv[0];
@@ -312,6 +337,8 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 			status = 2;
 		else if (rc)
 			status = 1;
+		else
+			tell_damage(s);
 	}
 	for (size_t i = 0; i < nr; i++) {
 		if (azs[i]->exit_status && !status)
