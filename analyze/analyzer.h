@@ -141,6 +141,7 @@ struct pp_az {
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
 	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
+	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
 };
 
 enum pp_az_flags {

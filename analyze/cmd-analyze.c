@@ -41,6 +41,37 @@ static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
 	return own;
 }
 
+/*
+ * `pp-analyze help NAME` for what is not an analyzer: the built-in commands
+ * (their own --help) and the positional `help`.  Return: false if NAME is
+ * none of them.
+ */
+bool ana_command_help(FILE *fp, const char *name)
+{
+	const char *argv[] = { "--help", NULL };
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
+		if (!strcmp(name, builtins[i].name)) {
+			fflush(fp);
+			fprintf(fp, "%s - %s\n\n", builtins[i].name, builtins[i].summary);
+			fflush(fp);
+			builtins[i].fn(NULL, 1, argv);	/* --help needs no capture */
+			return true;
+		}
+	if (strcmp(name, "help"))
+		return false;
+	fprintf(fp, "help - the stored format of each selected event, and a command template\n\n"
+		    "usage: pp-analyze FILE ANALYZER -e EVENTS [OPTIONS] help\n\n"
+		    "A positional 'help' after any analyzer prints, for each event its -e selects, the\n"
+		    "format text stored in the capture (the fields a filter, an expression or key= can\n"
+		    "use), then the analyzer's command line with what was given filled in and the rest\n"
+		    "offered in [brackets], '.' standing for a value to choose.  Nothing is replayed.\n"
+		    "\nEXAMPLES\n"
+		    "  pp-analyze pp.capture trace -e sched:sched_wakeup help\n"
+		    "  pp-analyze pp.capture top -e 'sched:sched_switch//key=prev_pid/' help\n");
+	return true;
+}
+
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer_ops *ops)
 {
 	struct pp_az az = { .ops = ops };
@@ -75,6 +106,11 @@ void ana_general_help(FILE *fp)
 
 static void unknown_analyzer(const char *name)
 {
+	if (!strcmp(name, "help")) {
+		pp_err("'help' goes after an analyzer and its events: pp-analyze FILE ANALYZER -e EVENTS help"
+		       " ('pp-analyze help' lists the analyzers)");
+		exit(2);
+	}
 	pp_err("unknown analyzer or command '%s'", name);
 	fprintf(stderr, "  available:");
 	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
@@ -208,6 +244,31 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 		pp_die("cannot seek in '%s'", s->path);
 }
 
+/*
+ * After a replay that read a cut or damaged capture (without --strict): one
+ * line on stderr, so that partial reports are not taken for whole ones.
+ * event-care reports these itself.
+ */
+static void tell_damage(struct ana_session *s)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+
+	for (size_t i = 0; i < s->nr_azs; i++)
+		if (!strcmp(s->azs[i]->ops->name, "event-care"))
+			return;
+	/* a live stream has no index or trailer by design: only a cut segment is damage */
+	if (st->truncated && !(s->live && !st->cut_mid_segment))
+		pp_warn("'%s' is truncated after segment %llu (offset %llu), last event at "
+			"%llu.%06llu: the reports end there", s->path,
+			(unsigned long long)st->last_seq, (unsigned long long)st->truncated_at,
+			(unsigned long long)(st->last_time_ns / 1000000000ull),
+			(unsigned long long)(st->last_time_ns % 1000000000ull / 1000));
+	if (st->nr_corrupt)
+		pp_warn("'%s': %llu corrupt segments skipped, %llu records lost (details: "
+			"pp-analyze %s event-care)", s->path, (unsigned long long)st->nr_corrupt,
+			(unsigned long long)st->records_lost, s->path);
+}
+
 int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 {
 	const char *path = argv[0];
@@ -276,6 +337,8 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 			status = 2;
 		else if (rc)
 			status = 1;
+		else
+			tell_damage(s);
 	}
 	for (size_t i = 0; i < nr; i++) {
 		if (azs[i]->exit_status && !status)

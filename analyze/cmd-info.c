@@ -241,7 +241,11 @@ int cmd_info(struct ana_session *s, int argc, const char **argv)
 		return 0;
 	}
 	if (n != 0 || (format && strcmp(format, "json") && strcmp(format, "text"))) {
-		pp_err("info: %s", n < 0 ? err : n > 0 ? "unexpected argument" : "--format is text or json");
+		if (n > 0)
+			snprintf(err, sizeof(err), !strcmp(argv[argc - n], ",")
+				 ? "runs on its own: it does not combine with analyzers by ','"
+				 : "unexpected argument '%s'", argv[argc - n]);
+		pp_err("info: %s", n != 0 ? err : "--format is text or json");
 		return 2;
 	}
 	int rc = scan(s, &in);

@@ -5,6 +5,7 @@
 #ifndef PP_ANALYZE_CMD_H
 #define PP_ANALYZE_CMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analyze/analyzer.h"
@@ -15,5 +16,6 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags);
 void ana_general_help(FILE *fp);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer_ops *ops);
+bool ana_command_help(FILE *fp, const char *name);
 
 #endif

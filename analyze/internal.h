@@ -175,4 +175,11 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv);
 /* cmd-help.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
 int ana_event_help(struct ana_session *s, struct pp_az *az);
 
+/* @t_ns lies in the analysed range (--time START,END; either end may be open). */
+static inline bool ana_in_range(const struct ana_session *s, uint64_t t_ns)
+{
+	return !(s->range_start_ns && t_ns < s->range_start_ns) &&
+	       !(s->range_end_ns && t_ns > s->range_end_ns);
+}
+
 #endif

@@ -63,8 +63,10 @@ int main(int argc, const char **argv)
 	if (!strcmp(argv[0], "help")) {
 		if (n > 1) {
 			const struct pp_analyzer_ops *ops = ana_analyzer_find(argv[1]);
+			if (!ops && ana_command_help(stdout, argv[1]))
+				return 0;
 			if (!ops) {
-				pp_err("no analyzer named '%s'", argv[1]);
+				pp_err("no analyzer or command named '%s' ('pp-analyze help' lists them)", argv[1]);
 				return 2;
 			}
 			ana_analyzer_help(stdout, ops);

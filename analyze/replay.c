@@ -48,6 +48,24 @@ static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *se
 	l->v[l->nr++] = (struct ana_disp){ az, sel };
 }
 
+/* -C names CPUs the recording machine had (when the capture says how many). */
+static int check_cpus(struct ana_session *s, const struct pp_az *az)
+{
+	const char *v = ana_host(s, "nr_cpus_possible");
+	char *end;
+	unsigned long nr = v ? strtoul(v, &end, 10) : 0;
+
+	if (!nr || *end)
+		return 0;
+	for (size_t i = 0; i < az->nr_cpus; i++)
+		if (az->cpus[i] < 0 || (unsigned long)az->cpus[i] >= nr) {
+			pp_err("%s: -C %d: the capture was recorded on %lu CPUs (0-%lu)", az->ops->name,
+			       az->cpus[i], nr, nr - 1);
+			return PP_EUSAGE;
+		}
+	return 0;
+}
+
 static int init_analyzers(struct ana_session *s)
 {
 	int rc;
@@ -55,6 +73,9 @@ static int init_analyzers(struct ana_session *s)
 	ana_session_finalize_syms(s);
 	for (size_t i = 0; i < s->nr_azs; i++) {
 		struct pp_az *az = s->azs[i];
+		rc = check_cpus(s, az);
+		if (rc)
+			return rc;
 		rc = ana_az_select(az);
 		if (rc)
 			return rc;
@@ -202,7 +223,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		/* live: time syncs (every 50 ms from pp-record -o -) end intervals without events */
 		if (s->live && s->has_ticks && rec->type == PPF_REC_TIME_SYNC)
 			tick(s, rec->time_ns);
-		if (rec->type == PPF_REC_LOST) {
+		if (rec->type == PPF_REC_LOST && ana_in_range(s, rec->time_ns)) {
 			struct pp_lost_ev l = { rec->time_ns, rec->u.lost.cpu, rec->u.lost.count };
 			for (size_t i = 0; i < s->nr_azs; i++)
 				if (s->azs[i]->ops->lost)
@@ -254,17 +275,31 @@ void ana_report_header(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
 	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	struct pp_buf where = PP_BUF_INIT;
 
-	if (s->lost_total && az->out.format == ANA_FMT_TEXT) {
-		fprintf(az->out.fp, "# %llu events lost:", (unsigned long long)s->lost_total);
-		for (size_t i = 0; i < s->nr_lost_cpus; i++)
-			fprintf(az->out.fp, " cpu%u=%llu", s->lost_cpus[i].cpu,
-				(unsigned long long)s->lost_cpus[i].count);
-		fputc('\n', az->out.fp);
+	for (size_t i = 0; i < s->nr_lost_cpus; i++)
+		pp_buf_addf(&where, " cpu%u=%llu", s->lost_cpus[i].cpu,
+			    (unsigned long long)s->lost_cpus[i].count);
+	if (az->out.format == ANA_FMT_TEXT) {
+		if (s->lost_total)
+			fprintf(az->out.fp, "# %llu events lost:%s\n", (unsigned long long)s->lost_total,
+				pp_buf_str(&where));
+		if (st->nr_corrupt)
+			fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
+				(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
+	} else {
+		/* json and csv stay parseable: the reader is told on stderr, once per change */
+		if (s->lost_total > az->lost_noted)
+			pp_warn("%s: %llu events lost:%s (not part of the %s output)", az->ops->name,
+				(unsigned long long)s->lost_total, pp_buf_str(&where),
+				az->out.format == ANA_FMT_JSON ? "json" : "csv");
+		if (st->nr_corrupt > az->corrupt_noted)
+			pp_warn("%s: %llu corrupt segments skipped (%llu records lost)", az->ops->name,
+				(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
+		az->lost_noted = s->lost_total;
+		az->corrupt_noted = st->nr_corrupt;
 	}
-	if (st->nr_corrupt && az->out.format == ANA_FMT_TEXT)
-		fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
-			(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
+	pp_buf_release(&where);
 }
 
 size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out)

@@ -43,7 +43,8 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 	s->path = path;
 	rc = ppf_reader_open(path, flags, &s->r);
 	if (rc) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s': %s", path,
+		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s'%s: %s", path,
+			 strcmp(path, "-") ? "" : " (standard input)",
 			 s->r ? ppf_reader_errmsg(s->r) : pp_strerror(rc));
 		return rc;
 	}
@@ -475,7 +476,8 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		s->sync_real_ns = rec->u.sync.realtime_ns;
 		break;
 	case PPF_REC_LOST:
-		lost_add(s, rec->u.lost.cpu, rec->u.lost.count);
+		if (ana_in_range(s, rec->time_ns))	/* reports count the losses of their range */
+			lost_add(s, rec->u.lost.cpu, rec->u.lost.count);
 		break;
 	default:
 		break;

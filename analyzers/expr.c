@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "common/log.h"
 #include "common/err.h"
 #include "common/expr.h"
 
@@ -32,6 +33,13 @@ static int expr_init(struct pp_az *az)
 	if (az->nr_args != 1) {
 		fprintf(stderr, "expr: give one expression after the options, e.g. "
 			"expr -e sched:sched_wakeup 'pid > 100 && prio < 120'\n");
+		return PP_EUSAGE;
+	}
+	if (az->out.format != ANA_FMT_TEXT) {
+		pp_err("expr: --format %s is not available: expr prints a program listing and its "
+		       "results as text (trace --format %s prints events)",
+		       az->out.format == ANA_FMT_JSON ? "json" : "csv",
+		       az->out.format == ANA_FMT_JSON ? "json" : "csv");
 		return PP_EUSAGE;
 	}
 	p->text = az->args[0];

@@ -235,12 +235,11 @@ static void report(struct pp_az *az, uint64_t now_ns)
 	if (!p->nr_cells)
 		return;
 	qsort(p->list, p->nr_cells, sizeof(*p->list), cell_cmp);
-	if (az->out.format == ANA_FMT_TEXT) {
-		ana_report_header(az);
+	ana_report_header(az);	/* text: above the table; json, csv: on stderr */
+	if (az->out.format == ANA_FMT_TEXT)
 		print_text(az, now_ns);
-	} else {
+	else
 		print_table(az);
-	}
 	/* each interval starts empty */
 	for (size_t i = 0; i < p->nr_cells; i++) {
 		pp_hist_release(&p->list[i]->h);

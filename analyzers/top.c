@@ -433,12 +433,11 @@ static void report(struct pp_az *az, uint64_t now_ns)
 	if (!p->nr_rows)
 		return;	/* perf-prof prints nothing for an empty table */
 	qsort_r(p->list, p->nr_rows, sizeof(*p->list), row_cmp, p);
-	if (az->out.format == ANA_FMT_TEXT) {
-		ana_report_header(az);
+	ana_report_header(az);	/* text: above the table; json, csv: on stderr */
+	if (az->out.format == ANA_FMT_TEXT)
 		print_text(az, now_ns);
-	} else {
+	else
 		print_table(az, now_ns);
-	}
 	table_reset(p);
 }
 

@@ -12,7 +12,7 @@
  * "YYYY-MM-DD;HH:MM:SS;" prefix: the wall time the interval began).
  * Lines are batched into one buffer and written in large blocks: writing
  * is most of the cost once formatting is fast.  --format json prints one
- * object per event, csv one row.
+ * object per event, csv one row.  Losses are lines of the stream (trace_lost()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -196,6 +196,31 @@ static void trace_event(struct pp_az *az, const struct pp_event *ev)
 		trace_flush(az);	/* live: into stdio, flushed per segment */
 }
 
+/*
+ * A loss is a line of the stream where it happened, so the gap it leaves is
+ * visible: text "# N events lost on cpuC at WALL (TIME)", json an object of
+ * its own ({"lost":N,...}); csv rows have no room for it: the total goes to
+ * stderr at the end (ana_report_header()).
+ */
+static void trace_lost(struct pp_az *az, const struct pp_lost_ev *l)
+{
+	struct trace_priv *p = az->priv;
+	char wall[64], ts[32];
+
+	if (az->out.format == ANA_FMT_CSV)
+		return;
+	ana_ts_str(l->time_ns, ts, sizeof(ts));
+	if (az->out.format == ANA_FMT_JSON)
+		pp_buf_addf(&p->line, "{\"lost\":%llu,\"cpu\":%u,\"time\":%s}\n",
+			    (unsigned long long)l->count, l->cpu, ts);
+	else
+		pp_buf_addf(&p->line, "# %llu events lost on cpu%u at %s (%s)\n",
+			    (unsigned long long)l->count, l->cpu,
+			    ana_time_str(az->s, l->time_ns, wall, sizeof(wall)), ts);
+	if (ana_is_live(az))
+		trace_flush(az);
+}
+
 static int zero_self(struct pp_flame_node *n, void *arg)
 {
 	n->self = 0;
@@ -236,6 +261,8 @@ static int trace_finish(struct pp_az *az)
 	int rc = 0;
 
 	trace_flush(az);
+	if (az->out.format == ANA_FMT_CSV)
+		ana_report_header(az);	/* losses and corruption, on stderr */
 	if (p->fold_fp) {
 		write_interval(az, 0);
 		fflush(p->fold_fp);
@@ -289,6 +316,7 @@ const struct pp_analyzer_ops az_trace_ops = {
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = trace_init,
 	.event = trace_event,
+	.lost = trace_lost,
 	.interval = trace_interval,
 	.finish = trace_finish,
 	.release = trace_release,

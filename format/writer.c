@@ -430,7 +430,7 @@ static int rec_begin(struct ppf_writer *w, enum ppf_seg_kind kind, size_t max_bo
  * so a SAMPLE's delta counts from the previous SAMPLE of its cpu when this
  * segment has one (decode.c's sample_time() is the other half).
  */
-static uint64_t put_time(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint64_t *late)
+static uint64_t time_delta(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint64_t *late)
 {
 	uint64_t base;
 
@@ -450,10 +450,14 @@ static uint64_t put_time(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint64_
 		w->cpu_gen[cpu] = w->gen;
 		w->cpu_last[cpu] = t;
 	}
-	wb_varint(&w->body, t - base);
 	w->last_ns = t;
 	w->file_last_ns = t;
-	return t;
+	return t - base;
+}
+
+static void put_time(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint64_t *late)
+{
+	wb_varint(&w->body, time_delta(w, t, cpu, late));
 }
 
 /* Make room for @cpu in the per-cpu time table (cpus past PPF_CPU_TIME_MAX get none). */
@@ -476,6 +480,8 @@ static int cpu_time_grow(struct ppf_writer *w, uint32_t cpu)
 	return 0;
 }
 
+static int rec_done(struct ppf_writer *w);
+
 static int rec_end(struct ppf_writer *w, uint8_t type)
 {
 	int rc = ppf_wbuf_reserve(&w->seg, 1 + PPF_VARINT_MAX + w->body.len);
@@ -485,6 +491,12 @@ static int rec_end(struct ppf_writer *w, uint8_t type)
 	wb_u8(&w->seg, type);
 	wb_varint(&w->seg, w->body.len);
 	wb_bytes(&w->seg, w->body.data, w->body.len);
+	return rec_done(w);
+}
+
+/* A record was appended to the segment: close it when full or old. */
+static int rec_done(struct ppf_writer *w)
+{
 	w->nr_records++;
 	if (w->seg.len >= w->opts.seg_max_raw)
 		return segment_close(w);
@@ -738,6 +750,25 @@ static int xor_remember(struct ppf_writer *w, uint32_t id, const uint8_t *raw, u
 	return 0;
 }
 
+/* Put @v at @p as a varint; return the byte after it. */
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/*
+ * The hot path: a SAMPLE is encoded straight into the segment buffer through
+ * a local cursor (not into w->body and copied, nor through wb_varint(), whose
+ * stores through a uint8_t pointer make the compiler reload the buffer's
+ * pointer and length after every byte).  The body is written after a 1-byte
+ * length; a body of 128 bytes or more is moved up to make room for its
+ * longer varint.  The bytes are those rec_begin()/rec_end() would write.
+ */
 int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 {
 	uint32_t flags = s->flags & (PPF_SF_IP | PPF_SF_ADDR);
@@ -748,15 +779,25 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 	if (s->nr_stack > PPF_MAX_STACK || s->raw_sz > PPF_SEG_MAX_RAW / 8 ||
 	    s->extra_sz > PPF_SEG_MAX_RAW / 8)
 		return fail(w, PP_EBAD_LENGTH, "sample too large");
-	rc = rec_begin(w, PPF_SEG_EVENTS, 12 * PPF_VARINT_MAX + s->raw_sz + s->extra_sz);
-	if (rc)
-		return rc;
+	if (w->err)
+		return w->err;
+	if (!w->open || w->kind != PPF_SEG_EVENTS) {
+		rc = ppf_writer_begin(w, PPF_SEG_EVENTS);
+		if (rc)
+			return rc;
+	}
 	if (s->nr_stack) {
 		rc = stack_intern(w, s->stack, s->nr_stack, &stack_id);
 		if (rc)
 			return rc;
 		flags |= PPF_SF_STACK;
 	}
+	size_t max_body = 12 * PPF_VARINT_MAX + s->raw_sz + s->extra_sz;
+	if (max_body > PPF_SEG_MAX_RAW / 4)
+		return fail(w, PP_EBAD_LENGTH, "record too large");
+	rc = ppf_wbuf_reserve(&w->seg, 1 + PPF_VARINT_MAX + max_body);
+	if (rc)
+		return fail(w, rc, "segment");
 	if (s->period != 1)
 		flags |= PPF_SF_PERIOD;
 	if (s->extra_sz)
@@ -771,47 +812,63 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 	rc = cpu_time_grow(w, s->cpu);
 	if (rc)
 		return rc;
-	put_time(w, s->time_ns, s->cpu, &late);
+	uint64_t delta = time_delta(w, s->time_ns, s->cpu, &late);
 	if (late || (s->flags & PPF_SF_LATE)) {
 		flags |= PPF_SF_LATE;
 		late += s->late_ns;
 		w->totals.nr_late++;
 	}
-	wb_varint(&w->body, flags);
-	wb_varint(&w->body, s->id);
-	wb_varint(&w->body, s->cpu);
-	wb_varint(&w->body, s->pid);
-	wb_varint(&w->body, s->tid);
+	uint8_t *rec = w->seg.data + w->seg.len;
+	uint8_t *body = rec + 2, *p = body;
+	p = put_varint(p, delta);
+	p = put_varint(p, flags);
+	p = put_varint(p, s->id);
+	p = put_varint(p, s->cpu);
+	p = put_varint(p, s->pid);
+	p = put_varint(p, s->tid);
 	if (flags & PPF_SF_PERIOD)
-		wb_varint(&w->body, s->period);
+		p = put_varint(p, s->period);
 	if (flags & PPF_SF_LATE)
-		wb_varint(&w->body, late);
+		p = put_varint(p, late);
 	if (flags & PPF_SF_IP)
-		wb_varint(&w->body, s->ip);
+		p = put_varint(p, s->ip);
 	if (flags & PPF_SF_ADDR)
-		wb_varint(&w->body, s->addr);
+		p = put_varint(p, s->addr);
 	if (flags & PPF_SF_STACK)
-		wb_varint(&w->body, stack_id);
+		p = put_varint(p, stack_id);
 	if (flags & PPF_SF_EXTRA) {
-		wb_varint(&w->body, s->extra_sz);
-		wb_bytes(&w->body, s->extra, s->extra_sz);
+		p = put_varint(p, s->extra_sz);
+		memcpy(p, s->extra, s->extra_sz);
+		p += s->extra_sz;
 	}
 	if (flags & PPF_SF_RAW) {
-		wb_varint(&w->body, s->raw_sz);
-		uint8_t *out = w->body.data + w->body.len;
-		if (prev) {
-			ppf_xor(out, s->raw, prev, s->raw_sz);
-		} else {
-			memcpy(out, s->raw, s->raw_sz);
-		}
-		w->body.len += s->raw_sz;
+		p = put_varint(p, s->raw_sz);
+		if (prev)
+			ppf_xor(p, s->raw, prev, s->raw_sz);
+		else if (s->raw_sz)
+			memcpy(p, s->raw, s->raw_sz);
+		p += s->raw_sz;
+	}
+	size_t blen = (size_t)(p - body);
+	rec[0] = PPF_REC_SAMPLE;
+	if (blen < 0x80) {
+		rec[1] = (uint8_t)blen;
+	} else {
+		uint8_t len[PPF_VARINT_MAX];
+		size_t vl = (size_t)(put_varint(len, blen) - len);
+		memmove(rec + 1 + vl, body, blen);
+		memcpy(rec + 1, len, vl);
+		body = rec + 1 + vl;
+	}
+	if (flags & PPF_SF_RAW) {
 		rc = xor_remember(w, s->id, s->raw, s->raw_sz);
 		if (rc)
 			return rc;
 	}
+	w->seg.len = (size_t)(body - w->seg.data) + blen;
 	w->nr_samples++;
 	w->totals.nr_samples++;
-	return rec_end(w, PPF_REC_SAMPLE);
+	return rec_done(w);
 }
 
 int ppf_write_comm(struct ppf_writer *w, const struct ppf_comm *c)

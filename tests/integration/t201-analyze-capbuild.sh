@@ -41,6 +41,7 @@ cat >expect <<'EOT'
     ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
 2026-01-01 00:00:00.001000           <idle>      0 d.h1 [001] 1000.001000: irq:irq_handler_entry: irq=24 name=virtio0-input
 2026-01-01 00:00:00.003000   worker-renamed    201 dn.. [001] 1000.003000: sched:sched_switch: prev_comm=worker-renamed prev_pid=201 prev_prio=120 prev_state=D ==> next_comm=bash next_pid=100 next_prio=120
+# 7 events lost on cpu1 at 2026-01-01 00:00:00.004000 (1000.004000)
 2026-01-01 00:00:00.005000             bash    100 .... [001] 1000.005000: sched:sched_switch: prev_comm=bash prev_pid=100 prev_prio=120 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120
 EOT
 check_output expect actual

@@ -50,4 +50,18 @@ grep -q "unknown analyzer or command 'nosuch'" err.out || { cat err.out; fail "u
 # t202.5 system() is refused offline
 expect_err "$PP_ANALYZE" $S trace -e 'sched:sched_wakeup//exec=(system("true"))/'
 grep -qi "system" err.out || { cat err.out; fail "system() refusal"; }
+# t202.6 an empty or foreign stream on stdin: one line that says it was standard input
+"$PP_ANALYZE" - info </dev/null >out.txt 2>err.out
+[ $? = 2 ] || fail "empty stdin: not exit status 2"
+check_output - err.out <<'EOT'
+pp-analyze: error: cannot open capture '-' (standard input): empty file, not a pp capture
+EOT
+# t202.7 info runs alone, and names what it does not take
+expect_err "$PP_ANALYZE" $S info , trace
+grep -q "info: runs on its own: it does not combine with analyzers by ','" err.out || { cat err.out; fail "info ,"; }
+expect_err "$PP_ANALYZE" $S info extra
+grep -q "info: unexpected argument 'extra'" err.out || { cat err.out; fail "info extra"; }
+# t202.8 -C with a CPU the recording machine did not have (sched-basic: 2 CPUs)
+expect_err "$PP_ANALYZE" $S top -e sched:sched_switch -C 0-3
+grep -q "top: -C 2: the capture was recorded on 2 CPUs (0-1)" err.out || { cat err.out; fail "-C 0-3"; }
 exit 0

@@ -21,6 +21,12 @@ grep -q '^program running:' v.out && grep -q '^result: 0x141$' v.out || { cat v.
 grep -q '\^ unexpected end of expression' err.out || { cat err.out; fail "no caret"; }
 "$PP_ANALYZE" $S expr -e sched:sched_wakeup 2>err.out && fail "expr without an expression"
 grep -q 'give one expression' err.out || { cat err.out; fail "expr usage"; }
+# expr prints text only: --format json/csv is refused, not ignored
+for f in json csv; do
+	"$PP_ANALYZE" $S expr -e sched:sched_wakeup --format $f 'pid' >out.txt 2>err.out
+	[ $? = 2 ] || fail "expr --format $f: not exit status 2"
+	grep -q "expr: --format $f is not available" err.out || { cat err.out; fail "expr --format $f"; }
+done
 
 # t306.2 list
 golden list "$PP_ANALYZE" print-mix.ppcap list || fail "list"
@@ -41,4 +47,17 @@ assert_eq "formats in num-dist help" 2 "$(grep -c '^print fmt:' nd-help.out)"
 tail -1 km-help.out >actual
 echo 'pp-analyze kmemleak.ppcap kmemleak --alloc "kmem:kmalloc/./ptr=ptr/size=bytes_alloc/[stack/]" --free "kmem:kfree/./ptr=ptr/[stack/]" [--comm] [-C .] [-p .] [-t .] [-i .] [--time .] [--format .] [-o .]' >expect
 check_output expect actual
+
+# t306.4 `pp-analyze help NAME` for every name 'pp-analyze help' lists, commands included
+for name in $("$PP_ANALYZE" help | awk '/^(Commands|Analyzers):/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+	"$PP_ANALYZE" help "$name" >h.out 2>h.err || { cat h.err; fail "pp-analyze help $name"; }
+	grep -q "^$name - " h.out && grep -q 'usage' h.out || { cat h.out; fail "help $name: no usage"; }
+done
+"$PP_ANALYZE" help help >h.out || fail "pp-analyze help help"
+grep -q 'ANALYZER -e EVENTS .*help' h.out || { cat h.out; fail "help help"; }
+# a 'help' with no analyzer before it says where it goes
+"$PP_ANALYZE" $S help >h.out 2>h.err && fail "FILE help without an analyzer accepted"
+grep -q "'help' goes after an analyzer" h.err || { cat h.err; fail "FILE help message"; }
+"$PP_ANALYZE" help nosuch 2>h.err && fail "help of an unknown name accepted"
+grep -q "no analyzer or command named 'nosuch'" h.err || { cat h.err; fail "help nosuch"; }
 exit 0

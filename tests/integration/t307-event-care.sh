@@ -33,4 +33,15 @@ size=$(wc -c <clean.ppcap)
 head -c $((size / 2)) clean.ppcap >cut.ppcap
 "$PP_ANALYZE" cut.ppcap event-care >cut.out && fail "truncation not reported"
 grep -q '^truncated: the file ends inside a segment' cut.out || { cat cut.out; fail "no truncation line"; }
+
+# t307.5 the other analyzers read what is whole, exit 0, and say on stderr that it was not all
+"$PP_ANALYZE" cut.ppcap trace >trace.out 2>trace.err || { cat trace.err; fail "trace on a cut capture failed"; }
+[ -s trace.out ] || fail "trace printed nothing of the whole segments"
+grep -Eq "warning: 'cut.ppcap' is truncated after segment [0-9]+ \(offset [0-9]+\), last event at [0-9]+\.[0-9]{6}: the reports end there" trace.err ||
+	{ cat trace.err; fail "no truncation warning"; }
+"$PP_ANALYZE" corrupt.ppcap top -e sched:sched_wakeup >top.out 2>top.err || fail "top on a corrupt capture"
+grep -Eq "warning: 'corrupt.ppcap': 1 corrupt segments skipped, [0-9]+ records lost \(details: pp-analyze corrupt.ppcap event-care\)" top.err ||
+	{ cat top.err; fail "no corruption warning"; }
+"$PP_ANALYZE" clean.ppcap trace >/dev/null 2>clean.err || fail "trace on the clean capture"
+[ -s clean.err ] && { cat clean.err; fail "a warning about a whole capture"; }
 exit 0

@@ -2,7 +2,7 @@
 /*
  * fmtbench.c - capture writer and reader throughput, for `make bench`.
  *
- * usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [CAPTURE]
+ * usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [-r REPEAT] [CAPTURE]
  *
  * Without CAPTURE it writes a synthetic scheduler trace (sched_switch-like
  * records: a small set of tasks on 2 CPUs, 64-byte raw payloads, varying
@@ -12,7 +12,8 @@
  * in MB/s of raw event payload (the segments' uncompressed bytes).  It
  * also leaves DIR/raw.bin (the concatenated uncompressed segment
  * payloads), so the harness can time the zstd CLI on the very same bytes.
- * Prints one JSON line.
+ * Each phase is timed REPEAT times (default 3) and the best time is
+ * kept, as the bench harness does for the zstd CLI.  Prints one JSON line.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -102,95 +103,136 @@ static long recode(const char *path, struct ppf_writer *w, unsigned long max)
 	return n;
 }
 
-int main(int argc, char **argv)
+/*
+ * synth_raw() repeats every 24 events (i % 8 picks the tasks, i % 3 the
+ * state): those 24 payloads are made before the clock starts, so the timed
+ * loop measures the writer, not the generator (zstd is timed on a file it
+ * did not have to make either).
+ */
+static uint8_t raws[24][64];
+static uint32_t pids[24];
+
+/* Write the capture; return its wall time in seconds, or -1. */
+static double write_capture(const char *path, int level, const char *src, unsigned long *n)
 {
-	unsigned long n = 0;
-	int level = 3, opt;
-	const char *dir = "/tmp";
-	char path[512], rawpath[512];
-
-	while ((opt = getopt(argc, argv, "n:l:o:")) != -1) {
-		switch (opt) {
-		case 'n': n = strtoul(optarg, NULL, 0); break;
-		case 'l': level = atoi(optarg); break;
-		case 'o': dir = optarg; break;
-		default:
-			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [CAPTURE]\n");
-			return 2;
-		}
-	}
-	const char *src = optind < argc ? argv[optind] : NULL;
-	if (!n)
-		n = src ? ~0ul : 2000000;
-	snprintf(path, sizeof(path), "%s/fmtbench.ppcap", dir);
-	snprintf(rawpath, sizeof(rawpath), "%s/raw.bin", dir);
-
-	/* write */
 	struct ppf_writer_opts o = { .zstd_level = level };
 	struct ppf_writer *w;
-	struct ppf_writer_totals tot;
 	uint64_t t = 1000000000ull;
-	uint8_t raw[64];
 	double t0 = now();
+
 	if (ppf_writer_open(path, &o, &w)) {
 		perror(path);
-		return 1;
+		return -1;
 	}
 	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_TRACEPOINT, .tp_id = 372,
 				    .name = "sched:sched_switch", .selector = "sched:sched_switch",
 				    .filter = "", .format = sched_switch_format };
 	if (!src && (ppf_write_kv(w, "hostname", "fmtbench") || ppf_write_event_desc(w, &d) ||
 		     ppf_write_task(w, &(struct ppf_task){ 1000, 1000, 1, "swapper/0", "" })))
-		return 1;
+		return -1;
 	if (src) {
-		long c = recode(src, w, n);
+		long c = recode(src, w, *n);
 		if (c < 0)
-			return 1;
-		n = (unsigned long)c;
+			return -1;
+		*n = (unsigned long)c;
 	}
-	for (unsigned long i = 0; !src && i < n; i++) {
+	for (unsigned long i = 0; !src && i < *n; i++) {
 		struct ppf_sample s = { 0 };
 		t += 500 + (i * 2654435761u) % 3000;
-		synth_raw(raw, (unsigned)i, &s.pid);
+		s.pid = pids[i % 24];
 		s.time_ns = t;
 		s.id = 1;
 		s.cpu = (uint32_t)(i & 1);
 		s.tid = s.pid;
 		s.period = 1;
-		s.raw = raw;
+		s.raw = raws[i % 24];
 		s.raw_sz = 64;
 		if (ppf_write_sample(w, &s)) {
 			fprintf(stderr, "write: %s\n", ppf_writer_errmsg(w));
-			return 1;
+			return -1;
 		}
 	}
-	ppf_writer_totals(w, &tot);
 	if (ppf_writer_close(w)) {
 		fprintf(stderr, "close failed\n");
-		return 1;
+		return -1;
 	}
-	double tw = now() - t0;
+	return now() - t0;
+}
 
-	/* read, and keep the raw segment bytes for the zstd comparison */
+/* Read every record back; return the wall time in seconds, or -1. */
+static double read_capture(const char *path, unsigned long *got, uint64_t *sum,
+			   uint64_t *raw_bytes, uint64_t *comp_bytes)
+{
 	struct ppf_reader *r;
 	struct ppf_record rec;
-	unsigned long got = 0;
-	uint64_t sum = 0;
-	t0 = now();
+	double t0 = now();
+
+	*got = 0;
+	*sum = 0;
 	if (ppf_reader_open(path, 0, &r)) {
 		fprintf(stderr, "open: %s\n", ppf_reader_errmsg(r));
-		return 1;
+		ppf_reader_close(r);
+		return -1;
 	}
 	while (ppf_reader_next(r, &rec, NULL) == 0)
 		if (rec.type == PPF_REC_SAMPLE) {
-			got++;
-			sum += rec.u.sample.raw_sz > 24 ? rec.u.sample.raw[24] : 0;
+			(*got)++;
+			*sum += rec.u.sample.raw_sz > 24 ? rec.u.sample.raw[24] : 0;
 		}
-	double tr = now() - t0;
-	uint64_t raw_bytes = ppf_reader_stats(r)->raw_bytes;
-	uint64_t comp_bytes = ppf_reader_stats(r)->comp_bytes;
+	double t = now() - t0;
+	*raw_bytes = ppf_reader_stats(r)->raw_bytes;
+	*comp_bytes = ppf_reader_stats(r)->comp_bytes;
 	ppf_reader_close(r);
+	return t;
+}
 
+int main(int argc, char **argv)
+{
+	unsigned long n = 0;
+	int level = 3, repeat = 3, opt;
+	const char *dir = "/tmp";
+	char path[512], rawpath[512];
+
+	while ((opt = getopt(argc, argv, "n:l:o:r:")) != -1) {
+		switch (opt) {
+		case 'n': n = strtoul(optarg, NULL, 0); break;
+		case 'l': level = atoi(optarg); break;
+		case 'o': dir = optarg; break;
+		case 'r': repeat = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [-r REPEAT] [CAPTURE]\n");
+			return 2;
+		}
+	}
+	const char *src = optind < argc ? argv[optind] : NULL;
+	if (!n)
+		n = src ? ~0ul : 2000000;
+	if (repeat < 1)
+		repeat = 1;
+	snprintf(path, sizeof(path), "%s/fmtbench.ppcap", dir);
+	snprintf(rawpath, sizeof(rawpath), "%s/raw.bin", dir);
+	for (unsigned i = 0; i < 24; i++)
+		synth_raw(raws[i], i, &pids[i]);
+
+	/* best of @repeat, as the harness times the zstd CLI (best of 3) */
+	double tw = 0, tr = 0;
+	unsigned long got = 0;
+	uint64_t sum = 0, raw_bytes = 0, comp_bytes = 0;
+	for (int k = 0; k < repeat; k++) {
+		unsigned long nk = n;
+		double w = write_capture(path, level, src, &nk);
+		if (w < 0)
+			return 1;
+		double r = read_capture(path, &got, &sum, &raw_bytes, &comp_bytes);
+		if (r < 0)
+			return 1;
+		n = nk;
+		tw = k && tw < w ? tw : w;
+		tr = k && tr < r ? tr : r;
+	}
+
+	/* keep the raw segment bytes for the zstd comparison */
+	struct ppf_reader *r;
 	FILE *rf = fopen(rawpath, "w");
 	const struct ppf_segment *seg;
 	if (!rf || ppf_reader_open(path, 0, &r))

@@ -6,8 +6,11 @@
  * together, and think about the version number.
  */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/log.h"
+#include "format/format.h"
 #include "format/internal.h"
 #include "tests/unit/unit.h"
 
@@ -212,6 +215,84 @@ static void test_spec__sideband_task(void)
 	CU_ASSERT_EQUAL(ppf_segment_decode(cut, sizeof(cut), 0, 0, first_timed, &r), PP_EBAD_RECORD);
 }
 
+struct third {
+	unsigned n;
+	uint64_t time_ns;
+	uint8_t raw[150];
+	uint32_t raw_sz;
+};
+
+/* The third SAMPLE, copied: its raw lives in the decoder only during the call. */
+static int third_sample(const struct ppf_record *r, void *arg)
+{
+	struct third *t = arg;
+
+	if (r->type != PPF_REC_SAMPLE || ++t->n != 3)
+		return 0;
+	t->time_ns = r->time_ns;
+	t->raw_sz = r->u.sample.raw_sz;
+	if (t->raw_sz <= sizeof(t->raw))
+		memcpy(t->raw, r->u.sample.raw, t->raw_sz);
+	return 1;
+}
+
+/*
+ * The writer's SAMPLE bytes are the spec's: a body under 128 bytes after a
+ * 1-byte length, a longer body after a 2-byte one (the writer encodes in
+ * place and moves such a body up), RAW_XOR against the previous raw of the id.
+ */
+static void test_spec__writer_sample_bytes(void)
+{
+	const uint8_t small[] = { 0x10, 13, 0, 0x11, 3, 1, 0xac, 0x02, 0xad, 0x02, 0xe5, 0x07, 2,
+				  0xab, 0xcd };
+	uint8_t big[150], rawb[2] = { 0xab, 0xcd };
+	int fd = memfd_create("spec", 0);
+	struct ppf_writer *w;
+	struct ppf_reader *r;
+	const struct ppf_segment *seg;
+
+	for (unsigned i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 7 + 1);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, NULL, &w) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 1000, .id = 3, .cpu = 1,
+		.pid = 300, .tid = 301, .period = 997, .raw = rawb, .raw_sz = 2 }) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 1005, .id = 4, .cpu = 1,
+		.pid = 7, .tid = 7, .period = 1, .raw = big, .raw_sz = 150 }) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 1005, .id = 4, .cpu = 0,
+		.pid = 7, .tid = 7, .period = 1, .raw = big, .raw_sz = 150 }) == 0);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	CU_ASSERT_FATAL(ppf_reader_next_segment(r, &seg) == 0);
+	CU_ASSERT_FATAL(seg->kind == PPF_SEG_EVENTS);
+	const uint8_t *b = seg->data;
+	/* 15 + (1 + 2 + 158) + (1 + 2 + 158) */
+	CU_ASSERT_EQUAL_FATAL(seg->usize, sizeof(small) + 161 + 161);
+	CU_ASSERT_EQUAL(memcmp(b, small, sizeof(small)), 0);
+	b += sizeof(small);
+	/* dt 5 (cpu 1's previous), flags RAW, id 4, cpu 1, pid 7, tid 7, raw_sz 150 */
+	const uint8_t second[] = { 0x10, 0x9e, 0x01, 5, 0x10, 4, 1, 7, 7, 0x96, 0x01 };
+	CU_ASSERT_EQUAL(memcmp(b, second, sizeof(second)), 0);
+	CU_ASSERT_EQUAL(memcmp(b + sizeof(second), big, sizeof(big)), 0);
+	b += 161;
+	/* dt 0 (cpu 0's first: from the segment's last time), flags RAW|RAW_XOR: all zero */
+	const uint8_t third[] = { 0x10, 0x9e, 0x01, 0, 0x30, 4, 0, 7, 7, 0x96, 0x01 };
+	CU_ASSERT_EQUAL(memcmp(b, third, sizeof(third)), 0);
+	uint8_t zero[150] = { 0 };
+	CU_ASSERT_EQUAL(memcmp(b + sizeof(third), zero, sizeof(zero)), 0);
+
+	/* and they decode back to what was written */
+	struct third t = { 0 };
+	CU_ASSERT_EQUAL(ppf_segment_decode(seg->data, seg->usize, seg->first_ns, seg->flags,
+					   third_sample, &t), 1);
+	CU_ASSERT_EQUAL(t.time_ns, 1005);
+	CU_ASSERT(t.raw_sz == 150 && !memcmp(t.raw, big, 150));
+	ppf_reader_close(r);
+	close(fd);
+}
+
 void test_spec__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -220,6 +301,7 @@ void test_spec__register(void)
 		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
 		PP_TEST(test_spec__cpu_time, "per-cpu SAMPLE times, by hand, and their bounds"),
 		PP_TEST(test_spec__delta_addr, "delta-coded KSYM and SYM addresses, by hand"),
+		PP_TEST(test_spec__writer_sample_bytes, "the writer's SAMPLE bytes: 1- and 2-byte lengths, RAW_XOR"),
 		PP_TEST(test_spec__sideband_task, "SIDEBAND pid/tid, present, absent (older files) and cut"),
 	};
 	pp_suite_add("spec", tests, PP_ARRAY_SIZE(tests));
