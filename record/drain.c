@@ -250,7 +250,7 @@ static void fifo_put(struct rec_fifo *f, uint64_t to, const void *src, size_t n)
  * (EAGAIN).  A page is stored with the bytes it uses (its commit), as a
  * REC_SYNTH_FTRACE_PAGE record.  Return: false when the FIFO filled first.
  */
-static bool drain_tp(struct rec_drain *d, size_t ri)
+static bool drain_tp(struct rec_drain *d, size_t ri, uint64_t now_ns)
 {
 	struct rec_fifo *f = &d->fifos[ri];
 	uint8_t *stage = d->tp_stage + ri * d->tp_page;
@@ -296,6 +296,16 @@ static bool drain_tp(struct rec_drain *d, size_t ri)
 			f->max_used = inuse;
 		got += (size_t)n;
 		d->nr_tp_pages++;
+		/*
+		 * A page that starts after this round did holds events of the
+		 * present: we have caught up with the writer.  Reading on would
+		 * chase it a few events a read (a syscall per handful of events);
+		 * the next round takes the rest.  (A short page alone says
+		 * nothing: the rest of a page read partly in the last round is
+		 * short too.)  The clocks are the same: trace_clock mono.
+		 */
+		if (it.ts >= now_ns)
+			break;
 	}
 	d->tp_last[ri] = got;
 	d->tp_more[ri] = !done;
@@ -311,7 +321,7 @@ void rec_drain_round(struct rec_drain *d, uint64_t now_ns)
 			all = false;
 			d->nr_full++;
 		}
-		if (d->tp_fds && !drain_tp(d, i)) {
+		if (d->tp_fds && !drain_tp(d, i, now_ns)) {
 			all = false;
 			d->nr_full++;
 		}

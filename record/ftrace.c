@@ -425,7 +425,7 @@ int rec_ftrace_setup(struct rec_session *s)
 	s->ftrace = f;
 	start_guard(s);
 	snprintf(kb, sizeof(kb), "%ld",
-		 (long)s->opts.mmap_pages * sysconf(_SC_PAGESIZE) / 1024);
+		 (long)rec_ftrace_buffer_size(s) / 1024);
 	rc = inst_write(s, "tracing_on", "0");
 	if (!rc)
 		rc = inst_write(s, "trace_clock", "mono");
@@ -483,6 +483,15 @@ const int *rec_ftrace_fds(const struct rec_session *s)
 size_t rec_ftrace_page_size(const struct rec_session *s)
 {
 	return s->ftrace ? s->ftrace->page_sz : 0;
+}
+
+/*
+ * Twice a perf ring: the instance carries the bulk of the events (a
+ * syscall storm writes 64 MB/s a CPU here; 2 MB is 30 ms of it).
+ */
+size_t rec_ftrace_buffer_size(const struct rec_session *s)
+{
+	return 2 * (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 }
 
 size_t rec_ftrace_queue(const struct rec_session *s, size_t ci)

@@ -703,7 +703,7 @@ int rec_session_open(struct rec_session *s)
 	s->drain.realtime = !s->opts.no_realtime;
 	if (!rc)
 		rec_drain_set_tp(&s->drain, rec_ftrace_fds(s), rec_ftrace_page_size(s),
-				 (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE));
+				 rec_ftrace_buffer_size(s));
 	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
 	if (!rc)
 		rc = rec_drain_start(&s->drain);

@@ -255,10 +255,11 @@ static void test_ftpage__drain_copies_pages_once_in_order(void)
 			pg_init(&p, ts);
 			for (int e = 0; e < n; e++)
 				pg_data(&p, e ? 1 : 0, 16, 0, 0);
-			ts += (uint64_t)n;
 			pg_commit(&p, 0);
-			if (write(pfd[1], p.b, PAGE) == PAGE)
+			if (write(pfd[1], p.b, PAGE) == PAGE) {	/* else the pipe is full */
+				ts += (uint64_t)n;
 				sent += (size_t)n;
+			}
 		}
 		rec_drain_round(&d, (uint64_t)round);
 		if (round % 3 == 0)			/* a slow consumer: the FIFO fills */
