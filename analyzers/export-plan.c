@@ -19,6 +19,10 @@ static const struct pp_option export_options[] = {
 	PP_OPT_STRING(0, "value", O(value), "count|period|EXPR",
 		      "pprof, folded: a sample's weight (default: period of clocks, else count)"),
 	PP_OPT_BOOL(0, "stacks", O(stacks), "jsonl, csv: add a symbolized stack column"),
+	PP_OPT_BOOL(0, "no-inline", O(no_inline),
+		    "folded: no inline frames (by default from DWARF, as profile)"),
+	PP_OPT_STRING(0, "debug-dir", O(debug_dir), "DIR[:DIR...]",
+		      "folded: look for DWARF there first (as profile --debug-dir)"),
 	PP_OPT_END(),
 };
 

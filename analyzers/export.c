@@ -13,6 +13,7 @@
 
 #include "analyze/analyzer.h"
 #include "analyzers/export.h"
+#include "common/dwinline.h"
 #include "common/err.h"
 #include "common/log.h"
 
@@ -44,6 +45,8 @@ static int export_init(struct pp_az *az)
 		       "chrome, perfetto, pprof, jsonl, csv or folded");
 		return PP_EUSAGE;
 	}
+	if (!strcmp(to, "folded") && !o->no_inline)
+		az->inl = pp_inl_new_dirs(o->debug_dir);	/* the same stacks as profile's */
 	rc = ana_export_new(az, &cfg, &p->x);
 	if (rc)
 		pp_err("export: %s", ana_export_errmsg(p->x));
@@ -89,6 +92,8 @@ static void export_release(struct pp_az *az)
 
 	ana_export_free(p->x);
 	p->x = NULL;
+	pp_inl_free(az->inl);
+	az->inl = NULL;
 }
 
 extern const struct pp_plan_ops azp_export_plan;

@@ -11,6 +11,8 @@ struct export_opts {
 	const char *to;		/* --to FORMAT */
 	const char *value;	/* --value count|period|EXPR */
 	bool stacks;		/* --stacks */
+	bool no_inline;		/* --no-inline: folded stacks without inline frames */
+	const char *debug_dir;	/* --debug-dir DIRS: where to look for DWARF first */
 };
 
 #endif

@@ -103,23 +103,6 @@ static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
 	return 0;
 }
 
-/* --debug-dir, then $PP_DEBUGINFO_PATH, then the system's debug directory. */
-static struct pp_inl *inline_resolver(const struct profile_opts *o)
-{
-	const char *env = getenv("PP_DEBUGINFO_PATH");
-	struct pp_buf b = PP_BUF_INIT;
-	struct pp_inl *r;
-
-	if (o->debug_dir && *o->debug_dir)
-		pp_buf_addf(&b, "%s:", o->debug_dir);
-	if (env && *env)
-		pp_buf_addf(&b, "%s:", env);
-	pp_buf_adds(&b, PP_INL_DEFAULT_PATH);
-	r = pp_inl_new(pp_buf_str(&b));
-	pp_buf_release(&b);
-	return r;
-}
-
 static int profile_init(struct pp_az *az)
 {
 	struct profile_priv *p = az->priv;
@@ -133,7 +116,7 @@ static int profile_init(struct pp_az *az)
 	p->by_children = o->sort && !strcmp(o->sort, "children");
 	p->flame = pp_flame_new();
 	if (!o->no_inline)
-		az->inl = inline_resolver(o);
+		az->inl = pp_inl_new_dirs(o->debug_dir);
 	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
 	if (az->opt.than_ns)
 		p->than_samples = (freq * az->opt.than_ns + 99) / 100;

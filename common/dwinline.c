@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "common/intern.h"
 #include "common/log.h"
 #include "common/symbolize.h"
@@ -101,6 +102,22 @@ struct pp_inl *pp_inl_new(const char *search_path)
 	}
 	r->bids = pp_intern_new();
 	r->strs = pp_intern_new();
+	return r;
+}
+
+struct pp_inl *pp_inl_new_dirs(const char *debug_dir)
+{
+	const char *env = getenv("PP_DEBUGINFO_PATH");
+	struct pp_buf b = PP_BUF_INIT;
+	struct pp_inl *r;
+
+	if (debug_dir && *debug_dir)
+		pp_buf_addf(&b, "%s:", debug_dir);
+	if (env && *env)
+		pp_buf_addf(&b, "%s:", env);
+	pp_buf_adds(&b, PP_INL_DEFAULT_PATH);
+	r = pp_inl_new(pp_buf_str(&b));
+	pp_buf_release(&b);
 	return r;
 }
 

@@ -63,6 +63,13 @@ struct pp_inl_res {
  */
 struct pp_inl *pp_inl_new(const char *search_path);
 
+/**
+ * pp_inl_new_dirs() - a resolver searching @debug_dir (a --debug-dir value, or NULL),
+ * then $PP_DEBUGINFO_PATH, then PP_INL_DEFAULT_PATH
+ * Return: as pp_inl_new().
+ */
+struct pp_inl *pp_inl_new_dirs(const char *debug_dir);
+
 /** pp_inl_free() - close every debug file and free every answer; NULL is fine. */
 void pp_inl_free(struct pp_inl *r);
 

@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -50,6 +51,7 @@ struct rec_ftrace {
 	bool exec_seen;			/* -- COMMAND: its exec happened (events count from there) */
 	bool per_task;			/* keep only the events of followed threads */
 	int guard_fd;			/* write end of the guardian's pipe, -1 */
+	pid_t guard_pid;		/* the guardian, 0 if none */
 	uint64_t nr_pages, nr_events, nr_bad, nr_unknown, nr_pre_exec, nr_foreign;
 };
 
@@ -322,6 +324,10 @@ static void guard_main(const char *root, const char *rel, int rfd)
 	char path[600], c;
 	int fd;
 
+	int null = open("/dev/null", O_RDWR);
+
+	for (int i = 0; i < 3 && null >= 0; i++)	/* not a pipe's reader waiting for EOF */
+		dup2(null, i);
 	for (int i = 3; i < 1024; i++)
 		if (i != rfd)
 			close(i);
@@ -364,6 +370,23 @@ static void start_guard(struct rec_session *s)
 		return;
 	}
 	f->guard_fd = p[1];
+	f->guard_pid = pid;
+}
+
+/* Close the guardian's pipe and reap it (it exits at once: the instance is gone). */
+static void stop_guard(struct rec_ftrace *f)
+{
+	if (f->guard_fd >= 0)
+		close(f->guard_fd);
+	f->guard_fd = -1;
+	for (int i = 0; f->guard_pid > 0 && i < 300; i++) {
+		pid_t r = waitpid(f->guard_pid, NULL, WNOHANG);
+
+		if (r == f->guard_pid || (r < 0 && errno != EINTR))
+			break;
+		usleep(10000);
+	}
+	f->guard_pid = 0;
 }
 
 static int open_fds(struct rec_session *s)
@@ -698,8 +721,7 @@ void rec_ftrace_release(struct rec_session *s)
 		inst_write(s, "tracing_on", "0");
 		remove_instance(s->tfs.root, f->rel);
 	}
-	if (f->guard_fd >= 0)
-		close(f->guard_fd);	/* the guardian finds the instance gone and exits */
+	stop_guard(f);		/* it finds the instance gone and exits */
 	free(f->fds);
 	free(f->announced);
 	free(f->emitted);

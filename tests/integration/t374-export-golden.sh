@@ -19,10 +19,11 @@ ex() { "$PP_ANALYZE" "$@" || fail "pp-analyze $* failed"; }
 ex sched.ppcap export --to csv -o - | sed -n '1,12p;$p' >csv.out
 ex sched.ppcap export --to jsonl -e 'sched:sched_wakeup,sched:sched_process_fork' -o - |
 	head -8 >jsonl.out
-ex prof.ppcap export --to folded -o folded.out
-ex prof.ppcap export --to folded --value period -o folded-period.out
+# goldens without inline frames: those come from the DWARF of the machine that analyses
+ex prof.ppcap export --to folded --no-inline -o folded.out
+ex prof.ppcap export --to folded --no-inline --value period -o folded-period.out
 # folded is profile's flame graph, line for line (the issue: "same as profile --flame-graph")
-for trim in "" --no-kernel-callchain --no-user-callchain; do
+for trim in "" --no-kernel-callchain --no-user-callchain --no-inline; do
 	ex prof.ppcap profile -g --flame-graph prof.fg $trim >/dev/null
 	ex prof.ppcap export --to folded $trim -o folded.cmp
 	[ -s folded.cmp ] || fail "export --to folded $trim wrote nothing"
