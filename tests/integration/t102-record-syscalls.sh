@@ -24,8 +24,17 @@ want=$(lv rec.err getppid)
 assert_eq "getppid calls made" 400000 "$want"
 # by the workers' tids: a sanitizer runtime in the load makes a few calls of its own
 got=$("$CAPCHECK" sys.cap count raw_syscalls:sys_enter "$tids")
-assert_eq "sys_enter(getppid) samples of tids $tids" "$want" "$got"
-assert_eq "lost" 0 "$(sv sys.cap lost)"
+lost=$(sv sys.cap lost)
+if sanitized && [ "$lost" -gt 0 ]; then
+	# a sanitizer build of pp-record is several times slower: it may fall behind the
+	# storm, but every event it misses must be counted as lost
+	echo "sanitizer build: $lost events lost"
+	assert_ge "sys_enter(getppid) samples of tids $tids + lost" "$want" $((got + lost))
+	assert_ge "at most the calls made" "$got" "$want"
+else
+	assert_eq "sys_enter(getppid) samples of tids $tids" "$want" "$got"
+	assert_eq "lost" 0 "$lost"
+fi
 assert_eq "order" ok "$(sv sys.cap order)"
 
 # workload mode: only the command and its threads; unfiltered, so every kind of call

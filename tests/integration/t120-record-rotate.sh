@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t120-record-rotate: --max-size 1M --rotate 3 writes rot.cap.0, rot.cap.1, ... and keeps
+# t120-record-rotate: --max-size 768K --rotate 3 writes rot.cap.0, rot.cap.1, ... and keeps
 # exactly the newest 3.  Each kept file starts in the middle of the recording and must
 # analyse on its own: complete and indexed, the burner's user stacks resolved from the
 # file's own symbol tables (main;burn_a;...), kernel frames from its own kallsyms, every
@@ -18,7 +18,7 @@ for n in 0 1 2 3 4 5 6 7 8 9 10 11; do echo old >rot.cap.$n; done
 "$PP_LOAD/ctxsw" -n 400000 >ctxsw.out &
 cpid=$!
 "$PP_RECORD" -a -F 997 -g -e cpu-clock -e sched:sched_switch,sched:sched_wakeup \
-	--max-size 1M --rotate 3 -o rot.cap -- ./bin/burner -d 8 2>rec.err
+	--max-size 768K --rotate 3 -o rot.cap -- ./bin/burner -d 8 2>rec.err
 rc=$?
 wait $cpid
 cat rec.err
