@@ -96,40 +96,45 @@ static inline void *arena_alloc(struct ppf_arena *a, size_t sz)
 }
 
 /*
- * rb_varint() with the bound check done once: when 10 bytes (the longest
- * varint) remain, the bytes are read without a check each.  Same result,
- * same bytes consumed, same errors as rb_varint(): the 10th byte's bits
- * past bit 63 are dropped, a 10th byte with its high bit set is an error.
+ * A varint at *pp read without bound checks: the caller knows that 10 bytes
+ * (the longest varint) can be read there.  rb_varint()'s result: the 10th
+ * byte's bits past bit 63 are dropped, and a 10th byte with its high bit
+ * set sets *bad.
  */
+static inline uint64_t uvarint(const uint8_t **pp, bool *bad)
+{
+	const uint8_t *p = *pp;
+	uint64_t c = p[0], v;
+
+	if (c < 0x80) {
+		*pp = p + 1;
+		return c;
+	}
+	v = c & 0x7f;
+	c = p[1];
+	if (c < 0x80) {
+		*pp = p + 2;
+		return v | c << 7;
+	}
+	v |= (c & 0x7f) << 7;
+	for (unsigned i = 2; i < PPF_VARINT_MAX; i++) {
+		c = p[i];
+		v |= (c & 0x7f) << (7 * i);
+		if (c < 0x80) {
+			*pp = p + i + 1;
+			return v;
+		}
+	}
+	*pp = p + PPF_VARINT_MAX;
+	*bad = true;
+	return 0;
+}
+
+/* rb_varint() with the bound check done once when 10 bytes remain: same result, same errors */
 static inline uint64_t dec_varint(struct ppf_rbuf *r)
 {
-	const uint8_t *p = r->p;
-
-	if (__builtin_expect(r->end - p >= PPF_VARINT_MAX, 1)) {
-		uint64_t c = p[0], v;
-		if (c < 0x80) {
-			r->p = p + 1;
-			return c;
-		}
-		v = c & 0x7f;
-		c = p[1];
-		if (c < 0x80) {
-			r->p = p + 2;
-			return v | c << 7;
-		}
-		v |= (c & 0x7f) << 7;
-		for (unsigned i = 2; i < PPF_VARINT_MAX; i++) {
-			c = p[i];
-			v |= (c & 0x7f) << (7 * i);
-			if (c < 0x80) {
-				r->p = p + i + 1;
-				return v;
-			}
-		}
-		r->p = p + PPF_VARINT_MAX;
-		r->bad = true;
-		return 0;
-	}
+	if (__builtin_expect(r->end - r->p >= PPF_VARINT_MAX, 1))
+		return uvarint(&r->p, &r->bad);
 	return rb_varint(r);
 }
 
@@ -296,14 +301,15 @@ static inline bool get_varint32(const uint8_t **pp, const uint8_t *end, uint64_t
 }
 
 /*
- * A SAMPLE's body [p, end): the hot path of every replay.  The cursor and
+ * A SAMPLE's body [p, end), in a segment that ends at @seg_end: the hot
+ * path of every replay.  The cursor and
  * the fields live in locals until the record is known good (with
  * -fno-strict-aliasing, a store through @rec would otherwise reload them);
  * the checks are rb_*()'s, in the same order, and a malformed record is
  * rejected at its first bad field instead of at its end.
  */
 static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const uint8_t *p,
-			 const uint8_t *end)
+			 const uint8_t *end, const uint8_t *seg_end)
 {
 	struct ppf_sample *s = &rec->u.sample;
 	uint64_t dt, t = 0, flags, id, cpu, pid, tid, v;
@@ -313,20 +319,45 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 	const uint8_t *extra = NULL, *raw = NULL;
 	int rc;
 
-	if (!get_varint(&p, end, &dt))
-		return PP_EBAD_RECORD;
-	if (!d->cpu_time) {
-		if (dt > UINT64_MAX - d->last_ns)
+	if (seg_end - p >= 6 * PPF_VARINT_MAX) {
+		/*
+		 * The six leading varints, with one bound check after them: the
+		 * segment holds the bytes even where the body does not, and a
+		 * cursor past @end means a varint crossed it, which rb_varint()
+		 * would have refused.
+		 */
+		bool bad = false;
+		dt = uvarint(&p, &bad);
+		flags = uvarint(&p, &bad);
+		id = uvarint(&p, &bad);
+		cpu = uvarint(&p, &bad);
+		pid = uvarint(&p, &bad);
+		tid = uvarint(&p, &bad);
+		if (bad || p > end || (flags | id | cpu | pid | tid) > UINT32_MAX)
 			return PP_EBAD_RECORD;
-		t = d->last_ns += dt;
+		if (!d->cpu_time) {
+			if (dt > UINT64_MAX - d->last_ns)
+				return PP_EBAD_RECORD;
+			t = d->last_ns += dt;
+		} else if ((rc = sample_time(d, (uint32_t)cpu, dt, &t))) {
+			return rc;
+		}
+	} else {
+		if (!get_varint(&p, end, &dt))
+			return PP_EBAD_RECORD;
+		if (!d->cpu_time) {
+			if (dt > UINT64_MAX - d->last_ns)
+				return PP_EBAD_RECORD;
+			t = d->last_ns += dt;
+		}
+		if (!get_varint32(&p, end, &flags) || !get_varint32(&p, end, &id) ||
+		    !get_varint32(&p, end, &cpu))
+			return PP_EBAD_RECORD;
+		if (d->cpu_time && (rc = sample_time(d, (uint32_t)cpu, dt, &t)))
+			return rc;
+		if (!get_varint32(&p, end, &pid) || !get_varint32(&p, end, &tid))
+			return PP_EBAD_RECORD;
 	}
-	if (!get_varint32(&p, end, &flags) || !get_varint32(&p, end, &id) ||
-	    !get_varint32(&p, end, &cpu))
-		return PP_EBAD_RECORD;
-	if (d->cpu_time && (rc = sample_time(d, (uint32_t)cpu, dt, &t)))
-		return rc;
-	if (!get_varint32(&p, end, &pid) || !get_varint32(&p, end, &tid))
-		return PP_EBAD_RECORD;
 	if ((flags & PPF_SF_PERIOD) && !get_varint(&p, end, &period))
 		return PP_EBAD_RECORD;
 	if ((flags & PPF_SF_LATE) && !get_varint(&p, end, &late))
@@ -555,7 +586,7 @@ int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 	rec->body_sz = (uint32_t)len;
 	rec->time_ns = 0;
 	if (type == PPF_REC_SAMPLE)
-		return decode_sample(d, rec, p, p + len);
+		return decode_sample(d, rec, p, p + len, end);
 	body.p = p;
 	body.end = p + len;
 	body.bad = false;
