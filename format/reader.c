@@ -537,6 +537,8 @@ int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec, const struct p
 			if (s->kind == PPF_SEG_INDEX || s->kind > PPF_SEG_INDEX || s->kind == 0)
 				continue;
 			ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns, s->flags);
+			/* s->data is r->raw or r->payload: ours, rewritten by the next segment */
+			r->dec.xor_in_place = true;
 			r->in_seg = true;
 		}
 		rc = ppf_decoder_next(&r->dec, rec);
