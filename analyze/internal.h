@@ -56,6 +56,7 @@ struct ana_task {
 struct ana_disp {
 	struct pp_az *az;
 	struct ana_sel *sel;
+	bool plain;		/* no -C/-p/-t, selector filter or -N: deliver without checks */
 };
 
 struct ana_disp_list {

@@ -45,7 +45,10 @@ static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *se
 	if (!l)
 		l = *slot = pp_xcalloc(1, sizeof(*l));
 	l->v = pp_xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
-	l->v[l->nr++] = (struct ana_disp){ az, sel };
+	bool plain = !az->nr_cpus && ((az->ops->flags & PP_AZ_OWN_TASK_FILTER) ||
+				      (!az->nr_pids && !az->nr_tids)) &&
+		     !sel->filter && !az->opt.exit_n;
+	l->v[l->nr++] = (struct ana_disp){ az, sel, plain };
 }
 
 static int init_analyzers(struct ana_session *s)
@@ -148,9 +151,16 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 	if (t->rec_filter && !ana_filter_pass(s, t->rec_filter, &ev))
 		return;
 	for (size_t i = 0; i < l->nr; i++) {
-		struct pp_az *az = l->v[i].az;
-		struct ana_sel *sel = l->v[i].sel;
+		const struct ana_disp *dp = &l->v[i];
+		struct pp_az *az = dp->az;
+		struct ana_sel *sel = dp->sel;
 
+		if (dp->plain) {	/* the common case: nothing to check */
+			az->nr_delivered++;
+			ev.sel = sel;
+			az->ops->event(az, &ev);
+			continue;
+		}
 		if (!post_filter(az, &ev))
 			continue;
 		if (sel->filter && !ana_filter_pass(s, sel->filter, &ev))
