@@ -56,6 +56,7 @@ struct ana_task {
 struct ana_disp {
 	struct pp_az *az;
 	struct ana_sel *sel;
+	bool plain;		/* no -C/-p/-t, selector filter or -N: deliver without checks */
 };
 
 struct ana_disp_list {
@@ -99,11 +100,14 @@ struct ana_session {
 	bool inited;
 	bool stop;			/* ana_session_stop() */
 	bool has_ticks;			/* some analyzer wants -i ticks */
-	uint32_t last_id, last_tid;	/* deliver()'s one-entry caches */
+	uint32_t last_tid;		/* ana_session_sample()'s last task noted */
 	uint32_t *cpu_cur;		/* by cpu: next_pid of its last sched_switch + 1, 0 unknown */
 	size_t nr_cpu_cur;
-	struct ana_evtype *last_type;
-	struct ana_disp_list *last_disp;
+	struct ana_type_cache {		/* deliver()'s id -> type, dispatch list, by id % 16 */
+		uint32_t id;
+		struct ana_evtype *type;	/* NULL: empty */
+		struct ana_disp_list *disp;
+	} type_cache[16];
 	bool all_done;			/* -N reached by every analyzer: stop reading */
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
 	struct pp_buf scratch;

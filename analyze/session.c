@@ -242,7 +242,13 @@ static void note_switch(struct ana_session *s, const struct pp_field *next, cons
 		memset(s->cpu_cur + s->nr_cpu_cur, 0, (n - s->nr_cpu_cur) * sizeof(*s->cpu_cur));
 		s->nr_cpu_cur = n;
 	}
-	s->cpu_cur[ev->cpu] = (uint32_t)ana_field_read(ev, next) + 1;
+	uint32_t v;
+	if (next->size == 4 && !next->is_data_loc && ev->raw &&
+	    (uint64_t)next->offset + 4 <= ev->raw_sz)
+		memcpy(&v, ev->raw + next->offset, 4);	/* ana_field_read()'s value, inline */
+	else
+		v = (uint32_t)ana_field_read(ev, next);
+	s->cpu_cur[ev->cpu] = v + 1;
 }
 
 /*

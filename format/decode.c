@@ -75,6 +75,106 @@ void ppf_arena_release(struct ppf_arena *a)
 	a->used = 0;
 }
 
+/*
+ * The decoder's hot path.  Everything below reads through a cursor that the
+ * compiler keeps in registers, and checks every length as rb_*() do.
+ */
+
+/* ppf_arena_alloc() for the common case: room left in the current block. */
+static inline void *arena_alloc(struct ppf_arena *a, size_t sz)
+{
+	struct ppf_arena_blk *b = a->cur;
+	size_t sz8 = (sz + 7) & ~(size_t)7;
+
+	if (b && sz8 <= b->cap - b->len && a->used + sz8 <= PPF_DECODE_MAX_ARENA) {
+		void *p = (uint8_t *)b->data + b->len;
+		b->len += sz8;
+		a->used += sz8;
+		return p;
+	}
+	return ppf_arena_alloc(a, sz);
+}
+
+/*
+ * A varint at *pp read without bound checks: the caller knows that 10 bytes
+ * (the longest varint) can be read there.  rb_varint()'s result: the 10th
+ * byte's bits past bit 63 are dropped, and a 10th byte with its high bit
+ * set sets *bad.
+ */
+static inline uint64_t uvarint(const uint8_t **pp, bool *bad)
+{
+	const uint8_t *p = *pp;
+	uint64_t c = p[0], v;
+
+	if (c < 0x80) {
+		*pp = p + 1;
+		return c;
+	}
+	v = c & 0x7f;
+	c = p[1];
+	if (c < 0x80) {
+		*pp = p + 2;
+		return v | c << 7;
+	}
+	v |= (c & 0x7f) << 7;
+	for (unsigned i = 2; i < PPF_VARINT_MAX; i++) {
+		c = p[i];
+		v |= (c & 0x7f) << (7 * i);
+		if (c < 0x80) {
+			*pp = p + i + 1;
+			return v;
+		}
+	}
+	*pp = p + PPF_VARINT_MAX;
+	*bad = true;
+	return 0;
+}
+
+/* rb_varint() with the bound check done once when 10 bytes remain: same result, same errors */
+static inline uint64_t dec_varint(struct ppf_rbuf *r)
+{
+	if (__builtin_expect(r->end - r->p >= PPF_VARINT_MAX, 1))
+		return uvarint(&r->p, &r->bad);
+	return rb_varint(r);
+}
+
+static inline uint32_t dec_varint32(struct ppf_rbuf *r)
+{
+	uint64_t v = dec_varint(r);
+
+	if (v > UINT32_MAX)
+		r->bad = true;
+	return (uint32_t)v;
+}
+
+/*
+ * out = a ^ b, 16 bytes at a time (a RAW_XOR record's raw data: tens of
+ * bytes); @out may be @a, not @b.
+ */
+typedef uint8_t ppf_v16 __attribute__((vector_size(16)));
+static inline void xor_raw(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 16) {
+		ppf_v16 x, y;
+		memcpy(&x, a + i, 16);
+		memcpy(&y, b + i, 16);
+		x ^= y;
+		memcpy(out + i, &x, 16);
+	}
+	if (i + 8 <= n) {
+		uint64_t x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		x ^= y;
+		memcpy(out + i, &x, 8);
+		i += 8;
+	}
+	for (; i < n; i++)
+		out[i] = a[i] ^ b[i];
+}
+
 void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,
 		       uint32_t seg_flags)
 {
@@ -105,7 +205,7 @@ void ppf_decoder_release(struct ppf_decoder *d)
 
 static int decode_stack(struct ppf_decoder *d, struct ppf_rbuf *r)
 {
-	uint32_t id = rb_varint32(r), nr = rb_varint32(r);
+	uint32_t id = dec_varint32(r), nr = dec_varint32(r);
 	uint64_t *f;
 
 	if (r->bad || id != d->nr_stacks + 1 || nr == 0 || nr > PPF_MAX_STACK)
@@ -118,12 +218,12 @@ static int decode_stack(struct ppf_decoder *d, struct ppf_rbuf *r)
 		d->stacks = s;
 		d->cap_stacks = cap;
 	}
-	f = ppf_arena_alloc(&d->arena, nr * sizeof(uint64_t));
+	f = arena_alloc(&d->arena, nr * sizeof(uint64_t));
 	if (!f)
 		return PP_EBAD_RECORD;
-	f[0] = rb_varint(r);
+	f[0] = dec_varint(r);
 	for (uint32_t i = 1; i < nr; i++)
-		f[i] = f[i - 1] + (uint64_t)unzigzag(rb_varint(r));
+		f[i] = f[i - 1] + (uint64_t)unzigzag(dec_varint(r));
 	if (r->bad)
 		return PP_EBAD_RECORD;
 	d->stacks[d->nr_stacks].frames = f;
@@ -162,7 +262,7 @@ static int remember_raw(struct ppf_decoder *d, uint32_t id, const uint8_t *raw, 
  * past PPF_CPU_TIME_MAX) from the previous timed record, like any other.
  * The result may not go back before the previous timed record.
  */
-static int sample_time(struct ppf_decoder *d, uint32_t cpu, uint64_t dt, uint64_t *t)
+static inline int sample_time(struct ppf_decoder *d, uint32_t cpu, uint64_t dt, uint64_t *t)
 {
 	uint64_t base = d->last_ns;
 
@@ -187,65 +287,146 @@ static int sample_time(struct ppf_decoder *d, uint32_t cpu, uint64_t dt, uint64_
 	return 0;
 }
 
-static int decode_sample(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_record *rec)
+/* A varint at *pp, before @end: rb_varint()'s result and errors, dec_varint()'s speed. */
+static inline bool get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+	struct ppf_rbuf r = { *pp, end, false };
+
+	*out = dec_varint(&r);
+	*pp = r.p;
+	return !r.bad;
+}
+
+static inline bool get_varint32(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+	return get_varint(pp, end, out) && *out <= UINT32_MAX;
+}
+
+/*
+ * A SAMPLE's body [p, end), in a segment that ends at @seg_end: the hot
+ * path of every replay.  The cursor and
+ * the fields live in locals until the record is known good (with
+ * -fno-strict-aliasing, a store through @rec would otherwise reload them);
+ * the checks are rb_*()'s, in the same order, and a malformed record is
+ * rejected at its first bad field instead of at its end.
+ */
+static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const uint8_t *p,
+			 const uint8_t *end, const uint8_t *seg_end)
 {
 	struct ppf_sample *s = &rec->u.sample;
+	uint64_t dt, t = 0, flags, id, cpu, pid, tid, v;
+	uint64_t period = 1, late = 0, ip = 0, addr = 0;
+	uint32_t stack_id = 0, nr_stack = 0, extra_sz = 0, raw_sz = 0;
+	const uint64_t *stack = NULL;
+	const uint8_t *extra = NULL, *raw = NULL;
+	int rc;
 
-	s->flags = rb_varint32(r);
-	s->id = rb_varint32(r);
-	s->cpu = rb_varint32(r);
-	if (d->cpu_time) {
-		int rc = r->bad ? PP_EBAD_RECORD : sample_time(d, s->cpu, rec->time_ns, &rec->time_ns);
-		if (rc)
-			return rc;
-	}
-	s->time_ns = rec->time_ns;
-	s->pid = rb_varint32(r);
-	s->tid = rb_varint32(r);
-	s->period = (s->flags & PPF_SF_PERIOD) ? rb_varint(r) : 1;
-	s->late_ns = (s->flags & PPF_SF_LATE) ? rb_varint(r) : 0;
-	s->ip = (s->flags & PPF_SF_IP) ? rb_varint(r) : 0;
-	s->addr = (s->flags & PPF_SF_ADDR) ? rb_varint(r) : 0;
-	s->stack_id = 0;
-	s->nr_stack = 0;
-	s->stack = NULL;
-	if (s->flags & PPF_SF_STACK) {
-		uint32_t sid = rb_varint32(r);
-		if (r->bad || sid == 0 || sid > d->nr_stacks)
+	if (seg_end - p >= 6 * PPF_VARINT_MAX) {
+		/*
+		 * The six leading varints, with one bound check after them: the
+		 * segment holds the bytes even where the body does not, and a
+		 * cursor past @end means a varint crossed it, which rb_varint()
+		 * would have refused.
+		 */
+		bool bad = false;
+		dt = uvarint(&p, &bad);
+		flags = uvarint(&p, &bad);
+		id = uvarint(&p, &bad);
+		cpu = uvarint(&p, &bad);
+		pid = uvarint(&p, &bad);
+		tid = uvarint(&p, &bad);
+		if (bad || p > end || (flags | id | cpu | pid | tid) > UINT32_MAX)
 			return PP_EBAD_RECORD;
-		s->stack_id = sid;
-		s->stack = d->stacks[sid - 1].frames;
-		s->nr_stack = d->stacks[sid - 1].nr;
-	}
-	s->extra_sz = 0;
-	s->extra = NULL;
-	if (s->flags & PPF_SF_EXTRA) {
-		s->extra_sz = rb_varint32(r);
-		s->extra = rb_bytes(r, s->extra_sz);
-	}
-	s->raw_sz = 0;
-	s->raw = NULL;
-	if (s->flags & PPF_SF_RAW) {
-		s->raw_sz = rb_varint32(r);
-		s->raw = rb_bytes(r, s->raw_sz);
-		if (r->bad)
-			return PP_EBAD_RECORD;
-		if (s->flags & PPF_SF_RAW_XOR) {
-			if (s->id >= d->cap_prev || !d->prev_raw[s->id] ||
-			    d->prev_sz[s->id] != s->raw_sz)
+		if (!d->cpu_time) {
+			if (dt > UINT64_MAX - d->last_ns)
 				return PP_EBAD_RECORD;
-			uint8_t *out = ppf_arena_alloc(&d->arena, s->raw_sz);
+			t = d->last_ns += dt;
+		} else if ((rc = sample_time(d, (uint32_t)cpu, dt, &t))) {
+			return rc;
+		}
+	} else {
+		if (!get_varint(&p, end, &dt))
+			return PP_EBAD_RECORD;
+		if (!d->cpu_time) {
+			if (dt > UINT64_MAX - d->last_ns)
+				return PP_EBAD_RECORD;
+			t = d->last_ns += dt;
+		}
+		if (!get_varint32(&p, end, &flags) || !get_varint32(&p, end, &id) ||
+		    !get_varint32(&p, end, &cpu))
+			return PP_EBAD_RECORD;
+		if (d->cpu_time && (rc = sample_time(d, (uint32_t)cpu, dt, &t)))
+			return rc;
+		if (!get_varint32(&p, end, &pid) || !get_varint32(&p, end, &tid))
+			return PP_EBAD_RECORD;
+	}
+	if ((flags & PPF_SF_PERIOD) && !get_varint(&p, end, &period))
+		return PP_EBAD_RECORD;
+	if ((flags & PPF_SF_LATE) && !get_varint(&p, end, &late))
+		return PP_EBAD_RECORD;
+	if ((flags & PPF_SF_IP) && !get_varint(&p, end, &ip))
+		return PP_EBAD_RECORD;
+	if ((flags & PPF_SF_ADDR) && !get_varint(&p, end, &addr))
+		return PP_EBAD_RECORD;
+	if (flags & PPF_SF_STACK) {
+		if (!get_varint32(&p, end, &v) || v == 0 || v > d->nr_stacks)
+			return PP_EBAD_RECORD;
+		stack_id = (uint32_t)v;
+		stack = d->stacks[v - 1].frames;
+		nr_stack = d->stacks[v - 1].nr;
+	}
+	if (flags & PPF_SF_EXTRA) {
+		if (!get_varint32(&p, end, &v) || (uint64_t)(end - p) < v)
+			return PP_EBAD_RECORD;
+		extra_sz = (uint32_t)v;
+		extra = p;
+		p += v;
+	}
+	if (flags & PPF_SF_RAW) {
+		if (!get_varint32(&p, end, &v) || (uint64_t)(end - p) < v)
+			return PP_EBAD_RECORD;
+		raw_sz = (uint32_t)v;
+		raw = p;
+		if (flags & PPF_SF_RAW_XOR) {
+			if (id >= d->cap_prev || !d->prev_raw[id] || d->prev_sz[id] != raw_sz)
+				return PP_EBAD_RECORD;
+			/*
+			 * In place when the reader owns the buffer: the stored bytes
+			 * are not needed again, and the arena's copy cost an
+			 * allocation and 64 fresh bytes of cache a record.
+			 */
+			uint8_t *out = d->xor_in_place ? (uint8_t *)raw : arena_alloc(&d->arena, raw_sz);
 			if (!out)
 				return PP_EBAD_RECORD;
-			ppf_xor(out, s->raw, d->prev_raw[s->id], s->raw_sz);
-			s->raw = out;
+			xor_raw(out, raw, d->prev_raw[id], raw_sz);
+			raw = out;
 		}
-		int rc = remember_raw(d, s->id, s->raw, s->raw_sz);
-		if (rc)
+		if (id < d->cap_prev) {		/* remember_raw(), without the call */
+			d->prev_raw[id] = raw;
+			d->prev_sz[id] = raw_sz;
+		} else if ((rc = remember_raw(d, (uint32_t)id, raw, raw_sz))) {
 			return rc;
+		}
 	}
-	s->flags &= ~(uint32_t)PPF_SF_RAW_XOR;
-	return r->bad ? PP_EBAD_RECORD : 0;
+	rec->time_ns = t;
+	s->time_ns = t;
+	s->late_ns = late;
+	s->flags = (uint32_t)flags & ~(uint32_t)PPF_SF_RAW_XOR;
+	s->id = (uint32_t)id;
+	s->cpu = (uint32_t)cpu;
+	s->pid = (uint32_t)pid;
+	s->tid = (uint32_t)tid;
+	s->period = period;
+	s->ip = ip;
+	s->addr = addr;
+	s->stack_id = stack_id;
+	s->nr_stack = nr_stack;
+	s->stack = stack;
+	s->raw_sz = raw_sz;
+	s->raw = raw;
+	s->extra_sz = extra_sz;
+	s->extra = extra;
+	return 0;
 }
 
 /* KSYM addr, SYM start: absolute, or in a DELTA_ADDR segment a delta from the previous one */
@@ -330,8 +511,6 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.index.last_ns = rec->u.index.first_ns + rb_varint(r);
 		rec->u.index.nr_records = rb_varint32(r);
 		break;
-	case PPF_REC_SAMPLE:
-		return decode_sample(d, r, rec);
 	case PPF_REC_COMM:
 		rec->u.comm.time_ns = rec->time_ns;
 		rec->u.comm.pid = rb_varint32(r);
@@ -395,34 +574,35 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 
 int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 {
+	const uint8_t *p = d->in.p, *end = d->in.end;
 	struct ppf_rbuf body;
 	uint64_t len;
+	uint32_t type;
 
-	if (d->in.p >= d->in.end)
+	if (p >= end)
 		return PPF_END;
-	rec->type = rb_u8(&d->in);
-	len = rb_varint(&d->in);
-	if (d->in.bad || len > (uint64_t)(d->in.end - d->in.p))
+	type = *p++;
+	if (!get_varint(&p, end, &len) || len > (uint64_t)(end - p)) {
+		d->in.p = p;
+		d->in.bad = true;
 		return PP_EBAD_RECORD;
-	body.p = d->in.p;
-	body.end = d->in.p + len;
-	body.bad = false;
-	d->in.p += len;
-	rec->body = body.p;
+	}
+	d->in.p = p + len;
+	rec->type = type;
+	rec->body = p;
 	rec->body_sz = (uint32_t)len;
 	rec->time_ns = 0;
-	if (rec->type >= PPF_REC_TIMED_FIRST && rec->type <= PPF_REC_TIMED_LAST) {
+	if (type == PPF_REC_SAMPLE)
+		return decode_sample(d, rec, p, p + len, end);
+	body.p = p;
+	body.end = p + len;
+	body.bad = false;
+	if (type >= PPF_REC_TIMED_FIRST && type <= PPF_REC_TIMED_LAST) {
 		uint64_t dt = rb_varint(&body);
-		if (body.bad)
+		if (body.bad || dt > UINT64_MAX - d->last_ns)
 			return PP_EBAD_RECORD;
-		if (rec->type == PPF_REC_SAMPLE && d->cpu_time) {
-			rec->time_ns = dt;	/* decode_sample() adds its cpu's base */
-		} else {
-			if (dt > UINT64_MAX - d->last_ns)
-				return PP_EBAD_RECORD;
-			d->last_ns += dt;
-			rec->time_ns = d->last_ns;
-		}
+		d->last_ns += dt;
+		rec->time_ns = d->last_ns;
 	}
 	return decode_body(d, &body, rec);
 }

@@ -517,7 +517,9 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **seg
  * @r: the reader
  * @rec: receives the decoded record; pointers borrowed until the reader
  *       leaves the current segment
- * @seg: if not NULL, receives the segment the record came from
+ * @seg: if not NULL, receives the segment the record came from (its data
+ *       is the decoder's work buffer: the raw data of RAW_XOR samples
+ *       already decoded is stored there un-XORed, and so is rec->body's)
  *
  * Return: 0, PPF_END at the end, or a negative code (a malformed record:
  * the rest of that segment is skipped and reported as corrupt; the call

@@ -214,6 +214,7 @@ struct ppf_decoder {
 	uint32_t *prev_sz;
 	size_t cap_prev;
 	struct ppf_arena arena;
+	bool xor_in_place;		/* the data is writable: RAW_XOR is undone in it (reader.c) */
 };
 
 void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,

@@ -523,23 +523,32 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 	}
 }
 
-int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec, const struct ppf_segment **seg)
+/*
+ * ppf_reader_next() past its fast path: @rc is what ppf_decoder_next() gave
+ * for the current segment, or PPF_NO_RC when it was not called.
+ */
+#define PPF_NO_RC INT32_MIN
+static int __attribute__((noinline)) reader_next_slow(struct ppf_reader *r, struct ppf_record *rec,
+						      const struct ppf_segment **seg, int rc)
 {
 	const struct ppf_segment *s;
-	int rc;
 
-	for (;;) {
-		if (!r->in_seg) {
-			rc = ppf_reader_next_segment(r, &s);
-			if (rc)
-				return rc;
-			/* the index is the reader's own; unknown kinds are for newer readers */
-			if (s->kind == PPF_SEG_INDEX || s->kind > PPF_SEG_INDEX || s->kind == 0)
-				continue;
-			ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns, s->flags);
-			r->in_seg = true;
+	for (;; rc = PPF_NO_RC) {
+		if (rc == PPF_NO_RC) {
+			if (!r->in_seg) {
+				rc = ppf_reader_next_segment(r, &s);
+				if (rc)
+					return rc;
+				/* the index is the reader's own; unknown kinds are for newer readers */
+				if (s->kind == PPF_SEG_INDEX || s->kind > PPF_SEG_INDEX || s->kind == 0)
+					continue;
+				ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns, s->flags);
+				/* s->data is r->raw or r->payload: ours, rewritten by the next segment */
+				r->dec.xor_in_place = true;
+				r->in_seg = true;
+			}
+			rc = ppf_decoder_next(&r->dec, rec);
 		}
-		rc = ppf_decoder_next(&r->dec, rec);
 		if (rc == 0) {
 			if (rec->type == PPF_REC_STACK)
 				continue;
@@ -556,6 +565,21 @@ int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec, const struct p
 		if (r->flags & PPF_READ_STRICT)
 			return rc;
 	}
+}
+
+int ppf_reader_next(struct ppf_reader *r, struct ppf_record *rec, const struct ppf_segment **seg)
+{
+	/* the hot path: the next record of the current segment, and not a STACK */
+	if (__builtin_expect(r->in_seg, 1)) {
+		int rc = ppf_decoder_next(&r->dec, rec);
+		if (__builtin_expect(rc == 0 && rec->type != PPF_REC_STACK, 1)) {
+			if (seg)
+				*seg = &r->seg;
+			return 0;
+		}
+		return reader_next_slow(r, rec, seg, rc);
+	}
+	return reader_next_slow(r, rec, seg, PPF_NO_RC);
 }
 
 int ppf_reader_rewind(struct ppf_reader *r)

@@ -638,12 +638,31 @@ static void test_ppf__crc32c(void)
 {
 	CU_ASSERT_EQUAL(ppf_crc32c(0, "123456789", 9), 0xE3069283u);
 	CU_ASSERT_EQUAL(ppf_crc32c(ppf_crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
+
+	/* every length and alignment, split anywhere, against the bitwise definition */
+	uint8_t buf[80];
+	uint32_t x = 12345;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+	for (size_t off = 0; off < 8; off++)
+		for (size_t len = 0; off + len <= sizeof(buf); len++) {
+			uint32_t ref = 0xFFFFFFFFu;
+			for (size_t i = 0; i < len; i++) {
+				ref ^= buf[off + i];
+				for (int k = 0; k < 8; k++)
+					ref = (ref >> 1) ^ (0x82F63B78u & (0u - (ref & 1)));
+			}
+			ref = ~ref;
+			CU_ASSERT_EQUAL(ppf_crc32c(0, buf + off, len), ref);
+			size_t cut = len / 3;
+			CU_ASSERT_EQUAL(ppf_crc32c(ppf_crc32c(0, buf + off, cut), buf + off + cut, len - cut), ref);
+		}
 }
 
 void test_ppf__register(void)
 {
 	static const struct pp_test tests[] = {
-		PP_TEST(test_ppf__crc32c, "crc32c matches the standard check value"),
+		PP_TEST(test_ppf__crc32c, "crc32c matches the standard check value and the bitwise definition"),
 		PP_TEST(test_ppf__roundtrip, "every record type written is read back identically"),
 		PP_TEST(test_ppf__cpu_times, "per-cpu sample times round trip, through segments, late samples and a copy"),
 		PP_TEST(test_ppf__sideband_and_late, "side-band records round trip; a late sample is clamped and flagged"),
