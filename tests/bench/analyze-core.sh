@@ -10,7 +10,7 @@
 #    `trace-cmd report`; and aggregated by `pp-analyze top`.  Rates are events of the
 #    tool's own capture divided by the CPU time (user+sys) of its decoder; wall times are
 #    printed too (on a busy machine they are longer).
-# 2. top on synthetic captures of 1M and 10M events (capbuild repeat blocks): events/s and
+# 2. top (and num-dist) on synthetic captures of 1M and 10M events (capbuild repeat blocks): events/s and
 #    peak RSS, which must not grow with the capture.
 # Each measured command runs RUNS times (default 3, 1 with QUICK=1) under runstat: the best
 # wall time, the CPU time of that run and the largest peak RSS are kept (tests/bench/lib.sh).
@@ -125,6 +125,9 @@ EOF
 	measure "topk-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top \
 		-e 'sched:sched_switch//key=prev_pid/top-by=prev_prio/,sched:sched_wakeup//key=pid/' &&
 		emit top-size "synthetic-$n" "pp-analyze top (key=EXPR, top-by=EXPR)" "$n"
+	measure "numd-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" num-dist \
+		-e 'sched:sched_switch//num=prev_prio/' &&
+		emit top-size "synthetic-$n" "pp-analyze num-dist (num=EXPR)" "$n"
 	measure "trace-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" trace -o /dev/null &&
 		emit top-size "synthetic-$n" "pp-analyze trace" "$n"
 	rm -f "big$n.ppcap"

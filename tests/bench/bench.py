@@ -1318,7 +1318,7 @@ def render_core(res):
                           [[r['workload'], r['tool']] + run_cells(r) for r in big]))
     for tool in dict.fromkeys(r['tool'] for r in big):
         ts = sorted((r for r in big if r['tool'] == tool), key=lambda r: r['events'])
-        if tool.startswith('pp-analyze top'):
+        if tool.startswith('pp-analyze top') or tool.startswith('pp-analyze num-dist'):
             targets.append(agg_line(ts[-1], f'synthetic {human(ts[-1]["events"])}: `{tool}`'))
         targets.append(rss_growth(ts[0], ts[-1] if len(ts) > 1 else None, f'`{tool}`'))
     parts.append('**Targets** (issue 4):\n\n' + '\n'.join(targets + failed_rows(st)))
