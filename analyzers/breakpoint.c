@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/regs.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/flamegraph.h"
@@ -79,13 +80,6 @@ struct bp_priv {
 	bool all_writes;		/* no -C -p -t: every hit is delivered (old values) */
 	struct pp_flame *flame;
 	struct pp_buf line;
-};
-
-/* The interrupted registers of a sample, by perf_regs bit. */
-struct bp_regs {
-	uint64_t abi;
-	uint64_t v[64];
-	uint64_t have;			/* bit i: v[i] recorded */
 };
 
 /* How the value of a decoded write was found. */
@@ -275,31 +269,8 @@ static void arm64_reg(unsigned bit, char *buf, size_t sz)
 		snprintf(buf, sz, "%s", bit == 30 ? "LR" : bit == 31 ? "SP" : "PC");
 }
 
-/* The registers of @ev (perf's REGS_INTR layout). Return: false when it has none. */
-static bool regs_get(const struct bp_info *b, const struct pp_event *ev, struct bp_regs *r)
-{
-	unsigned n = 0;
-
-	memset(r, 0, sizeof(*r));
-	if (ev->extra_sz < 8 || !b->regs_mask)
-		return false;
-	memcpy(&r->abi, ev->extra, 8);
-	if (!r->abi)
-		return false;
-	for (unsigned bit = 0; bit < 64; bit++) {
-		if (!(b->regs_mask & (1ull << bit)))
-			continue;
-		if (8 + 8 * (n + 1) > ev->extra_sz)
-			break;
-		memcpy(&r->v[bit], ev->extra + 8 + 8 * n, 8);
-		r->have |= 1ull << bit;
-		n++;
-	}
-	return true;
-}
-
 /* The registers of @ev in perf-prof's layout (text) or as a JSON object. */
-static void regs_print(struct bp_priv *p, const struct bp_regs *r, bool json, struct pp_buf *out)
+static void regs_print(struct bp_priv *p, const struct ana_regs *r, bool json, struct pp_buf *out)
 {
 	const uint64_t *v = r->v;
 	bool have[64];
@@ -346,28 +317,12 @@ static void regs_print(struct bp_priv *p, const struct bp_regs *r, bool json, st
 			pp_buf_addch(out, '\n');
 		return;
 	}
-	/* x86_64: perf_regs numbering AX=0 ... SS=11, R8=16 ... R15=23 */
-	static const struct { const char *n[3]; unsigned r[3]; } rows[] = {
-		{ { "RAX", "RBX", "RCX" }, { 0, 1, 2 } },
-		{ { "RDX", "RSI", "RDI" }, { 3, 4, 5 } },
-		{ { "RBP", "R08", "R09" }, { 6, 16, 17 } },
-		{ { "R10", "R11", "R12" }, { 18, 19, 20 } },
-		{ { "R13", "R14", "R15" }, { 21, 22, 23 } },
-	};
-	pp_buf_addf(out, "      RIP: %016llx RSP: %016llx RFLAGS:%08llx\n",
-		    (unsigned long long)v[8], (unsigned long long)v[7], (unsigned long long)v[9]);
-	for (size_t i = 0; i < PP_ARRAY_SIZE(rows); i++)
-		pp_buf_addf(out, "      %s: %016llx %s: %016llx %s: %016llx\n", rows[i].n[0],
-			    (unsigned long long)v[rows[i].r[0]], rows[i].n[1],
-			    (unsigned long long)v[rows[i].r[1]], rows[i].n[2],
-			    (unsigned long long)v[rows[i].r[2]]);
-	pp_buf_addf(out, "      CS: %04llx SS: %04llx\n", (unsigned long long)v[10],
-		    (unsigned long long)v[11]);
+	ana_regs_print_x86(r, out);
 }
 
 /* --- the written value ---------------------------------------------------- */
 
-static bool reg_val(const struct bp_regs *r, int reg, uint64_t *v)
+static bool reg_val(const struct ana_regs *r, int reg, uint64_t *v)
 {
 	int bit = pp_x86_perf_reg(reg);
 
@@ -378,7 +333,7 @@ static bool reg_val(const struct bp_regs *r, int reg, uint64_t *v)
 }
 
 /* The address @in wrote at (without the FS/GS base); false when a register is missing. */
-static bool write_addr(const struct pp_x86_insn *in, const struct bp_regs *r, uint64_t ip,
+static bool write_addr(const struct pp_x86_insn *in, const struct ana_regs *r, uint64_t ip,
 		       uint64_t *out)
 {
 	uint64_t a = (uint64_t)in->mem.disp, v;
@@ -408,7 +363,7 @@ static bool write_addr(const struct pp_x86_insn *in, const struct bp_regs *r, ui
 }
 
 /* The source operand's value: a register (after the write), an immediate, CL. */
-static bool src_val(const struct pp_x86_insn *in, const struct bp_regs *r, uint64_t *v)
+static bool src_val(const struct pp_x86_insn *in, const struct ana_regs *r, uint64_t *v)
 {
 	switch (in->src) {
 	case PP_X86_SRC_REG:
@@ -453,7 +408,7 @@ static int hex_before(const char *s, uint8_t *out, size_t max)
  * first, then the longest.  Return: the candidate's index, or -1.
  */
 static int pick(const struct bp_info *b, const struct pp_x86_insn *c, size_t nr,
-		const struct bp_regs *r, uint64_t ip, struct bp_write *w)
+		const struct ana_regs *r, uint64_t ip, struct bp_write *w)
 {
 	int best = -1, best_rank = 0;
 
@@ -528,7 +483,7 @@ static bool old_val(const struct bp_info *b, const struct bp_write *w, uint64_t 
  * decode (no bytes, no known instruction ending at the IP).
  */
 static bool decode(struct pp_az *az, struct bp_info *b, const struct pp_event *ev,
-		   const struct bp_regs *r, uint8_t *bytes, struct bp_write *w)
+		   const struct ana_regs *r, uint8_t *bytes, struct bp_write *w)
 {
 	struct bp_priv *p = az->priv;
 	struct pp_x86_insn c[PP_X86_MAX_LEN];
@@ -629,13 +584,13 @@ static void bp_event(struct pp_az *az, const struct pp_event *ev)
 	bool kernel = ev->ip >= 0xffff000000000000ull, have_regs, have_write = false;
 	char ts[32], when[64], type[4], sym[256];
 	uint8_t bytes[PP_X86_MAX_LEN];
-	struct bp_regs regs;
+	struct ana_regs regs;
 	struct bp_write w;
 
 	if (p->skip[ev->sel->index])
 		return;
 	b->hits++;
-	have_regs = regs_get(b, ev, &regs);
+	have_regs = ana_regs_get(ev, b->regs_mask, &regs);
 	if (b->decode && have_regs && regs.abi == REGS_ABI_64) {
 		have_write = decode(az, b, ev, &regs, bytes, &w);
 		track(b, have_write ? &w : NULL);

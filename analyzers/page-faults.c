@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/regs.h"
 #include "analyzers/page-faults.h"
 #include "common/callchain.h"
 #include "common/err.h"
@@ -72,46 +73,19 @@ static uint64_t pf_regs_mask(const struct ana_evtype *t)
 	return (st & PERF_SAMPLE_REGS_INTR_BIT) ? mask : 0;
 }
 
-/* x86_64 registers of @ev in perf-prof's page-faults layout (perf_regs numbering). */
+/* x86_64 registers of @ev in perf-prof's page-faults layout (all of them, or nothing). */
 static void pf_regs_print(const struct pp_event *ev, uint64_t mask, struct pp_buf *out)
 {
-	static const struct { const char *n[3]; unsigned r[3]; } rows[] = {
-		{ { "RAX", "RBX", "RCX" }, { 0, 1, 2 } },
-		{ { "RDX", "RSI", "RDI" }, { 3, 4, 5 } },
-		{ { "RBP", "R08", "R09" }, { 6, 16, 17 } },
-		{ { "R10", "R11", "R12" }, { 18, 19, 20 } },
-		{ { "R13", "R14", "R15" }, { 21, 22, 23 } },
-	};
-	uint64_t v[64] = { 0 }, abi = 0;
-	unsigned n = 0;
+	struct ana_regs r;
 
-	if (!mask || ev->extra_sz < 8)
+	if (!ana_regs_get(ev, mask, &r))
 		return;
-	memcpy(&abi, ev->extra, 8);
-	if (!abi)
-		return;
-	for (unsigned bit = 0; bit < 64; bit++) {
-		if (!(mask & (1ull << bit)))
-			continue;
-		if (8 + 8 * (n + 1) > ev->extra_sz)
-			return;
-		memcpy(&v[bit], ev->extra + 8 + 8 * n, 8);
-		n++;
-	}
 #if defined(__x86_64__)
-	if ((mask & 0xff0fffull) != 0xff0fffull)
+	if ((r.have & 0xff0fffull) != 0xff0fffull)
 		return;
-	pp_buf_addf(out, "      RIP: %016llx RSP: %016llx RFLAGS:%08llx\n",
-		    (unsigned long long)v[8], (unsigned long long)v[7], (unsigned long long)v[9]);
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		pp_buf_addf(out, "      %s: %016llx %s: %016llx %s: %016llx\n", rows[i].n[0],
-			    (unsigned long long)v[rows[i].r[0]], rows[i].n[1],
-			    (unsigned long long)v[rows[i].r[1]], rows[i].n[2],
-			    (unsigned long long)v[rows[i].r[2]]);
-	pp_buf_addf(out, "      CS: %04llx SS: %04llx\n", (unsigned long long)v[10],
-		    (unsigned long long)v[11]);
+	ana_regs_print_x86(&r, out);
 #else
-	(void)rows;
+	(void)out;
 #endif
 }
 
