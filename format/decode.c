@@ -147,34 +147,6 @@ static inline uint32_t dec_varint32(struct ppf_rbuf *r)
 	return (uint32_t)v;
 }
 
-/*
- * out = a ^ b, 16 bytes at a time (a RAW_XOR record's raw data: tens of
- * bytes); @out may be @a, not @b.
- */
-typedef uint8_t ppf_v16 __attribute__((vector_size(16)));
-static inline void xor_raw(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
-{
-	size_t i = 0;
-
-	for (; i + 16 <= n; i += 16) {
-		ppf_v16 x, y;
-		memcpy(&x, a + i, 16);
-		memcpy(&y, b + i, 16);
-		x ^= y;
-		memcpy(out + i, &x, 16);
-	}
-	if (i + 8 <= n) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		x ^= y;
-		memcpy(out + i, &x, 8);
-		i += 8;
-	}
-	for (; i < n; i++)
-		out[i] = a[i] ^ b[i];
-}
-
 void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,
 		       uint32_t seg_flags)
 {
@@ -398,7 +370,7 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 			uint8_t *out = d->xor_in_place ? (uint8_t *)raw : arena_alloc(&d->arena, raw_sz);
 			if (!out)
 				return PP_EBAD_RECORD;
-			xor_raw(out, raw, d->prev_raw[id], raw_sz);
+			ppf_xor(out, raw, d->prev_raw[id], raw_sz);
 			raw = out;
 		}
 		if (id < d->cap_prev) {		/* remember_raw(), without the call */
