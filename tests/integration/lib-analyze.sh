@@ -47,3 +47,16 @@ golden() {
 	fi
 	return $_rc
 }
+
+# pymod_import: pymod_ok=1 when $PYMOD/pp.so imports into $PYTHON; 0 for a sanitizer build
+# (its runtime must come first, python3 does not load it); any other import failure (an
+# unresolved symbol) fails the test.
+pymod_import() {
+	if PYTHONPATH=$PYMOD "$PYTHON" -c 'import pp' >import.err 2>&1; then
+		pymod_ok=1
+	elif nm -u "$PYMOD/pp.so" 2>/dev/null | grep -q '__[a-z]*san_'; then
+		pymod_ok=0
+	else
+		cat import.err; fail "$PYMOD/pp.so does not import into $PYTHON"
+	fi
+}

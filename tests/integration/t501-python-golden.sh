@@ -217,13 +217,7 @@ if command -v ldd >/dev/null; then
 	ldd -r "$PYMOD/pp.so" 2>&1 | grep 'undefined symbol' | grep -v '[[:space:]]_*Py' | grep -v '__[a-z]*san_' >undef.txt
 	[ ! -s undef.txt ] || { cat undef.txt; fail "pp.so needs symbols none of its libraries give"; }
 fi
-if PYTHONPATH=$PYMOD "$PYTHON" -c 'import pp' >import.err 2>&1; then
-	pymod_ok=1
-elif nm -u "$PYMOD/pp.so" 2>/dev/null | grep -q '__[a-z]*san_'; then
-	pymod_ok=0
-else
-	cat import.err; fail "$PYMOD/pp.so does not import into $PYTHON"
-fi
+pymod_import
 if [ $pymod_ok = 1 ]; then
 	cat >emb.py <<'PY'
 def __sample__(ev):

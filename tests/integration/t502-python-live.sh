@@ -52,13 +52,7 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 # A sanitizer build of pp.so does not load into a plain python3 (skipped, saying so);
 # any other import failure (an unresolved symbol) is a failure.
 [ -f "$PYMOD/pp.so" ] || fail "no $PYMOD/pp.so (make builds it unless NO_PYTHON=1)"
-if PYTHONPATH=$PYMOD "$PYTHON" -c 'import pp' >import.err 2>&1; then
-	pymod_ok=1
-elif nm -u "$PYMOD/pp.so" 2>/dev/null | grep -q '__[a-z]*san_'; then
-	pymod_ok=0
-else
-	cat import.err; fail "$PYMOD/pp.so does not import into $PYTHON"
-fi
+pymod_import
 if [ $pymod_ok = 1 ]; then
 	cat >alone.py <<'PY'
 import sys
