@@ -210,6 +210,12 @@ struct pp_analyzer_ops {
  * Return: "<idle>" for 0, "<...>" if never seen; borrowed.
  */
 const char *ana_comm(struct ana_session *s, uint32_t tid);
+/**
+ * ana_comm_id() - ana_comm(), and in *@id a number that stands for the name's text: two
+ * calls that give the same id gave the same text (different ids may still be the same text).
+ * It lets an analyzer that keeps names compare a number per event instead of a string.
+ */
+const char *ana_comm_id(struct ana_session *s, uint32_t tid, uint64_t *id);
 /** ana_task_pid() - the process id of thread @tid (@tid itself if unknown). */
 uint32_t ana_task_pid(struct ana_session *s, uint32_t tid);
 

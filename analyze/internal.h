@@ -49,6 +49,7 @@ static inline struct ana_evtype_priv *ana_evtype_priv(const struct ana_evtype *t
 struct ana_task {
 	uint32_t tid, pid, ppid;
 	char comm[32];
+	uint64_t comm_id;	/* ana_comm_id(): a new number each time comm is written */
 	uint64_t exit_ns;	/* 0 while alive */
 };
 
@@ -84,6 +85,7 @@ struct ana_session {
 	size_t nr_types;
 	struct pp_u64map syscalls;	/* nr -> char * */
 	struct pp_u64map tasks;		/* tid -> struct ana_task * */
+	uint64_t comm_serial;		/* the last ana_task.comm_id handed out */
 	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
 	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
 

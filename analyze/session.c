@@ -150,16 +150,41 @@ static struct ana_task *task_get(struct ana_session *s, uint32_t tid)
 	return *slot;
 }
 
-const char *ana_comm(struct ana_session *s, uint32_t tid)
+/* ana_comm_id()'s ids of the two fixed names; a task's comm_id counts on from COMM_ID_FIRST */
+enum { COMM_ID_UNNAMED, COMM_ID_IDLE, COMM_ID_FIRST };
+
+/* @t's comm has just been written: it gets a number no other text had */
+static void task_named(struct ana_session *s, struct ana_task *t)
+{
+	if (s->comm_serial < COMM_ID_FIRST)
+		s->comm_serial = COMM_ID_FIRST;
+	t->comm_id = s->comm_serial++;
+}
+
+const char *ana_comm_id(struct ana_session *s, uint32_t tid, uint64_t *id)
 {
 	struct ana_task *t;
 
-	if (tid == 0)
+	if (tid == 0) {
+		*id = COMM_ID_IDLE;
 		return "<idle>";	/* as perf-prof (libtraceevent) names pid 0 */
+	}
 	t = s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];	/* the last tasks seen */
 	if (!t || t->tid != tid)
 		t = pp_u64map_get(&s->tasks, tid);
-	return t && t->comm[0] ? t->comm : "<...>";
+	if (t && t->comm[0]) {
+		*id = t->comm_id;
+		return t->comm;
+	}
+	*id = COMM_ID_UNNAMED;
+	return "<...>";
+}
+
+const char *ana_comm(struct ana_session *s, uint32_t tid)
+{
+	uint64_t id;
+
+	return ana_comm_id(s, tid, &id);
 }
 
 uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
@@ -276,6 +301,7 @@ static void learn_names(struct ana_session *s, const struct ana_evtype_priv *x,
 		size_t n = c->size < sizeof(t->comm) ? c->size : sizeof(t->comm) - 1;
 		memcpy(t->comm, ev->raw + c->offset, n);
 		t->comm[n] = '\0';
+		task_named(s, t);
 	}
 }
 
@@ -396,12 +422,14 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		t->pid = rec->u.task.pid;
 		t->ppid = rec->u.task.ppid;
 		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.task.comm);
+		task_named(s, t);
 		break;
 	case PPF_REC_COMM:
 		t = task_get(s, rec->u.comm.tid);
 		t->pid = rec->u.comm.pid;
 		t->exit_ns = 0;
 		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.comm.comm);
+		task_named(s, t);
 		if (rec->u.comm.exec && rec->u.comm.pid == rec->u.comm.tid)
 			pp_symtab_task_exec(s->syms, rec->u.comm.pid, rec->time_ns);
 		break;
@@ -416,8 +444,10 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 			struct ana_task *leader = pp_u64map_get(&s->tasks, rec->u.task_event.pid);
 			t->ppid = leader ? leader->ppid : 0;	/* a new thread */
 		}
-		if (parent)
+		if (parent) {
 			memcpy(t->comm, parent->comm, sizeof(t->comm));
+			t->comm_id = parent->comm_id;	/* the same text */
+		}
 		if (rec->u.task_event.pid != rec->u.task_event.ppid &&
 		    rec->u.task_event.pid == rec->u.task_event.tid)
 			pp_symtab_task_fork(s->syms, rec->u.task_event.ppid, rec->u.task_event.pid,

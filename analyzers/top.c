@@ -47,6 +47,7 @@ struct top_row {
 	struct top_row *next;	/* same map slot */
 	uint64_t key;
 	const char *comm;	/* NULL when names are not shown */
+	uint64_t comm_id;	/* ana_comm_id() of the last name found equal, NO_COMM_ID if none */
 	uint64_t v[];		/* one per column */
 };
 
@@ -262,18 +263,33 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
-static struct top_row *row_get(struct top_priv *p, uint64_t key, const char *comm)
+#define NO_COMM_ID UINT64_MAX	/* a name from a comm= expression: compared as text */
+
+/*
+ * The row of @key and @comm (NULL: names not shown).  @comm_id is ana_comm_id()'s number
+ * for @comm: a row that matched it once matches it again without comparing the text.
+ */
+static struct top_row *row_get(struct top_priv *p, uint64_t key, const char *comm,
+			       uint64_t comm_id)
 {
 	uint64_t slot_key = p->only_comm ? str_hash(comm) : key;
 	void **slot = pp_u64map_slot(&p->rows, slot_key);
 	struct top_row *r;
 
-	for (r = *slot; r; r = r->next)
-		if (r->key == key && (!comm || !strcmp(r->comm, comm)))
+	for (r = *slot; r; r = r->next) {
+		if (r->key != key)
+			continue;
+		if (!comm || (comm_id != NO_COMM_ID && r->comm_id == comm_id))
 			return r;
+		if (!strcmp(r->comm, comm)) {
+			r->comm_id = comm_id;
+			return r;
+		}
+	}
 	r = arena_alloc(p, sizeof(*r) + p->nr_cols * sizeof(uint64_t));
 	memset(r, 0, sizeof(*r) + p->nr_cols * sizeof(uint64_t));
 	r->key = key;
+	r->comm_id = comm_id;
 	if (comm) {
 		size_t n = strlen(comm) + 1;
 		char *c = arena_alloc(p, n);
@@ -297,7 +313,7 @@ static void top_event(struct pp_az *az, const struct pp_event *ev)
 	struct top_priv *p = az->priv;
 	const struct top_match *m = &p->m[ev->sel->index];
 	const char *comm = NULL;
-	uint64_t key;
+	uint64_t key, comm_id = NO_COMM_ID;
 	struct top_row *r;
 
 	if (m->key) {
@@ -309,10 +325,10 @@ static void top_event(struct pp_az *az, const struct pp_event *ev)
 	}
 	if (p->show_comm)
 		comm = m->comm ? ana_expr_eval_str(az, m->comm, ev)
-			       : ana_comm(az->s, (uint32_t)key);
+			       : ana_comm_id(az->s, (uint32_t)key, &comm_id);
 	if (p->only_comm)
 		key = 0;
-	r = row_get(p, key, comm);
+	r = row_get(p, key, comm, comm_id);
 	for (size_t i = 0; i < m->nr_cols; i++) {
 		const struct top_col *c = &p->cols[m->first_col + i];
 		r->v[m->first_col + i] += c->e ? (uint64_t)ana_expr_eval(az, c->e, ev) : 1;

@@ -23,6 +23,24 @@ golden top-json "$PP_ANALYZE" $S top -e sched:sched_switch --format json || fail
 golden top-csv "$PP_ANALYZE" $S top -e 'sched:sched_switch//key=next_pid/comm=next_comm/' --format csv ||
 	fail "top csv"
 
+# a thread renamed mid-capture: one row per name, each with its own count (rows remember
+# the session's name ids; a new name must still be compared as text, not taken for the old)
+sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >rename.desc
+for t in 1 2 3; do
+	echo "sample 1000.00${t}000 1 200 201 1 prev_comm=worker-2 prev_pid=201 prev_prio=120 prev_state=1 next_comm=swapper/1 next_pid=0 next_prio=120"
+done >>rename.desc
+echo "comm 1000.004000 200 201 worker-renamed" >>rename.desc
+for t in 5 6; do
+	echo "sample 1000.00${t}000 1 200 201 1 prev_comm=worker-renamed prev_pid=201 prev_prio=120 prev_state=1 next_comm=swapper/1 next_pid=0 next_prio=120"
+done >>rename.desc
+echo "comm 1000.007000 200 201 worker-2" >>rename.desc
+echo "sample 1000.008000 1 200 201 1 prev_comm=worker-2 prev_pid=201 prev_prio=120 prev_state=1 next_comm=swapper/1 next_pid=0 next_prio=120" >>rename.desc
+"$CAPBUILD" rename.desc rename.ppcap || fail "capbuild rename.desc"
+run_ok rename.out "$PP_ANALYZE" rename.ppcap top -e sched:sched_switch --format csv
+cat rename.out
+assert_eq "rows of tid 201 (worker-2 4, worker-renamed 2)" "201,2,worker-renamed 201,4,worker-2" \
+	"$(grep '^201,' rename.out | sort | tr '\n' ' ' | sed 's/ $//')"
+
 # errors name the problem
 "$PP_ANALYZE" $S top -e 'sched:sched_switch//key=prev_pid/' --only-comm 2>err.out && fail "--only-comm without names"
 grep -q "only-comm needs names" err.out || { cat err.out; fail "--only-comm error"; }
