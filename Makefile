@@ -26,7 +26,7 @@ WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initiali
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -I. -fno-strict-aliasing
 SAN ?=
 CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
-LDFLAGS_ALL = $(SAN) $(LDFLAGS)
+LDFLAGS_ALL = $(SAN) $(LDFLAGS) -pthread
 
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null) -liberty

@@ -437,6 +437,13 @@ struct ppf_reader;
 enum ppf_reader_flags {
 	PPF_READ_STRICT = 1 << 0,	/* corruption or truncation is an error, not a skip */
 	PPF_READ_STREAM = 1 << 1,	/* the fd cannot seek (a pipe): scan only */
+	/*
+	 * Decompress the next segment on a helper thread while the caller
+	 * decodes the current one (files only: a stream is never read ahead,
+	 * which would hold back the segment in hand until the next arrives).
+	 * Same records, problems and stats, in the same order, as without.
+	 */
+	PPF_READ_AHEAD = 1 << 2,
 };
 
 struct ppf_file_info {

@@ -187,6 +187,16 @@ int ppf_seg_hdr_decode(const uint8_t in[PPF_SEG_HDR_SZ], struct ppf_seg_hdr *h);
 
 void ppf_file_hdr_encode(uint64_t created_ns, uint8_t out[PPF_FILE_HDR_SZ]);
 
+/* readahead.c: a thread that decompresses one zstd frame at a time for the reader */
+struct ppf_ra;
+int ppf_ra_start(struct ppf_ra **out);
+/* Start decompressing @src into @dst; neither may be touched until ppf_ra_wait(). */
+void ppf_ra_submit(struct ppf_ra *ra, const void *src, size_t src_sz, void *dst, size_t dst_sz);
+/* Wait for the job submitted last; return ZSTD_decompressDCtx()'s result. */
+size_t ppf_ra_wait(struct ppf_ra *ra);
+/* Join the thread (a job in flight finishes first) and free it; NULL is a no-op. */
+void ppf_ra_stop(struct ppf_ra *ra);
+
 /* --- record codec ------------------------------------------------------- */
 
 /*

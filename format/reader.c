@@ -14,6 +14,12 @@
  * lost) in the stats.  Every length comes from a CRC-checked header and is
  * bounded by PPF_SEG_MAX_* before anything is allocated.  The index and
  * trailer, when present, only serve ppf_reader_seek_time() and has_index.
+ *
+ * With PPF_READ_AHEAD (files only), handing out a segment also reads the
+ * next one and, when it is a whole, CRC-clean zstd segment that fits the
+ * input buffer, starts its decompression on a helper thread (readahead.c);
+ * anything else about it - a bad header, a cut, a CRC failure - is left in
+ * the input for the next call to meet exactly as it would without.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -51,6 +57,12 @@ struct ppf_reader {
 	bool done;
 	bool clean_end;
 	uint64_t seek_ns;
+	/* PPF_READ_AHEAD: the segment after r->seg, being decompressed into next_raw */
+	struct ppf_ra *ra;
+	bool ahead;			/* a job is in flight */
+	struct ppf_seg_hdr next_hdr;
+	uint64_t next_off;
+	struct ppf_wbuf next_payload, next_raw;
 	struct ppf_index_entry *idx;	/* from the trailer's index, sorted by offset */
 	size_t nr_idx;
 };
@@ -364,10 +376,13 @@ void ppf_reader_close(struct ppf_reader *r)
 		return;
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
+	ppf_ra_stop(r->ra);	/* joins: a job in flight finishes with our buffers */
 	free(r->ibuf);
 	ZSTD_freeDCtx(r->dctx);
 	ppf_wbuf_release(&r->payload);
 	ppf_wbuf_release(&r->raw);
+	ppf_wbuf_release(&r->next_payload);
+	ppf_wbuf_release(&r->next_raw);
 	ppf_decoder_release(&r->dec);
 	free(r->idx);
 	free(r);
@@ -442,12 +457,101 @@ static void resync(struct ppf_reader *r)
 	}
 }
 
+/*
+ * PPF_READ_AHEAD: after handing out a segment, take the next one from the
+ * input and start its decompression - only when nothing about it needs the
+ * careful path of ppf_reader_next_segment(): a valid header, a zstd payload
+ * whole in the input buffer with a good CRC and the size the header says,
+ * and not one that seeking would skip.  Otherwise the input is left as it was.
+ */
+static void read_ahead(struct ppf_reader *r)
+{
+	struct ppf_seg_hdr h;
+
+	if (!(r->flags & PPF_READ_AHEAD) || !r->seekable || r->ahead || r->done)
+		return;
+	if (in_fill(r, PPF_SEG_HDR_SZ) < PPF_SEG_HDR_SZ ||
+	    ppf_seg_hdr_decode(r->ibuf + r->ioff, &h) || !(h.flags & PPF_SEGF_ZSTD) ||
+	    (size_t)PPF_SEG_HDR_SZ + h.csize > IBUF_SZ ||
+	    (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns))
+		return;
+	if (in_fill(r, PPF_SEG_HDR_SZ + h.csize) < PPF_SEG_HDR_SZ + h.csize)
+		return;
+	const uint8_t *c = r->ibuf + r->ioff + PPF_SEG_HDR_SZ;
+	if (ppf_crc32c(0, c, h.csize) != h.payload_crc ||
+	    ZSTD_getFrameContentSize(c, h.csize) != h.usize)
+		return;
+	r->next_payload.len = r->next_raw.len = 0;
+	if (ppf_wbuf_reserve(&r->next_payload, h.csize ? h.csize : 1) ||
+	    ppf_wbuf_reserve(&r->next_raw, h.usize ? h.usize : 1))
+		return;
+	if (!r->ra && ppf_ra_start(&r->ra)) {
+		r->flags &= ~(unsigned)PPF_READ_AHEAD;	/* no thread: read as without */
+		return;
+	}
+	memcpy(r->next_payload.data, c, h.csize);
+	r->next_hdr = h;
+	r->next_off = r->pos;
+	in_skip(r, PPF_SEG_HDR_SZ + h.csize);
+	ppf_ra_submit(r->ra, r->next_payload.data, h.csize, r->next_raw.data, h.usize);
+	r->ahead = true;
+}
+
+/* Wait for the segment read ahead and drop it (rewind). */
+static void ahead_drop(struct ppf_reader *r)
+{
+	if (r->ahead) {
+		ppf_ra_wait(r->ra);
+		r->ahead = false;
+	}
+}
+
+/* Hand out the segment of header @h at @off, payload (decompressed) @data. */
+static int segment_out(struct ppf_reader *r, const struct ppf_seg_hdr *h, uint64_t off,
+		       const uint8_t *data, const struct ppf_segment **out)
+{
+	r->seg = (struct ppf_segment){
+		.kind = h->kind, .flags = h->flags, .seq = h->seq, .offset = off,
+		.first_ns = h->first_ns, .last_ns = h->last_ns, .csize = h->csize,
+		.usize = h->usize, .nr_records = h->nr_records, .nr_samples = h->nr_samples,
+		.data = data,
+	};
+	r->stats.nr_segments++;
+	r->stats.raw_bytes += h->usize;
+	r->stats.comp_bytes += PPF_SEG_HDR_SZ + h->csize;
+	r->stats.last_seq = h->seq;
+	if (h->kind == PPF_SEG_EVENTS && h->last_ns > r->stats.last_time_ns)
+		r->stats.last_time_ns = h->last_ns;
+	*out = &r->seg;
+	read_ahead(r);
+	return 0;
+}
+
 int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out)
 {
 	struct ppf_seg_hdr h;
 	int rc;
 
 	r->in_seg = false;
+	if (r->ahead) {
+		/* the segment read ahead: what the loop below would have made of it */
+		size_t got = ppf_ra_wait(r->ra);
+		struct ppf_wbuf t = r->raw;
+
+		r->ahead = false;
+		r->raw = r->next_raw;	/* the segment before is done with: its buffer goes next */
+		r->next_raw = t;
+		h = r->next_hdr;
+		if (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) {
+			/* seeking began after it was read: skipped, as the loop would have */
+		} else if (ZSTD_isError(got) || got != h.usize) {
+			problem(r, h.seq, r->next_off, PP_EBAD_ZSTD, h.nr_records);
+			if (r->flags & PPF_READ_STRICT)
+				return PP_EBAD_ZSTD;
+		} else {
+			return segment_out(r, &h, r->next_off, r->raw.data, out);
+		}
+	}
 	for (;;) {
 		if (r->done)
 			return PPF_END;
@@ -506,20 +610,7 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			}
 			data = r->raw.data;
 		}
-		r->seg = (struct ppf_segment){
-			.kind = h.kind, .flags = h.flags, .seq = h.seq, .offset = off,
-			.first_ns = h.first_ns, .last_ns = h.last_ns, .csize = h.csize,
-			.usize = h.usize, .nr_records = h.nr_records, .nr_samples = h.nr_samples,
-			.data = data,
-		};
-		r->stats.nr_segments++;
-		r->stats.raw_bytes += h.usize;
-		r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
-		r->stats.last_seq = h.seq;
-		if (h.kind == PPF_SEG_EVENTS && h.last_ns > r->stats.last_time_ns)
-			r->stats.last_time_ns = h.last_ns;
-		*out = &r->seg;
-		return 0;
+		return segment_out(r, &h, off, data, out);
 	}
 }
 
@@ -588,6 +679,7 @@ int ppf_reader_rewind(struct ppf_reader *r)
 		return -ESPIPE;
 	if (lseek(r->fd, PPF_FILE_HDR_SZ, SEEK_SET) < 0)
 		return -errno;
+	ahead_drop(r);
 	r->pos = PPF_FILE_HDR_SZ;
 	r->ioff = r->ilen = 0;
 	r->eof = r->done = r->in_seg = r->clean_end = false;

@@ -24,8 +24,8 @@ CAPBUILD=${PP_CAPBUILD:-$TOP/build/tests/capbuild}
 dir=${1:-$BENCH_DIR/core}
 mkdir -p "$dir"
 cd "$dir" || exit 1
-n_ctx=${N_CTXSW:-300000}
-n_sys=${N_SYSCALLS:-300000}
+n_ctx=${N_CTXSW:-1000000}
+n_sys=${N_SYSCALLS:-1000000}
 big="1000000 10000000"
 if [ -n "$QUICK" ]; then
 	n_ctx=50000

@@ -880,7 +880,8 @@ def zstd_same_bytes(row, level):
     os.unlink(zst)
     return {'zstd_c_mbs': round(zc, 1), 'zstd_d_mbs': round(zd, 1),
             'write_vs_zstd': round(row['write_mbs'] / zc, 2),
-            'read_vs_zstd': round(row['read_mbs'] / zd, 2)}
+            'read_vs_zstd': round(row['read_mbs'] / zd, 2),
+            'read1_vs_zstd': round(row['read1_mbs'] / zd, 2) if row.get('read1_mbs') else None}
 
 
 def stage_fmtbench():
@@ -893,23 +894,37 @@ def stage_fmtbench():
     work = os.path.join(BENCH_DIR, 'fmtbench.d')
     os.makedirs(work, exist_ok=True)
     rows, cmds = [], []
-    for level in (1, 3):
-        argv = [exe, '-o', work, '-l', str(level)] + (['-n', '500000'] if QUICK else [])
-        cmds.append(' '.join(os.path.relpath(a, TOP) if a.startswith(TOP) else a
-                             for a in argv))
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-        if p.returncode != 0:
-            return dict(status='skipped', reason=f'exit status {p.returncode}: '
-                        + (p.stderr.strip().splitlines() or [''])[-1][:120])
-        for line in p.stdout.splitlines():
-            line = line.strip()
-            if line.startswith('{'):
-                try:
-                    row = json.loads(line)
-                except ValueError:
-                    continue
-                row.update(zstd_same_bytes(row, level))
-                rows.append(row)
+    # the synthetic trace, and a real one: ctxsw's scheduler events recorded by pp-record
+    inputs = [('synthetic', [])]
+    rec = os.path.join(work, 'sched-recorded.ppcap')
+    trips = 100000 if QUICK else 300000
+    r = measure([os.path.join(PP_BIN, 'pp-record'), '-o', rec, '-e', 'sched:sched_switch', '-e',
+                 'sched:sched_wakeup', '--', os.path.join(PP_LOAD, 'ctxsw'), '-n', str(trips),
+                 '-c', '0'], 'fmtbench-record')
+    if not failure(r) and os.path.exists(rec):
+        inputs.append((f'ctxsw recorded by pp-record ({trips} round trips)', [rec]))
+    else:
+        say(f'fmtbench: no recorded capture ({failure(r)}): synthetic only')
+    for name, src in inputs:
+        for level in (1, 3):
+            argv = ([exe, '-o', work, '-l', str(level)] + (['-n', '500000'] if QUICK and not src
+                                                           else []) + src)
+            cmds.append(' '.join(os.path.relpath(a, TOP) if a.startswith(TOP) else a
+                                 for a in argv))
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+            if p.returncode != 0:
+                return dict(status='skipped', reason=f'exit status {p.returncode}: '
+                            + (p.stderr.strip().splitlines() or [''])[-1][:120])
+            for line in p.stdout.splitlines():
+                line = line.strip()
+                if line.startswith('{'):
+                    try:
+                        row = json.loads(line)
+                    except ValueError:
+                        continue
+                    row = dict(input=name, **row)
+                    row.update(zstd_same_bytes(row, level))
+                    rows.append(row)
     shutil.rmtree(work, ignore_errors=True)
     return dict(status='ok', cmd='; '.join(cmds), rows=rows)
 

@@ -6,10 +6,16 @@
  *
  * Without CAPTURE it writes a synthetic scheduler trace (sched_switch-like
  * records: a small set of tasks on 2 CPUs, 64-byte raw payloads, varying
- * deltas); with CAPTURE it re-writes that capture's events.  It measures
+ * deltas); with CAPTURE it re-writes that capture's events (then the
+ * writer's time is the re-write's less the time to read CAPTURE alone,
+ * measured the same way; recode_s and src_read_s give both).  It measures
  * (1) the writer: encode + compress + checksum + write to a file, and
  * (2) the reader: read + verify + decompress + decode every record, both
- * in MB/s of raw event payload (the segments' uncompressed bytes).  It
+ * in MB/s of raw event payload (the segments' uncompressed bytes).  The
+ * reader is timed twice: as pp-analyze reads a file (PPF_READ_AHEAD: the
+ * next segment decompressed on a second thread; read_s, read_mbs, and its
+ * CPU time of both threads read_cpu_s) and on one thread (read1_*); both
+ * must hand out the same records.  It
  * also leaves DIR/raw.bin (the concatenated uncompressed segment
  * payloads), so the harness can time the zstd CLI on the very same bytes.
  * Each phase is timed REPEAT times (default 3) and the best time is
@@ -159,17 +165,29 @@ static double write_capture(const char *path, int level, const char *src, unsign
 	return now() - t0;
 }
 
-/* Read every record back; return the wall time in seconds, or -1. */
-static double read_capture(const char *path, unsigned long *got, uint64_t *sum,
-			   uint64_t *raw_bytes, uint64_t *comp_bytes)
+/* CPU time (user + system) of the whole process, both threads, in seconds */
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Read every record back with reader @flags (0: one thread; PPF_READ_AHEAD: as pp-analyze
+ * reads a file); return the wall time in seconds, or -1, and the CPU time in *@cpu.
+ */
+static double read_capture(const char *path, unsigned flags, unsigned long *got, uint64_t *sum,
+			   uint64_t *raw_bytes, uint64_t *comp_bytes, double *cpu)
 {
 	struct ppf_reader *r;
 	struct ppf_record rec;
-	double t0 = now();
+	double t0 = now(), c0 = cpu_now();
 
 	*got = 0;
 	*sum = 0;
-	if (ppf_reader_open(path, 0, &r)) {
+	if (ppf_reader_open(path, flags, &r)) {
 		fprintf(stderr, "open: %s\n", ppf_reader_errmsg(r));
 		ppf_reader_close(r);
 		return -1;
@@ -180,6 +198,7 @@ static double read_capture(const char *path, unsigned long *got, uint64_t *sum,
 			*sum += rec.u.sample.raw_sz > 24 ? rec.u.sample.raw[24] : 0;
 		}
 	double t = now() - t0;
+	*cpu = cpu_now() - c0;
 	*raw_bytes = ppf_reader_stats(r)->raw_bytes;
 	*comp_bytes = ppf_reader_stats(r)->comp_bytes;
 	ppf_reader_close(r);
@@ -215,21 +234,44 @@ int main(int argc, char **argv)
 		synth_raw(raws[i], i, &pids[i]);
 
 	/* best of @repeat, as the harness times the zstd CLI (best of 3) */
-	double tw = 0, tr = 0;
-	unsigned long got = 0;
-	uint64_t sum = 0, raw_bytes = 0, comp_bytes = 0;
+	double tw = 0, tr = 0, tr1 = 0, cr = 0, cr1 = 0;
+	unsigned long got = 0, got1 = 0;
+	uint64_t sum = 0, sum1 = 0, raw_bytes = 0, comp_bytes = 0;
 	for (int k = 0; k < repeat; k++) {
 		unsigned long nk = n;
 		double w = write_capture(path, level, src, &nk);
 		if (w < 0)
 			return 1;
-		double r = read_capture(path, &got, &sum, &raw_bytes, &comp_bytes);
-		if (r < 0)
+		double c, c1;
+		double r = read_capture(path, PPF_READ_AHEAD, &got, &sum, &raw_bytes, &comp_bytes, &c);
+		double r1 = read_capture(path, 0, &got1, &sum1, &raw_bytes, &comp_bytes, &c1);
+		if (r < 0 || r1 < 0)
 			return 1;
+		if (got1 != got || sum1 != sum) {
+			fprintf(stderr, "read-ahead read %lu records (sum %llu), one thread %lu (%llu)\n",
+				got, (unsigned long long)sum, got1, (unsigned long long)sum1);
+			return 1;
+		}
 		n = nk;
 		tw = k && tw < w ? tw : w;
-		tr = k && tr < r ? tr : r;
+		if (!k || r < tr)
+			tr = r, cr = c;
+		if (!k || r1 < tr1)
+			tr1 = r1, cr1 = c1;
 	}
+
+	/* re-writing a capture: the writer's share is what reading the source alone does not take */
+	double tsrc = 0, recode_s = tw;
+	for (int k = 0; src && k < repeat; k++) {
+		unsigned long g;
+		uint64_t sm, rb, cb;
+		double c, t = read_capture(src, 0, &g, &sm, &rb, &cb, &c);
+		if (t < 0)
+			return 1;
+		tsrc = k && tsrc < t ? tsrc : t;
+	}
+	if (src && tw > tsrc)
+		tw -= tsrc;
 
 	/* keep the raw segment bytes for the zstd comparison */
 	struct ppf_reader *r;
@@ -244,10 +286,14 @@ int main(int argc, char **argv)
 	ppf_reader_close(r);
 
 	printf("{\"events\":%lu,\"read_events\":%lu,\"level\":%d,\"raw_bytes\":%llu,\"comp_bytes\":%llu,"
-	       "\"write_s\":%.4f,\"read_s\":%.4f,\"write_mbs\":%.1f,\"read_mbs\":%.1f,"
-	       "\"bytes_per_event\":%.3f,\"checksum\":%llu,\"capture\":\"%s\",\"raw_file\":\"%s\"}\n",
+	       "\"write_s\":%.4f,\"read_s\":%.4f,\"read_cpu_s\":%.4f,\"read1_s\":%.4f,"
+	       "\"read1_cpu_s\":%.4f,\"write_mbs\":%.1f,\"read_mbs\":%.1f,\"read1_mbs\":%.1f,"
+	       "\"bytes_per_event\":%.3f,\"recode_s\":%.4f,\"src_read_s\":%.4f,\"checksum\":%llu,"
+	       "\"capture\":\"%s\",\"raw_file\":\"%s\"}\n",
 	       n, got, level, (unsigned long long)raw_bytes, (unsigned long long)comp_bytes, tw, tr,
-	       (double)raw_bytes / tw / 1e6, (double)raw_bytes / tr / 1e6,
-	       (double)comp_bytes / (double)n, (unsigned long long)sum, path, rawpath);
+	       cr, tr1, cr1, (double)raw_bytes / tw / 1e6, (double)raw_bytes / tr / 1e6,
+	       (double)raw_bytes / tr1 / 1e6,
+	       (double)comp_bytes / (double)n, src ? recode_s : 0.0, tsrc, (unsigned long long)sum,
+	       path, rawpath);
 	return got == n ? 0 : 1;
 }

@@ -622,6 +622,124 @@ static void test_ppf__seek_time(void)
 	close(fd);
 }
 
+/* What a read hands out, in order: records (hashed), problems and stats. */
+struct read_digest {
+	int rc;
+	uint64_t hash, records;
+	struct ppf_read_stats st;
+	struct ppf_problem probs[64];
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Read @fd with @flags; with @rewind_at, rewind after that many records and read it all. */
+static void read_digest(int fd, unsigned flags, uint64_t rewind_at, struct read_digest *d)
+{
+	struct ppf_reader *r;
+	struct ppf_record rec;
+
+	memset(d, 0, sizeof(*d));
+	d->hash = 0xcbf29ce484222325ull;
+	lseek(fd, 0, SEEK_SET);
+	d->rc = ppf_reader_open_fd(fd, flags, &r);
+	if (d->rc) {
+		ppf_reader_close(r);
+		return;
+	}
+	for (uint64_t n = 0; rewind_at && n < rewind_at && ppf_reader_next(r, &rec, NULL) == 0; n++)
+		;
+	if (rewind_at)
+		CU_ASSERT_FATAL(ppf_reader_rewind(r) == 0);
+	while ((d->rc = ppf_reader_next(r, &rec, NULL)) == 0) {
+		d->records++;
+		d->hash = fnv(d->hash, &rec.type, sizeof(rec.type));
+		d->hash = fnv(d->hash, &rec.time_ns, sizeof(rec.time_ns));
+		d->hash = fnv(d->hash, &rec.body_sz, sizeof(rec.body_sz));
+		if (rec.type == PPF_REC_SAMPLE)
+			d->hash = fnv(d->hash, rec.u.sample.raw, rec.u.sample.raw_sz);
+	}
+	d->st = *ppf_reader_stats(r);
+	memcpy(d->probs, d->st.problems, d->st.nr_problems * sizeof(*d->probs));
+	d->st.problems = NULL;
+	ppf_reader_close(r);
+}
+
+static bool digest_same(const struct read_digest *a, const struct read_digest *b)
+{
+	return a->rc == b->rc && a->hash == b->hash && a->records == b->records &&
+	       !memcmp(&a->st, &b->st, sizeof(a->st)) &&
+	       !memcmp(a->probs, b->probs, a->st.nr_problems * sizeof(*a->probs));
+}
+
+/*
+ * PPF_READ_AHEAD hands out what a one-thread read does - records, problems, stats - on a
+ * whole capture, cut at every byte, with a bit flipped at every byte, after a rewind, and
+ * when seeking starts after the next segment was read ahead.
+ */
+static void test_ppf__read_ahead(void)
+{
+	int fd = memfd(), dam = memfd();
+	struct read_digest a, b;
+	static uint8_t orig[1 << 16];
+	unsigned bad = 0;
+	size_t size;
+
+	write_capture(fd, NR_SAMPLES, 512);
+	size = file_size(fd);
+	CU_ASSERT_FATAL(size < sizeof(orig));
+	CU_ASSERT_FATAL(pread(fd, orig, size, 0) == (ssize_t)size);
+	read_digest(fd, 0, 0, &a);
+	read_digest(fd, PPF_READ_AHEAD, 0, &b);
+	CU_ASSERT(a.records > NR_SAMPLES);
+	CU_ASSERT(digest_same(&a, &b));
+	read_digest(fd, PPF_READ_AHEAD | PPF_READ_STRICT, 0, &b);
+	CU_ASSERT(digest_same(&a, &b));
+	read_digest(fd, PPF_READ_AHEAD, a.records / 2, &b);
+	CU_ASSERT(digest_same(&a, &b));
+	for (size_t len = PPF_FILE_HDR_SZ; len < size; len++) {
+		copy_prefix(fd, dam, len);
+		read_digest(dam, 0, 0, &a);
+		read_digest(dam, PPF_READ_AHEAD, 0, &b);
+		bad += !digest_same(&a, &b);
+	}
+	for (size_t off = PPF_FILE_HDR_SZ; off < size; off++) {
+		for (unsigned flags = 0; flags <= PPF_READ_STRICT; flags++) {
+			orig[off] ^= 0x10;
+			CU_ASSERT_FATAL(ftruncate(dam, 0) == 0);
+			CU_ASSERT_FATAL(pwrite(dam, orig, size, 0) == (ssize_t)size);
+			orig[off] ^= 0x10;
+			read_digest(dam, flags, 0, &a);
+			read_digest(dam, flags | PPF_READ_AHEAD, 0, &b);
+			bad += !digest_same(&a, &b);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+
+	/* seeking set after the first records: the segment read ahead is still skipped */
+	unsigned n[2] = { 0, 0 };
+	for (int k = 0; k < 2; k++) {
+		struct ppf_reader *r;
+		struct ppf_record rec;
+		lseek(fd, 0, SEEK_SET);
+		CU_ASSERT_FATAL(ppf_reader_open_fd(fd, k ? PPF_READ_AHEAD : 0, &r) == 0);
+		while (ppf_reader_next(r, &rec, NULL) == 0 && rec.type != PPF_REC_SAMPLE)
+			;
+		CU_ASSERT(ppf_reader_seek_time(r, 1000000 + 200 * 1000) == 0);
+		while (ppf_reader_next(r, &rec, NULL) == 0)
+			n[k] += rec.type == PPF_REC_SAMPLE;
+		ppf_reader_close(r);
+	}
+	CU_ASSERT(n[0] < NR_SAMPLES - 100);
+	CU_ASSERT_EQUAL(n[0], n[1]);
+	close(fd);
+	close(dam);
+}
+
 /* ENOSPC-like failures: writing to a full pipe-less fd returns the error, stays sticky. */
 static void test_ppf__write_error(void)
 {
@@ -672,6 +790,7 @@ void test_ppf__register(void)
 		PP_TEST(test_ppf__bounds, "lengths from the file are bounded before use"),
 		PP_TEST(test_ppf__unknown_kinds, "unknown segment kinds and record types are skipped"),
 		PP_TEST(test_ppf__stream, "a capture streamed through a pipe reads completely"),
+		PP_TEST(test_ppf__read_ahead, "reading ahead on a second thread hands out exactly what one thread does, damaged or not"),
 		PP_TEST(test_ppf__seek_time, "seeking by time skips earlier event segments only"),
 		PP_TEST(test_ppf__write_error, "write errors are returned, not ignored"),
 	};
