@@ -37,7 +37,7 @@ static char *tep_ksym_resolver(void *priv, unsigned long long *addrp, char **mod
 
 /*
  * A file is decompressed a segment ahead on a second thread when there is a second CPU
- * (about a third off the wall time of an aggregating analyzer); PP_READ_AHEAD=0 keeps
+ * (about a quarter off the wall time of `top`); PP_READ_AHEAD=0 keeps
  * the replay on one thread.
  */
 static unsigned read_ahead_flag(void)
