@@ -17,6 +17,9 @@ if [ -n "$QUICK" ]; then RUNS=${RUNS:-1}; else RUNS=${RUNS:-3}; fi
 RUNSTAT=$BENCH_DIR/runstat
 FMTBENCH=${FMTBENCH:-$TOP/build/bench/fmtbench}	# built by `make all`
 BENCH_NAME=${BENCH_NAME:-$(basename "$0" .sh)}
+# pp-analyze on one thread: the speed bars (10M events per CPU second...) are per core, and a
+# helper thread's cross-core traffic adds CPU time.  A script measures read-ahead explicitly.
+export PP_READ_AHEAD=0
 mkdir -p "$BENCH_DIR"
 if [ ! -x "$RUNSTAT" ]; then
 	${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -o "$RUNSTAT" "$TOP/tests/bench/runstat.c" ||
