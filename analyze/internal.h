@@ -128,7 +128,7 @@ void ana_session_free(struct ana_session *s);
 /* Feed one metadata/side-band record to the session (everything but samples). */
 int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
-void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
+struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
 /*
  * ana_session_sample() - @smp, a sample of type @t, as an event: counted,
  * its task noted, pid/tid -1 recovered (see session.c).  The one way from

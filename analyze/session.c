@@ -240,16 +240,17 @@ bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *ou
 }
 
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
-void ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
+struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 {
 	struct ana_task **slot = &s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];
 	struct ana_task *t = *slot;
 
 	if (!tid)
-		return;
+		return NULL;
 	if (!t || t->tid != tid)
 		t = *slot = task_get(s, tid);
 	t->pid = pid;
+	return t;
 }
 
 /*
@@ -294,8 +295,9 @@ static void note_switch(struct ana_session *s, const struct pp_field *next, cons
 /*
  * A task whose COMM and FORK records were lost has no name; an event that
  * names it in its own fields (sched_switch's prev_comm/prev_pid) gives it one.
- * Only after a LOST record: without losses the task records name every
- * task, and this costs a lookup per field pair per event (~40% of `top`).
+ * For every event only after a LOST record: without losses the task records
+ * name almost every task, and this costs a lookup per field pair per event
+ * (~40% of `top`); else only for the events of a task still unnamed.
  */
 static void learn_names(struct ana_session *s, const struct ana_evtype_priv *x,
 			const struct pp_event *ev)
@@ -356,8 +358,16 @@ void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struc
 	if (ana_evtype_priv(t)->switch_next)
 		note_switch(s, ana_evtype_priv(t)->switch_next, ev);
 	if (ev->tid != s->last_tid) {
-		ana_session_note_task(s, ev->pid, ev->tid);
-		s->last_tid = ev->tid;
+		struct ana_task *k = ana_session_note_task(s, ev->pid, ev->tid);
+		/*
+		 * A task with no name without any loss: one forked between the
+		 * recorder's first reading of /proc and the enable, gone before its
+		 * second (no FORK, no COMM, no snapshot).  Its events may name it
+		 * (sched_switch's prev_comm): learn from each of them until one does.
+		 */
+		if (k && !k->comm[0] && ana_evtype_priv(t)->nr_names && !s->lost_total)
+			learn_names(s, ana_evtype_priv(t), ev);
+		s->last_tid = k && !k->comm[0] ? 0 : ev->tid;
 	}
 }
 

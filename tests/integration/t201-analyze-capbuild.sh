@@ -65,4 +65,11 @@ cat >expect <<'EOT'
 2026-01-01 00:00:00.000500            <...>    302 .... [000] 1000.000500: sched:sched_wakeup: comm=bash pid=100 prio=120 target_cpu=000
 EOT
 check_output expect actual
+
+# t201.4 the same without the loss: a task forked between pp-record's two readings of /proc
+# and gone before the second has no record at all; its own sched_switch still names it
+grep -v '^lost ' "$FIX/names-lost.desc" | sed "s|formats/|$FIX/formats/|" >names-window.desc
+"$CAPBUILD" names-window.desc names-window.ppcap || fail "capbuild names-window"
+run_ok actual "$PP_ANALYZE" names-window.ppcap trace
+check_output expect actual
 exit 0
