@@ -156,6 +156,7 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 	d->last_ns = first_ns;
 	d->cpu_time = seg_flags & PPF_SEGF_CPU_TIME;
 	d->delta_addr = seg_flags & PPF_SEGF_DELTA_ADDR;
+	d->xor_cpu = seg_flags & PPF_SEGF_XOR_CPU;
 	d->prev_addr = 0;
 	if (d->cpu_last)
 		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
@@ -355,12 +356,13 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 		p += v;
 	}
 	if (flags & PPF_SF_RAW) {
+		uint32_t key = ppf_xor_key(d->xor_cpu, id, cpu);	/* of the RAW_XOR base */
 		if (!get_varint32(&p, end, &v) || (uint64_t)(end - p) < v)
 			return PP_EBAD_RECORD;
 		raw_sz = (uint32_t)v;
 		raw = p;
 		if (flags & PPF_SF_RAW_XOR) {
-			if (id >= d->cap_prev || !d->prev_raw[id] || d->prev_sz[id] != raw_sz)
+			if (key >= d->cap_prev || !d->prev_raw[key] || d->prev_sz[key] != raw_sz)
 				return PP_EBAD_RECORD;
 			/*
 			 * In place when the reader owns the buffer: the stored bytes
@@ -370,13 +372,13 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 			uint8_t *out = d->xor_in_place ? (uint8_t *)raw : arena_alloc(&d->arena, raw_sz);
 			if (!out)
 				return PP_EBAD_RECORD;
-			ppf_xor(out, raw, d->prev_raw[id], raw_sz);
+			ppf_xor(out, raw, d->prev_raw[key], raw_sz);
 			raw = out;
 		}
-		if (id < d->cap_prev) {		/* remember_raw(), without the call */
-			d->prev_raw[id] = raw;
-			d->prev_sz[id] = raw_sz;
-		} else if ((rc = remember_raw(d, (uint32_t)id, raw, raw_sz))) {
+		if (key < d->cap_prev) {		/* remember_raw(), without the call */
+			d->prev_raw[key] = raw;
+			d->prev_sz[key] = raw_sz;
+		} else if ((rc = remember_raw(d, key, raw, raw_sz))) {
 			return rc;
 		}
 	}

@@ -212,7 +212,20 @@ void *ppf_arena_alloc(struct ppf_arena *a, size_t sz);
 void ppf_arena_reset(struct ppf_arena *a);
 void ppf_arena_release(struct ppf_arena *a);
 
-#define PPF_XOR_MAX_ID 65536	/* ids above this are never XOR-encoded */
+#define PPF_XOR_MAX_ID 65536	/* XOR keys from here on are never XOR-encoded */
+#define PPF_XOR_CPUS 64		/* PPF_SEGF_XOR_CPU: cpus told apart (the rest share a base) */
+
+/*
+ * The key of a SAMPLE's RAW_XOR base: its event id, and in a PPF_SEGF_XOR_CPU
+ * segment its cpu too (a cpu's events follow one task for a while; the merged
+ * stream alternates between tasks).  PPF_XOR_MAX_ID: a key that is not XOR-encoded.
+ */
+static inline uint32_t ppf_xor_key(bool per_cpu, uint64_t id, uint64_t cpu)
+{
+	uint64_t k = per_cpu ? id * PPF_XOR_CPUS + cpu % PPF_XOR_CPUS : id;
+
+	return k < PPF_XOR_MAX_ID ? (uint32_t)k : PPF_XOR_MAX_ID;	/* ids are < 2^32 */
+}
 #define PPF_DECODE_MAX_ARENA (512u << 20)
 
 struct ppf_stack_ref {
@@ -226,6 +239,7 @@ struct ppf_decoder {
 	uint64_t last_ns;		/* the previous timed record's time */
 	bool cpu_time;			/* PPF_SEGF_CPU_TIME: SAMPLE dt from its cpu's last */
 	bool delta_addr;		/* PPF_SEGF_DELTA_ADDR: KSYM/SYM addresses are deltas */
+	bool xor_cpu;			/* PPF_SEGF_XOR_CPU: RAW_XOR bases per id and cpu */
 	uint64_t prev_addr;
 	uint64_t *cpu_last;		/* by cpu: the last SAMPLE's time, 0 = none yet */
 	size_t cap_cpu;

@@ -286,7 +286,7 @@ static int segment_close(struct ppf_writer *w)
 	if (w->err)
 		return w->err;
 	h.kind = w->kind;
-	h.flags = PPF_SEGF_CPU_TIME | PPF_SEGF_DELTA_ADDR;
+	h.flags = PPF_SEGF_CPU_TIME | PPF_SEGF_DELTA_ADDR | PPF_SEGF_XOR_CPU;
 	h.seq = w->seq;
 	h.first_ns = w->first_ns;
 	h.last_ns = w->last_ns;
@@ -805,7 +805,7 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 	const uint8_t *prev = NULL;
 	if (s->raw_sz || (s->flags & PPF_SF_RAW)) {
 		flags |= PPF_SF_RAW;
-		prev = xor_prev(w, s->id, s->raw_sz);
+		prev = xor_prev(w, ppf_xor_key(true, s->id, s->cpu), s->raw_sz);
 		if (prev)
 			flags |= PPF_SF_RAW_XOR;
 	}
@@ -861,7 +861,7 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 		body = rec + 1 + vl;
 	}
 	if (flags & PPF_SF_RAW) {
-		rc = xor_remember(w, s->id, s->raw, s->raw_sz);
+		rc = xor_remember(w, ppf_xor_key(true, s->id, s->cpu), s->raw, s->raw_sz);
 		if (rc)
 			return rc;
 	}

@@ -39,8 +39,10 @@ static void test_spec__constants(void)
 		  PPF_REC_TIME_SYNC == 0x16 && PPF_REC_SIDEBAND == 0x17);
 	CU_ASSERT(PPF_SF_PERIOD == 1 && PPF_SF_IP == 2 && PPF_SF_ADDR == 4 && PPF_SF_STACK == 8 &&
 		  PPF_SF_RAW == 16 && PPF_SF_RAW_XOR == 32 && PPF_SF_EXTRA == 64 && PPF_SF_LATE == 128);
-	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2 && PPF_SEGF_DELTA_ADDR == 4);
-	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_DELTA_ADDR == 2 && PPF_FEAT_REQUIRED_KNOWN == 3);
+	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2 && PPF_SEGF_DELTA_ADDR == 4 &&
+		  PPF_SEGF_XOR_CPU == 8);
+	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_DELTA_ADDR == 2 && PPF_FEAT_XOR_CPU == 4 &&
+		  PPF_FEAT_REQUIRED_KNOWN == 7);
 	CU_ASSERT_EQUAL(PPF_CPU_TIME_MAX, 4096);
 }
 
@@ -53,7 +55,8 @@ static void test_spec__layout(void)
 				 .nr_records = 50, .nr_samples = 60, .payload_crc = 0xdeadbeef };
 
 	ppf_file_hdr_encode(0x0102030405060708ull, f);
-	CU_ASSERT_EQUAL(get_le64(f + 24), PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR);	/* this writer's */
+	CU_ASSERT_EQUAL(get_le64(f + 24),	/* this writer's */
+			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU);
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
 	CU_ASSERT_EQUAL(get_le16(f + 10), 0);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
@@ -99,6 +102,51 @@ static void test_spec__sample_bytes(void)
 	CU_ASSERT_EQUAL(r.u.sample.tid, 301);
 	CU_ASSERT_EQUAL(r.u.sample.period, 997);
 	CU_ASSERT(r.u.sample.raw_sz == 2 && r.u.sample.raw[0] == 0xab && r.u.sample.raw[1] == 0xcd);
+}
+
+struct raws {
+	uint8_t raw[8][2];
+	int n;
+};
+
+static int collect_raw(const struct ppf_record *r, void *arg)
+{
+	struct raws *rs = arg;
+
+	if (r->type == PPF_REC_SAMPLE && rs->n < 8 && r->u.sample.raw_sz == 2)
+		memcpy(rs->raw[rs->n++], r->u.sample.raw, 2);
+	return 0;
+}
+
+/*
+ * RAW_XOR's base: the previous raw of the same id, and in a PPF_SEGF_XOR_CPU
+ * segment of the same id on the same cpu.  The same bytes decode both ways.
+ */
+static void test_spec__xor_cpu(void)
+{
+	/* SAMPLE dt 0, flags RAW (0x10) or RAW|RAW_XOR (0x30), id 1, cpu C, pid 7, tid 7, raw 2 bytes */
+	const uint8_t b[] = {
+		0x10, 9, 0, 0x10, 1, 0, 7, 7, 2, 0x11, 0x22,	/* cpu 0: 11 22 */
+		0x10, 9, 0, 0x10, 1, 1, 7, 7, 2, 0x33, 0x44,	/* cpu 1: 33 44 */
+		0x10, 9, 0, 0x30, 1, 0, 7, 7, 2, 0x01, 0x02,	/* cpu 0, XOR 01 02 */
+	};
+	struct raws per_id = { 0 }, per_cpu = { 0 };
+
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 0, 0, collect_raw, &per_id), 0);
+	CU_ASSERT_EQUAL(ppf_segment_decode(b, sizeof(b), 0, PPF_SEGF_XOR_CPU, collect_raw, &per_cpu), 0);
+	CU_ASSERT_FATAL(per_id.n == 3 && per_cpu.n == 3);
+	CU_ASSERT(per_id.raw[2][0] == (0x33 ^ 0x01) && per_id.raw[2][1] == (0x44 ^ 0x02));
+	CU_ASSERT(per_cpu.raw[2][0] == (0x11 ^ 0x01) && per_cpu.raw[2][1] == (0x22 ^ 0x02));
+	/* per cpu, a cpu without a base of its own is malformed, even when another cpu has one */
+	const uint8_t c[] = {
+		0x10, 9, 0, 0x10, 1, 0, 7, 7, 2, 0x11, 0x22,
+		0x10, 9, 0, 0x30, 1, 1, 7, 7, 2, 0x01, 0x02,
+	};
+	struct raws rs = { 0 };
+	CU_ASSERT_EQUAL(ppf_segment_decode(c, sizeof(c), 0, 0, collect_raw, &rs), 0);
+	rs.n = 0;
+	CU_ASSERT_EQUAL(ppf_segment_decode(c, sizeof(c), 0, PPF_SEGF_XOR_CPU, collect_raw, &rs),
+			PP_EBAD_RECORD);
 }
 
 struct times {
@@ -216,18 +264,18 @@ static void test_spec__sideband_task(void)
 }
 
 struct third {
-	unsigned n;
+	unsigned n, want;
 	uint64_t time_ns;
 	uint8_t raw[150];
 	uint32_t raw_sz;
 };
 
-/* The third SAMPLE, copied: its raw lives in the decoder only during the call. */
+/* SAMPLE number @want, copied: its raw lives in the decoder only during the call. */
 static int third_sample(const struct ppf_record *r, void *arg)
 {
 	struct third *t = arg;
 
-	if (r->type != PPF_REC_SAMPLE || ++t->n != 3)
+	if (r->type != PPF_REC_SAMPLE || ++t->n != t->want)
 		return 0;
 	t->time_ns = r->time_ns;
 	t->raw_sz = r->u.sample.raw_sz;
@@ -239,7 +287,8 @@ static int third_sample(const struct ppf_record *r, void *arg)
 /*
  * The writer's SAMPLE bytes are the spec's: a body under 128 bytes after a
  * 1-byte length, a longer body after a 2-byte one (the writer encodes in
- * place and moves such a body up), RAW_XOR against the previous raw of the id.
+ * place and moves such a body up), RAW_XOR against the previous raw of the id
+ * on the same cpu (PPF_SEGF_XOR_CPU).
  */
 static void test_spec__writer_sample_bytes(void)
 {
@@ -261,15 +310,18 @@ static void test_spec__writer_sample_bytes(void)
 		.pid = 7, .tid = 7, .period = 1, .raw = big, .raw_sz = 150 }) == 0);
 	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 1005, .id = 4, .cpu = 0,
 		.pid = 7, .tid = 7, .period = 1, .raw = big, .raw_sz = 150 }) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 1005, .id = 4, .cpu = 1,
+		.pid = 7, .tid = 7, .period = 1, .raw = big, .raw_sz = 150 }) == 0);
 	CU_ASSERT(ppf_writer_close(w) == 0);
 
 	lseek(fd, 0, SEEK_SET);
 	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
 	CU_ASSERT_FATAL(ppf_reader_next_segment(r, &seg) == 0);
 	CU_ASSERT_FATAL(seg->kind == PPF_SEG_EVENTS);
+	CU_ASSERT(seg->flags & PPF_SEGF_XOR_CPU);
 	const uint8_t *b = seg->data;
-	/* 15 + (1 + 2 + 158) + (1 + 2 + 158) */
-	CU_ASSERT_EQUAL_FATAL(seg->usize, sizeof(small) + 161 + 161);
+	/* 15 + 3 x (1 + 2 + 158) */
+	CU_ASSERT_EQUAL_FATAL(seg->usize, sizeof(small) + 3 * 161);
 	CU_ASSERT_EQUAL(memcmp(b, small, sizeof(small)), 0);
 	b += sizeof(small);
 	/* dt 5 (cpu 1's previous), flags RAW, id 4, cpu 1, pid 7, tid 7, raw_sz 150 */
@@ -277,18 +329,25 @@ static void test_spec__writer_sample_bytes(void)
 	CU_ASSERT_EQUAL(memcmp(b, second, sizeof(second)), 0);
 	CU_ASSERT_EQUAL(memcmp(b + sizeof(second), big, sizeof(big)), 0);
 	b += 161;
-	/* dt 0 (cpu 0's first: from the segment's last time), flags RAW|RAW_XOR: all zero */
-	const uint8_t third[] = { 0x10, 0x9e, 0x01, 0, 0x30, 4, 0, 7, 7, 0x96, 0x01 };
+	/* dt 0 (cpu 0's first: from the segment's last time), flags RAW: no base on cpu 0 */
+	const uint8_t third[] = { 0x10, 0x9e, 0x01, 0, 0x10, 4, 0, 7, 7, 0x96, 0x01 };
 	CU_ASSERT_EQUAL(memcmp(b, third, sizeof(third)), 0);
+	CU_ASSERT_EQUAL(memcmp(b + sizeof(third), big, sizeof(big)), 0);
+	b += 161;
+	/* dt 0 (cpu 1's previous), flags RAW|RAW_XOR against cpu 1's id 4: all zero */
+	const uint8_t fourth[] = { 0x10, 0x9e, 0x01, 0, 0x30, 4, 1, 7, 7, 0x96, 0x01 };
+	CU_ASSERT_EQUAL(memcmp(b, fourth, sizeof(fourth)), 0);
 	uint8_t zero[150] = { 0 };
-	CU_ASSERT_EQUAL(memcmp(b + sizeof(third), zero, sizeof(zero)), 0);
+	CU_ASSERT_EQUAL(memcmp(b + sizeof(fourth), zero, sizeof(zero)), 0);
 
 	/* and they decode back to what was written */
-	struct third t = { 0 };
-	CU_ASSERT_EQUAL(ppf_segment_decode(seg->data, seg->usize, seg->first_ns, seg->flags,
-					   third_sample, &t), 1);
-	CU_ASSERT_EQUAL(t.time_ns, 1005);
-	CU_ASSERT(t.raw_sz == 150 && !memcmp(t.raw, big, 150));
+	for (unsigned want = 3; want <= 4; want++) {
+		struct third t = { .want = want };
+		CU_ASSERT_EQUAL(ppf_segment_decode(seg->data, seg->usize, seg->first_ns, seg->flags,
+						   third_sample, &t), 1);
+		CU_ASSERT_EQUAL(t.time_ns, 1005);
+		CU_ASSERT(t.raw_sz == 150 && !memcmp(t.raw, big, 150));
+	}
 	ppf_reader_close(r);
 	close(fd);
 }
@@ -301,6 +360,7 @@ void test_spec__register(void)
 		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
 		PP_TEST(test_spec__cpu_time, "per-cpu SAMPLE times, by hand, and their bounds"),
 		PP_TEST(test_spec__delta_addr, "delta-coded KSYM and SYM addresses, by hand"),
+		PP_TEST(test_spec__xor_cpu, "RAW_XOR bases per id, and per id and cpu in XOR_CPU segments, by hand"),
 		PP_TEST(test_spec__writer_sample_bytes, "the writer's SAMPLE bytes: 1- and 2-byte lengths, RAW_XOR"),
 		PP_TEST(test_spec__sideband_task, "SIDEBAND pid/tid, present, absent (older files) and cut"),
 	};
