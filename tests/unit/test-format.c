@@ -741,6 +741,76 @@ static void test_ppf__read_ahead(void)
 	close(dam);
 }
 
+/*
+ * The two ways a segment leaves the read-ahead: a payload too big for the input buffer
+ * (incompressible 4 KiB raws in 1 MiB segments: read on the careful path), and one whose
+ * header and CRC are good but whose zstd frame is cut short - the helper thread's
+ * decompression fails, and the segment is reported as the one-thread reader reports it.
+ */
+static void test_ppf__read_ahead_paths(void)
+{
+	int fd = memfd(), dam = memfd();
+	static uint8_t raw[4096], buf[1 << 20];
+	struct ppf_writer_opts o = { .seg_max_raw = 1u << 20 };
+	struct ppf_writer *w;
+	struct read_digest a, b;
+	struct seginfo segs[64];
+	uint64_t x = 88172645463325252ull;
+	size_t nseg, big = 0;
+
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	for (unsigned i = 0; i < 600; i++) {
+		for (size_t k = 0; k < sizeof(raw); k += 8) {	/* xorshift: zstd cannot shrink it */
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			memcpy(raw + k, &x, 8);
+		}
+		CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 1000 + i, .id = 1,
+			.cpu = i & 1, .pid = 7, .tid = 7, .period = 1, .raw = raw,
+			.raw_sz = sizeof(raw) }) == 0);
+	}
+	CU_ASSERT_FATAL(ppf_writer_close(w) == 0);
+	nseg = map_segments(fd, segs, 64);
+	for (size_t i = 0; i < nseg; i++)
+		big += segs[i].end - segs[i].off > PPF_SEG_HDR_SZ + (256u << 10);
+	CU_ASSERT(big >= 2);	/* past the reader's 256 KiB input buffer */
+	read_digest(fd, 0, 0, &a);
+	read_digest(fd, PPF_READ_AHEAD, 0, &b);
+	CU_ASSERT_EQUAL(a.records, 600);
+	CU_ASSERT(digest_same(&a, &b));
+
+	/* a zstd frame one byte short, under a header and CRC made for it */
+	close(fd);
+	fd = memfd();
+	write_capture(fd, NR_SAMPLES, 512);
+	size_t size = file_size(fd), cut = 0;
+	nseg = map_segments(fd, segs, 64);
+	for (size_t i = 2; i < nseg && !cut; i++)
+		if (segs[i].kind == PPF_SEG_EVENTS)
+			cut = i;
+	CU_ASSERT_FATAL(cut && size <= sizeof(buf));
+	CU_ASSERT_FATAL(pread(fd, buf, size, 0) == (ssize_t)size);
+	struct ppf_seg_hdr h;
+	uint8_t *hp = buf + segs[cut].off;
+	CU_ASSERT_FATAL(ppf_seg_hdr_decode(hp, &h) == 0 && (h.flags & PPF_SEGF_ZSTD));
+	h.csize--;
+	h.payload_crc = ppf_crc32c(0, hp + PPF_SEG_HDR_SZ, h.csize);
+	ppf_seg_hdr_encode(&h, hp);
+	CU_ASSERT_FATAL(ftruncate(dam, 0) == 0);
+	size_t head = segs[cut].off + PPF_SEG_HDR_SZ + h.csize;
+	CU_ASSERT_FATAL(pwrite(dam, buf, head, 0) == (ssize_t)head);
+	CU_ASSERT_FATAL(pwrite(dam, buf + head + 1, size - head - 1, (off_t)head) ==
+			(ssize_t)(size - head - 1));
+	read_digest(dam, 0, 0, &a);
+	read_digest(dam, PPF_READ_AHEAD, 0, &b);
+	CU_ASSERT(digest_same(&a, &b));
+	CU_ASSERT_EQUAL(a.st.nr_corrupt, 1);
+	CU_ASSERT(a.st.nr_problems == 1 && a.probs[0].err == PP_EBAD_ZSTD &&
+		  a.probs[0].offset == segs[cut].off);
+	CU_ASSERT_EQUAL(a.st.records_lost, h.nr_records);
+	close(fd);
+	close(dam);
+}
+
 /* ENOSPC-like failures: writing to a full pipe-less fd returns the error, stays sticky. */
 static void test_ppf__write_error(void)
 {
@@ -792,6 +862,7 @@ void test_ppf__register(void)
 		PP_TEST(test_ppf__unknown_kinds, "unknown segment kinds and record types are skipped"),
 		PP_TEST(test_ppf__stream, "a capture streamed through a pipe reads completely"),
 		PP_TEST(test_ppf__read_ahead, "reading ahead on a second thread hands out exactly what one thread does, damaged or not"),
+		PP_TEST(test_ppf__read_ahead_paths, "read-ahead: a payload past the input buffer, a cut zstd frame under a good CRC"),
 		PP_TEST(test_ppf__seek_time, "seeking by time skips earlier event segments only"),
 		PP_TEST(test_ppf__write_error, "write errors are returned, not ignored"),
 	};
