@@ -51,7 +51,9 @@ static const char record_help[] =
 	"\nTracepoints without call chains are read from a tracefs instance of pp-record's\n"
 	"own (instances/pp-PID, removed at the end; one a killed pp-record left is removed\n"
 	"at the next start): the ftrace ring buffer slows the traced tasks less than perf's\n"
-	"output path. --no-ftrace reads every event through perf rings.\n"
+	"output path. --no-ftrace reads every event through perf rings. Recording to a\n"
+	"file, their pages wait in a spill file next to it (unlinked, --spill-max bounds it)\n"
+	"while the CPUs are busy, and pp-record's own work runs when a CPU is free.\n"
 	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
 	"and keeps the newest N; --flight-recorder writes FILE.0, FILE.1, ... on each dump\n"
 	"(SIGUSR1, the end, or the trigger). Every such file analyses on its own.\n";
@@ -174,6 +176,10 @@ static int validate(struct rec_session *s)
 	if (o->zstd_level < -50 || o->zstd_level > 22)
 		return rec_session_fail(s, PP_ERANGE, "--zstd-level %d: expected -50 to 22",
 					o->zstd_level);
+	if (o->spill_max && o->spill_max < (1u << 20))
+		return rec_session_fail(s, PP_ERANGE,
+					"--spill-max %llu: at least 1M (0 turns the spill file off)",
+					(unsigned long long)o->spill_max);
 	if (o->exclude_user && o->exclude_kernel)
 		return rec_session_fail(s, PP_EUSAGE,
 					"--exclude-user and --exclude-kernel together leave nothing to record");
@@ -242,6 +248,8 @@ int cmd_record(int argc, const char **argv)
 			    "do not run the ring reader thread at real-time priority"),
 		PP_OPT_BOOL(0, "no-ftrace", &o->no_ftrace,
 			    "read tracepoints through perf rings, not a tracefs instance"),
+		PP_OPT_SIZE(0, "spill-max", &o->spill_max,
+			    "spill file for tracefs pages while CPUs are busy: SIZE at most (512M; 0 off)"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose,
 			     "more messages; per-CPU losses in the summary"),
 		PP_OPT_GROUP("Production (docs/production.md)"),

@@ -92,6 +92,7 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 	d->base_ms = base_ms;
 	d->fifos = pp_xcalloc(nr ? nr : 1, sizeof(*d->fifos));
 	d->pfds = pp_xcalloc(2 * nr + 1, sizeof(*d->pfds));
+	d->spill.fd = d->spill.pipe[0] = d->spill.pipe[1] = -1;
 	d->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (d->wake_fd < 0)
 		return -errno;
@@ -234,6 +235,21 @@ void rec_drain_set_tp(struct rec_drain *d, const int *fds, size_t page, size_t b
 	}
 }
 
+int rec_drain_set_spill(struct rec_drain *d, const char *dir, uint64_t max_backlog)
+{
+	int rc;
+
+	if (!d->tp_fds)
+		return 0;
+	rc = rec_spill_open(&d->spill, dir, d->tp_page, max_backlog);
+	if (rc) {
+		rec_spill_close(&d->spill);
+		return rc;
+	}
+	d->idle_consumer = true;
+	return 0;
+}
+
 /* Copy @n bytes to FIFO @f at position @to (it may wrap). */
 static void fifo_put(struct rec_fifo *f, uint64_t to, const void *src, size_t n)
 {
@@ -245,10 +261,87 @@ static void fifo_put(struct rec_fifo *f, uint64_t to, const void *src, size_t n)
 	memcpy(f->buf, (const uint8_t *)src + k, n - k);
 }
 
+/* Append a record of @h (its size included) and @body to FIFO @f; the caller checked the room. */
+static void fifo_append(struct rec_fifo *f, const struct perf_event_header *h, const void *body,
+			uint64_t rpos)
+{
+	size_t inuse;
+
+	fifo_put(f, f->wpos, h, sizeof(*h));
+	fifo_put(f, f->wpos + sizeof(*h), body, h->size - sizeof(*h));
+	__atomic_store_n(&f->wpos, f->wpos + h->size, __ATOMIC_RELEASE);
+	inuse = (size_t)(f->wpos - rpos);	/* an unread skip is free space */
+	if (f->skip_sz && rpos <= f->skip_at && inuse >= f->skip_sz)
+		inuse -= f->skip_sz;
+	if (inuse > f->max_used)
+		f->max_used = inuse;
+}
+
+/*
+ * Queue page @stage of @n bytes read from ring @ri's tracefs file, as a
+ * REC_SYNTH_FTRACE_PAGE record of the bytes it uses (its commit).
+ * Return: the page's timestamp, or 0 when it was not a page.
+ */
+static uint64_t put_page(struct rec_drain *d, size_t ri, uint8_t *stage, size_t n, uint64_t rpos)
+{
+	struct perf_event_header ph = { REC_SYNTH_FTRACE_PAGE, 0, 0 };
+	struct rec_ftpage it;
+	size_t used = rec_ftpage_open(&it, stage, n), rec;
+
+	if (!used) {
+		d->nr_tp_errors++;
+		return 0;
+	}
+	rec = sizeof(ph) + ((used + 7) & ~(size_t)7);
+	if (rec - sizeof(ph) > used)	/* within the page: pages are 8-byte multiples */
+		memset(stage + used, 0, rec - sizeof(ph) - used);
+	ph.size = (uint16_t)rec;
+	fifo_append(&d->fifos[ri], &ph, stage, rpos);
+	d->nr_tp_pages++;
+	return it.ts ? it.ts : 1;
+}
+
+/*
+ * Splice ring @ri's full tracefs pages into the spill file and queue their
+ * marker.  Return: 1 when only a partial page can be left (for read(2)),
+ * 0 when pages had to stay in the kernel (FIFO, bound, a buffer's worth).
+ */
+static int spill_tp(struct rec_drain *d, size_t ri, size_t *got)
+{
+	struct rec_fifo *f = &d->fifos[ri];
+	uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
+	struct perf_event_header ph = { REC_FIFO_SPILL, 0, 0 };
+	struct rec_spill_mark m;
+	uint8_t *stage = d->tp_stage + ri * d->tp_page;
+	size_t n, room = f->size - (size_t)(f->wpos - rpos), limit;
+	int rc;
+
+	/* room for the marker and for the pages a failed write may leave to queue */
+	if (room < sizeof(ph) + sizeof(m) + d->tp_page + 16)
+		return 0;
+	limit = (room - sizeof(ph) - sizeof(m)) / (d->tp_page + 16) * d->tp_page;
+	if (limit > d->tp_buf_sz)
+		limit = d->tp_buf_sz;
+	rc = rec_spill_pages(&d->spill, d->tp_fds[ri], limit, &m);
+	if (m.len) {
+		ph.size = sizeof(ph) + sizeof(m);
+		fifo_append(f, &ph, &m, rpos);
+		*got += (size_t)m.len;
+		d->nr_tp_pages += m.len / d->tp_page;
+	}
+	if (rc >= 0)
+		return rc;
+	while ((n = rec_spill_leftover(&d->spill, stage)) > 0) {
+		put_page(d, ri, stage, n, rpos);
+		*got += n;
+	}
+	return 1;
+}
+
 /*
  * Read ring @ri's tracefs pages into its FIFO until the file has none
- * (EAGAIN).  A page is stored with the bytes it uses (its commit), as a
- * REC_SYNTH_FTRACE_PAGE record.  Return: false when the FIFO filled first.
+ * (EAGAIN) - or, with a spill, splice its full pages to the file first and
+ * read only what is left.  Return: false when pages had to stay behind.
  */
 static bool drain_tp(struct rec_drain *d, size_t ri, uint64_t now_ns)
 {
@@ -260,11 +353,10 @@ static bool drain_tp(struct rec_drain *d, size_t ri, uint64_t now_ns)
 
 	if (fd < 0 || !f->buf)
 		return true;
-	for (;;) {
-		uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
-		struct perf_event_header ph = { REC_SYNTH_FTRACE_PAGE, 0, 0 };
-		struct rec_ftpage it;
-		size_t used, rec;
+	if (rec_spill_on(&d->spill) && !spill_tp(d, ri, &got))
+		done = false;
+	for (; done;) {
+		uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE), ts;
 		ssize_t n;
 
 		if (f->size - (size_t)(f->wpos - rpos) < d->tp_page + 16 || got >= d->tp_buf_sz) {
@@ -277,25 +369,10 @@ static bool drain_tp(struct rec_drain *d, size_t ri, uint64_t now_ns)
 				d->nr_tp_errors++;
 			break;
 		}
-		used = rec_ftpage_open(&it, stage, (size_t)n);
-		if (!used) {
-			d->nr_tp_errors++;
+		ts = put_page(d, ri, stage, (size_t)n, rpos);
+		if (!ts)
 			continue;
-		}
-		rec = sizeof(ph) + ((used + 7) & ~(size_t)7);
-		if (rec - sizeof(ph) > used)	/* within the page: pages are 8-byte multiples */
-			memset(stage + used, 0, rec - sizeof(ph) - used);
-		ph.size = (uint16_t)rec;
-		fifo_put(f, f->wpos, &ph, sizeof(ph));
-		fifo_put(f, f->wpos + sizeof(ph), stage, rec - sizeof(ph));
-		__atomic_store_n(&f->wpos, f->wpos + rec, __ATOMIC_RELEASE);
-		size_t inuse = (size_t)(f->wpos - rpos);	/* an unread skip is free space */
-		if (f->skip_sz && rpos <= f->skip_at && inuse >= f->skip_sz)
-			inuse -= f->skip_sz;
-		if (inuse > f->max_used)
-			f->max_used = inuse;
 		got += (size_t)n;
-		d->nr_tp_pages++;
 		/*
 		 * A page that starts after this round did holds events of the
 		 * present: we have caught up with the writer.  Reading on would
@@ -304,7 +381,7 @@ static bool drain_tp(struct rec_drain *d, size_t ri, uint64_t now_ns)
 		 * nothing: the rest of a page read partly in the last round is
 		 * short too.)  The clocks are the same: trace_clock mono.
 		 */
-		if (it.ts >= now_ns)
+		if (ts >= now_ns)
 			break;
 	}
 	d->tp_last[ri] = got;
@@ -317,13 +394,25 @@ void rec_drain_round(struct rec_drain *d, uint64_t now_ns)
 	bool all = true;
 
 	for (size_t i = 0; i < d->nr_rings; i++) {
+		struct rec_fifo *f = &d->fifos[i];
+		uint64_t w0 = f->wpos;
+		bool emptied = true;
+
 		if (d->rings[i].base && !drain_ring(d, i)) {
-			all = false;
+			emptied = false;
 			d->nr_full++;
 		}
 		if (d->tp_fds && !drain_tp(d, i, now_ns)) {
-			all = false;
+			emptied = false;
 			d->nr_full++;
+		}
+		all = all && emptied;
+		/* a round mark after what this round copied, if it emptied the ring */
+		if (emptied && f->buf && f->wpos != w0 &&
+		    f->size - (size_t)(f->wpos - __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE)) >= 16) {
+			struct perf_event_header ph = { REC_FIFO_ROUND, 0, 16 };
+
+			fifo_append(f, &ph, &now_ns, __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE));
 		}
 	}
 	pthread_mutex_lock(&d->lock);
@@ -391,23 +480,52 @@ static void ask_priority(struct rec_drain *d)
  * The consumer (the main thread) decodes and compresses at normal priority,
  * so on a busy machine it can fall behind.  When a FIFO passes a quarter
  * full, losing records is getting near: it then runs at nice -10 until the
- * backlog is gone (under 5%), and never longer.  This thread decides it,
- * after each round: a consumer starved of CPU could not raise itself.
+ * backlog is gone (under 5%), and never longer.  With a spill file it runs
+ * at SCHED_IDLE instead (spill.h: its work waits for a free CPU) and is
+ * raised the same way when the spill passes a quarter of its bound.  This
+ * thread decides it, after each round: a starved consumer could not.
  */
+static int consumer_policy(struct rec_drain *d, bool raised)
+{
+	struct sched_param sp = { 0 };
+	bool idle = !raised && d->idle_consumer;
+
+	/* the policy is only touched to go to SCHED_IDLE and back: a user's chrt stays */
+	if (idle != d->consumer_idle && sched_setscheduler(d->boost_tid, idle ? SCHED_IDLE :
+							   SCHED_OTHER, &sp))
+		return -1;
+	d->consumer_idle = idle;
+	return idle ? 0 : setpriority(PRIO_PROCESS, (id_t)d->boost_tid, raised ? -10 : 0);
+}
+
 static void boost_consumer(struct rec_drain *d)
 {
 	unsigned fill;
 
 	if (!d->boost_tid)
 		return;
+	if (d->idle_consumer && !rec_spill_on(&d->spill)) {
+		/* the spill failed: pages go to memory again, the consumer must keep up */
+		d->idle_consumer = false;
+		if (!d->boosted)
+			consumer_policy(d, false);
+	}
 	fill = rec_drain_fill_pct(d);
+	if (rec_spill_on(&d->spill) || d->spill.in) {
+		unsigned sp = (unsigned)(rec_spill_backlog(&d->spill) * 100 / d->spill.max_backlog);
+
+		if (sp > fill)
+			fill = sp;
+	}
+	if (d->urgent && *d->urgent)
+		fill = 100;	/* stopping: the rest is the consumer's, as fast as it can */
 	if (!d->boosted && fill >= 25) {
-		if (setpriority(PRIO_PROCESS, (id_t)d->boost_tid, -10) == 0) {
+		if (consumer_policy(d, true) == 0) {
 			d->boosted = true;
 			d->nr_boosts++;
 		}
 	} else if (d->boosted && fill < 5) {
-		if (setpriority(PRIO_PROCESS, (id_t)d->boost_tid, 0) == 0)
+		if (consumer_policy(d, false) == 0)
 			d->boosted = false;
 	}
 }
@@ -432,6 +550,7 @@ static void *drain_main(void *arg)
 	struct rec_drain *d = arg;
 	uint64_t last = mono_ns();
 	int timeout = d->base_ms;
+	struct timespec cpu;
 
 	ask_priority(d);
 	for (;;) {
@@ -463,6 +582,8 @@ static void *drain_main(void *arg)
 		tp_poll_set(d, &timeout);
 		last = now;
 	}
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu))
+		d->cpu_ns = (uint64_t)cpu.tv_sec * 1000000000ull + (uint64_t)cpu.tv_nsec;
 	return NULL;
 }
 
@@ -471,10 +592,23 @@ int rec_drain_start(struct rec_drain *d)
 	sigset_t all, old;
 	int rc;
 
+	pthread_attr_t attr;
+	struct sched_param sp = { 0 };
+
+	if (d->idle_consumer && d->boost_tid && consumer_policy(d, false)) {
+		pp_debug(1, "the consumer stays at normal priority: %s", strerror(errno));
+		d->idle_consumer = false;
+	}
+	/* the thread must not inherit the consumer's SCHED_IDLE */
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+	pthread_attr_setschedparam(&attr, &sp);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);	/* signals go to the main thread */
-	rc = pthread_create(&d->thread, NULL, drain_main, d);
+	rc = pthread_create(&d->thread, &attr, drain_main, d);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
 	if (rc)
 		return -rc;
 	d->started = true;
@@ -494,6 +628,12 @@ void rec_drain_stop(struct rec_drain *d)
 		pp_debug(1, "drain wake-up: %s", strerror(errno));
 	pthread_join(d->thread, NULL);
 	d->started = false;
+	/* what is left is the consumer's alone now: at normal priority */
+	if (d->boost_tid && (d->consumer_idle || d->boosted)) {
+		d->idle_consumer = false;
+		d->boosted = false;
+		consumer_policy(d, false);
+	}
 }
 
 unsigned rec_drain_fill_pct(const struct rec_drain *d)
@@ -528,12 +668,59 @@ bool rec_drain_pending(const struct rec_drain *d)
 	return false;
 }
 
+struct spill_ctx {
+	struct rec_drain *d;
+	size_t ring;
+	rec_drain_rec_fn fn;
+	void *arg;
+};
+
+/* A page read back from the spill file: handed over as the record read(2) would have made. */
+static void spill_page(uint8_t *page, size_t len, void *arg)
+{
+	struct spill_ctx *c = arg;
+	struct perf_event_header ph = { REC_SYNTH_FTRACE_PAGE, 0, 0 };
+	struct rec_ftpage it;
+	size_t used = rec_ftpage_open(&it, page, len), body;
+
+	if (!used) {
+		c->d->nr_spill_bad++;
+		return;
+	}
+	body = (used + 7) & ~(size_t)7;
+	memset(page + used, 0, body - used);	/* within the page: pages are 8-byte multiples */
+	ph.size = (uint16_t)(sizeof(ph) + body);
+	memcpy(page - sizeof(ph), &ph, sizeof(ph));	/* the 8 bytes spill.h leaves before it */
+	c->fn(c->ring, (const struct perf_event_header *)(page - sizeof(ph)), c->arg);
+}
+
+/* Hand over the pages of spill marker @h at ring @ri's read position.  Return: finished. */
+static bool spill_marker(struct rec_drain *d, size_t ri, const struct perf_event_header *h,
+			 size_t budget, rec_drain_rec_fn fn, void *arg)
+{
+	struct spill_ctx c = { d, ri, fn, arg };
+	struct rec_spill_mark m;
+	uint64_t lost = 0;
+	bool fin;
+
+	if (h->size < sizeof(*h) + sizeof(m) || d->spill.fd < 0)
+		return true;	/* cannot happen: the drain thread wrote it */
+	memcpy(&m, h + 1, sizeof(m));
+	fin = rec_spill_read(&d->spill, &m, &d->fifos[ri].sp_done, budget, spill_page, &c, &lost);
+	if (lost) {
+		pp_err("internal error: %llu bytes of tracefs pages could not be read back from"
+		       " the spill file", (unsigned long long)lost);
+		d->spill_lost += lost;
+	}
+	return fin;
+}
+
 size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec_drain_rec_fn fn,
-			 void *arg, uint64_t *round_ns)
+			 void *arg, uint64_t *round_ns, bool *more)
 {
 	size_t total = 0;
-	bool partial = false;
-	uint64_t rn;
+	bool any_partial = false;
+	uint64_t rn, upto = UINT64_MAX;
 
 	pthread_mutex_lock(&d->lock);
 	if (d->seq == d->seq_seen && timeout_ms > 0 && d->started) {
@@ -551,14 +738,15 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 
 	for (size_t i = 0; i < d->nr_rings; i++) {
 		struct rec_fifo *f = &d->fifos[i];
-		uint64_t w, r;
+		uint64_t w, r, from_spill = 0;
+		bool partial = false;
 
 		if (!f->buf)
 			continue;
 		w = __atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE);
 		r = f->rpos;
 		while (r < w) {
-			if (budget && r - f->rpos >= budget) {
+			if (budget && r - f->rpos + from_spill >= budget) {
 				partial = true;
 				break;
 			}
@@ -581,18 +769,45 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 				r += sz;
 				continue;
 			}
+			if (h->type == REC_FIFO_ROUND) {
+				if (sz >= 16)
+					memcpy(&f->round_seen, f->buf + ((off + 8) & (f->size - 1)), 8);
+				r += sz;
+				continue;
+			}
 			if (off + sz > f->size) {
 				circ_copy(f->bounce, 65536, 0, f->buf, f->size, r, sz);
 				h = (const void *)f->bounce;
 			}
+			if (h->type == REC_FIFO_SPILL) {
+				uint64_t before = f->sp_done;
+
+				if (!spill_marker(d, i, h, budget ? budget - (r - f->rpos) - from_spill :
+						  0, fn, arg)) {
+					from_spill += f->sp_done - before;
+					partial = true;
+					break;
+				}
+				from_spill += f->sp_done - before;
+				f->sp_done = 0;
+				r += sz;
+				continue;
+			}
 			fn(i, h, arg);
 			r += sz;
 		}
-		total += (size_t)(r - f->rpos);
+		total += (size_t)(r - f->rpos + from_spill);
 		__atomic_store_n(&f->rpos, r, __ATOMIC_RELEASE);
 		fifo_populate(f, w, false);
+		/* taken to the end: up to rn, whose round was published before w was read */
+		if (partial && f->round_seen < upto)
+			upto = f->round_seen;
+		else if (!partial && rn < upto)
+			upto = rn;
+		any_partial = any_partial || partial;
 	}
-	*round_ns = partial ? 0 : rn;
+	*round_ns = upto == UINT64_MAX ? rn : upto;
+	*more = any_partial;
 	return total;
 }
 
@@ -607,6 +822,7 @@ void rec_drain_release(struct rec_drain *d)
 	}
 	free(d->fifos);
 	free(d->pfds);
+	rec_spill_close(&d->spill);
 	free(d->tp_stage);
 	free(d->tp_last);
 	free(d->tp_more);

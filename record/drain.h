@@ -17,14 +17,23 @@
 
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ring.h"
+#include "spill.h"
 
 /* A FIFO record that only says "skip": u64 bytes to skip follow, or 8 when size is 8. */
 #define REC_FIFO_SKIP 0xffffu
+/*
+ * A FIFO record closing a round that emptied this ring: u64 round start
+ * follows.  Every record of the ring stamped before it came earlier in the
+ * FIFO, so a consumer that stops halfway through a backlog still knows how
+ * far in time it has got on this ring.
+ */
+#define REC_FIFO_ROUND 0xfffdu
 
 /*
  * One ring's FIFO: single producer (the drain thread), single consumer (the
@@ -44,6 +53,8 @@ struct rec_fifo {
 	size_t skip_sz;			/* ... and its size (0: none yet) */
 	unsigned nr_populate_errors;
 	size_t max_used;		/* high-water mark of wpos - rpos */
+	uint64_t sp_done;		/* consumer: bytes of the spill marker at rpos handed over */
+	uint64_t round_seen;		/* consumer: the last REC_FIFO_ROUND's time */
 };
 
 struct rec_drain {
@@ -67,6 +78,14 @@ struct rec_drain {
 	bool *tp_more;			/* the last round left pages behind (FIFO full) */
 	uint64_t nr_tp_pages, nr_tp_errors;
 
+	/* full tracefs pages go to a file instead (spill.h), when set up */
+	struct rec_spill spill;
+	bool idle_consumer;		/* boost_tid runs SCHED_IDLE unless raised */
+	bool consumer_idle;		/* ... and does now */
+	const volatile sig_atomic_t *urgent;	/* set: raise the consumer now (a stop signal) */
+	uint64_t nr_spill_bad;		/* consumer: pages read back that were not pages */
+	uint64_t spill_lost;		/* consumer: bytes of pages that could not be read back */
+
 	pthread_t thread;
 	bool started;
 	pthread_mutex_t lock;		/* round_ns, stop, the condition */
@@ -81,6 +100,7 @@ struct rec_drain {
 	uint64_t nr_bad;		/* FIFO bytes dropped as not records (internal error) */
 	uint64_t max_round_ns;		/* longest round */
 	uint64_t max_gap_ns;		/* longest time between two rounds */
+	uint64_t cpu_ns;		/* the thread's own CPU time */
 };
 
 /**
@@ -105,6 +125,20 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
  * Each page becomes a REC_SYNTH_FTRACE_PAGE record in the ring's FIFO.
  */
 void rec_drain_set_tp(struct rec_drain *d, const int *fds, size_t page, size_t buf_sz);
+
+/**
+ * rec_drain_set_spill() - splice full tracefs pages into a file in @dir (after
+ * rec_drain_set_tp(), before the start; see spill.h)
+ * @d: the drain
+ * @dir: the directory
+ * @max_backlog: bytes spilled and not read back at most
+ *
+ * The consumer (boost_tid) is then put at SCHED_IDLE when the thread starts,
+ * raised while the spill or a FIFO lags, and back to normal at the stop.
+ * Return: 0, or -errno when the file cannot be made (the drain reads pages
+ * into memory then, as without a spill).
+ */
+int rec_drain_set_spill(struct rec_drain *d, const char *dir, uint64_t max_backlog);
 
 /** rec_drain_start() - start the thread.  Return: 0 or -errno. */
 int rec_drain_start(struct rec_drain *d);
@@ -141,13 +175,16 @@ typedef void (*rec_drain_rec_fn)(size_t ring, const struct perf_event_header *h,
  * @budget: at most about this many bytes per ring (0: no limit)
  * @fn: the callback
  * @arg: its argument
- * @round_ns: receives the start of the last round whose records were all
- *            handed over, or 0 when the budget left some of them behind
+ * @round_ns: receives a time before which every record has been handed
+ *            over: the last round that emptied every ring when everything
+ *            copied was taken, else the oldest of the last rounds seen in
+ *            the FIFOs left with records
+ * @more: set when the budget left records behind
  *
  * Return: the number of bytes consumed.
  */
 size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec_drain_rec_fn fn,
-			 void *arg, uint64_t *round_ns);
+			 void *arg, uint64_t *round_ns, bool *more);
 
 /** rec_drain_release() - free everything (the thread must be stopped). */
 void rec_drain_release(struct rec_drain *d);

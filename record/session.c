@@ -66,6 +66,7 @@ void rec_session_init(struct rec_session *s)
 	s->opts.mmap_pages = REC_DEFAULT_PAGES;
 	s->opts.watermark = REC_DEFAULT_WATERMARK;
 	s->opts.kallsyms = -1;
+	s->opts.spill_max = REC_DEFAULT_SPILL;
 	s->wl.go_fd = -1;
 	s->wl.err_fd = -1;
 }
@@ -643,6 +644,31 @@ static size_t fifo_size(const struct rec_session *s)
 	return sz;
 }
 
+/*
+ * Tracefs pages wait in a file next to the capture while the workload runs
+ * (spill.h) - not for -o -, where the analyzer waits for them, nor for the
+ * flight recorder and rotation, which act on events as they come.
+ */
+static void set_spill(struct rec_session *s)
+{
+	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
+	const char *slash = strrchr(out, '/');
+	char *dir;
+	int rc;
+
+	if (!s->ftrace || !s->opts.spill_max || s->out_stream || s->prod)
+		return;
+	dir = slash ? pp_xstrndup(out, slash == out ? 1 : (size_t)(slash - out)) : pp_xstrdup(".");
+	rc = rec_drain_set_spill(&s->drain, dir, s->opts.spill_max);
+	if (rc)
+		pp_warn("no spill file in %s (%s): tracefs pages are read into memory", dir,
+			strerror(-rc));
+	else
+		pp_debug(1, "tracefs pages spill to a file in %s, %llu MiB at most", dir,
+			 (unsigned long long)(s->opts.spill_max >> 20));
+	free(dir);
+}
+
 int rec_session_open(struct rec_session *s)
 {
 	struct ppf_time_sync ts;
@@ -705,6 +731,9 @@ int rec_session_open(struct rec_session *s)
 		rec_drain_set_tp(&s->drain, rec_ftrace_fds(s), rec_ftrace_page_size(s),
 				 rec_ftrace_buffer_size(s));
 	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
+	s->drain.urgent = &pp_stop;
+	if (!rc)
+		set_spill(s);
 	if (!rc)
 		rc = rec_drain_start(&s->drain);
 	if (rc)
@@ -831,27 +860,10 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 	/*
 	 * At most 1 MiB per ring at a time, so a backlog moves through the merge
 	 * in slices instead of all at once (memory).  The horizon is then the
-	 * oldest of the rings' last records taken: each ring is nearly in time
-	 * order, so every record before it has been taken.
+	 * oldest of the last drain rounds seen in the rings left with records
+	 * (drain.h's REC_FIFO_ROUND).
 	 */
-	rec_drain_consume(&s->drain, timeout_ms, 1u << 20, on_drained, s, &round_ns);
-	if (!round_ns) {
-		round_ns = UINT64_MAX;
-		for (size_t i = 0; i < s->tgt.nr_cpus; i++) {
-			const struct rec_mqueue *fq;
-
-			if (s->rings[i].base && s->merge.q[i].last_push_ns < round_ns)
-				round_ns = s->merge.q[i].last_push_ns;
-			if (!s->ftrace)
-				continue;
-			fq = &s->merge.q[rec_ftrace_queue(s, i)];
-			if (fq->last_push_ns && fq->last_push_ns < round_ns)
-				round_ns = fq->last_push_ns;	/* the same FIFO's pages */
-		}
-		s->backlog = true;
-	} else {
-		s->backlog = false;
-	}
+	rec_drain_consume(&s->drain, timeout_ms, 1u << 20, on_drained, s, &round_ns, &s->backlog);
 	now = rec_now_ns();
 	if (now >= s->next_sync_ns) {
 		struct {

@@ -34,6 +34,7 @@
 #define REC_DEFAULT_OUTPUT "pp.capture"
 #define REC_DEFAULT_FREQ 997
 #define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
+#define REC_DEFAULT_SPILL (512ull << 20)	/* --spill-max (spill.h) */
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
 #define REC_REORDER_WINDOW_NS 25000000ull	/* 25 ms: a vCPU can stall that long */
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
@@ -66,6 +67,7 @@ struct rec_opts {
 	bool regs;			/* registers with page-fault samples (page-faults -g) */
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
 	bool no_ftrace;			/* every tracepoint through perf (ftrace.h) */
+	uint64_t spill_max;		/* tracefs pages wait in a file, this much at most (spill.h); 0 off */
 	/* production recording (prod.c) and self-monitoring (selfstat.c) */
 	uint64_t max_size;		/* --max-size, bytes */
 	int rotate;			/* --rotate N files */

@@ -5,7 +5,10 @@
  * Stat keys (stable, read by pp-analyze info): "events.<name>", "samples",
  * "sideband", "lost", "lost_records", "lost.cpu<N>", "late", "late_records",
  * "duration_ns", "dsos", "ksyms", "tasks", "maps", "rec.cpu_user_us",
- * "rec.cpu_sys_us", "rec.maxrss_kb", "rec.max_queued", "rec.bad_fifo_bytes".
+ * "rec.cpu_sys_us", "rec.maxrss_kb", "rec.max_queued", "rec.bad_fifo_bytes"; with a
+ * spill file (spill.h) "rec.spill_pages", "rec.spill_most_kb" (most waiting),
+ * "rec.spill_at_bound" (rounds the bound stopped), "rec.spill_off" (1: a write
+ * failed, pages went to memory after it), "rec.consumer_boosts".
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +59,13 @@ int rec_summary_write_stats(struct rec_session *s)
 	STAT("rec.cpu_sys_us", ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec);
 	STAT("rec.maxrss_kb", ru.ru_maxrss);
 	STAT("rec.max_queued", s->merge.max_queued);
+	if (s->drain.spill.page) {
+		STAT("rec.spill_pages", s->drain.spill.nr_pages);
+		STAT("rec.spill_most_kb", s->drain.spill.max_used >> 10);
+		STAT("rec.spill_at_bound", s->drain.spill.nr_full);
+		STAT("rec.spill_off", s->drain.spill.off);
+		STAT("rec.consumer_boosts", s->drain.nr_boosts);
+	}
 #undef STAT
 	if (!rc)
 		rc = rec_ftrace_write_stats(s);
@@ -111,7 +121,19 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 		for (size_t i = 0; s->drain.fifos && i < s->tgt.nr_cpus; i++)
 			fprintf(fp, " %zu%%", s->drain.fifos[i].size ?
 				s->drain.fifos[i].max_used * 100 / s->drain.fifos[i].size : 0);
-		fprintf(fp, ", %llu priority boosts\n", (unsigned long long)s->drain.nr_boosts);
+		fprintf(fp, ", %llu priority boosts; the thread's CPU %.3f s\n",
+			(unsigned long long)s->drain.nr_boosts, (double)s->drain.cpu_ns / 1e9);
+		if (s->drain.spill.page)
+			fprintf(fp, "  spill: %llu pages, most waiting %llu KiB (bound %llu MiB), file"
+				" %llu KiB, %llu restarts, %llu rounds at the bound%s%s\n",
+				(unsigned long long)s->drain.spill.nr_pages,
+				(unsigned long long)(s->drain.spill.max_used >> 10),
+				(unsigned long long)(s->drain.spill.max_backlog >> 20),
+				(unsigned long long)(s->drain.spill.file_high >> 10),
+				(unsigned long long)s->drain.spill.nr_resets,
+				(unsigned long long)s->drain.spill.nr_full,
+				s->drain.spill.off ? "; turned off: " : "",
+				s->drain.spill.off ? strerror(s->drain.spill.last_err) : "");
 		fprintf(fp, "  merge: most queued %llu records in %zu KiB\n",
 			(unsigned long long)s->merge.max_queued,
 			s->merge.max_chunks * rec_merge_chunk_size() >> 10);

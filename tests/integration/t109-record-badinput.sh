@@ -3,7 +3,7 @@
 # t109-record-badinput: bad input gives exactly one line on stderr naming the bad part, and
 # exit status 2, before anything is recorded: unknown event (with a suggestion for a close
 # name), malformed filter, filter on an unknown field, unknown option, bad attribute,
-# conflicting options, a hardware event without a PMU, kprobes where the kernel has none,
+# conflicting options, a --spill-max below 1M, a hardware event without a PMU, kprobes where the kernel has none,
 # a missing command.  No capture file is created by any of them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-record.sh"
@@ -35,6 +35,7 @@ bad "unknown attribute" -e 'sched:sched_switch//no_such_attr/' --duration 1
 bad "cpu-clock" -e cpu-clok --duration 1
 bad "-F and --period" -e cpu-clock -F 99 --period 1000000 --duration 1
 bad "power of 2" -m 3 --duration 1
+bad "--spill-max 102400: at least 1M" --spill-max 100K -e sched:sched_switch --duration 1
 bad "command 'no-such-command-pp' not found" -- no-such-command-pp
 bad "--for" --for 'no-such-analyzer -x'
 if [ ! -e /sys/bus/event_source/devices/cpu ]; then

@@ -75,8 +75,9 @@ static void on_rec(size_t ring, const struct perf_event_header *h, void *arg)
 static void consume(struct rec_drain *d, struct fake *f)
 {
 	uint64_t round_ns;
+	bool more;
 
-	rec_drain_consume(d, 0, 0, on_rec, f, &round_ns);
+	rec_drain_consume(d, 0, 0, on_rec, f, &round_ns, &more);
 }
 
 /*
@@ -94,14 +95,14 @@ static void test_drain__fifo_reset_keeps_the_skip_until_read(void)
 	fake_init(&f);
 	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 10), 0);
 
-	/* 1.5 KiB through the FIFO, consumed: empty at offset 1536 > reset_at (1 KiB) */
+	/* 1.5 KiB through the FIFO and two round marks, consumed: empty past reset_at (1 KiB) */
 	for (int i = 0; i < 2; i++) {
 		fake_write(&f, 24);
 		rec_drain_round(&d, 1);
 		consume(&d, &f);
 	}
 	CU_ASSERT_EQUAL(f.nr_out, 48);
-	CU_ASSERT_EQUAL(d.fifos[0].wpos, 1536);
+	CU_ASSERT_EQUAL(d.fifos[0].wpos, 1536 + 2 * 16);
 
 	/* a slow consumer: rounds go on filling the FIFO until it is full */
 	for (int i = 0; i < 20; i++) {

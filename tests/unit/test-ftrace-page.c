@@ -230,13 +230,14 @@ static void on_page(size_t ring, const struct perf_event_header *h, void *arg)
 	}
 }
 
-static void test_ftpage__drain_copies_pages_once_in_order(void)
+static void drain_pages(bool spill)
 {
 	struct rec_ring ring = { .fd = -1, .cpu = 0 };
 	uint8_t *mem = calloc(1, 8192);
 	struct rec_drain d = { 0 };
 	struct got g = { 0 };
 	uint64_t ts = 0, round_ns;
+	bool more;
 	int pfd[2], fds[1];
 	size_t sent = 0;
 
@@ -247,6 +248,8 @@ static void test_ftpage__drain_copies_pages_once_in_order(void)
 	fds[0] = pfd[0];
 	CU_ASSERT_FATAL(rec_drain_init(&d, &ring, 1, 16384, 10) == 0);
 	rec_drain_set_tp(&d, fds, PAGE, 65536);
+	if (spill)
+		CU_ASSERT_FATAL(rec_drain_set_spill(&d, ".", 512u << 10) == 0);
 	for (int round = 0; round < 40; round++) {
 		for (int k = 0; k < 1 + round % 5; k++) {	/* pages of 1..37 events */
 			struct pg p;
@@ -262,22 +265,39 @@ static void test_ftpage__drain_copies_pages_once_in_order(void)
 			}
 		}
 		rec_drain_round(&d, (uint64_t)round);
-		if (round % 3 == 0)			/* a slow consumer: the FIFO fills */
-			rec_drain_consume(&d, 0, 0, on_page, &g, &round_ns);
+		if (round % 6 == 0)			/* a slow consumer: the FIFO fills */
+			rec_drain_consume(&d, 0, 0, on_page, &g, &round_ns, &more);
 	}
 	for (int i = 0; i < 50 && (g.events < sent || rec_drain_pending(&d)); i++) {
 		rec_drain_round(&d, 1000);
-		rec_drain_consume(&d, 0, 0, on_page, &g, &round_ns);
+		rec_drain_consume(&d, 0, 0, on_page, &g, &round_ns, &more);
 	}
 	CU_ASSERT_EQUAL(g.bad, 0);
 	CU_ASSERT_EQUAL(g.events, sent);
 	CU_ASSERT(d.nr_tp_pages > 0);
-	CU_ASSERT(d.nr_full > 0);			/* the FIFO did fill: pages waited in the pipe */
+	if (spill) {				/* full pages went through the file */
+		CU_ASSERT(d.spill.nr_pages > 0);
+		CU_ASSERT_EQUAL(rec_spill_backlog(&d.spill), 0);
+		CU_ASSERT_EQUAL(d.nr_spill_bad + d.spill_lost, 0);
+	} else {
+		CU_ASSERT(d.nr_full > 0);		/* the FIFO did fill: pages waited in the pipe */
+	}
 	CU_ASSERT_EQUAL(d.nr_bad, 0);
 	rec_drain_release(&d);
 	close(pfd[0]);
 	close(pfd[1]);
 	free(mem);
+}
+
+static void test_ftpage__drain_copies_pages_once_in_order(void)
+{
+	drain_pages(false);
+}
+
+/* The same through a spill file (spill.h): markers in the FIFO, pages read back. */
+static void test_ftpage__drain_spills_pages_once_in_order(void)
+{
+	drain_pages(true);
 }
 
 void test_ftpage__register(void)
@@ -295,6 +315,8 @@ void test_ftpage__register(void)
 			"a short page, a commit inside an event and bogus lengths never overrun"),
 		PP_TEST(test_ftpage__drain_copies_pages_once_in_order,
 			"tracefs pages reach the consumer once and in order, FIFO full or not"),
+		PP_TEST(test_ftpage__drain_spills_pages_once_in_order,
+			"... and through a spill file"),
 	};
 	pp_suite_add("ftpage", tests, PP_ARRAY_SIZE(tests));
 }
