@@ -157,6 +157,25 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 	d->cpu_time = seg_flags & PPF_SEGF_CPU_TIME;
 	d->delta_addr = seg_flags & PPF_SEGF_DELTA_ADDR;
 	d->xor_cpu = seg_flags & PPF_SEGF_XOR_CPU;
+	d->time_col = seg_flags & PPF_SEGF_TIME_COL;
+	d->tcol.p = d->tcol.end = NULL;
+	d->tcol.bad = false;
+	if (d->time_col) {
+		/* records, then the column of their dt, then its length (u32 LE) */
+		uint32_t n = 0;
+
+		if (size >= 4)
+			n = (uint32_t)data[size - 4] | (uint32_t)data[size - 3] << 8 |
+			    (uint32_t)data[size - 2] << 16 | (uint32_t)data[size - 1] << 24;
+		if (size < 4 || n > size - 4) {
+			d->in.end = d->in.p;	/* no record can be trusted: one problem */
+			d->in.bad = true;
+		} else {
+			d->tcol.p = data + size - 4 - n;
+			d->tcol.end = data + size - 4;
+			d->in.end = d->tcol.p;
+		}
+	}
 	d->prev_addr = 0;
 	if (d->cpu_last)
 		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
@@ -302,7 +321,12 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 		 * would have refused.
 		 */
 		bool bad = false;
-		dt = uvarint(&p, &bad);
+		if (d->time_col) {
+			dt = dec_varint(&d->tcol);
+			bad = d->tcol.bad;
+		} else {
+			dt = uvarint(&p, &bad);
+		}
 		flags = uvarint(&p, &bad);
 		id = uvarint(&p, &bad);
 		cpu = uvarint(&p, &bad);
@@ -318,8 +342,13 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 			return rc;
 		}
 	} else {
-		if (!get_varint(&p, end, &dt))
+		if (d->time_col) {
+			dt = dec_varint(&d->tcol);
+			if (d->tcol.bad)
+				return PP_EBAD_RECORD;
+		} else if (!get_varint(&p, end, &dt)) {
 			return PP_EBAD_RECORD;
+		}
 		if (!d->cpu_time) {
 			if (dt > UINT64_MAX - d->last_ns)
 				return PP_EBAD_RECORD;
@@ -554,7 +583,7 @@ int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 	uint32_t type;
 
 	if (p >= end)
-		return PPF_END;
+		return d->in.bad ? PP_EBAD_RECORD : PPF_END;	/* bad: a time column that is not */
 	type = *p++;
 	if (!get_varint(&p, end, &len) || len > (uint64_t)(end - p)) {
 		d->in.p = p;
@@ -572,8 +601,8 @@ int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 	body.end = p + len;
 	body.bad = false;
 	if (type >= PPF_REC_TIMED_FIRST && type <= PPF_REC_TIMED_LAST) {
-		uint64_t dt = rb_varint(&body);
-		if (body.bad || dt > UINT64_MAX - d->last_ns)
+		uint64_t dt = d->time_col ? dec_varint(&d->tcol) : rb_varint(&body);
+		if (body.bad || d->tcol.bad || dt > UINT64_MAX - d->last_ns)
 			return PP_EBAD_RECORD;
 		d->last_ns += dt;
 		rec->time_ns = d->last_ns;

@@ -240,6 +240,8 @@ struct ppf_decoder {
 	bool cpu_time;			/* PPF_SEGF_CPU_TIME: SAMPLE dt from its cpu's last */
 	bool delta_addr;		/* PPF_SEGF_DELTA_ADDR: KSYM/SYM addresses are deltas */
 	bool xor_cpu;			/* PPF_SEGF_XOR_CPU: RAW_XOR bases per id and cpu */
+	bool time_col;			/* PPF_SEGF_TIME_COL: dt from the column below */
+	struct ppf_rbuf tcol;		/* the time column */
 	uint64_t prev_addr;
 	uint64_t *cpu_last;		/* by cpu: the last SAMPLE's time, 0 = none yet */
 	size_t cap_cpu;

@@ -40,9 +40,9 @@ static void test_spec__constants(void)
 	CU_ASSERT(PPF_SF_PERIOD == 1 && PPF_SF_IP == 2 && PPF_SF_ADDR == 4 && PPF_SF_STACK == 8 &&
 		  PPF_SF_RAW == 16 && PPF_SF_RAW_XOR == 32 && PPF_SF_EXTRA == 64 && PPF_SF_LATE == 128);
 	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2 && PPF_SEGF_DELTA_ADDR == 4 &&
-		  PPF_SEGF_XOR_CPU == 8);
+		  PPF_SEGF_XOR_CPU == 8 && PPF_SEGF_TIME_COL == 16);
 	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_DELTA_ADDR == 2 && PPF_FEAT_XOR_CPU == 4 &&
-		  PPF_FEAT_REQUIRED_KNOWN == 7);
+		  PPF_FEAT_TIME_COL == 8 && PPF_FEAT_REQUIRED_KNOWN == 15);
 	CU_ASSERT_EQUAL(PPF_CPU_TIME_MAX, 4096);
 }
 
@@ -56,7 +56,7 @@ static void test_spec__layout(void)
 
 	ppf_file_hdr_encode(0x0102030405060708ull, f);
 	CU_ASSERT_EQUAL(get_le64(f + 24),	/* this writer's */
-			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU);
+			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL);
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
 	CU_ASSERT_EQUAL(get_le16(f + 10), 0);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
@@ -288,11 +288,12 @@ static int third_sample(const struct ppf_record *r, void *arg)
  * The writer's SAMPLE bytes are the spec's: a body under 128 bytes after a
  * 1-byte length, a longer body after a 2-byte one (the writer encodes in
  * place and moves such a body up), RAW_XOR against the previous raw of the id
- * on the same cpu (PPF_SEGF_XOR_CPU).
+ * on the same cpu (PPF_SEGF_XOR_CPU), the times in the column after the
+ * records (PPF_SEGF_TIME_COL).
  */
 static void test_spec__writer_sample_bytes(void)
 {
-	const uint8_t small[] = { 0x10, 13, 0, 0x11, 3, 1, 0xac, 0x02, 0xad, 0x02, 0xe5, 0x07, 2,
+	const uint8_t small[] = { 0x10, 12, 0x11, 3, 1, 0xac, 0x02, 0xad, 0x02, 0xe5, 0x07, 2,
 				  0xab, 0xcd };
 	uint8_t big[150], rawb[2] = { 0xab, 0xcd };
 	int fd = memfd_create("spec", 0);
@@ -319,26 +320,34 @@ static void test_spec__writer_sample_bytes(void)
 	CU_ASSERT_FATAL(ppf_reader_next_segment(r, &seg) == 0);
 	CU_ASSERT_FATAL(seg->kind == PPF_SEG_EVENTS);
 	CU_ASSERT(seg->flags & PPF_SEGF_XOR_CPU);
+	CU_ASSERT(seg->flags & PPF_SEGF_TIME_COL);
 	const uint8_t *b = seg->data;
-	/* 15 + 3 x (1 + 2 + 158) */
-	CU_ASSERT_EQUAL_FATAL(seg->usize, sizeof(small) + 3 * 161);
+	/* 14 + 3 x (1 + 2 + 157), the column (4 dt) and its length (u32) */
+	CU_ASSERT_EQUAL_FATAL(seg->usize, sizeof(small) + 3 * 160 + 4 + 4);
 	CU_ASSERT_EQUAL(memcmp(b, small, sizeof(small)), 0);
 	b += sizeof(small);
-	/* dt 5 (cpu 1's previous), flags RAW, id 4, cpu 1, pid 7, tid 7, raw_sz 150 */
-	const uint8_t second[] = { 0x10, 0x9e, 0x01, 5, 0x10, 4, 1, 7, 7, 0x96, 0x01 };
+	/* flags RAW, id 4, cpu 1, pid 7, tid 7, raw_sz 150 */
+	const uint8_t second[] = { 0x10, 0x9d, 0x01, 0x10, 4, 1, 7, 7, 0x96, 0x01 };
 	CU_ASSERT_EQUAL(memcmp(b, second, sizeof(second)), 0);
 	CU_ASSERT_EQUAL(memcmp(b + sizeof(second), big, sizeof(big)), 0);
-	b += 161;
-	/* dt 0 (cpu 0's first: from the segment's last time), flags RAW: no base on cpu 0 */
-	const uint8_t third[] = { 0x10, 0x9e, 0x01, 0, 0x10, 4, 0, 7, 7, 0x96, 0x01 };
+	b += 160;
+	/* flags RAW: no base on cpu 0 */
+	const uint8_t third[] = { 0x10, 0x9d, 0x01, 0x10, 4, 0, 7, 7, 0x96, 0x01 };
 	CU_ASSERT_EQUAL(memcmp(b, third, sizeof(third)), 0);
 	CU_ASSERT_EQUAL(memcmp(b + sizeof(third), big, sizeof(big)), 0);
-	b += 161;
-	/* dt 0 (cpu 1's previous), flags RAW|RAW_XOR against cpu 1's id 4: all zero */
-	const uint8_t fourth[] = { 0x10, 0x9e, 0x01, 0, 0x30, 4, 1, 7, 7, 0x96, 0x01 };
+	b += 160;
+	/* flags RAW|RAW_XOR against cpu 1's id 4: all zero */
+	const uint8_t fourth[] = { 0x10, 0x9d, 0x01, 0x30, 4, 1, 7, 7, 0x96, 0x01 };
 	CU_ASSERT_EQUAL(memcmp(b, fourth, sizeof(fourth)), 0);
 	uint8_t zero[150] = { 0 };
 	CU_ASSERT_EQUAL(memcmp(b + sizeof(fourth), zero, sizeof(zero)), 0);
+	b += 160;
+	/*
+	 * dt 0 (the first), 5 (cpu 1's previous), 0 (cpu 0's first: from the
+	 * segment's last time), 0 (cpu 1's previous); then 4, the column's length
+	 */
+	const uint8_t col[] = { 0, 5, 0, 0, 4, 0, 0, 0 };
+	CU_ASSERT_EQUAL(memcmp(b, col, sizeof(col)), 0);
 
 	/* and they decode back to what was written */
 	for (unsigned want = 3; want <= 4; want++) {
@@ -352,12 +361,85 @@ static void test_spec__writer_sample_bytes(void)
 	close(fd);
 }
 
+struct col_times {
+	uint64_t t[4];
+	uint32_t type[4];
+	unsigned n;
+};
+
+static int collect_times(const struct ppf_record *r, void *arg)
+{
+	struct col_times *c = arg;
+
+	if (c->n < 4) {
+		c->t[c->n] = r->time_ns;
+		c->type[c->n] = r->type;
+	}
+	c->n++;
+	return 0;
+}
+
+/*
+ * PPF_SEGF_TIME_COL by hand: every timed record's dt comes from the column
+ * (records, column, u32 LE length), in record order; a length past the
+ * payload, or a column that runs out, is malformed.
+ */
+static void test_spec__time_col(void)
+{
+	/* SAMPLE flags 0, id 1, cpu 0, pid 5, tid 6; LOST cpu 0, id 1, count 3; dt 7, 2 */
+	const uint8_t seg[] = { 0x10, 5, 0, 1, 0, 5, 6, 0x15, 3, 0, 1, 3, 7, 2, 2, 0, 0, 0 };
+	uint8_t bad[sizeof(seg)];
+	struct col_times c = { 0 };
+
+	CU_ASSERT_EQUAL(ppf_segment_decode(seg, sizeof(seg), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), 0);
+	CU_ASSERT_EQUAL(c.n, 2);
+	CU_ASSERT(c.type[0] == PPF_REC_SAMPLE && c.t[0] == 107);
+	CU_ASSERT(c.type[1] == PPF_REC_LOST && c.t[1] == 109);
+	memset(&c, 0, sizeof(c));	/* per-cpu times too: the LOST counts from the SAMPLE */
+	CU_ASSERT_EQUAL(ppf_segment_decode(seg, sizeof(seg), 100,
+					   PPF_SEGF_TIME_COL | PPF_SEGF_CPU_TIME, collect_times, &c), 0);
+	CU_ASSERT(c.n == 2 && c.t[0] == 107 && c.t[1] == 109);
+
+	memcpy(bad, seg, sizeof(seg));	/* a length past the payload: nothing is trusted */
+	bad[sizeof(bad) - 4] = 15;
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(ppf_segment_decode(bad, sizeof(bad), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(c.n, 0);
+	bad[sizeof(bad) - 4] = 14;	/* exactly the payload: no records, one dt of garbage */
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(ppf_segment_decode(bad, sizeof(bad), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), 0);
+	CU_ASSERT_EQUAL(c.n, 0);
+
+	/* one dt for two timed records: the second is malformed */
+	const uint8_t short_col[] = { 0x10, 5, 0, 1, 0, 5, 6, 0x15, 3, 0, 1, 3, 7, 1, 0, 0, 0 };
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(ppf_segment_decode(short_col, sizeof(short_col), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), PP_EBAD_RECORD);
+	CU_ASSERT(c.n == 1 && c.t[0] == 107);
+	/* shorter than its own length field */
+	const uint8_t tiny[] = { 0, 0, 0 };
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(ppf_segment_decode(tiny, sizeof(tiny), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(c.n, 0);
+	/* a dt varint that runs past the column's end */
+	const uint8_t cut[] = { 0x10, 5, 0, 1, 0, 5, 6, 0x87, 1, 0, 0, 0 };
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(ppf_segment_decode(cut, sizeof(cut), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(c.n, 0);
+}
+
 void test_spec__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_spec__constants, "magic numbers, sizes and type codes match the spec"),
 		PP_TEST(test_spec__layout, "header fields sit at the offsets the spec gives"),
 		PP_TEST(test_spec__sample_bytes, "a SAMPLE encoded by hand from the spec decodes"),
+		PP_TEST(test_spec__time_col, "a time column by hand: dt in record order; bad columns"),
 		PP_TEST(test_spec__cpu_time, "per-cpu SAMPLE times, by hand, and their bounds"),
 		PP_TEST(test_spec__delta_addr, "delta-coded KSYM and SYM addresses, by hand"),
 		PP_TEST(test_spec__xor_cpu, "RAW_XOR bases per id, and per id and cpu in XOR_CPU segments, by hand"),
