@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < 24; i++)
 		synth_raw(raws[i], i, &pids[i]);
 
-	/* best of @repeat, as the harness times the zstd CLI (best of 3) */
+	/* best of @repeat (the harness runs -r 1 in turn with the zstd CLI: bench.py) */
 	double tw = 0, tr = 0, tr1 = 0, cr = 0, cr1 = 0;
 	unsigned long got = 0, got1 = 0;
 	uint64_t sum = 0, sum1 = 0, raw_bytes = 0, comp_bytes = 0;
