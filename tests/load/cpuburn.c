@@ -165,11 +165,9 @@ int main(int argc, char **argv)
 			cpu = (int)parse_num(optarg, "cpu");
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || unit_us <= 0) {

@@ -149,11 +149,9 @@ int main(int argc, char **argv)
 			random_off = 1;
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || !size || size % 512) {

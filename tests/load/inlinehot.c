@@ -78,11 +78,9 @@ int main(int argc, char **argv)
 			duration = parse_num(optarg, "duration");
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc) {

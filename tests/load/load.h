@@ -52,6 +52,13 @@ static inline double parse_num(const char *s, const char *what)
 	return v;
 }
 
+/* -h (@status 0: on stdout) or a bad option (2: on stderr): the usage text, and exit. */
+static inline _Noreturn void load_usage(const char *usage, int status)
+{
+	fputs(usage, status ? stderr : stdout);
+	exit(status);
+}
+
 /* Seconds of a struct timeval (ru_utime, ru_stime). */
 static inline double tv_s(struct timeval tv)
 {

@@ -159,11 +159,9 @@ int main(int argc, char **argv)
 			size = parse_ul(optarg, "size");
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || !slots || !size) {

@@ -66,11 +66,9 @@ int main(int argc, char **argv)
 			rounds = parse_ul(optarg, "round count");
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || !nr_pages) {

@@ -145,11 +145,9 @@ int main(int argc, char **argv)
 			th[2].cpu = (int)parse_num(optarg, "sleeper cpu");
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || cfg.sleep_ms <= 0) {

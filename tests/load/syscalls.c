@@ -161,11 +161,9 @@ int main(int argc, char **argv)
 			cfg.pin = 1;
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || nr_threads < 1 || nr_threads > SYSCALLS_MAX_THREADS) {

@@ -108,11 +108,9 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(usage, stdout);
-			return 0;
+			load_usage(usage, 0);
 		default:
-			fputs(usage, stderr);
-			return 2;
+			load_usage(usage, 2);
 		}
 	}
 	if (optind != argc || count > 0x7fffffffUL) {
