@@ -166,6 +166,14 @@ static inline void ppf_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, siz
 		memcpy(out + i, &x, 8);
 		i += 8;
 	}
+	if (i + 4 <= n) {	/* tracepoint records are 4-byte multiples: this, not bytes */
+		uint32_t x, y;
+		memcpy(&x, a + i, 4);
+		memcpy(&y, b + i, 4);
+		x ^= y;
+		memcpy(out + i, &x, 4);
+		i += 4;
+	}
 	for (; i < n; i++)
 		out[i] = a[i] ^ b[i];
 }
