@@ -41,6 +41,24 @@ cat rename.out
 assert_eq "rows of tid 201 (worker-2 4, worker-renamed 2)" "201,2,worker-renamed 201,4,worker-2" \
 	"$(grep '^201,' rename.out | sort | tr '\n' ' ' | sed 's/ $//')"
 
+# -i: each table starts empty, and rows remembered for the last one are not found again
+# (top caches rows by key: a thread counted in two intervals must show in the second)
+sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
+sw() {	# TIME CPU PID TID COMM
+	echo "sample $1 $2 $3 $4 1 prev_comm=$5 prev_pid=$4 prev_prio=120 prev_state=1 next_comm=swapper/$2 next_pid=0 next_prio=120"
+}
+{
+	for t in 1 2 3; do sw 1000.10${t}000 0 100 100 bash; done
+	for t in 4 5; do sw 1000.10${t}000 1 200 201 worker-2; done
+	for t in 1 2 3 4; do sw 1001.20${t}000 1 200 201 worker-2; done
+	sw 1001.300000 0 1 1 systemd
+} >>iv.desc
+"$CAPBUILD" iv.desc iv.ppcap || fail "capbuild iv.desc"
+run_ok iv.out "$PP_ANALYZE" iv.ppcap top -e sched:sched_switch -i 1000 --format csv
+cat iv.out
+assert_eq "two intervals' rows" "key,SCHED_SWITCH,comm 100,3,bash 201,2,worker-2 key,SCHED_SWITCH,comm 201,4,worker-2 1,1,systemd" \
+	"$(tr '\n' ' ' <iv.out | sed 's/ $//')"
+
 # errors name the problem
 "$PP_ANALYZE" $S top -e 'sched:sched_switch//key=prev_pid/' --only-comm 2>err.out && fail "--only-comm without names"
 grep -q "only-comm needs names" err.out || { cat err.out; fail "--only-comm error"; }
