@@ -147,6 +147,17 @@ static inline const char *rb_str(struct ppf_rbuf *r)
  * and the decoder's hot loop); @out may be @a, not @b.
  */
 typedef uint8_t ppf_v16 __attribute__((vector_size(16)));
+/* @w (8 or 4, a constant) bytes of @a XOR @b into @out, one load and store each */
+static inline void ppf_xor_word(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t w)
+{
+	uint64_t x = 0, y = 0;
+
+	memcpy(&x, a, w);
+	memcpy(&y, b, w);
+	x ^= y;
+	memcpy(out, &x, w);
+}
+
 static inline void ppf_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n)
 {
 	size_t i = 0;
@@ -158,20 +169,13 @@ static inline void ppf_xor(uint8_t *out, const uint8_t *a, const uint8_t *b, siz
 		x ^= y;
 		memcpy(out + i, &x, 16);
 	}
+	/* the tail: 8 bytes, 4 (tracepoint records are 4-byte multiples), then single bytes */
 	if (i + 8 <= n) {
-		uint64_t x, y;
-		memcpy(&x, a + i, 8);
-		memcpy(&y, b + i, 8);
-		x ^= y;
-		memcpy(out + i, &x, 8);
+		ppf_xor_word(out + i, a + i, b + i, 8);
 		i += 8;
 	}
-	if (i + 4 <= n) {	/* tracepoint records are 4-byte multiples: this, not bytes */
-		uint32_t x, y;
-		memcpy(&x, a + i, 4);
-		memcpy(&y, b + i, 4);
-		x ^= y;
-		memcpy(out + i, &x, 4);
+	if (i + 4 <= n) {
+		ppf_xor_word(out + i, a + i, b + i, 4);
 		i += 4;
 	}
 	for (; i < n; i++)

@@ -130,6 +130,20 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 	return 0;
 }
 
+/*
+ * Bytes of records in @f between @rpos and @wpos: an unread skip record is
+ * free space the consumer has not stepped over yet (at most one is unread:
+ * resets need an empty FIFO).
+ */
+static size_t fifo_records(const struct rec_fifo *f, uint64_t rpos, uint64_t wpos)
+{
+	size_t used = (size_t)(wpos - rpos);
+
+	if (f->skip_sz && rpos <= f->skip_at && used >= f->skip_sz)
+		used -= f->skip_sz;
+	return used;
+}
+
 /* Copy @n bytes from circular area @src (@ssz bytes, from @from) to @dst (@dsz, at @to). */
 static void circ_copy(uint8_t *dst, size_t dsz, uint64_t to, const uint8_t *src, size_t ssz,
 		      uint64_t from, size_t n)
@@ -205,11 +219,9 @@ static bool drain_ring(struct rec_drain *d, size_t ri)
 	if (run) {
 		circ_copy(f->buf, f->size, f->wpos, data, r->data_sz, tail, run);
 		__atomic_store_n(&f->wpos, f->wpos + run, __ATOMIC_RELEASE);
-		size_t inuse = used;	/* high-water of records: an unread skip is free space */
-		if (f->skip_sz && rpos <= f->skip_at && inuse >= f->skip_sz)
-			inuse -= f->skip_sz;
-		if (inuse + run > f->max_used)
-			f->max_used = inuse + run;
+		size_t inuse = fifo_records(f, rpos, f->wpos);	/* high-water of records */
+		if (inuse > f->max_used)
+			f->max_used = inuse;
 		r->tail = tail + run;
 		__atomic_store_n(&pg->data_tail, r->tail, __ATOMIC_RELEASE);
 	}
@@ -270,35 +282,49 @@ static void fifo_append(struct rec_fifo *f, const struct perf_event_header *h, c
 	fifo_put(f, f->wpos, h, sizeof(*h));
 	fifo_put(f, f->wpos + sizeof(*h), body, h->size - sizeof(*h));
 	__atomic_store_n(&f->wpos, f->wpos + h->size, __ATOMIC_RELEASE);
-	inuse = (size_t)(f->wpos - rpos);	/* an unread skip is free space */
-	if (f->skip_sz && rpos <= f->skip_at && inuse >= f->skip_sz)
-		inuse -= f->skip_sz;
+	inuse = fifo_records(f, rpos, f->wpos);
 	if (inuse > f->max_used)
 		f->max_used = inuse;
 }
 
 /*
- * Queue page @stage of @n bytes read from ring @ri's tracefs file, as a
- * REC_SYNTH_FTRACE_PAGE record of the bytes it uses (its commit).
- * Return: the page's timestamp, or 0 when it was not a page.
+ * The REC_SYNTH_FTRACE_PAGE header of tracefs page @page (@n bytes as read):
+ * the record holds the bytes the page uses (its commit), padded with zeros
+ * to 8 (within the page: pages are 8-byte multiples).  @ts receives the
+ * page's timestamp.  Return: false when it is not a page.
+ */
+static bool page_record(uint8_t *page, size_t n, struct perf_event_header *ph, uint64_t *ts)
+{
+	struct rec_ftpage it;
+	size_t used = rec_ftpage_open(&it, page, n), body;
+
+	if (!used)
+		return false;
+	body = (used + 7) & ~(size_t)7;
+	memset(page + used, 0, body - used);
+	ph->type = REC_SYNTH_FTRACE_PAGE;
+	ph->misc = 0;
+	ph->size = (uint16_t)(sizeof(*ph) + body);
+	*ts = it.ts;
+	return true;
+}
+
+/*
+ * Queue page @stage of @n bytes read from ring @ri's tracefs file.
+ * Return: the page's timestamp (at least 1), or 0 when it was not a page.
  */
 static uint64_t put_page(struct rec_drain *d, size_t ri, uint8_t *stage, size_t n, uint64_t rpos)
 {
-	struct perf_event_header ph = { REC_SYNTH_FTRACE_PAGE, 0, 0 };
-	struct rec_ftpage it;
-	size_t used = rec_ftpage_open(&it, stage, n), rec;
+	struct perf_event_header ph;
+	uint64_t ts;
 
-	if (!used) {
+	if (!page_record(stage, n, &ph, &ts)) {
 		d->nr_tp_errors++;
 		return 0;
 	}
-	rec = sizeof(ph) + ((used + 7) & ~(size_t)7);
-	if (rec - sizeof(ph) > used)	/* within the page: pages are 8-byte multiples */
-		memset(stage + used, 0, rec - sizeof(ph) - used);
-	ph.size = (uint16_t)rec;
 	fifo_append(&d->fifos[ri], &ph, stage, rpos);
 	d->nr_tp_pages++;
-	return it.ts ? it.ts : 1;
+	return ts ? ts : 1;
 }
 
 /*
@@ -648,9 +674,7 @@ unsigned rec_drain_fill_pct(const struct rec_drain *d)
 			continue;
 		uint64_t rpos = __atomic_load_n(&f->rpos, __ATOMIC_ACQUIRE);
 
-		used = (size_t)(__atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE) - rpos);
-		if (f->skip_sz && rpos <= f->skip_at && used >= f->skip_sz)
-			used -= f->skip_sz;	/* at most one skip is unread: resets need an empty FIFO */
+		used = fifo_records(f, rpos, __atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE));
 		if (used > f->size)
 			used = f->size;
 		if (used * 100 / f->size > most)
@@ -679,17 +703,13 @@ struct spill_ctx {
 static void spill_page(uint8_t *page, size_t len, void *arg)
 {
 	struct spill_ctx *c = arg;
-	struct perf_event_header ph = { REC_SYNTH_FTRACE_PAGE, 0, 0 };
-	struct rec_ftpage it;
-	size_t used = rec_ftpage_open(&it, page, len), body;
+	struct perf_event_header ph;
+	uint64_t ts;
 
-	if (!used) {
+	if (!page_record(page, len, &ph, &ts)) {
 		c->d->nr_spill_bad++;
 		return;
 	}
-	body = (used + 7) & ~(size_t)7;
-	memset(page + used, 0, body - used);	/* within the page: pages are 8-byte multiples */
-	ph.size = (uint16_t)(sizeof(ph) + body);
 	memcpy(page - sizeof(ph), &ph, sizeof(ph));	/* the 8 bytes spill.h leaves before it */
 	c->fn(c->ring, (const struct perf_event_header *)(page - sizeof(ph)), c->arg);
 }

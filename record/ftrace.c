@@ -531,7 +531,8 @@ size_t rec_ftrace_buffer_size(const struct rec_session *s)
 	return 2 * (size_t)s->opts.mmap_pages * (size_t)sysconf(_SC_PAGESIZE);
 }
 
-size_t rec_ftrace_queue(const struct rec_session *s, size_t ci)
+/* The merge queue of CPU index @ci's events (after the rings' and our own). */
+static size_t ftrace_queue(const struct rec_session *s, size_t ci)
 {
 	return s->tgt.nr_cpus + 1 + ci;
 }
@@ -546,7 +547,7 @@ static void push_lost(struct rec_session *s, size_t ci, uint64_t time_ns, uint64
 		uint64_t sid[3];	/* tid, time, identifier: the trailer */
 	} r = { { PERF_RECORD_LOST, REC_LOST_MISC_FTRACE, sizeof(r) }, 0, n, { 0, time_ns, 0 } };
 
-	rec_merge_push(&s->merge, rec_ftrace_queue(s, ci), time_ns, -1, s->tgt.cpus[ci], &r.h);
+	rec_merge_push(&s->merge, ftrace_queue(s, ci), time_ns, -1, s->tgt.cpus[ci], &r.h);
 }
 
 void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size_t len)
@@ -593,7 +594,7 @@ void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size
 		fe->tid = (uint32_t)tid;
 		fe->raw_sz = ev.len;
 		memcpy(fe + 1, ev.data, ev.len);
-		rec_merge_push(&s->merge, rec_ftrace_queue(s, ci), ev.time_ns, f->by_type[type],
+		rec_merge_push(&s->merge, ftrace_queue(s, ci), ev.time_ns, f->by_type[type],
 			       s->tgt.cpus[ci], h);
 		f->nr_events++;
 	}

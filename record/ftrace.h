@@ -77,9 +77,6 @@ void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size
 /** rec_ftrace_buffer_size() - bytes of the instance's buffer per CPU (2 x -m pages). */
 size_t rec_ftrace_buffer_size(const struct rec_session *s);
 
-/** rec_ftrace_queue() - the merge queue of CPU index @ci's events. */
-size_t rec_ftrace_queue(const struct rec_session *s, size_t ci);
-
 /**
  * rec_ftrace_emit() - write a queued REC_SYNTH_FTRACE_EVENT as a SAMPLE
  * Return: 0 or the writer's error.

@@ -137,7 +137,6 @@ void rec_merge_push(struct rec_merge *m, size_t qi, uint64_t time_ns, int evsel,
 
 	if (time_ns < m->last_ns)
 		m->nr_late++;
-	q->last_push_ns = time_ns;
 
 	q_idx_reserve(q);
 	ix = q->idx + q->idx_head;

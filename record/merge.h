@@ -39,7 +39,6 @@ struct rec_mqueue {
 	struct rec_mchunk *cur;		/* the chunk being filled */
 	struct rec_mev **idx;		/* queued records in time order, a deque */
 	size_t idx_cap, idx_head, idx_len;
-	uint64_t last_push_ns;		/* time of the last record pushed */
 };
 
 struct rec_merge {

@@ -210,6 +210,8 @@ bool rec_spill_read(struct rec_spill *sp, const struct rec_spill_mark *m, uint64
 
 		if (budget && handed >= budget)
 			return false;
+		if (budget && budget - handed < n)	/* whole pages, at least one */
+			n = (budget - handed + sp->page - 1) / sp->page * sp->page;
 		if (n > m->len - *done)
 			n = (size_t)(m->len - *done);
 		got = pread(sp->fd, sp->rbuf + 8, n, (off_t)(m->off + *done));

@@ -413,6 +413,15 @@ static void test_spec__time_col(void)
 					   collect_times, &c), 0);
 	CU_ASSERT_EQUAL(c.n, 0);
 
+	/* a timed type this reader does not know takes its dt from the column too */
+	const uint8_t unknown[] = { 0x10, 5, 0, 1, 0, 5, 6, 0x7e, 2, 0xaa, 0xbb,
+				    0x15, 3, 0, 1, 3, 7, 2, 3, 3, 0, 0, 0 };
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(ppf_segment_decode(unknown, sizeof(unknown), 100, PPF_SEGF_TIME_COL,
+					   collect_times, &c), 0);
+	CU_ASSERT(c.n == 3 && c.type[1] == 0x7e && c.t[1] == 109);
+	CU_ASSERT(c.type[2] == PPF_REC_LOST && c.t[2] == 112);
+
 	/* one dt for two timed records: the second is malformed */
 	const uint8_t short_col[] = { 0x10, 5, 0, 1, 0, 5, 6, 0x15, 3, 0, 1, 3, 7, 1, 0, 0, 0 };
 	memset(&c, 0, sizeof(c));

@@ -237,7 +237,8 @@ static void drain_pages(bool spill)
 	struct rec_drain d = { 0 };
 	struct got g = { 0 };
 	uint64_t ts = 0, round_ns;
-	bool more;
+	bool more = false;
+	size_t budget = spill ? 2 * PAGE : 0, partials = 0;	/* spill: slices of 2 pages */
 	int pfd[2], fds[1];
 	size_t sent = 0;
 
@@ -265,18 +266,22 @@ static void drain_pages(bool spill)
 			}
 		}
 		rec_drain_round(&d, (uint64_t)round);
-		if (round % 6 == 0)			/* a slow consumer: the FIFO fills */
-			rec_drain_consume(&d, 0, 0, on_page, &g, &round_ns, &more);
+		if (round % 6 == 0) {			/* a slow consumer: the FIFO fills */
+			rec_drain_consume(&d, 0, budget, on_page, &g, &round_ns, &more);
+			partials += more;
+		}
 	}
-	for (int i = 0; i < 50 && (g.events < sent || rec_drain_pending(&d)); i++) {
+	for (int i = 0; i < 500 && (g.events < sent || rec_drain_pending(&d) || more); i++) {
 		rec_drain_round(&d, 1000);
-		rec_drain_consume(&d, 0, 0, on_page, &g, &round_ns, &more);
+		rec_drain_consume(&d, 0, budget, on_page, &g, &round_ns, &more);
+		partials += more;
 	}
 	CU_ASSERT_EQUAL(g.bad, 0);
 	CU_ASSERT_EQUAL(g.events, sent);
 	CU_ASSERT(d.nr_tp_pages > 0);
 	if (spill) {				/* full pages went through the file */
 		CU_ASSERT(d.spill.nr_pages > 0);
+		CU_ASSERT(partials > 0);	/* markers were left halfway and resumed */
 		CU_ASSERT_EQUAL(rec_spill_backlog(&d.spill), 0);
 		CU_ASSERT_EQUAL(d.nr_spill_bad + d.spill_lost, 0);
 	} else {

@@ -187,6 +187,25 @@ static void test_spill__failed_write_loses_no_page(void)
 	close(s.fd[1]);
 }
 
+/* A marker whose pages cannot be read back: counted lost, read back as done, never a loop. */
+static void test_spill__unreadable_marker_is_lost(void)
+{
+	struct rec_spill sp = { 0 };
+	struct rec_spill_mark m = { .off = 1ull << 30, .len = 3 * PAGE };	/* past the end */
+	uint64_t done = 0, lost = 0;
+	struct src s;
+
+	src_open(&s);
+	CU_ASSERT_FATAL(rec_spill_open(&sp, ".", PAGE, 64u << 20) == 0);
+	CU_ASSERT_TRUE(rec_spill_read(&sp, &m, &done, PAGE, on_page, &s, &lost));
+	CU_ASSERT_EQUAL(done, m.len);
+	CU_ASSERT_EQUAL(lost, 3 * PAGE);
+	CU_ASSERT_EQUAL(s.back, 0);
+	rec_spill_close(&sp);
+	close(s.fd[0]);
+	close(s.fd[1]);
+}
+
 void test_spill__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -196,6 +215,8 @@ void test_spill__register(void)
 			"at the bound pages stay in the source, and follow once there is room"),
 		PP_TEST(test_spill__failed_write_loses_no_page,
 			"a write failing mid-page: marked pages, then the rest whole, then off"),
+		PP_TEST(test_spill__unreadable_marker_is_lost,
+			"a marker past the file's end: its pages counted lost, no loop"),
 	};
 	pp_suite_add("spill", tests, PP_ARRAY_SIZE(tests));
 }
