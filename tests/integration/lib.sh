@@ -18,7 +18,8 @@ for b in "$PP_RECORD" "$PP_ANALYZE"; do
 	[ -x "$b" ] || { echo "missing binary $b: run make first"; exit 1; }
 done
 T=$(mktemp -d /tmp/pp-test.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+# PP_KEEP=1 keeps the scratch directory for a look after a failure
+trap 'if [ -n "${PP_KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi' EXIT
 cd "$T"
 
 skip() { echo "SKIP: $*"; exit 77; }
