@@ -181,9 +181,16 @@ def perf_argv(extra):
                                       ['-o', out] + ev_args(events) + ['--'] + load)
 
 
+# trace-cmd records into the top-level tracefs buffer at whatever size it has: a size set by an
+# earlier `trace-cmd record -b` stays (the core stage's -b 65536 did, and trace-cmd's reader then
+# slept through a whole workload).  Its default is the kernel's boot size, so say it.
+TC_DEFAULT_KB = 1408
+
+
 def tc_argv(extra):
     # -F -c: only the workload and its children, as perf and pp-record do for a command
-    return lambda events, out, load: ([TCWRAP, 'trace-cmd', 'record', '-q', '-F', '-c'] +
+    return lambda events, out, load: ([TCWRAP, 'trace-cmd', 'record', '-q', '-F', '-c',
+                                       '-b', str(TC_DEFAULT_KB)] +
                                       extra + ['-o', out] + ev_args(events) + load)
 
 

@@ -106,12 +106,19 @@ bench_perf_events() {
 }
 
 # trace-cmd through the bench harness's wrapper (see tests/bench/tcwrap.sh)
+# (the top-level buffer size is put back afterwards: a -b would outlive the run and change
+# every later trace-cmd measurement)
 bench_tracecmd() {
+	_kb=$(sed -n 's/.*expanded: \([0-9]*\).*/\1/p; s/^\([0-9][0-9]*\)$/\1/p' \
+		/sys/kernel/tracing/buffer_size_kb 2>/dev/null)
+	_rc=0
 	if [ -f "$TOP/tests/bench/tcwrap.sh" ]; then
-		sh "$TOP/tests/bench/tcwrap.sh" trace-cmd "$@"
+		sh "$TOP/tests/bench/tcwrap.sh" trace-cmd "$@" || _rc=$?
 	else
-		trace-cmd "$@"
+		trace-cmd "$@" || _rc=$?
 	fi
+	[ -z "$_kb" ] || echo "$_kb" >/sys/kernel/tracing/buffer_size_kb 2>/dev/null || true
+	return $_rc
 }
 
 # bench_fmtbench_capture N: the path of a synthetic N-event sched_switch capture written by
