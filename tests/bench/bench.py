@@ -1118,6 +1118,22 @@ def tools_table(w, first, cols, titles=None):
     return md_table([first] + [titles.get(c, c) for c in cols], rows)
 
 
+def paired_line(w, a='pp-record', b='trace-cmd'):
+    """@a against @b round by round: each round runs the tools one after the other, so the
+    ratio of their workload times in one round shares that minute's speed of the VM."""
+    ra = w['tools'].get(a, {}).get('runs') or []
+    rb = w['tools'].get(b, {}).get('runs') or []
+    ratios = sorted(x['wl_wall'] / y['wl_wall'] for x, y in zip(ra, rb)
+                    if x.get('wl_wall') and y.get('wl_wall'))
+    if len(ratios) < 3:
+        return None
+    n = len(ratios)
+    return (f'{a} against {b}, round by round: workload time ratio median '
+            f'{statistics.median(ratios):.3f} (quartiles {ratios[n // 4]:.3f}-'
+            f'{ratios[(3 * n) // 4]:.3f}); {a} faster in {sum(r < 1 for r in ratios)} of {n} '
+            f'rounds.')
+
+
 RECORD_COLS = ['slowdown', 'wl CPU', 'workload s', 'events', 'lost', 'B/event', 'rec CPU s',
                'rec ns/event', 'peak RSS MB', 'file bytes']
 
@@ -1136,6 +1152,9 @@ def render_record(res):
     for w in rec['workloads'].values():
         parts.append(workload_head(w))
         parts.append(tools_table(w, 'tool', RECORD_COLS))
+        line = paired_line(w)
+        if line:
+            parts.append(line)
     fx = res.get('fixed')
     if fx:
         rows = []
