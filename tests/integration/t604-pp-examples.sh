@@ -90,6 +90,15 @@ load_start() {
 		done
 		WATCH_ADDR=$(sed -n 's/.* pp_watch_var=\(0x[0-9a-f]*\).*/\1/p' ready.out)
 		[ -n "$WATCH_ADDR" ] || { load_stop; LOAD_WHY="uprobe_target printed no READY line"; return 1; }
+		# some (virtual) CPUs deliver no debug-register trap at all: a second of the load
+		# (1000 writes) under a write breakpoint tells
+		"$PP_RECORD" -p "$LOAD_PID" -e "mem:$WATCH_ADDR/8:w" --duration 1 -o bp-probe.cap \
+			>bp-probe.out 2>&1
+		if grep -q "^ *mem:$WATCH_ADDR/8:w  *0$" bp-probe.out; then
+			load_stop
+			LOAD_WHY="hardware breakpoints do not fire on this machine (a write breakpoint on a variable written 1000 times a second got no hit)"
+			return 1
+		fi
 		return 0 ;;
 	*) fail "unknown load '$1'" ;;
 	esac
