@@ -51,7 +51,10 @@ static const char record_help[] =
 	"\nTracepoints without call chains are read from a tracefs instance of pp-record's\n"
 	"own (instances/pp-PID, removed at the end; one a killed pp-record left is removed\n"
 	"at the next start): the ftrace ring buffer slows the traced tasks less than perf's\n"
-	"output path. --no-ftrace reads every event through perf rings. Recording to a\n"
+	"output path. Their clock is the perf clock (cheaper to read than CLOCK_MONOTONIC\n"
+	"on some machines), mapped to CLOCK_MONOTONIC every 250 ms; --ftrace-mono has the\n"
+	"instance use CLOCK_MONOTONIC itself. --no-ftrace reads every event through perf\n"
+	"rings. Recording to a\n"
 	"file, their pages wait in a spill file next to it (unlinked, --spill-max bounds it)\n"
 	"while the CPUs are busy, and pp-record's own work runs when a CPU is free.\n"
 	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
@@ -248,6 +251,8 @@ int cmd_record(int argc, const char **argv)
 			    "do not run the ring reader thread at real-time priority"),
 		PP_OPT_BOOL(0, "no-ftrace", &o->no_ftrace,
 			    "read tracepoints through perf rings, not a tracefs instance"),
+		PP_OPT_BOOL(0, "ftrace-mono", &o->ftrace_mono,
+			    "the tracefs instance stamps events with CLOCK_MONOTONIC itself"),
 		PP_OPT_SIZE(0, "spill-max", &o->spill_max,
 			    "spill file for tracefs pages while CPUs are busy: SIZE at most (512M; 0 off)"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose,

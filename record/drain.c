@@ -405,8 +405,10 @@ static bool drain_tp(struct rec_drain *d, size_t ri, uint64_t now_ns)
 		 * chase it a few events a read (a syscall per handful of events);
 		 * the next round takes the rest.  (A short page alone says
 		 * nothing: the rest of a page read partly in the last round is
-		 * short too.)  The clocks are the same: trace_clock mono.
+		 * short too.)  The page's clock is mapped to ours by tp_off.
 		 */
+		if (d->tp_off)
+			ts += (uint64_t)__atomic_load_n(d->tp_off, __ATOMIC_RELAXED);
 		if (ts >= now_ns)
 			break;
 	}

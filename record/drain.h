@@ -76,6 +76,7 @@ struct rec_drain {
 	uint8_t *tp_stage;		/* one page per ring, read() lands here first */
 	size_t *tp_last;		/* bytes taken from each in the last round */
 	bool *tp_more;			/* the last round left pages behind (FIFO full) */
+	const int64_t *tp_off;		/* CLOCK_MONOTONIC - page clock (NULL: 0), atomic */
 	uint64_t nr_tp_pages, nr_tp_errors;
 
 	/* full tracefs pages go to a file instead (spill.h), when set up */

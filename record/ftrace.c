@@ -18,6 +18,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "clocksync.h"
 #include "format/format.h"
 #include "ftrace-page.h"
 #include "ftrace.h"
@@ -25,6 +26,7 @@
 #include "sideband.h"
 
 #define INSTANCE_PREFIX "pp-"
+#define CLOCK_SUFFIX "-clock"		/* the clock-mapping instance: pp-PID-clock */
 #define FTRACE_SUBBUF_KB 16u		/* page_size() */
 #define FTRACE_SUBBUF_TEXT "16"
 
@@ -55,6 +57,11 @@ struct rec_ftrace {
 	int guard_fd;			/* write end of the guardian's pipe, -1 */
 	pid_t guard_pid;		/* the guardian, 0 if none */
 	uint64_t nr_pages, nr_events, nr_bad, nr_unknown, nr_pre_exec, nr_foreign;
+	bool local_clock;		/* trace_clock "local", mapped by clk (else "mono") */
+	bool clock_inst;		/* instances/pp-PID-clock was made */
+	struct rec_clocksync clk;
+	uint64_t *last_ns;		/* per CPU index: the last event time given out */
+	int64_t drain_off;		/* the drain thread's copy of the latest offset */
 };
 
 /* --- thread -> process ---------------------------------------------------- */
@@ -362,6 +369,9 @@ static void guard_main(const char *root, const char *rel, int rfd)
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	for (int i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
 		usleep(10000);
+	snprintf(path, sizeof(path), "%s/%s" CLOCK_SUFFIX, root, rel);
+	for (int i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
+		usleep(10000);
 	_exit(0);
 }
 
@@ -437,6 +447,69 @@ static void unmove_events(struct rec_session *s)
 	}
 }
 
+/*
+ * The instance's clock: "local" mapped to CLOCK_MONOTONIC through a second
+ * instance, instances/pp-PID-clock (clocksync.h: it costs the traced tasks
+ * less than "mono"); "mono" where that cannot be set up or the CPUs'
+ * clocks disagree.
+ */
+static void remove_instance(const char *root, const char *rel);
+
+static void remove_clock_instance(struct rec_session *s)
+{
+	char rel[600];
+
+	if (!s->ftrace->clock_inst)
+		return;
+	snprintf(rel, sizeof(rel), "%s" CLOCK_SUFFIX, s->ftrace->rel);
+	remove_instance(s->tfs.root, rel);
+	s->ftrace->clock_inst = false;
+}
+
+static int clock_write(const struct rec_session *s, const char *file, const char *text)
+{
+	char rel[1024];
+
+	snprintf(rel, sizeof(rel), "%s" CLOCK_SUFFIX "/%s", s->ftrace->rel, file);
+	return rec_tracefs_append(&s->tfs, rel, text);
+}
+
+static int set_clock(struct rec_session *s)
+{
+	struct rec_ftrace *f = s->ftrace;
+	char dir[600];
+	int rc;
+
+	if (s->opts.ftrace_mono)
+		return inst_write(s, "trace_clock", "mono");
+	snprintf(dir, sizeof(dir), "%s/%s" CLOCK_SUFFIX, s->tfs.root, f->rel);
+	if (mkdir(dir, 0700)) {
+		rc = -errno;
+	} else {
+		f->clock_inst = true;
+		rc = clock_write(s, "buffer_size_kb", "8");
+		if (!rc)
+			rc = rec_clocksync_open(&f->clk, dir, (size_t)sysconf(_SC_PAGESIZE));
+		if (rc == -ERANGE)
+			pp_debug(1, "the CPUs' sched_clock() disagree by %lld ns: tracefs clock mono",
+				 (long long)f->clk.skew_ns);
+		if (!rc && (rc = inst_write(s, "trace_clock", "local")) != 0)
+			rec_clocksync_close(&f->clk);
+	}
+	if (!rc) {
+		f->local_clock = true;
+		f->drain_off = rec_clocksync_last(&f->clk);
+		pp_debug(1, "tracefs clock local, %lld ns from CLOCK_MONOTONIC (CPUs within %lld ns, bracket %llu ns, marker bias %lld ns)",
+			 (long long)f->drain_off, (long long)f->clk.skew_ns,
+			 (unsigned long long)f->clk.bracket_ns, (long long)f->clk.bias_ns);
+		return 0;
+	}
+	if (rc != -ERANGE)
+		pp_debug(1, "no mapping of the local clock (%s): tracefs clock mono", strerror(-rc));
+	remove_clock_instance(s);
+	return inst_write(s, "trace_clock", "mono");
+}
+
 int rec_ftrace_setup(struct rec_session *s)
 {
 	struct rec_ftrace *f;
@@ -465,7 +538,7 @@ int rec_ftrace_setup(struct rec_session *s)
 		 (long)rec_ftrace_buffer_size(s) / 1024);
 	rc = inst_write(s, "tracing_on", "0");
 	if (!rc)
-		rc = inst_write(s, "trace_clock", "mono");
+		rc = set_clock(s);
 	if (!rc)
 		rc = inst_write(s, "options/overwrite", "0");
 	if (!rc)
@@ -502,7 +575,9 @@ int rec_ftrace_setup(struct rec_session *s)
 		return 0;
 	}
 	f->rec = pp_xmalloc(f->page_sz + 64);
-	pp_debug(1, "tracepoints read from tracefs %s (%zu-byte pages)", dir, f->page_sz);
+	f->last_ns = pp_xcalloc(f->nr_fds ? f->nr_fds : 1, sizeof(*f->last_ns));
+	pp_debug(1, "tracepoints read from tracefs %s (%zu-byte pages, clock %s)", dir, f->page_sz,
+		 f->local_clock ? "local" : "mono");
 	return 0;
 }
 
@@ -550,6 +625,33 @@ static void push_lost(struct rec_session *s, size_t ci, uint64_t time_ns, uint64
 	rec_merge_push(&s->merge, ftrace_queue(s, ci), time_ns, -1, s->tgt.cpus[ci], &r.h);
 }
 
+/* A page time on CLOCK_MONOTONIC, never before the last one of CPU index @ci. */
+static uint64_t mono_time(struct rec_ftrace *f, size_t ci, uint64_t ts)
+{
+	if (!f->local_clock)
+		return ts;
+	ts = rec_clocksync_mono(&f->clk, ts);
+	if (ts < f->last_ns[ci])
+		ts = f->last_ns[ci];	/* a newer point moved the offset back a little */
+	f->last_ns[ci] = ts;
+	return ts;
+}
+
+void rec_ftrace_tick(struct rec_session *s, uint64_t now_ns)
+{
+	struct rec_ftrace *f = s->ftrace;
+
+	if (!f || !f->local_clock)
+		return;
+	rec_clocksync_tick(&f->clk, now_ns);
+	__atomic_store_n(&f->drain_off, rec_clocksync_last(&f->clk), __ATOMIC_RELAXED);
+}
+
+const int64_t *rec_ftrace_drain_offset(const struct rec_session *s)
+{
+	return s->ftrace && s->ftrace->local_clock ? &s->ftrace->drain_off : NULL;
+}
+
 void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size_t len)
 {
 	struct rec_ftrace *f = s->ftrace;
@@ -568,7 +670,7 @@ void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size
 		uint64_t n = it.nr_missed ? it.nr_missed : 1;
 
 		f->announced[ci] += n;
-		push_lost(s, ci, it.ts, n);
+		push_lost(s, ci, mono_time(f, ci, it.ts), n);
 	}
 	h = (struct perf_event_header *)f->rec;
 	fe = (struct rec_ftrace_ev *)(h + 1);
@@ -594,7 +696,8 @@ void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size
 		fe->tid = (uint32_t)tid;
 		fe->raw_sz = ev.len;
 		memcpy(fe + 1, ev.data, ev.len);
-		rec_merge_push(&s->merge, ftrace_queue(s, ci), ev.time_ns, f->by_type[type],
+		rec_merge_push(&s->merge, ftrace_queue(s, ci), mono_time(f, ci, ev.time_ns),
+			       f->by_type[type],
 			       s->tgt.cpus[ci], h);
 		f->nr_events++;
 	}
@@ -736,7 +839,15 @@ void rec_ftrace_release(struct rec_session *s)
 		inst_write(s, "tracing_on", "0");
 		remove_instance(s->tfs.root, f->rel);
 	}
-	stop_guard(f);		/* it finds the instance gone and exits */
+	if (f->local_clock) {
+		pp_debug(1, "local clock to CLOCK_MONOTONIC: %zu points (%u failed), offset moved %lld ns, widest bracket %llu ns",
+			 f->clk.nr, f->clk.nr_failed, (long long)(f->clk.off_max - f->clk.off_min),
+			 (unsigned long long)f->clk.bracket_ns);
+		rec_clocksync_close(&f->clk);
+	}
+	if (s->tfs.root)
+		remove_clock_instance(s);
+	stop_guard(f);		/* it finds the instances gone and exits */
 	free(f->fds);
 	free(f->announced);
 	free(f->emitted);
@@ -744,6 +855,7 @@ void rec_ftrace_release(struct rec_session *s)
 	free(f->tg.tid);
 	free(f->tg.pid);
 	free(f->rec);
+	free(f->last_ns);
 	free(f);
 	s->ftrace = NULL;
 }
@@ -768,7 +880,8 @@ int rec_ftrace_clean_stale(const struct rec_tracefs *t)
 		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
 			continue;
 		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-		if (*end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if ((*end && strcmp(end, CLOCK_SUFFIX)) || pid <= 0 || pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		char rel[300];
 

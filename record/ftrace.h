@@ -62,6 +62,16 @@ void rec_ftrace_enable(struct rec_session *s, bool on);
 /** rec_ftrace_fds() - the trace_pipe_raw fd of each target CPU (-1: none), or NULL. */
 const int *rec_ftrace_fds(const struct rec_session *s);
 
+/** rec_ftrace_tick() - a perf-clock to CLOCK_MONOTONIC point if one is due (clocksync.h). */
+void rec_ftrace_tick(struct rec_session *s, uint64_t now_ns);
+
+/**
+ * rec_ftrace_drain_offset() - CLOCK_MONOTONIC minus the instance's clock,
+ * kept current by rec_ftrace_tick(), for the drain thread; NULL when the
+ * instance runs on CLOCK_MONOTONIC itself.
+ */
+const int64_t *rec_ftrace_drain_offset(const struct rec_session *s);
+
 /** rec_ftrace_page_size() - bytes of one ring-buffer page (sub-buffer). */
 size_t rec_ftrace_page_size(const struct rec_session *s);
 

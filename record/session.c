@@ -730,6 +730,7 @@ int rec_session_open(struct rec_session *s)
 	if (!rc)
 		rec_drain_set_tp(&s->drain, rec_ftrace_fds(s), rec_ftrace_page_size(s),
 				 rec_ftrace_buffer_size(s));
+	s->drain.tp_off = rec_ftrace_drain_offset(s);
 	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
 	s->drain.urgent = &pp_stop;
 	if (!rc)
@@ -906,6 +907,7 @@ int rec_session_run(struct rec_session *s)
 		rc = process(s, s->backlog ? 0 : timeout, false);
 		if (rc)
 			return rc;
+		rec_ftrace_tick(s, rec_now_ns());
 		if (s->self)
 			rec_selfstat_tick(s, rec_now_ns());
 		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns())))

@@ -4,9 +4,9 @@
 # reads up to its last whole segment: no error, the events written so far, and the reader
 # reports the cut (no index).  Segments are closed at least once a second, so a 3 s
 # recording killed at ~2.5 s keeps at least 1.5 s of events.
-# The tracefs instance pp-record reads tracepoints from (instances/pp-PID) does not die
-# with it: its guardian process removes it, and an instance left by a recorder whose
-# guardian died too is removed by the next pp-record.
+# The tracefs instances pp-record reads tracepoints from (instances/pp-PID) and maps their
+# clock with (instances/pp-PID-clock) do not die with it: its guardian process removes them,
+# and instances left by a recorder whose guardian died too are removed by the next pp-record.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-record.sh"
 need_event sched:sched_switch
@@ -26,20 +26,23 @@ tfs=/sys/kernel/tracing
 if [ -d $tfs/instances ]; then
 	gone=0
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		[ -d $tfs/instances/pp-$rpid ] || { gone=1; break; }
+		[ -d $tfs/instances/pp-$rpid ] || [ -d $tfs/instances/pp-$rpid-clock ] ||
+			{ gone=1; break; }
 		sleep 0.2
 	done
-	assert_eq "instances/pp-$rpid removed by the guardian after SIGKILL" 1 $gone
+	assert_eq "instances/pp-$rpid and pp-$rpid-clock removed by the guardian after SIGKILL" 1 $gone
 	# a recorder and its guardian both killed: the next start removes what they left
 	sleep 30 &
 	dead=$!
 	kill -KILL $dead
 	wait $dead 2>/dev/null
-	mkdir $tfs/instances/pp-$dead || fail "cannot make a stale instance"
+	mkdir $tfs/instances/pp-$dead $tfs/instances/pp-$dead-clock || fail "cannot make a stale instance"
 	"$PP_RECORD" -e sched:sched_switch -o stale.cap --duration 0.2 2>stale.err
 	cat stale.err
-	[ -d $tfs/instances/pp-$dead ] && { rmdir $tfs/instances/pp-$dead; fail "a stale instance was left"; }
-	grep -q "removed 1 tracefs instance" stale.err || fail "the removal is not reported"
+	for i in pp-$dead pp-$dead-clock; do
+		[ -d $tfs/instances/$i ] && { rmdir $tfs/instances/$i; fail "a stale instance $i was left"; }
+	done
+	grep -q "removed 2 tracefs instances" stale.err || fail "the removal is not reported"
 	ls $tfs/instances | grep -q "^pp-" && fail "an instance is left after a normal exit: $(ls $tfs/instances)"
 else
 	echo "no tracefs instances here: the instance checks are skipped"
