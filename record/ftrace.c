@@ -447,12 +447,6 @@ static void unmove_events(struct rec_session *s)
 	}
 }
 
-/*
- * The instance's clock: "local" mapped to CLOCK_MONOTONIC through a second
- * instance, instances/pp-PID-clock (clocksync.h: it costs the traced tasks
- * less than "mono"); "mono" where that cannot be set up or the CPUs'
- * clocks disagree.
- */
 static void remove_instance(const char *root, const char *rel);
 
 static void remove_clock_instance(struct rec_session *s)
@@ -474,6 +468,12 @@ static int clock_write(const struct rec_session *s, const char *file, const char
 	return rec_tracefs_append(&s->tfs, rel, text);
 }
 
+/*
+ * The instance's clock: "local" mapped to CLOCK_MONOTONIC through a second
+ * instance, instances/pp-PID-clock (clocksync.h: it costs the traced tasks
+ * less than "mono"); "mono" where that cannot be set up or the CPUs'
+ * clocks disagree.
+ */
 static int set_clock(struct rec_session *s)
 {
 	struct rec_ftrace *f = s->ftrace;
