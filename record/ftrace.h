@@ -9,8 +9,10 @@
  * read from its per-CPU trace_pipe_raw files, while perf keeps the rest:
  * samples, stacks, probes and the side band (COMM/FORK/EXIT/MMAP).
  *
- * The instance uses trace_clock "mono", the clock of the perf events
- * (CLOCK_MONOTONIC), so both sources merge on one time line.  The drain
+ * The instance uses trace_clock "local" (cheaper per event than "mono" on
+ * some VMs), and its times are mapped to CLOCK_MONOTONIC, the perf events'
+ * clock, as pages are cut into events (clocksync.h), so both sources merge
+ * on one time line; "mono" itself where the mapping cannot be made.  The drain
  * thread copies whole ring-buffer pages into the CPU's FIFO (drain.c); the
  * main thread cuts them into events (rec_ftrace_page()), each queued for the
  * merge as a REC_SYNTH_FTRACE_EVENT record, and written as a SAMPLE whose

@@ -67,7 +67,7 @@ struct rec_opts {
 	bool regs;			/* registers with page-fault samples (page-faults -g) */
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
 	bool no_ftrace;			/* every tracepoint through perf (ftrace.h) */
-	bool ftrace_mono;		/* trace_clock mono, not perf + clocksync.h */
+	bool ftrace_mono;		/* trace_clock mono, not local + clocksync.h */
 	uint64_t spill_max;		/* tracefs pages wait in a file, this much at most (spill.h); 0 off */
 	/* production recording (prod.c) and self-monitoring (selfstat.c) */
 	uint64_t max_size;		/* --max-size, bytes */
