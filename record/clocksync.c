@@ -45,13 +45,17 @@ static int raw_fd(struct rec_clocksync *c, int cpu)
 	return c->raw_fd[cpu];
 }
 
-/* The time of the last event on @fd's pages (draining it), 0 if none. */
+/*
+ * The time of the last event on @fd's pages (draining it), 0 if none.  At
+ * most 16 pages: the instance takes only our markers, but a writer that
+ * keeps it busy must not keep us here.
+ */
 static uint64_t last_marker(struct rec_clocksync *c, int fd)
 {
 	uint64_t t = 0;
 	ssize_t n;
 
-	while ((n = read(fd, c->page, c->page_sz)) > 0) {
+	for (int i = 0; i < 16 && (n = read(fd, c->page, c->page_sz)) > 0; i++) {
 		struct rec_ftpage it;
 		struct rec_ftpage_ev ev;
 
