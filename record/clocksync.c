@@ -14,6 +14,7 @@
 #include "common/log.h"
 #include "clocksync.h"
 #include "ftrace-page.h"
+#include "tracefs.h"
 
 static uint64_t mono_now(void)
 {
@@ -155,17 +156,10 @@ static int every_cpu(struct rec_clocksync *c)
 
 static int set_trace_clock(const struct rec_clocksync *c, const char *name)
 {
-	char path[600];
-	int fd, rc = 0;
+	char rel[600];
 
-	snprintf(path, sizeof(path), "%s/trace_clock", c->dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, name, strlen(name)) < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
+	snprintf(rel, sizeof(rel), "%s/trace_clock", c->rel);
+	return rec_tracefs_append(c->tfs, rel, name);
 }
 
 /*
@@ -186,15 +180,17 @@ static int calibrate(struct rec_clocksync *c)
 	return set_trace_clock(c, "local");
 }
 
-int rec_clocksync_open(struct rec_clocksync *c, const char *dir, size_t page_sz)
+int rec_clocksync_open(struct rec_clocksync *c, const struct rec_tracefs *tfs, const char *rel,
+		       size_t page_sz)
 {
 	char path[600];
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	c->marker_fd = -1;
-	snprintf(c->dir, sizeof(c->dir), "%s", dir);
-	snprintf(path, sizeof(path), "%s/trace_marker", dir);
+	c->tfs = tfs;
+	snprintf(c->rel, sizeof(c->rel), "%s", rel);
+	snprintf(c->dir, sizeof(c->dir), "%s/%s", tfs->root, rel);
+	snprintf(path, sizeof(path), "%s/trace_marker", c->dir);
 	c->marker_fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (c->marker_fd < 0)
 		return -errno;
@@ -220,9 +216,10 @@ void rec_clocksync_close(struct rec_clocksync *c)
 	free(c->raw_fd);
 	c->raw_fd = NULL;
 	c->nr_raw = 0;
-	if (c->marker_fd >= 0)
+	if (c->dir[0] && c->marker_fd >= 0)	/* dir: opened (a zeroed struct has fd 0) */
 		close(c->marker_fd);
 	c->marker_fd = -1;
+	c->dir[0] = '\0';
 	free(c->page);
 	c->page = NULL;
 	free(c->pts);
@@ -277,10 +274,10 @@ void rec_clocksync_add(struct rec_clocksync *c, uint64_t clk_ns, int64_t off_ns)
 	c->nr++;
 }
 
-uint64_t rec_clocksync_mono(const struct rec_clocksync *c, uint64_t clk_ns)
+uint64_t rec_clocksync_mono(struct rec_clocksync *c, uint64_t clk_ns)
 {
 	const struct rec_clocksync_pt *a, *b;
-	size_t lo = 0, hi;
+	size_t lo = c->hint, hi = c->hint + 1;
 	double frac;
 
 	if (!c->nr)
@@ -289,15 +286,23 @@ uint64_t rec_clocksync_mono(const struct rec_clocksync *c, uint64_t clk_ns)
 		return clk_ns + (uint64_t)pt(c, 0)->off_ns;
 	if (clk_ns >= pt(c, c->nr - 1)->clk_ns)
 		return clk_ns + (uint64_t)pt(c, c->nr - 1)->off_ns;
-	/* the last point at or before clk_ns: pts[lo] <= clk_ns < pts[hi] */
-	hi = c->nr - 1;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	/*
+	 * The points around clk_ns: pts[lo] <= clk_ns < pts[hi].  Pages come
+	 * in time order, so mostly the last lookup's pair (a stale hint, the
+	 * ring having moved, only fails the check).
+	 */
+	if (hi >= c->nr || pt(c, lo)->clk_ns > clk_ns || pt(c, hi)->clk_ns <= clk_ns) {
+		lo = 0;
+		hi = c->nr - 1;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
 
-		if (pt(c, mid)->clk_ns <= clk_ns)
-			lo = mid;
-		else
-			hi = mid;
+			if (pt(c, mid)->clk_ns <= clk_ns)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		c->hint = lo;
 	}
 	a = pt(c, lo);
 	b = pt(c, hi);

@@ -42,8 +42,12 @@ struct rec_clocksync_pt {
 	int64_t off_ns;			/* CLOCK_MONOTONIC - local clock */
 };
 
+struct rec_tracefs;
+
 struct rec_clocksync {
-	char dir[512];			/* the marker instance's directory */
+	const struct rec_tracefs *tfs;
+	char rel[256];			/* the marker instance, under the tracefs root */
+	char dir[512];			/* ... its whole path */
 	int marker_fd;			/* its trace_marker */
 	int *raw_fd;			/* per CPU number: its trace_pipe_raw, opened when used */
 	int nr_raw;
@@ -51,6 +55,7 @@ struct rec_clocksync {
 	size_t page_sz;
 	struct rec_clocksync_pt *pts;	/* ring of REC_CLOCKSYNC_POINTS, oldest at first */
 	size_t first, nr;
+	size_t hint;			/* the last lookup's pair of points: hint, hint + 1 */
 	uint64_t next_ns;		/* CLOCK_MONOTONIC time of the next point */
 	int64_t off_min, off_max;	/* over all points */
 	int64_t skew_ns;		/* the CPUs' disagreement at open */
@@ -60,12 +65,13 @@ struct rec_clocksync {
 };
 
 /*
- * Take points through the instance at @dir (events off, tracing on; made
- * and removed by the caller; this sets its trace_clock) of @page_sz-byte pages: one on
- * each CPU the calling thread may run on.  0, -ERANGE if they disagree
- * (skew_ns says by how much), or -errno.
+ * Take points through the instance @rel of @tfs (events off, tracing on;
+ * made and removed by the caller; this sets its trace_clock), of
+ * @page_sz-byte pages: one on each CPU the calling thread may run on.
+ * 0, -ERANGE if they disagree (skew_ns says by how much), or -errno.
  */
-int rec_clocksync_open(struct rec_clocksync *c, const char *dir, size_t page_sz);
+int rec_clocksync_open(struct rec_clocksync *c, const struct rec_tracefs *tfs, const char *rel,
+		       size_t page_sz);
 
 void rec_clocksync_close(struct rec_clocksync *c);
 
@@ -79,7 +85,7 @@ void rec_clocksync_tick(struct rec_clocksync *c, uint64_t now_ns);
 void rec_clocksync_add(struct rec_clocksync *c, uint64_t clk_ns, int64_t off_ns);
 
 /* @clk_ns on CLOCK_MONOTONIC; unchanged while there is no point. */
-uint64_t rec_clocksync_mono(const struct rec_clocksync *c, uint64_t clk_ns);
+uint64_t rec_clocksync_mono(struct rec_clocksync *c, uint64_t clk_ns);
 
 /* The latest offset (0 before any point). */
 int64_t rec_clocksync_last(const struct rec_clocksync *c);

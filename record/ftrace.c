@@ -331,6 +331,13 @@ static bool header_known(struct rec_session *s)
 	return ok;
 }
 
+/* rmdir an instance; the kernel refuses while a file of it is open: retry every 10 ms */
+static void rmdir_retry(const char *dir, int tries)
+{
+	for (int i = 0; i < tries && rmdir(dir) && errno == EBUSY; i++)
+		usleep(10000);
+}
+
 /*
  * Unlike perf events, a tracefs instance outlives its process: a SIGKILLed
  * pp-record would leave the kernel tracing into it.  So a guardian child,
@@ -367,11 +374,9 @@ static void guard_main(const char *root, const char *rel, int rfd)
 		close(fd);
 	}
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (int i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
-		usleep(10000);
+	rmdir_retry(path, 100);
 	snprintf(path, sizeof(path), "%s/%s" CLOCK_SUFFIX, root, rel);
-	for (int i = 0; i < 100 && rmdir(path) && errno == EBUSY; i++)
-		usleep(10000);
+	rmdir_retry(path, 100);
 	_exit(0);
 }
 
@@ -451,21 +456,13 @@ static void remove_instance(const char *root, const char *rel);
 
 static void remove_clock_instance(struct rec_session *s)
 {
-	char rel[600];
+	char rel[128];
 
 	if (!s->ftrace->clock_inst)
 		return;
 	snprintf(rel, sizeof(rel), "%s" CLOCK_SUFFIX, s->ftrace->rel);
 	remove_instance(s->tfs.root, rel);
 	s->ftrace->clock_inst = false;
-}
-
-static int clock_write(const struct rec_session *s, const char *file, const char *text)
-{
-	char rel[1024];
-
-	snprintf(rel, sizeof(rel), "%s" CLOCK_SUFFIX "/%s", s->ftrace->rel, file);
-	return rec_tracefs_append(&s->tfs, rel, text);
 }
 
 /*
@@ -477,19 +474,21 @@ static int clock_write(const struct rec_session *s, const char *file, const char
 static int set_clock(struct rec_session *s)
 {
 	struct rec_ftrace *f = s->ftrace;
-	char dir[600];
+	char dir[600], rel[128];
 	int rc;
 
 	if (s->opts.ftrace_mono)
 		return inst_write(s, "trace_clock", "mono");
-	snprintf(dir, sizeof(dir), "%s/%s" CLOCK_SUFFIX, s->tfs.root, f->rel);
+	snprintf(rel, sizeof(rel), "%s" CLOCK_SUFFIX, f->rel);
+	snprintf(dir, sizeof(dir), "%s/%s", s->tfs.root, rel);
 	if (mkdir(dir, 0700)) {
 		rc = -errno;
 	} else {
 		f->clock_inst = true;
-		rc = clock_write(s, "buffer_size_kb", "8");
+		snprintf(dir, sizeof(dir), "%s/buffer_size_kb", rel);
+		rc = rec_tracefs_append(&s->tfs, dir, "8");
 		if (!rc)
-			rc = rec_clocksync_open(&f->clk, dir, (size_t)sysconf(_SC_PAGESIZE));
+			rc = rec_clocksync_open(&f->clk, &s->tfs, rel, (size_t)sysconf(_SC_PAGESIZE));
 		if (rc == -ERANGE)
 			pp_debug(1, "the CPUs' sched_clock() disagree by %lld ns: tracefs clock mono",
 				 (long long)f->clk.skew_ns);
@@ -821,9 +820,7 @@ static void remove_instance(const char *root, const char *rel)
 	char dir[512];
 
 	snprintf(dir, sizeof(dir), "%s/%s", root, rel);
-	/* the kernel refuses while a file is open: retry a few times */
-	for (int i = 0; i < 10 && rmdir(dir) && errno == EBUSY; i++)
-		usleep(10000);
+	rmdir_retry(dir, 10);
 }
 
 void rec_ftrace_release(struct rec_session *s)

@@ -37,6 +37,10 @@ static void test_clocksync__interpolates_between_points(void)
 	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 2500000), 2503000);	/* a falling offset */
 	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 3000000), 2999000);
 	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 9000000), 8999000);	/* after: the last */
+	/* backwards, and back: the remembered pair of points is checked, not trusted */
+	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 1500000), 1506000);
+	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 2500000), 2503000);
+	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 1999999), 2006998);	/* 6999.998, truncated */
 	CU_ASSERT_EQUAL(rec_clocksync_last(&c), -1000);
 	CU_ASSERT_EQUAL(c.off_min, -1000);
 	CU_ASSERT_EQUAL(c.off_max, 7000);
@@ -62,8 +66,11 @@ static void test_clocksync__ring_keeps_the_newest(void)
 	const uint64_t n = REC_CLOCKSYNC_POINTS + 100;
 
 	memset(&c, 0, sizeof(c));
-	for (uint64_t i = 0; i < n; i++)
+	for (uint64_t i = 0; i < n; i++) {
 		rec_clocksync_add(&c, (i + 1) * 1000, (int64_t)i);
+		if (i == 200)	/* a lookup whose pair the ring later moves */
+			CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 150500), 150500 + 149);
+	}
 	CU_ASSERT_EQUAL(c.nr, REC_CLOCKSYNC_POINTS);
 	/* the oldest 100 are gone: before the oldest kept, its offset (100) */
 	CU_ASSERT_EQUAL(rec_clocksync_mono(&c, 1000), 1100);
