@@ -48,7 +48,7 @@ FORMAT_SRC := $(sort $(wildcard format/*.c))
 RECORD_SRC := $(sort $(wildcard record/*.c))
 # Analyzer plans are linked into pp-record too: they must not need libtraceevent.
 PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
-ANALYZE_SRC := $(filter-out analyze/pp-main.c,$(sort $(wildcard analyze/*.c)))
+ANALYZE_SRC := $(filter-out analyze/pp-main.c,$(sort $(wildcard analyze/*.c analyze/*/*.c)))
 AZ_SRC := $(filter-out $(PLAN_SRC),$(sort $(wildcard analyzers/*.c)))
 PP_SRC := analyze/pp-main.c
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -118,7 +118,7 @@ $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) 
 ifeq ($(NO_PYTHON),)
 PYMOD := $(O)/python/pp.so
 PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
-	analyze/registry.c analyze/sql%.c analyze/pyembed.c analyze/export%.c,$(ANALYZE_SRC))
+	analyze/registry.c analyze/sql/%.c analyze/python/pyembed.c analyze/export/%.c,$(ANALYZE_SRC))
 $(O)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -MMD -MP -c -o $@ $<

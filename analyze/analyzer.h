@@ -21,8 +21,6 @@
 #include "common/options.h"
 #include "common/plan.h"
 #include "common/selector.h"
-#include "analyze/py.h"
-#include "analyze/sqldb.h"
 
 struct ana_session;
 struct pp_az;
@@ -38,9 +36,6 @@ struct ana_out {
 	FILE *fp;
 	enum ana_format format;
 };
-
-
-
 
 /* One event type of the capture. */
 struct ana_evtype {
@@ -498,8 +493,5 @@ int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const str
 			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
-
-/* Exporters to other tools' formats (export analyzer). */
-#include "analyze/export.h"
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/export/export.h"
 #include "analyzers/export.h"
 #include "common/dwinline.h"
 #include "common/err.h"

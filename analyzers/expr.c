@@ -86,7 +86,7 @@ static void expr_event(struct pp_az *az, const struct pp_event *ev)
 		fprintf(fp, "result: 0x%" PRIx64 "\n", (uint64_t)r);
 }
 
-static int expr_finish(struct pp_az *az)
+static int pp_expr_finish(struct pp_az *az)
 {
 	fflush(az->out.fp);
 	return 0;
@@ -121,6 +121,6 @@ const struct pp_analyzer_ops az_expr_ops = {
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = expr_init,
 	.event = expr_event,
-	.finish = expr_finish,
+	.finish = pp_expr_finish,
 	.release = expr_release,
 };

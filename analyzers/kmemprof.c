@@ -9,7 +9,7 @@
  * top 10 allocating and freeing stacks, and the allocations never freed.
  */
 #include "analyze/analyzer.h"
-#include "analyze/twoevent.h"
+#include "analyze/latency/latency.h"
 
 struct kmemprof_priv {
 	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */

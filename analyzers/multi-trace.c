@@ -3,13 +3,13 @@
  * multi-trace.c - latencies and pairings between events of successive -e positions.
  *
  * perf-prof's multi-trace over the shared two-event engine
- * (analyze/twoevent.h): each -e is a position, events are related by key,
+ * (analyze/latency/latency.h): each -e is a position, events are related by key,
  * and each (event1, event2) pair feeds the --impl chosen (delay by
  * default: the latency table; pair, kmemprof, syscalls).  This file only
  * binds the options to the engine.
  */
 #include "analyze/analyzer.h"
-#include "analyze/twoevent.h"
+#include "analyze/latency/latency.h"
 #include "analyzers/multi-trace.h"
 
 struct multi_trace_priv {

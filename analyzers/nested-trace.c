@@ -8,10 +8,10 @@
  * while another one is open is its callee.  --impl delay prints each
  * function's latency table, call the call tree, call-delay (the default)
  * the tree with each function's latency.  The engine is the shared
- * two-event engine (analyze/twoevent.h) in its nested mode.
+ * two-event engine (analyze/latency/latency.h) in its nested mode.
  */
 #include "analyze/analyzer.h"
-#include "analyze/twoevent.h"
+#include "analyze/latency/latency.h"
 #include "analyzers/nested-trace.h"
 
 struct nested_trace_priv {

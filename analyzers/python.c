@@ -9,7 +9,7 @@
  * loss, and for every event its own handler sys__name(event) (or
  * sys__alias with alias=; '-', '.' and ':' become '_'), else
  * __sample__(event).  Events are pp.Event objects (perf-prof's PerfEvent,
- * see analyze/pyevent.c) delivered in time order.  An exception is printed
+ * see analyze/python/pyevent.c) delivered in time order.  An exception is printed
  * with its traceback and the run goes on (--strict stops it); sys.exit()
  * ends the run cleanly.  `python -e EVENTS help` prints a template script.
  */
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/python/python.h"
 #include "analyzers/python.h"
 #include "common/buf.h"
 #include "common/err.h"

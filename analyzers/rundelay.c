@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
-#include "analyze/twoevent.h"
+#include "analyze/latency/latency.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/expr.h"

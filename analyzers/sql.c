@@ -3,7 +3,7 @@
  * sql.c - SQL queries over the events of a capture (perf-prof's sql).
  *
  * One table per selected event, named by alias= or the event name, plus
- * stacks, tasks, mmaps, losses and event_metadata (analyze/sqldb.h).  The
+ * stacks, tasks, mmaps, losses and event_metadata (analyze/sql/sql.h).  The
  * queries run at the end, or every -i on that interval's events, and print
  * as perf-prof prints them: "=== query ===", a header "col | col", a rule
  * "----+----", then the rows (text left-aligned, REAL %.6f, [BLOB:n],
@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/sql/sql.h"
 #include "analyzers/sql.h"
 #include "common/buf.h"
 #include "common/err.h"

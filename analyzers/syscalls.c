@@ -12,7 +12,7 @@
  * or restricted with -p/-t, use the task's exit record instead.
  */
 #include "analyze/analyzer.h"
-#include "analyze/twoevent.h"
+#include "analyze/latency/latency.h"
 #include "common/err.h"
 #include "common/log.h"
 

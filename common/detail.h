@@ -7,7 +7,7 @@
  * up to N after event2), hide<N (hide middle events closer than N to the
  * previous shown one), 1 / 2 (the same* tests apply to event1 / event2
  * only), samecpu, samepid, sametid, samekey.  N is a time with s/ms/us/ns
- * (bare: ns).  Parsing only: the engine in analyze/twoevent.c uses it.
+ * (bare: ns).  Parsing only: the engine in analyze/latency/twoevent.c uses it.
  */
 #ifndef PP_COMMON_DETAIL_H
 #define PP_COMMON_DETAIL_H

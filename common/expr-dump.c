@@ -28,7 +28,7 @@ static const char *const op_names[OP__COUNT] = {
 	[OP_CPUS] = "CPUS", [OP_CALL] = "CALL", [OP_RET] = "RET",
 };
 
-const char *expr_op_name(int op)
+const char *pp_expr_op_name(int op)
 {
 	return op >= 0 && op < OP__COUNT && op_names[op] ? op_names[op] : "?";
 }
@@ -59,10 +59,10 @@ static void add_token(struct pp_buf *out, const char *text, int pos)
 	pp_buf_addf(out, "  # %.*s", e - pos, text + pos);
 }
 
-void expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
+void pp_expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
 {
 	const struct expr_insn *in = &e->code[i];
-	const char *name = expr_op_name(in->op);
+	const char *name = pp_expr_op_name(in->op);
 
 	pp_buf_addf(out, "%4u  %-7s", i, name);
 	switch (in->op) {
@@ -97,7 +97,7 @@ void expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
 		pp_buf_addf(out, " bits=%lld", (long long)in->imm);
 		break;
 	case OP_CALL:
-		pp_buf_addf(out, " %s/%u", expr_builtin_name((int)in->a), in->nargs);
+		pp_buf_addf(out, " %s/%u", pp_expr_builtin_name((int)in->a), in->nargs);
 		break;
 	default:
 		break;
@@ -111,7 +111,7 @@ void pp_expr_dump(const struct pp_expr *e, struct pp_buf *out)
 	pp_buf_addf(out, "; %s: %u instructions, stack %u, result %s\n", e->text ? e->text : "",
 		    e->nr_code, e->max_stack, pp_expr_is_string(e) ? "char *" : "long");
 	for (uint32_t i = 0; i < e->nr_code; i++) {
-		expr_insn_print(e, i, out);
+		pp_expr_insn_print(e, i, out);
 		pp_buf_addch(out, '\n');
 	}
 }

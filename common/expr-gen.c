@@ -6,7 +6,7 @@
  * conversions need code only for signed int -> unsigned int (a ZEXT).  The
  * left operand's conversion is only known after the right operand is parsed;
  * the parser leaves a NOP "hole" after the left operand that is patched here,
- * and expr_finish() removes unused holes and remaps jump targets.
+ * and pp_expr_finish() removes unused holes and remaps jump targets.
  * The small accessors of struct pp_expr live here too.
  * Not here: parsing (expr-parse.c), execution (expr-vm.c).
  */
@@ -40,7 +40,7 @@ static uint32_t emit_full(struct expr_parser *p, int op, uint32_t a, int64_t imm
 	struct expr_insn *in;
 
 	if (e->nr_code >= EXPR_MAX_CODE)
-		expr_fail(p, PP_ERANGE, p->at, "expression too large");
+		pp_expr_fail(p, PP_ERANGE, p->at, "expression too large");
 	if (e->nr_code == e->alloc_code) {
 		e->alloc_code = e->alloc_code ? e->alloc_code * 2 : 32;
 		e->code = pp_xrealloc(e->code, e->alloc_code * sizeof(*e->code));
@@ -59,27 +59,27 @@ static uint32_t emit_full(struct expr_parser *p, int op, uint32_t a, int64_t imm
 	if (p->sp > (int)e->max_stack)
 		e->max_stack = (unsigned)p->sp;
 	if (p->sp > EXPR_STACK)
-		expr_fail(p, PP_ERANGE, p->at, "expression too complex");
+		pp_expr_fail(p, PP_ERANGE, p->at, "expression too complex");
 	return e->nr_code++;
 }
 
-uint32_t expr_emit(struct expr_parser *p, int op, uint32_t a, int64_t imm)
+uint32_t pp_expr_emit(struct expr_parser *p, int op, uint32_t a, int64_t imm)
 {
 	return emit_full(p, op, a, imm, 0, false, op == OP_CALL ? (int)imm : 0);
 }
 
-uint32_t expr_emit_load(struct expr_parser *p, int op, uint32_t a, int size, bool sign)
+uint32_t pp_expr_emit_load(struct expr_parser *p, int op, uint32_t a, int size, bool sign)
 {
 	return emit_full(p, op, a, 0, size, sign, 0);
 }
 
-uint32_t expr_pool_add(struct expr_parser *p, const void *data, uint32_t n)
+uint32_t pp_expr_pool_add(struct expr_parser *p, const void *data, uint32_t n)
 {
 	struct pp_expr *e = p->e;
 	uint32_t off = e->pool_sz;
 
 	if (n > EXPR_MAX_POOL - e->pool_sz)
-		expr_fail(p, PP_ERANGE, p->at, "too many string constants");
+		pp_expr_fail(p, PP_ERANGE, p->at, "too many string constants");
 	if (e->pool_sz + n > e->pool_alloc) {
 		uint32_t na = e->pool_alloc ? e->pool_alloc : 64;
 
@@ -93,7 +93,7 @@ uint32_t expr_pool_add(struct expr_parser *p, const void *data, uint32_t n)
 	return off;
 }
 
-int expr_type_size(struct expr_type t)
+int pp_expr_type_size(struct expr_type t)
 {
 	static const int sizes[] = { [B_VOID] = 1, [B_CHAR] = 1, [B_SHORT] = 2, [B_INT] = 4,
 				     [B_LONG] = 8 };
@@ -101,25 +101,25 @@ int expr_type_size(struct expr_type t)
 	return t.ptr ? 8 : sizes[t.base];
 }
 
-struct expr_type expr_promote(struct expr_type t)
+struct expr_type pp_expr_promote(struct expr_type t)
 {
 	if (!t.ptr && t.base != B_VOID && t.base < B_INT)
 		return expr_type_make(B_INT, false, 0);
 	return t;
 }
 
-bool expr_is_str(struct expr_type t)
+bool pp_expr_is_str(struct expr_type t)
 {
 	return t.ptr == 1 && t.base == B_CHAR;
 }
 
-bool expr_is_ptr(const struct expr_val *v)
+bool pp_expr_is_ptr(const struct expr_val *v)
 {
 	return v->t.ptr > 0;
 }
 
 /* The usual arithmetic conversions of two promoted integer types. */
-struct expr_type expr_usual(struct expr_type a, struct expr_type b)
+struct expr_type pp_expr_usual(struct expr_type a, struct expr_type b)
 {
 	if (a.base == b.base)
 		return expr_type_make(a.base, a.uns || b.uns, 0);
@@ -136,7 +136,7 @@ struct expr_type expr_usual(struct expr_type a, struct expr_type b)
 /* The one instruction converting a normalized @from value to @to, if any. */
 static bool conv_op(struct expr_type from, struct expr_type to, int *op, int *size)
 {
-	int fs = expr_type_size(from), ts = expr_type_size(to);
+	int fs = pp_expr_type_size(from), ts = pp_expr_type_size(to);
 
 	if (to.ptr || to.base == B_VOID || ts == 8)
 		return false;	/* 64-bit targets: normalized values are already right */
@@ -149,15 +149,15 @@ static bool conv_op(struct expr_type from, struct expr_type to, int *op, int *si
 	return true;
 }
 
-void expr_convert(struct expr_parser *p, struct expr_type from, struct expr_type to)
+void pp_expr_convert(struct expr_parser *p, struct expr_type from, struct expr_type to)
 {
 	int op, size;
 
 	if (conv_op(from, to, &op, &size))
-		expr_emit_load(p, op, 0, size, false);
+		pp_expr_emit_load(p, op, 0, size, false);
 }
 
-void expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type from,
+void pp_expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type from,
 		    struct expr_type to)
 {
 	struct expr_insn *in = &p->e->code[hole];
@@ -169,10 +169,10 @@ void expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type from,
 	}
 }
 
-void expr_normalize(struct expr_parser *p, struct expr_type t)
+void pp_expr_normalize(struct expr_parser *p, struct expr_type t)
 {
 	if (!t.ptr && t.base != B_VOID && t.base < B_LONG)
-		expr_emit_load(p, t.uns ? OP_ZEXT : OP_SEXT, 0, expr_type_size(t), false);
+		pp_expr_emit_load(p, t.uns ? OP_ZEXT : OP_SEXT, 0, pp_expr_type_size(t), false);
 }
 
 static const char *tok_text(int tok)
@@ -203,12 +203,12 @@ static bool is_void(const struct expr_val *v)
 static int pointee_size(struct expr_type t)
 {
 	t.ptr--;
-	return t.ptr ? 8 : (t.base == B_VOID ? 1 : expr_type_size(t));
+	return t.ptr ? 8 : (t.base == B_VOID ? 1 : pp_expr_type_size(t));
 }
 
 static void bad_operands(struct expr_parser *p, int tok, int pos)
 {
-	expr_fail(p, PP_ETYPE, pos, "invalid operands to '%s'", tok_text(tok));
+	pp_expr_fail(p, PP_ETYPE, pos, "invalid operands to '%s'", tok_text(tok));
 }
 
 static void set_result(struct expr_val *l, struct expr_type t)
@@ -224,7 +224,7 @@ static void set_result(struct expr_val *l, struct expr_type t)
 static void gen_ptr_arith(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 			  const struct expr_val *r, uint32_t hole)
 {
-	bool lp = expr_is_ptr(l), rp = expr_is_ptr(r);
+	bool lp = pp_expr_is_ptr(l), rp = pp_expr_is_ptr(r);
 	struct expr_type pt = lp ? l->t : r->t;
 	int scale = pointee_size(pt);
 	struct expr_insn *h = &p->e->code[hole];
@@ -232,10 +232,10 @@ static void gen_ptr_arith(struct expr_parser *p, int tok, int pos, struct expr_v
 	if ((lp && rp && tok == '+') || (!lp && tok == '-') || is_void(l) || is_void(r))
 		bad_operands(p, tok, pos);
 	if (lp && rp) {
-		expr_emit(p, OP_SUB, 0, 0);
+		pp_expr_emit(p, OP_SUB, 0, 0);
 		if (scale != 1) {
-			expr_emit(p, OP_IMM, 0, scale);
-			expr_emit(p, OP_DIV, 0, 0);
+			pp_expr_emit(p, OP_IMM, 0, scale);
+			pp_expr_emit(p, OP_DIV, 0, 0);
 		}
 		set_result(l, expr_type_make(B_LONG, false, 0));
 		return;
@@ -245,10 +245,10 @@ static void gen_ptr_arith(struct expr_parser *p, int tok, int pos, struct expr_v
 			h->op = OP_MULI;
 			h->imm = scale;
 		} else {
-			expr_emit(p, OP_MULI, 0, scale);
+			pp_expr_emit(p, OP_MULI, 0, scale);
 		}
 	}
-	expr_emit(p, tok == '+' ? OP_ADD : OP_SUB, 0, 0);
+	pp_expr_emit(p, tok == '+' ? OP_ADD : OP_SUB, 0, 0);
 	set_result(l, pt);
 }
 
@@ -264,36 +264,36 @@ static int cmp_op(int tok, bool uns)
 	}
 }
 
-void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
+void pp_expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		    const struct expr_val *r, uint32_t hole)
 {
-	bool lp = expr_is_ptr(l), rp = expr_is_ptr(r);
+	bool lp = pp_expr_is_ptr(l), rp = pp_expr_is_ptr(r);
 	struct expr_type t;
 	int op;
 
 	p->at = pos;
 	if (is_void(l) || is_void(r))
-		expr_fail(p, PP_ETYPE, pos, "void value used with '%s'", tok_text(tok));
+		pp_expr_fail(p, PP_ETYPE, pos, "void value used with '%s'", tok_text(tok));
 	switch (tok) {
 	case '~':
-		if (!expr_is_str(l->t) || !expr_is_str(r->t))
-			expr_fail(p, PP_ETYPE, pos, "'~' needs a string on both sides");
-		expr_emit(p, OP_GLOB, 0, 0);
+		if (!pp_expr_is_str(l->t) || !pp_expr_is_str(r->t))
+			pp_expr_fail(p, PP_ETYPE, pos, "'~' needs a string on both sides");
+		pp_expr_emit(p, OP_GLOB, 0, 0);
 		set_result(l, expr_type_make(B_INT, false, 0));
 		l->is_bool = true;
 		return;
 	case TK_EQ: case TK_NE: case '<': case TK_LE: case '>': case TK_GE:
-		if ((tok == TK_EQ || tok == TK_NE) && expr_is_str(l->t) && expr_is_str(r->t)) {
+		if ((tok == TK_EQ || tok == TK_NE) && pp_expr_is_str(l->t) && pp_expr_is_str(r->t)) {
 			op = tok == TK_EQ ? OP_STREQ : OP_STRNE;
 		} else if (lp || rp) {
 			op = cmp_op(tok, true);
 		} else {
-			t = expr_usual(expr_promote(l->t), expr_promote(r->t));
-			expr_patch_ext(p, hole, expr_promote(l->t), t);
-			expr_convert(p, expr_promote(r->t), t);
+			t = pp_expr_usual(pp_expr_promote(l->t), pp_expr_promote(r->t));
+			pp_expr_patch_ext(p, hole, pp_expr_promote(l->t), t);
+			pp_expr_convert(p, pp_expr_promote(r->t), t);
 			op = cmp_op(tok, t.uns);
 		}
-		expr_emit(p, op, 0, 0);
+		pp_expr_emit(p, op, 0, 0);
 		set_result(l, expr_type_make(B_INT, false, 0));
 		l->is_bool = true;
 		return;
@@ -306,10 +306,10 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 	case TK_SHL: case TK_SHR:
 		if (lp || rp)
 			bad_operands(p, tok, pos);
-		t = expr_promote(l->t);
-		expr_emit(p, tok == TK_SHL ? OP_SHL : t.uns ? OP_SHRU : OP_SHR, 0, 0);
+		t = pp_expr_promote(l->t);
+		pp_expr_emit(p, tok == TK_SHL ? OP_SHL : t.uns ? OP_SHRU : OP_SHR, 0, 0);
 		if (tok == TK_SHL)
-			expr_normalize(p, t);
+			pp_expr_normalize(p, t);
 		set_result(l, t);
 		return;
 	default:
@@ -318,9 +318,9 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		break;
 	}
 
-	t = expr_usual(expr_promote(l->t), expr_promote(r->t));
-	expr_patch_ext(p, hole, expr_promote(l->t), t);
-	expr_convert(p, expr_promote(r->t), t);
+	t = pp_expr_usual(pp_expr_promote(l->t), pp_expr_promote(r->t));
+	pp_expr_patch_ext(p, hole, pp_expr_promote(l->t), t);
+	pp_expr_convert(p, pp_expr_promote(r->t), t);
 	switch (tok) {
 	case '+': op = OP_ADD; break;
 	case '-': op = OP_SUB; break;
@@ -331,9 +331,9 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 	case '|': op = OP_OR; break;
 	default: op = OP_XOR; break;
 	}
-	expr_emit(p, op, 0, 0);
+	pp_expr_emit(p, op, 0, 0);
 	if (op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_DIV)
-		expr_normalize(p, t);
+		pp_expr_normalize(p, t);
 	set_result(l, t);
 }
 
@@ -341,18 +341,18 @@ void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
  * Replace code[start..] (constants and operators only) with one IMM.  No jump
  * can point inside: jump targets are set once an operand is complete.
  */
-void expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start)
+void pp_expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start)
 {
 	struct pp_expr *e = p->e;
 	int64_t val;
 	int at = p->at;
 
-	if (!expr_const_eval(e->code + start, e->nr_code - start, &val))
+	if (!pp_expr_const_eval(e->code + start, e->nr_code - start, &val))
 		return;
 	p->at = e->code_pos[start];
 	e->nr_code = start;
 	p->sp--;	/* what the range left on the stack */
-	expr_emit(p, OP_IMM, 0, val);
+	pp_expr_emit(p, OP_IMM, 0, val);
 	p->at = at;
 	v->is_const = true;
 	v->start = start;
@@ -363,12 +363,12 @@ static bool is_jump(int op)
 	return op == OP_JMP || op == OP_JZ || op == OP_JZK || op == OP_JNZK;
 }
 
-void expr_finish(struct expr_parser *p)
+void pp_expr_finish(struct expr_parser *p)
 {
 	struct pp_expr *e = p->e;
 	uint32_t *map, n = 0;
 
-	expr_emit(p, OP_RET, 0, 0);
+	pp_expr_emit(p, OP_RET, 0, 0);
 	/* Drop the holes that stayed NOPs; a jump to a NOP goes to what follows it. */
 	map = pp_xmalloc((e->nr_code + 1) * sizeof(*map));
 	for (uint32_t i = 0; i < e->nr_code; i++) {
@@ -413,7 +413,7 @@ const struct pp_field *pp_field_find(const struct pp_field *fields, size_t nr, c
 
 bool pp_expr_is_string(const struct pp_expr *e)
 {
-	return expr_is_str(e->type);
+	return pp_expr_is_str(e->type);
 }
 
 unsigned pp_expr_flags(const struct pp_expr *e)

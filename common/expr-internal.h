@@ -150,41 +150,41 @@ struct expr_parser {
 };
 
 /* expr-lex.c */
-void expr_lex_next(struct expr_parser *p);
-int expr_lex_peek_word(struct expr_parser *p, int *b, int *e);
-void expr_lex_take_word(struct expr_parser *p, int b, int e, int resume);
-bool expr_type_word_find(const struct expr_parser *p);
-struct expr_type expr_parse_type(struct expr_parser *p);
-bool expr_paren_starts_type(struct expr_parser *p);
-bool expr_tok_is(const struct expr_parser *p, const char *word);
-void expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
+void pp_expr_lex_next(struct expr_parser *p);
+int pp_expr_lex_peek_word(struct expr_parser *p, int *b, int *e);
+void pp_expr_lex_take_word(struct expr_parser *p, int b, int e, int resume);
+bool pp_expr_type_word_find(const struct expr_parser *p);
+struct expr_type pp_expr_parse_type(struct expr_parser *p);
+bool pp_expr_paren_starts_type(struct expr_parser *p);
+bool pp_expr_tok_is(const struct expr_parser *p, const char *word);
+void pp_expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5), noreturn));
 
 /* expr-gen.c */
-uint32_t expr_emit(struct expr_parser *p, int op, uint32_t a, int64_t imm);
-uint32_t expr_emit_load(struct expr_parser *p, int op, uint32_t a, int size, bool sign);
-void expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type from,
+uint32_t pp_expr_emit(struct expr_parser *p, int op, uint32_t a, int64_t imm);
+uint32_t pp_expr_emit_load(struct expr_parser *p, int op, uint32_t a, int size, bool sign);
+void pp_expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type from,
 		    struct expr_type to);
-void expr_convert(struct expr_parser *p, struct expr_type from, struct expr_type to);
-void expr_normalize(struct expr_parser *p, struct expr_type t);
-uint32_t expr_pool_add(struct expr_parser *p, const void *data, uint32_t n);
-void expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
+void pp_expr_convert(struct expr_parser *p, struct expr_type from, struct expr_type to);
+void pp_expr_normalize(struct expr_parser *p, struct expr_type t);
+uint32_t pp_expr_pool_add(struct expr_parser *p, const void *data, uint32_t n);
+void pp_expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		    const struct expr_val *r, uint32_t hole);
-void expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start);
-void expr_finish(struct expr_parser *p);
-int expr_type_size(struct expr_type t);
-struct expr_type expr_promote(struct expr_type t);
-struct expr_type expr_usual(struct expr_type a, struct expr_type b);
-bool expr_is_str(struct expr_type t);
-bool expr_is_ptr(const struct expr_val *v);
+void pp_expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start);
+void pp_expr_finish(struct expr_parser *p);
+int pp_expr_type_size(struct expr_type t);
+struct expr_type pp_expr_promote(struct expr_type t);
+struct expr_type pp_expr_usual(struct expr_type a, struct expr_type b);
+bool pp_expr_is_str(struct expr_type t);
+bool pp_expr_is_ptr(const struct expr_val *v);
 
 /* expr-vm.c */
-bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out);
+bool pp_expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out);
 
 /* expr-dump.c */
-const char *expr_op_name(int op);
-const char *expr_builtin_name(int fn);
-void expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out);
+const char *pp_expr_op_name(int op);
+const char *pp_expr_builtin_name(int fn);
+void pp_expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out);
 
 static inline struct expr_type expr_type_make(int base, bool uns, int ptr)
 {

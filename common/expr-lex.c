@@ -2,12 +2,12 @@
 /*
  * expr-lex.c - tokens of the expression language.
  *
- * The lexer reads one token ahead on demand (expr_lex_next()), decodes
+ * The lexer reads one token ahead on demand (pp_expr_lex_next()), decodes
  * numbers with C's type rules and string literals with their escapes, and
  * skips # and // line comments and C comments.  For filters the parser can
  * ask for the next word raw, as an unquoted string (comm == bash).  Type
  * names (keywords and the kernel's u8..s64) are read here too.
- * Errors longjmp to the parser's entry point through expr_fail().
+ * Errors longjmp to the parser's entry point through pp_expr_fail().
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -18,7 +18,7 @@
 #include "expr-internal.h"
 #include "log.h"
 
-void expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
+void pp_expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -74,7 +74,7 @@ static char lex_escape(struct expr_parser *p, int *i)
 		for (n = 0; n < 2 && *i < p->len && hexval(s[*i]) >= 0; n++, (*i)++)
 			v = v * 16 + hexval(s[*i]);
 		if (!n)
-			expr_fail(p, PP_ESYNTAX, *i - 2, "\\x needs hex digits");
+			pp_expr_fail(p, PP_ESYNTAX, *i - 2, "\\x needs hex digits");
 		return (char)v;
 	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
 		v = c - '0';
@@ -82,7 +82,7 @@ static char lex_escape(struct expr_parser *p, int *i)
 			v = v * 8 + s[*i] - '0';
 		return (char)v;
 	case 0:
-		expr_fail(p, PP_ESYNTAX, *i - 2, "unterminated escape");
+		pp_expr_fail(p, PP_ESYNTAX, *i - 2, "unterminated escape");
 	default:
 		return (char)c;
 	}
@@ -105,7 +105,7 @@ static void lex_string(struct expr_parser *p, int i)
 		}
 	}
 	if (i >= p->len)
-		expr_fail(p, PP_ESYNTAX, start, "unterminated string");
+		pp_expr_fail(p, PP_ESYNTAX, start, "unterminated string");
 	p->tok = TK_STR;
 	p->cur = i + 1;
 }
@@ -117,7 +117,7 @@ static void lex_char(struct expr_parser *p, int i)
 	char c;
 
 	if (i >= p->len || s[i] == '\'')
-		expr_fail(p, PP_ESYNTAX, start, "empty character constant");
+		pp_expr_fail(p, PP_ESYNTAX, start, "empty character constant");
 	if (s[i] == '\\') {
 		i++;
 		c = lex_escape(p, &i);
@@ -125,7 +125,7 @@ static void lex_char(struct expr_parser *p, int i)
 		c = s[i++];
 	}
 	if (i >= p->len || s[i] != '\'')
-		expr_fail(p, PP_ESYNTAX, start, "bad character constant");
+		pp_expr_fail(p, PP_ESYNTAX, start, "bad character constant");
 	p->tok = TK_NUM;
 	p->num = (signed char)c;
 	p->num_type = expr_type_make(B_INT, false, 0);
@@ -160,16 +160,16 @@ static void lex_number(struct expr_parser *p, int i)
 	for (; i < p->len && (d = hexval(s[i])) >= 0; i++) {
 		if (d >= base) {
 			if (base == 8 && d < 10)
-				expr_fail(p, PP_ESYNTAX, i, "invalid digit in octal constant");
+				pp_expr_fail(p, PP_ESYNTAX, i, "invalid digit in octal constant");
 			break;
 		}
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-			expr_fail(p, PP_ERANGE, start, "integer constant is too large");
+			pp_expr_fail(p, PP_ERANGE, start, "integer constant is too large");
 		v = v * (uint64_t)base + (uint64_t)d;
 		any = true;
 	}
 	if (!any && base == 16)
-		expr_fail(p, PP_ESYNTAX, start, "invalid number");
+		pp_expr_fail(p, PP_ESYNTAX, start, "invalid number");
 	for (int n = 0; n < 3 && i < p->len; n++, i++) {
 		if ((s[i] == 'u' || s[i] == 'U') && !u)
 			u = true;
@@ -179,7 +179,7 @@ static void lex_number(struct expr_parser *p, int i)
 			break;
 	}
 	if (i < p->len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
-		expr_fail(p, PP_ESYNTAX, i, "invalid suffix on number");
+		pp_expr_fail(p, PP_ESYNTAX, i, "invalid suffix on number");
 	p->tok = TK_NUM;
 	p->num = (int64_t)v;
 	p->num_type = number_type(v, base == 10, u, l);
@@ -223,7 +223,7 @@ static int skip_space(struct expr_parser *p, int i)
 					break;
 				}
 			if (!end)
-				expr_fail(p, PP_ESYNTAX, start, "unterminated comment");
+				pp_expr_fail(p, PP_ESYNTAX, start, "unterminated comment");
 			i += 2;
 		} else {
 			return i;
@@ -231,7 +231,7 @@ static int skip_space(struct expr_parser *p, int i)
 	}
 }
 
-void expr_lex_next(struct expr_parser *p)
+void pp_expr_lex_next(struct expr_parser *p)
 {
 	const char *s = p->src;
 	int i = skip_space(p, p->cur);
@@ -264,7 +264,7 @@ void expr_lex_next(struct expr_parser *p)
 			}
 		}
 		if (!strchr("+-*/%&|^~!<>=?:,()[]{}.", s[i]) || !s[i])
-			expr_fail(p, PP_ESYNTAX, i, isprint((unsigned char)s[i]) ?
+			pp_expr_fail(p, PP_ESYNTAX, i, isprint((unsigned char)s[i]) ?
 				  "unexpected character '%c'" : "unexpected character 0x%02x",
 				  (unsigned char)s[i]);
 		p->tok = (unsigned char)s[i];
@@ -273,7 +273,7 @@ void expr_lex_next(struct expr_parser *p)
 	p->tok_end = p->cur;
 }
 
-bool expr_tok_is(const struct expr_parser *p, const char *word)
+bool pp_expr_tok_is(const struct expr_parser *p, const char *word)
 {
 	size_t n = strlen(word);
 
@@ -281,7 +281,7 @@ bool expr_tok_is(const struct expr_parser *p, const char *word)
 	       !memcmp(p->src + p->tok_pos, word, n);
 }
 
-int expr_lex_peek_word(struct expr_parser *p, int *b, int *e)
+int pp_expr_lex_peek_word(struct expr_parser *p, int *b, int *e)
 {
 	const char *s = p->src;
 	int i = skip_space(p, p->cur);
@@ -302,7 +302,7 @@ int expr_lex_peek_word(struct expr_parser *p, int *b, int *e)
 	return i > *b;
 }
 
-void expr_lex_take_word(struct expr_parser *p, int b, int e, int resume)
+void pp_expr_lex_take_word(struct expr_parser *p, int b, int e, int resume)
 {
 	p->str_len = 0;
 	str_add(p, 0);
@@ -339,18 +339,18 @@ static const struct type_word {
 static const struct type_word *type_word(const struct expr_parser *p)
 {
 	for (size_t i = 0; i < PP_ARRAY_SIZE(type_words); i++)
-		if (expr_tok_is(p, type_words[i].name))
+		if (pp_expr_tok_is(p, type_words[i].name))
 			return &type_words[i];
 	return NULL;
 }
 
-bool expr_type_word_find(const struct expr_parser *p)
+bool pp_expr_type_word_find(const struct expr_parser *p)
 {
 	return type_word(p) != NULL;
 }
 
 /* [unsigned|signed] [char|short|int|long [long] [int]] or u8..s64, then '*'s. */
-struct expr_type expr_parse_type(struct expr_parser *p)
+struct expr_type pp_expr_parse_type(struct expr_parser *p)
 {
 	const struct type_word *w;
 	int base = -1, longs = 0, pos = p->tok_pos;
@@ -358,52 +358,52 @@ struct expr_type expr_parse_type(struct expr_parser *p)
 
 	while ((w = type_word(p))) {
 		if (fixed || (w->fixed && (base >= 0 || uns || sign || longs)))
-			expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+			pp_expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
 		if (w->fixed) {
 			fixed = true;
 			base = w->base;
 			uns = w->uns;
 		} else if (w->base < 0) {
 			if (uns || sign)
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+				pp_expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
 			uns = w->uns;
 			sign = !w->uns;
 		} else if (w->base == B_LONG) {
 			if (++longs > 2 || (base >= 0 && base != B_INT))
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+				pp_expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
 		} else if (w->base == B_INT && (longs || base == B_SHORT)) {
 			/* "long int", "short int" */
 		} else {
 			if (base >= 0 || longs)
-				expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
+				pp_expr_fail(p, PP_ETYPE, p->tok_pos, "invalid type");
 			base = w->base;
 		}
-		expr_lex_next(p);
+		pp_expr_lex_next(p);
 	}
 	if (longs)
 		base = B_LONG;
 	if (base < 0)
 		base = B_INT;
 	if (base == B_VOID && (uns || sign))
-		expr_fail(p, PP_ETYPE, pos, "invalid type");
+		pp_expr_fail(p, PP_ETYPE, pos, "invalid type");
 
 	struct expr_type t = expr_type_make(base, uns, 0);
 
 	while (p->tok == '*') {
 		if (++t.ptr > 7)
-			expr_fail(p, PP_ETYPE, p->tok_pos, "too many '*'");
-		expr_lex_next(p);
+			pp_expr_fail(p, PP_ETYPE, p->tok_pos, "too many '*'");
+		pp_expr_lex_next(p);
 	}
 	return t;
 }
 
 /* Whether the token after the current '(' starts a type name (a cast). */
-bool expr_paren_starts_type(struct expr_parser *p)
+bool pp_expr_paren_starts_type(struct expr_parser *p)
 {
 	int cur = p->cur, tok = p->tok, pos = p->tok_pos, end = p->tok_end;
 	bool yes;
 
-	expr_lex_next(p);
+	pp_expr_lex_next(p);
 	yes = type_word(p) != NULL;
 	p->cur = cur;
 	p->tok = tok;

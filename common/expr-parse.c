@@ -35,7 +35,7 @@ static const struct builtin {
 	[FN_SYSTEM] = { "system", 1, 7, 1, { B_INT, false, 0 } },
 };
 
-const char *expr_builtin_name(int fn)
+const char *pp_expr_builtin_name(int fn)
 {
 	return fn >= 0 && fn < FN__COUNT ? builtins[fn].name : "?";
 }
@@ -47,7 +47,7 @@ static struct expr_val unary(struct expr_parser *p);
 
 static void next(struct expr_parser *p)
 {
-	expr_lex_next(p);
+	pp_expr_lex_next(p);
 }
 
 static void __attribute__((noreturn)) fail_unexpected(struct expr_parser *p,
@@ -57,12 +57,12 @@ static void __attribute__((noreturn)) fail_unexpected(struct expr_parser *p,
 	const char *t = p->src + p->tok_pos;
 
 	if (expected && p->tok == TK_EOF)
-		expr_fail(p, PP_ESYNTAX, p->tok_pos, "expected %s at the end", expected);
+		pp_expr_fail(p, PP_ESYNTAX, p->tok_pos, "expected %s at the end", expected);
 	if (expected)
-		expr_fail(p, PP_ESYNTAX, p->tok_pos, "expected %s before '%.*s'", expected, n, t);
+		pp_expr_fail(p, PP_ESYNTAX, p->tok_pos, "expected %s before '%.*s'", expected, n, t);
 	if (p->tok == TK_EOF)
-		expr_fail(p, PP_ESYNTAX, p->tok_pos, "unexpected end of expression");
-	expr_fail(p, PP_ESYNTAX, p->tok_pos, "unexpected '%.*s'", n, t);
+		pp_expr_fail(p, PP_ESYNTAX, p->tok_pos, "unexpected end of expression");
+	pp_expr_fail(p, PP_ESYNTAX, p->tok_pos, "unexpected '%.*s'", n, t);
 }
 
 static void expect(struct expr_parser *p, int tok, const char *what)
@@ -75,7 +75,7 @@ static void expect(struct expr_parser *p, int tok, const char *what)
 static void enter(struct expr_parser *p)
 {
 	if (++p->depth > EXPR_MAX_DEPTH)
-		expr_fail(p, PP_ERANGE, p->tok_pos, "expression nested too deeply");
+		pp_expr_fail(p, PP_ERANGE, p->tok_pos, "expression nested too deeply");
 }
 
 static struct expr_val val_of(struct expr_type t)
@@ -88,14 +88,14 @@ static struct expr_val val_of(struct expr_type t)
 static void need_scalar(struct expr_parser *p, const struct expr_val *v, int pos)
 {
 	if (!v->t.ptr && v->t.base == B_VOID)
-		expr_fail(p, PP_ETYPE, pos, "void value not ignored");
+		pp_expr_fail(p, PP_ETYPE, pos, "void value not ignored");
 }
 
 static void need_integer(struct expr_parser *p, const struct expr_val *v, int pos,
 			 const char *what)
 {
 	if (v->t.ptr || v->t.base == B_VOID)
-		expr_fail(p, PP_ETYPE, pos, "%s needs an integer", what);
+		pp_expr_fail(p, PP_ETYPE, pos, "%s needs an integer", what);
 }
 
 static int elem_base(uint32_t size)
@@ -137,7 +137,7 @@ static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f
 			add_str_field(p->e, f);
 		} else
 			v.t = expr_type_make(elem_base(es), !f->is_signed, 1);
-		expr_emit(p, f->is_data_loc ? OP_LOC : OP_ADDR, f->offset, 0);
+		pp_expr_emit(p, f->is_data_loc ? OP_LOC : OP_ADDR, f->offset, 0);
 		v.arr_size = f->is_data_loc ? 0 : f->size;
 		v.field = f;
 		p->e->flags |= PP_EXPR_USES_ARRAY;
@@ -145,10 +145,10 @@ static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f
 	}
 	if (f->is_pointer) {
 		v.t = expr_type_make(elem_base(f->size), true, 0);
-		expr_emit_load(p, OP_LDRAW, f->offset, (int)f->size, false);
+		pp_expr_emit_load(p, OP_LDRAW, f->offset, (int)f->size, false);
 	} else {
 		v.t = expr_type_make(elem_base(f->size), !f->is_signed, 0);
-		expr_emit_load(p, OP_LDRAW, f->offset, (int)f->size, f->is_signed);
+		pp_expr_emit_load(p, OP_LDRAW, f->offset, (int)f->size, f->is_signed);
 	}
 	v.lv = LV_RAW;
 	return v;
@@ -202,7 +202,7 @@ static bool resolve_name(struct expr_parser *p, const char *s, int n, struct exp
 	for (size_t i = 0; i < p->env->nr_vars; i++)
 		if (p->env->vars[i] && name_is(s, n, p->env->vars[i])) {
 			if (emit) {
-				expr_emit(p, OP_VAR, (uint32_t)i, 0);
+				pp_expr_emit(p, OP_VAR, (uint32_t)i, 0);
 				p->e->flags |= PP_EXPR_USES_VARS;
 				*v = val_of(expr_type_make(B_LONG, true, 0));
 			}
@@ -218,7 +218,7 @@ static bool resolve_name(struct expr_parser *p, const char *s, int n, struct exp
 		if (name_is(s, n, globals[i].name) &&
 		    (!globals[i].filter_only || (p->env->flags & PP_EXPR_FILTER))) {
 			if (emit) {
-				expr_emit(p, globals[i].op, 0, 0);
+				pp_expr_emit(p, globals[i].op, 0, 0);
 				*v = val_of(globals[i].t);
 			}
 			return true;
@@ -233,7 +233,7 @@ static bool resolve_name(struct expr_parser *p, const char *s, int n, struct exp
 			continue;
 		if (emit) {
 			p->e->flags |= PP_EXPR_USES_FIELDS;
-			expr_emit(p, k ? OP_LOCLEN : OP_LOCOFF, f->offset, 0);
+			pp_expr_emit(p, k ? OP_LOCLEN : OP_LOCOFF, f->offset, 0);
 			*v = val_of(expr_type_make(B_SHORT, true, 0));
 		}
 		return true;
@@ -249,14 +249,14 @@ static struct expr_val call(struct expr_parser *p, int fn, int pos)
 	int nargs = 0;
 
 	if (fn == FN_SYSTEM && !(p->env->flags & PP_EXPR_ALLOW_SYSTEM))
-		expr_fail(p, PP_EOFFLINE, pos,
+		pp_expr_fail(p, PP_EOFFLINE, pos,
 			  "system() is not available when analysing a capture");
 	next(p);	/* '(' */
 	while (p->tok != ')') {
 		struct expr_val a;
 
 		if (nargs == EXPR_MAX_ARGS || nargs == b->max_args)
-			expr_fail(p, PP_ETYPE, p->tok_pos, "too many arguments to %s()", b->name);
+			pp_expr_fail(p, PP_ETYPE, p->tok_pos, "too many arguments to %s()", b->name);
 		argpos[nargs] = p->tok_pos;
 		a = assign(p);
 		need_scalar(p, &a, argpos[nargs]);
@@ -267,13 +267,13 @@ static struct expr_val call(struct expr_parser *p, int fn, int pos)
 	}
 	expect(p, ')', "')'");
 	if (nargs < b->min_args)
-		expr_fail(p, PP_ETYPE, pos, "too few arguments to %s()", b->name);
+		pp_expr_fail(p, PP_ETYPE, pos, "too few arguments to %s()", b->name);
 	for (int i = 0; i < nargs; i++)
-		if ((b->str_args & (1u << i)) && !expr_is_str(types[i]))
-			expr_fail(p, PP_ETYPE, argpos[i], "argument %d of %s() must be a string",
+		if ((b->str_args & (1u << i)) && !pp_expr_is_str(types[i]))
+			pp_expr_fail(p, PP_ETYPE, argpos[i], "argument %d of %s() must be a string",
 				  i + 1, b->name);
 	p->at = pos;
-	expr_emit(p, OP_CALL, (uint32_t)fn, nargs);
+	pp_expr_emit(p, OP_CALL, (uint32_t)fn, nargs);
 	if (fn == FN_PRINTF || fn == FN_SYSTEM)
 		p->e->flags |= PP_EXPR_USES_PRINTF;
 	else if (fn == FN_KSYMBOL || fn == FN_COMM_GET || fn == FN_SYSCALL_NAME)
@@ -287,22 +287,22 @@ static struct expr_val identifier(struct expr_parser *p)
 	int n = p->tok_end - p->tok_pos, pos = p->tok_pos, fn;
 	struct expr_val v;
 
-	if (expr_type_word_find(p))
-		expr_fail(p, PP_ESYNTAX, pos, "unexpected type name '%.*s'", n, s);
+	if (pp_expr_type_word_find(p))
+		pp_expr_fail(p, PP_ESYNTAX, pos, "unexpected type name '%.*s'", n, s);
 	if ((p->env->flags & PP_EXPR_FILTER) && name_is(s, n, "CPUS"))
-		expr_fail(p, PP_ENOTSUP, pos, "CPUS{} is only supported as 'X & CPUS{list}'");
+		pp_expr_fail(p, PP_ENOTSUP, pos, "CPUS{} is only supported as 'X & CPUS{list}'");
 	next(p);
 	p->at = pos;
 	if (p->tok == '(') {
 		fn = find_builtin(s, n);
 		if (fn < 0)
-			expr_fail(p, PP_ESYNTAX, pos, "unknown function '%.*s'", n, s);
+			pp_expr_fail(p, PP_ESYNTAX, pos, "unknown function '%.*s'", n, s);
 		return call(p, fn, pos);
 	}
 	if (!resolve_name(p, s, n, &v, true))
-		expr_fail(p, PP_EUNKNOWN_FIELD, pos, "unknown field '%.*s'", n, s);
+		pp_expr_fail(p, PP_EUNKNOWN_FIELD, pos, "unknown field '%.*s'", n, s);
 	if (p->tok == '.' && (p->env->flags & PP_EXPR_FILTER))
-		expr_fail(p, PP_ENOTSUP, p->tok_pos,
+		pp_expr_fail(p, PP_ENOTSUP, p->tok_pos,
 			  "'%.*s%.*s' is not supported (no kernel memory in a capture)",
 			  n, s, (int)strcspn(p->src + p->tok_pos, " \t\n=!<>&|)"),
 			  p->src + p->tok_pos);
@@ -322,10 +322,10 @@ static struct expr_val string_literal(struct expr_parser *p)
 		next(p);
 	}
 	pp_buf_grow(b, 1);	/* the NUL */
-	off = expr_pool_add(p, b->data, (uint32_t)b->len + 1);
+	off = pp_expr_pool_add(p, b->data, (uint32_t)b->len + 1);
 	v = val_of(expr_type_make(B_CHAR, false, 1));
 	v.arr_size = (uint32_t)b->len + 1;
-	expr_emit(p, OP_STR, off, 0);
+	pp_expr_emit(p, OP_STR, off, 0);
 	return v;
 }
 
@@ -338,7 +338,7 @@ static struct expr_val primary(struct expr_parser *p)
 	case TK_NUM:
 		v = val_of(p->num_type);
 		v.is_const = true;
-		v.start = expr_emit(p, OP_IMM, 0, p->num);
+		v.start = pp_expr_emit(p, OP_IMM, 0, p->num);
 		next(p);
 		return v;
 	case TK_STR:
@@ -357,7 +357,7 @@ static struct expr_val primary(struct expr_parser *p)
 
 static void __attribute__((noreturn)) refuse_incdec(struct expr_parser *p)
 {
-	expr_fail(p, PP_ENOTSUP, p->tok_pos, "'%s' is not supported (the event is read-only)",
+	pp_expr_fail(p, PP_ENOTSUP, p->tok_pos, "'%s' is not supported (the event is read-only)",
 		  p->tok == TK_INC ? "++" : "--");
 }
 
@@ -371,12 +371,12 @@ static struct expr_val subscript(struct expr_parser *p, struct expr_val v)
 	struct expr_val i;
 	int es;
 
-	if (!expr_is_ptr(&v))
-		expr_fail(p, PP_ETYPE, pos, "subscripted value is not an array or pointer");
+	if (!pp_expr_is_ptr(&v))
+		pp_expr_fail(p, PP_ETYPE, pos, "subscripted value is not an array or pointer");
 	et.ptr--;
 	if (!et.ptr && et.base == B_VOID)
-		expr_fail(p, PP_ETYPE, pos, "subscript of a void pointer");
-	es = expr_type_size(et);
+		pp_expr_fail(p, PP_ETYPE, pos, "subscript of a void pointer");
+	es = pp_expr_type_size(et);
 	if (v.field && e->nr_code &&
 	    (e->code[e->nr_code - 1].op == OP_ADDR || e->code[e->nr_code - 1].op == OP_LOC)) {
 		f = v.field;	/* fuse: the index is checked against the field */
@@ -391,16 +391,16 @@ static struct expr_val subscript(struct expr_parser *p, struct expr_val v)
 	expect(p, ']', "']'");
 	p->at = pos;
 	if (f && f->is_data_loc) {
-		expr_emit_load(p, OP_IDXLOC, f->offset, es, !et.uns && !et.ptr);
+		pp_expr_emit_load(p, OP_IDXLOC, f->offset, es, !et.uns && !et.ptr);
 	} else if (f) {
-		uint32_t idx = expr_emit_load(p, OP_IDX, f->offset, es, !et.uns && !et.ptr);
+		uint32_t idx = pp_expr_emit_load(p, OP_IDX, f->offset, es, !et.uns && !et.ptr);
 
 		e->code[idx].imm = f->size / (uint32_t)es;
 	} else {
 		if (es != 1)
-			expr_emit(p, OP_MULI, 0, es);
-		expr_emit(p, OP_ADD, 0, 0);
-		expr_emit_load(p, OP_LD, 0, es, !et.uns && !et.ptr);
+			pp_expr_emit(p, OP_MULI, 0, es);
+		pp_expr_emit(p, OP_ADD, 0, 0);
+		pp_expr_emit_load(p, OP_LD, 0, es, !et.uns && !et.ptr);
 		v = val_of(et);
 		v.lv = LV_MEM;
 		return v;
@@ -418,9 +418,9 @@ static struct expr_val postfix(struct expr_parser *p)
 		} else if (p->tok == TK_INC || p->tok == TK_DEC) {
 			refuse_incdec(p);
 		} else if (p->tok == '(') {
-			expr_fail(p, PP_ETYPE, p->tok_pos, "called object is not a function");
+			pp_expr_fail(p, PP_ETYPE, p->tok_pos, "called object is not a function");
 		} else if (p->tok == '.' || p->tok == TK_ARROW) {
-			expr_fail(p, PP_ENOTSUP, p->tok_pos, "'%s' is not supported",
+			pp_expr_fail(p, PP_ENOTSUP, p->tok_pos, "'%s' is not supported",
 				  p->tok == '.' ? "." : "->");
 		} else {
 			return v;
@@ -440,30 +440,30 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 	case '-': case '+': case '~':
 		need_integer(p, &v, pos, tok == '-' ? "unary '-'" : tok == '+' ? "unary '+'" :
 			     "'~'");
-		t = expr_promote(v.t);
+		t = pp_expr_promote(v.t);
 		if (tok != '+') {
-			expr_emit(p, tok == '-' ? OP_NEG : OP_BNOT, 0, 0);
-			expr_normalize(p, t);
+			pp_expr_emit(p, tok == '-' ? OP_NEG : OP_BNOT, 0, 0);
+			pp_expr_normalize(p, t);
 		}
 		v = val_of(t);
 		if (c.is_const)
-			expr_fold(p, &v, c.start);
+			pp_expr_fold(p, &v, c.start);
 		return v;
 	case '!':
 		need_scalar(p, &v, pos);
-		expr_emit(p, OP_NOT, 0, 0);
+		pp_expr_emit(p, OP_NOT, 0, 0);
 		v = val_of(expr_type_make(B_INT, false, 0));
 		v.is_bool = true;
 		if (c.is_const)
-			expr_fold(p, &v, c.start);
+			pp_expr_fold(p, &v, c.start);
 		return v;
 	case '*':
 		if (!t.ptr)
-			expr_fail(p, PP_ETYPE, pos, "'*' needs a pointer");
+			pp_expr_fail(p, PP_ETYPE, pos, "'*' needs a pointer");
 		t.ptr--;
 		if (!t.ptr && t.base == B_VOID)
-			expr_fail(p, PP_ETYPE, pos, "dereferencing a void pointer");
-		expr_emit_load(p, OP_LD, 0, expr_type_size(t), !t.uns && !t.ptr);
+			pp_expr_fail(p, PP_ETYPE, pos, "dereferencing a void pointer");
+		pp_expr_emit_load(p, OP_LD, 0, pp_expr_type_size(t), !t.uns && !t.ptr);
 		v = val_of(t);
 		v.lv = LV_MEM;
 		return v;
@@ -478,7 +478,7 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 		} else if (v.lv == LV_MEM && last && last->op == OP_LD) {
 			e->nr_code--;
 		} else {
-			expr_fail(p, PP_ETYPE, pos, "cannot take the address of this operand");
+			pp_expr_fail(p, PP_ETYPE, pos, "cannot take the address of this operand");
 		}
 		t.ptr++;
 		return val_of(t);
@@ -492,12 +492,12 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 	uint32_t size;
 
 	next(p);
-	if (p->tok == '(' && expr_paren_starts_type(p)) {
+	if (p->tok == '(' && pp_expr_paren_starts_type(p)) {
 		next(p);
-		struct expr_type t = expr_parse_type(p);
+		struct expr_type t = pp_expr_parse_type(p);
 
 		expect(p, ')', "')'");
-		size = (uint32_t)expr_type_size(t);
+		size = (uint32_t)pp_expr_type_size(t);
 	} else {
 		/* Compile the operand for its type only, then forget its code. */
 		uint32_t nr = e->nr_code;
@@ -505,7 +505,7 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 		int sp = p->sp;
 		struct expr_val v = unary(p);
 
-		size = v.arr_size ? v.arr_size : (uint32_t)expr_type_size(v.t);
+		size = v.arr_size ? v.arr_size : (uint32_t)pp_expr_type_size(v.t);
 		e->nr_code = nr;
 		e->flags = flags;
 		p->sp = sp;
@@ -514,7 +514,7 @@ static struct expr_val do_sizeof(struct expr_parser *p)
 	struct expr_val v = val_of(expr_type_make(B_LONG, true, 0));
 
 	v.is_const = true;
-	v.start = expr_emit(p, OP_IMM, 0, size);
+	v.start = pp_expr_emit(p, OP_IMM, 0, size);
 	return v;
 }
 
@@ -529,23 +529,23 @@ static struct expr_val unary(struct expr_parser *p)
 		v = unary_op(p, tok, pos);
 	} else if (tok == TK_INC || tok == TK_DEC) {
 		refuse_incdec(p);
-	} else if (expr_tok_is(p, "sizeof")) {
+	} else if (pp_expr_tok_is(p, "sizeof")) {
 		v = do_sizeof(p);
-	} else if (tok == '(' && expr_paren_starts_type(p)) {
+	} else if (tok == '(' && pp_expr_paren_starts_type(p)) {
 		next(p);
-		struct expr_type t = expr_parse_type(p);
+		struct expr_type t = pp_expr_parse_type(p);
 
 		expect(p, ')', "')'");
 		v = unary(p);
 		if (t.base != B_VOID || t.ptr)
 			need_scalar(p, &v, pos);
 		p->at = pos;
-		expr_convert(p, v.t, t);
+		pp_expr_convert(p, v.t, t);
 		if (v.is_const) {
 			struct expr_val c = v;
 
 			v = val_of(t);
-			expr_fold(p, &v, c.start);
+			pp_expr_fold(p, &v, c.start);
 		} else {
 			v = val_of(t);
 		}
@@ -577,13 +577,13 @@ static void next_operand(struct expr_parser *p, int tok, const struct expr_val *
 	int b, e, kind;
 	struct expr_val unused;
 
-	if ((p->env->flags & PP_EXPR_FILTER) && expr_is_str(l->t) &&
+	if ((p->env->flags & PP_EXPR_FILTER) && pp_expr_is_str(l->t) &&
 	    (tok == TK_EQ || tok == TK_NE || tok == '~') &&
-	    (kind = expr_lex_peek_word(p, &b, &e))) {
+	    (kind = pp_expr_lex_peek_word(p, &b, &e))) {
 		const char *s = p->src + b;
 
 		if (kind == 2) {
-			expr_lex_take_word(p, b, e, e + 1);
+			pp_expr_lex_take_word(p, b, e, e + 1);
 			p->tok_pos = b - 1;
 			return;
 		}
@@ -595,7 +595,7 @@ static void next_operand(struct expr_parser *p, int tok, const struct expr_val *
 				(p->src[i] >= '0' && p->src[i] <= '9') || p->src[i] == '_';
 		if (!ident || (!resolve_name(p, s, e - b, &unused, false) &&
 			       find_builtin(s, e - b) < 0)) {
-			expr_lex_take_word(p, b, e, e);
+			pp_expr_lex_take_word(p, b, e, e);
 			return;
 		}
 	}
@@ -612,11 +612,11 @@ static struct expr_val binary(struct expr_parser *p, level_fn sub, const int *to
 		uint32_t hole;
 
 		next_operand(p, tok, &v);
-		hole = expr_emit(p, OP_NOP, 0, 0);
+		hole = pp_expr_emit(p, OP_NOP, 0, 0);
 		r = sub(p);
-		expr_gen_binop(p, tok, pos, &v, &r, hole);
+		pp_expr_gen_binop(p, tok, pos, &v, &r, hole);
 		if (l.is_const && r.is_const)
-			expr_fold(p, &v, l.start);
+			pp_expr_fold(p, &v, l.start);
 	}
 	return v;
 }
@@ -672,13 +672,13 @@ static void cpus_set(struct expr_parser *p, struct expr_val *v, int pos)
 	while (e < p->len && s[e] != '}')
 		e++;
 	if (e >= p->len)
-		expr_fail(p, PP_ESYNTAX, p->cur, "unterminated CPUS{");
+		pp_expr_fail(p, PP_ESYNTAX, p->cur, "unterminated CPUS{");
 	text = pp_xstrndup(s + b, (size_t)(e - b));
 	ret = pp_parse_list(text, sizeof(map) * 8, &list, &nr);
 	free(text);
 	if (ret) {
 		free(list);
-		expr_fail(p, PP_ESYNTAX, b, "invalid CPU list");
+		pp_expr_fail(p, PP_ESYNTAX, b, "invalid CPU list");
 	}
 	for (size_t i = 0; i < nr; i++) {
 		map[list[i] / 8] |= (uint8_t)(1u << (list[i] % 8));
@@ -686,11 +686,11 @@ static void cpus_set(struct expr_parser *p, struct expr_val *v, int pos)
 			nbits = (uint32_t)list[i] + 1;
 	}
 	free(list);
-	off = expr_pool_add(p, map, (nbits + 7) / 8);
+	off = pp_expr_pool_add(p, map, (nbits + 7) / 8);
 	p->cur = e + 1;
 	next(p);
 	p->at = pos;
-	expr_emit(p, OP_CPUS, off, nbits);
+	pp_expr_emit(p, OP_CPUS, off, nbits);
 	*v = val_of(expr_type_make(B_INT, false, 0));
 }
 
@@ -704,20 +704,20 @@ static struct expr_val band(struct expr_parser *p)
 		struct expr_val r;
 
 		next(p);
-		if ((p->env->flags & PP_EXPR_FILTER) && expr_tok_is(p, "CPUS") &&
+		if ((p->env->flags & PP_EXPR_FILTER) && pp_expr_tok_is(p, "CPUS") &&
 		    p->cur < p->len && p->src[p->cur] == '{') {
 			cpus_set(p, &v, pos);
 			continue;
 		}
-		hole = expr_emit(p, OP_NOP, 0, 0);
+		hole = pp_expr_emit(p, OP_NOP, 0, 0);
 		r = equality(p);
 		if (v.is_const && r.is_const) {
 			struct expr_val l = v;
 
-			expr_gen_binop(p, '&', pos, &v, &r, hole);
-			expr_fold(p, &v, l.start);
+			pp_expr_gen_binop(p, '&', pos, &v, &r, hole);
+			pp_expr_fold(p, &v, l.start);
 		} else {
-			expr_gen_binop(p, '&', pos, &v, &r, hole);
+			pp_expr_gen_binop(p, '&', pos, &v, &r, hole);
 		}
 	}
 	return v;
@@ -753,14 +753,14 @@ static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int
 		need_scalar(p, &v, pos);
 		p->at = pos;
 		if (jop == OP_JNZK && !v.is_bool)
-			expr_emit(p, OP_BOOL, 0, 0);
-		j = expr_emit(p, jop, 0, 0);
+			pp_expr_emit(p, OP_BOOL, 0, 0);
+		j = pp_expr_emit(p, jop, 0, 0);
 		next(p);
 		r = sub(p);
 		need_scalar(p, &r, pos);
 		p->at = pos;
 		if (!r.is_bool)
-			expr_emit(p, OP_BOOL, 0, 0);
+			pp_expr_emit(p, OP_BOOL, 0, 0);
 		p->e->code[j].a = p->e->nr_code;
 		v = val_of(expr_type_make(B_INT, false, 0));
 		v.is_bool = true;
@@ -791,11 +791,11 @@ static struct expr_val cond(struct expr_parser *p)
 	enter(p);
 	next(p);
 	p->at = pos;
-	jz = expr_emit(p, OP_JZ, 0, 0);
+	jz = pp_expr_emit(p, OP_JZ, 0, 0);
 	sp = p->sp;
 	a = comma(p);
-	hole = expr_emit(p, OP_NOP, 0, 0);
-	jmp = expr_emit(p, OP_JMP, 0, 0);
+	hole = pp_expr_emit(p, OP_NOP, 0, 0);
+	jmp = pp_expr_emit(p, OP_JMP, 0, 0);
 	expect(p, ':', "':'");
 	p->sp = sp;
 	p->e->code[jz].a = p->e->nr_code;
@@ -805,9 +805,9 @@ static struct expr_val cond(struct expr_parser *p)
 	} else if (a.t.base == B_VOID || b.t.base == B_VOID) {
 		t = expr_type_make(B_VOID, false, 0);
 	} else {
-		t = expr_usual(expr_promote(a.t), expr_promote(b.t));
-		expr_patch_ext(p, hole, expr_promote(a.t), t);
-		expr_convert(p, expr_promote(b.t), t);
+		t = pp_expr_usual(pp_expr_promote(a.t), pp_expr_promote(b.t));
+		pp_expr_patch_ext(p, hole, pp_expr_promote(a.t), t);
+		pp_expr_convert(p, pp_expr_promote(b.t), t);
 	}
 	p->e->code[jmp].a = p->e->nr_code;
 	p->depth--;
@@ -819,7 +819,7 @@ static struct expr_val assign(struct expr_parser *p)
 	struct expr_val v = cond(p);
 
 	if (p->tok == '=' || p->tok == TK_ASSIGN_OP)
-		expr_fail(p, PP_ENOTSUP, p->tok_pos,
+		pp_expr_fail(p, PP_ENOTSUP, p->tok_pos,
 			  "assignment is not supported (the event is read-only)");
 	return v;
 }
@@ -830,7 +830,7 @@ static struct expr_val comma(struct expr_parser *p)
 
 	while (p->tok == ',') {
 		p->at = p->tok_pos;
-		expr_emit(p, OP_POP, 0, 0);
+		pp_expr_emit(p, OP_POP, 0, 0);
 		next(p);
 		v = assign(p);
 	}
@@ -866,10 +866,10 @@ static int compile(const char *text, const struct pp_expr_env *env, unsigned fla
 		return ret;
 	}
 	if (len > EXPR_MAX_TEXT)
-		expr_fail(p, PP_ERANGE, EXPR_MAX_TEXT, "expression too long");
+		pp_expr_fail(p, PP_ERANGE, EXPR_MAX_TEXT, "expression too long");
 	next(p);
 	if (p->tok == TK_EOF)
-		expr_fail(p, PP_ESYNTAX, p->tok_pos, "empty expression");
+		pp_expr_fail(p, PP_ESYNTAX, p->tok_pos, "empty expression");
 
 	struct expr_val v = comma(p);
 
@@ -877,7 +877,7 @@ static int compile(const char *text, const struct pp_expr_env *env, unsigned fla
 		fail_unexpected(p, NULL);
 	p->e->type = v.t;
 	p->at = p->len;
-	expr_finish(p);
+	pp_expr_finish(p);
 	p->e->text = pp_xstrdup(text);
 	*out = p->e;
 	pp_buf_release(&p->lit);

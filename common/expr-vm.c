@@ -528,11 +528,11 @@ vm_exec(struct vm *vm, struct pp_buf *trace)
 			break;
 		case OP_RET:
 			return sp ? s[sp - 1] : 0;
-		default:	/* OP_NOP never survives expr_finish() */
+		default:	/* OP_NOP never survives pp_expr_finish() */
 			break;
 		}
 		if (trace) {
-			expr_insn_print(vm->e, (uint32_t)(in - code), trace);
+			pp_expr_insn_print(vm->e, (uint32_t)(in - code), trace);
 			if (sp)
 				pp_buf_addf(trace, "  -> %lld (%#llx)", (long long)s[sp - 1],
 					    (unsigned long long)s[sp - 1]);
@@ -552,7 +552,7 @@ static void vm_init(struct vm *vm, const struct pp_expr *e, struct pp_expr_ctx *
 	vm->nr_ext = 0;
 }
 
-bool expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
+bool pp_expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
 {
 	struct expr_insn buf[33];
 	struct pp_expr e = { .code = buf };
@@ -599,7 +599,7 @@ int pp_expr_eval_str(const struct pp_expr *e, struct pp_expr_ctx *ctx, char *buf
 	const char *s;
 	size_t len;
 
-	if (!expr_is_str(e->type))
+	if (!pp_expr_is_str(e->type))
 		return PP_ETYPE;
 	vm_init(&vm, e, ctx);
 	s = vm_str(&vm, vm_exec(&vm, NULL), &len);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export.h - writers that turn a replay into other tools' formats.
+ * export/export.h - the export engine: writers that turn a replay into other tools' formats.
  *
  * An export is opened on an analyzer instance (its output file, its matched
  * selectors), fed the instance's events in time order, and finished at the end

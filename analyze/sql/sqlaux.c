@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/sqlint.h"
+#include "analyze/sql/internal.h"
 #include "common/log.h"
 #include "common/selector.h"
 
@@ -40,7 +40,7 @@ static const struct auxdef defs[] = {
 	[ST_LOSSES] = { "losses", { "time:I", "cpu:I", "count:I" }, 0 },
 };
 
-struct sqltab *sqlaux_new(enum sqltab_kind kind)
+struct sqltab *ana_sqlaux_new(enum sqltab_kind kind)
 {
 	const struct auxdef *d = &defs[kind];
 	struct sqltab *t = pp_xcalloc(1, sizeof(*t));
@@ -58,7 +58,7 @@ struct sqltab *sqlaux_new(enum sqltab_kind kind)
 		t->nr_cols++;
 	}
 	t->keep_all = true;
-	sqltab_layout(t);
+	ana_sqltab_layout(t);
 	return t;
 }
 
@@ -69,15 +69,15 @@ static void put_row(struct ana_sqldb *db, struct sqltab *t, const int64_t *ints,
 		struct sqlcol *c = &t->cols[i];
 		int64_t v = ints[i];
 		if (c->kind == SC_TEXT)
-			v = sqlstrs_intern(&db->strs, texts[i] ? texts[i] : "",
+			v = ana_sqlstrs_intern(&db->strs, texts[i] ? texts[i] : "",
 					   texts[i] ? strlen(texts[i]) : 0);
-		sqlcol_put(c, t->nr_rows, v);
+		ana_sqlcol_put(c, t->nr_rows, v);
 	}
 	t->nr_rows++;
 	db->dirty = true;
 }
 
-void sqlaux_note_seen(struct ana_sqldb *db, const struct pp_event *ev)
+void ana_sqlaux_note_seen(struct ana_sqldb *db, const struct pp_event *ev)
 {
 	void **slot = pp_u64map_slot(&db->seen, ev->tid);
 	struct sqlseen *s = *slot;
@@ -90,7 +90,7 @@ void sqlaux_note_seen(struct ana_sqldb *db, const struct pp_event *ev)
 	s->count++;
 }
 
-void sqlaux_lost(struct ana_sqldb *db, const struct pp_lost_ev *l)
+void ana_sqlaux_lost(struct ana_sqldb *db, const struct pp_lost_ev *l)
 {
 	int64_t v[3] = { (int64_t)l->time_ns, l->cpu, (int64_t)l->count };
 	const char *tx[3] = { NULL };
@@ -98,7 +98,7 @@ void sqlaux_lost(struct ana_sqldb *db, const struct pp_lost_ev *l)
 	put_row(db, db->aux[ST_LOSSES], v, tx);
 }
 
-void sqlaux_mmap(struct ana_sqldb *db, const struct pp_mmap_ev *m)
+void ana_sqlaux_mmap(struct ana_sqldb *db, const struct pp_mmap_ev *m)
 {
 	char bid[2 * 64 + 1];
 	int64_t v[8] = { (int64_t)m->time_ns, m->pid, m->tid, (int64_t)m->addr, (int64_t)m->len,
@@ -118,7 +118,7 @@ static void refresh_tasks(struct ana_sqldb *db)
 	struct ana_task_info ti;
 	size_t it = 0;
 
-	sqltab_clear(t);
+	ana_sqltab_clear(t);
 	while (ana_task_next(db->s, &it, &ti)) {
 		struct sqlseen *s = pp_u64map_get(&db->seen, ti.tid);
 		int64_t v[8] = { ti.pid, ti.tid, ti.ppid ? (int64_t)ti.ppid : AUX_NULL, 0,
@@ -153,7 +153,7 @@ static void refresh_stacks(struct ana_sqldb *db)
 	}
 }
 
-void sqlaux_refresh(struct ana_sqldb *db)
+void ana_sqlaux_refresh(struct ana_sqldb *db)
 {
 	if (db->aux[ST_TASKS]->referenced)
 		refresh_tasks(db);
@@ -178,7 +178,7 @@ static int max_stack_of(const struct ana_evtype *type)
 	return ms;
 }
 
-int sqlaux_write_metadata(struct ana_sqldb *db)
+int ana_sqlaux_write_metadata(struct ana_sqldb *db)
 {
 	const struct ppf_file_info *fi = ppf_reader_info(db->s->r);
 	sqlite3_stmt *st;
@@ -189,7 +189,7 @@ int sqlaux_write_metadata(struct ana_sqldb *db)
 		rc = sqlite3_prepare_v2(db->db, "INSERT INTO event_metadata VALUES "
 					"(?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL);
 	if (rc != SQLITE_OK)
-		return sqldb_errf(db, PP_ESYNTAX, "event_metadata: %s", sqlite3_errmsg(db->db));
+		return ana_sqldb_errf(db, PP_ESYNTAX, "event_metadata: %s", sqlite3_errmsg(db->db));
 	for (size_t i = 0; i < db->nr_tabs; i++) {
 		const struct sqltab *t = db->tabs[i];
 		const struct ana_evtype *ty = t->type;
@@ -200,7 +200,7 @@ int sqlaux_write_metadata(struct ana_sqldb *db)
 			continue;
 		for (size_t k = 0; k < t->nr_cols; k++)
 			nfields += t->cols[k].f != NULL;
-		fl = sqlfunc_list(t);
+		fl = ana_sqlfunc_list(t);
 		sqlite3_bind_text(st, 1, t->name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, ty->sys ? ty->sys : "", -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 3, ty->event, -1, SQLITE_STATIC);
@@ -224,7 +224,7 @@ int sqlaux_write_metadata(struct ana_sqldb *db)
 		free(fl);
 		if (rc != SQLITE_DONE) {
 			sqlite3_finalize(st);
-			return sqldb_errf(db, PP_ESYNTAX, "event_metadata: %s", sqlite3_errmsg(db->db));
+			return ana_sqldb_errf(db, PP_ESYNTAX, "event_metadata: %s", sqlite3_errmsg(db->db));
 		}
 	}
 	sqlite3_finalize(st);

@@ -17,7 +17,7 @@
 #ifdef PP_HAVE_PYTHON
 #include <string.h>
 
-#include "analyze/pyint.h"
+#include "analyze/python/internal.h"
 #include "common/expr.h"
 #include "common/log.h"
 
@@ -158,7 +158,7 @@ static PyObject *evs_next(PyObject *o)
 			if (sel->filter && !ana_filter_pass(s, sel->filter, &ev))
 				continue;
 			ev.sel = sel;
-			return pyevent_new((PpEventType *)it->ets[k], &ev);
+			return ana_pyevent_new((PpEventType *)it->ets[k], &ev);
 		}
 	}
 	return NULL;	/* StopIteration */
@@ -224,7 +224,7 @@ static PyObject *cap_events(PyObject *self, PyObject *args, PyObject *kw)
 		void **slot = pp_u64map_slot(&it->first, m->type->id);
 		if (!*slot)
 			*slot = (void *)(uintptr_t)(k + 1);
-		it->ets[k] = (PyObject *)pyevtype_new(it->ses->s, m->type, m->alias,
+		it->ets[k] = (PyObject *)ana_pyevtype_new(it->ses->s, m->type, m->alias,
 						      (PyObject *)it->ses);
 		if (!it->ets[k]) {
 			Py_DECREF(it);
@@ -352,15 +352,15 @@ PyMODINIT_FUNC PyInit_pp(void)
 {
 	PyObject *m;
 
-	if (pyevent_ready() || PyType_Ready(&PpSession_Type) < 0 ||
+	if (ana_pyevent_ready() || PyType_Ready(&PpSession_Type) < 0 ||
 	    PyType_Ready(&PpEvents_Type) < 0 || PyType_Ready(&PpCapture_Type) < 0)
 		return NULL;
 	m = PyModule_Create(&pp_moddef);
 	if (!m)
 		return NULL;
-	Py_INCREF(&PpEvent_Type);
+	Py_INCREF(&ana_py_event_type);
 	Py_INCREF(&PpCapture_Type);
-	if (PyModule_AddObject(m, "Event", (PyObject *)&PpEvent_Type) ||
+	if (PyModule_AddObject(m, "Event", (PyObject *)&ana_py_event_type) ||
 	    PyModule_AddObject(m, "Capture", (PyObject *)&PpCapture_Type)) {
 		Py_DECREF(m);
 		return NULL;

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export-internal.h - what the format writers (analyze/export-*.c) share.
+ * export/internal.h - what the format writers (analyze/export/) share.
  *
- * Each writer is one const struct ana_export_ops; analyze/export.c holds the
+ * Each writer is one const struct ana_export_ops; analyze/export/export.c holds the
  * list, opens and closes exports, and provides the helpers every writer needs:
  * decoding an event's fields into typed values, fast number formatting, JSON
  * strings that are always valid UTF-8, and the --value of pprof and folded.
- * Not for analyzers: they use analyze/export.h.
+ * Not for analyzers: they use analyze/export/export.h.
  */
 #ifndef PP_ANALYZE_EXPORT_INTERNAL_H
 #define PP_ANALYZE_EXPORT_INTERNAL_H
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
-#include "analyze/export.h"
+#include "analyze/export/export.h"
 #include "common/buf.h"
 
 struct pp_expr;

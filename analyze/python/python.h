@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * py.h - Python over the events of a replay (a service of the core, CPython inside).
+ * python/python.h - the Python engine: Python over the events of a replay (CPython inside).
  *
  * An ana_py is the embedded interpreter running one user script; the
  * script's functions are called with pp.Event objects (lazy views of one
@@ -11,8 +11,8 @@
  * #ifdef.  Analyzers use this header through analyze/analyzer.h.
  * Not here: which functions to call when (the python analyzer decides).
  */
-#ifndef PP_ANALYZE_PY_H
-#define PP_ANALYZE_PY_H
+#ifndef PP_ANALYZE_PYTHON_H
+#define PP_ANALYZE_PYTHON_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -22,7 +22,7 @@
 
 #include <zlib.h>
 
-#include "analyze/export-internal.h"
+#include "analyze/export/internal.h"
 #include "analyze/internal.h"
 #include "common/intern.h"
 #include "common/log.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/sqlint.h"
+#include "analyze/sql/internal.h"
 #include "common/buf.h"
 #include "common/log.h"
 
@@ -41,7 +41,7 @@ struct sqlcur {
 	size_t row;
 };
 
-const char *sqlcol_decl(const struct sqlcol *c)
+const char *ana_sqlcol_decl(const struct sqlcol *c)
 {
 	return c->kind == SC_TEXT ? "TEXT" : c->kind == SC_BLOB ? "BLOB" : "INTEGER";
 }
@@ -57,7 +57,7 @@ static void add_ident(struct pp_buf *b, const char *name)
 	pp_buf_addch(b, '"');
 }
 
-char *sqltab_schema(const struct sqltab *t, bool only_used)
+char *ana_sqltab_schema(const struct sqltab *t, bool only_used)
 {
 	struct pp_buf b = PP_BUF_INIT;
 	bool first = true;
@@ -70,7 +70,7 @@ char *sqltab_schema(const struct sqltab *t, bool only_used)
 			continue;
 		pp_buf_adds(&b, first ? "" : ", ");
 		add_ident(&b, t->cols[i].name);
-		pp_buf_addf(&b, " %s", sqlcol_decl(&t->cols[i]));
+		pp_buf_addf(&b, " %s", ana_sqlcol_decl(&t->cols[i]));
 		first = false;
 	}
 	if (first)
@@ -92,7 +92,7 @@ static int vt_connect(sqlite3 *sdb, void *aux, int argc, const char *const *argv
 		*err = sqlite3_mprintf("pp: bad table number");
 		return SQLITE_ERROR;
 	}
-	schema = sqltab_schema(db->tabs[n], false);
+	schema = ana_sqltab_schema(db->tabs[n], false);
 	rc = sqlite3_declare_vtab(sdb, schema);
 	free(schema);
 	if (rc != SQLITE_OK)
@@ -158,7 +158,7 @@ static void learn(struct sqltab *t, sqlite3_index_info *info)
 							.i = sqlite3_value_int64(v) };
 		}
 	}
-	sqltab_add_alt(t, terms, nr);
+	ana_sqltab_add_alt(t, terms, nr);
 }
 
 static bool offers_index(const struct sqlcol *c, bool constant_rhs)
@@ -401,7 +401,7 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 				empty = true;
 			} else if (ic->kind == SC_TEXT) {
 				const unsigned char *p = sqlite3_value_text(x);
-				uint32_t id = sqlstrs_find(&c->db->strs, p ? (const char *)p : "",
+				uint32_t id = ana_sqlstrs_find(&c->db->strs, p ? (const char *)p : "",
 							   (size_t)sqlite3_value_bytes(x));
 				empty |= id == UINT32_MAX;
 				key[k] = id;
@@ -417,12 +417,12 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		if (empty) {
 			c->hi = 0;
 		} else if (usable && nr > 0) {
-			c->perm = sqltab_index(t, cols, nr);
+			c->perm = ana_sqltab_index(t, cols, nr);
 			c->lo = bound_n(t, cols, nr, c->perm, n, key, false);
 			c->hi = bound_n(t, cols, nr, c->perm, n, key, true);
 		}
 	} else if (plan == P_INDEX_SCAN && (size_t)col < t->nr_cols) {
-		c->perm = sqltab_index(t, &col, 1);
+		c->perm = ana_sqltab_index(t, &col, 1);
 	}
 	/* time bounds: on the natural order, or inside an index group (in time order too) */
 	if ((plan == P_RANGE || plan == P_INDEX_EQ) && t->time_col >= 0) {
@@ -541,7 +541,7 @@ static const sqlite3_module pp_module = {
 	.xRowid = vt_rowid,
 };
 
-int sqlvtab_register(struct ana_sqldb *db)
+int ana_sqlvtab_register(struct ana_sqldb *db)
 {
 	return sqlite3_create_module(db->db, "pp", &pp_module, db);
 }

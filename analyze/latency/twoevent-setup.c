@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/twoevent-internal.h"
+#include "analyze/latency/internal.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
 
 /* --- pairs ------------------------------------------------------------------- */
 
-struct te_pair *te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2)
+struct te_pair *ana_te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2)
 {
 	if (!tp1)
 		return NULL;
@@ -71,7 +71,7 @@ static void pairs_build(struct ana_te *te)
 				continue;
 			pair_new(te, exit->entry, te->impl->call_based ? NULL : exit);
 			if (te->impl->call_based) {
-				struct te_pair *p = te_pair_find(te, exit->entry, NULL);
+				struct te_pair *p = ana_te_pair_find(te, exit->entry, NULL);
 				p->tp2 = exit;
 				if ((int)strlen(exit->entry->name) > te->max_len1)
 					te->max_len1 = (int)strlen(exit->entry->name);
@@ -116,12 +116,12 @@ int ana_te_impl_parse(const char *name, enum ana_te_impl *out)
 static const struct te_impl_ops *impl_ops(enum ana_te_impl id)
 {
 	switch (id) {
-	case ANA_TE_PAIR: return &te_pair_ops;
-	case ANA_TE_KMEMPROF: return &te_kmemprof_ops;
-	case ANA_TE_SYSCALLS: return &te_syscalls_ops;
-	case ANA_TE_CALL: return &te_call_ops;
-	case ANA_TE_CALL_DELAY: return &te_call_delay_ops;
-	default: return &te_delay_ops;
+	case ANA_TE_PAIR: return &ana_te_pair_ops;
+	case ANA_TE_KMEMPROF: return &ana_te_kmemprof_ops;
+	case ANA_TE_SYSCALLS: return &ana_te_syscalls_ops;
+	case ANA_TE_CALL: return &ana_te_call_ops;
+	case ANA_TE_CALL_DELAY: return &ana_te_call_delay_ops;
+	default: return &ana_te_delay_ops;
 	}
 }
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/twoevent-internal.h"
+#include "analyze/latency/internal.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
@@ -53,7 +53,7 @@ static struct te_node *node_get(struct ana_te *te)
 	return n;
 }
 
-void te_node_put(struct ana_te *te, struct te_node *n)
+void ana_te_node_put(struct ana_te *te, struct te_node *n)
 {
 	uint8_t *buf = n->buf;
 	uint32_t cap = n->buf_cap;
@@ -88,24 +88,24 @@ static void node_copy(struct te_node *n, const struct pp_event *ev)
 	n->ev.extra_sz = 0;
 }
 
-bool te_tl_valid(struct ana_te *te, uint64_t seq)
+bool ana_te_tl_valid(struct ana_te *te, uint64_t seq)
 {
 	return seq >= te->tl_head_seq && seq < te->tl_next_seq;
 }
 
-struct te_node *te_tl_at(struct ana_te *te, uint64_t seq)
+struct te_node *ana_te_tl_at(struct ana_te *te, uint64_t seq)
 {
 	return te->tl[(te->tl_head + (seq - te->tl_head_seq)) & (te->tl_cap - 1)];
 }
 
 /* The first timeline seq whose event is at or after @time_ns (tl_next_seq if none). */
-uint64_t te_tl_first_at(struct ana_te *te, uint64_t time_ns)
+uint64_t ana_te_tl_first_at(struct ana_te *te, uint64_t time_ns)
 {
 	uint64_t lo = te->tl_head_seq, hi = te->tl_next_seq;
 
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (te_tl_at(te, mid)->ev.time_ns < time_ns)
+		if (ana_te_tl_at(te, mid)->ev.time_ns < time_ns)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -174,7 +174,7 @@ static void backup_remove(struct ana_te *te, struct te_node *n)
 	if (n->on_timeline)
 		n->unneeded = 1;
 	else
-		te_node_put(te, n);
+		ana_te_node_put(te, n);
 }
 
 /* The newest backup of @key (of event @tp when given: nested-trace's entry). */
@@ -298,7 +298,7 @@ static void fill_iter(struct ana_te *te, struct te_iter *it, struct te_node *e1,
 	it->recent_cpu = -1;
 	if (te->detail.before_ns) {
 		uint64_t t1 = e1->ev.time_ns, b = te->detail.before_ns;
-		it->start = te_tl_first_at(te, t1 > b ? t1 - b : 0);
+		it->start = ana_te_tl_first_at(te, t1 > b ? t1 - b : 0);
 	}
 }
 
@@ -311,7 +311,7 @@ static void try_two(struct ana_te *te, struct te_node *cur, bool *need_free)
 		return;
 	prev = backup_find(te, cur->key, te->cfg.nested ? cur->tp->entry : NULL);
 	if (prev) {
-		p = te_pair_find(te, prev->tp, cur->tp);
+		p = ana_te_pair_find(te, prev->tp, cur->tp);
 		if (p && prev->ev.time_ns < cur->ev.time_ns) {
 			struct te_iter it;
 			if (te->detail.enabled)
@@ -323,7 +323,7 @@ static void try_two(struct ana_te *te, struct te_node *cur, bool *need_free)
 			*need_free = true;
 		}
 	} else if (te->impl->call_based) {
-		p = te_pair_find(te, cur->tp, NULL);
+		p = ana_te_pair_find(te, cur->tp, NULL);
 		if (p)
 			te->impl->two(te, p, cur, NULL, NULL);
 	}
@@ -341,7 +341,7 @@ static void try_backup(struct ana_te *te, struct te_node *cur, bool *need_free)
 static struct te_node *first_pending(struct ana_te *te, uint64_t now_ns, bool all)
 {
 	while (te->pend_seq < te->tl_next_seq) {
-		struct te_node *n = te_tl_at(te, te->pend_seq);
+		struct te_node *n = ana_te_tl_at(te, te->pend_seq);
 		if (!n->pending) {
 			te->pend_seq++;
 			continue;
@@ -364,14 +364,14 @@ static void tl_trim(struct ana_te *te)
 	if (te->detail.before_ns && te->tl_nr) {
 		const struct te_node *first = te->needed_head;
 		if (!first && te->pend_seq < te->tl_next_seq)
-			first = te_tl_at(te, te->pend_seq);
+			first = ana_te_tl_at(te, te->pend_seq);
 		if (!first)
-			first = te_tl_at(te, te->tl_next_seq - 1);
+			first = ana_te_tl_at(te, te->tl_next_seq - 1);
 		if (first->ev.time_ns > te->detail.before_ns)
 			before = first->ev.time_ns - te->detail.before_ns;
 	}
 	while (te->tl_nr) {
-		struct te_node *n = te_tl_at(te, te->tl_head_seq);
+		struct te_node *n = ana_te_tl_at(te, te->tl_head_seq);
 		if (!((before == 0 && n->unneeded) || n->ev.time_ns < before))
 			break;
 		if (n->pending || te->pend_seq <= n->seq)
@@ -380,7 +380,7 @@ static void tl_trim(struct ana_te *te)
 			backup_remove(te, n);
 		tl_pop(te);
 		n->on_timeline = 0;
-		te_node_put(te, n);
+		ana_te_node_put(te, n);
 	}
 }
 
@@ -447,12 +447,12 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 		memset(&tmp, 0, sizeof(tmp));
 		tmp.ev = *ev;
 		tmp.tp = tp;
-		te_print_event(te, &tmp, NULL);
+		ana_te_print_event(te, &tmp, NULL);
 	} else if (te->az->opt.verbose >= 2) {
 		memset(&tmp, 0, sizeof(tmp));
 		tmp.ev = *ev;
 		tmp.tp = tp;
-		te_print_event(te, &tmp, NULL);
+		ana_te_print_event(te, &tmp, NULL);
 	}
 
 	memset(&tmp, 0, sizeof(tmp));
@@ -508,7 +508,7 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 
 static bool call_remaining(struct ana_te *te, struct te_node *left, int reason)
 {
-	struct te_pair *p = te_pair_find(te, left->tp, NULL);
+	struct te_pair *p = ana_te_pair_find(te, left->tp, NULL);
 	struct te_iter it;
 
 	if (!p || !te->impl->remaining)
@@ -587,12 +587,12 @@ void ana_te_lost(struct ana_te *te, const struct pp_lost_ev *l)
 
 /* --- reports ------------------------------------------------------------------- */
 
-const char *te_unit(struct ana_te *te)
+const char *ana_te_unit(struct ana_te *te)
 {
 	return "us";
 }
 
-void te_print_time_line(struct ana_te *te, uint64_t now_ns)
+void ana_te_print_time_line(struct ana_te *te, uint64_t now_ns)
 {
 	char wall[48];
 
@@ -626,7 +626,7 @@ void ana_te_free(struct ana_te *te)
 		return;
 	if (te->impl && te->impl->release)
 		te->impl->release(te);
-	te_lat_reset(te);
+	ana_te_lat_reset(te);
 	pp_u64map_release(&te->lat);
 	/* every node lives in a slab: free the buffers, then the slabs */
 	for (struct te_slab *slab = te->slabs, *next; slab; slab = next) {

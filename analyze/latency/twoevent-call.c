@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/twoevent-internal.h"
+#include "analyze/latency/internal.h"
 
 #define KMEM_FIRST_N 10
 
@@ -256,12 +256,12 @@ static void kmem_print(struct ana_te *te, uint64_t now_ns)
 		if (!p->tp2) {
 			if (!k->nr_alloc)
 				continue;
-			te_print_time_line(te, now_ns);
+			ana_te_print_time_line(te, now_ns);
 			fprintf(te->fp, "%s total alloc %llu bytes on %llu objects but not freed\n",
 				n1, (unsigned long long)k->alloc_bytes,
 				(unsigned long long)k->nr_alloc);
 		} else {
-			te_print_time_line(te, now_ns);
+			ana_te_print_time_line(te, now_ns);
 			fprintf(te->fp, "%s => %s\n", n1, p->tp2->sel->type->name);
 			fprintf(te->fp, "%s total alloc %llu bytes on %llu objects\n", n1,
 				(unsigned long long)k->alloc_bytes,
@@ -295,7 +295,7 @@ static void kmem_release(struct ana_te *te)
 	}
 }
 
-const struct te_impl_ops te_kmemprof_ops = {
+const struct te_impl_ops ana_te_kmemprof_ops = {
 	.name = "kmemprof",
 	.init = kmem_init,
 	.two = kmem_two,
@@ -385,8 +385,8 @@ static void json_caller(struct ana_te *te, struct caller *c, bool *first)
 		pp_buf_addf(b, ",\"calls\":%llu,\"total_us\":%.3f,\"min_us\":%.3f,\"p50_us\":%.3f,"
 			    "\"p95_us\":%.3f,\"p99_us\":%.3f,\"max_us\":%.3f",
 			    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-			    te_lat_pct(l, 50) / 1000.0, te_lat_pct(l, 95) / 1000.0,
-			    te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
+			    ana_te_lat_pct(l, 50) / 1000.0, ana_te_lat_pct(l, 95) / 1000.0,
+			    ana_te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
 	pp_buf_addch(b, '}');
 	for (unsigned i = 0; i < c->nr_callees; i++)
 		json_caller(te, c->callees[i], first);
@@ -412,9 +412,9 @@ static void print_caller(struct ana_te *te, struct caller *c)
 		if (l)
 			fprintf(te->fp, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f\n",
 				(unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-				te_lat_pct(l, 50) / 1000.0,
-				te_lat_pct(l, 95) / 1000.0,
-				te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
+				ana_te_lat_pct(l, 50) / 1000.0,
+				ana_te_lat_pct(l, 95) / 1000.0,
+				ana_te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
 		else
 			fputc('\n', te->fp);
 	}
@@ -444,7 +444,7 @@ static void call_tree_print(struct ana_te *te, uint64_t now_ns)
 	if (te->impl_id == ANA_TE_CALL_DELAY) {
 		int w = flen(te);
 		ana_report_header(te->az);
-		te_print_time_line(te, now_ns);
+		ana_te_print_time_line(te, now_ns);
 		fprintf(te->fp, "%*s R %8s %16s %12s %12s %12s %12s %12s\n", w, "function call",
 			"calls", "total(us)", "min(us)", "p50(us)", "p95(us)", "p99(us)",
 			"max(us)");
@@ -458,7 +458,7 @@ static void call_tree_print(struct ana_te *te, uint64_t now_ns)
 		print_caller(te, cc->roots[i]);
 out:
 	if (te->impl_id == ANA_TE_CALL_DELAY)
-		te_lat_reset(te);
+		ana_te_lat_reset(te);
 	cc->calls = 0;
 }
 
@@ -474,7 +474,7 @@ static int call_init(struct ana_te *te)
 		te->pairs[i]->impl = c;
 	}
 	if (te->impl_id == ANA_TE_CALL_DELAY)
-		return te_delay_ops.init(te);
+		return ana_te_delay_ops.init(te);
 	return 0;
 }
 
@@ -499,7 +499,7 @@ static bool call_link(struct ana_te *te, struct te_pair *p, struct te_tp *tp2)
 		cc->calls++;
 		return true;
 	}
-	q = te_pair_find(te, tp2, NULL);
+	q = ana_te_pair_find(te, tp2, NULL);
 	if (!q || q->tp1 != tp2)
 		return false;
 	callee = q->impl;
@@ -528,7 +528,7 @@ static void call_two(struct ana_te *te, struct te_pair *p, struct te_node *e1, s
 {
 	if (call_link(te, p, e2 ? e2->tp : NULL) || te->impl_id != ANA_TE_CALL_DELAY)
 		return;
-	te_delay_ops.two(te, p, e1, e2, it);
+	ana_te_delay_ops.two(te, p, e1, e2, it);
 }
 
 static void call_release(struct ana_te *te)
@@ -547,7 +547,7 @@ static void call_release(struct ana_te *te)
 	te->impl_priv = NULL;
 }
 
-const struct te_impl_ops te_call_ops = {
+const struct te_impl_ops ana_te_call_ops = {
 	.name = "call",
 	.call_based = true,
 	.init = call_init,
@@ -556,7 +556,7 @@ const struct te_impl_ops te_call_ops = {
 	.release = call_release,
 };
 
-const struct te_impl_ops te_call_delay_ops = {
+const struct te_impl_ops ana_te_call_delay_ops = {
 	.name = "call-delay",
 	.call_based = true,
 	.init = call_init,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * twoevent-internal.h - the parts of the two-event engine shared by its files.
+ * latency/internal.h - the parts of the two-event engine shared by its files.
  *
  * twoevent-setup.c   events, attributes, pairs, checks
  * twoevent.c         keys and roles per event, the backup, the timeline, losses
@@ -11,12 +11,12 @@
  * (pending) only while some later event may still need it; everything else
  * is reusable.  Not here: options of the analyzers (analyzers/).
  */
-#ifndef PP_ANALYZE_TWOEVENT_INTERNAL_H
-#define PP_ANALYZE_TWOEVENT_INTERNAL_H
+#ifndef PP_ANALYZE_LATENCY_INTERNAL_H
+#define PP_ANALYZE_LATENCY_INTERNAL_H
 
 #include <stdio.h>
 
-#include "analyze/twoevent.h"
+#include "analyze/latency/latency.h"
 #include "common/buf.h"
 #include "common/detail.h"
 #include "common/hist.h"
@@ -184,30 +184,30 @@ struct ana_te {
 };
 
 /* twoevent.c */
-struct te_pair *te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2);
-void te_node_put(struct ana_te *te, struct te_node *n);
-struct te_node *te_tl_at(struct ana_te *te, uint64_t seq);
-bool te_tl_valid(struct ana_te *te, uint64_t seq);
-uint64_t te_tl_first_at(struct ana_te *te, uint64_t time_ns);
-const char *te_unit(struct ana_te *te);
-void te_print_time_line(struct ana_te *te, uint64_t now_ns);
+struct te_pair *ana_te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2);
+void ana_te_node_put(struct ana_te *te, struct te_node *n);
+struct te_node *ana_te_tl_at(struct ana_te *te, uint64_t seq);
+bool ana_te_tl_valid(struct ana_te *te, uint64_t seq);
+uint64_t ana_te_tl_first_at(struct ana_te *te, uint64_t time_ns);
+const char *ana_te_unit(struct ana_te *te);
+void ana_te_print_time_line(struct ana_te *te, uint64_t now_ns);
 
 /* twoevent-detail.c */
-void te_print_event(struct ana_te *te, const struct te_node *n, const char *title);
-void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
+void ana_te_print_event(struct ana_te *te, const struct te_node *n, const char *title);
+void ana_te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
 		   uint64_t delta, struct te_iter *it);
-void te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
+void ana_te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
 			 struct te_iter *it);
-void te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out);
+void ana_te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out);
 
 /* twoevent-delay.c */
-struct te_lat *te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);
-struct te_lat **te_lat_collect(struct ana_te *te, size_t *nr, bool sorted);
-uint64_t te_lat_pct(struct te_lat *l, double p);
-void te_lat_reset(struct ana_te *te);
-extern const struct te_impl_ops te_delay_ops, te_syscalls_ops, te_pair_ops;
+struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);
+struct te_lat **ana_te_lat_collect(struct ana_te *te, size_t *nr, bool sorted);
+uint64_t ana_te_lat_pct(struct te_lat *l, double p);
+void ana_te_lat_reset(struct ana_te *te);
+extern const struct te_impl_ops ana_te_delay_ops, ana_te_syscalls_ops, ana_te_pair_ops;
 
 /* twoevent-call.c */
-extern const struct te_impl_ops te_kmemprof_ops, te_call_ops, te_call_delay_ops;
+extern const struct te_impl_ops ana_te_kmemprof_ops, ana_te_call_ops, ana_te_call_delay_ops;
 
 #endif

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/py.h"
-#include "analyze/pyint.h"
+#include "analyze/python/python.h"
+#include "analyze/python/internal.h"
 #include "common/buf.h"
 #include "common/log.h"
 
@@ -253,7 +253,7 @@ struct ana_py_evtype *ana_py_evtype(struct ana_py *py, const struct ana_evtype *
 {
 	struct ana_py_evtype *e = pp_xcalloc(1, sizeof(*e));
 
-	e->et = pyevtype_new(py->s, t, alias, NULL);
+	e->et = ana_pyevtype_new(py->s, t, alias, NULL);
 	if (!e->et)
 		pp_die("out of memory");
 	e->next = py->ets;
@@ -264,7 +264,7 @@ struct ana_py_evtype *ana_py_evtype(struct ana_py *py, const struct ana_evtype *
 int ana_py_call_event(struct ana_py *py, struct ana_py_fn *fn, struct ana_py_evtype *et,
 		      const struct pp_event *ev)
 {
-	PyObject *e = pyevent_new(et->et, ev), *r;
+	PyObject *e = ana_pyevent_new(et->et, ev), *r;
 
 	if (!e)
 		return grab_error(py);

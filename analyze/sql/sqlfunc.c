@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "analyze/sqlint.h"
+#include "analyze/sql/internal.h"
 #include "common/buf.h"
 #include "common/log.h"
 
@@ -144,7 +144,7 @@ static int sym_cmp(const void *a, const void *b)
 	return r ? r : x->value < y->value ? -1 : x->value > y->value;
 }
 
-void sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t)
+void ana_sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t)
 {
 	struct sym_collect c = { db, t };
 	char *first = NULL;
@@ -174,7 +174,7 @@ void sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t)
 	db->single_sym = single && first ? pp_xstrdup(first) : NULL;
 }
 
-void sqlfunc_release(struct ana_sqldb *db)
+void ana_sqlfunc_release(struct ana_sqldb *db)
 {
 	for (size_t i = 0; i < db->nr_syms; i++) {
 		free(db->syms[i].key);
@@ -384,7 +384,7 @@ static const struct {
 	{ "mac_str", 1, f_mac, false, false },
 };
 
-int sqlfunc_register(struct ana_sqldb *db)
+int ana_sqlfunc_register(struct ana_sqldb *db)
 {
 	for (size_t i = 0; i < PP_ARRAY_SIZE(funcs); i++) {
 		void *ud = funcs[i].db ? (void *)db : funcs[i].flag ? (void *)db : NULL;
@@ -392,14 +392,14 @@ int sqlfunc_register(struct ana_sqldb *db)
 		int rc = sqlite3_create_function(db->db, funcs[i].name, funcs[i].nargs, flags, ud,
 						 funcs[i].fn, NULL, NULL);
 		if (rc != SQLITE_OK)
-			return sqldb_errf(db, PP_ENOTSUP, "cannot register %s(): %s", funcs[i].name,
+			return ana_sqldb_errf(db, PP_ENOTSUP, "cannot register %s(): %s", funcs[i].name,
 					  sqlite3_errmsg(db->db));
 	}
 	return 0;
 }
 
 /* What the print format prints specially: the function_list of event_metadata. */
-char *sqlfunc_list(const struct sqltab *t)
+char *ana_sqlfunc_list(const struct sqltab *t)
 {
 	static const struct { const char *spec, *fn; } pspec[] = {
 		{ "pS", "ksymbol" }, { "ps", "ksymbol" }, { "pF", "ksymbol" }, { "pf", "ksymbol" },

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pyint.h - private parts of the Python service (analyze/py*.c).
+ * python/internal.h - private parts of the Python engine (analyze/python/).
  *
  * pp.Event is a variable-size object holding one event's sample fields and
  * a copy of its call stack and raw bytes (one allocation, pymalloc-sized for
@@ -11,13 +11,14 @@
  * (the pp.open() iterator), so events stay valid as long as they live.
  * Not here: the analyzer (analyzers/python.c).
  */
-#ifndef PP_ANALYZE_PYINT_H
-#define PP_ANALYZE_PYINT_H
+#ifndef PP_ANALYZE_PYTHON_INTERNAL_H
+#define PP_ANALYZE_PYTHON_INTERNAL_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "analyze/internal.h"
+#include "analyze/python/python.h"
 
 typedef struct {
 	PyObject_HEAD
@@ -37,14 +38,14 @@ typedef struct {
 	uint64_t data[];		/* nr_stack frames, then raw_sz bytes */
 } PpEvent;
 
-extern PyTypeObject PpEvent_Type;
-extern PyTypeObject PpEventType_Type;
+extern PyTypeObject ana_py_event_type;
+extern PyTypeObject ana_py_evtype_type;
 
 /* pyevent.c */
-int pyevent_ready(void);
-PpEventType *pyevtype_new(struct ana_session *s, const struct ana_evtype *t, const char *alias,
+int ana_pyevent_ready(void);
+PpEventType *ana_pyevtype_new(struct ana_session *s, const struct ana_evtype *t, const char *alias,
 			  PyObject *owner);
-PyObject *pyevent_new(PpEventType *et, const struct pp_event *ev);
+PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev);
 
 /* pymod.c: the pp module (embedded: registered before Py_Initialize) */
 PyMODINIT_FUNC PyInit_pp(void);

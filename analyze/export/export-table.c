@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "analyze/export-internal.h"
+#include "analyze/export/internal.h"
 #include "common/intern.h"
 #include "common/log.h"
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze/export-internal.h"
+#include "analyze/export/internal.h"
 #include "analyze/internal.h"
 #include "common/intern.h"
 #include "common/expr.h"

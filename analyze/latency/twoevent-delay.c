@@ -17,14 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/twoevent-internal.h"
+#include "analyze/latency/internal.h"
 #include "common/table.h"
 
 #define TASK_COMM_LEN 16
 
 /* --- latency rows ------------------------------------------------------------ */
 
-struct te_lat *te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist)
+struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist)
 {
 	void **oslot = pp_u64map_slot(&te->lat, ins);
 	struct pp_u64map *inner = *oslot;
@@ -75,7 +75,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The nearest-rank percentile @p of row @l: exact while it holds few values. */
-uint64_t te_lat_pct(struct te_lat *l, double p)
+uint64_t ana_te_lat_pct(struct te_lat *l, double p)
 {
 	uint64_t v[TE_LAT_EXACT];
 	uint64_t rank;
@@ -111,7 +111,7 @@ static int cmp_unsorted(const void *a, const void *b)
 }
 
 /* Every row: by key then total descending (@sorted), or by key then pair id. */
-struct te_lat **te_lat_collect(struct ana_te *te, size_t *nr, bool sorted)
+struct te_lat **ana_te_lat_collect(struct ana_te *te, size_t *nr, bool sorted)
 {
 	struct te_lat **v = pp_xmalloc((te->nr_lat + 1) * sizeof(*v));
 	size_t it = 0, n = 0;
@@ -129,7 +129,7 @@ struct te_lat **te_lat_collect(struct ana_te *te, size_t *nr, bool sorted)
 	return v;
 }
 
-void te_lat_reset(struct ana_te *te)
+void ana_te_lat_reset(struct ana_te *te)
 {
 	size_t it = 0;
 	uint64_t k;
@@ -241,12 +241,12 @@ static void delay_two(struct ana_te *te, struct te_pair *p, struct te_node *e1, 
 	if (!e2 || e2->ev.time_ns <= e1->ev.time_ns)
 		return;
 	delta = e2->ev.time_ns - e1->ev.time_ns;
-	te_lat_input(te, te->perins ? e2->key : 0, p->id, delta, true);
+	ana_te_lat_input(te, te->perins ? e2->key : 0, p->id, delta, true);
 	if (p->heatmap)
 		fprintf(p->heatmap, "%llu %llu\n", (unsigned long long)e2->ev.time_ns,
 			(unsigned long long)delta);
 	if ((te->than_ns && delta > te->than_ns) || (te->lower_ns && delta < te->lower_ns))
-		te_print_pair(te, p, e1, e2, delta, it);
+		ana_te_print_pair(te, p, e1, e2, delta, it);
 }
 
 static bool delay_remaining(struct ana_te *te, struct te_pair *p, struct te_node *e1, int reason,
@@ -258,7 +258,7 @@ static bool delay_remaining(struct ana_te *te, struct te_pair *p, struct te_node
 		return false;
 	delta = te->recent_ns - e1->ev.time_ns;
 	if (delta > te->than_ns)
-		te_print_unfinished(te, p, e1, delta, it);
+		ana_te_print_unfinished(te, p, e1, delta, it);
 	return true;
 }
 
@@ -346,9 +346,9 @@ static void table_row(struct ana_te *te, struct pp_table *t, struct te_lat *l,
 	if (avg) {
 		pp_table_num(t, (double)(l->sum / (l->n ? l->n : 1)) / 1000.0, "%.3f");
 	} else {
-		pp_table_num(t, te_lat_pct(l, 50) / 1000.0, "%.3f");
-		pp_table_num(t, te_lat_pct(l, 95) / 1000.0, "%.3f");
-		pp_table_num(t, te_lat_pct(l, 99) / 1000.0, "%.3f");
+		pp_table_num(t, ana_te_lat_pct(l, 50) / 1000.0, "%.3f");
+		pp_table_num(t, ana_te_lat_pct(l, 95) / 1000.0, "%.3f");
+		pp_table_num(t, ana_te_lat_pct(l, 99) / 1000.0, "%.3f");
 	}
 	pp_table_num(t, l->max / 1000.0, "%.3f");
 	if (avg)
@@ -385,13 +385,13 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 		return;
 	if (te->only_than && !lat_any_than(te))
 		return;	/* perf-prof keeps the rows for the next interval */
-	v = te_lat_collect(te, &nr, !te->cfg.nested);
+	v = ana_te_lat_collect(te, &nr, !te->cfg.nested);
 	if (!te->text) {
 		print_machine(te, now_ns, v, nr, false);
 		goto out;
 	}
 	ana_report_header(te->az);
-	te_print_time_line(te, now_ns);
+	ana_te_print_time_line(te, now_ns);
 	pp_buf_reset(b);
 	delay_header(te, b, than);
 	for (size_t i = 0; i < nr; i++) {
@@ -403,9 +403,9 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 			    p->tp2 ? p->tp2->name : "");
 		pp_buf_addf(b, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f",
 			    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-			    te_lat_pct(l, 50) / 1000.0,
-			    te_lat_pct(l, 95) / 1000.0,
-			    te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
+			    ana_te_lat_pct(l, 50) / 1000.0,
+			    ana_te_lat_pct(l, 95) / 1000.0,
+			    ana_te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
 		if (than)
 			than_cell(te, l, b);
 		pp_buf_addch(b, '\n');
@@ -413,10 +413,10 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 	fputs(pp_buf_str(b), te->fp);
 out:
 	free(v);
-	te_lat_reset(te);
+	ana_te_lat_reset(te);
 }
 
-const struct te_impl_ops te_delay_ops = {
+const struct te_impl_ops ana_te_delay_ops = {
 	.name = "delay",
 	.init = delay_init,
 	.two = delay_two,
@@ -458,14 +458,14 @@ static void syscalls_two(struct ana_te *te, struct te_pair *p, struct te_node *e
 	ana_field_u64(&e2->ev, "ret", &ret);
 	if ((uint32_t)pid1 != (uint32_t)pid2 || id1 != id2)
 		return;
-	l = te_lat_input(te, te->perins ? (uint32_t)pid1 : 0, id1, delta, false);
+	l = ana_te_lat_input(te, te->perins ? (uint32_t)pid1 : 0, id1, delta, false);
 	l->err += ret >= (uint64_t)-4095;
 	if (p->heatmap)
 		fprintf(p->heatmap, "%llu %llu\n", (unsigned long long)e2->ev.time_ns,
 			(unsigned long long)delta);
 	if (te->than_ns && delta > te->than_ns) {
-		te_print_event(te, e1, NULL);
-		te_print_event(te, e2, NULL);
+		ana_te_print_event(te, e1, NULL);
+		ana_te_print_event(te, e2, NULL);
 	}
 }
 
@@ -482,12 +482,12 @@ static bool syscalls_remaining(struct ana_te *te, struct te_pair *p, struct te_n
 	delta = te->recent_ns - e1->ev.time_ns;
 	ana_field_u64(&e1->ev, "id", &id);
 	ana_field_u64(&e1->ev, "common_pid", &pid);
-	te_lat_input(te, te->perins ? (uint32_t)pid : 0, id, delta, false);
+	ana_te_lat_input(te, te->perins ? (uint32_t)pid : 0, id, delta, false);
 	if (p->heatmap)
 		fprintf(p->heatmap, "%llu %llu\n", (unsigned long long)te->recent_ns,
 			(unsigned long long)delta);
 	if (te->than_ns && delta > te->than_ns && te->text) {
-		te_print_event(te, e1, NULL);
+		ana_te_print_event(te, e1, NULL);
 		fprintf(te->fp, "%s %16s %6u .... [%03u] %s: sched:sched_process_free: "
 			"comm=%s pid=%u\n", ana_time_str(te->s, te->recent_ns, wall, sizeof(wall)),
 			ana_comm(te->s, 0), 0, e1->ev.cpu,
@@ -506,13 +506,13 @@ static void syscalls_print(struct ana_te *te, uint64_t now_ns)
 
 	if (!te->nr_lat)
 		return;
-	v = te_lat_collect(te, &nr, true);
+	v = ana_te_lat_collect(te, &nr, true);
 	if (!te->text) {
 		print_machine(te, now_ns, v, nr, true);
 		goto out;
 	}
 	ana_report_header(te->az);
-	te_print_time_line(te, now_ns);
+	ana_te_print_time_line(te, now_ns);
 	pp_buf_reset(b);
 	if (te->perins)
 		pp_buf_addf(b, "thread %-*s ", TASK_COMM_LEN, "comm");
@@ -551,10 +551,10 @@ static void syscalls_print(struct ana_te *te, uint64_t now_ns)
 	fputs(pp_buf_str(b), te->fp);
 out:
 	free(v);
-	te_lat_reset(te);
+	ana_te_lat_reset(te);
 }
 
-const struct te_impl_ops te_syscalls_ops = {
+const struct te_impl_ops ana_te_syscalls_ops = {
 	.name = "syscalls",
 	.init = syscalls_init,
 	.two = syscalls_two,
@@ -574,7 +574,7 @@ static bool pair_remaining(struct ana_te *te, struct te_pair *p, struct te_node 
 			   struct te_iter *it)
 {
 	p->unpaired++;
-	te_print_event(te, e1, NULL);
+	ana_te_print_event(te, e1, NULL);
 	return true;
 }
 
@@ -603,7 +603,7 @@ static void pair_print(struct ana_te *te, uint64_t now_ns)
 	}
 }
 
-const struct te_impl_ops te_pair_ops = {
+const struct te_impl_ops ana_te_pair_ops = {
 	.name = "pair",
 	.two = pair_two,
 	.remaining = pair_remaining,

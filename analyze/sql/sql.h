@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sqldb.h - SQL over the events of a replay (a service of the core, SQLite inside).
+ * sql/sql.h - the SQL engine: SQL over the events of a replay (SQLite inside).
  *
  * One struct ana_sqldb is a SQLite database showing one table per selected
  * event (columns _pid _tid _time _cpu _period [_ip _addr] [_stack], the
@@ -14,8 +14,8 @@
  * Analyzers use this header through analyze/analyzer.h; they never see
  * sqlite3.h.  Not here: output layout (the sql analyzer does it).
  */
-#ifndef PP_ANALYZE_SQLDB_H
-#define PP_ANALYZE_SQLDB_H
+#ifndef PP_ANALYZE_SQL_H
+#define PP_ANALYZE_SQL_H
 
 #include <stdbool.h>
 #include <stddef.h>

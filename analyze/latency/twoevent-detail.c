@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "analyze/twoevent-internal.h"
+#include "analyze/latency/internal.h"
 #include "common/expr.h"
 
 /* --- the tp matchers ------------------------------------------------------- */
@@ -179,7 +179,7 @@ static void json_event(struct ana_te *te, const struct te_node *n, const char *t
 	pp_buf_release(&f);
 }
 
-void te_print_event(struct ana_te *te, const struct te_node *n, const char *title)
+void ana_te_print_event(struct ana_te *te, const struct te_node *n, const char *title)
 {
 	struct pp_buf *b = &te->scratch;
 	char wall[48];
@@ -217,7 +217,7 @@ static void print_title(struct ana_te *te, const char *title)
 		fprintf(te->fp, "%s\n", title);
 }
 
-void te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out)
+void ana_te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out)
 {
 	pp_buf_addf(out, "%-*llu ", te->keylen, (unsigned long long)key);
 }
@@ -250,27 +250,27 @@ static void print_previous(struct ana_te *te, const struct te_node *e1, const st
 	bool printed = false;
 	char buf[64];
 
-	if (it->start == it->e1 || !te_tl_valid(te, it->start))
+	if (it->start == it->e1 || !ana_te_tl_valid(te, it->start))
 		return;
-	for (uint64_t seq = it->start; seq < it->e1 && te_tl_valid(te, seq); seq++) {
-		const struct te_node *n = te_tl_at(te, seq);
+	for (uint64_t seq = it->start; seq < it->e1 && ana_te_tl_valid(te, seq); seq++) {
+		const struct te_node *n = ana_te_tl_at(te, seq);
 		if (!need_print(te, n, e1, e2, key, it))
 			continue;
 		if (!printed) {
-			const struct te_node *first = te_tl_at(te, it->start);
+			const struct te_node *first = ana_te_tl_at(te, it->start);
 			snprintf(buf, sizeof(buf), "-Previous %.3f %s",
-				 (e1->ev.time_ns - first->ev.time_ns) / 1000.0, te_unit(te));
+				 (e1->ev.time_ns - first->ev.time_ns) / 1000.0, ana_te_unit(te));
 			print_title(te, buf);
 			printed = true;
 		}
-		te_print_event(te, n, "|");
+		ana_te_print_event(te, n, "|");
 	}
 }
 
-void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
+void ana_te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
 		   uint64_t delta, struct te_iter *it)
 {
-	const char *unit = te_unit(te);
+	const char *unit = ana_te_unit(te);
 	uint64_t key = e2->key;
 	char buf[64];
 
@@ -280,14 +280,14 @@ void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, str
 		it->recent_cpu = te->comm ? (int)e1->ev.cpu : -1;
 		print_previous(te, e1, e2, key, it);
 	}
-	te_print_event(te, e1, NULL);
+	ana_te_print_event(te, e1, NULL);
 	if (it) {
 		const struct te_node *prev = NULL;
 		unsigned shown = 0, hide = 0;
 
 		track_cpu(te, e1, key, e1->ev.tid, it);
-		for (uint64_t seq = it->e1 + 1; seq < it->e2 && te_tl_valid(te, seq); seq++) {
-			const struct te_node *n = te_tl_at(te, seq);
+		for (uint64_t seq = it->e1 + 1; seq < it->e2 && ana_te_tl_valid(te, seq); seq++) {
+			const struct te_node *n = ana_te_tl_at(te, seq);
 			if (!need_print(te, n, e1, e2, key, it))
 				continue;
 			if (shown && te->detail.hide_ns) {
@@ -300,7 +300,7 @@ void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, str
 					/* the last hidden one is shown: it precedes a gap */
 					if (--hide && te->text)
 						fprintf(te->fp, "| %6u hidden\n", hide);
-					te_print_event(te, prev, "|");
+					ana_te_print_event(te, prev, "|");
 					shown++;
 				}
 			}
@@ -311,7 +311,7 @@ void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, str
 					 (n->ev.time_ns - e1->ev.time_ns) / 1000.0, unit);
 			else
 				snprintf(buf, sizeof(buf), "|");
-			te_print_event(te, n, buf);
+			ana_te_print_event(te, n, buf);
 			shown++;
 			hide = 0;
 			prev = n;
@@ -323,17 +323,17 @@ void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, str
 		if (hide && te->text)
 			fprintf(te->fp, "| %6u hidden\n", hide);
 	}
-	te_print_event(te, e2, NULL);
+	ana_te_print_event(te, e2, NULL);
 	if (it) {
 		const struct te_node *last = NULL;
 
 		track_cpu(te, e2, key, e1->ev.tid, it);
-		for (uint64_t seq = it->e2 + 1; te_tl_valid(te, seq); seq++) {
-			const struct te_node *n = te_tl_at(te, seq);
+		for (uint64_t seq = it->e2 + 1; ana_te_tl_valid(te, seq); seq++) {
+			const struct te_node *n = ana_te_tl_at(te, seq);
 			if (n->ev.time_ns > e2->ev.time_ns + te->detail.after_ns)
 				break;	/* +N: the events within N after event2 */
 			if (need_print(te, n, e1, e2, key, it)) {
-				te_print_event(te, n, "|");
+				ana_te_print_event(te, n, "|");
 				last = n;
 			} else if (last) {
 				last = n;
@@ -347,10 +347,10 @@ void te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1, str
 		json_end(te);
 }
 
-void te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
+void ana_te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
 			 struct te_iter *it)
 {
-	const char *unit = te_unit(te);
+	const char *unit = ana_te_unit(te);
 	uint64_t key = e1->key;
 	bool first = true;
 	char buf[64];
@@ -359,14 +359,14 @@ void te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e
 		json_begin(te, p, key, delta, true);
 	it->recent_cpu = te->comm ? (int)e1->ev.cpu : -1;
 	print_previous(te, e1, NULL, key, it);
-	te_print_event(te, e1, NULL);
+	ana_te_print_event(te, e1, NULL);
 	track_cpu(te, e1, key, e1->ev.tid, it);
 	snprintf(buf, sizeof(buf), "| >= %.3f %s", delta / 1000.0, unit);
-	for (uint64_t seq = it->e1 + 1; te_tl_valid(te, seq); seq++) {
-		const struct te_node *n = te_tl_at(te, seq);
+	for (uint64_t seq = it->e1 + 1; ana_te_tl_valid(te, seq); seq++) {
+		const struct te_node *n = ana_te_tl_at(te, seq);
 		if (!need_print(te, n, e1, NULL, key, it))
 			continue;
-		te_print_event(te, n, first ? buf : "|");
+		ana_te_print_event(te, n, first ? buf : "|");
 		first = false;
 	}
 	if (te->text)

@@ -20,13 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/sqlint.h"
+#include "analyze/sql/internal.h"
 #include "common/buf.h"
 #include "common/log.h"
 
 static const char *const reserved[] = { "stacks", "tasks", "mmaps", "losses", "event_metadata" };
 
-int sqldb_errf(struct ana_sqldb *db, int rc, const char *fmt, ...)
+int ana_sqldb_errf(struct ana_sqldb *db, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -46,7 +46,7 @@ static int exec_sql(struct ana_sqldb *db, const char *sql)
 	char *err = NULL;
 
 	if (sqlite3_exec(db->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		sqldb_errf(db, PP_ESYNTAX, "%s (in: %s)", err ? err : "error", sql);
+		ana_sqldb_errf(db, PP_ESYNTAX, "%s (in: %s)", err ? err : "error", sql);
 		sqlite3_free(err);
 		return PP_ESYNTAX;
 	}
@@ -74,21 +74,21 @@ int ana_sqldb_open(struct ana_session *s, const struct ana_sqldb_opts *o, struct
 	rc = sqlite3_open_v2(o->path ? o->path : ":memory:", &db->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK)
-		return sqldb_errf(db, -EIO, "cannot create database '%s': %s", o->path ? o->path : ":memory:",
+		return ana_sqldb_errf(db, -EIO, "cannot create database '%s': %s", o->path ? o->path : ":memory:",
 				  db->db ? sqlite3_errmsg(db->db) : sqlite3_errstr(rc));
 	rc = exec_sql(db, db->file ? "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
 				     "PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY"
 				   : "PRAGMA temp_store=MEMORY");
 	if (rc)
 		return rc;
-	if (sqlvtab_register(db) != SQLITE_OK)
-		return sqldb_errf(db, PP_ENOTSUP, "cannot register the virtual table module: %s",
+	if (ana_sqlvtab_register(db) != SQLITE_OK)
+		return ana_sqldb_errf(db, PP_ENOTSUP, "cannot register the virtual table module: %s",
 				  sqlite3_errmsg(db->db));
-	rc = sqlfunc_register(db);
+	rc = ana_sqlfunc_register(db);
 	if (rc)
 		return rc;
 	for (int k = ST_STACKS; k <= ST_LOSSES; k++) {
-		db->aux[k] = sqlaux_new(k);
+		db->aux[k] = ana_sqlaux_new(k);
 		tab_push(db, db->aux[k]);
 	}
 	return 0;
@@ -110,7 +110,7 @@ void ana_sqldb_close(struct ana_sqldb *db)
 	if (db->db)
 		sqlite3_close_v2(db->db);
 	for (size_t i = 0; i < db->nr_tabs; i++)
-		sqltab_free(db->tabs[i]);
+		ana_sqltab_free(db->tabs[i]);
 	free(db->tabs);
 	for (size_t i = 0; i < db->nr_queries; i++)
 		free(db->queries[i]);
@@ -118,9 +118,9 @@ void ana_sqldb_close(struct ana_sqldb *db)
 	while (pp_u64map_next(&db->seen, &it, &k, &v))
 		free(v);
 	pp_u64map_release(&db->seen);
-	sqlstrs_release(&db->strs);
-	sqlstacks_release(&db->stacks);
-	sqlfunc_release(db);
+	ana_sqlstrs_release(&db->strs);
+	ana_sqlstacks_release(&db->stacks);
+	ana_sqlfunc_release(db);
 	free(db);
 }
 
@@ -141,17 +141,17 @@ int ana_sqldb_add_table(struct ana_sqldb *db, const struct ana_evtype *type, con
 	struct sqltab *t;
 
 	if (!name || !*name)
-		return sqldb_errf(db, PP_EUSAGE, "bad alias for %s: a table needs a name", type->name);
+		return ana_sqldb_errf(db, PP_EUSAGE, "bad alias for %s: a table needs a name", type->name);
 	if (!sqlite3_strnicmp(name, "sqlite_", 7))
-		return sqldb_errf(db, PP_EUSAGE, "bad alias '%s': names starting with sqlite_ are "
+		return ana_sqldb_errf(db, PP_EUSAGE, "bad alias '%s': names starting with sqlite_ are "
 				  "reserved by SQLite", name);
 	for (size_t i = 0; i < PP_ARRAY_SIZE(reserved); i++)
 		if (!sqlite3_stricmp(name, reserved[i]))
-			return sqldb_errf(db, PP_EUSAGE, "bad alias '%s': a built-in table has that "
+			return ana_sqldb_errf(db, PP_EUSAGE, "bad alias '%s': a built-in table has that "
 					  "name; choose another with alias=", name);
 	for (size_t i = 0; i < db->nr_tabs; i++)
 		if (!sqlite3_stricmp(name, db->tabs[i]->name))
-			return sqldb_errf(db, PP_EUSAGE, "two tables named '%s' (%s and %s): give one "
+			return ana_sqldb_errf(db, PP_EUSAGE, "two tables named '%s' (%s and %s): give one "
 					  "of them another name with alias=", name,
 					  db->tabs[i]->type ? db->tabs[i]->type->name : "?", type->name);
 	t = pp_xcalloc(1, sizeof(*t));
@@ -188,14 +188,14 @@ int ana_sqldb_add_table(struct ana_sqldb *db, const struct ana_evtype *type, con
 			if (!strcmp(t->cols[c].name, index_field))
 				break;
 		if (c == t->nr_cols || t->cols[c].kind == SC_BLOB) {
-			sqltab_free(t);
-			return sqldb_errf(db, PP_EUNKNOWN_FIELD, "index=%s: table '%s' has no such "
+			ana_sqltab_free(t);
+			return ana_sqldb_errf(db, PP_EUNKNOWN_FIELD, "index=%s: table '%s' has no such "
 					  "INTEGER or TEXT column", index_field, name);
 		}
 		t->cols[c].indexed = true;
 		t->index_field = pp_xstrdup(index_field);
 	}
-	sqltab_layout(t);
+	ana_sqltab_layout(t);
 	tab_push(db, t);
 	return (int)(db->nr_tabs - 1);
 }
@@ -226,7 +226,7 @@ static int create_vtab(struct ana_sqldb *db, size_t i)
 /* A real table with the columns kept, and its prepared INSERT. */
 static int create_table(struct ana_sqldb *db, struct sqltab *t, bool with_insert)
 {
-	char *schema = sqltab_schema(t, true);
+	char *schema = ana_sqltab_schema(t, true);
 	struct pp_buf ins = PP_BUF_INIT;
 	int rc = exec_sql(db, schema);
 
@@ -241,7 +241,7 @@ static int create_table(struct ana_sqldb *db, struct sqltab *t, bool with_insert
 	pp_buf_addch(&ins, ')');
 	if (sqlite3_prepare_v3(db->db, ins.data, -1, SQLITE_PREPARE_PERSISTENT, &t->ins, NULL) !=
 	    SQLITE_OK)
-		rc = sqldb_errf(db, PP_ESYNTAX, "%s: %s", ins.data, sqlite3_errmsg(db->db));
+		rc = ana_sqldb_errf(db, PP_ESYNTAX, "%s: %s", ins.data, sqlite3_errmsg(db->db));
 	pp_buf_release(&ins);
 	return rc;
 }
@@ -280,7 +280,7 @@ static int compile_all(struct ana_sqldb *db, const char *sql, bool keep)
 			end = strchr(p, ';');
 			if (!end)
 				end = p + strlen(p);
-			return sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %.*s", sqlite3_errmsg(db->db),
+			return ana_sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %.*s", sqlite3_errmsg(db->db),
 					  (int)(end > p ? end - p : (long)strlen(p)), p);
 		}
 		if (st && keep) {
@@ -345,7 +345,7 @@ int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 
 	for (size_t i = 0; i < db->nr_tabs; i++)
 		if (db->tabs[i]->kind == ST_EVENT)
-			sqlfunc_add_symbols(db, db->tabs[i]);
+			ana_sqlfunc_add_symbols(db, db->tabs[i]);
 	rc = exec_sql(db, metadata_schema);
 	if (rc)
 		return rc;
@@ -379,7 +379,7 @@ int ana_sqldb_plan(struct ana_sqldb *db, const char *sql)
 			t->keep_all = true;
 		else if (t->keep_all || !t->nr_alts)
 			t->keep_all = true;
-		sqltab_layout(t);
+		ana_sqltab_layout(t);
 	}
 	db->track_seen = db->all_rows || db->aux[ST_TASKS]->referenced;
 	if (db->mode == ANA_SQL_AUTO)
@@ -525,7 +525,7 @@ static void bind_row(struct ana_sqldb *db, struct sqltab *t, const struct pp_eve
 		int64_t v = 0;
 		int k = (int)u + 1;
 
-		sqltab_value(db, c, ev, &v, &p, &len);
+		ana_sqltab_value(db, c, ev, &v, &p, &len);
 		if (c->kind == SC_TEXT)
 			sqlite3_bind_text(st, k, p, (int)len, SQLITE_STATIC);
 		else if (c->kind == SC_BLOB)
@@ -549,31 +549,31 @@ void ana_sqldb_insert(struct ana_sqldb *db, int table, const struct pp_event *ev
 		t->first_ns = ev->time_ns;
 	t->last_ns = ev->time_ns;
 	if (db->track_seen)
-		sqlaux_note_seen(db, ev);
-	if (!t->referenced || !sqltab_keep(db, t, ev))
+		ana_sqlaux_note_seen(db, ev);
+	if (!t->referenced || !ana_sqltab_keep(db, t, ev))
 		return;
 	db->nr_inserts++;
 	db->dirty = true;
 	if (db->mode == ANA_SQL_VTAB) {
-		sqltab_store(db, t, ev);
+		ana_sqltab_store(db, t, ev);
 		return;
 	}
 	if (!db->in_txn && !exec_sql(db, "BEGIN"))
 		db->in_txn = true;
 	bind_row(db, t, ev);
 	if (sqlite3_step(t->ins) != SQLITE_DONE && !db->errmsg[0])
-		sqldb_errf(db, -EIO, "insert into %s: %s", t->name, sqlite3_errmsg(db->db));
+		ana_sqldb_errf(db, -EIO, "insert into %s: %s", t->name, sqlite3_errmsg(db->db));
 	sqlite3_reset(t->ins);
 }
 
 void ana_sqldb_lost(struct ana_sqldb *db, const struct pp_lost_ev *l)
 {
-	sqlaux_lost(db, l);
+	ana_sqlaux_lost(db, l);
 }
 
 void ana_sqldb_mmap(struct ana_sqldb *db, const struct pp_mmap_ev *m)
 {
-	sqlaux_mmap(db, m);
+	ana_sqlaux_mmap(db, m);
 }
 
 static int build_indexes(struct ana_sqldb *db)
@@ -611,8 +611,8 @@ static int db_sync(struct ana_sqldb *db)
 	if (!db->dirty)
 		return 0;
 	db->dirty = false;
-	sqlaux_refresh(db);
-	rc = sqlaux_write_metadata(db);
+	ana_sqlaux_refresh(db);
+	rc = ana_sqlaux_write_metadata(db);
 	return rc ? rc : build_indexes(db);
 }
 
@@ -629,7 +629,7 @@ int ana_sqldb_exec(struct ana_sqldb *db, size_t i, ana_sql_row_fn fn, void *arg)
 	if (rc)
 		return rc;
 	if (sqlite3_prepare_v2(db->db, db->queries[i], -1, &st, NULL) != SQLITE_OK)
-		return sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %s", sqlite3_errmsg(db->db),
+		return ana_sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %s", sqlite3_errmsg(db->db),
 				  db->queries[i]);
 	n = sqlite3_column_count(st);
 	if (n > (int)PP_ARRAY_SIZE(names))
@@ -672,7 +672,7 @@ int ana_sqldb_exec(struct ana_sqldb *db, size_t i, ana_sql_row_fn fn, void *arg)
 	else if (rc == SQLITE_DONE)
 		rc = 0;
 	else
-		rc = sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %s", sqlite3_errmsg(db->db),
+		rc = ana_sqldb_errf(db, PP_ESYNTAX, "%s\n  in query: %s", sqlite3_errmsg(db->db),
 				db->queries[i]);
 	sqlite3_finalize(st);
 	return rc;
@@ -693,7 +693,7 @@ int ana_sqldb_clear(struct ana_sqldb *db)
 			}
 		}
 		if (t->kind == ST_EVENT || t->kind == ST_LOSSES)
-			sqltab_clear(t);
+			ana_sqltab_clear(t);
 	}
 	db->dirty = true;
 	return rc;

@@ -12,7 +12,7 @@
  * order, so the output is deterministic.  Memory grows with the number of distinct
  * stacks, not with the number of events.
  */
-#include "analyze/export-internal.h"
+#include "analyze/export/internal.h"
 #include "common/flamegraph.h"
 #include "common/log.h"
 #include "common/stackmap.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/sqlint.h"
+#include "analyze/sql/internal.h"
 #include "common/log.h"
 
 static uint64_t hash_bytes(const void *p, size_t len, uint64_t seed)
@@ -56,7 +56,7 @@ static void strs_rehash(struct sqlstrs *st, size_t nslots)
 	}
 }
 
-uint32_t sqlstrs_find(const struct sqlstrs *st, const void *p, size_t len)
+uint32_t ana_sqlstrs_find(const struct sqlstrs *st, const void *p, size_t len)
 {
 	uint32_t h = (uint32_t)hash_bytes(p, len, 1);
 
@@ -70,7 +70,7 @@ uint32_t sqlstrs_find(const struct sqlstrs *st, const void *p, size_t len)
 	return UINT32_MAX;
 }
 
-uint32_t sqlstrs_intern(struct sqlstrs *st, const void *p, size_t len)
+uint32_t ana_sqlstrs_intern(struct sqlstrs *st, const void *p, size_t len)
 {
 	uint32_t h = (uint32_t)hash_bytes(p, len, 1);
 	size_t i;
@@ -105,7 +105,7 @@ uint32_t sqlstrs_intern(struct sqlstrs *st, const void *p, size_t len)
 	return st->nr - 1;
 }
 
-void sqlstrs_release(struct sqlstrs *st)
+void ana_sqlstrs_release(struct sqlstrs *st)
 {
 	free(st->pool);
 	free(st->off);
@@ -135,7 +135,7 @@ static void stacks_rehash(struct sqlstacks *st, size_t nslots)
  * stack with user frames is keyed by its process too; kernel-only stacks are
  * shared by everyone.  The time of first sight picks the maps that resolve it.
  */
-uint32_t sqlstacks_intern(struct sqlstacks *st, const struct pp_event *ev)
+uint32_t ana_sqlstacks_intern(struct sqlstacks *st, const struct pp_event *ev)
 {
 	struct ana_stack_iter it;
 	bool kernel, user = false;
@@ -176,7 +176,7 @@ uint32_t sqlstacks_intern(struct sqlstacks *st, const struct pp_event *ev)
 	return st->nr;
 }
 
-void sqlstacks_release(struct sqlstacks *st)
+void ana_sqlstacks_release(struct sqlstacks *st)
 {
 	free(st->frames);
 	free(st->v);
@@ -195,13 +195,13 @@ static void drop_indexes(struct sqltab *t)
 	t->nr_idx = 0;
 }
 
-void sqltab_clear(struct sqltab *t)
+void ana_sqltab_clear(struct sqltab *t)
 {
 	t->nr_rows = 0;
 	drop_indexes(t);
 }
 
-void sqltab_free(struct sqltab *t)
+void ana_sqltab_free(struct sqltab *t)
 {
 	if (!t)
 		return;
@@ -226,7 +226,7 @@ void sqltab_free(struct sqltab *t)
 }
 
 /* Widths follow the field: a u8 field costs one byte a row. */
-void sqltab_layout(struct sqltab *t)
+void ana_sqltab_layout(struct sqltab *t)
 {
 	free(t->ucols);
 	t->ucols = pp_xcalloc(t->nr_cols + 1, sizeof(*t->ucols));
@@ -256,7 +256,7 @@ void sqltab_layout(struct sqltab *t)
 	}
 }
 
-void sqlcol_put(struct sqlcol *c, size_t row, int64_t v)
+void ana_sqlcol_put(struct sqlcol *c, size_t row, int64_t v)
 {
 	if (row >= c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 4096;
@@ -303,7 +303,7 @@ static void field_bytes(const struct sqlcol *c, const struct pp_event *ev, const
 	}
 }
 
-void sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct pp_event *ev,
+void ana_sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct pp_event *ev,
 		  int64_t *i, const char **p, size_t *len)
 {
 	switch (c->kind) {
@@ -314,7 +314,7 @@ void sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct pp_
 	case SC_PERIOD: *i = (int64_t)ev->period; break;
 	case SC_IP: *i = (int64_t)ev->ip; break;
 	case SC_ADDR: *i = (int64_t)ev->addr; break;
-	case SC_STACK: *i = sqlstacks_intern(&db->stacks, ev); break;
+	case SC_STACK: *i = ana_sqlstacks_intern(&db->stacks, ev); break;
 	case SC_INT: *i = (int64_t)ana_field_read(ev, c->f); break;
 	case SC_TEXT:
 	case SC_BLOB: field_bytes(c, ev, p, len); break;
@@ -329,7 +329,7 @@ static bool term_ok(struct ana_sqldb *db, const struct sqltab *t, const struct s
 	size_t len = 0;
 	int64_t v = 0;
 
-	sqltab_value(db, c, ev, &v, &p, &len);
+	ana_sqltab_value(db, c, ev, &v, &p, &len);
 	if (tm->is_text) {
 		char buf[4096];
 		switch (tm->op) {
@@ -358,7 +358,7 @@ static bool term_ok(struct ana_sqldb *db, const struct sqltab *t, const struct s
 	}
 }
 
-bool sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_event *ev)
+bool ana_sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_event *ev)
 {
 	if (t->keep_all || !t->nr_alts)
 		return true;
@@ -373,7 +373,7 @@ bool sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_e
 	return false;
 }
 
-void sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event *ev)
+void ana_sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event *ev)
 {
 	size_t row = t->nr_rows;
 
@@ -392,13 +392,13 @@ void sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event 
 		case SC_TEXT:
 		case SC_BLOB:
 			field_bytes(c, ev, &p, &len);
-			v = sqlstrs_intern(&db->strs, p, len);
+			v = ana_sqlstrs_intern(&db->strs, p, len);
 			break;
 		default:
-			sqltab_value(db, c, ev, &v, &p, &len);
+			ana_sqltab_value(db, c, ev, &v, &p, &len);
 			break;
 		}
-		sqlcol_put(c, row, v);
+		ana_sqlcol_put(c, row, v);
 	}
 	t->nr_rows++;
 }
@@ -417,7 +417,7 @@ static bool alt_same(const struct sqlalt *a, const struct sqlterm *terms, size_t
 	return true;
 }
 
-void sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr)
+void ana_sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr)
 {
 	if (t->keep_all)
 		return;
@@ -505,7 +505,7 @@ static void sort_ints(const struct sqlcol *c, uint32_t *perm, uint32_t *tmp, siz
  * keep time order.  String columns sort by id, which groups equal strings
  * (enough for '=' and GROUP BY) but is not collation order.
  */
-const uint32_t *sqltab_index(struct sqltab *t, const int *cols, int nr)
+const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr)
 {
 	struct sqlindex *ix = NULL;
 	size_t n = t->nr_rows;

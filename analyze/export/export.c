@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/export-internal.h"
+#include "analyze/export/internal.h"
 #include "analyze/internal.h"
 #include "common/err.h"
 #include "common/expr.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sqlint.h - private parts of the SQL service (analyze/sql*.c).
+ * sql/internal.h - private parts of the SQL service (analyze/sql/).
  *
  * A struct ana_sqldb is one SQLite connection plus the tables it shows:
  * one per selected event (rows from the replay) and the auxiliary tables
@@ -10,12 +10,13 @@
  * columns the queries read, as fixed-width integers; TEXT and BLOB values
  * are interned and stored as ids.  Not here: the analyzer (analyzers/sql.c).
  */
-#ifndef PP_ANALYZE_SQLINT_H
-#define PP_ANALYZE_SQLINT_H
+#ifndef PP_ANALYZE_SQL_INTERNAL_H
+#define PP_ANALYZE_SQL_INTERNAL_H
 
 #include <sqlite3.h>
 
 #include "analyze/internal.h"
+#include "analyze/sql/sql.h"
 #include "common/expr.h"
 
 /* What a column holds and where it comes from. */
@@ -72,7 +73,7 @@ struct sqltab {
 	char *index_field;		/* index= */
 	struct sqlcol *cols;
 	size_t nr_cols;
-	int *ucols;			/* the used columns, in order (sqltab_layout()) */
+	int *ucols;			/* the used columns, in order (ana_sqltab_layout()) */
 	size_t nr_ucols;
 	int time_col;			/* the column rows are sorted by (_time), or -1 */
 	size_t nr_rows;
@@ -157,22 +158,22 @@ struct ana_sqldb {
 };
 
 /* sqlstore.c: column store, interning, indexes, pushed-down filters */
-uint32_t sqlstrs_intern(struct sqlstrs *st, const void *p, size_t len);
+uint32_t ana_sqlstrs_intern(struct sqlstrs *st, const void *p, size_t len);
 /* The id of @p, or UINT32_MAX when it was never interned. */
-uint32_t sqlstrs_find(const struct sqlstrs *st, const void *p, size_t len);
+uint32_t ana_sqlstrs_find(const struct sqlstrs *st, const void *p, size_t len);
 static inline const char *sqlstrs_get(const struct sqlstrs *st, uint32_t id, size_t *len)
 {
 	*len = st->slen[id];
 	return st->pool + st->off[id];
 }
-void sqlstrs_release(struct sqlstrs *st);
-uint32_t sqlstacks_intern(struct sqlstacks *st, const struct pp_event *ev);
-void sqlstacks_release(struct sqlstacks *st);
+void ana_sqlstrs_release(struct sqlstrs *st);
+uint32_t ana_sqlstacks_intern(struct sqlstacks *st, const struct pp_event *ev);
+void ana_sqlstacks_release(struct sqlstacks *st);
 
-void sqltab_free(struct sqltab *t);
-void sqltab_clear(struct sqltab *t);
-void sqltab_layout(struct sqltab *t);
-void sqlcol_put(struct sqlcol *c, size_t row, int64_t v);
+void ana_sqltab_free(struct sqltab *t);
+void ana_sqltab_clear(struct sqltab *t);
+void ana_sqltab_layout(struct sqltab *t);
+void ana_sqlcol_put(struct sqlcol *c, size_t row, int64_t v);
 static inline int64_t sqlcol_get(const struct sqlcol *c, size_t row)
 {
 	const uint8_t *p = c->data + row * c->width;
@@ -185,34 +186,34 @@ static inline int64_t sqlcol_get(const struct sqlcol *c, size_t row)
 	}
 }
 /* The value of column @c of @ev: an integer, or a (pointer, length) for TEXT/BLOB. */
-void sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct pp_event *ev,
+void ana_sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct pp_event *ev,
 		  int64_t *i, const char **p, size_t *len);
-bool sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_event *ev);
-void sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event *ev);
-void sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr);
+bool ana_sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_event *ev);
+void ana_sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event *ev);
+void ana_sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr);
 /* The rows of @t ordered by columns @cols (@nr of them); cached until rows change. */
-const uint32_t *sqltab_index(struct sqltab *t, const int *cols, int nr);
+const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr);
 
 /* sqlvtab.c: the "pp" virtual-table module */
-int sqlvtab_register(struct ana_sqldb *db);
+int ana_sqlvtab_register(struct ana_sqldb *db);
 /* CREATE TABLE text for @t ("CREATE TABLE x(...)" or "CREATE VIRTUAL TABLE ...") */
-char *sqltab_schema(const struct sqltab *t, bool only_used);
-const char *sqlcol_decl(const struct sqlcol *c);
+char *ana_sqltab_schema(const struct sqltab *t, bool only_used);
+const char *ana_sqlcol_decl(const struct sqlcol *c);
 
 /* sqlfunc.c: SQL functions (ksymbol, symbolic, comm, stack_str ...) */
-int sqlfunc_register(struct ana_sqldb *db);
-void sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t);
-void sqlfunc_release(struct ana_sqldb *db);
-char *sqlfunc_list(const struct sqltab *t);
+int ana_sqlfunc_register(struct ana_sqldb *db);
+void ana_sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t);
+void ana_sqlfunc_release(struct ana_sqldb *db);
+char *ana_sqlfunc_list(const struct sqltab *t);
 
 /* sqlaux.c: the auxiliary tables */
-struct sqltab *sqlaux_new(enum sqltab_kind kind);
-void sqlaux_refresh(struct ana_sqldb *db);
-int sqlaux_write_metadata(struct ana_sqldb *db);
-void sqlaux_note_seen(struct ana_sqldb *db, const struct pp_event *ev);
-void sqlaux_lost(struct ana_sqldb *db, const struct pp_lost_ev *l);
-void sqlaux_mmap(struct ana_sqldb *db, const struct pp_mmap_ev *m);
+struct sqltab *ana_sqlaux_new(enum sqltab_kind kind);
+void ana_sqlaux_refresh(struct ana_sqldb *db);
+int ana_sqlaux_write_metadata(struct ana_sqldb *db);
+void ana_sqlaux_note_seen(struct ana_sqldb *db, const struct pp_event *ev);
+void ana_sqlaux_lost(struct ana_sqldb *db, const struct pp_lost_ev *l);
+void ana_sqlaux_mmap(struct ana_sqldb *db, const struct pp_mmap_ev *m);
 
-int sqldb_errf(struct ana_sqldb *db, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ana_sqldb_errf(struct ana_sqldb *db, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

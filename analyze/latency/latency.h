@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * twoevent.h - the two-event engine: multi-trace and the analyzers built on it.
+ * latency/latency.h - the two-event latency engine: multi-trace and the analyzers built on it.
  *
  * A core service of pp-analyze for analyzers, like the expression helpers
  * in analyzer.h; analyzers/multi-trace.c, rundelay.c, syscalls.c,
@@ -29,8 +29,8 @@
  * ana_te_tick(), from ->finish() ana_te_finish(), from ->release()
  * ana_te_free().
  */
-#ifndef PP_ANALYZE_TWOEVENT_H
-#define PP_ANALYZE_TWOEVENT_H
+#ifndef PP_ANALYZE_LATENCY_H
+#define PP_ANALYZE_LATENCY_H
 
 #include <stdbool.h>
 #include <stddef.h>

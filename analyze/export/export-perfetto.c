@@ -21,7 +21,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "analyze/export-internal.h"
+#include "analyze/export/internal.h"
 #include "common/expr.h"
 #include "common/log.h"
 #include "common/protobuf.h"

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "analyze/pyint.h"
+#include "analyze/python/internal.h"
 #include "common/buf.h"
 #include "common/expr.h"
 
@@ -38,7 +38,7 @@ static void evtype_dealloc(PyObject *o)
 	Py_TYPE(o)->tp_free(o);
 }
 
-PyTypeObject PpEventType_Type = {
+PyTypeObject ana_py_evtype_type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "pp._EventType",
 	.tp_basicsize = sizeof(PpEventType),
@@ -59,10 +59,10 @@ static int map_add(PpEventType *et, PyObject *keys, const char *name, long code)
 	return rc;
 }
 
-PpEventType *pyevtype_new(struct ana_session *s, const struct ana_evtype *t, const char *alias,
+PpEventType *ana_pyevtype_new(struct ana_session *s, const struct ana_evtype *t, const char *alias,
 			  PyObject *owner)
 {
-	PpEventType *et = PyObject_New(PpEventType, &PpEventType_Type);
+	PpEventType *et = PyObject_New(PpEventType, &ana_py_evtype_type);
 	PyObject *keys;
 	int rc = 0;
 
@@ -133,10 +133,10 @@ static void ev_view(const PpEvent *e, struct pp_event *ev)
 	ev->nr_stack = e->nr_stack;
 }
 
-PyObject *pyevent_new(PpEventType *et, const struct pp_event *ev)
+PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev)
 {
 	size_t sz = (size_t)ev->nr_stack * 8 + ev->raw_sz;
-	PpEvent *e = PyObject_NewVar(PpEvent, &PpEvent_Type, (Py_ssize_t)sz);
+	PpEvent *e = PyObject_NewVar(PpEvent, &ana_py_event_type, (Py_ssize_t)sz);
 
 	if (!e)
 		return NULL;
@@ -488,7 +488,7 @@ static PySequenceMethods ev_sequence = {
 	.sq_contains = ev_contains,
 };
 
-PyTypeObject PpEvent_Type = {
+PyTypeObject ana_py_event_type = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "pp.Event",
 	.tp_basicsize = offsetof(PpEvent, data),
@@ -506,9 +506,9 @@ PyTypeObject PpEvent_Type = {
 	.tp_methods = ev_methods,
 };
 
-int pyevent_ready(void)
+int ana_pyevent_ready(void)
 {
-	if (PyType_Ready(&PpEventType_Type) < 0 || PyType_Ready(&PpEvent_Type) < 0)
+	if (PyType_Ready(&ana_py_evtype_type) < 0 || PyType_Ready(&ana_py_event_type) < 0)
 		return -1;
 	return 0;
 }
