@@ -116,9 +116,95 @@ struct pp_sideband_ev {
 	uint32_t pid, tid;		/* the thread that caused it; UINT32_MAX: not recorded */
 };
 
+enum pp_az_flags {
+	PP_AZ_NEED_EVENTS = 1 << 0,	/* -e is required */
+	PP_AZ_ALL_EVENTS = 1 << 1,	/* no -e means every event of the capture */
+	PP_AZ_NO_EVENTS = 1 << 2,	/* does not take -e (uses built-in events) */
+	/*
+	 * -p/-t are not applied to the events: the analyzer matches tasks itself
+	 * (a sched_switch concerns two tasks, its pid field only the previous one).
+	 */
+	PP_AZ_OWN_TASK_FILTER = 1 << 3,
+	/*
+	 * set_events() is called even when -e is given: it puts the analyzer's
+	 * own events in the list, the -e events being extra ones (kvmmmu -e).
+	 */
+	PP_AZ_EXTRA_EVENTS = 1 << 4,
+};
+
+/*
+ * What an analyzer does: analyzers/<name>.c defines one const az_<c_name>_ops.
+ * Its name, its plan (options, what to record) and its capabilities are in its
+ * line of analyzers/analyzers.def, not here.  init, event and finish are
+ * required; every other hook may be NULL.
+ */
+struct pp_analyzer_ops {
+	const char *summary;		/* one line for `pp-analyze help` */
+	const char *usage;		/* "pp-analyze FILE top -e EVENT[/key=EXPR/...] [-i MS]" */
+	const char *examples;		/* lines shown under EXAMPLES in --help */
+	/*
+	 * Attributes offered by `ANALYZER -e EVENT help` in its command template,
+	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
+	 */
+	const char *help_attrs;
+	/*
+	 * `ANALYZER -e EVENT help` printing something of its own instead of the
+	 * formats and the command template (python prints a script template);
+	 * called after the selectors matched, before init().  Optional.
+	 */
+	int (*help)(struct pp_az *az);
+	size_t priv_size;
+	unsigned flags;			/* enum pp_az_flags */
+	/*
+	 * Built-in events: with PP_AZ_NO_EVENTS the analyzer names here the
+	 * selectors it needs (NULL-terminated), e.g. { "sched:sched_switch", NULL };
+
+	 * set_events() may compute them from the options instead.
+	 */
+	const char *const *builtin_events;
+	int (*set_events)(struct pp_az *az, struct pp_strlist *events);
+	int (*init)(struct pp_az *az);			/* required: after selectors matched */
+	void (*event)(struct pp_az *az, const struct pp_event *ev);	/* required */
+	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
+	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
+	void (*sideband)(struct pp_az *az, const struct pp_sideband_ev *sb);	/* in time order */
+	/* Every mapping; the start-of-capture snapshot arrives before init() (priv is zeroed). */
+	void (*mmap)(struct pp_az *az, const struct pp_mmap_ev *m);
+	void (*interval)(struct pp_az *az, uint64_t now_ns);
+	int (*finish)(struct pp_az *az);		/* required */
+	void (*release)(struct pp_az *az);
+};
+
+/*
+ * One line of analyzers/analyzers.def: what the registry knows of an analyzer
+ * (analyze/registry.c).  Static, checked by ana_analyzer_check().
+ */
+struct pp_analyzer {
+	const char *name;		/* CLI name: "task-state" */
+	const char *c_name;		/* "task_state": az_<c_name>_ops */
+	unsigned caps;			/* enum pp_az_caps */
+	const struct pp_plan_ops *plan;	/* its options and what to record (pp_plan_none: none) */
+	const struct pp_analyzer_ops *ops;
+};
+
 /* An analyzer instance (one per occurrence on the command line). */
 struct pp_az {
+	const struct pp_analyzer *an;	/* its line of the registry */
+	const char *name;		/* an->name */
+	const struct pp_plan_ops *plan;	/* an->plan */
+	/*
+	 * an->ops with a no-op in each optional dispatch hook left NULL (lost,
+	 * task_exit, sideband, mmap, interval, release), so the replay calls
+	 * them unchecked; points at @hooks (ana_az_bind()).
+	 */
 	const struct pp_analyzer_ops *ops;
+	struct pp_analyzer_ops hooks;
+	/*
+	 * The engine instance this analyzer runs on, set by the engine's
+	 * constructor (ana_te_new() of analyze/latency/): the engine's ready-made
+	 * callbacks find it here, whatever the analyzer's private struct holds.
+	 */
+	void *engine;
 	struct ana_session *s;
 	struct pp_common_opts opt;		/* the common options as given to this instance */
 	void *priv;			/* ops->priv_size bytes, zeroed */
@@ -137,65 +223,6 @@ struct pp_az {
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
 	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
 	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
-};
-
-enum pp_az_flags {
-	PP_AZ_NEED_EVENTS = 1 << 0,	/* -e is required */
-	PP_AZ_ALL_EVENTS = 1 << 1,	/* no -e means every event of the capture */
-	PP_AZ_NO_EVENTS = 1 << 2,	/* does not take -e (uses built-in events) */
-	/*
-	 * -p/-t are not applied to the events: the analyzer matches tasks itself
-	 * (a sched_switch concerns two tasks, its pid field only the previous one).
-	 */
-	PP_AZ_OWN_TASK_FILTER = 1 << 3,
-	/*
-	 * set_events() is called even when -e is given: it puts the analyzer's
-	 * own events in the list, the -e events being extra ones (kvmmmu -e).
-	 */
-	PP_AZ_EXTRA_EVENTS = 1 << 4,
-};
-
-struct pp_analyzer_ops {
-	const char *name;		/* CLI name: "task-state" */
-	const char *summary;		/* one line for `pp-analyze help` */
-	const char *usage;		/* "pp-analyze FILE top -e EVENT[/key=EXPR/...] [-i MS]" */
-	const char *examples;		/* lines shown under EXAMPLES in --help */
-	/*
-	 * The plan part (analyzers/<name>-plan.c, linked into pp-record too):
-	 * the analyzer's own option table (relative to its options struct,
-	 * see PP_AZOPT) and what to record for it.  Required.
-	 */
-	const struct pp_plan_ops *plan;
-	/*
-	 * Attributes offered by `ANALYZER -e EVENT help` in its command template,
-	 * "num=./alias=./" ('.' is a value to fill in); NULL: "[stack/]".
-	 */
-	const char *help_attrs;
-	/*
-	 * `ANALYZER -e EVENT help` printing something of its own instead of the
-	 * formats and the command template (python prints a script template);
-	 * called after the selectors matched, before init().  Optional.
-	 */
-	int (*help)(struct pp_az *az);
-	size_t priv_size;
-	unsigned flags;			/* enum pp_az_flags */
-	/*
-	 * Built-in events: with PP_AZ_NO_EVENTS the analyzer names here the
-	 * selectors it needs (NULL-terminated), e.g. { "sched:sched_switch", NULL };
-	 * set_events() may compute them from the options instead.
-	 */
-	const char *const *builtin_events;
-	int (*set_events)(struct pp_az *az, struct pp_strlist *events);
-	int (*init)(struct pp_az *az);			/* required: after selectors matched */
-	void (*event)(struct pp_az *az, const struct pp_event *ev);	/* required */
-	void (*lost)(struct pp_az *az, const struct pp_lost_ev *l);
-	void (*task_exit)(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns);
-	void (*sideband)(struct pp_az *az, const struct pp_sideband_ev *sb);	/* in time order */
-	/* Every mapping; the start-of-capture snapshot arrives before init() (priv is zeroed). */
-	void (*mmap)(struct pp_az *az, const struct pp_mmap_ev *m);
-	void (*interval)(struct pp_az *az, uint64_t now_ns);
-	int (*finish)(struct pp_az *az);		/* required */
-	void (*release)(struct pp_az *az);
 };
 
 /* --- Services of the core for analyzers ----------------------------------- */
@@ -244,6 +271,23 @@ char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz);
  * "<wall time> <comm> <pid> <flags> [cpu] sec.usec: sys:name: <print fmt>"
  */
 void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
+/* What ana_json_head() writes after "time" and "cpu". */
+enum ana_json_head_flags {
+	ANA_JSON_TASK = 1 << 0,		/* "pid" and "tid" */
+	ANA_JSON_COMM = 1 << 1,		/* "comm" of the tid at the current replay time */
+};
+
+/**
+ * ana_json_head() - the start every JSON line of an event shares, appended to @out:
+ * {"time":sec.usec,"cpu":N[,"pid":N,"tid":N][,"comm":"..."] - without the closing brace
+ * @what: enum ana_json_head_flags
+ */
+void ana_json_head(struct ana_session *s, uint64_t time_ns, uint32_t cpu, uint32_t pid,
+		   uint32_t tid, unsigned what, struct pp_buf *out);
+
+/** ana_json_event_head() - ana_json_head() of @ev with its task and comm. */
+void ana_json_event_head(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
 /**
  * ana_event_fields() - the event's print_fmt output only, as libtraceevent prints it
@@ -493,5 +537,31 @@ int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const str
 			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+
+/* --- Registers a sample carries ---------------------------------------------- */
+
+/*
+ * The interrupted registers of a sample (perf's REGS_INTR layout in the sample's extra
+ * bytes: the ABI word, then one u64 per bit set in the event's mask), by perf_regs bit;
+ * and perf-prof's x86_64 text layout of them (breakpoint, page-faults).  analyze/regs.c.
+ */
+struct ana_regs {
+	uint64_t abi;
+	uint64_t v[64];
+	uint64_t have;			/* bit i: v[i] recorded */
+};
+
+/**
+ * ana_regs_get() - unpack @ev's registers recorded with @mask
+ * Return: false when it has none (no mask, no extra bytes, ABI none); a record cut short
+ * keeps the registers before the cut (r->have says which).
+ */
+bool ana_regs_get(const struct pp_event *ev, uint64_t mask, struct ana_regs *r);
+
+/**
+ * ana_regs_print_x86() - RIP/RSP/RFLAGS, the general registers three a line, CS/SS, as
+ * perf-prof prints them (perf_regs numbering AX=0 ... SS=11, R8=16 ... R15=23)
+ */
+void ana_regs_print_x86(const struct ana_regs *r, struct pp_buf *out);
 
 #endif

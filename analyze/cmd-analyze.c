@@ -30,7 +30,7 @@ static const struct {
 /* The full table of an instance: its own options, then the common ones. */
 static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
 {
-	struct pp_option *own = pp_opts_rebase(az->ops->plan->options, az->opts, 2);
+	struct pp_option *own = pp_opts_rebase(az->plan->options, az->opts, 2);
 	size_t n = 0;
 
 	*common = pp_opts_rebase(pp_common_options, &az->opt, 0);
@@ -72,18 +72,19 @@ bool ana_command_help(FILE *fp, const char *name)
 	return true;
 }
 
-void ana_analyzer_help(FILE *fp, const struct pp_analyzer_ops *ops)
+void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 {
-	struct pp_az az = { .ops = ops };
+	struct pp_az az = { 0 };
 	struct pp_option *common, *tbl;
-	const char *usage[] = { ops->usage, NULL };
+	const char *usage[] = { an->ops->usage, NULL };
 
-	az.opts = pp_xcalloc(1, ops->plan->opts_size ? ops->plan->opts_size : 1);
+	ana_az_bind(&az, an);
+	az.opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
 	tbl = az_table(&az, &common);
-	fprintf(fp, "%s - %s\n\n", ops->name, ops->summary);
+	fprintf(fp, "%s - %s\n\n", an->name, an->ops->summary);
 	pp_usage_print(fp, usage, tbl);
-	if (ops->examples)
-		fprintf(fp, "\nEXAMPLES\n%s", ops->examples);
+	if (an->ops->examples)
+		fprintf(fp, "\nEXAMPLES\n%s", an->ops->examples);
 	free(tbl);
 	free(common);
 	free(az.opts);
@@ -100,7 +101,7 @@ void ana_general_help(FILE *fp)
 		fprintf(fp, "  %-14s %s\n", builtins[i].name, builtins[i].summary);
 	fprintf(fp, "\nAnalyzers:\n");
 	for (size_t i = 0; i < ana_analyzer_count(); i++)
-		fprintf(fp, "  %-14s %s\n", ana_analyzer_at(i)->name, ana_analyzer_at(i)->summary);
+		fprintf(fp, "  %-14s %s\n", ana_analyzer_at(i)->name, ana_analyzer_at(i)->ops->summary);
 	fprintf(fp, "\n'pp-analyze help ANALYZER' or 'pp-analyze FILE ANALYZER -h' shows an analyzer's options.\n");
 }
 
@@ -148,30 +149,32 @@ static bool take_help(struct pp_az *az)
 /* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
 static struct pp_az *az_new(int argc, const char **argv, bool *help)
 {
-	const struct pp_analyzer_ops *ops = ana_analyzer_find(argv[0]);
+	const struct pp_analyzer *an = ana_analyzer_find(argv[0]);
+	const struct pp_analyzer_ops *ops;
 	struct pp_option *common, *tbl;
 	struct pp_az *az;
 	char err[256];
 	int n;
 
-	if (!ops)
+	if (!an)
 		unknown_analyzer(argv[0]);
+	ops = an->ops;
 	az = pp_xcalloc(1, sizeof(*az));
-	az->ops = ops;
+	ana_az_bind(az, an);
 	az->priv = pp_xcalloc(1, ops->priv_size ? ops->priv_size : 1);
-	az->opts = pp_xcalloc(1, ops->plan->opts_size ? ops->plan->opts_size : 1);
+	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
 	az->opt.user_callchain = az->opt.kernel_callchain = true;
 	tbl = az_table(az, &common);
 	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, err, sizeof(err));
 	free(tbl);
 	free(common);
 	if (n == PP_OPT_HELP) {
-		ana_analyzer_help(stdout, ops);
+		ana_analyzer_help(stdout, an);
 		exit(0);
 	}
 	if (n < 0) {
-		pp_err("%s: %s", ops->name, err);
-		fprintf(stderr, "  see 'pp-analyze help %s'\n", ops->name);
+		pp_err("%s: %s", az->name, err);
+		fprintf(stderr, "  see 'pp-analyze help %s'\n", az->name);
 		exit(2);
 	}
 	az->args = argv + 1;
@@ -179,21 +182,20 @@ static struct pp_az *az_new(int argc, const char **argv, bool *help)
 	*help = take_help(az);
 	if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr && !*help)
 		pp_die("%s: needs events: -e sys:name[/filter/ATTR/] (see 'pp-analyze help %s')",
-		       ops->name, ops->name);
+		       az->name, az->name);
 	if ((ops->flags & PP_AZ_NO_EVENTS) && az->opt.events.nr && !ops->set_events)
-		pp_die("%s: does not take -e: it chooses its own events", ops->name);
+		pp_die("%s: does not take -e: it chooses its own events", az->name);
 	parse_list("cpu", az->opt.cpus, &az->cpus, &az->nr_cpus);
 	parse_list("pid", az->opt.pids, &az->pids, &az->nr_pids);
 	parse_list("tid", az->opt.tids, &az->tids, &az->nr_tids);
 	if (ana_out_open(&az->out, az->opt.output, az->opt.format, err, sizeof(err)))
-		pp_die("%s: %s", ops->name, err);
+		pp_die("%s: %s", az->name, err);
 	return az;
 }
 
 static void az_free(struct pp_az *az)
 {
-	if (az->ops->release)
-		az->ops->release(az);
+	az->ops->release(az);
 	ana_az_release_sels(az);
 	ana_out_close(&az->out);
 	pp_strlist_release(&az->opt.events);
@@ -254,7 +256,7 @@ static void tell_damage(struct ana_session *s)
 	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
 
 	for (size_t i = 0; i < s->nr_azs; i++)
-		if (!strcmp(s->azs[i]->ops->name, "event-care"))
+		if (!strcmp(s->azs[i]->name, "event-care"))
 			return;
 	/* a live stream has no index or trailer by design: only a cut segment is damage */
 	if (st->truncated && !(s->live && !st->cut_mid_segment))

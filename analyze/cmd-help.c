@@ -51,13 +51,13 @@ static void template_print(struct ana_session *s, const struct pp_az *az)
 {
 	const struct ana_sel_store *store = az->sel_store;
 	struct pp_buf b = PP_BUF_INIT;
-	const struct pp_option *own = az->ops->plan->options;
+	const struct pp_option *own = az->plan->options;
 
 	if (!strcmp(s->path, "-"))	/* live: `pp ANALYZER ... help` */
-		pp_buf_addf(&b, "pp %s", az->ops->name);
+		pp_buf_addf(&b, "pp %s", az->name);
 	else
-		pp_buf_addf(&b, "pp-analyze %s %s", s->path, az->ops->name);
-	const char *const *sel_opts = az->ops->plan->sel_opts;
+		pp_buf_addf(&b, "pp-analyze %s %s", s->path, az->name);
+	const char *const *sel_opts = az->plan->sel_opts;
 	size_t nr_sel_opts = 0;
 
 	while (sel_opts && sel_opts[nr_sel_opts])

@@ -15,7 +15,7 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags);
 /** ana_general_help() - the list of commands and analyzers. */
 void ana_general_help(FILE *fp);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
-void ana_analyzer_help(FILE *fp, const struct pp_analyzer_ops *ops);
+void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 bool ana_command_help(FILE *fp, const char *name);
 
 #endif

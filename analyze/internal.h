@@ -143,10 +143,28 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
 /* replay.c */
 int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
 
-/* registry.c */
-const struct pp_analyzer_ops *ana_analyzer_find(const char *name);
+/* registry.c: the analyzers of analyzers/analyzers.def */
+/** ana_analyzer_find() - the analyzer named @name. Return: static, or NULL. */
+const struct pp_analyzer *ana_analyzer_find(const char *name);
+/** ana_analyzer_count() - how many analyzers there are. */
 size_t ana_analyzer_count(void);
-const struct pp_analyzer_ops *ana_analyzer_at(size_t i);
+/** ana_analyzer_at() - the @i-th analyzer in help order. Return: static, or NULL past the end. */
+const struct pp_analyzer *ana_analyzer_at(size_t i);
+/**
+ * ana_analyzer_check() - whether @an keeps the analyzer contract: name and C name agree,
+ * summary and usage given, init/event/finish present, its plan's options inside its
+ * options struct, coherent capability and event flags
+ * Return: 0, or -EINVAL with a one-line reason in @err.
+ */
+int ana_analyzer_check(const struct pp_analyzer *an, char *err, size_t errsz);
+/** ana_registry_check() - ana_analyzer_check() on every analyzer, and no name twice. */
+int ana_registry_check(char *err, size_t errsz);
+/* hooks.c */
+/**
+ * ana_az_bind() - make @az an instance of @an: its name, plan, and a hook table
+ * (az->ops) whose optional dispatch hooks are no-ops where @an leaves them NULL
+ */
+void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an);
 
 /* select.c: match an analyzer's -e selectors against the capture's types */
 /* The parsed selectors of one -e position, kept alive for the analyzer (ana_sel points in). */

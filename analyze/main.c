@@ -26,7 +26,7 @@ int main(int argc, const char **argv)
 {
 	bool strict = false, version = false;
 	int verbose = 0, quiet = 0;
-	char err[256];
+	char err[256], bug[256];
 	const struct pp_option opts[] = {
 		PP_OPT_COUNT('v', "verbose", &verbose, "more messages"),
 		PP_OPT_COUNT('q', "quiet", &quiet, "no informational messages"),
@@ -53,6 +53,9 @@ int main(int argc, const char **argv)
 		return 0;
 	}
 	pp_log_level = quiet ? PP_LOG_QUIET : verbose;
+	/* the analyzer contract, checked before any analyzer runs (a few microseconds) */
+	if (ana_registry_check(bug, sizeof(bug)))
+		pp_die("internal error: %s", bug);
 	argv++;
 	if (n == 0) {
 		pp_err("missing capture file");
@@ -62,14 +65,14 @@ int main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[0], "help")) {
 		if (n > 1) {
-			const struct pp_analyzer_ops *ops = ana_analyzer_find(argv[1]);
-			if (!ops && ana_command_help(stdout, argv[1]))
+			const struct pp_analyzer *an = ana_analyzer_find(argv[1]);
+			if (!an && ana_command_help(stdout, argv[1]))
 				return 0;
-			if (!ops) {
+			if (!an) {
 				pp_err("no analyzer or command named '%s' ('pp-analyze help' lists them)", argv[1]);
 				return 2;
 			}
-			ana_analyzer_help(stdout, ops);
+			ana_analyzer_help(stdout, an);
 			return 0;
 		}
 		ana_general_help(stdout);

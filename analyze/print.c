@@ -168,6 +168,25 @@ static bool fields_fast(struct ana_session *s, const struct pp_event *ev, struct
 	return true;
 }
 
+void ana_json_head(struct ana_session *s, uint64_t time_ns, uint32_t cpu, uint32_t pid,
+		   uint32_t tid, unsigned what, struct pp_buf *out)
+{
+	char ts[32];
+
+	pp_buf_addf(out, "{\"time\":%s,\"cpu\":%u", ana_ts_str(time_ns, ts, sizeof(ts)), cpu);
+	if (what & ANA_JSON_TASK)
+		pp_buf_addf(out, ",\"pid\":%u,\"tid\":%u", pid, tid);
+	if (what & ANA_JSON_COMM) {
+		pp_buf_adds(out, ",\"comm\":");
+		pp_buf_add_json_str(out, ana_comm(s, tid));
+	}
+}
+
+void ana_json_event_head(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	ana_json_head(s, ev->time_ns, ev->cpu, ev->pid, ev->tid, ANA_JSON_TASK | ANA_JSON_COMM, out);
+}
+
 void ana_event_fields(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
 	if (ev->type->tep && ev->raw) {

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * regs.c - unpacking and printing a sample's interrupted registers (see regs.h).
+ * regs.c - unpacking and printing a sample's interrupted registers (declared in analyzer.h: a service of the core).
  */
 #include <string.h>
 
 #include "analyze/analyzer.h"
-#include "analyze/regs.h"
 #include "common/buf.h"
 #include "common/log.h"
 

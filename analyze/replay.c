@@ -18,24 +18,9 @@
 #include "analyze/internal.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/units.h"
 
 volatile sig_atomic_t pp_stop;
-
-static bool in_list(const int *v, size_t nr, uint32_t x)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if ((uint32_t)v[mid] == x)
-			return true;
-		if ((uint32_t)v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
 
 static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *sel)
 {
@@ -62,7 +47,7 @@ static int check_cpus(struct ana_session *s, const struct pp_az *az)
 		return 0;
 	for (size_t i = 0; i < az->nr_cpus; i++)
 		if (az->cpus[i] < 0 || (unsigned long)az->cpus[i] >= nr) {
-			pp_err("%s: -C %d: the capture was recorded on %lu CPUs (0-%lu)", az->ops->name,
+			pp_err("%s: -C %d: the capture was recorded on %lu CPUs (0-%lu)", az->name,
 			       az->cpus[i], nr, nr - 1);
 			return PP_EUSAGE;
 		}
@@ -87,7 +72,7 @@ static int init_analyzers(struct ana_session *s)
 			return rc;
 		for (size_t k = 0; k < az->nr_sels; k++)
 			disp_add(s, az, &az->sels[k]);
-		if (az->opt.interval_ns && az->ops->interval)
+		if (az->opt.interval_ns && az->an->ops->interval)
 			s->has_ticks = true;
 	}
 	s->inited = true;
@@ -100,7 +85,7 @@ static void tick(struct ana_session *s, uint64_t t)
 		struct pp_az *az = s->azs[i];
 		uint64_t iv = az->opt.interval_ns;
 
-		if (!iv || !az->ops->interval)
+		if (!iv || !az->an->ops->interval)	/* -i means nothing to it */
 			continue;
 		if (!az->next_tick_ns)
 			az->next_tick_ns = t + iv;
@@ -117,13 +102,13 @@ static void tick(struct ana_session *s, uint64_t t)
 
 static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 {
-	if (az->nr_cpus && !in_list(az->cpus, az->nr_cpus, ev->cpu))
+	if (az->nr_cpus && !pp_list_has(az->cpus, az->nr_cpus, ev->cpu))
 		return false;
 	if (az->ops->flags & PP_AZ_OWN_TASK_FILTER)
 		return true;
-	if (az->nr_pids && !in_list(az->pids, az->nr_pids, ev->pid))
+	if (az->nr_pids && !pp_list_has(az->pids, az->nr_pids, ev->pid))
 		return false;
-	if (az->nr_tids && !in_list(az->tids, az->nr_tids, ev->tid))
+	if (az->nr_tids && !pp_list_has(az->tids, az->nr_tids, ev->tid))
 		return false;
 	return true;
 }
@@ -244,8 +229,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		if (rec->type == PPF_REC_LOST && ana_in_range(s, rec->time_ns)) {
 			struct pp_lost_ev l = { rec->time_ns, rec->u.lost.cpu, rec->u.lost.count };
 			for (size_t i = 0; i < s->nr_azs; i++)
-				if (s->azs[i]->ops->lost)
-					s->azs[i]->ops->lost(s->azs[i], &l);
+				s->azs[i]->ops->lost(s->azs[i], &l);
 		} else if (rec->type == PPF_REC_SIDEBAND) {
 			const struct ppf_sideband *b = &rec->u.sideband;
 			struct pp_sideband_ev sb = { rec->time_ns, b->cpu, b->perf_type, b->data,
@@ -255,13 +239,11 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			    (s->range_end_ns && rec->time_ns > s->range_end_ns))
 				continue;
 			for (size_t i = 0; i < s->nr_azs; i++)
-				if (s->azs[i]->ops->sideband)
-					s->azs[i]->ops->sideband(s->azs[i], &sb);
+				s->azs[i]->ops->sideband(s->azs[i], &sb);
 		} else if (rec->type == PPF_REC_EXIT) {
 			for (size_t i = 0; i < s->nr_azs; i++)
-				if (s->azs[i]->ops->task_exit)
-					s->azs[i]->ops->task_exit(s->azs[i], rec->u.task_event.pid,
-								  rec->u.task_event.tid, rec->time_ns);
+				s->azs[i]->ops->task_exit(s->azs[i], rec->u.task_event.pid,
+							  rec->u.task_event.tid, rec->time_ns);
 		} else if (rec->type == PPF_REC_DSO || rec->type == PPF_REC_KSYM) {
 			s->ksyms_final = false;
 		}
@@ -308,11 +290,11 @@ void ana_report_header(struct pp_az *az)
 	} else {
 		/* json and csv stay parseable: the reader is told on stderr, once per change */
 		if (s->lost_total > az->lost_noted)
-			pp_warn("%s: %llu events lost:%s (not part of the %s output)", az->ops->name,
+			pp_warn("%s: %llu events lost:%s (not part of the %s output)", az->name,
 				(unsigned long long)s->lost_total, pp_buf_str(&where),
 				az->out.format == ANA_FMT_JSON ? "json" : "csv");
 		if (st->nr_corrupt > az->corrupt_noted)
-			pp_warn("%s: %llu corrupt segments skipped (%llu records lost)", az->ops->name,
+			pp_warn("%s: %llu corrupt segments skipped (%llu records lost)", az->name,
 				(unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
 		az->lost_noted = s->lost_total;
 		az->corrupt_noted = st->nr_corrupt;

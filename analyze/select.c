@@ -77,10 +77,10 @@ static void missing_event(struct ana_session *s, const struct pp_az *az, const s
 
 	for (size_t i = 0; i < s->nr_types; i++)
 		pp_buf_addf(&b, "%s%s", i ? ", " : "", s->type_list[i]->name);
-	pp_err("%s: event '%s' is not in the capture '%s'", az->ops->name, sel->text, s->path);
+	pp_err("%s: event '%s' is not in the capture '%s'", az->name, sel->text, s->path);
 	fprintf(stderr, "  the capture has: %s\n", b.len ? pp_buf_str(&b) : "(no events)");
 	fprintf(stderr, "  to record it: pp-record -e '%s' ...   (or: pp-record --for '%s ...')\n",
-		sel->text, az->ops->name);
+		sel->text, az->name);
 	pp_buf_release(&b);
 }
 

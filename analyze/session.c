@@ -494,8 +494,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		pp_symtab_map_add(s->syms, m->pid, rec->time_ns, m->addr, m->len, m->pgoff, m->path,
 				  m->build_id, m->build_id_sz);
 		for (size_t i = 0; i < s->nr_azs; i++)
-			if (s->azs[i]->ops->mmap)
-				s->azs[i]->ops->mmap(s->azs[i], &ev);
+			s->azs[i]->ops->mmap(s->azs[i], &ev);
 		break;
 	}
 	case PPF_REC_KSYM:

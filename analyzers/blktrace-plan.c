@@ -148,7 +148,6 @@ static int blktrace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 }
 
 const struct pp_plan_ops azp_blktrace_plan = {
-	.name = "blktrace",
 	.options = blktrace_options,
 	.opts_size = sizeof(struct blktrace_opts),
 	.plan = blktrace_plan,

@@ -338,17 +338,14 @@ static void bt_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_blktrace_plan;
 
 const struct pp_analyzer_ops az_blktrace_ops = {
-	.name = "blktrace",
 	.summary = "block request latency per stage: getrq, insert, issue, complete",
 	.usage = "pp-analyze FILE blktrace [-d DEVICE] [-i MS] [--than T] [-v]",
 	.examples = "  pp-record --for 'blktrace -d /dev/sda' --duration 10\n"
 		    "  pp-analyze pp.capture blktrace -i 1000\n"
 		    "  pp-analyze pp.capture blktrace -d /dev/sda1 --than 10ms -v\n"
 		    "  pp blktrace -d /dev/nvme0n1 -i 1000 --than 1ms\n",
-	.plan = &azp_blktrace_plan,
 	.priv_size = sizeof(struct bt_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.set_events = bt_set_events,

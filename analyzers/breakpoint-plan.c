@@ -78,6 +78,5 @@ static int breakpoint_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 }
 
 const struct pp_plan_ops azp_breakpoint_plan = {
-	.name = "breakpoint",
 	.plan = breakpoint_plan,
 };

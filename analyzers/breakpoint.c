@@ -37,7 +37,6 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
-#include "analyze/regs.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/flamegraph.h"
@@ -606,9 +605,7 @@ static void bp_event(struct pp_az *az, const struct pp_event *ev)
 	ana_frame_name(az->s, ev, ev->ip, kernel, sym, sizeof(sym));
 	pp_buf_reset(&p->line);
 	if (az->out.format == ANA_FMT_JSON) {
-		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
-		pp_buf_add_json_str(&p->line, ana_comm(az->s, ev->tid));
+		ana_json_event_head(az->s, ev, &p->line);
 		pp_buf_addf(&p->line, ",\"addr\":\"0x%llx\",\"len\":%llu,\"type\":\"%s\","
 			    "\"ip\":\"0x%llx\",\"symbol\":", (unsigned long long)b->addr,
 			    (unsigned long long)b->len, type, (unsigned long long)ev->ip);
@@ -694,10 +691,8 @@ static void bp_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_breakpoint_plan;
 
 const struct pp_analyzer_ops az_breakpoint_ops = {
-	.name = "breakpoint",
 	.summary = "hardware breakpoint hits with registers, stacks and the value written",
 	.usage = "pp-analyze FILE breakpoint [ADDR[/LEN][:TYPE]...] [--filter EXPR] [-g] "
 		 "[--flame-graph FILE]",
@@ -706,7 +701,6 @@ const struct pp_analyzer_ops az_breakpoint_ops = {
 		    "  pp-analyze pp.capture breakpoint\n"
 		    "  pp-analyze pp.capture breakpoint 0x601040 --flame-graph bp.svg\n"
 		    "  pp-analyze pp.capture breakpoint --filter 'data==1'\n",
-	.plan = &azp_breakpoint_plan,
 	.priv_size = sizeof(struct bp_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.set_events = bp_set_events,

@@ -205,15 +205,12 @@ static void ec_release(struct pp_az *az)
 	pp_buf_release(&p->detail);
 }
 
-extern const struct pp_plan_ops azp_event_care_plan;
 
 const struct pp_analyzer_ops az_event_care_ops = {
-	.name = "event-care",
 	.summary = "capture integrity: losses, late and out-of-order events, corruption (exit 1)",
 	.usage = "pp-analyze FILE event-care [-e EVENTS] [-C CPUS|-p PIDS|-t TIDS]",
 	.examples = "  pp-analyze pp.capture event-care || echo 'do not trust this capture'\n"
 		    "  pp-analyze pp.capture event-care -e 'sched:*' --format json\n",
-	.plan = &azp_event_care_plan,
 	.priv_size = sizeof(struct ec_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = ec_init,

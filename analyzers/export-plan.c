@@ -65,7 +65,6 @@ static int export_plan(struct pp_plan *p, const struct pp_plan_args *a, char *er
 }
 
 const struct pp_plan_ops azp_export_plan = {
-	.name = "export",
 	.options = export_options,
 	.opts_size = sizeof(struct export_opts),
 	.plan = export_plan,

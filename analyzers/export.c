@@ -97,10 +97,8 @@ static void export_release(struct pp_az *az)
 	az->inl = NULL;
 }
 
-extern const struct pp_plan_ops azp_export_plan;
 
 const struct pp_analyzer_ops az_export_ops = {
-	.name = "export",
 	.summary = "events as Chrome/Perfetto traces, pprof, JSON lines, CSV or folded stacks",
 	.usage = "pp-analyze FILE export --to FORMAT [-o OUT] [-e EVENTS] [--time START,END] "
 		 "[-C/-p/-t LIST]",
@@ -111,7 +109,6 @@ const struct pp_analyzer_ops az_export_ops = {
 		"  pp-analyze pp.capture export --to csv -e sched:sched_wakeup -o wakeups.csv\n"
 		"  pp-analyze pp.capture export --to jsonl --stacks --time +1s,+2s\n"
 		"  pp-analyze pp.capture export --to folded | flamegraph.pl > cpu.svg\n",
-	.plan = &azp_export_plan,
 	.priv_size = sizeof(struct export_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = export_init,

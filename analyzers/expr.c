@@ -103,10 +103,8 @@ static void expr_release(struct pp_az *az)
 	pp_buf_release(&p->trace);
 }
 
-extern const struct pp_plan_ops azp_expr_plan;
 
 const struct pp_analyzer_ops az_expr_ops = {
-	.name = "expr",
 	.summary = "compile an expression and evaluate it on each event (-v: step by step)",
 	.usage = "pp-analyze FILE expr -e EVENT [-v] 'EXPRESSION'",
 	.examples =
@@ -116,7 +114,6 @@ const struct pp_analyzer_ops az_expr_ops = {
 		"  pp-analyze pp.capture expr -e sched:sched_process_exec 'filename ~ \"*bash\"'\n"
 		"  pp-analyze pp.capture expr -e irq:irq_handler_entry "
 		"'printf(\"%s %d\\n\", name, irq)'\n",
-	.plan = &azp_expr_plan,
 	.priv_size = sizeof(struct expr_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = expr_init,

@@ -30,6 +30,5 @@ static int irq_off_plan(struct pp_plan *p, const struct pp_plan_args *a, char *e
 }
 
 const struct pp_plan_ops azp_irq_off_plan = {
-	.name = "irq-off",
 	.plan = irq_off_plan,
 };

@@ -64,10 +64,8 @@ static void io_print(struct pp_az *az, const struct pp_event *ev, uint64_t gap)
 
 	pp_buf_reset(&p->line);
 	if (az->out.format == ANA_FMT_JSON) {
-		pp_buf_addf(&p->line,
-			    "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"gap_ns\":%llu}\n",
-			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid,
-			    (unsigned long long)gap);
+		ana_json_head(az->s, ev->time_ns, ev->cpu, ev->pid, ev->tid, ANA_JSON_TASK, &p->line);
+		pp_buf_addf(&p->line, ",\"gap_ns\":%llu}\n", (unsigned long long)gap);
 	} else if (az->out.format == ANA_FMT_TEXT) {
 		pp_buf_addf(&p->line, "%s %7u/%-7u [%03u] %s: %s: %llu ns\n",
 			    ana_time_str(az->s, ev->time_ns, wall, sizeof(wall)), ev->pid, ev->tid,
@@ -159,16 +157,13 @@ static void io_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_irq_off_plan;
 
 const struct pp_analyzer_ops az_irq_off_ops = {
-	.name = "irq-off",
 	.summary = "windows where a CPU's timer samples came late: interrupts off (or steal)",
 	.usage = "pp-analyze FILE irq-off [--than T] [--period P] [-g] [-C CPUS]",
 	.examples = "  pp-record --for 'irq-off --period 10ms --than 20ms -g' -a --duration 60\n"
 		    "  pp-analyze pp.capture irq-off --than 20ms -g\n"
 		    "  pp-analyze pp.capture irq-off --than 50ms -C 3\n",
-	.plan = &azp_irq_off_plan,
 	.priv_size = sizeof(struct io_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.builtin_events = io_events,

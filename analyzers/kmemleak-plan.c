@@ -83,7 +83,6 @@ static int kmemleak_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 }
 
 const struct pp_plan_ops azp_kmemleak_plan = {
-	.name = "kmemleak",
 	.options = kmemleak_options,
 	.opts_size = sizeof(struct kmemleak_opts),
 	.plan = kmemleak_plan,

@@ -688,10 +688,8 @@ static void km_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_kmemleak_plan;
 
 const struct pp_analyzer_ops az_kmemleak_ops = {
-	.name = "kmemleak",
 	.summary = "allocations not released by the end of the capture, by stack",
 	.usage = "pp-analyze FILE kmemleak --alloc EVENT[,...] --free EVENT[,...] [-g]\n"
 		 "       [--than AGE] [--comm]",
@@ -708,7 +706,6 @@ const struct pp_analyzer_ops az_kmemleak_ops = {
 		"     --alloc 'uprobe:libc.so.6:malloc//size=arg1/,"
 		"uretprobe:libc.so.6:malloc//ptr=ret/' \\\n"
 		"     --free 'uprobe:libc.so.6:free//ptr=arg1/' -g --comm -- ./myprog\n",
-	.plan = &azp_kmemleak_plan,
 	.priv_size = sizeof(struct km_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.set_events = km_set_events,

@@ -14,6 +14,5 @@ static int kmemprof_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 }
 
 const struct pp_plan_ops azp_kmemprof_plan = {
-	.name = "kmemprof",
 	.plan = kmemprof_plan,
 };

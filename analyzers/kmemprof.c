@@ -12,7 +12,7 @@
 #include "analyze/latency/latency.h"
 
 struct kmemprof_priv {
-	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
 };
 
 static int kmemprof_init(struct pp_az *az)
@@ -25,10 +25,8 @@ static int kmemprof_init(struct pp_az *az)
 	return rc ? rc : ana_te_start(p->te);
 }
 
-extern const struct pp_plan_ops azp_kmemprof_plan;
 
 const struct pp_analyzer_ops az_kmemprof_ops = {
-	.name = "kmemprof",
 	.summary = "bytes and objects allocated and freed per call stack (alloc -e, free -e)",
 	.usage = "pp-analyze FILE kmemprof -e ALLOC//size=EXPR/stack/ -e FREE [-k EXPR] [-i MS]",
 	.examples =
@@ -38,7 +36,6 @@ const struct pp_analyzer_ops az_kmemprof_ops = {
 		"  pp-analyze pp.capture kmemprof -e 'kmem:mm_page_alloc//size=4096<<order/key=pfn/stack/' "
 		"-e 'kmem:mm_page_free//key=pfn/stack/'\n"
 		"  pp-record --for \"kmemprof -e kmem:kmalloc -e kmem:kfree\" --duration 5 -o km.capture\n",
-	.plan = &azp_kmemprof_plan,
 	.priv_size = sizeof(struct kmemprof_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = kmemprof_init,

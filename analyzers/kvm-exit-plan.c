@@ -26,6 +26,5 @@ static int kvm_exit_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 }
 
 const struct pp_plan_ops azp_kvm_exit_plan = {
-	.name = "kvm-exit",
 	.plan = kvm_exit_plan,
 };

@@ -362,10 +362,8 @@ static void kx_release(struct pp_az *az)
 	free(p->exit_sel);
 }
 
-extern const struct pp_plan_ops azp_kvm_exit_plan;
 
 const struct pp_analyzer_ops az_kvm_exit_ops = {
-	.name = "kvm-exit",
 	.summary = "time from each VM exit to the next entry, by exit reason",
 	.usage = "pp-analyze FILE kvm-exit [--perins] [--than T] [--heatmap FILE]\n"
 		 "       [--filter FILTER] [-i MS]",
@@ -373,7 +371,6 @@ const struct pp_analyzer_ops az_kvm_exit_ops = {
 		    "  pp-analyze pp.capture kvm-exit -i 1000\n"
 		    "  pp-analyze pp.capture kvm-exit --perins --than 1ms\n"
 		    "  pp-analyze pp.capture kvm-exit --filter 'exit_reason==48' --heatmap ept\n",
-	.plan = &azp_kvm_exit_plan,
 	.priv_size = sizeof(struct kx_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.set_events = kx_set_events,

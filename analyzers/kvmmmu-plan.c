@@ -37,7 +37,6 @@ static int kvmmmu_plan(struct pp_plan *p, const struct pp_plan_args *a, char *er
 }
 
 const struct pp_plan_ops azp_kvmmmu_plan = {
-	.name = "kvmmmu",
 	.options = kvmmmu_options,
 	.opts_size = sizeof(struct kvmmmu_opts),
 	.plan = kvmmmu_plan,

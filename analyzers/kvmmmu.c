@@ -604,10 +604,8 @@ static void mmu_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_kvmmmu_plan;
 
 const struct pp_analyzer_ops az_kvmmmu_ops = {
-	.name = "kvmmmu",
 	.summary = "KVM shadow pages per MMU generation and level (x86)",
 	.usage = "pp-analyze FILE kvmmmu [--spte] [--mmio] [--detail] [-e EVENT] [-i MS]",
 	.examples = "  pp-record --for 'kvmmmu --spte --mmio' -p $(pidof qemu-system-x86_64) \\\n"
@@ -615,7 +613,6 @@ const struct pp_analyzer_ops az_kvmmmu_ops = {
 		    "  pp-analyze pp.capture kvmmmu -i 5000\n"
 		    "  pp-analyze pp.capture kvmmmu --spte --mmio --detail\n"
 		    "  pp-analyze pp.capture kvmmmu -e kvm:kvm_page_fault\n",
-	.plan = &azp_kvmmmu_plan,
 	.priv_size = sizeof(struct mmu_priv),
 	.flags = PP_AZ_NO_EVENTS | PP_AZ_EXTRA_EVENTS,
 	.set_events = mmu_set_events,

@@ -116,16 +116,13 @@ static void list_release(struct pp_az *az)
 	free(p->count);
 }
 
-extern const struct pp_plan_ops azp_list_plan;
 
 const struct pp_analyzer_ops az_list_ops = {
-	.name = "list",
 	.summary = "the events of a capture with their counts (-v: with their fields)",
 	.usage = "pp-analyze FILE list [-v] [PART-OF-NAME]",
 	.examples = "  pp-analyze pp.capture list\n"
 		    "  pp-analyze pp.capture list -v sched_switch\n"
 		    "  pp-analyze pp.capture list -C 0 --format json\n",
-	.plan = &azp_list_plan,
 	.priv_size = sizeof(struct list_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = list_init,

@@ -21,6 +21,5 @@ static int misc_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err,
 }
 
 const struct pp_plan_ops azp_misc_plan = {
-	.name = "misc",
 	.plan = misc_plan,
 };

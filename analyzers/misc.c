@@ -188,14 +188,9 @@ static void misc_sideband(struct pp_az *az, const struct pp_sideband_ev *sb)
 		const char *comm = task ? ana_comm(az->s, sb->tid) : NULL;
 
 		if (az->out.format == ANA_FMT_JSON) {
-			pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,",
-				    ana_ts_str(sb->time_ns, ts, sizeof(ts)), sb->cpu);
-			if (task) {
-				pp_buf_addf(&p->line, "\"pid\":%u,\"tid\":%u,\"comm\":", sb->pid, sb->tid);
-				pp_buf_add_json_str(&p->line, comm);
-				pp_buf_addch(&p->line, ',');
-			}
-			pp_buf_addf(&p->line, "%s}\n", pp_buf_str(&js));
+			ana_json_head(az->s, sb->time_ns, sb->cpu, sb->pid, sb->tid,
+				      task ? ANA_JSON_TASK | ANA_JSON_COMM : 0, &p->line);
+			pp_buf_addf(&p->line, ",%s}\n", pp_buf_str(&js));
 		} else {
 			pp_buf_addf(&p->line, "%s ", ana_time_str(az->s, sb->time_ns, when, sizeof(when)));
 			if (task)
@@ -228,16 +223,13 @@ static void misc_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_misc_plan;
 
 const struct pp_analyzer_ops az_misc_ops = {
-	.name = "misc",
 	.summary = "side-band records: BPF and ftrace symbols, BPF programs, cgroups, text pokes",
 	.usage = "pp-analyze FILE misc [-C CPUS] [--format json]",
 	.examples = "  pp-record --for misc -a --duration 60\n"
 		    "  pp-analyze pp.capture misc\n"
 		    "  pp misc -a --duration 10\n",
-	.plan = &azp_misc_plan,
 	.priv_size = sizeof(struct misc_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.init = misc_init,

@@ -21,7 +21,6 @@ static const struct pp_option multi_trace_options[] = {
 };
 
 const struct pp_plan_ops azp_multi_trace_plan = {
-	.name = "multi-trace",
 	.options = multi_trace_options,
 	.opts_size = sizeof(struct multi_trace_opts),
 };

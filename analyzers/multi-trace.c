@@ -13,7 +13,7 @@
 #include "analyzers/multi-trace.h"
 
 struct multi_trace_priv {
-	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
 };
 
 static int multi_trace_init(struct pp_az *az)
@@ -31,10 +31,8 @@ static int multi_trace_init(struct pp_az *az)
 	return rc ? rc : ana_te_start(p->te);
 }
 
-extern const struct pp_plan_ops azp_multi_trace_plan;
 
 const struct pp_analyzer_ops az_multi_trace_ops = {
-	.name = "multi-trace",
 	.summary = "latency between related events of successive -e positions (delay, pair ...)",
 	.usage = "pp-analyze FILE multi-trace -e EVENT[,EVENT...] -e EVENT... [-k EXPR] [--impl IMPL]\n"
 		 "       [--than|--only-than|--lower T] [--detail[=-N,+N,1,2,hide<N,samecpu,samepid,"
@@ -48,7 +46,6 @@ const struct pp_analyzer_ops az_multi_trace_ops = {
 		"      -e 'sched:sched_switch//key=next_pid/' -k pid --than 20ms --detail=samecpu\n"
 		"  pp-analyze pp.capture multi-trace -e 'sched:sched_switch//role=(next_pid?1:0)|(prev_pid?2:0)/' --cycle\n"
 		"  pp-analyze pp.capture multi-trace -e 'kmem:kmalloc//key=ptr/' -e 'kmem:kfree//key=ptr/' --impl pair\n",
-	.plan = &azp_multi_trace_plan,
 	.priv_size = sizeof(struct multi_trace_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = multi_trace_init,

@@ -13,7 +13,6 @@ static const struct pp_option nested_trace_options[] = {
 };
 
 const struct pp_plan_ops azp_nested_trace_plan = {
-	.name = "nested-trace",
 	.options = nested_trace_options,
 	.opts_size = sizeof(struct nested_trace_opts),
 };

@@ -15,7 +15,7 @@
 #include "analyzers/nested-trace.h"
 
 struct nested_trace_priv {
-	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
 };
 
 static int nested_trace_init(struct pp_az *az)
@@ -33,10 +33,8 @@ static int nested_trace_init(struct pp_az *az)
 	return rc ? rc : ana_te_start(p->te);
 }
 
-extern const struct pp_plan_ops azp_nested_trace_plan;
 
 const struct pp_analyzer_ops az_nested_trace_ops = {
-	.name = "nested-trace",
 	.summary = "nested entry/exit events (-e f,f_ret): function times and call tree",
 	.usage = "pp-analyze FILE nested-trace -e ENTRY,EXIT [-e ENTRY,EXIT ...] [-k EXPR] "
 		 "[--impl delay|call|call-delay]\n       [--than T] [--detail] [--perins] "
@@ -47,7 +45,6 @@ const struct pp_analyzer_ops az_nested_trace_ops = {
 		"-e timer:timer_expire_entry,timer:timer_expire_exit --impl call-delay\n"
 		"  pp-analyze pp.capture nested-trace -e irq:irq_handler_entry,irq:irq_handler_exit "
 		"-e irq:softirq_entry,irq:softirq_exit --impl call\n",
-	.plan = &azp_nested_trace_plan,
 	.priv_size = sizeof(struct nested_trace_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = nested_trace_init,

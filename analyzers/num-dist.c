@@ -280,10 +280,8 @@ static void nd_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_num_dist_plan;
 
 const struct pp_analyzer_ops az_num_dist_ops = {
-	.name = "num-dist",
 	.summary = "distribution of a number per event: calls total min avg p50 p95 p99 max",
 	.usage = "pp-analyze FILE num-dist -e EVENT//num=EXPR/[alias=NAME/][,EVENT...] [--perins] "
 		 "[--than N] [--heatmap FILE] [-g] [-i MS]",
@@ -295,7 +293,6 @@ const struct pp_analyzer_ops az_num_dist_ops = {
 		"-e 'sched:sched_stat_runtime//num=\"runtime/1000\"/alias=runtime(us)/'\n"
 		"  pp-analyze pp.capture num-dist -e 'raw_syscalls:sys_exit//num=ret/' "
 		"--perins --than 4096\n",
-	.plan = &azp_num_dist_plan,
 	.help_attrs = "num=./alias=./stack/",
 	.priv_size = sizeof(struct nd_priv),
 	.flags = PP_AZ_NEED_EVENTS,

@@ -58,7 +58,6 @@ static int oncpu_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 }
 
 const struct pp_plan_ops azp_oncpu_plan = {
-	.name = "oncpu",
 	.options = oncpu_options,
 	.opts_size = sizeof(struct oncpu_opts),
 	.plan = oncpu_plan,

@@ -367,10 +367,8 @@ static void oc_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_oncpu_plan;
 
 const struct pp_analyzer_ops az_oncpu_ops = {
-	.name = "oncpu",
 	.summary = "who runs on which CPU: per CPU (sched_switch) or per thread with -p/-t",
 	.usage = "pp-analyze FILE oncpu [-C CPUS | -p PIDS | -t TIDS] [--detail] "
 		 "[--prio LIST | --filter EXPR] [--only-comm] [-i MS]",
@@ -380,7 +378,6 @@ const struct pp_analyzer_ops az_oncpu_ops = {
 		    "  pp-analyze pp.capture oncpu --only-comm -i 5000\n"
 		    "  pp-record --for 'oncpu -p 2347' --duration 10\n"
 		    "  pp-analyze pp.capture oncpu -p 2347\n",
-	.plan = &azp_oncpu_plan,
 	.priv_size = sizeof(struct oc_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.set_events = oc_set_events,

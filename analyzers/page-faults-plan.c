@@ -36,7 +36,6 @@ static int page_faults_plan(struct pp_plan *p, const struct pp_plan_args *a, cha
 }
 
 const struct pp_plan_ops azp_page_faults_plan = {
-	.name = "page-faults",
 	.options = page_faults_options,
 	.opts_size = sizeof(struct page_faults_opts),
 	.plan = page_faults_plan,

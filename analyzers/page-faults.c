@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
-#include "analyze/regs.h"
 #include "analyzers/page-faults.h"
 #include "common/callchain.h"
 #include "common/err.h"
@@ -97,9 +96,7 @@ static void pf_print(struct pp_az *az, const struct pp_event *ev)
 
 	pp_buf_reset(&p->line);
 	if (az->out.format == ANA_FMT_JSON) {
-		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
-		pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
+		ana_json_event_head(s, ev, &p->line);
 		pp_buf_addf(&p->line, ",\"addr\":\"%016llx\",\"ip\":\"%016llx\"}\n",
 			    (unsigned long long)ev->addr, (unsigned long long)ev->ip);
 	} else if (az->out.format == ANA_FMT_TEXT) {
@@ -287,10 +284,8 @@ static void pf_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_page_faults_plan;
 
 const struct pp_analyzer_ops az_page_faults_ops = {
-	.name = "page-faults",
 	.summary = "every page fault with address, ip and stack; summary by symbol and by process",
 	.usage = "pp-analyze FILE page-faults [-g] [--summary] [--top N] [-p PIDS] [-i MS] "
 		 "[--flame-graph FILE]",
@@ -298,7 +293,6 @@ const struct pp_analyzer_ops az_page_faults_ops = {
 		    "  pp-analyze pp.capture page-faults -g\n"
 		    "  pp-analyze pp.capture page-faults --summary -p 1234\n"
 		    "  pp-analyze pp.capture page-faults -g --flame-graph faults.svg --summary\n",
-	.plan = &azp_page_faults_plan,
 	.priv_size = sizeof(struct pf_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.builtin_events = pf_events,

@@ -63,7 +63,6 @@ static int profile_plan(struct pp_plan *p, const struct pp_plan_args *a, char *e
 }
 
 const struct pp_plan_ops azp_profile_plan = {
-	.name = "profile",
 	.options = profile_options,
 	.opts_size = sizeof(struct profile_opts),
 	.plan = profile_plan,

@@ -172,9 +172,7 @@ static void print_sample(struct pp_az *az, const struct pp_event *ev)
 
 	pp_buf_reset(&p->line);
 	if (az->out.format == ANA_FMT_JSON) {
-		pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-			    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
-		pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
+		ana_json_event_head(s, ev, &p->line);
 		pp_buf_addf(&p->line,
 			    ",\"period\":%llu,\"event\":", (unsigned long long)ev->period);
 		pp_buf_add_json_str(&p->line, ev->type->name);
@@ -490,10 +488,8 @@ static void profile_release(struct pp_az *az)
 		fclose(p->fold_fp);
 }
 
-extern const struct pp_plan_ops azp_profile_plan;
 
 const struct pp_analyzer_ops az_profile_ops = {
-	.name = "profile",
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
 	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] "
 		 "[--top N] [--no-inline] [--debug-dir DIR]",
@@ -509,7 +505,6 @@ const struct pp_analyzer_ops az_profile_ops = {
 		    "--debug-dir, $PP_DEBUGINFO_PATH, /usr/lib/debug, or in the binary at its\n"
 		    "recorded path, shows the functions inlined there as 'func (inlined)' frames\n"
 		    "above it; --no-inline turns that off.\n",
-	.plan = &azp_profile_plan,
 	.priv_size = sizeof(struct profile_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.set_events = profile_set_events,

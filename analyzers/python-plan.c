@@ -16,7 +16,6 @@ static const struct pp_option python_options[] = {
 };
 
 const struct pp_plan_ops azp_python_plan = {
-	.name = "python",
 	.options = python_options,
 	.opts_size = sizeof(struct python_opts),
 };

@@ -237,10 +237,8 @@ static void python_release(struct pp_az *az)
 	free(p->sels);
 }
 
-extern const struct pp_plan_ops azp_python_plan;
 
 const struct pp_analyzer_ops az_python_ops = {
-	.name = "python",
 	.summary = "run a Python script on the events (callbacks per event, interval, loss)",
 	.usage = "pp-analyze FILE python [-e EVENT[/alias=NAME/]...] [-i MS] [--strict] "
 		 "script.py|module|-|help [-- ARGS]",
@@ -249,7 +247,6 @@ const struct pp_analyzer_ops az_python_ops = {
 		"  pp-analyze cap python -e sched:sched_switch sw.py\n"
 		"  pp-analyze cap python -e sched:sched_wakeup,sched:sched_switch -i 1000 count.py -- -v\n"
 		"  python3 -c 'import pp; print(sum(1 for e in pp.open(\"cap\").events()))'\n",
-	.plan = &azp_python_plan,
 	.help = python_help,
 	.priv_size = sizeof(struct python_priv),
 	.flags = PP_AZ_ALL_EVENTS,

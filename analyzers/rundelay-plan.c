@@ -19,32 +19,16 @@
 #include "common/plan.h"
 #include "common/units.h"
 
-/* comm == "a" || comm ~ "b*" for the list "a,b*" */
-static void comm_filter(struct pp_buf *b, const char *field, const char *list)
-{
-	char *copy = pp_xstrdup(list), *save = NULL;
-	const char **v = NULL;
-	size_t nr = 0;
-
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		v = pp_xrealloc(v, (nr + 1) * sizeof(*v));
-		v[nr++] = t;
-	}
-	pp_filter_from_comms(b, field, v, nr);
-	free(v);
-	free(copy);
-}
-
 static void add_filtered(struct pp_plan *p, const char *event, const char *f1, const char *f2,
 			 const char *comms, const int *tids, size_t nr_tids, bool str)
 {
 	struct pp_buf b = PP_BUF_INIT;
 
 	if (str) {
-		comm_filter(&b, f1, comms);
+		pp_filter_from_comm_list(&b, f1, comms);
 		if (f2) {
 			pp_buf_adds(&b, "||");
-			comm_filter(&b, f2, comms);
+			pp_filter_from_comm_list(&b, f2, comms);
 		}
 	} else {
 		pp_filter_from_pids(&b, f1, tids, nr_tids);
@@ -94,6 +78,5 @@ static int rundelay_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 }
 
 const struct pp_plan_ops azp_rundelay_plan = {
-	.name = "rundelay",
 	.plan = rundelay_plan,
 };

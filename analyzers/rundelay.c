@@ -29,7 +29,7 @@
 #include "common/log.h"
 
 struct rundelay_priv {
-	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
 };
 
 static int rundelay_set_events(struct pp_az *az, struct pp_strlist *events)
@@ -39,19 +39,6 @@ static int rundelay_set_events(struct pp_az *az, struct pp_strlist *events)
 		pp_strlist_push(events, "sched:sched_switch");
 	}
 	return 0;
-}
-
-/* comm == "a" || comm ~ "b*" for --filter a,b* */
-static void comm_filter(struct pp_buf *b, const char *field, const char *list)
-{
-	char *copy = pp_xstrdup(list), *save = NULL;
-	const char *v[64];
-	size_t nr = 0;
-
-	for (char *t = strtok_r(copy, ",", &save); t && nr < 64; t = strtok_r(NULL, ",", &save))
-		v[nr++] = t;
-	pp_filter_from_comms(b, field, v, nr);
-	free(copy);
 }
 
 /*
@@ -73,7 +60,7 @@ static bool setup_role(struct pp_az *az, struct ana_te *te, unsigned i, const ch
 	if (az->opt.filter) {
 		if (prefix)
 			pp_buf_addf(&f, "%s && (", prefix);
-		comm_filter(&f, comm_field, az->opt.filter);
+		pp_filter_from_comm_list(&f, comm_field, az->opt.filter);
 		if (prefix)
 			pp_buf_addch(&f, ')');
 	} else {
@@ -141,10 +128,8 @@ static int rundelay_init(struct pp_az *az)
 	return ana_te_start(p->te);
 }
 
-extern const struct pp_plan_ops azp_rundelay_plan;
 
 const struct pp_analyzer_ops az_rundelay_ops = {
-	.name = "rundelay",
 	.summary = "scheduling delay: wakeup or preemption to running again (per task: --perins)",
 	.usage = "pp-analyze FILE rundelay [-e sched:sched_wakeup*,sched:sched_switch -e sched:sched_switch]\n"
 		 "       [--filter COMM,...] [-p PID] [-t TID] [--than T] [--detail[=samekey|samecpu...]]\n"
@@ -157,7 +142,6 @@ const struct pp_analyzer_ops az_rundelay_ops = {
 		"  pp-analyze pp.capture rundelay -e 'sched:sched_wakeup*,sched:sched_switch' \\\n"
 		"      -e 'sched:sched_switch,sched:sched_migrate_task//untraced/key=pid/' --than 4ms --detail=samecpu\n"
 		"  pp-record --for 'rundelay --filter java' --duration 10 -o rd.capture\n",
-	.plan = &azp_rundelay_plan,
 	.priv_size = sizeof(struct rundelay_priv),
 	.flags = PP_AZ_OWN_TASK_FILTER,
 	.set_events = rundelay_set_events,

@@ -29,6 +29,5 @@ static int sched_migrate_plan(struct pp_plan *p, const struct pp_plan_args *a, c
 }
 
 const struct pp_plan_ops azp_sched_migrate_plan = {
-	.name = "sched-migrate",
 	.plan = sched_migrate_plan,
 };

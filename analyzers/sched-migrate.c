@@ -243,10 +243,8 @@ static void sm_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_sched_migrate_plan;
 
 const struct pp_analyzer_ops az_sched_migrate_ops = {
-	.name = "sched-migrate",
 	.summary = "task migrations per interval, and how many stay within the L2 / the LLC",
 	.usage = "pp-analyze FILE sched-migrate [-i MS] [--detail [-g]] [--filter EXPR] "
 		 "[--flame-graph FILE]",
@@ -254,7 +252,6 @@ const struct pp_analyzer_ops az_sched_migrate_ops = {
 		    "  pp-analyze pp.capture sched-migrate -i 1000\n"
 		    "  pp-analyze pp.capture sched-migrate --detail -g\n"
 		    "  pp-analyze pp.capture sched-migrate --filter 'prio<100' -i 1000\n",
-	.plan = &azp_sched_migrate_plan,
 	.priv_size = sizeof(struct sm_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.builtin_events = sm_events,

@@ -34,7 +34,6 @@ static int sql_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err, 
 }
 
 const struct pp_plan_ops azp_sql_plan = {
-	.name = "sql",
 	.options = sql_options,
 	.opts_size = sizeof(struct sql_opts),
 	.plan = sql_plan,

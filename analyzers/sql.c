@@ -628,10 +628,8 @@ static void sql_release(struct pp_az *az)
 	free(p->early);
 }
 
-extern const struct pp_plan_ops azp_sql_plan;
 
 const struct pp_analyzer_ops az_sql_ops = {
-	.name = "sql",
 	.summary = "SQL queries over the events (SQLite): tables per event, stacks, tasks, mmaps",
 	.usage = "pp-analyze FILE sql [-e EVENT[/alias=NAME/index=FIELD/]...] --query 'SQL; SQL' "
 		 "[--output2 FILE.db] [-i MS]",
@@ -647,7 +645,6 @@ const struct pp_analyzer_ops az_sql_ops = {
 		"  pp-analyze cap sql --output2 cap.db          # every event; then: sqlite3 cap.db\n"
 		"  pp-analyze cap sql -e sched:sched_switch -i 1000 --query 'SELECT count(*) FROM "
 		"sched_switch'\n",
-	.plan = &azp_sql_plan,
 	.priv_size = sizeof(struct sql_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = sql_init,

@@ -22,6 +22,5 @@ static int syscalls_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 }
 
 const struct pp_plan_ops azp_syscalls_plan = {
-	.name = "syscalls",
 	.plan = syscalls_plan,
 };

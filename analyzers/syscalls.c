@@ -17,7 +17,7 @@
 #include "common/log.h"
 
 struct syscalls_priv {
-	struct ana_te *te;	/* first: the engine's ready-made callbacks use it */
+	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
 	bool have_free;		/* -e position 2 is sched:sched_process_free */
 };
 
@@ -80,10 +80,8 @@ static void syscalls_task_exit(struct pp_az *az, uint32_t pid, uint32_t tid, uin
 		ana_te_reclaim(p->te, tid, time_ns);
 }
 
-extern const struct pp_plan_ops azp_syscalls_plan;
 
 const struct pp_analyzer_ops az_syscalls_ops = {
-	.name = "syscalls",
 	.summary = "system call latency and errors per syscall (and per thread with --perins)",
 	.usage = "pp-analyze FILE syscalls [-e raw_syscalls:sys_enter[/filter/] -e raw_syscalls:sys_exit] "
 		 "[-p PID] [--perins] [--than T] [--heatmap FILE] [-i MS]",
@@ -93,7 +91,6 @@ const struct pp_analyzer_ops az_syscalls_ops = {
 		"  pp-analyze pp.capture syscalls --perins --than 1ms\n"
 		"  pp-analyze pp.capture syscalls -e 'raw_syscalls:sys_enter/id==0/' -e 'raw_syscalls:sys_exit/id==0/'\n"
 		"  pp-record --for 'syscalls' --duration 5 -o sc.capture && pp-analyze sc.capture syscalls --perins\n",
-	.plan = &azp_syscalls_plan,
 	.priv_size = sizeof(struct syscalls_priv),
 	.set_events = syscalls_set_events,
 	.init = syscalls_init,

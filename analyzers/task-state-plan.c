@@ -16,6 +16,7 @@
 #include "analyzers/task-state.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/expr.h"
 #include "common/plan.h"
 #include "common/units.h"
 
@@ -33,24 +34,6 @@ static const struct pp_option task_state_options[] = {
 	  .flags = PP_OPT_NONEG },
 	PP_OPT_END(),
 };
-
-/* "F=="a"||F~"b*"" for a comm list "a,b*", or "" */
-static void comm_filter(struct pp_buf *b, const char *field, const char *list)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len) {
-			bool glob =
-				memchr(p, '*', len) || memchr(p, '?', len) || memchr(p, '[', len);
-			pp_buf_addf(b, "%s%s%s\"%.*s\"", b->len ? "||" : "", field,
-				    glob ? "~" : "==", (int)len, p);
-		}
-		p = e ? e + 1 : NULL;
-	}
-}
 
 /* "F==1||F==2" for a tid list "1,2" (ranges spelled out as >= && <=) */
 static int tid_filter(struct pp_buf *b, const char *field, const char *list)
@@ -74,8 +57,11 @@ static char *event_filter(const char *what, const char *pid_field, const char *c
 
 	if (c->tids && tid_filter(&who, pid_field, c->tids))
 		pp_buf_reset(&who);
-	if (c->filter)
-		comm_filter(&who, comm_field, c->filter);
+	if (c->filter) {
+		if (who.len)
+			pp_buf_adds(&who, "||");
+		pp_filter_from_comm_list(&who, comm_field, c->filter);
+	}
 	if (c->pids)	/* threads of processes: matched in the analyzer */
 		pp_buf_reset(&who);
 	if (state_filter && who.len)
@@ -143,7 +129,6 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 }
 
 const struct pp_plan_ops azp_task_state_plan = {
-	.name = "task-state",
 	.options = task_state_options,
 	.opts_size = sizeof(struct task_state_opts),
 	.plan = task_state_plan,

@@ -34,6 +34,7 @@
 #include "common/stackmap.h"
 #include "common/table.h"
 #include "common/u64map.h"
+#include "common/units.h"
 #include "common/vec.h"
 
 /* Report keys, in the order rows are printed. */
@@ -201,22 +202,6 @@ static int ts_init(struct pp_az *az)
 
 /* --- task selection --------------------------------------------------------- */
 
-static bool in_sorted(const int *v, size_t nr, uint32_t x)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if ((uint32_t)v[mid] == x)
-			return true;
-		if ((uint32_t)v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 static bool ts_selected(struct pp_az *az, const struct pp_event *ev, uint32_t tid,
 			const struct pp_field *comm_field)
 {
@@ -225,9 +210,9 @@ static bool ts_selected(struct pp_az *az, const struct pp_event *ev, uint32_t ti
 
 	if (!p->filtering)
 		return true;
-	if (az->nr_tids && in_sorted(az->tids, az->nr_tids, tid))
+	if (az->nr_tids && pp_list_has(az->tids, az->nr_tids, tid))
 		return true;
-	if (az->nr_pids && in_sorted(az->pids, az->nr_pids, ana_task_pid(az->s, tid)))
+	if (az->nr_pids && pp_list_has(az->pids, az->nr_pids, ana_task_pid(az->s, tid)))
 		return true;
 	if (p->nr_comms) {
 		const char *c = NULL;
@@ -605,10 +590,8 @@ static void ts_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
-extern const struct pp_plan_ops azp_task_state_plan;
 
 const struct pp_analyzer_ops az_task_state_ops = {
-	.name = "task-state",
 	.summary = "time in each task state: R S D T t I and RD (run delay), per thread too",
 	.usage = "pp-analyze FILE task-state [-S] [-D] [--no-interruptible] [--than T [-g]] "
 		 "[--filter comm,...] [--perins] [-i MS] [--flame-graph FILE[.svg]]",
@@ -618,7 +601,6 @@ const struct pp_analyzer_ops az_task_state_ops = {
 		    "  pp-analyze pp.capture task-state --filter 'java,py*' -S --than 100ms -g\n"
 		    "  pp-analyze pp.capture task-state --perins -t 4242\n"
 		    "  pp-analyze pp.capture task-state -g --flame-graph offcpu.svg\n",
-	.plan = &azp_task_state_plan,
 	.priv_size = sizeof(struct ts_priv),
 	.flags = PP_AZ_NO_EVENTS | PP_AZ_OWN_TASK_FILTER,
 	.set_events = ts_set_events,

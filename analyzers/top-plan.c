@@ -12,7 +12,6 @@ static const struct pp_option top_options[] = {
 };
 
 const struct pp_plan_ops azp_top_plan = {
-	.name = "top",
 	.options = top_options,
 	.opts_size = sizeof(struct top_opts),
 };

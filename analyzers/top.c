@@ -516,10 +516,8 @@ static void top_release(struct pp_az *az)
 	}
 }
 
-extern const struct pp_plan_ops azp_top_plan;
 
 const struct pp_analyzer_ops az_top_ops = {
-	.name = "top",
 	.summary = "key/value counters in top mode: events, sums and names per key",
 	.usage = "pp-analyze FILE top -e EVENT[//key=EXPR/top-by=EXPR/top-add=EXPR/comm=EXPR/"
 		 "printkey=EXPR/alias=NAME/][,EVENT...] [-k EXPR] [--only-comm] [-i MS]",
@@ -535,7 +533,6 @@ const struct pp_analyzer_ops az_top_ops = {
 		"--only-comm\n"
 		"  pp-analyze pp.capture top -e 'workqueue:workqueue_execute_start//key=common_pid/"
 		"alias=NUM/comm=ksymbol(function)/' --only-comm\n",
-	.plan = &azp_top_plan,
 	.help_attrs = "alias=./top-by=./top-add=./key=./comm=./printkey=./",
 	.priv_size = sizeof(struct top_priv),
 	.flags = PP_AZ_NEED_EVENTS,

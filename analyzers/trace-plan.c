@@ -14,7 +14,6 @@ static const struct pp_option trace_options[] = {
 };
 
 const struct pp_plan_ops azp_trace_plan = {
-	.name = "trace",
 	.options = trace_options,
 	.opts_size = sizeof(struct trace_opts),
 };

@@ -121,13 +121,10 @@ static void event_json(struct pp_az *az, const struct pp_event *ev)
 {
 	struct trace_priv *p = az->priv;
 	struct ana_session *s = az->s;
-	char ts[32];
 
 	pp_buf_reset(&p->fields);
 	ana_event_fields(s, ev, &p->fields);
-	pp_buf_addf(&p->line, "{\"time\":%s,\"cpu\":%u,\"pid\":%u,\"tid\":%u,\"comm\":",
-		    ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu, ev->pid, ev->tid);
-	pp_buf_add_json_str(&p->line, ana_comm(s, ev->tid));
+	ana_json_event_head(s, ev, &p->line);
 	pp_buf_adds(&p->line, ",\"event\":");
 	pp_buf_add_json_str(&p->line, ev->type->name);
 	pp_buf_adds(&p->line, ",\"fields\":");
@@ -292,10 +289,8 @@ static void trace_release(struct pp_az *az)
 	pp_buf_release(&p->fields);
 }
 
-extern const struct pp_plan_ops azp_trace_plan;
 
 const struct pp_analyzer_ops az_trace_ops = {
-	.name = "trace",
 	.summary = "print events, with their fields and call stacks",
 	.usage = "pp-analyze FILE trace [-e EVENT[/filter/ATTR/][,EVENT...]] [-g] "
 		 "[--flame-graph FILE [-i MS]] [-N N] [--format json|csv]",
@@ -310,7 +305,6 @@ const struct pp_analyzer_ops az_trace_ops = {
 		"  pp-analyze pp.capture trace "
 		"-e 'sched:sched_wakeup//exec=(printf(\"pid %d\\n\", pid))/'\n"
 		"  pp-analyze pp.capture trace -e 'raw_syscalls:*' -N 100 -o first.txt\n",
-	.plan = &azp_trace_plan,
 	.help_attrs = "stack/exec=./",
 	.priv_size = sizeof(struct trace_priv),
 	.flags = PP_AZ_ALL_EVENTS,

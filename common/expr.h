@@ -219,6 +219,12 @@ void pp_filter_from_comms(struct pp_buf *out, const char *field, const char *con
 			  size_t nr);
 
 /**
+ * pp_filter_from_comm_list() - pp_filter_from_comms() for a comma-separated @list
+ * ("java,pyth*", --filter's form); empty names are skipped, any number of names
+ */
+void pp_filter_from_comm_list(struct pp_buf *out, const char *field, const char *list);
+
+/**
  * pp_filter_from_pids() - append a filter matching any of @pids to @out
  * @field: the field to test ("pid", "common_pid")
  *

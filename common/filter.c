@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "expr.h"
+#include "log.h"
+#include "options.h"
 
 void pp_filter_from_comms(struct pp_buf *out, const char *field, const char *const *comms,
 			  size_t nr)
@@ -26,6 +28,18 @@ void pp_filter_from_comms(struct pp_buf *out, const char *field, const char *con
 		}
 		pp_buf_addch(out, '"');
 	}
+}
+
+void pp_filter_from_comm_list(struct pp_buf *out, const char *field, const char *list)
+{
+	char *copy = pp_xstrdup(list), *save = NULL;
+	struct pp_strlist v = { 0 };
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		pp_strlist_push(&v, t);
+	pp_filter_from_comms(out, field, v.v, v.nr);
+	pp_strlist_release(&v);
+	free(copy);
 }
 
 static int cmp_int(const void *a, const void *b)

@@ -98,8 +98,10 @@ void pp_plan_release(struct pp_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int pp_plan_build(const struct pp_plan_ops *ops, int argc, const char **argv, struct pp_plan *p,
-		  char *err, size_t errsz)
+const struct pp_plan_ops pp_plan_none = { 0 };
+
+int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, const char **argv,
+		  struct pp_plan *p, char *err, size_t errsz)
 {
 	struct pp_common_opts common = { .user_callchain = true, .kernel_callchain = true };
 	void *opts = pp_xcalloc(1, ops->opts_size ? ops->opts_size : 1);
@@ -134,7 +136,7 @@ int pp_plan_build(const struct pp_plan_ops *ops, int argc, const char **argv, st
 			rc = 0;
 		}
 		if (!rc && !p->nr_events) {
-			snprintf(err, errsz, "%s: nothing to record: give events with -e", ops->name);
+			snprintf(err, errsz, "%s: nothing to record: give events with -e", name);
 			rc = PP_EUSAGE;
 		}
 	}

@@ -81,8 +81,11 @@ struct pp_plan_args {
 	const char **argv;
 };
 
+/*
+ * The plan part of one analyzer.  Its name is not here: analyzers/analyzers.def
+ * gives it once, beside the plan (see PP_PLAN_REF()).
+ */
 struct pp_plan_ops {
-	const char *name;		/* the analyzer's name */
 	const struct pp_option *options;/* its own options (relative), or NULL */
 	size_t opts_size;
 	/* Fill @p; NULL means "record the -e events as given". Return 0 or a code, with a message in @err. */
@@ -90,6 +93,34 @@ struct pp_plan_ops {
 	/* The option that gives each event position, NULL-terminated (kmemleak: "alloc",
 	 * "free"); NULL: -e.  For the command templates of `ANALYZER -e ... help`. */
 	const char *const *sel_opts;
+};
+
+/*
+ * An analyzer without options of its own that records its -e events as given
+ * ("none" in the plan column of analyzers/analyzers.def): no -plan.c file.
+ */
+extern const struct pp_plan_ops pp_plan_none;
+
+/*
+ * Expanding analyzers/analyzers.def, PP_ANALYZER(c_name, "name", PLAN, CAPS):
+ * PLAN is `own` (analyzers/<name>-plan.c defines azp_<c_name>_plan) or
+ * `none` (pp_plan_none).  PP_PLAN_DECL() declares what PP_PLAN_REF() points at.
+ */
+#define PP_PLAN_DECL(plan, n) PP_PLAN_DECL_##plan(n)
+#define PP_PLAN_DECL_own(n) extern const struct pp_plan_ops azp_##n##_plan;
+#define PP_PLAN_DECL_none(n)
+#define PP_PLAN_REF(plan, n) PP_PLAN_REF_##plan(n)
+#define PP_PLAN_REF_own(n) (&azp_##n##_plan)
+#define PP_PLAN_REF_none(n) (&pp_plan_none)
+
+/*
+ * What an analyzer's results can become (the CAPS column of analyzers.def).
+ * Declared now so that mergeable state and parallel replay know which
+ * analyzers to expect; the registry checks the combinations.
+ */
+enum pp_az_caps {
+	PP_AZC_MERGE = 1 << 0,	/* an aggregate: its state can be merged with another's */
+	PP_AZC_STREAM = 1 << 1,	/* its output is a sequence in time order: one stream only */
 };
 
 /** pp_plan_add_event() - append a selector (copied). */
@@ -101,6 +132,7 @@ void pp_plan_release(struct pp_plan *p);
 
 /**
  * pp_plan_build() - parse "ANALYZER ARGS..." with its plan's options and build its plan
+ * @name: the analyzer's name (for messages)
  * @ops: the analyzer's plan part
  * @argc, @argv: the arguments after the analyzer's name
  * @p: receives the plan (zeroed by the caller)
@@ -109,7 +141,7 @@ void pp_plan_release(struct pp_plan *p);
  * Without a plan function the -e events are recorded as given, with -g if given.
  * Return: 0, PP_OPT_HELP, or a negative code.
  */
-int pp_plan_build(const struct pp_plan_ops *ops, int argc, const char **argv, struct pp_plan *p,
-		  char *err, size_t errsz);
+int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, const char **argv,
+		  struct pp_plan *p, char *err, size_t errsz);
 
 #endif

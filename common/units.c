@@ -109,6 +109,23 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+bool pp_list_has(const int *v, size_t nr, int64_t x)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] == x)
+			return true;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 int pp_parse_list(const char *s, uint64_t max, int **out, size_t *nr)
 {
 	int *v = NULL;

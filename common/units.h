@@ -46,6 +46,12 @@ int pp_parse_u64(const char *s, uint64_t *out);
  */
 int pp_parse_list(const char *s, uint64_t max, int **out, size_t *nr);
 
+/**
+ * pp_list_has() - whether @x is in @v, a sorted array as pp_parse_list() gives
+ * (binary search)
+ */
+bool pp_list_has(const int *v, size_t nr, int64_t x);
+
 /** pp_format_ns() - "1.234 ms"-style text for a duration, into @buf. Return: @buf. */
 char *pp_format_ns(uint64_t ns, char *buf, size_t sz);
 

@@ -89,7 +89,7 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 	/* option parsing may reorder the vector: give it a copy, free the strings from ours */
 	const char **args = pp_xcalloc((size_t)argc, sizeof(*args));
 	memcpy(args, argv + 1, (size_t)(argc - 1) * sizeof(*args));
-	rc = pp_plan_build(ops, argc - 1, args, &p, err, sizeof(err));
+	rc = pp_plan_build(argv[0], ops, argc - 1, args, &p, err, sizeof(err));
 	if (rc == PP_OPT_HELP)
 		rc = rec_session_fail(s, PP_EUSAGE, "--for '%s': help is not a recording",
 				      analyzer_args);

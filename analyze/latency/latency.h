@@ -69,7 +69,7 @@ struct ana_te;
  *
  * Parses --detail, --impl, --than/--only-than/--lower, reads each event's
  * attributes (key, printkey, role, untraced, trigger, alias, stack, size).
- * Nothing is compiled yet.  Errors are printed.
+ * Nothing is compiled yet.  Errors are printed.  Sets @az->engine to the engine.
  * Return: 0 or a negative code; free with ana_te_free().
  */
 int ana_te_new(struct pp_az *az, const struct ana_te_config *cfg, struct ana_te **out);
@@ -118,14 +118,15 @@ void ana_te_free(struct ana_te *te);
 /**
  * ana_te_tp_set_targets() - keep event @i only when its field @field names a
  * thread of @pids (processes) or one of @tids (rundelay's -p/-t: the wakee
- * of a wakeup, prev_pid/next_pid of a switch); arrays are copied
+ * of a wakeup, prev_pid/next_pid of a switch); arrays are sorted (as
+ * pp_parse_list() gives them) and copied
  */
 void ana_te_tp_set_targets(struct ana_te *te, unsigned i, const char *field, const int *pids,
 			   size_t nr_pids, const int *tids, size_t nr_tids);
 
 /*
- * Ready-made analyzer callbacks for analyzers whose az->priv starts with
- * the struct ana_te * they built in ->init(): ->event feeds the engine,
+ * Ready-made analyzer callbacks for analyzers that built their engine with
+ * ana_te_new() in ->init() (it sets az->engine): ->event feeds the engine,
  * ->lost, ->interval, ->finish and ->release forward to it.
  */
 void ana_te_az_event(struct pp_az *az, const struct pp_event *ev);

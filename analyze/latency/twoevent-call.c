@@ -169,7 +169,7 @@ static int kmem_init(struct ana_te *te)
 		struct te_pair *p = te->pairs[i];
 		const struct ana_evtype *t1 = p->tp1->sel->type;
 		if (!p->tp1->size) {
-			pp_err("%s: %s//size=?/ size attribute is not set", te->az->ops->name,
+			pp_err("%s: %s//size=?/ size attribute is not set", te->az->name,
 			       t1->name);
 			return -1;
 		}
@@ -181,7 +181,7 @@ static int kmem_init(struct ana_te *te)
 		    !tp->stack)
 			pp_warn("%s: %s has no stacks in this capture: its bytes cannot be "
 				"profiled by stack (record it with //stack/ or -g)",
-				te->az->ops->name, tp->sel->type->name);
+				te->az->name, tp->sel->type->name);
 	}
 	return 0;
 }
@@ -220,7 +220,7 @@ static void kmem_print_json(struct ana_te *te, struct te_pair *p, struct km_pair
 	char wall[48];
 
 	pp_buf_reset(b);
-	pp_buf_addf(b, "{\"%s\":{\"time\":\"%s\",\"alloc_event\":", te->az->ops->name,
+	pp_buf_addf(b, "{\"%s\":{\"time\":\"%s\",\"alloc_event\":", te->az->name,
 		    ana_time_str(te->s, now_ns, wall, sizeof(wall)));
 	pp_buf_add_json_str(b, p->tp1->sel->type->name);
 	pp_buf_adds(b, ",\"free_event\":");
@@ -433,7 +433,7 @@ static void call_tree_print(struct ana_te *te, uint64_t now_ns)
 		bool first = true;
 
 		pp_buf_reset(&te->line);
-		pp_buf_addf(&te->line, "{\"%s\":{\"time\":\"%s\",\"calls\":[", te->az->ops->name,
+		pp_buf_addf(&te->line, "{\"%s\":{\"time\":\"%s\",\"calls\":[", te->az->name,
 			    ana_time_str(te->s, now_ns, wall, sizeof(wall)));
 		for (unsigned i = 0; i < cc->nr_roots; i++)
 			json_caller(te, cc->roots[i], &first);

@@ -226,7 +226,7 @@ static int delay_init(struct ana_te *te)
 		snprintf(path, sizeof(path), "%s-%s-%s.lat", hm, p->tp1->name, p->tp2->name);
 		p->heatmap = fopen(path, "w");
 		if (!p->heatmap) {
-			pp_err("%s: cannot create heatmap file '%s': %m", te->az->ops->name, path);
+			pp_err("%s: cannot create heatmap file '%s': %m", te->az->name, path);
 			return -1;
 		}
 	}
@@ -370,7 +370,7 @@ static void print_machine(struct ana_te *te, uint64_t now_ns, struct te_lat **v,
 	for (size_t i = 0; i < nr; i++)
 		table_row(te, t, v[i], wall, avg, than);
 	pp_table_print(t, te->fp, te->az->out.format == ANA_FMT_JSON ? PP_TABLE_JSON : PP_TABLE_CSV,
-		       te->az->ops->name);
+		       te->az->name);
 	pp_table_free(t);
 }
 
@@ -435,7 +435,7 @@ static int syscalls_init(struct ana_te *te)
 		if (strcmp(t1->name, "raw_syscalls:sys_enter") ||
 		    (t2 && strcmp(t2->name, "raw_syscalls:sys_exit"))) {
 			pp_err("%s: please use -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit",
-			       te->az->ops->name);
+			       te->az->name);
 			return -1;
 		}
 	}
@@ -588,7 +588,7 @@ static void pair_print(struct ana_te *te, uint64_t now_ns)
 		const char *n1 = p->tp1->sel->type->name;
 		if (!te->text) {
 			fprintf(te->fp, "{\"%s\":{\"time\":\"%s\",\"event1\":\"%s\","
-				"\"event2\":\"%s\",\"%s\":%llu}}\n", te->az->ops->name, wall, n1,
+				"\"event2\":\"%s\",\"%s\":%llu}}\n", te->az->name, wall, n1,
 				p->tp2 ? p->tp2->sel->type->name : "",
 				p->tp2 ? "paired" : "unpaired",
 				(unsigned long long)(p->tp2 ? p->paired : p->unpaired));

@@ -128,11 +128,12 @@ static const struct te_impl_ops *impl_ops(enum ana_te_impl id)
 int ana_te_new(struct pp_az *az, const struct ana_te_config *cfg, struct ana_te **out)
 {
 	struct ana_te *te = pp_xcalloc(1, sizeof(*te));
-	const char *name = az->ops->name;
+	const char *name = az->name;
 	char err[256];
 	int rc;
 
 	*out = te;
+	az->engine = te;	/* for the ready-made callbacks (ana_te_az_*) */
 	te->az = az;
 	te->s = az->s;
 	te->cfg = *cfg;
@@ -316,7 +317,7 @@ static void sched_setup(struct ana_te *te)
 
 static int check_positions(struct ana_te *te)
 {
-	const char *name = te->az->ops->name;
+	const char *name = te->az->name;
 	unsigned min = te->cfg.nested || te->cfg.cycle ? 1 : 2;
 
 	if (te->nr_pos < min) {
@@ -355,7 +356,7 @@ static int check_positions(struct ana_te *te)
 int ana_te_start(struct ana_te *te)
 {
 	struct pp_az *az = te->az;
-	const char *name = az->ops->name;
+	const char *name = az->name;
 	bool untraced = false;
 	int rc;
 

@@ -27,6 +27,7 @@
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/units.h"
 
 /* --- nodes and the timeline ------------------------------------------------ */
 
@@ -401,14 +402,6 @@ static void drain_pending(struct ana_te *te, uint64_t now_ns, bool all)
 		tl_trim(te);
 }
 
-static bool in_list(const int *v, size_t nr, int64_t x)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 /* rundelay -p/-t: the thread named by the event's field is one of ours. */
 static bool target_match(struct ana_te *te, const struct te_tp *tp, const struct pp_event *ev)
 {
@@ -416,9 +409,9 @@ static bool target_match(struct ana_te *te, const struct te_tp *tp, const struct
 
 	if (tid <= 0)
 		return false;
-	if (in_list(tp->t_tids, tp->nr_t_tids, tid) || in_list(tp->t_pids, tp->nr_t_pids, tid))
+	if (pp_list_has(tp->t_tids, tp->nr_t_tids, tid) || pp_list_has(tp->t_pids, tp->nr_t_pids, tid))
 		return true;
-	return tp->nr_t_pids && in_list(tp->t_pids, tp->nr_t_pids,
+	return tp->nr_t_pids && pp_list_has(tp->t_pids, tp->nr_t_pids,
 					ana_task_pid(te->s, (uint32_t)tid));
 }
 
@@ -570,7 +563,7 @@ void ana_te_lost(struct ana_te *te, const struct pp_lost_ev *l)
 	if (te->text) {
 		char wall[48];
 		fprintf(te->fp, "%s %s: lost %llu events on CPU #%u\n",
-			ana_time_str(te->s, l->time_ns, wall, sizeof(wall)), te->az->ops->name,
+			ana_time_str(te->s, l->time_ns, wall, sizeof(wall)), te->az->name,
 			(unsigned long long)l->count, l->cpu);
 	}
 	if (te->detail.enabled)
@@ -614,7 +607,7 @@ int ana_te_finish(struct ana_te *te)
 	te->impl->print(te, end > te->recent_ns ? end : te->recent_ns);
 	if (te->az->opt.verbose && te->text)
 		fprintf(te->fp, "# %s: %llu backups left, %llu nodes allocated, %llu sched_wakeup "
-			"unnecessary\n", te->az->ops->name, (unsigned long long)te->nr_backup,
+			"unnecessary\n", te->az->name, (unsigned long long)te->nr_backup,
 			(unsigned long long)te->nr_nodes,
 			(unsigned long long)te->wakeup_unnecessary);
 	return 0;
@@ -667,9 +660,10 @@ void ana_te_free(struct ana_te *te)
 
 /* --- callbacks for analyzers ---------------------------------------------------- */
 
+/* The engine of @az: ana_te_new() put it in az->engine. */
 static struct ana_te *az_te(struct pp_az *az)
 {
-	return *(struct ana_te **)az->priv;
+	return az->engine;
 }
 
 void ana_te_az_event(struct pp_az *az, const struct pp_event *ev)
@@ -695,5 +689,5 @@ int ana_te_az_finish(struct pp_az *az)
 void ana_te_az_release(struct pp_az *az)
 {
 	ana_te_free(az_te(az));
-	*(struct ana_te **)az->priv = NULL;
+	az->engine = NULL;
 }

@@ -45,9 +45,15 @@ typedef struct {
 	PpSession *meta;		/* metadata only: names, host keys */
 } PpCapture;
 
+/* The module's own analyzer: every event of the capture, nothing recorded for it. */
 static const struct pp_analyzer_ops pymod_ops = {
-	.name = "pp",
 	.flags = PP_AZ_ALL_EVENTS,
+};
+static const struct pp_analyzer pymod_an = {
+	.name = "pp",
+	.c_name = "pp",
+	.plan = &pp_plan_none,
+	.ops = &pymod_ops,
 };
 
 /* --- session -------------------------------------------------------------- */
@@ -87,7 +93,7 @@ static PpSession *ses_open(const char *path, struct ppf_record *first, bool *hav
 		Py_DECREF(ps);
 		return NULL;
 	}
-	ps->az.ops = &pymod_ops;
+	ana_az_bind(&ps->az, &pymod_an);
 	ps->az.s = ps->s;
 	rc = ana_session_load_meta(ps->s, first);
 	if (rc < 0) {

@@ -11,22 +11,24 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
+#include "record/plans.h"
 #include "tests/unit/unit.h"
 
-extern const struct pp_plan_ops azp_kmemleak_plan, azp_blktrace_plan, azp_kvm_exit_plan,
-	azp_kvmmmu_plan, azp_breakpoint_plan, azp_misc_plan;
-
-/* Build @ops's plan for the NULL-terminated @args; the events joined by " | " in @out. */
-static int plan_of(const struct pp_plan_ops *ops, const char **args, struct pp_plan *p, char *out,
-		   size_t sz)
+/*
+ * Build analyzer @name's plan (found as pp-record --for finds it) for the
+ * NULL-terminated @args; the events joined by " | " in @out.
+ */
+static int plan_of(const char *name, const char **args, struct pp_plan *p, char *out, size_t sz)
 {
+	const struct pp_plan_ops *ops = rec_plan_find(name);
 	char err[256] = "";
 	int argc = 0, rc;
 
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ops);
 	while (args[argc])
 		argc++;
 	memset(p, 0, sizeof(*p));
-	rc = pp_plan_build(ops, argc, args, p, err, sizeof(err));
+	rc = pp_plan_build(name, ops, argc, args, p, err, sizeof(err));
 	out[0] = '\0';
 	for (size_t i = 0; !rc && i < p->nr_events; i++)
 		snprintf(out + strlen(out), sz - strlen(out), "%s%s", i ? " | " : "", p->events[i]);
@@ -44,12 +46,12 @@ static void test_azmem__kmemleak_stacks_on_allocations(void)
 	struct pp_plan p;
 	char out[1024];
 
-	CU_ASSERT_EQUAL(plan_of(&azp_kmemleak_plan, args, &p, out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(plan_of("kmemleak", args, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "kmem:kmalloc//ptr=ptr/size=bytes_alloc/stack/ | "
 				    "kmem:a//stack/ | kmem:b/x>1/stack/ | kmem:kfree//ptr=ptr/");
 	CU_ASSERT_FALSE(p.callchain);	/* not on the releases */
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_kmemleak_plan, noargs, &p, out, sizeof(out)), PP_EUSAGE);
+	CU_ASSERT_EQUAL(plan_of("kmemleak", noargs, &p, out, sizeof(out)), PP_EUSAGE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "--free"));
 	pp_plan_release(&p);
 }
@@ -63,15 +65,15 @@ static void test_azmem__breakpoint_defaults(void)
 	struct pp_plan p;
 	char out[1024];
 
-	CU_ASSERT_EQUAL(plan_of(&azp_breakpoint_plan, args, &p, out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(plan_of("breakpoint", args, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "mem:0x1234/1:w | mem:0x10/8:rw | mem:jiffies/8:x | "
 				    "mem:0x20/2:rw");
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_breakpoint_plan, bad_len, &p, out, sizeof(out)), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(plan_of("breakpoint", bad_len, &p, out, sizeof(out)), PP_ESYNTAX);
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_breakpoint_plan, bad_type, &p, out, sizeof(out)), PP_ESYNTAX);
+	CU_ASSERT_EQUAL(plan_of("breakpoint", bad_type, &p, out, sizeof(out)), PP_ESYNTAX);
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_breakpoint_plan, too_many, &p, out, sizeof(out)), PP_EUSAGE);
+	CU_ASSERT_EQUAL(plan_of("breakpoint", too_many, &p, out, sizeof(out)), PP_EUSAGE);
 	pp_plan_release(&p);
 }
 
@@ -93,7 +95,7 @@ static void test_azmem__blktrace_filters(void)
 	/* MAJOR:MINOR needs no device node; 259:3 is no partition here unless sysfs says so */
 	if (az_blktrace_dev_resolve("259:3", &d, err, sizeof(err)) == 0 && !d.part) {
 		CU_ASSERT_EQUAL(d.dev, 259u << 20 | 3);
-		CU_ASSERT_EQUAL(plan_of(&azp_blktrace_plan, args, &p, out, sizeof(out)), 0);
+		CU_ASSERT_EQUAL(plan_of("blktrace", args, &p, out, sizeof(out)), 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(out, "block:block_rq_issue/dev==271581187/"));
 		CU_ASSERT_EQUAL(p.nr_events, BLKTRACE_NR_EVENTS);
 		CU_ASSERT_TRUE(p.all_cpus);
@@ -112,19 +114,19 @@ static void test_azmem__kvm_and_misc(void)
 	struct pp_plan p;
 	char out[1024];
 
-	CU_ASSERT_EQUAL(plan_of(&azp_kvm_exit_plan, kx, &p, out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(plan_of("kvm-exit", kx, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "kvm:kvm_exit/exit_reason==48/ | kvm:kvm_entry");
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_kvmmmu_plan, mmu, &p, out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(plan_of("kvmmmu", mmu, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "kvmmmu:kvm_mmu_get_page | kvmmmu:kvm_mmu_prepare_zap_page | "
 				    "kvmmmu:kvm_mmu_set_spte | kvmmmu:mark_mmio_spte | "
 				    "kvm:kvm_page_fault");
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_misc_plan, misc, &p, out, sizeof(out)), 0);
+	CU_ASSERT_EQUAL(plan_of("misc", misc, &p, out, sizeof(out)), 0);
 	CU_ASSERT_STRING_EQUAL(out, "dummy");
 	CU_ASSERT_TRUE(p.sideband && p.all_cpus);
 	pp_plan_release(&p);
-	CU_ASSERT_EQUAL(plan_of(&azp_misc_plan, misc_e, &p, out, sizeof(out)), PP_EUSAGE);
+	CU_ASSERT_EQUAL(plan_of("misc", misc_e, &p, out, sizeof(out)), PP_EUSAGE);
 	pp_plan_release(&p);
 }
 

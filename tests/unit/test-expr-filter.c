@@ -116,6 +116,26 @@ static void test_expr__generated_filters(void)
 	pp_buf_reset(&b);
 	pp_filter_from_pids(&b, "next_pid", pids2, 4);
 	CU_ASSERT_EQUAL(filter_eval(pp_buf_str(&b)), 0);
+
+	/* --filter's comma-separated form: quotes escaped, no limit on the number of names */
+	pp_buf_reset(&b);
+	pp_filter_from_comm_list(&b, "comm", "java,,pyth*,a\"b");
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&b),
+			       "comm == \"java\" || comm ~ \"pyth*\" || comm == \"a\\\"b\"");
+	pp_buf_reset(&b);
+	{
+		struct pp_buf list = PP_BUF_INIT;
+		size_t ors = 0;
+
+		for (int i = 0; i < 100; i++)
+			pp_buf_addf(&list, "%sn%d", i ? "," : "", i);
+		pp_filter_from_comm_list(&b, "comm", pp_buf_str(&list));
+		for (const char *q = pp_buf_str(&b); (q = strstr(q, " || ")); q++)
+			ors++;
+		CU_ASSERT_EQUAL(ors, 99);
+		CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "comm == \"n99\""));
+		pp_buf_release(&list);
+	}
 	pp_buf_release(&b);
 }
 

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hooks.c - an analyzer instance's hook table.
+ *
+ * ana_az_bind() copies the analyzer's ops into the instance and puts a no-op
+ * in each optional dispatch hook the analyzer leaves NULL, so the replay
+ * calls every hook unchecked.  What an analyzer does NOT have (an interval
+ * hook, for -i) is asked of az->an->ops, outside the dispatch.
+ * Not here: the list of analyzers (registry.c).
+ */
+#include "analyze/internal.h"
+
+/* The no-ops put in place of optional dispatch hooks. */
+static void no_lost(struct pp_az *az, const struct pp_lost_ev *l)
+{
+}
+
+static void no_task_exit(struct pp_az *az, uint32_t pid, uint32_t tid, uint64_t time_ns)
+{
+}
+
+static void no_sideband(struct pp_az *az, const struct pp_sideband_ev *sb)
+{
+}
+
+static void no_mmap(struct pp_az *az, const struct pp_mmap_ev *m)
+{
+}
+
+static void no_interval(struct pp_az *az, uint64_t now_ns)
+{
+}
+
+static void no_release(struct pp_az *az)
+{
+}
+
+void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
+{
+	az->an = an;
+	az->name = an->name;
+	az->plan = an->plan;
+	az->hooks = *an->ops;
+	if (!az->hooks.lost)
+		az->hooks.lost = no_lost;
+	if (!az->hooks.task_exit)
+		az->hooks.task_exit = no_task_exit;
+	if (!az->hooks.sideband)
+		az->hooks.sideband = no_sideband;
+	if (!az->hooks.mmap)
+		az->hooks.mmap = no_mmap;
+	if (!az->hooks.interval)
+		az->hooks.interval = no_interval;
+	if (!az->hooks.release)
+		az->hooks.release = no_release;
+	az->ops = &az->hooks;
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# check-tree.sh - the layout rules the compiler cannot see (run by `make check`).
+#
+# 1. analyzers/analyzers.def and the files of analyzers/ agree: each line's
+#    analyzers/<name>.c defines az_<c_name>_ops; a `own` plan has
+#    analyzers/<name>-plan.c defining azp_<c_name>_plan, a `none` plan has no
+#    such file; no analyzer file lacks a line.
+# 2. An analyzer includes analyze/analyzer.h, common/*.h, its own
+#    analyzers/<name>.h and at most one engine's public header
+#    (analyze/<engine>/<engine>.h); its plan part only common/*.h and its own
+#    header (pp-record links it: no libtraceevent, SQLite or Python).
+# 3. common/ includes nothing outside common/; format/ nothing of record/,
+#    analyze/ or analyzers/.
+# Prints one line per violation; exits 1 if there is any.
+cd "$(dirname "$0")/../.." || exit 2
+bad=0
+say() { echo "check-tree: $*"; bad=1; }
+
+def=analyzers/analyzers.def
+lines=$(sed -n 's/^PP_ANALYZER(\([a-z0-9_]*\), *"\([a-z0-9-]*\)", *\([a-z]*\), .*/\1 \2 \3/p' $def)
+[ -n "$lines" ] || say "$def: no PP_ANALYZER lines"
+echo "$lines" | while read -r c name plan; do
+	[ -n "$c" ] || continue
+	[ "$(echo "$c" | tr _ -)" = "$name" ] || echo "check-tree: $def: '$name' is not '$c' with '-' for '_'"
+	grep -q "^const struct pp_analyzer_ops az_${c}_ops = {" "analyzers/$name.c" 2>/dev/null ||
+		echo "check-tree: analyzers/$name.c does not define az_${c}_ops"
+	case $plan in
+	own) grep -q "^const struct pp_plan_ops azp_${c}_plan = {" "analyzers/$name-plan.c" 2>/dev/null ||
+		echo "check-tree: analyzers/$name-plan.c does not define azp_${c}_plan (plan 'own')";;
+	none) [ ! -e "analyzers/$name-plan.c" ] ||
+		echo "check-tree: analyzers/$name-plan.c exists but $def says plan 'none'";;
+	*) echo "check-tree: $def: $name: plan '$plan' is neither own nor none";;
+	esac
+done | grep . && bad=1
+
+for f in analyzers/*.c; do
+	base=${f#analyzers/}; base=${base%.c}; name=${base%-plan}
+	echo "$lines" | grep -q " $name " || say "$f: no line for '$name' in $def"
+	incs=$(sed -n 's/^#include "\(.*\)"/\1/p' "$f")
+	engines=0
+	for i in $incs; do
+		case $base:$i in
+		*-plan:common/*.h|*-plan:analyzers/$name.h) ;;
+		*-plan:*) say "$f: a plan part includes $i (only common/ and analyzers/$name.h)";;
+		*:analyze/analyzer.h|*:common/*.h|*:analyzers/$name.h) ;;
+		*:analyze/latency/latency.h|*:analyze/sql/sql.h|*:analyze/python/python.h|*:analyze/export/export.h)
+			engines=$((engines + 1));;
+		*) say "$f: includes $i (an analyzer includes analyze/analyzer.h, common/*.h, analyzers/$name.h, one engine header)";;
+		esac
+	done
+	[ $engines -le 1 ] || say "$f: includes $engines engine headers (at most one)"
+done
+for f in analyzers/*.h; do
+	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
+		case $i in common/*.h) ;; *) say "$f: includes $i (analyzer headers are shared with the plan part: common/ only)";; esac
+	done
+done
+for f in common/*.c common/*.h; do
+	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
+		case $i in */*) case $i in common/*) ;; *) say "$f: includes $i (common/ includes only common/)";; esac;; esac
+	done
+done
+for f in format/*.c format/*.h; do
+	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
+		case $i in record/*|analyze/*|analyzers/*) say "$f: includes $i (format/ is a library of its own)";; esac
+	done
+done
+[ $bad = 0 ] && echo "check-tree: ok ($(echo "$lines" | wc -l) analyzers)"
+exit $bad
