@@ -308,8 +308,8 @@ bool ana_field_u64(const struct pp_event *ev, const char *name, uint64_t *out);
 const char *ana_field_str(const struct pp_event *ev, const char *name, char *buf, size_t sz);
 
 /**
- * ana_stack_print() - one frame per line: "    %016lx sym+0xoff (dso)" into @out
- * @indent: leading spaces per line
+ * ana_stack_print() - @ev's call stack into @out, one frame per line, innermost first:
+ * "    %016lx sym+0xoff (dso)" (four spaces before each frame, as perf-prof prints them)
  */
 void ana_stack_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 

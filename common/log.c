@@ -121,16 +121,22 @@ char *pp_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *pp_xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(0);
+	return s;
+}
+
 char *pp_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = pp_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		oom(0);
 	return s;
 }

@@ -53,5 +53,7 @@ char *pp_xstrdup(const char *s);
 char *pp_xstrndup(const char *s, size_t n);
 /** pp_xasprintf() - formatted string; the caller owns the result. */
 char *pp_xasprintf(const char *fmt, ...) PP_PRINTF(1, 2);
+/** pp_xvasprintf() - pp_xasprintf() of a va_list; the caller owns the result. */
+char *pp_xvasprintf(const char *fmt, va_list ap) PP_PRINTF(1, 0);
 
 #endif

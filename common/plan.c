@@ -79,8 +79,7 @@ void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		pp_die("out of memory");
+	s = pp_xvasprintf(fmt, ap);
 	va_end(ap);
 	p->events = pp_xrealloc(p->events, (p->nr_events + 1) * sizeof(*p->events));
 	p->events[p->nr_events++] = s;

@@ -111,8 +111,7 @@ void pp_table_strf(struct pp_table *t, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		pp_die("out of memory");
+	s = pp_xvasprintf(fmt, ap);
 	va_end(ap);
 	put(t, s, 0);
 }

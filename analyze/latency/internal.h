@@ -198,7 +198,6 @@ void ana_te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1,
 		   uint64_t delta, struct te_iter *it);
 void ana_te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
 			 struct te_iter *it);
-void ana_te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out);
 
 /* twoevent-delay.c */
 struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);

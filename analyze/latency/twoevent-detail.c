@@ -217,11 +217,6 @@ static void print_title(struct ana_te *te, const char *title)
 		fprintf(te->fp, "%s\n", title);
 }
 
-void ana_te_print_key(struct ana_te *te, uint64_t key, struct pp_buf *out)
-{
-	pp_buf_addf(out, "%-*llu ", te->keylen, (unsigned long long)key);
-}
-
 /* A JSON object per reported pair: {"slow":{..., "events":[...]}}. */
 static void json_begin(struct ana_te *te, struct te_pair *p, uint64_t key, uint64_t delta,
 		       bool unfinished)
