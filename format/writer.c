@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "common/io.h"
 #include "format/internal.h"
 
 struct stack_slot {
@@ -121,34 +122,17 @@ static int sink_put(struct ppf_writer *w, const struct iovec *iov, int nr)
 	return 0;
 }
 
-static int write_all(struct ppf_writer *w, const struct iovec *iov_in, int nr)
+/* Write @iov (consumed in place) to the fd or the sink. */
+static int write_all(struct ppf_writer *w, struct iovec *iov, int nr)
 {
-	struct iovec iov[4];
-	int i = 0;
+	size_t n;
+	int rc;
 
 	if (w->sink)
-		return sink_put(w, iov_in, nr);
-	memcpy(iov, iov_in, (size_t)nr * sizeof(*iov));
-	while (i < nr) {
-		ssize_t n = writev(w->fd, iov + i, nr - i);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return fail(w, -errno, "write");
-		}
-		if (n == 0)
-			return fail(w, -EIO, "write");
-		w->offset += (uint64_t)n;
-		while (i < nr && (size_t)n >= iov[i].iov_len) {
-			n -= (ssize_t)iov[i].iov_len;
-			i++;
-		}
-		if (i < nr) {
-			iov[i].iov_base = (uint8_t *)iov[i].iov_base + n;
-			iov[i].iov_len -= (size_t)n;
-		}
-	}
-	return 0;
+		return sink_put(w, iov, nr);
+	rc = pp_writev_full(w->fd, iov, nr, &n);
+	w->offset += n;		/* a failed write's first part is in the file too */
+	return rc ? fail(w, rc, "write") : 0;
 }
 
 static void writer_free(struct ppf_writer *w);

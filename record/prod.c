@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "common/io.h"
 #include "common/log.h"
 #include "common/units.h"
 #include "format/format.h"
@@ -141,27 +142,8 @@ static void remove_beyond_rotation(const struct rec_prod *p, uint64_t newest)
 static int write_chunk(int fd, const struct ppf_chunk *c)
 {
 	struct iovec iov[2] = { { (void *)c->head, c->head_sz }, { (void *)c->body, c->body_sz } };
-	int i = 0, nr = c->body_sz ? 2 : 1;
 
-	while (i < nr) {
-		ssize_t n = writev(fd, iov + i, nr - i);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		while (i < nr && (size_t)n >= iov[i].iov_len) {
-			n -= (ssize_t)iov[i].iov_len;
-			i++;
-		}
-		if (i < nr) {
-			iov[i].iov_base = (uint8_t *)iov[i].iov_base + n;
-			iov[i].iov_len -= (size_t)n;
-		}
-	}
-	return 0;
+	return pp_writev_full(fd, iov, 2, NULL);	/* an empty body is skipped */
 }
 
 /* Rotation: the chunk goes to the current file; a full file asks for a switch. */
