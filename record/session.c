@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * session.c - one recording: targets, perf fds, rings, the poll loop, the end.
+ * session.c - one recording's life: open, the poll loop, the end, release.
  *
- * Layout of fds: for each target CPU, for each unit (the whole CPU, a
- * thread, or a cgroup) the tracking event then every evsel; the first fd on
- * a CPU owns that CPU's ring and every other fd on the CPU is redirected into
- * it.  A round drains every ring into the merge queues, adds a time-sync
- * pair once a second, flushes the merge up to (round start - window) and
- * lets the writer close an old segment.  Probes are removed only after every
- * fd is closed (the kernel refuses while they are in use).
+ * Open resolves the targets (targets.c), opens the capture and the perf fds
+ * (evopen.c), starts the ring reader, snapshots, then enables.  A round
+ * drains every ring into the merge queues, adds a time-sync pair once a
+ * second, flushes the merge up to (round start - window) and lets the writer
+ * close an old segment.  Probes are removed only after every fd is closed
+ * (the kernel refuses while they are in use).
  * Not here: attrs (evsel.c), record decoding (sideband.c), snapshots (snapshot.c).
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +26,6 @@
 
 #include "common/err.h"
 #include "common/log.h"
-#include "common/units.h"
 #include "ftrace.h"
 #include "insn.h"
 #include "prod.h"
@@ -94,449 +90,6 @@ int rec_session_tracefs(struct rec_session *s)
 	if (s->tfs.mounted)
 		pp_info("mounted tracefs on %s", s->tfs.root);
 	return 0;
-}
-
-/* --- id map ------------------------------------------------------------- */
-
-static void idmap_init(struct rec_idmap *m, size_t n)
-{
-	size_t cap = 64;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	m->cap = cap;
-	m->keys = pp_xcalloc(cap, sizeof(*m->keys));
-	m->vals = pp_xcalloc(cap, sizeof(*m->vals));
-}
-
-static inline size_t idmap_slot(const struct rec_idmap *m, uint64_t kid)
-{
-	return (size_t)((kid * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
-}
-
-static void idmap_put(struct rec_idmap *m, uint64_t kid, int val)
-{
-	size_t i = idmap_slot(m, kid);
-
-	while (m->keys[i] && m->keys[i] != kid)
-		i = (i + 1) & (m->cap - 1);
-	m->keys[i] = kid;
-	m->vals[i] = val;
-}
-
-int rec_idmap_get(const struct rec_idmap *m, uint64_t kid)
-{
-	if (!m->cap || !kid)
-		return -2;
-	for (size_t i = idmap_slot(m, kid); m->keys[i]; i = (i + 1) & (m->cap - 1))
-		if (m->keys[i] == kid)
-			return m->vals[i];
-	return -2;
-}
-
-/* --- targets ------------------------------------------------------------ */
-
-static bool proc_exists(pid_t pid)
-{
-	char p[64];
-
-	snprintf(p, sizeof(p), "/proc/%d", (int)pid);
-	return access(p, F_OK) == 0;
-}
-
-static void add_tid(struct rec_target *t, pid_t tid)
-{
-	for (size_t i = 0; i < t->nr_tids; i++)
-		if (t->tids[i] == tid)
-			return;
-	t->tids = pp_xrealloc(t->tids, (t->nr_tids + 1) * sizeof(*t->tids));
-	t->tids[t->nr_tids++] = tid;
-}
-
-static int process_threads(struct rec_session *s, pid_t pid)
-{
-	char p[64];
-	DIR *d;
-	struct dirent *de;
-
-	snprintf(p, sizeof(p), "/proc/%d/task", (int)pid);
-	d = opendir(p);
-	if (!d)
-		return rec_session_fail(s, PP_ENOT_FOUND, "no process %d", (int)pid);
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
-			add_tid(&s->tgt, (pid_t)atoi(de->d_name));
-	closedir(d);
-	return 0;
-}
-
-/*
- * -C LIST system-wide: the events are opened on those CPUs, the side-band
- * event on every online CPU, for tasks forked or renamed elsewhere run on
- * them too (their FORK and COMM records are written where it happened).
- */
-static void sideband_everywhere(struct rec_target *t, const int *on, size_t nr_on)
-{
-	int *cpus = pp_xcalloc(nr_on + t->nr_cpus, sizeof(*cpus));
-	bool *sb = pp_xcalloc(nr_on + t->nr_cpus, sizeof(*sb));
-	size_t n = 0;
-
-	for (size_t i = 0; i < t->nr_cpus; i++) {
-		bool dup = false;
-
-		for (size_t k = 0; k < n; k++)
-			dup |= cpus[k] == t->cpus[i];
-		if (!dup)
-			cpus[n++] = t->cpus[i];
-	}
-	for (size_t j = 0; j < nr_on; j++) {
-		bool listed = false;
-
-		for (size_t k = 0; k < n; k++)
-			listed |= cpus[k] == on[j];
-		if (!listed) {
-			sb[n] = true;
-			cpus[n++] = on[j];
-		}
-	}
-	free(t->cpus);
-	t->cpus = cpus;
-	t->nr_cpus = n;
-	t->sideband_only = sb;
-}
-
-static int target_init(struct rec_session *s)
-{
-	struct rec_target *t = &s->tgt;
-	char online[1024];
-	int *on = NULL, rc;
-	size_t nr_on = 0;
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-
-	if (!f || !fgets(online, sizeof(online), f)) {
-		snprintf(online, sizeof(online), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
-	}
-	if (f)
-		fclose(f);
-	online[strcspn(online, "\n")] = '\0';
-	if (pp_parse_list(online, 0, &on, &nr_on))
-		return rec_session_fail(s, PP_ESYNTAX, "cannot parse the online CPUs '%s'", online);
-	if (s->opts.cpus) {
-		rc = pp_parse_list(s->opts.cpus, 0, &t->cpus, &t->nr_cpus);
-		if (rc) {
-			free(on);
-			return rec_session_fail(s, rc, "bad CPU list '%s'", s->opts.cpus);
-		}
-		for (size_t i = 0; i < t->nr_cpus; i++) {
-			bool ok = false;
-
-			for (size_t j = 0; j < nr_on; j++)
-				ok |= on[j] == t->cpus[i];
-			if (!ok) {
-				rc = rec_session_fail(s, PP_ERANGE,
-						      "CPU %d is not online (online: %s)",
-						      t->cpus[i], online);
-				free(on);
-				return rc;
-			}
-		}
-	} else {
-		t->cpus = on;
-		t->nr_cpus = nr_on;
-		on = NULL;
-	}
-
-	if (s->opts.argv && !s->opts.all_cpus && !s->opts.cpus) {
-		t->kind = REC_TGT_WORKLOAD;
-	} else if (s->opts.pids || s->opts.tids) {
-		const char *list = s->opts.pids ? s->opts.pids : s->opts.tids;
-		int *v = NULL;
-		size_t n = 0;
-
-		t->kind = REC_TGT_THREADS;
-		rc = pp_parse_list(list, 0, &v, &n);
-		if (rc)
-			return rec_session_fail(s, rc, "bad %s list '%s'",
-						s->opts.pids ? "pid" : "tid", list);
-		for (size_t i = 0; i < n && !rc; i++) {
-			if (s->opts.pids) {
-				rc = process_threads(s, v[i]);
-			} else if (!proc_exists(v[i])) {
-				rc = rec_session_fail(s, PP_ENOT_FOUND, "no thread %d", v[i]);
-			} else {
-				add_tid(t, v[i]);
-			}
-		}
-		t->pids = pp_xmalloc((n ? n : 1) * sizeof(*t->pids));
-		for (size_t i = 0; i < n; i++)
-			t->pids[i] = v[i];
-		t->nr_pids = n;
-		free(v);
-		if (rc)
-			return rc;
-	} else if (s->opts.cgroups) {
-		char *list = pp_xstrdup(s->opts.cgroups), *save = NULL;
-
-		t->kind = REC_TGT_CGROUP;
-		rc = 0;
-		for (char *n = strtok_r(list, ",", &save); n && !rc;
-		     n = strtok_r(NULL, ",", &save)) {
-			/* the perf_event hierarchy (v1), the unified one (v2) alone or aside */
-			static const char *const roots[] = {
-				"/sys/fs/cgroup/perf_event", "/sys/fs/cgroup",
-				"/sys/fs/cgroup/unified",
-			};
-			const char *rel = n[0] == '/' ? n + 1 : n;
-			int fd = -1;
-
-			for (size_t k = 0; k < PP_ARRAY_SIZE(roots) && fd < 0; k++) {
-				char *p = pp_xasprintf("%s/%s", roots[k], rel);
-
-				if (*rel)
-					fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-				free(p);
-			}
-			if (fd < 0) {
-				rc = rec_session_fail(s, PP_ENOT_FOUND,
-						      "no cgroup '%s' under /sys/fs/cgroup{/perf_event,,/unified}",
-						      n);
-			} else {
-				t->cgroup_fds = pp_xrealloc(t->cgroup_fds,
-							    (t->nr_cgroups + 1) * sizeof(int));
-				t->cgroup_fds[t->nr_cgroups++] = fd;
-			}
-		}
-		free(list);
-		if (rc)
-			return rc;
-	} else {
-		t->kind = REC_TGT_SYSTEM;
-	}
-	if (on && (t->kind == REC_TGT_SYSTEM || t->kind == REC_TGT_CGROUP))
-		sideband_everywhere(t, on, nr_on);
-	free(on);
-	return 0;
-}
-
-/* A zombie whose parent does not reap it still answers kill(pid, 0): read its state. */
-static bool task_alive(pid_t pid)
-{
-	char p[64], buf[512], *rp;
-	FILE *f;
-	bool alive = false;
-
-	snprintf(p, sizeof(p), "/proc/%d/stat", (int)pid);
-	f = fopen(p, "re");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')) && rp[1] == ' ')
-		alive = rp[2] != 'Z' && rp[2] != 'X';
-	fclose(f);
-	return alive;
-}
-
-static bool targets_alive(const struct rec_session *s)
-{
-	for (size_t i = 0; i < s->tgt.nr_pids; i++)
-		if (task_alive(s->tgt.pids[i]))
-			return true;
-	return false;
-}
-
-/* --- opening events ----------------------------------------------------- */
-
-static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, unsigned long flags)
-{
-	int fd = (int)syscall(__NR_perf_event_open, a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
-static int open_error(struct rec_session *s, int err, const char *what, int cpu)
-{
-	switch (-err) {
-	case EACCES:
-	case EPERM:
-		return rec_session_fail(s, err,
-			"cannot open %s: permission denied (run as root, or lower /proc/sys/kernel/perf_event_paranoid)",
-			what);
-	case EMFILE:
-	case ENFILE:
-		return rec_session_fail(s, err,
-			"cannot open %s on CPU %d: too many open files (raise 'ulimit -n')", what, cpu);
-	case ENOSPC:
-		return rec_session_fail(s, err,
-			"cannot open %s on CPU %d: no free hardware slot (breakpoints in use?)", what, cpu);
-	case ENOENT:
-	case ENODEV:
-	case EOPNOTSUPP:
-		return rec_session_fail(s, err, "cannot open %s: not supported on this machine (%s)",
-					what, strerror(-err));
-	default:
-		return rec_session_fail(s, err, "cannot open %s on CPU %d: %s", what, cpu,
-					strerror(-err));
-	}
-}
-
-static void fds_add(struct rec_session *s, int fd, int evsel, int cpu_idx)
-{
-	if (s->nr_fds == s->cap_fds) {
-		s->cap_fds = s->cap_fds ? s->cap_fds * 2 : 64;
-		s->fds = pp_xrealloc(s->fds, s->cap_fds * sizeof(*s->fds));
-	}
-	s->fds[s->nr_fds++] = (struct rec_fd){ fd, evsel, cpu_idx, 0 };
-}
-
-/* 0 untried, 1 in the kernel, 2 refused: per evsel */
-static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char *state)
-{
-	if (!e->filter)
-		return 0;
-	if (e->kind != PPF_EV_TRACEPOINT && e->kind != PPF_EV_UPROBE && e->kind != PPF_EV_KPROBE) {
-		e->flags |= PPF_EVF_USER_FILTER;
-		*state = 2;
-		return 0;
-	}
-	if (*state == 2)
-		return 0;
-	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
-		*state = 1;
-		e->flags |= PPF_EVF_KERNEL_FILTER;
-		return 0;
-	}
-	if (*state == 1)
-		return rec_session_fail(s, -errno, "%s: filter '%s' accepted on one CPU, refused on another: %s",
-					e->name, e->filter, strerror(errno));
-	*state = 2;
-	e->flags |= PPF_EVF_USER_FILTER;
-	pp_warn("%s: the kernel cannot apply filter '%s' (%s); recording unfiltered, the analyzer will apply it",
-		e->name, e->filter, strerror(errno));
-	return 0;
-}
-
-static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel, const char *what,
-		    pid_t pid, size_t ci, unsigned long flags, char *fstate)
-{
-	int cpu = s->tgt.cpus[ci], fd, rc;
-	uint64_t kid = 0;
-
-	fd = perf_open(a, pid, cpu, flags);
-	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
-		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;	/* kernels before 6.0 */
-		fd = perf_open(a, pid, cpu, flags);
-	}
-	if (fd == -EINVAL && evsel < 0 && a->build_id) {
-		a->build_id = 0;	/* kernels before 5.12 */
-		fd = perf_open(a, pid, cpu, flags);
-	}
-	if (fd == -ESRCH && s->tgt.kind == REC_TGT_THREADS)
-		return 1;		/* the thread exited meanwhile */
-	if (fd < 0)
-		return open_error(s, fd, what, cpu);
-	fds_add(s, fd, evsel, (int)ci);
-	if (!s->rings[ci].base) {
-		rc = rec_ring_open(&s->rings[ci], fd, cpu, (size_t)s->opts.mmap_pages);
-		if (rc)
-			return rec_session_fail(s, rc,
-				"cannot map a %d-page ring buffer on CPU %d: %s (try a smaller -m)",
-				s->opts.mmap_pages, cpu, strerror(-rc));
-	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd)) {
-		return rec_session_fail(s, -errno, "cannot redirect %s into the ring of CPU %d: %s",
-					what, cpu, strerror(errno));
-	}
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &kid))
-		return rec_session_fail(s, -errno, "cannot read the id of %s: %s", what,
-					strerror(errno));
-	s->fds[s->nr_fds - 1].kid = kid;
-	idmap_put(&s->ids, kid, evsel);
-	return evsel >= 0 ? apply_filter(s, &s->evsels[evsel], fd, &fstate[evsel]) : 0;
-}
-
-/*
- * With per-task targets and every event read from tracefs, the side band is
- * recorded per CPU instead of per task: a per-task perf event costs the task
- * something at every context switch, which is what tracefs spares it.  The
- * instance's pid filter and the FORK records say which threads are followed.
- */
-static bool cpu_sideband(const struct rec_session *s)
-{
-	if (!s->ftrace || (s->tgt.kind != REC_TGT_THREADS && s->tgt.kind != REC_TGT_WORKLOAD))
-		return false;
-	for (size_t i = 0; i < s->nr_evsels; i++)
-		if (!s->evsels[i].ftrace)
-			return false;
-	return true;
-}
-
-static int open_events(struct rec_session *s)
-{
-	struct rec_target *t = &s->tgt;
-	struct perf_event_attr track, track_cpu;
-	size_t nr_units = 1, opened_units = 0;
-	char *fstate = pp_xcalloc(s->nr_evsels + 1, 1);
-	unsigned long flags = 0;
-	int rc = 0;
-
-	if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD)
-		nr_units = t->nr_tids;
-	else if (t->kind == REC_TGT_CGROUP)
-		nr_units = t->nr_cgroups;
-	if (t->kind == REC_TGT_CGROUP)
-		flags = PERF_FLAG_PID_CGROUP;
-	s->rings = pp_xcalloc(t->nr_cpus, sizeof(*s->rings));
-	s->lost_cpu = pp_xcalloc(t->nr_cpus, sizeof(*s->lost_cpu));
-	s->exiting = pp_xcalloc(t->nr_cpus, sizeof(*s->exiting));
-	idmap_init(&s->ids, t->nr_cpus * nr_units * (s->nr_evsels + 1));
-	rec_tracking_attr(s, &track);
-	track_cpu = track;
-	track_cpu.inherit = 0;
-	track_cpu.enable_on_exec = 0;
-	s->cpu_sideband = cpu_sideband(s);
-
-	for (size_t ci = 0; ci < t->nr_cpus && !rc; ci++) {
-		/* system-wide side band for cgroups: their tasks' comms and maps are needed too */
-		if (t->kind == REC_TGT_CGROUP || t->kind == REC_TGT_SYSTEM || s->cpu_sideband)
-			rc = open_one(s, &track_cpu, -1, "the side-band event", -1, ci, 0, fstate);
-		if (t->sideband_only && t->sideband_only[ci])
-			continue;	/* a CPU outside -C: the side-band only */
-		if (s->cpu_sideband) {
-			opened_units = nr_units;
-			continue;	/* nothing per task */
-		}
-		for (size_t u = 0; u < nr_units && !rc; u++) {
-			pid_t pid = -1;
-			bool gone = false;
-
-			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD)
-				pid = t->tids[u];
-			else if (t->kind == REC_TGT_CGROUP)
-				pid = t->cgroup_fds[u];
-			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD) {
-				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0,
-					      fstate);
-				if (rc == 1) {
-					rc = 0;
-					continue;
-				}
-			}
-			for (size_t i = 0; i < s->nr_evsels && !rc && !gone; i++) {
-				if (s->evsels[i].ftrace)
-					continue;
-				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid,
-					      ci, flags, fstate);
-				if (rc == 1) {
-					gone = true;
-					rc = 0;
-				}
-			}
-			if (!gone && ci == 0)
-				opened_units++;
-		}
-	}
-	free(fstate);
-	if (!rc && (t->kind == REC_TGT_THREADS) && !opened_units)
-		rc = rec_session_fail(s, PP_ENOT_FOUND, "every thread to record has exited");
-	return rc;
 }
 
 static void raise_nofile(void)
@@ -690,7 +243,7 @@ int rec_session_open(struct rec_session *s)
 				n, n > 1 ? "s" : "");
 		s->stale_probes_checked = true;
 	}
-	rc = target_init(s);
+	rc = rec_target_init(s);
 	if (rc)
 		return rc;
 	rc = rec_evsels_finish(s);
@@ -706,7 +259,7 @@ int rec_session_open(struct rec_session *s)
 			return rec_session_fail(s, rc, "cannot start '%s': %s", s->opts.argv[0],
 						strerror(-rc));
 		if (s->tgt.kind == REC_TGT_WORKLOAD)
-			add_tid(&s->tgt, s->wl.pid);
+			rec_target_add_tid(&s->tgt, s->wl.pid);
 	}
 	rc = rec_ftrace_setup(s);
 	if (rc)
@@ -720,7 +273,7 @@ int rec_session_open(struct rec_session *s)
 
 	s->start_ns = rec_now_ns();
 	s->start_real_ns = real_ns();
-	rc = open_events(s);
+	rc = rec_events_open(s);
 	if (rc)
 		return rc;
 	/* reading starts before the events do: the snapshots below take a while */
@@ -916,7 +469,7 @@ int rec_session_run(struct rec_session *s)
 			s->stop_workload_exit = true;
 			break;
 		}
-		if (s->tgt.kind == REC_TGT_THREADS && !targets_alive(s))
+		if (s->tgt.kind == REC_TGT_THREADS && !rec_target_alive(s))
 			break;
 	}
 	return 0;
@@ -1016,13 +569,7 @@ int rec_session_finish(struct rec_session *s)
 
 void rec_session_release(struct rec_session *s)
 {
-	for (size_t i = 0; i < s->tgt.nr_cpus && s->rings; i++)
-		rec_ring_close(&s->rings[i]);
-	for (size_t i = 0; i < s->nr_fds; i++)
-		close(s->fds[i].fd);
-	free(s->fds);
-	s->fds = NULL;
-	s->nr_fds = 0;
+	rec_events_close(s);
 	rec_snapshot_free(s);
 	if (s->probes.nr) {
 		size_t nr = s->probes.nr;
@@ -1053,15 +600,8 @@ void rec_session_release(struct rec_session *s)
 	free(s->rings);
 	free(s->lost_cpu);
 	free(s->exiting);
-	free(s->ids.keys);
-	free(s->ids.vals);
-	for (size_t i = 0; i < s->tgt.nr_cgroups; i++)
-		close(s->tgt.cgroup_fds[i]);
-	free(s->tgt.cgroup_fds);
-	free(s->tgt.cpus);
-	free(s->tgt.sideband_only);
-	free(s->tgt.tids);
-	free(s->tgt.pids);
+	rec_idmap_release(&s->ids);
+	rec_target_release(&s->tgt);
 	free(s->out_name);
 	for (size_t i = 0; i < s->nr_owned; i++)
 		free(s->owned[i]);

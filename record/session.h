@@ -23,9 +23,12 @@
 #include "common/options.h"
 #include "format/format.h"
 #include "drain.h"
+#include "evopen.h"
 #include "evsel.h"
+#include "idmap.h"
 #include "merge.h"
 #include "ring.h"
+#include "targets.h"
 #include "tracefs.h"
 #include "uprobe.h"
 #include "workload.h"
@@ -80,41 +83,6 @@ struct rec_opts {
 	char *cmdline;			/* the pp-record command line, for the capture */
 };
 
-enum rec_target_kind {
-	REC_TGT_SYSTEM,			/* -a / -C: per-CPU events */
-	REC_TGT_THREADS,		/* -p / -t: per (thread, CPU), inherit */
-	REC_TGT_CGROUP,			/* --cgroups: per (cgroup, CPU) */
-	REC_TGT_WORKLOAD,		/* -- COMMAND: per (child, CPU), inherit, enable_on_exec */
-};
-
-struct rec_target {
-	enum rec_target_kind kind;
-	int *cpus;			/* the CPUs events are opened on (one ring each) */
-	size_t nr_cpus;
-	bool *sideband_only;		/* per CPU: outside -C, the side-band event only (or NULL) */
-	pid_t *tids;			/* THREADS: the threads; WORKLOAD: the child */
-	size_t nr_tids;
-	pid_t *pids;			/* THREADS: the processes/threads asked for (liveness) */
-	size_t nr_pids;
-	int *cgroup_fds;		/* CGROUP */
-	size_t nr_cgroups;
-};
-
-/* One open perf fd. */
-struct rec_fd {
-	int fd;
-	int evsel;			/* index, -1 for the tracking event */
-	int cpu_idx;			/* index into target.cpus and rings */
-	uint64_t kid;			/* the kernel's id for it */
-};
-
-/* Perf sample id -> evsel index (-1: tracking event); open addressing. */
-struct rec_idmap {
-	uint64_t *keys;			/* 0 = empty (kernel ids start at 1) */
-	int32_t *vals;
-	size_t cap;			/* a power of 2 */
-};
-
 struct rec_symbols;
 struct rec_insn;
 struct rec_task_list;
@@ -132,7 +100,7 @@ struct rec_session {
 
 	struct rec_tracefs tfs;
 	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
-	bool cpu_sideband;		/* per-task targets, side band per CPU (session.c) */
+	bool cpu_sideband;		/* per-task targets, side band per CPU (evopen.c) */
 	struct rec_probes probes;
 	bool stale_probes_checked;
 
@@ -229,8 +197,5 @@ int rec_session_write_descs(struct rec_session *s);
 
 /** rec_now_ns() - CLOCK_MONOTONIC in ns (the capture's clock). */
 uint64_t rec_now_ns(void);
-
-/** rec_idmap_get() - the evsel index for kernel id @kid, or -2 when unknown. */
-int rec_idmap_get(const struct rec_idmap *m, uint64_t kid);
 
 #endif
