@@ -8,7 +8,7 @@
  * then opened as tracepoints).  Unknown names get the closest known names as
  * suggestions.  mem: breakpoints are split off before the shared selector
  * parser sees the list, since their '/' and ':' mean something else.
- * Not here: opening fds (session.c).
+ * Not here: opening fds (evopen.c).
  */
 #include <ctype.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
  * and removed at the next start.  A uprobe on a symbol is resolved to a file
  * offset with libelf; a name that is not unique is refused with the list of
  * candidates.
- * Not here: opening the resulting tracepoint (evsel.c, session.c).
+ * Not here: opening the resulting tracepoint (evsel.c, evopen.c).
  */
 #ifndef PP_RECORD_UPROBE_H
 #define PP_RECORD_UPROBE_H
