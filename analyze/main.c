@@ -14,8 +14,6 @@
 
 #define PP_VERSION "0.1.0"
 
-extern volatile sig_atomic_t pp_stop;
-
 static void on_signal(int sig)
 {
 	(void)sig;

@@ -20,8 +20,6 @@
 #include "common/log.h"
 #include "common/units.h"
 
-volatile sig_atomic_t pp_stop;
-
 static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *sel)
 {
 	void **slot = pp_u64map_slot(&s->disp, sel->type->id);

@@ -13,6 +13,7 @@
 #include "log.h"
 
 int pp_log_level = PP_LOG_INFO;
+volatile sig_atomic_t pp_stop;
 const char *pp_progname = "pp";
 
 static void vlog(const char *kind, const char *fmt, va_list ap)

@@ -9,6 +9,7 @@
 #ifndef PP_COMMON_LOG_H
 #define PP_COMMON_LOG_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,11 @@ enum pp_log_level { PP_LOG_QUIET = -1, PP_LOG_INFO = 0, PP_LOG_VERBOSE = 1, PP_L
 
 /* Set once by main(); read-only afterwards. */
 extern int pp_log_level;
+/*
+ * The one mutable global besides the log level: set by a program's signal
+ * handlers (SIGINT, SIGTERM ...), polled by its main loop.
+ */
+extern volatile sig_atomic_t pp_stop;
 /* The program name used as the message prefix ("pp-record"). */
 extern const char *pp_progname;
 

@@ -36,7 +36,6 @@
 #include "summary.h"
 #include "symbols.h"
 
-volatile sig_atomic_t pp_stop;
 
 uint64_t rec_now_ns(void)
 {

@@ -8,7 +8,7 @@
  * (poll rounds until a stop condition), rec_session_finish() (drain, stats,
  * close the capture), rec_session_release() (fds, probes, memory) - which is
  * safe after a failure at any step and always removes the probes it made.
- * There is no other mutable global than pp_stop, set by the signal handlers.
+ * There is no other mutable global than pp_stop (common/log.h), set by the signal handlers.
  */
 #ifndef PP_RECORD_SESSION_H
 #define PP_RECORD_SESSION_H
@@ -43,9 +43,6 @@
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
 /* -o -: segments close this soon, and time-sync pairs this often drive the analyzer's clock */
 #define REC_STREAM_SEG_AGE_NS 50000000ull
-
-/* Set from signal handlers (SIGINT, SIGTERM, SIGHUP); read by the poll loop. */
-extern volatile sig_atomic_t pp_stop;
 
 /* The parsed command line.  Strings are borrowed from argv. */
 struct rec_opts {
