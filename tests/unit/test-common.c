@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-common.c - the small building blocks: errors, units, options, buffers.
+ * test-common.c - the small building blocks: errors, units, options, buffers,
+ * the u64 map, tables and command-line words.
  */
 #include <string.h>
 
+#include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/options.h"
+#include "common/table.h"
+#include "common/u64map.h"
 #include "common/units.h"
 #include "tests/unit/unit.h"
 
@@ -125,20 +129,6 @@ static void test_common__buf(void)
 	pp_buf_release(&b);
 }
 
-void test_common__register(void)
-{
-	static const struct pp_test tests[] = {
-		PP_TEST(test_common__strerror, "error codes map to text, errno included"),
-		PP_TEST(test_common__parse_time, "times parse with suffixes and reject junk"),
-		PP_TEST(test_common__parse_size_list, "sizes and cpu lists parse and bound"),
-		PP_TEST(test_common__options, "option tables parse every form and report errors"),
-		PP_TEST(test_common__buf, "buffers grow and escape JSON"),
-	};
-	pp_suite_add("common", tests, PP_ARRAY_SIZE(tests));
-}
-
-#include "common/u64map.h"
-
 /* Random inserts and deletes against a plain array model. */
 static void test_common__u64map(void)
 {
@@ -176,16 +166,6 @@ static void test_common__u64map(void)
 	CU_ASSERT_EQUAL(seen, n);
 	pp_u64map_release(&m);
 }
-
-void test_common2__register(void)
-{
-	static const struct pp_test tests[] = {
-		PP_TEST(test_common__u64map, "the u64 map agrees with a model under churn"),
-	};
-	pp_suite_add("common2", tests, PP_ARRAY_SIZE(tests));
-}
-
-#include "common/table.h"
 
 static char *table_out(struct pp_table *t, enum pp_table_format f)
 {
@@ -232,16 +212,6 @@ static void test_common__table(void)
 	pp_table_free(t);
 }
 
-void test_common3__register(void)
-{
-	static const struct pp_test tests[] = {
-		PP_TEST(test_common__table, "tables print as aligned text, JSON and CSV"),
-	};
-	pp_suite_add("common3", tests, PP_ARRAY_SIZE(tests));
-}
-
-#include "common/argv.h"
-
 static void test_common__argv(void)
 {
 	const char *words[] = { "task-state", "-e", "sched:sched_switch/prev_pid==1 && comm~\"b*\"/stack/",
@@ -267,10 +237,17 @@ static void test_common__argv(void)
 	pp_buf_release(&b);
 }
 
-void test_common4__register(void)
+void test_common__register(void)
 {
 	static const struct pp_test tests[] = {
+		PP_TEST(test_common__strerror, "error codes map to text, errno included"),
+		PP_TEST(test_common__parse_time, "times parse with suffixes and reject junk"),
+		PP_TEST(test_common__parse_size_list, "sizes and cpu lists parse and bound"),
+		PP_TEST(test_common__options, "option tables parse every form and report errors"),
+		PP_TEST(test_common__buf, "buffers grow and escape JSON"),
+		PP_TEST(test_common__u64map, "the u64 map agrees with a model under churn"),
+		PP_TEST(test_common__table, "tables print as aligned text, JSON and CSV"),
 		PP_TEST(test_common__argv, "command lines split and join like the shell's words"),
 	};
-	pp_suite_add("common4", tests, PP_ARRAY_SIZE(tests));
+	pp_suite_add("common", tests, PP_ARRAY_SIZE(tests));
 }
