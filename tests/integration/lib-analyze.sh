@@ -27,24 +27,36 @@ load_field() {
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
 }
 
-# golden NAME CMD...: CMD's stdout must equal tests/fixtures/expected/NAME.out.
-# With PP_REGEN=1 the file is (re)written instead: review the diff before committing.
+# golden_file NAME ACTUAL: the file ACTUAL must equal tests/fixtures/expected/NAME.out
+# (NAME may name a group's directory: cpu/profile, export/csv).  PP_REGEN=1, the one
+# switch for every golden test, copies ACTUAL there instead: review the diff before
+# committing.  Returns 1 after printing the diff when they differ (the caller fails).
+golden_file() {
+	_exp=$FIX/expected/$1.out
+	if [ "${PP_REGEN:-}" = 1 ]; then
+		mkdir -p "$(dirname "$_exp")"
+		cp "$2" "$_exp"
+		return 0
+	fi
+	[ -f "$_exp" ] ||
+		fail "no expected output tests/fixtures/expected/$1.out (PP_REGEN=1 makes it)"
+	diff -u "$_exp" "$2" >diff.out && return 0
+	head -100 diff.out
+	[ "$(wc -l <diff.out)" -le 100 ] || echo "... (the diff goes on)"
+	return 1
+}
+
+# golden NAME CMD...: CMD's stdout must equal tests/fixtures/expected/NAME.out
+# (golden_file; PP_REGEN=1 rewrites it).  Returns CMD's exit status.
 golden() {
 	_name=$1
 	shift
 	"$@" >"golden-$_name.out" 2>"golden-$_name.err"
 	_rc=$?
-	if [ -n "${PP_REGEN:-}" ]; then
-		mkdir -p "$FIX/expected"
-		cp "golden-$_name.out" "$FIX/expected/$_name.out"
-		return $_rc
-	fi
-	[ -f "$FIX/expected/$_name.out" ] || fail "no expected output $FIX/expected/$_name.out (PP_REGEN=1 makes it)"
-	if ! diff -u "$FIX/expected/$_name.out" "golden-$_name.out" >diff.out; then
-		cat diff.out
+	golden_file "$_name" "golden-$_name.out" || {
 		cat "golden-$_name.err"
 		fail "$_name: output differs from tests/fixtures/expected/$_name.out"
-	fi
+	}
 	return $_rc
 }
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t356-cpu-golden: the CPU analyzers on small captures print exactly the committed
-# outputs; each case runs twice and must give the same bytes.  The captures are
-# tests/fixtures/cpu/*.ppcap (real ones, recorded by make-fixtures.sh) and *.desc
-# (synthetic ones, built here by capbuild).  PP_REGEN=1 rewrites the expected outputs.
+# outputs in tests/fixtures/expected/cpu/; each case runs twice and must give the same
+# bytes.  The cases are tests/fixtures/cpu/cases, the captures tests/fixtures/cpu/*.ppcap
+# (real ones, recorded by make-fixtures.sh) and *.desc (synthetic ones, built here by
+# capbuild).  PP_REGEN=1 rewrites the expected outputs.
 # Needs neither root nor a kernel.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
@@ -27,15 +28,8 @@ while read -r name fixture args; do
 		done
 	done
 	cmp -s "$name.1" "$name.2" || fail "$name: two runs differ"
-	if [ -n "${PP_REGEN:-}" ]; then
-		cp "$name.1" "$dir/$name.out"
-	else
-		[ -e "$dir/$name.out" ] || fail "$name: no $dir/$name.out (PP_REGEN=1 makes it)"
-		if ! diff -u "$dir/$name.out" "$name.1" >"$name.diff"; then
-			head -40 "$name.diff"
-			fail "$name: output differs from $name.out"
-		fi
-	fi
+	golden_file "cpu/$name" "$name.1" ||
+		fail "$name: output differs from tests/fixtures/expected/cpu/$name.out"
 done <"$dir/cases"
 assert_ge "cases run" 30 "$nr"
 exit 0

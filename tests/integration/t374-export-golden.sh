@@ -2,15 +2,14 @@
 # SPDX-License-Identifier: MIT
 # t374-export-golden: every export format on two small committed captures (a pinned
 # ctxsw run on CPU 0 with sched events, a cpuburn profile with user stacks), compared with
-# the expected outputs in tests/fixtures/export-golden/.  The Chrome trace is compared as
+# the expected outputs in tests/fixtures/expected/export/.  The Chrome trace is compared as
 # a summary (events per phase/category/name, the first events, the metadata), the Perfetto
 # trace as the head of its protoc --decode_raw text, the pprof profile as its protoc
-# --decode text; folded stacks equal profile --flame-graph's.  PP_UPDATE_GOLDEN=1
-# rewrites the expected files instead of comparing.
+# --decode text; folded stacks equal profile --flame-graph's.  PP_REGEN=1 rewrites the
+# expected files instead of comparing.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
 
-G=$FIX/export-golden
 cp "$FIX/export-sched.ppcap" sched.ppcap
 cp "$FIX/export-prof.ppcap" prof.ppcap
 
@@ -120,10 +119,7 @@ if command -v protoc >/dev/null; then
 fi
 
 for o in $outs; do
-	if [ "${PP_UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$o.out" "$G/$o.expected"
-	else
-		check_output "$G/$o.expected" "$o.out"
-	fi
+	golden_file "export/$o" "$o.out" ||
+		fail "$o: output differs from tests/fixtures/expected/export/$o.out"
 done
 exit 0
