@@ -12,6 +12,7 @@
 #   make static     a fully static pp-record
 #
 # Objects go to $(O) (default build/); binaries to $(BIN) (default: the top).
+# Changing NO_PYTHON, SAN, OPT, CC, CFLAGS or LDFLAGS rebuilds what they affect.
 
 O ?= build
 BIN ?= .
@@ -69,29 +70,46 @@ UNIT := $(O)/tests/unit-tests
 
 all: $(PROGS) $(LOADS) $(O)/bench/fmtbench
 
-$(O)/%.o: %.c
+# The effective flags, in stamps under $(O) that are rewritten only when their text
+# changes (git's GIT-CFLAGS): every object and load depends on $(FLAGS_STAMP), the analyzer
+# side (libtraceevent, Python: NO_PYTHON) also on $(FLAGS_AZ_STAMP).  Plain := text: a
+# target-specific CFLAGS_ALL must not leak into a stamp.
+FLAGS_STAMP := $(O)/.flags
+FLAGS_AZ_STAMP := $(O)/.flags-analyze
+FLAGS_TEXT := CC=$(CC) CFLAGS=$(CFLAGS_ALL) LDFLAGS=$(LDFLAGS_ALL)
+FLAGS_AZ_TEXT := TEP_CFLAGS=$(TEP_CFLAGS) PY_CFLAGS=$(PY_CFLAGS) PY_LIBS=$(PY_LIBS) \
+	ANALYZE_LIBS=$(ANALYZE_LIBS)
+# write-if-changed TEXT: the recipe of a stamp
+write-if-changed = @mkdir -p $(dir $@) && printf '%s\n' '$(subst ','\'',$(1))' >$@.new && \
+	if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@ && echo "  FLAGS   $@"; fi
+$(FLAGS_STAMP): FORCE
+	$(call write-if-changed,$(FLAGS_TEXT))
+$(FLAGS_AZ_STAMP): FORCE
+	$(call write-if-changed,$(FLAGS_AZ_TEXT))
+FORCE:
+
+$(O)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 # Only the analyzer side sees libtraceevent and Python headers.
 $(call obj,$(ANALYZE_SRC) $(AZ_SRC) $(PP_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
+$(call obj,$(ANALYZE_SRC) $(AZ_SRC) $(PP_SRC)): $(FLAGS_AZ_STAMP)
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 	$(QAR)rm -f $@ && ar rcs $@ $^
 $(LIBFORMAT): $(call obj,$(FORMAT_SRC))
 	$(QAR)rm -f $@ && ar rcs $@ $^
-$(LIBPLAN): $(call obj,$(PLAN_SRC)) $(O)/.plan-stamp
-	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
-$(LIBRECORD): $(call obj,$(RECLIB_SRC)) $(O)/.plan-stamp
-	$(QAR)rm -f $@ && ar rcs $@ $(filter %.o,$^)
-$(O)/.plan-stamp:
-	@mkdir -p $(O) && touch $@
+$(LIBPLAN): $(call obj,$(PLAN_SRC))
+	$(QAR)rm -f $@ && ar rcs $@ $^
+$(LIBRECORD): $(call obj,$(RECLIB_SRC))
+	$(QAR)rm -f $@ && ar rcs $@ $^
 
 $(BIN)/pp-record: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(RECORD_LIBS)
 
 # The syscall table of the build machine, as REC_SYSCALL(nr, name) lines.
-$(O)/gen/syscalls.h:
+$(O)/gen/syscalls.h: $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
@@ -114,17 +132,20 @@ $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) 
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
 # The pp Python module for a plain python3 (import pp): the capture reader and
-# the replay core as a C extension, from position-independent objects.
+# the replay core as a C extension, from position-independent objects.  It exports
+# PyInit_pp alone: hidden visibility for our objects, --exclude-libs for the static
+# libiberty (nm -D --defined-only shows one symbol).
 ifeq ($(NO_PYTHON),)
 PYMOD := $(O)/python/pp.so
 PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
 	analyze/registry.c analyze/sql/%.c analyze/python/pyembed.c analyze/export/%.c,$(ANALYZE_SRC))
-$(O)/pic/%.o: %.c
+$(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)
 	@mkdir -p $(dir $@)
-	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -fvisibility=hidden \
+		-MMD -MP -c -o $@ $<
 $(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
 	@mkdir -p $(dir $@)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -o $@ $^ \
+	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -Wl,--exclude-libs,ALL -o $@ $^ \
 		$(shell pkg-config --libs libtraceevent libzstd libelf libdw 2>/dev/null) -liberty -lm
 all: $(PYMOD)
 endif
@@ -132,14 +153,15 @@ endif
 $(BIN)/pp: $(call obj,$(PP_SRC)) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
-$(O)/load/%: tests/load/%.c tests/load/load.h
+$(O)/load/%: tests/load/%.c tests/load/load.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O1 -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O1 -fno-omit-frame-pointer -fno-inline \
+		-o $@ $< -lpthread -lm
 
 # The one load built optimized with DWARF: its hot loop is always-inlined code (t358).
-$(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h
+$(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
 
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
@@ -196,9 +218,13 @@ demo: deps
 bench: all
 	@sh tests/bench/run.sh
 
+# $(O) and the binaries in $(BIN); for the default O, make asan's build too
 clean:
-	rm -rf build build-asan pp-record pp-analyze pp pp-record.static
+	rm -rf $(O) $(addprefix $(BIN)/,pp-record pp-analyze pp pp-record.static)
+ifeq ($(O),build)
+	rm -rf build-asan
+endif
 
-.PHONY: all deps unit integration check test asan fuzz static demo bench clean
+.PHONY: all deps unit integration check test asan fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
