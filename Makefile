@@ -7,6 +7,7 @@
 #   make test       deps + build + unit tests + integration tests
 #   make check      the same without deps
 #   make asan       the whole suite built with -fsanitize=address,undefined
+#   make werror     build everything and the unit tests with gcc and with clang, -Werror
 #   make demo       deps + build + record a few seconds + reports
 #   make bench      benchmarks, results in docs/performance.md
 #   make static     a fully static pp-record
@@ -202,6 +203,13 @@ test: deps
 asan:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) O=build-asan BIN=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" check
 
+# Warnings as errors with each compiler, in its own build directory beside $(O) (CI).
+WERROR_CCS := gcc clang
+werror: $(addprefix werror-,$(WERROR_CCS))
+$(addprefix werror-,$(WERROR_CCS)): werror-%:
+	$(MAKE) O=$(O)-werror-$* BIN=$(O)-werror-$* CC=$* CFLAGS="$(strip $(CFLAGS) -Werror)" \
+		all $(O)-werror-$*/tests/unit-tests
+
 fuzz: $(O)/tests/fuzz-reader
 
 $(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
@@ -218,13 +226,15 @@ demo: deps
 bench: all
 	@sh tests/bench/run.sh
 
-# $(O) and the binaries in $(BIN); for the default O, make asan's build too
+# $(O), the binaries in $(BIN), the werror builds beside $(O); for the default O, make asan's too
 clean:
-	rm -rf $(O) $(addprefix $(BIN)/,pp-record pp-analyze pp pp-record.static)
+	rm -rf $(O) $(addprefix $(O)-werror-,$(WERROR_CCS)) \
+		$(addprefix $(BIN)/,pp-record pp-analyze pp pp-record.static)
 ifeq ($(O),build)
 	rm -rf build-asan
 endif
 
-.PHONY: all deps unit integration check test asan fuzz static demo bench clean FORCE
+.PHONY: all deps unit integration check test asan werror $(addprefix werror-,$(WERROR_CCS)) \
+	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
