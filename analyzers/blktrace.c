@@ -292,10 +292,10 @@ static void report(struct pp_az *az, uint64_t now_ns)
 			pp_table_str(t, bt_short[i + 1]);
 		}
 		pp_table_u64(t, r->n);
-		pp_table_num(t, r->sum / 1000.0, "%.3f");
-		pp_table_num(t, r->n ? r->min / 1000.0 : 0.0, "%.3f");
-		pp_table_num(t, r->n ? (double)r->sum / r->n / 1000.0 : 0.0, "%.3f");
-		pp_table_num(t, r->max / 1000.0, "%.3f");
+		pp_table_num(t, "%.3f", r->sum / 1000.0);
+		pp_table_num(t, "%.3f", r->n ? r->min / 1000.0 : 0.0);
+		pp_table_num(t, "%.3f", r->n ? (double)r->sum / r->n / 1000.0 : 0.0);
+		pp_table_num(t, "%.3f", r->max / 1000.0);
 		if (az->opt.than_ns) {
 			if (text)
 				pp_table_strf(t, "%llu (%3.0f%%)", (unsigned long long)r->than,

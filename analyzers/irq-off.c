@@ -140,8 +140,8 @@ static int io_finish(struct pp_az *az)
 		pp_table_u64(t, i);
 		pp_table_u64(t, c->samples);
 		pp_table_u64(t, c->windows);
-		pp_table_num(t, c->over_ns / 1e6, "%.3f");
-		pp_table_num(t, c->max_ns / 1e6, "%.3f");
+		pp_table_num(t, "%.3f", c->over_ns / 1e6);
+		pp_table_num(t, "%.3f", c->max_ns / 1e6);
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "irq-off");
 	pp_table_free(t);

@@ -304,12 +304,12 @@ static void report(struct pp_az *az, uint64_t now_ns)
 		reason_name(r->isa, r->reason, buf, sizeof(buf));
 		pp_table_str(t, buf);
 		pp_table_u64(t, pp_hist_count(&r->h));
-		pp_table_num(t, sum / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_min(&r->h) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_mean(&r->h) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_percentile(&r->h, 99) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_max(&r->h) / 1000.0, "%.3f");
-		pp_table_num(t, sum ? r->gsys_ns * 100.0 / sum : 0.0, "%.2f");
+		pp_table_num(t, "%.3f", sum / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_min(&r->h) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_mean(&r->h) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_percentile(&r->h, 99) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_max(&r->h) / 1000.0);
+		pp_table_num(t, "%.2f", sum ? r->gsys_ns * 100.0 / sum : 0.0);
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "kvm_exit");
 	if (text)

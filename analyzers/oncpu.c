@@ -310,9 +310,9 @@ static void oc_print_table(struct pp_az *az)
 		if (!p->only_comm || p->thread_mode)
 			pp_table_u64(t, r->other);
 		pp_table_str(t, r->comm);
-		pp_table_num(t, r->runtime_ns / 1e6, "%.3f");
+		pp_table_num(t, "%.3f", r->runtime_ns / 1e6);
 		pp_table_u64(t, r->nr_run);
-		pp_table_num(t, r->max_ns / 1e6, "%.3f");
+		pp_table_num(t, "%.3f", r->max_ns / 1e6);
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "oncpu");
 	pp_table_free(t);

@@ -213,7 +213,7 @@ static void pf_report(struct pp_az *az, uint64_t now_ns)
 	for (size_t i = 0; i < l.nr && i < limit; i++) {
 		pp_table_row(t);
 		pp_table_u64(t, l.v[i]->self);
-		pp_table_num(t, pf_pct(l.v[i]->self, p->nr_faults), json ? "%.4f" : "%.2f%%");
+		pp_table_num(t, json ? "%.4f" : "%.2f%%", pf_pct(l.v[i]->self, p->nr_faults));
 		pp_table_str(t, l.v[i]->name);
 	}
 	pp_table_print(t, az->out.fp, f, "by_symbol");
@@ -232,7 +232,7 @@ static void pf_report(struct pp_az *az, uint64_t now_ns)
 		pp_table_u64(t, p->procs[i]->pid);
 		pp_table_str(t, ana_comm(az->s, p->procs[i]->pid));
 		pp_table_u64(t, p->procs[i]->count);
-		pp_table_num(t, pf_pct(p->procs[i]->count, p->nr_faults), json ? "%.4f" : "%.2f%%");
+		pp_table_num(t, json ? "%.4f" : "%.2f%%", pf_pct(p->procs[i]->count, p->nr_faults));
 	}
 	pp_table_print(t, az->out.fp, f, "by_process");
 	pp_table_free(t);

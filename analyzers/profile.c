@@ -295,8 +295,8 @@ static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint6
 			continue;
 		pp_table_row(t);
 		/* JSON gets plain numbers, text the perf-report look */
-		pp_table_num(t, pct(sy->children, total), json ? "%.4f" : "%.2f%%");
-		pp_table_num(t, pct(sy->self, total), json ? "%.4f" : "%.2f%%");
+		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->children, total));
+		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->self, total));
 		pp_table_u64(t, sy->self);
 		pp_table_str(t, sy->name);
 		shown++;
@@ -363,7 +363,7 @@ static void report_procs(struct pp_az *az, bool interval, uint64_t total)
 		pp_table_u64(t, v[i]->pid);
 		pp_table_str(t, ana_comm(az->s, v[i]->pid));
 		pp_table_u64(t, c);
-		pp_table_num(t, pct(c, total), json ? "%.4f" : "%.2f%%");
+		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(c, total));
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "processes");
 	pp_table_free(t);

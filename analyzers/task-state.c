@@ -527,12 +527,12 @@ static void ts_report(struct pp_az *az, uint64_t now_ns)
 		}
 		pp_table_str(t, ts_names[st->key]);
 		pp_table_u64(t, pp_hist_count(&st->h));
-		pp_table_num(t, pp_hist_sum(&st->h) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_min(&st->h) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_percentile(&st->h, 50) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_percentile(&st->h, 95) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_percentile(&st->h, 99) / 1000.0, "%.3f");
-		pp_table_num(t, pp_hist_max(&st->h) / 1000.0, "%.3f");
+		pp_table_num(t, "%.3f", pp_hist_sum(&st->h) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_min(&st->h) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_percentile(&st->h, 50) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_percentile(&st->h, 95) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_percentile(&st->h, 99) / 1000.0);
+		pp_table_num(t, "%.3f", pp_hist_max(&st->h) / 1000.0);
 		pp_hist_reset(&st->h);
 	}
 	if (text) {

@@ -16,7 +16,7 @@ int pp_log_level = PP_LOG_INFO;
 volatile sig_atomic_t pp_stop;
 const char *pp_progname = "pp";
 
-static void vlog(const char *kind, const char *fmt, va_list ap)
+static void PP_PRINTF(2, 0) vlog(const char *kind, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: %s", pp_progname, kind);
 	vfprintf(stderr, fmt, ap);

@@ -108,12 +108,10 @@ void pp_table_str(struct pp_table *t, const char *s)
 void pp_table_strf(struct pp_table *t, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = pp_xvasprintf(fmt, ap);
+	put(t, pp_xvasprintf(fmt, ap), 0);
 	va_end(ap);
-	put(t, s, 0);
 }
 
 void pp_table_u64(struct pp_table *t, uint64_t v)
@@ -126,9 +124,13 @@ void pp_table_i64(struct pp_table *t, int64_t v)
 	put(t, pp_xasprintf("%lld", (long long)v), 1);
 }
 
-void pp_table_num(struct pp_table *t, double v, const char *fmt)
+void pp_table_num(struct pp_table *t, const char *fmt, ...)
 {
-	put(t, pp_xasprintf(fmt, v), 1);
+	va_list ap;
+
+	va_start(ap, fmt);
+	put(t, pp_xvasprintf(fmt, ap), 1);
+	va_end(ap);
 }
 
 static const char *cell_text(const struct pp_table *t, size_t r, size_t c)

@@ -45,8 +45,11 @@ void pp_table_strf(struct pp_table *t, const char *fmt, ...) __attribute__((form
 void pp_table_u64(struct pp_table *t, uint64_t v);
 /** pp_table_i64() - a signed integer cell. */
 void pp_table_i64(struct pp_table *t, int64_t v);
-/** pp_table_num() - a number printed with @fmt in text ("%.3f"), as a number in JSON. */
-void pp_table_num(struct pp_table *t, double v, const char *fmt);
+/**
+ * pp_table_num() - a number printed with @fmt ("%.3f", one conversion), right-aligned in
+ * text and unquoted in JSON
+ */
+void pp_table_num(struct pp_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /** pp_table_nr_rows() - rows added since the last reset. */
 size_t pp_table_nr_rows(const struct pp_table *t);

@@ -341,16 +341,16 @@ static void table_row(struct ana_te *te, struct pp_table *t, struct te_lat *l,
 		pp_table_str(t, p->tp2 ? p->tp2->name : "");
 	}
 	pp_table_u64(t, l->n);
-	pp_table_num(t, l->sum / 1000.0, "%.3f");
-	pp_table_num(t, (l->n ? l->min : 0) / 1000.0, "%.3f");
+	pp_table_num(t, "%.3f", l->sum / 1000.0);
+	pp_table_num(t, "%.3f", (l->n ? l->min : 0) / 1000.0);
 	if (avg) {
-		pp_table_num(t, (double)(l->sum / (l->n ? l->n : 1)) / 1000.0, "%.3f");
+		pp_table_num(t, "%.3f", (double)(l->sum / (l->n ? l->n : 1)) / 1000.0);
 	} else {
-		pp_table_num(t, ana_te_lat_pct(l, 50) / 1000.0, "%.3f");
-		pp_table_num(t, ana_te_lat_pct(l, 95) / 1000.0, "%.3f");
-		pp_table_num(t, ana_te_lat_pct(l, 99) / 1000.0, "%.3f");
+		pp_table_num(t, "%.3f", ana_te_lat_pct(l, 50) / 1000.0);
+		pp_table_num(t, "%.3f", ana_te_lat_pct(l, 95) / 1000.0);
+		pp_table_num(t, "%.3f", ana_te_lat_pct(l, 99) / 1000.0);
 	}
-	pp_table_num(t, l->max / 1000.0, "%.3f");
+	pp_table_num(t, "%.3f", l->max / 1000.0);
 	if (avg)
 		pp_table_u64(t, l->err);
 	if (than)

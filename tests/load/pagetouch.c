@@ -36,6 +36,9 @@ static const char usage[] =
 	"  -r, --rounds R   rounds on fresh mappings (default 1)\n"
 	"Prints 'LOAD pagetouch pages= rounds= page_size= minflt= ...' on stderr.\n";
 
+/* Global, so tests find it by name in stacks. */
+void touch_pages(volatile char *base, unsigned long nr_pages, size_t page_sz);
+
 __attribute__((noinline)) void touch_pages(volatile char *base, unsigned long nr_pages,
 					   size_t page_sz)
 {

@@ -54,6 +54,9 @@ volatile long pp_watch_var __attribute__((aligned(8)));
 /* written only by pp_probe_target, read once at the end */
 static volatile long probe_sink;
 
+/* Global: the uprobe is placed on it by name. */
+int pp_probe_target(int arg);
+
 UPROBE_TARGET_ATTR int pp_probe_target(int arg)
 {
 	probe_sink += arg;

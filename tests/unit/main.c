@@ -24,10 +24,6 @@
 
 #include "tests/unit/unit.h"
 
-#define PP_SUITE(name) void test_##name##__register(void);
-#include "suites.def"
-#undef PP_SUITE
-
 /*
  * What a child tells its parent, in memory shared across the fork: the hooks
  * below keep it current test by test, so it is still meaningful after a crash.

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-common.c - the small building blocks: errors, units, options, buffers,
- * the u64 map, tables and command-line words.
+ * the u64 map, tables, command-line words, sorted-list lookups and whole writes.
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/io.h"
 #include "common/options.h"
 #include "common/table.h"
 #include "common/u64map.h"
@@ -189,11 +196,11 @@ static void test_common__table(void)
 	pp_table_row(t);
 	pp_table_str(t, "bash");
 	pp_table_u64(t, 12);
-	pp_table_num(t, 3.5, "%.3f");
+	pp_table_num(t, "%.3f", 3.5);
 	pp_table_row(t);
 	pp_table_str(t, "a,\"b\"");
 	pp_table_u64(t, 7);
-	pp_table_num(t, 1234.25, "%.3f");
+	pp_table_num(t, "%.3f", 1234.25);
 	s = table_out(t, PP_TABLE_TEXT);
 	CU_ASSERT_STRING_EQUAL(s, "comm     calls total(us)\n"
 				  "----- -------- ---------\n"
@@ -237,6 +244,64 @@ static void test_common__argv(void)
 	pp_buf_release(&b);
 }
 
+static void test_common__list_has(void)
+{
+	int *v = NULL;
+	size_t nr = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pp_parse_list("9,0,2-5,7,100", 0, &v, &nr), 0);
+	for (int64_t x = -3; x < 110; x++) {
+		bool want = x == 0 || (x >= 2 && x <= 5) || x == 7 || x == 9 || x == 100;
+
+		CU_ASSERT_EQUAL(pp_list_has(v, nr, x), want);
+	}
+	CU_ASSERT_FALSE(pp_list_has(v, nr, 4294967295ll));	/* an unknown tid, (uint32_t)-1 */
+	CU_ASSERT_FALSE(pp_list_has(v, 0, 0));
+	free(v);
+}
+
+static void test_common__writev_full(void)
+{
+	char path[] = "/tmp/pp-unit-io-XXXXXX", back[64] = "";
+	char a[] = "hello ", b[] = "world";
+	struct iovec iov[4] = { { a, 0 }, { a, 6 }, { b, 0 }, { b, 5 } };
+	struct rlimit old, lim;
+	size_t written = 99;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	unlink(path);
+	/* empty pieces anywhere are skipped */
+	CU_ASSERT_EQUAL(pp_writev_full(fd, iov, 4, &written), 0);
+	CU_ASSERT_EQUAL(written, 11);
+	CU_ASSERT_EQUAL(pread(fd, back, sizeof(back) - 1, 0), 11);
+	CU_ASSERT_STRING_EQUAL(back, "hello world");
+	written = 99;
+	CU_ASSERT_EQUAL(pp_writev_full(fd, iov, 0, &written), 0);
+	CU_ASSERT_EQUAL(written, 0);
+
+	/* a write cut short by the file size limit: what got in is counted, then -EFBIG */
+	CU_ASSERT_EQUAL_FATAL(getrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	lim = old;
+	lim.rlim_cur = 16;
+	CU_ASSERT_EQUAL_FATAL(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	iov[0] = (struct iovec){ a, 6 };
+	iov[1] = (struct iovec){ b, 5 };
+	written = 99;
+	CU_ASSERT_EQUAL(pp_writev_full(fd, iov, 2, &written), -EFBIG);	/* 11 + 11 > 16 */
+	CU_ASSERT_EQUAL(written, 5);
+	CU_ASSERT_EQUAL(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	close(fd);
+
+	/* a bad descriptor: the error, nothing written */
+	iov[0] = (struct iovec){ a, 6 };
+	written = 99;
+	CU_ASSERT_EQUAL(pp_writev_full(-1, iov, 1, &written), -EBADF);
+	CU_ASSERT_EQUAL(written, 0);
+}
+
 void test_common__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -248,6 +313,8 @@ void test_common__register(void)
 		PP_TEST(test_common__u64map, "the u64 map agrees with a model under churn"),
 		PP_TEST(test_common__table, "tables print as aligned text, JSON and CSV"),
 		PP_TEST(test_common__argv, "command lines split and join like the shell's words"),
+		PP_TEST(test_common__list_has, "lookups in sorted lists from pp_parse_list"),
+		PP_TEST(test_common__writev_full, "whole writes: empty pieces, a cut write, errors"),
 	};
 	pp_suite_add("common", tests, PP_ARRAY_SIZE(tests));
 }

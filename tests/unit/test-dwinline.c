@@ -53,6 +53,8 @@ static inline __attribute__((always_inline)) void unit_inl_mid(void)
 	__asm__ volatile("" ::: "memory");
 }
 
+void unit_inl_outer(void);	/* global: found by name in the unit-test binary's symbols */
+
 enum { LINE_MID = __LINE__ + 3 };
 __attribute__((noinline, used)) NOCLONE void unit_inl_outer(void)
 {

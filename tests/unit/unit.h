@@ -17,6 +17,11 @@ struct pp_test {
 
 #define PP_TEST(fn, desc) { desc, fn }
 
+/* Each suite's entry point, test_<name>__register(), from suites.def. */
+#define PP_SUITE(name) void test_##name##__register(void);
+#include "tests/unit/suites.def"
+#undef PP_SUITE
+
 static inline void pp_suite_add(const char *name, const struct pp_test *tests, unsigned nr)
 {
 	CU_pSuite s = CU_add_suite(name, NULL, NULL);
