@@ -26,6 +26,7 @@
 #include "analyzers/sql.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/expr.h"
 #include "common/log.h"
 
 #define TEXT_BUFFERED_ROWS 1000
@@ -39,6 +40,8 @@ struct sql_priv {
 	char **early_paths;
 	uint8_t (*early_bids)[64];
 	size_t nr_early;
+	char **names;			/* per match: the name of its table */
+	int *lead;			/* per match: the match whose table it fills, -1 for none */
 	bool inited;
 	size_t nr_csv_blocks;
 	uint64_t round_start_ns;
@@ -87,18 +90,104 @@ static int open_db(struct pp_az *az, const char *path, enum ana_sql_mode mode, b
 	return rc;
 }
 
+/* Event types of one tracepoint with the same fields (the same format recorded twice). */
+static bool same_layout(const struct ana_evtype *a, const struct ana_evtype *b)
+{
+	if (strcmp(a->name, b->name) || a->nr_fields != b->nr_fields ||
+	    ana_evtype_has_stack(a) != ana_evtype_has_stack(b))
+		return false;
+	for (size_t i = 0; i < a->nr_fields; i++) {
+		const struct pp_field *x = &a->fields[i], *y = &b->fields[i];
+		if (strcmp(x->name, y->name) || x->offset != y->offset || x->size != y->size ||
+		    x->is_string != y->is_string || x->is_array != y->is_array ||
+		    x->is_data_loc != y->is_data_loc)
+			return false;
+	}
+	return true;
+}
+
+/* The table of a match: alias= of the -e item, else (no -e) alias= as recorded, else the event. */
+static char *table_name(const struct ana_sel *sel, bool given)
+{
+	struct pp_selector *v = NULL;
+	struct pp_parse_error err;
+	size_t nr = 0;
+	char *name = NULL;
+
+	if (!given && sel->type->selector &&
+	    !pp_selector_parse(sel->type->selector, &v, &nr, &err) && nr && v[0].alias)
+		name = pp_xstrdup(v[0].alias);
+	pp_selector_free_array(v, nr);
+	return name ? name : pp_xstrdup(sel->alias);
+}
+
+/* How well match @k's event type stands for its group: 0 recorded as selected, 1 unfiltered. */
+static int match_rank(const struct pp_az *az, size_t k, bool given)
+{
+	const struct ana_sel *sel = &az->sels[k];
+
+	if (given && sel->type->selector && !strcmp(sel->type->selector, sel->sel->text))
+		return 0;
+	return !sel->type->filter || !*sel->type->filter ? 1 : 2;
+}
+
+/*
+ * A capture holds one tracepoint as several event types when it was recorded
+ * with several filters (-e 'sched:sched_wakeup/prio<10/alias=high_prio/,
+ * sched:sched_wakeup/prio>=10/alias=low_prio/'), and each selector matches
+ * every one of them; each match gets the events of its type that pass the
+ * selector's filter.  The matches of one selector (without -e: of one table
+ * name) make one table: from the type recorded with that very selector, else
+ * from an unfiltered one (which has every event), else from all of them.
+ */
+static void plan_tables(struct pp_az *az)
+{
+	struct sql_priv *p = az->priv;
+	bool given = az->opt.events.nr > 0;
+
+	p->names = pp_xcalloc(az->nr_sels + 1, sizeof(*p->names));
+	p->lead = pp_xcalloc(az->nr_sels + 1, sizeof(*p->lead));
+	for (size_t k = 0; k < az->nr_sels; k++)
+		p->names[k] = table_name(&az->sels[k], given);
+	for (size_t k = 0; k < az->nr_sels; k++) {
+		int first = -1, pick = -1, best = 3;
+		for (size_t j = 0; j < az->nr_sels; j++) {
+			const struct ana_sel *a = &az->sels[k], *b = &az->sels[j];
+			if ((given ? a->sel != b->sel : strcmp(p->names[k], p->names[j])) ||
+			    !same_layout(a->type, b->type))
+				continue;
+			int r = match_rank(az, j, given);
+			if (first < 0)
+				first = (int)j;
+			if (r < best) {
+				best = r;
+				pick = (int)j;
+			}
+		}
+		p->lead[k] = best == 2 ? first : pick == (int)k ? (int)k : -1;
+	}
+}
+
 static int add_tables(struct pp_az *az, struct ana_sqldb *db)
 {
+	struct sql_priv *p = az->priv;
+
 	for (size_t k = 0; k < az->nr_sels; k++) {
 		struct ana_sel *sel = &az->sels[k];
 		const char *index = pp_selector_attr(sel->sel, "index");
-		int n = ana_sqldb_add_table(db, sel->type, sel->alias, index && *index ? index : NULL);
+		int n;
+		if (p->lead[k] != (int)k)
+			continue;
+		n = ana_sqldb_add_table(db, sel->type, p->names[k], index && *index ? index : NULL);
 		if (n < 0) {
 			pp_err("sql: %s", ana_sqldb_errmsg(db));
 			return n;
 		}
 		sel->priv = (void *)(intptr_t)(n + 1);
 	}
+	for (size_t k = 0; k < az->nr_sels; k++)
+		if (p->lead[k] != (int)k)
+			az->sels[k].priv = p->lead[k] < 0 ? NULL : az->sels[p->lead[k]].priv;
 	return 0;
 }
 
@@ -136,6 +225,7 @@ static int sql_init(struct pp_az *az)
 		pp_err("sql: --verify needs --query");
 		return PP_EUSAGE;
 	}
+	plan_tables(az);
 	if (o->output2) {
 		rc = open_db(az, o->output2, ANA_SQL_TABLE, true, &p->file);
 		if (rc)
@@ -194,6 +284,8 @@ static void sql_event(struct pp_az *az, const struct pp_event *ev)
 	struct sql_priv *p = az->priv;
 	int n = (int)(intptr_t)ev->sel->priv - 1;
 
+	if (n < 0)
+		return;	/* a type another of its selector's types stands for */
 	if (!p->round_start_ns)
 		p->round_start_ns = ev->time_ns;
 	if (p->mem)
@@ -621,6 +713,10 @@ static void sql_release(struct pp_az *az)
 	ana_sqldb_close(p->mem);
 	ana_sqldb_close(p->other);
 	ana_sqldb_close(p->file);
+	for (size_t k = 0; p->names && k < az->nr_sels; k++)
+		free(p->names[k]);
+	free(p->names);
+	free(p->lead);
 	for (size_t i = 0; i < p->nr_early; i++)
 		free(p->early_paths[i]);
 	free(p->early_paths);

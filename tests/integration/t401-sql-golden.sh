@@ -279,4 +279,52 @@ for f in "$SAMPLES"/sql/*.sql; do
 	run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql -e "$ev" --query "$(cat "$f")"
 	grep -q '^=== ' actual || fail "sample $f printed no result"
 done
+# t401.12 one tracepoint recorded under two filters is two event types, and each -e selector
+# matches both: each alias is still one table, of the events its filter passes (the
+# type recorded with that selector, else every type through the filter); without -e the
+# recorded aliases name the tables
+build_fixture sql-alias
+sel='sched:sched_wakeup/prio<10/alias=high_prio/,sched:sched_wakeup/prio>=10/alias=low_prio/'
+q='select _time, comm, pid, prio from high_prio; select _time, comm, pid, prio from low_prio'
+run_ok actual "$PP_ANALYZE" sql-alias.ppcap sql -e "$sel" --query "$q"
+cat >expect <<'EOT'
+=== select _time, comm, pid, prio from high_prio ===
+_time         | comm        | pid | prio
+--------------+-------------+-----+-----
+1000000200000 | migration/1 | 11  | 0
+1000000400000 | migration/0 | 10  | 0
+1000000600000 | migration/1 | 11  | 0
+1000000700000 | rt-worker   | 400 | 5
+
+=== select _time, comm, pid, prio from low_prio ===
+_time         | comm   | pid | prio
+--------------+--------+-----+-----
+1000000100000 | app-io | 301 | 120
+1000000300000 | app    | 300 | 120
+1000000500000 | app-io | 301 | 100
+
+EOT
+check_output expect actual
+run_ok actual "$PP_ANALYZE" sql-alias.ppcap sql --query "$q"
+check_output expect actual
+run_ok actual "$PP_ANALYZE" sql-alias.ppcap sql -e "$sel" --mode table --query "$q"
+check_output expect actual
+run_ok actual "$PP_ANALYZE" sql-alias.ppcap sql -e "$sel" --verify --query \
+	'select count(*) from high_prio; select "high", count(*) from high_prio union select "low", count(*) from low_prio'
+[ "$(grep -c 'same in both modes' stderr.out)" = 2 ] || { cat stderr.out; fail "--verify of two aliases"; }
+run_ok actual "$PP_ANALYZE" sql-alias.ppcap sql -e 'sched:sched_wakeup/prio<10/alias=high_prio/' \
+	-e sched:sched_wakeup -e 'sched:sched_wakeup/pid==11/alias=p11/' --format csv --query \
+	'select count(*), sum(prio) from high_prio; select count(*), sum(prio) from sched_wakeup;
+	 select count(*), sum(prio) from p11'
+cat >expect <<'EOT'
+count(*),sum(prio)
+4,5
+
+count(*),sum(prio)
+7,345
+
+count(*),sum(prio)
+2,0
+EOT
+check_output expect actual
 exit 0
