@@ -115,14 +115,33 @@ static void f_stack_str(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 struct sym_collect {
 	struct ana_sqldb *db;
 	const struct sqltab *t;
+	char **fields;			/* the bare field names this table gave symbols */
+	size_t nr_fields;
 };
 
 static void sym_add(struct ana_sqldb *db, const char *prefix, const char *field, uint64_t v,
 		    const char *name)
 {
 	db->syms = pp_xrealloc(db->syms, (db->nr_syms + 1) * sizeof(*db->syms));
-	db->syms[db->nr_syms++] = (struct sqlsym){ pp_xasprintf("%s.%s", prefix, field), v,
-						   pp_xstrdup(name) };
+	db->syms[db->nr_syms++] = (struct sqlsym){ prefix ? pp_xasprintf("%s.%s", prefix, field)
+							  : pp_xstrdup(field), v, pp_xstrdup(name) };
+}
+
+/*
+ * symbolic('field', v), as perf-prof: the field of the first table that has it.  The
+ * key "field" belongs to the table that first gave it symbols.
+ */
+static bool bare_key_ours(struct sym_collect *c, const char *field)
+{
+	for (size_t i = 0; i < c->nr_fields; i++)
+		if (!strcmp(c->fields[i], field))
+			return true;
+	for (size_t i = 0; i < c->db->nr_syms; i++)
+		if (!strcmp(c->db->syms[i].key, field))
+			return false;	/* an earlier table's */
+	c->fields = pp_xrealloc(c->fields, (c->nr_fields + 1) * sizeof(*c->fields));
+	c->fields[c->nr_fields++] = pp_xstrdup(field);
+	return true;
 }
 
 static void sym_cb(void *arg, const char *field, uint64_t value, const char *name)
@@ -134,6 +153,8 @@ static void sym_cb(void *arg, const char *field, uint64_t value, const char *nam
 		sym_add(c->db, c->t->type->event, field, value, name);
 	if (strcmp(c->t->type->name, c->t->type->event))
 		sym_add(c->db, c->t->type->name, field, value, name);
+	if (bare_key_ours(c, field))
+		sym_add(c->db, NULL, field, value, name);
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -146,11 +167,15 @@ static int sym_cmp(const void *a, const void *b)
 
 void ana_sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t)
 {
-	struct sym_collect c = { db, t };
+	struct sym_collect c = { db, t, NULL, 0 };
+	int n = t->type ? ana_evtype_symbolic(t->type, sym_cb, &c) : 0;
 	char *first = NULL;
 	bool single = true;
 
-	if (!t->type || !ana_evtype_symbolic(t->type, sym_cb, &c))
+	for (size_t i = 0; i < c.nr_fields; i++)
+		free(c.fields[i]);
+	free(c.fields);
+	if (!n)
 		return;
 	qsort(db->syms, db->nr_syms, sizeof(*db->syms), sym_cmp);
 	/* symbolic(v) with one argument is allowed while one table.field has symbols */

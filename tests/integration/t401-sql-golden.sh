@@ -327,4 +327,19 @@ count(*),sum(prio)
 2,0
 EOT
 check_output expect actual
+# t401.13 symbolic('field', v) without a table, as perf-prof: the first table whose print
+# format has a __print_symbolic() table for that field (softirq_entry's vec)
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql -e irq:softirq_entry,timer:hrtimer_start --verify \
+	--query "select symbolic('vec', vec) as irq_name, vec, count(*) as count from softirq_entry group by vec order by count desc, vec"
+cat >expect <<'EOT'
+# 7 events lost: cpu1=7
+=== select symbolic('vec', vec) as irq_name, vec, count(*) as count from softirq_entry group by vec order by count desc, vec ===
+irq_name | vec | count
+---------+-----+------
+TIMER    | 1   | 1
+RCU      | 9   | 1
+
+EOT
+check_output expect actual
+bad "no __print_symbolic() table for 'prio'" -e sched:sched_wakeup,irq:softirq_entry --query "select symbolic('prio', 1)"
 exit 0
