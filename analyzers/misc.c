@@ -229,7 +229,7 @@ const struct pp_analyzer_ops az_misc_ops = {
 	.usage = "pp-analyze FILE misc [-C CPUS] [--format json]",
 	.examples = "  pp-record --for misc -a --duration 60\n"
 		    "  pp-analyze pp.capture misc\n"
-		    "  pp misc -a --duration 10\n",
+		    "  pp misc                                  # live; Ctrl-C prints what was seen\n",
 	.priv_size = sizeof(struct misc_priv),
 	.flags = PP_AZ_NO_EVENTS,
 	.init = misc_init,
