@@ -14,6 +14,7 @@
  * query both ways and compares.  Bad SQL is SQLite's message with the
  * query, exit 2.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -511,7 +512,8 @@ static int on_row(void *arg, size_t nr_cols, const char *const *names, const str
 		} else {
 			fprintf(fp, "%s\n", pp_buf_str(&r->line));
 		}
-		return 0;
+		if (!r->keep_all)
+			return 0;	/* --verify keeps the cells too */
 	}
 	if (r->w) {
 		/* past the first rows: stream, with the widths they gave */
@@ -560,7 +562,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The rows of @r as one string each, sorted unless the query orders them. */
+/* The rows of @r as one string each, sorted (compared as multisets) unless the query orders them. */
 static char **row_strings(const struct result *r, bool sort)
 {
 	char **v = pp_xcalloc(r->nr_rows + 1, sizeof(char *));
@@ -578,12 +580,49 @@ static char **row_strings(const struct result *r, bool sort)
 	return v;
 }
 
+static bool is_ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$' || (unsigned char)c >= 0x80;
+}
+
+/*
+ * Whether @q orders its rows: an ORDER BY outside parentheses (not one of a
+ * subquery, a window or an IN list), string literals, quoted names and comments.
+ */
+static bool query_ordered(const char *q)
+{
+	int depth = 0;
+
+	for (const char *s = q; *s; s++) {
+		if (*s == '\'' || *s == '"' || *s == '`' || *s == '[') {
+			s = strchr(s + 1, *s == '[' ? ']' : *s);	/* '' is two literals in a row */
+		} else if (s[0] == '-' && s[1] == '-') {
+			s = strchr(s, '\n');
+		} else if (s[0] == '/' && s[1] == '*') {
+			s = strstr(s + 2, "*/");
+			s = s ? s + 1 : NULL;
+		} else if (*s == '(' || *s == ')') {
+			depth += *s == '(' ? 1 : -1;
+		} else if (!depth && !strncasecmp(s, "order", 5) && (s == q || !is_ident(s[-1])) &&
+			   !is_ident(s[5])) {
+			const char *b = s + 5;
+			while (isspace((unsigned char)*b))
+				b++;
+			if (!strncasecmp(b, "by", 2) && !is_ident(b[2]))
+				return true;
+		}
+		if (!s)
+			break;	/* unterminated: the rest is a literal or a comment */
+	}
+	return false;
+}
+
 static void verify(struct pp_az *az, size_t i, const struct result *a)
 {
 	struct sql_priv *p = az->priv;
 	struct result b = { .az = az, .keep_all = true };
 	const char *q = ana_sqldb_query(p->mem, i);
-	bool sort = !strcasestr(q, "order by");
+	bool sort = !query_ordered(q);
 	char **ra, **rb;
 	size_t diff = SIZE_MAX;
 
@@ -641,7 +680,7 @@ static void run_round(struct pp_az *az, uint64_t t_ns)
 		double t0 = now_s();
 		int rc;
 
-		r.stream = az->out.format != ANA_FMT_TEXT && !p->other;
+		r.stream = az->out.format != ANA_FMT_TEXT;
 		if (az->out.format == ANA_FMT_JSON) {
 			pp_buf_adds(&r.line, "{\"query\":");
 			pp_buf_add_json_str(&r.line, q);

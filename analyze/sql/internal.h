@@ -39,11 +39,12 @@ struct sqlcol {
 	size_t cap;			/* rows allocated */
 };
 
-/* Rows ordered by one to four columns (TEXT by string id), built on first use. */
+/* Rows ordered by one to four columns (TEXT by string id or collated), built on first use. */
 #define SQL_INDEX_MAX_COLS 4
 struct sqlindex {
 	int cols[SQL_INDEX_MAX_COLS];
 	int nr;
+	bool collated;			/* TEXT in collation order, not by id */
 	uint32_t *perm;
 	size_t nr_rows;			/* rows covered (stale when the table grew) */
 };
@@ -191,8 +192,12 @@ void ana_sqltab_value(struct ana_sqldb *db, const struct sqlcol *c, const struct
 bool ana_sqltab_keep(struct ana_sqldb *db, const struct sqltab *t, const struct pp_event *ev);
 void ana_sqltab_store(struct ana_sqldb *db, struct sqltab *t, const struct pp_event *ev);
 void ana_sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr);
-/* The rows of @t ordered by columns @cols (@nr of them); cached until rows change. */
-const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr);
+/*
+ * The rows of @t ordered by columns @cols (@nr of them); cached until rows change.
+ * TEXT columns group by string id, or with @collate (the strings) sort in BINARY order.
+ */
+const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr,
+				 const struct sqlstrs *collate);
 
 /* sqlvtab.c: the "pp" virtual-table module */
 int ana_sqlvtab_register(struct ana_sqldb *db);

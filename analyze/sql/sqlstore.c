@@ -444,8 +444,9 @@ void ana_sqltab_add_alt(struct sqltab *t, const struct sqlterm *terms, size_t nr
 
 /* --- indexes -------------------------------------------------------------- */
 
-/* Stable counting sort of @perm by string id (ids are dense: 0 .. nr_ids-1). */
-static void sort_ids(const struct sqlcol *c, uint32_t *perm, uint32_t *tmp, size_t n)
+/* Stable counting sort of @perm by string id, or by @rank[id] (ranks below nr_ids too). */
+static void sort_ids(const struct sqlcol *c, const uint32_t *rank, uint32_t *perm, uint32_t *tmp,
+		     size_t n)
 {
 	const uint32_t *ids = (const uint32_t *)c->data;
 	uint32_t nr_ids = 0;
@@ -455,14 +456,59 @@ static void sort_ids(const struct sqlcol *c, uint32_t *perm, uint32_t *tmp, size
 		if (ids[i] + 1 > nr_ids)
 			nr_ids = ids[i] + 1;
 	cnt = pp_xcalloc((size_t)nr_ids + 1, sizeof(*cnt));
+#define KEY(row) (rank ? rank[ids[row]] : ids[row])
 	for (size_t i = 0; i < n; i++)
-		cnt[ids[perm[i]] + 1]++;
+		cnt[KEY(perm[i]) + 1]++;
 	for (uint32_t k = 0; k < nr_ids; k++)
 		cnt[k + 1] += cnt[k];
 	for (size_t i = 0; i < n; i++)
-		tmp[cnt[ids[perm[i]]]++] = perm[i];
+		tmp[cnt[KEY(perm[i])]++] = perm[i];
+#undef KEY
 	memcpy(perm, tmp, n * sizeof(*perm));
 	free(cnt);
+}
+
+struct text_key {
+	const char *p;
+	size_t len;
+	uint32_t id;
+};
+
+/* SQLite's BINARY collation: memcmp(), then the shorter first. */
+static int text_key_cmp(const void *a, const void *b)
+{
+	const struct text_key *x = a, *y = b;
+	int r = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The rank in collation order of each string id in @c's first @n rows (0 for the others). */
+static uint32_t *text_ranks(const struct sqlcol *c, const struct sqlstrs *st, size_t n)
+{
+	const uint32_t *ids = (const uint32_t *)c->data;
+	uint32_t nr_ids = 0, nr = 0;
+	uint32_t *rank;
+	struct text_key *keys;
+
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] + 1 > nr_ids)
+			nr_ids = ids[i] + 1;
+	rank = pp_xcalloc((size_t)nr_ids + 1, sizeof(*rank));
+	for (size_t i = 0; i < n; i++)
+		rank[ids[i]] = 1;	/* seen */
+	keys = pp_xmalloc(((size_t)nr_ids + 1) * sizeof(*keys));
+	for (uint32_t id = 0; id < nr_ids; id++) {
+		if (!rank[id])
+			continue;
+		keys[nr].p = sqlstrs_get(st, id, &keys[nr].len);
+		keys[nr++].id = id;
+	}
+	qsort(keys, nr, sizeof(*keys), text_key_cmp);
+	for (uint32_t k = 0; k < nr; k++)
+		rank[keys[k].id] = k;
+	free(keys);
+	return rank;
 }
 
 /*
@@ -503,16 +549,20 @@ static void sort_ints(const struct sqlcol *c, uint32_t *perm, uint32_t *tmp, siz
 /*
  * A multi-column index is stable sorts by the last column first; equal keys
  * keep time order.  String columns sort by id, which groups equal strings
- * (enough for '=' and GROUP BY) but is not collation order.
+ * (enough for '=' and GROUP BY), or with @collate in collation order: SQLite
+ * takes a GROUP BY served grouped as sorted when the query orders by the same
+ * column (GROUP BY comm ORDER BY comm), so a scan must be in collation order.
  */
-const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr)
+const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr,
+				 const struct sqlstrs *collate)
 {
 	struct sqlindex *ix = NULL;
 	size_t n = t->nr_rows;
 	uint32_t *tmp;
 
 	for (size_t i = 0; i < t->nr_idx && !ix; i++)
-		if (t->idx[i].nr == nr && !memcmp(t->idx[i].cols, cols, nr * sizeof(int)))
+		if (t->idx[i].nr == nr && t->idx[i].collated == (collate != NULL) &&
+		    !memcmp(t->idx[i].cols, cols, nr * sizeof(int)))
 			ix = &t->idx[i];
 	if (ix && ix->nr_rows == n)
 		return ix->perm;
@@ -522,6 +572,7 @@ const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr)
 		memset(ix, 0, sizeof(*ix));
 		memcpy(ix->cols, cols, nr * sizeof(int));
 		ix->nr = nr;
+		ix->collated = collate != NULL;
 	}
 	free(ix->perm);
 	ix->perm = pp_xmalloc((n + 1) * sizeof(*ix->perm));
@@ -531,10 +582,15 @@ const uint32_t *ana_sqltab_index(struct sqltab *t, const int *cols, int nr)
 		ix->perm[r] = (uint32_t)r;
 	for (int k = nr - 1; k >= 0; k--) {
 		const struct sqlcol *c = &t->cols[cols[k]];
-		if (c->kind == SC_TEXT || c->kind == SC_BLOB)
-			sort_ids(c, ix->perm, tmp, n);
-		else
+		if (c->kind == SC_TEXT && collate) {
+			uint32_t *rank = text_ranks(c, collate, n);
+			sort_ids(c, rank, ix->perm, tmp, n);
+			free(rank);
+		} else if (c->kind == SC_TEXT || c->kind == SC_BLOB) {
+			sort_ids(c, NULL, ix->perm, tmp, n);
+		} else {
 			sort_ints(c, ix->perm, tmp, n);
+		}
 	}
 	free(tmp);
 	return ix->perm;

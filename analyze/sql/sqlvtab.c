@@ -417,12 +417,12 @@ static int vt_filter(sqlite3_vtab_cursor *cur, int idx, const char *idxstr, int 
 		if (empty) {
 			c->hi = 0;
 		} else if (usable && nr > 0) {
-			c->perm = ana_sqltab_index(t, cols, nr);
+			c->perm = ana_sqltab_index(t, cols, nr, NULL);
 			c->lo = bound_n(t, cols, nr, c->perm, n, key, false);
 			c->hi = bound_n(t, cols, nr, c->perm, n, key, true);
 		}
 	} else if (plan == P_INDEX_SCAN && (size_t)col < t->nr_cols) {
-		c->perm = ana_sqltab_index(t, &col, 1);
+		c->perm = ana_sqltab_index(t, &col, 1, &c->db->strs);
 	}
 	/* time bounds: on the natural order, or inside an index group (in time order too) */
 	if ((plan == P_RANGE || plan == P_INDEX_EQ) && t->time_col >= 0) {
