@@ -2,14 +2,15 @@
 /*
  * top.c - key/value aggregation in top mode (perf-prof's top).
  *
- * Each event adds to one row, found by its key (key=EXPR, -k EXPR, else
- * the thread id) and, when names are shown, its name (comm=EXPR, else the
- * comm of the key as a task).  Each event has value columns: top-by=EXPR
- * (summed, sorts the table, in order), top-add=EXPR (summed, display
- * only), or without either a count of the event titled by its alias or
- * name.  Titles are the expressions in upper case.  The table is printed
- * and emptied at each -i tick of capture time and at the end, sorted by
- * the top-by columns, then the others, descending, then by key and name.
+ * Each event adds to one row, found by its key (key=EXPR, else the -k
+ * EXPR of every event without key=, else the thread id) and, when names
+ * are shown, its name (comm=EXPR, else the comm of the key as a task).
+ * Each event has value columns: top-by=EXPR (summed, sorts the table, in
+ * order), top-add=EXPR (summed, display only), or without either a count
+ * of the event titled by its alias or name.  Titles are the expressions
+ * in upper case.  The table is printed and emptied at each -i tick of
+ * capture time and at the end, sorted by the top-by columns, then the
+ * others, descending, then by key and name.
  *
  * The hot path is one hash lookup by key and a string compare of the name:
  * rows live in a bump arena reset with the table, so an event never
@@ -189,23 +190,20 @@ static int match_init(struct pp_az *az, const struct ana_sel *sel, const char **
 	const char *key = pp_selector_attr(sel->sel, "key");
 	const char *comm = pp_selector_attr(sel->sel, "comm");
 	const char *pk = pp_selector_attr(sel->sel, "printkey");
+	const char *what = "key";
 	int rc;
 
 	if (!key && az->opt.key) {
-		if (!ana_field_find(sel->type, az->opt.key)) {
-			fprintf(stderr, "top: cannot find the -k field '%s' in %s\n", az->opt.key,
-				sel->type->name);
-			return PP_EUNKNOWN_FIELD;
-		}
-		key = az->opt.key;
+		key = az->opt.key;	/* -k EXPR: the key= of every event without one */
+		what = "-k";
 	}
 	if (key && *key) {
-		rc = ana_expr_compile(az, sel->type, "key", key, &m->key);
+		rc = ana_expr_compile(az, sel->type, what, key, &m->key);
 		if (rc)
 			return rc;
 		if (pp_expr_flags(m->key) & PP_EXPR_USES_ARRAY) {
-			fprintf(stderr, "top: key=%s of %s: a key is a number, "
-				"arrays cannot be used\n", key, sel->type->name);
+			fprintf(stderr, "top: %s%s%s of %s: a key is a number, arrays cannot be "
+				"used\n", what, *what == '-' ? " " : "=", key, sel->type->name);
 			return PP_ETYPE;
 		}
 		if (!*key_text)

@@ -18,6 +18,13 @@ golden top-only-comm "$PP_ANALYZE" $S top -e 'sched:sched_switch//key=prev_pid/c
 golden top-printkey "$PP_ANALYZE" print-mix.ppcap top \
 	-e 'kvm:kvm_exit//key=exit_reason/printkey=printf("%-18s",exit_reason_str(1,key))/' || fail "top printkey"
 golden top-k "$PP_ANALYZE" $S top -e sched:sched_switch -k prev_pid || fail "top -k"
+# t303.2 -k is an expression, as key= (perf-prof: -k '(_cpu<<16)|vec'), for every event
+# without key=: softirqs per CPU and vector; entries and exits per CPU
+build_fixture lat-softirq
+golden top-k-expr "$PP_ANALYZE" lat-softirq.ppcap top -e irq:softirq_entry -k '(_cpu<<16)|vec' ||
+	fail "top -k EXPR"
+golden top-k-cpu "$PP_ANALYZE" lat-softirq.ppcap top \
+	-e irq:softirq_entry,irq:softirq_exit -k _cpu || fail "top -k _cpu"
 golden top-interval "$PP_ANALYZE" $S top -e sched:sched_switch,irq:irq_handler_entry -i 2 || fail "top -i"
 golden top-json "$PP_ANALYZE" $S top -e sched:sched_switch --format json || fail "top json"
 golden top-csv "$PP_ANALYZE" $S top -e 'sched:sched_switch//key=next_pid/comm=next_comm/' --format csv ||
@@ -64,6 +71,11 @@ assert_eq "two intervals' rows" "key,SCHED_SWITCH,comm 100,3,bash 201,2,worker-2
 grep -q "only-comm needs names" err.out || { cat err.out; fail "--only-comm error"; }
 "$PP_ANALYZE" $S top -e 'sched:sched_switch//key=prev_comm/' 2>err.out && fail "array key accepted"
 grep -q "arrays cannot be used" err.out || { cat err.out; fail "array key error"; }
+"$PP_ANALYZE" $S top -e sched:sched_switch -k prev_comm 2>err.out && fail "array -k accepted"
+grep -q "top: -k prev_comm of sched:sched_switch: a key is a number" err.out ||
+	{ cat err.out; fail "array -k error"; }
+"$PP_ANALYZE" $S top -e sched:sched_switch -k 'nope+1' 2>err.out && fail "bad -k accepted"
+grep -q "unknown field 'nope'" err.out || { cat err.out; fail "-k with an unknown field"; }
 "$PP_ANALYZE" $S top -e 'sched:sched_switch//comm=prev_pid/' 2>err.out && fail "numeric comm= accepted"
 grep -q "must be a string" err.out || { cat err.out; fail "comm= type error"; }
 "$PP_ANALYZE" $S top 2>err.out && fail "top without -e"
