@@ -562,7 +562,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The rows of @r as one string each, sorted (compared as multisets) unless the query orders them. */
+/* The rows of @r as one string each, sorted (compared as multisets) unless ordered. */
 static char **row_strings(const struct result *r, bool sort)
 {
 	char **v = pp_xcalloc(r->nr_rows + 1, sizeof(char *));
