@@ -25,7 +25,8 @@ static const char *const op_names[OP__COUNT] = {
 	[OP_NEG] = "NEG", [OP_NOT] = "NOT", [OP_BNOT] = "BNOT", [OP_BOOL] = "BOOL",
 	[OP_MULI] = "MULI", [OP_SEXT] = "SEXT", [OP_ZEXT] = "ZEXT", [OP_JMP] = "JMP",
 	[OP_JZ] = "JZ", [OP_JZK] = "JZK", [OP_JNZK] = "JNZK", [OP_POP] = "POP",
-	[OP_CPUS] = "CPUS", [OP_CALL] = "CALL", [OP_RET] = "RET",
+	[OP_CPUS] = "CPUS", [OP_IDXADDR] = "IDXADDR", [OP_LOCADDR] = "LOCADDR", [OP_ST] = "ST",
+	[OP_INC] = "INC", [OP_CALL] = "CALL", [OP_RET] = "RET",
 };
 
 const char *pp_expr_op_name(int op)
@@ -72,17 +73,24 @@ void pp_expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
 	case OP_STR:
 		pp_buf_add_json_str(out, e->pool + in->a);
 		break;
-	case OP_LDRAW: case OP_IDX: case OP_IDXLOC:
+	case OP_LDRAW: case OP_IDX: case OP_IDXLOC: case OP_IDXADDR: case OP_LOCADDR:
 		pp_buf_addf(out, " off=%u size=%u%s", in->a, in->size, in->sign ? " signed" : "");
-		if (in->op == OP_IDX)
+		if (in->op == OP_IDX || in->op == OP_IDXADDR)
 			pp_buf_addf(out, " n=%lld", (long long)in->imm);
 		break;
 	case OP_ADDR: case OP_LOC: case OP_LOCOFF: case OP_LOCLEN:
 		pp_buf_addf(out, " off=%u", in->a);
 		break;
-	case OP_LD: case OP_SEXT: case OP_ZEXT:
+	case OP_LD: case OP_SEXT: case OP_ZEXT: case OP_ST:
 		pp_buf_addf(out, " size=%u%s", in->size,
-			    in->op == OP_LD && in->sign ? " signed" : "");
+			    (in->op == OP_LD || in->op == OP_ST) && in->sign ? " signed" : "");
+		break;
+	case OP_INC:	/* "size=4 signed +1 post", " as 8" through a cast */
+		pp_buf_addf(out, " size=%u%s %+lld%s", in->size, in->sign ? " signed" : "",
+			    (long long)in->imm, in->a & INC_POST ? " post" : "");
+		if (in->nargs != in->size || !(in->a & INC_SIGNED) != !in->sign)
+			pp_buf_addf(out, " as %u%s", in->nargs,
+				    in->a & INC_SIGNED ? " signed" : "");
 		break;
 	case OP_VAR:
 		pp_buf_addf(out, " #%u", in->a);

@@ -24,11 +24,11 @@ static int op_effect(int op, int nargs)
 		return 1;
 	case OP_NOP: case OP_IDX: case OP_IDXLOC: case OP_LD: case OP_NEG: case OP_NOT:
 	case OP_BNOT: case OP_BOOL: case OP_MULI: case OP_SEXT: case OP_ZEXT: case OP_JMP:
-	case OP_CPUS:
+	case OP_CPUS: case OP_IDXADDR: case OP_LOCADDR: case OP_INC:
 		return 0;
 	case OP_CALL:
 		return 1 - nargs;
-	default:	/* binary operators, conditional jumps, POP, RET */
+	default:	/* binary operators, conditional jumps, POP, ST, RET */
 		return -1;
 	}
 }
@@ -116,6 +116,11 @@ bool pp_expr_is_str(struct expr_type t)
 bool pp_expr_is_ptr(const struct expr_val *v)
 {
 	return v->t.ptr > 0;
+}
+
+static bool is_signed(struct expr_type t)
+{
+	return !t.uns && !t.ptr;
 }
 
 /* The usual arithmetic conversions of two promoted integer types. */
@@ -356,6 +361,79 @@ void pp_expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start)
 	p->at = at;
 	v->is_const = true;
 	v->start = start;
+}
+
+/*
+ * Turn lvalue @v into its address on the stack: its load becomes the address
+ * instruction of the same kind, and the casts' conversions after it go.
+ */
+void pp_expr_lvalue_addr(struct expr_parser *p, const struct expr_val *v)
+{
+	struct pp_expr *e = p->e;
+	struct expr_insn *in = &e->code[v->lv_at];
+
+	for (uint32_t i = v->lv_at + 1; i < e->nr_code; i++)	/* no stack effect */
+		PP_BUG_ON(e->code[i].op != OP_SEXT && e->code[i].op != OP_ZEXT);
+	e->nr_code = v->lv_at + 1;
+	switch (v->lv) {
+	case LV_RAW:
+		PP_BUG_ON(in->op != OP_LDRAW);
+		in->op = OP_ADDR;
+		in->size = in->sign = 0;
+		break;
+	case LV_MEM:
+		PP_BUG_ON(in->op != OP_LD);
+		e->nr_code--;	/* the address is already there */
+		break;
+	case LV_IDX:
+		PP_BUG_ON(in->op != OP_IDX);
+		in->op = OP_IDXADDR;
+		break;
+	default:
+		PP_BUG_ON(v->lv != LV_IDXLOC || in->op != OP_IDXLOC);
+		in->op = OP_LOCADDR;
+		break;
+	}
+}
+
+/*
+ * l = r, l's address already on the stack: the value stored is r converted
+ * to l's type, and so is the value of the assignment.  Through casts,
+ * (T)x = r stores (T)r into x and gives (T)x.
+ */
+struct expr_val pp_expr_gen_assign(struct expr_parser *p, const struct expr_val *l,
+				   const struct expr_val *r)
+{
+	struct expr_val v = { .t = l->t };
+	struct expr_type s = l->lv_t;
+
+	if (l->lv_cast)
+		pp_expr_convert(p, r->t, l->t);
+	emit_full(p, OP_ST, 0, 0, pp_expr_type_size(s), is_signed(s), 0);
+	if (l->lv_cast)
+		pp_expr_convert(p, s, l->t);
+	p->e->flags |= PP_EXPR_USES_ASSIGN;
+	return v;
+}
+
+/*
+ * ++v, --v, v++, v--: one OP_INC on v's address.  Pointers step by the size
+ * of what they point to.  Through casts the value is computed in the cast's
+ * type and stored back converted to v's.
+ */
+struct expr_val pp_expr_gen_incdec(struct expr_parser *p, const struct expr_val *v, int tok,
+				   bool post)
+{
+	struct expr_val r = { .t = v->t };
+	struct expr_type t = v->t, s = v->lv_t;
+	int64_t step = t.ptr ? pointee_size(t) : 1;
+
+	pp_expr_lvalue_addr(p, v);
+	emit_full(p, OP_INC, (is_signed(t) ? INC_SIGNED : 0) | (post ? INC_POST : 0),
+		  tok == TK_INC ? step : -step, pp_expr_type_size(s), is_signed(s),
+		  pp_expr_type_size(t));
+	p->e->flags |= PP_EXPR_USES_ASSIGN;
+	return r;
 }
 
 static bool is_jump(int op)

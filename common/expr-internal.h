@@ -26,13 +26,14 @@
 #define EXPR_MAX_ARGS 7			/* printf(fmt, 6 args) */
 #define EXPR_EXT_SLOTS 16		/* strings from callbacks alive at once */
 #define EXPR_STR_FIELDS 16		/* string fields whose extent bounds strings */
+#define EXPR_COPY_MAX (64 * 1024)	/* bytes of the record copy a program that assigns runs on */
 
 /* Tokens: single characters stand for themselves. */
 enum expr_tok {
 	TK_EOF = 256,
 	TK_NUM, TK_STR, TK_ID,
 	TK_INC, TK_DEC, TK_SHL, TK_SHR, TK_LE, TK_GE, TK_EQ, TK_NE, TK_LAND, TK_LOR,
-	TK_ARROW, TK_ASSIGN_OP,	/* += -= ...: recognized only to refuse them */
+	TK_ARROW, TK_ASSIGN_OP,	/* += -= ...: recognized only to refuse them (perf-prof has none) */
 };
 
 enum expr_base { B_VOID, B_CHAR, B_SHORT, B_INT, B_LONG };
@@ -72,6 +73,11 @@ enum expr_op {
 	OP_JNZK,	/* if top != 0 goto a (keep it) else pop */
 	OP_POP,
 	OP_CPUS,	/* pop x; push bit x of the bitmap at pool + a (imm bits) */
+	OP_IDXADDR,	/* pop i; push the address of OP_IDX's element i, or 0 */
+	OP_LOCADDR,	/* pop i; push the address of OP_IDXLOC's element i, or 0 */
+	OP_ST,		/* pop v, address; store v (size); push v normalized (size, sign) */
+	OP_INC,		/* pop address; add imm to the value there (size, sign) seen as
+			 * nargs bytes (a & INC_SIGNED), store, push new value or old (a & INC_POST) */
 	OP_CALL,	/* a = builtin, nargs arguments */
 	OP_RET,
 	OP__COUNT
@@ -81,6 +87,8 @@ enum expr_builtin {
 	FN_PRINTF, FN_KSYMBOL, FN_NTOHL, FN_NTOHS, FN_STRNCMP, FN_COMM_GET,
 	FN_SYSCALL_NAME, FN_EXIT_REASON_STR, FN_SYSTEM, FN__COUNT
 };
+
+enum { INC_SIGNED = 1, INC_POST = 2 };
 
 struct expr_insn {
 	uint8_t op;
@@ -112,18 +120,26 @@ struct pp_expr {
 	unsigned nr_str_fields;
 };
 
-/* An operand while compiling: its type and how it was produced. */
+/*
+ * An operand while compiling: its type and how it was produced.  An lvalue
+ * (what '=', '++' and '--' may change) is loaded by code[lv_at]; only the
+ * conversions of casts (perf-prof's "cast as lvalue") may follow that load.
+ */
 struct expr_val {
 	struct expr_type t;
 	uint32_t arr_size;	/* sizeof for arrays and string literals, else 0 */
 	const struct pp_field *field;	/* a whole array field, as the last insn */
-	int8_t lv;		/* lvalue: LV_RAW / LV_MEM as the last insn, LV_NONE */
+	int8_t lv;		/* enum expr_lvalue */
+	bool lv_cast;		/* an lvalue seen through casts: assignable, not addressable */
 	bool is_bool;		/* the value is 0 or 1 on every path */
 	bool is_const;		/* computed by code[start..] from constants alone */
 	uint32_t start;
+	uint32_t lv_at;		/* lvalues: the load */
+	struct expr_type lv_t;	/* lvalues: the type stored (t, but for casts) */
 };
 
-enum { LV_NONE, LV_RAW, LV_MEM };
+/* How an lvalue is loaded: LDRAW, LD (address on the stack), IDX, IDXLOC. */
+enum expr_lvalue { LV_NONE, LV_RAW, LV_MEM, LV_IDX, LV_IDXLOC };
 
 struct expr_parser {
 	const char *src;
@@ -171,6 +187,11 @@ uint32_t pp_expr_pool_add(struct expr_parser *p, const void *data, uint32_t n);
 void pp_expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		    const struct expr_val *r, uint32_t hole);
 void pp_expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start);
+void pp_expr_lvalue_addr(struct expr_parser *p, const struct expr_val *v);
+struct expr_val pp_expr_gen_assign(struct expr_parser *p, const struct expr_val *l,
+				   const struct expr_val *r);
+struct expr_val pp_expr_gen_incdec(struct expr_parser *p, const struct expr_val *v, int tok,
+				   bool post);
 void pp_expr_finish(struct expr_parser *p);
 int pp_expr_type_size(struct expr_type t);
 struct expr_type pp_expr_promote(struct expr_type t);

@@ -108,6 +108,15 @@ static int elem_base(uint32_t size)
 	}
 }
 
+/* @v, just loaded by the last instruction, is an lvalue loaded the @kind way. */
+static void set_lvalue(struct expr_parser *p, struct expr_val *v, int kind)
+{
+	v->lv = (int8_t)kind;
+	v->lv_at = p->e->nr_code - 1;
+	v->lv_t = v->t;
+	v->lv_cast = false;
+}
+
 static bool scalar_size(uint32_t size)
 {
 	return size == 1 || size == 2 || size == 4 || size == 8;
@@ -150,7 +159,7 @@ static struct expr_val field_val(struct expr_parser *p, const struct pp_field *f
 		v.t = expr_type_make(elem_base(f->size), !f->is_signed, 0);
 		pp_expr_emit_load(p, OP_LDRAW, f->offset, (int)f->size, f->is_signed);
 	}
-	v.lv = LV_RAW;
+	set_lvalue(p, &v, LV_RAW);
 	return v;
 }
 
@@ -355,10 +364,15 @@ static struct expr_val primary(struct expr_parser *p)
 	}
 }
 
-static void __attribute__((noreturn)) refuse_incdec(struct expr_parser *p)
+/* ++v or --v (@post false), v++ or v-- (@post true), the operator at @pos. */
+static struct expr_val incdec(struct expr_parser *p, const struct expr_val *v, int tok, int pos,
+			      bool post)
 {
-	pp_expr_fail(p, PP_ENOTSUP, p->tok_pos, "'%s' is not supported (the event is read-only)",
-		  p->tok == TK_INC ? "++" : "--");
+	if (!v->lv)
+		pp_expr_fail(p, PP_ETYPE, pos, "bad lvalue in %s-%s", post ? "post" : "pre",
+			  tok == TK_INC ? "increment" : "decrement");
+	p->at = pos;
+	return pp_expr_gen_incdec(p, v, tok, post);
 }
 
 /* a[i]: a bounds-checked element of an array field, or *(a + i). */
@@ -401,11 +415,10 @@ static struct expr_val subscript(struct expr_parser *p, struct expr_val v)
 			pp_expr_emit(p, OP_MULI, 0, es);
 		pp_expr_emit(p, OP_ADD, 0, 0);
 		pp_expr_emit_load(p, OP_LD, 0, es, !et.uns && !et.ptr);
-		v = val_of(et);
-		v.lv = LV_MEM;
-		return v;
 	}
-	return val_of(et);
+	v = val_of(et);
+	set_lvalue(p, &v, !f ? LV_MEM : f->is_data_loc ? LV_IDXLOC : LV_IDX);
+	return v;
 }
 
 static struct expr_val postfix(struct expr_parser *p)
@@ -416,7 +429,8 @@ static struct expr_val postfix(struct expr_parser *p)
 		if (p->tok == '[') {
 			v = subscript(p, v);
 		} else if (p->tok == TK_INC || p->tok == TK_DEC) {
-			refuse_incdec(p);
+			v = incdec(p, &v, p->tok, p->tok_pos, true);
+			next(p);
 		} else if (p->tok == '(') {
 			pp_expr_fail(p, PP_ETYPE, p->tok_pos, "called object is not a function");
 		} else if (p->tok == '.' || p->tok == TK_ARROW) {
@@ -465,14 +479,16 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 			pp_expr_fail(p, PP_ETYPE, pos, "dereferencing a void pointer");
 		pp_expr_emit_load(p, OP_LD, 0, pp_expr_type_size(t), !t.uns && !t.ptr);
 		v = val_of(t);
-		v.lv = LV_MEM;
+		set_lvalue(p, &v, LV_MEM);
 		return v;
 	default:	/* '&' */
 		if (v.field && v.arr_size) {
 			v.field = NULL;
 			return v;	/* &array: the same address */
 		}
-		if (v.lv == LV_RAW && last && last->op == OP_LDRAW) {
+		if (v.lv_cast) {
+			pp_expr_fail(p, PP_ETYPE, pos, "cannot take the address of this operand");
+		} else if (v.lv == LV_RAW && last && last->op == OP_LDRAW) {
 			last->op = OP_ADDR;
 			last->size = last->sign = 0;
 		} else if (v.lv == LV_MEM && last && last->op == OP_LD) {
@@ -528,7 +544,9 @@ static struct expr_val unary(struct expr_parser *p)
 		next(p);
 		v = unary_op(p, tok, pos);
 	} else if (tok == TK_INC || tok == TK_DEC) {
-		refuse_incdec(p);
+		next(p);
+		v = unary(p);
+		v = incdec(p, &v, tok, pos, false);
 	} else if (pp_expr_tok_is(p, "sizeof")) {
 		v = do_sizeof(p);
 	} else if (tok == '(' && pp_expr_paren_starts_type(p)) {
@@ -546,6 +564,13 @@ static struct expr_val unary(struct expr_parser *p)
 
 			v = val_of(t);
 			pp_expr_fold(p, &v, c.start);
+		} else if (v.lv && (t.ptr || t.base != B_VOID)) {
+			/* perf-prof's cast as lvalue: (T)x = y stores (T)y into x */
+			v.t = t;
+			v.arr_size = 0;
+			v.field = NULL;
+			v.is_bool = false;
+			v.lv_cast = true;
 		} else {
 			v = val_of(t);
 		}
@@ -814,13 +839,33 @@ static struct expr_val cond(struct expr_parser *p)
 	return val_of(t);
 }
 
+/*
+ * x = y, right to left: x's address is pushed before y is computed, and the
+ * value is x's new value.  Nesting goes through here, not unary(), so the
+ * depth is counted here too.
+ */
 static struct expr_val assign(struct expr_parser *p)
 {
-	struct expr_val v = cond(p);
+	struct expr_val v = cond(p), r;
+	int pos = p->tok_pos, rpos;
 
-	if (p->tok == '=' || p->tok == TK_ASSIGN_OP)
-		pp_expr_fail(p, PP_ENOTSUP, p->tok_pos,
-			  "assignment is not supported (the event is read-only)");
+	if (p->tok == TK_ASSIGN_OP)
+		pp_expr_fail(p, PP_ENOTSUP, pos, "'%.*s' is not supported (as in perf-prof): "
+			  "write x = x %.*s y", p->tok_end - pos, p->src + pos,
+			  p->tok_end - pos - 1, p->src + pos);
+	if (p->tok != '=')
+		return v;
+	if (!v.lv)
+		pp_expr_fail(p, PP_ETYPE, pos, "bad lvalue in assignment");
+	enter(p);
+	pp_expr_lvalue_addr(p, &v);
+	next(p);
+	rpos = p->tok_pos;
+	r = assign(p);
+	need_scalar(p, &r, rpos);
+	p->at = pos;
+	v = pp_expr_gen_assign(p, &v, &r);
+	p->depth--;
 	return v;
 }
 
@@ -833,6 +878,7 @@ static struct expr_val comma(struct expr_parser *p)
 		pp_expr_emit(p, OP_POP, 0, 0);
 		next(p);
 		v = assign(p);
+		v.lv = LV_NONE;	/* (a, b) = 1 is not C */
 	}
 	return v;
 }

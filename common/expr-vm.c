@@ -9,6 +9,9 @@
  * during this evaluation (a small ring of slots).  Anything else reads as 0
  * or "" and counts a fault.  Arithmetic is done on uint64_t, so overflow
  * wraps instead of being undefined; x / 0 is 0.
+ * A program that assigns (=, ++, --) runs on a copy of the record on the
+ * stack, the only memory it may write: the caller's record is borrowed and
+ * may be shared, and a store anywhere else is a fault that writes nothing.
  * Not here: compiling (expr-parse.c), listings and traces (expr-dump.c).
  */
 #include <stdarg.h>
@@ -23,6 +26,7 @@ struct vm {
 	const struct pp_expr *e;
 	struct pp_expr_ctx *ctx;
 	uint64_t raw, raw_end;
+	bool writable;		/* raw .. raw_end is this evaluation's copy */
 	uint64_t pool, pool_end;
 	uint64_t ext[EXPR_EXT_SLOTS][2];
 	unsigned nr_ext;
@@ -75,6 +79,31 @@ static uint64_t rd(uint64_t a, int size, bool sign)
 	}
 }
 
+static void wr(uint64_t a, int size, uint64_t v)
+{
+	void *p = (void *)(uintptr_t)a;
+	uint8_t v8 = (uint8_t)v;
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	switch (size) {
+	case 1: memcpy(p, &v8, 1); break;
+	case 2: memcpy(p, &v16, 2); break;
+	case 4: memcpy(p, &v32, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+static uint64_t ext_value(uint64_t v, int size, bool sign)
+{
+	switch (size) {
+	case 1: return sign ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+	case 2: return sign ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+	case 4: return sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+	default: return v;
+	}
+}
+
 static uint64_t vm_fault(struct vm *vm)
 {
 	vm->ctx->nr_faults++;
@@ -86,6 +115,36 @@ static uint64_t vm_load(struct vm *vm, uint64_t a, int size, bool sign)
 	if (vm_avail(vm, a) < (uint64_t)size)
 		return vm_fault(vm);
 	return rd(a, size, sign);
+}
+
+/* Whether @size bytes at @a may be written: inside this evaluation's copy. */
+static bool vm_writable(const struct vm *vm, uint64_t a, int size)
+{
+	return vm->writable && a >= vm->raw && a < vm->raw_end &&
+	       vm->raw_end - a >= (uint64_t)size;
+}
+
+/* OP_ST: store @v at @a, or count a fault. */
+static void vm_store(struct vm *vm, uint64_t a, int size, uint64_t v)
+{
+	if (vm_writable(vm, a, size))
+		wr(a, size, v);
+	else
+		vm_fault(vm);
+}
+
+/* OP_INC at @a: the new or the old value, or 0 and a fault. */
+static uint64_t vm_inc(struct vm *vm, const struct expr_insn *in, uint64_t a)
+{
+	bool sign = in->a & INC_SIGNED;
+	uint64_t old, v;
+
+	if (!vm_writable(vm, a, in->size))
+		return vm_fault(vm);
+	old = ext_value(rd(a, in->size, in->sign), in->nargs, sign);
+	v = ext_value(old + (uint64_t)in->imm, in->nargs, sign);
+	wr(a, in->size, v);
+	return in->a & INC_POST ? old : v;
 }
 
 /* A field of the raw record at @off. */
@@ -403,16 +462,6 @@ static int64_t vm_call(struct vm *vm, int fn, const uint64_t *a, int n)
 	}
 }
 
-static uint64_t ext_value(uint64_t v, int size, bool sign)
-{
-	switch (size) {
-	case 1: return sign ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
-	case 2: return sign ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
-	case 4: return sign ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
-	default: return v;
-	}
-}
-
 static inline __attribute__((always_inline)) uint64_t
 vm_exec(struct vm *vm, struct pp_buf *trace)
 {
@@ -446,7 +495,22 @@ vm_exec(struct vm *vm, struct pp_buf *trace)
 				vm_field(vm, doff + a * in->size, in->size, in->sign) :
 				vm_fault(vm);
 			break;
+		case OP_IDXADDR:
+			a = s[sp - 1];
+			s[sp - 1] = a < (uint64_t)in->imm ? vm->raw + in->a + a * in->size : 0;
+			break;
+		case OP_LOCADDR:
+			a = s[sp - 1];
+			b = vm_loc(vm, in->a, &len, &doff);
+			s[sp - 1] = b && a < len / in->size ? b + a * in->size : 0;
+			break;
 		case OP_LD: s[sp - 1] = vm_load(vm, s[sp - 1], in->size, in->sign); break;
+		case OP_ST:
+			b = s[--sp];
+			vm_store(vm, s[sp - 1], in->size, b);
+			s[sp - 1] = ext_value(b, in->size, in->sign);
+			break;
+		case OP_INC: s[sp - 1] = vm_inc(vm, in, s[sp - 1]); break;
 		case OP_VAR: s[sp++] = vm->ctx->vars ? vm->ctx->vars[in->a] : 0; break;
 		case OP_CPU: s[sp++] = (uint64_t)(int64_t)vm->ctx->cpu; break;
 		case OP_PID: s[sp++] = (uint64_t)(int64_t)vm->ctx->pid; break;
@@ -553,6 +617,7 @@ static void vm_init(struct vm *vm, const struct pp_expr *e, struct pp_expr_ctx *
 	vm->ctx = ctx;
 	vm->raw = (uintptr_t)ctx->raw;
 	vm->raw_end = ctx->raw ? vm->raw + ctx->raw_sz : vm->raw;
+	vm->writable = false;
 	vm->pool = (uintptr_t)e->pool;
 	vm->pool_end = vm->pool + e->pool_sz;
 	vm->nr_ext = 0;
@@ -582,10 +647,53 @@ bool pp_expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
 	return true;
 }
 
+/* The string at @a into @buf (@sz > 0), cut to fit. */
+static void str_out(struct vm *vm, uint64_t a, char *buf, size_t sz)
+{
+	size_t len;
+	const char *s = vm_str(vm, a, &len);
+
+	if (len >= sz)
+		len = sz - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+}
+
+/*
+ * Run a program that assigns on a copy of the record: its first
+ * EXPR_COPY_MAX bytes, which hold any record perf writes (its sizes are 16
+ * bits); what lies beyond reads as outside the record.  The string result
+ * is copied out into @buf, if given, while the copy lives.  Not inlined, so
+ * that the copy is on the stack only for these programs.
+ */
+static uint64_t __attribute__((noinline))
+vm_run_on_copy(const struct pp_expr *e, struct pp_expr_ctx *ctx, struct pp_buf *trace,
+	       char *buf, size_t sz)
+{
+	uint64_t copy[EXPR_COPY_MAX / sizeof(uint64_t)];
+	size_t n = ctx->raw_sz < sizeof(copy) ? ctx->raw_sz : sizeof(copy);
+	struct vm vm;
+	uint64_t r;
+
+	vm_init(&vm, e, ctx);
+	if (ctx->raw) {
+		memcpy(copy, ctx->raw, n);
+		vm.raw = (uintptr_t)copy;
+		vm.raw_end = vm.raw + n;
+		vm.writable = true;
+	}
+	r = vm_exec(&vm, trace);
+	if (buf)
+		str_out(&vm, r, buf, sz);
+	return r;
+}
+
 int64_t pp_expr_eval(const struct pp_expr *e, struct pp_expr_ctx *ctx)
 {
 	struct vm vm;
 
+	if (e->flags & PP_EXPR_USES_ASSIGN)
+		return (int64_t)vm_run_on_copy(e, ctx, NULL, NULL, 0);
 	vm_init(&vm, e, ctx);
 	return (int64_t)vm_exec(&vm, NULL);
 }
@@ -595,6 +703,8 @@ int64_t pp_expr_eval_trace(const struct pp_expr *e, struct pp_expr_ctx *ctx,
 {
 	struct vm vm;
 
+	if (e->flags & PP_EXPR_USES_ASSIGN)
+		return (int64_t)vm_run_on_copy(e, ctx, trace, NULL, 0);
 	vm_init(&vm, e, ctx);
 	return (int64_t)vm_exec(&vm, trace);
 }
@@ -602,16 +712,14 @@ int64_t pp_expr_eval_trace(const struct pp_expr *e, struct pp_expr_ctx *ctx,
 int pp_expr_eval_str(const struct pp_expr *e, struct pp_expr_ctx *ctx, char *buf, size_t sz)
 {
 	struct vm vm;
-	const char *s;
-	size_t len;
 
 	if (!pp_expr_is_str(e->type))
 		return PP_ETYPE;
+	if (e->flags & PP_EXPR_USES_ASSIGN) {
+		vm_run_on_copy(e, ctx, NULL, buf, sz);
+		return 0;
+	}
 	vm_init(&vm, e, ctx);
-	s = vm_str(&vm, vm_exec(&vm, NULL), &len);
-	if (len >= sz)
-		len = sz - 1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
+	str_out(&vm, vm_exec(&vm, NULL), buf, sz);
 	return 0;
 }

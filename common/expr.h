@@ -15,9 +15,22 @@
  *    void, pointers; casts; sizeof; C integer promotions and conversions
  *    (int arithmetic wraps at 32 bits); shift counts are taken modulo 64;
  *    x / 0 and x % 0 are 0;
- *  - operators: postfix [] () › prefix + - ! ~ * & (type) sizeof › * / % › + -
- *    › << >> › < <= > >= and '~' (glob match: * ? [abc] [a-z] [!x] [^x]) ›
- *    == != (strcmp when both sides are char *) › & › ^ › | › && › || › ?: › ,
+ *  - operators: postfix [] () ++ -- › prefix ++ -- + - ! ~ * & (type) sizeof ›
+ *    * / % › + - › << >> › < <= > >= and '~' (glob match: * ? [abc] [a-z] [!x]
+ *    [^x]) › == != (strcmp when both sides are char *) › & › ^ › | › && › || ›
+ *    ?: › = (right to left) › , (the value of the last operand);
+ *  - assignment, perf-prof's: a field, an element of an array field, or *p
+ *    (and a cast of one: (T)x = y stores (T)y into x) can be assigned or
+ *    incremented; what the rest of the expression then reads, printf()
+ *    included, is the new value.  The program runs on a copy of the record
+ *    (at most EXPR_COPY_MAX, 64 KiB, of it), so the caller's record never
+ *    changes and every evaluation starts from the event as recorded; a store
+ *    outside the copy (a string constant, a callback's string, a made-up
+ *    address, past a record cut short) writes nothing and counts a fault, and
+ *    ++/-- there give 0.  As in C, x = y and ++x give x's new value, x++ its
+ *    old one, each of x's type (perf-prof gives y unconverted: the results
+ *    differ only when y does not fit x).  _cpu, _pid, _tid, _time and caller
+ *    variables cannot be assigned;
  *  - literals: 12 0x1f 017 (suffixes u l), 'c', "str" (escapes \n \t \r \0
  *    \\ \' \" \xHH \ooo; adjacent literals concatenate); comments # and //
  *    to the end of the line, and C comments;
@@ -36,10 +49,11 @@
  *    results), strncmp(s1, s2, n), comm_get(pid), syscall_name(id),
  *    exit_reason_str(isa, val) (1 VMX, 2 SVM, 3 ARM), and system(fmt, ...)
  *    only with PP_EXPR_ALLOW_SYSTEM.
- * Not supported (a compile error): assignment, ++ and --, '.' and '->',
- * user-defined variables, floating point.  Pointer values are process
- * addresses of the record or of string constants and are only meaningful
- * inside one evaluation.
+ * Not supported (a compile error): compound assignment (+= -= ..., which
+ * perf-prof does not have either), '.' and '->', user-defined variables,
+ * floating point.  Pointer values are process addresses of the record (or
+ * of its copy) or of string constants and are only meaningful inside one
+ * evaluation.
  */
 #ifndef PP_COMMON_EXPR_H
 #define PP_COMMON_EXPR_H
@@ -86,6 +100,7 @@ enum pp_expr_use {
 	PP_EXPR_USES_PRINTF = 1 << 2,	/* printf or system: has side effects */
 	PP_EXPR_USES_CALLBACK = 1 << 3,	/* ksymbol, comm_get or syscall_name */
 	PP_EXPR_USES_VARS = 1 << 4,	/* a caller variable */
+	PP_EXPR_USES_ASSIGN = 1 << 5,	/* =, ++ or --: runs on a copy of the record */
 };
 
 /*
@@ -125,8 +140,9 @@ struct pp_expr;
  * @err: receives the byte offset in @text and a message on failure
  *
  * Return: 0, or PP_ESYNTAX, PP_EUNKNOWN_FIELD ("unknown field 'x'"),
- * PP_ETYPE, PP_ENOTSUP (assignment, ...), PP_EOFFLINE (system()) or
- * PP_ERANGE (a literal or the program too large).  Free with pp_expr_free().
+ * PP_ETYPE ("bad lvalue in assignment", ...), PP_ENOTSUP (+=, ...),
+ * PP_EOFFLINE (system()) or PP_ERANGE (a literal or the program too large).
+ * Free with pp_expr_free().
  */
 int pp_expr_compile(const char *text, const struct pp_expr_env *env, struct pp_expr **out,
 		    struct pp_parse_error *err);
@@ -138,6 +154,7 @@ void pp_expr_free(struct pp_expr *e);
  * pp_expr_eval() - run a program on one event
  * @e: the program (not modified: one program may run in several threads)
  * @ctx: the event and the runtime hooks; only @ctx->nr_faults is written
+ *	(an assigning program writes its own copy of @ctx->raw, on the stack)
  *
  * Allocates nothing (printf() writes through stdio).
  * Return: the value as a long (a char * result is a process address; see

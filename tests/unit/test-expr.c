@@ -582,6 +582,307 @@ static void test_expr__system(void)
 	pp_expr_free(e);
 }
 
+/*
+ * perf-prof's tests/test_expr.py cases for =, ++, -- and ',', on the fixture
+ * (pid -> prev_pid 1234, prio -> prev_prio 120, target_cpu -> next_pid 5678,
+ * success -> prev_prio, comm -> prev_comm "bash"), with the values perf-prof's
+ * expr.c gives: the field changes for the rest of the expression only.
+ */
+static void test_expr__assign_perf_prof(void)
+{
+	uint8_t saved[TEX_REC_SZ];
+
+	tex_setup();
+	memcpy(saved, tex_rec, sizeof(saved));
+	EQ("++prev_pid", 1235);					/* u4 */
+	EQ("++prev_pid, prev_pid", 1235);
+	EQ("++(unsigned int)prev_pid", 1235);			/* u5 */
+	EQ("(unsigned int)++prev_pid", 1235);			/* u6 */
+	EQ("(unsigned int)prev_pid++", 1234);			/* u13 */
+	EQ("(unsigned int)prev_pid++, prev_pid", 1235);
+	EQ("((unsigned long)prev_pid)++", 1234);		/* u14 */
+	EQ("((unsigned long)prev_pid)++, prev_pid", 1235);
+	EQ("((unsigned int *)prev_pid)++", 1234);		/* u15: steps by 4 */
+	EQ("((unsigned int *)prev_pid)++, prev_pid", 1238);
+	EQ("((unsigned int **)prev_pid)++, prev_pid", 1242);	/* u16: by 8 */
+	PF("printf(\"++pid=%d, --pid=%d \", ++prev_pid, --prev_pid)",	/* sched_wakeup6 */
+	   "++pid=1235, --pid=1234 ");
+	PF("prev_pid=100,prev_prio=0,prev_comm[0]='A',"			/* sched_wakeup7 */
+	   "printf(\"pid=%d, success=%d, comm=%s \", prev_pid, prev_prio, prev_comm)",
+	   "pid=100, success=0, comm=Aash ");
+	PF("printf(\"pid=%d, pid++=%d, pid--=%d, pid=%d \", "		/* sched_wakeup13 */
+	   "prev_pid, prev_pid++, prev_pid--, prev_pid)",
+	   "pid=1234, pid++=1234, pid--=1235, pid=1234 ");
+	EQ("prev_pid++ + prev_prio", 1354);			/* precedence_1 */
+	EQ("prev_pid = next_pid = 1000", 1000);			/* precedence_8 */
+	EQ("prev_pid = next_pid = 1000, prev_pid + next_pid", 2000);
+	EQ("prev_pid = 100, prev_prio = 50, next_pid", 5678);	/* comma_operator */
+	EQ("prev_pid = 100, prev_prio = 50, prev_pid + prev_prio", 150);
+	EQ("prev_prio = prev_comm ~ \"*as*\", prev_prio", 1);	/* glob_in_assignment */
+	EQ("prev_prio = (prev_comm == \"bash\"), prev_prio", 1);
+	EQ("prev_prio = (prev_comm != \"bash\"), prev_prio", 0);
+	/* Each evaluation starts from the event as recorded, which never changes. */
+	EQ("prev_pid", 1234);
+	EQ("prev_comm[0]", 'b');
+	CU_ASSERT_EQUAL(memcmp(saved, tex_rec, sizeof(saved)), 0);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 0);
+}
+
+/* The C rules around them: types, conversions, precedence, every kind of lvalue. */
+static void test_expr__assign(void)
+{
+	struct pp_expr_env env = tex_env(0);
+	struct pp_parse_error err;
+	struct pp_buf b = PP_BUF_INIT;
+	struct pp_expr *e;
+	char buf[32];
+
+	tex_setup();
+	/* The value is the field's new value, of its type. */
+	EQ("sc = 300", 44);
+	EQ("uc = -1", 255);
+	EQ("sval = 0x18000, sval", -32768);
+	EQ("order = -1, order > 0", 1);
+	EQ("prev_state = -1", -1);
+	EQ("uc = sval = 0x1ff", 255);
+	EQ("uc = sval = 0x1ff, sval", 511);
+	EQ("++uc", 201);
+	EQ("uc = 255, ++uc", 0);
+	EQ("sc = 127, ++sc", -128);
+	EQ("sc = -128, sc--", -128);
+	EQ("sc = -128, sc--, sc", 127);
+	EQ("big++", -16);
+	EQ("++big", -15);
+	EQ("--prev_pid + prev_pid", 2466);
+	EQ("ptr++, ptr - 0xffff888012345678", 1);
+	EQ("((int *)ptr)--, 0xffff888012345678 - ptr", 4);
+	EQ("(char)prev_pid = 0x141, prev_pid", 0x41);		/* (T)x = y: x = (T)y */
+	EQ("(char)prev_pid = 0x1ff", -1);
+	/* Through pointers, array fields and __data_loc arrays. */
+	EQ("*(int *)&prev_pid = 5, prev_pid", 5);
+	EQ("*(short *)&prev_pid = -1, prev_pid", 65535);
+	EQ("*(char *)&next_pid = 0, next_pid", 5632);
+	EQ("*(&prev_pid + 8) = 9, next_pid", 9);
+	EQ("ints[1] = 9, ints[1] + ints[3]", 13);
+	EQ("ints[3]++ + ints[3]", 9);
+	EQ("bytes[7] = 1, bytes[7]", 1);
+	EQ("vals[2]--, vals[2]", 65534);
+	EQ("++vals[0] + vals[0]", 4);
+	STR("prev_comm[0] = 'c', prev_comm", "cash");
+	STR("*prev_comm = 'd', prev_comm", "dash");
+	STR("*(prev_comm + 4) = 'x', prev_comm", "bashx");
+	STR("filename[0] = 'X', filename", "Xusr/bin/python3");
+	STR("(char)prev_comm[1] = 'i', prev_comm", "bish");
+	EQ("next_comm[0] = 'P', next_comm ~ \"Py*\"", 1);
+	EQ("prev_comm[4] = 'x', prev_comm == \"bashx\"", 1);
+	EQ("strncmp((prev_comm[0]++, prev_comm), \"cash\", 9)", 0);
+	/* Precedence: below ?: and ||, above ','; right to left. */
+	EQ("prev_pid = 1 ? 2 : 3", 2);
+	EQ("prev_pid = 0 || 5", 1);
+	EQ("prev_pid = next_pid > 5000 ? 3 : 4, prev_pid", 3);
+	EQ("1 ? prev_pid = 7 : 0", 7);
+	EQ("(prev_pid = 10) * 2 + prev_pid", 30);
+	EQ("(prev_pid = 3, prev_pid * 2)", 6);
+	EQ("0 && (prev_pid = 1), prev_pid", 1234);
+	EQ("next_pid || (prev_pid = 1), prev_pid", 1234);
+	PF("prev_pid = 0 && printf(\"x\")", "");
+	EQ("-prev_pid++", -1234);
+	EQ("!prev_pid--", 0);
+	EQ("prev_pid+++prev_pid", 2469);
+	/* sizeof does not evaluate. */
+	EQ("sizeof(prev_pid = 9) + prev_pid", 1238);
+	EQ("sizeof prev_pid++", 4);
+	/* In a filter too. */
+	FEQ("(prev_pid = 5) == 5 && prev_pid == 5", 1);
+	FEQ("prev_pid = 0", 0);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 0);
+
+	CU_ASSERT_EQUAL_FATAL(pp_expr_compile("sizeof(prev_pid++)", &env, &e, &err), 0);
+	CU_ASSERT_EQUAL(pp_expr_flags(e), 0);
+	pp_expr_free(e);
+	CU_ASSERT_EQUAL_FATAL(pp_expr_compile("prev_comm[1] = 'x', ++prev_pid, vals[1]--, "
+					      "*(char *)&order = 1, ((long)prev_prio)++", &env, &e,
+					      &err), 0);
+	CU_ASSERT_EQUAL(pp_expr_flags(e), PP_EXPR_USES_FIELDS | PP_EXPR_USES_ARRAY |
+					  PP_EXPR_USES_ASSIGN);
+	pp_expr_dump(e, &b);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "IDXADDR off=8 size=1 signed n=16"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "ST      size=1 signed  # ="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "INC     size=4 signed +1  # ++"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "LOCADDR off=68 size=2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "INC     size=2 -1 post  # --"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "INC     size=4 signed +1 post as 8"));
+	CU_ASSERT_PTR_NULL(strstr(pp_buf_str(&b), "LD "));
+	pp_buf_reset(&b);
+	CU_ASSERT_EQUAL(pp_expr_eval_trace(e, &tex_ctx, &b), 120);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "-> 1235 (0x4d3)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&b), "-> 32768 (0x8000)"));
+	CU_ASSERT_EQUAL(pp_expr_eval_str(e, &tex_ctx, buf, sizeof(buf)), PP_ETYPE);
+	pp_expr_free(e);
+	pp_buf_release(&b);
+}
+
+/* What is not an lvalue, and the operators perf-prof does not have. */
+static void test_expr__assign_errors(void)
+{
+	static const struct {
+		const char *text;
+		int pos;	/* of the '=' */
+	} not_lvalues[] = {
+		{ "prev_pid + 1 = 3", 13 }, { "1 = 2", 2 }, { "0 ? 1 : prev_pid = 7", 17 },
+		{ "prev_pid || next_pid = 1", 21 }, { "prev_comm = \"x\"", 10 },
+		{ "filename = 0", 9 }, { "(1, prev_pid) = 2", 14 }, { "prev_pid++ = 1", 11 },
+		{ "++prev_pid = 1", 11 }, { "(prev_pid = 1) = 2", 15 }, { "-prev_pid = 1", 10 },
+		{ "(void)prev_pid = 1", 15 }, { "&prev_pid = 0", 10 }, { "_cpu = 1", 5 },
+		{ "key = 1", 4 }, { "filename_len = 1", 13 },
+	};
+	struct pp_buf s = PP_BUF_INIT;
+
+	tex_setup();
+	for (size_t i = 0; i < PP_ARRAY_SIZE(not_lvalues); i++)
+		BAD(not_lvalues[i].text, PP_ETYPE, not_lvalues[i].pos, "bad lvalue in assignment");
+	BAD("prev_pid++ ++", PP_ETYPE, 11, "bad lvalue in post-increment");
+	BAD("ksymbol(1)++", PP_ETYPE, 10, "bad lvalue in post-increment");
+	BAD("prev_comm--", PP_ETYPE, 9, "bad lvalue in post-decrement");
+	BAD("++1", PP_ETYPE, 0, "bad lvalue in pre-increment");
+	BAD("1 + --prev_comm", PP_ETYPE, 4, "bad lvalue in pre-decrement");
+	BAD("++prev_pid++", PP_ETYPE, 0, "bad lvalue in pre-increment");
+	BAD("&(long)prev_pid", PP_ETYPE, 0, "cannot take the address");
+	BAD("prev_pid = ", PP_ESYNTAX, 11, "unexpected end");
+	BAD("prev_pid = (void)1", PP_ETYPE, 11, "void value");
+	BAD("prev_pid += 1", PP_ENOTSUP, 9, "'+=' is not supported");
+	BAD("prev_pid <<= 1", PP_ENOTSUP, 9, "write x = x << y");
+	BAD("prev_comm[0] |= 1", PP_ENOTSUP, 13, "'|='");
+
+	/* A chain of assignments is nesting: bounded like parentheses. */
+	for (int i = 0; i < 200; i++)
+		pp_buf_adds(&s, "prev_pid=");
+	pp_buf_adds(&s, "7");
+	BAD(pp_buf_str(&s), PP_ERANGE, 900, "nested too deeply");
+	EQ(pp_buf_str(&s) + 140 * 9, 7);	/* the last 60 */
+	pp_buf_release(&s);
+}
+
+/*
+ * Records cut short, missing or larger than the copy; stores aimed outside
+ * the record: nothing is written anywhere but the evaluation's own copy.
+ */
+static void test_expr__assign_hostile(void)
+{
+	static const char *const exprs[] = {
+		"prev_comm[uc & 31] = sc, ints[sval & 7]++, vals[prev_pid & 7]--, prev_comm",
+		"*(long *)(prev_comm + sval) = big, filename[common_pid & 31] = 'x', filename",
+		"*(int *)((char *)&common_pid + (next_pid & 255)) = -1, --*(char *)(bytes + uc)",
+		"((char *)prev_comm)[order] = 0, ++*(short *)(filename + sval), next_comm",
+	};
+	struct pp_expr_env env = tex_env(0);
+	struct pp_expr *progs[PP_ARRAY_SIZE(exprs)];
+	struct pp_parse_error err;
+	uint8_t saved[TEX_REC_SZ], *big, *big0;
+	const size_t big_sz = 70000;
+	unsigned long faults;
+	unsigned seed = 4321;
+
+	/* Cut short at 30 bytes: prev_pid (24..28) fits, prev_prio (28..32) does not. */
+	tex_setup();
+	memcpy(saved, tex_rec, sizeof(saved));
+	tex_ctx.raw_sz = 30;
+	EQ("prev_pid = 7, prev_pid", 7);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 0);
+	EQ("prev_prio = 1", 1);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 1);
+	EQ("next_pid++", 0);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 2);
+	EQ("*(int *)(prev_comm + 20) = 1", 1);			/* bytes 28..32 */
+	EQ("*(short *)(prev_comm + 21) = 1, prev_comm[16]", 0);	/* past the field */
+	EQ("prev_comm[16] = 1", 1);
+	EQ("*(char *)(prev_comm - 9) = 1", 1);			/* before the record */
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 7);
+	faults = tex_ctx.nr_faults;
+	EQ("ints[1] = 3, ints[1]", 0);				/* the store, the read */
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, faults + 2);
+	STR("filename[0] = 'x', filename", "");
+	EQ("*(char *)(prev_comm + 21) = 'z', *(char *)(prev_comm + 21)", 'z');	/* the last byte */
+	CU_ASSERT_EQUAL(memcmp(saved, tex_rec, sizeof(saved)), 0);
+
+	/* Memory that is not the record's copy: string constants, callbacks, anywhere. */
+	tex_setup();
+	faults = tex_ctx.nr_faults;
+	EQ("*(char *)\"abc\" = 1", 1);
+	EQ("\"abc\"[0]++", 0);
+	EQ("*\"abc\" = 'x', \"abc\" == \"xbc\"", 0);
+	STR("*comm_get(42) = 'X', comm_get(42)", "python3");	/* a string literal */
+	STR("ksymbol(0xffffffff81000000)[0]++, ksymbol(0xffffffff81000000)", "do_sys_open");
+	EQ("*(long *)ptr = 1", 1);
+	EQ("*(char *)12345 = 1", 1);
+	EQ("(*(char **)&big)[0] = 1", 1);
+	EQ("*(long *)(&prev_pid + 100000) = 1", 1);
+	EQ("*(long *)(&prev_pid - 100) = 1", 1);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, faults + 10);
+	CU_ASSERT_EQUAL(memcmp(saved, tex_rec, sizeof(saved)), 0);
+
+	/* No record at all. */
+	tex_setup();
+	tex_ctx.raw = NULL;
+	tex_ctx.raw_sz = 0;
+	EQ("prev_pid = 1", 1);
+	EQ("prev_pid++", 0);
+	EQ("prev_comm[0] = 'x', prev_comm[0]", 0);
+	STR("prev_comm[0] = 'x', prev_comm", "");
+	EQ("_cpu + (prev_pid = 1)", 4);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 7);
+
+	/* Larger than the copy: what lies past 64 KiB is outside the record then. */
+	big = calloc(1, big_sz);
+	big0 = malloc(big_sz);
+	tex_setup();
+	memcpy(big, tex_rec, TEX_REC_SZ);
+	*(uint32_t *)(big + 64) = 16u << 16 | 0xfff8;
+	memcpy(big + 0xfff8, "0123456789abcde", 16);
+	memcpy(big0, big, big_sz);
+	tex_ctx.raw = big;
+	tex_ctx.raw_sz = (uint32_t)big_sz;
+	STR("filename", "0123456789abcde");
+	EQ("filename_len", 16);
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 0);
+	EQ("prev_pid = 1, prev_pid + filename_len", 1);
+	STR("prev_pid = 1, filename", "");
+	EQ("prev_pid = 1, filename[0]", 0);
+	EQ("*(prev_comm + 65527) = 'Y', *(prev_comm + 65527)", 'Y');	/* byte 65535 */
+	EQ("*(prev_comm + 65528) = 'Y'", 'Y');				/* byte 65536 */
+	CU_ASSERT_EQUAL(tex_ctx.nr_faults, 5);
+	CU_ASSERT_EQUAL(memcmp(big, big0, big_sz), 0);
+	free(big0);
+	free(big);
+
+	/* Random records and lengths through every kind of store. */
+	tex_setup();
+	for (size_t i = 0; i < PP_ARRAY_SIZE(exprs); i++)
+		CU_ASSERT_EQUAL_FATAL(pp_expr_compile(exprs[i], &env, &progs[i], &err), 0);
+	for (int round = 0; round < 3000; round++) {
+		char str[32];
+
+		for (size_t i = 0; i < TEX_REC_SZ; i++)
+			tex_rec[i] = (uint8_t)rand_r(&seed);
+		tex_ctx.raw_sz = (uint32_t)rand_r(&seed) % (TEX_REC_SZ + 1);
+		memcpy(saved, tex_rec, sizeof(saved));
+		for (size_t i = 0; i < PP_ARRAY_SIZE(exprs); i++) {
+			if (pp_expr_is_string(progs[i])) {
+				CU_ASSERT_EQUAL(pp_expr_eval_str(progs[i], &tex_ctx, str,
+								 sizeof(str)), 0);
+			} else {
+				pp_expr_eval(progs[i], &tex_ctx);
+			}
+		}
+		if (memcmp(saved, tex_rec, sizeof(saved))) {
+			CU_FAIL("a store reached the caller's record");
+			break;
+		}
+	}
+	for (size_t i = 0; i < PP_ARRAY_SIZE(exprs); i++)
+		pp_expr_free(progs[i]);
+}
+
 /* The examples of perf-prof's documentation. */
 static void test_expr__perf_prof_examples(void)
 {
@@ -625,6 +926,10 @@ void test_expr__register(void)
 		PP_TEST(test_expr__printf, "printf conversions, bounded and capped"),
 		PP_TEST(test_expr__system, "system() only when allowed"),
 		PP_TEST(test_expr__perf_prof_examples, "the examples of perf-prof's documentation"),
+		PP_TEST(test_expr__assign_perf_prof, "=, ++, -- and ',' as perf-prof's test_expr.py"),
+		PP_TEST(test_expr__assign, "assignment: types, precedence, every kind of lvalue"),
+		PP_TEST(test_expr__assign_errors, "non-lvalues and +=: errors at the operator"),
+		PP_TEST(test_expr__assign_hostile, "stores never leave the evaluation's copy"),
 	};
 	CU_pSuite s = CU_add_suite("expr", NULL, NULL);
 	const struct pp_test *more;
