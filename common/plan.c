@@ -4,7 +4,11 @@
  *
  * The common table is declared once here and included by every analyzer's
  * table, on the record side (pp-record --for, pp) and the analysis side
- * alike, so both parse exactly the same command lines.
+ * alike, so both parse exactly the same command lines.  perf-prof's options
+ * that mean nothing to a recorder replaying a capture are accepted and said
+ * so with -v only (pp_common_opts_note()), or refused in one line naming
+ * what pp offers instead (PP_OPT_REFUSED_*); docs/analyzers.md "perf-prof
+ * options" has the table and the reasons.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +44,17 @@ const struct pp_option pp_common_options[] = {
 	PP_OPT_STRING(0, "format", C(format), "text|json|csv", "output format"),
 	PP_OPT_STRING('o', "output", C(output), "file", "write the report to <file>"),
 	PP_OPT_COUNT('v', "verbose", C(verbose), "more output"),
+	PP_OPT_U64(0, "clock-offset", C(clock_offset), "ns",
+		   "add <ns> to the event times printed (sec.usec), not to wall times"),
+	PP_OPT_BOOL(0, "monotonic", C(monotonic),
+		    "accepted: pp's event times are CLOCK_MONOTONIC already"),
+	PP_OPT_BOOL(0, "tsc", C(tsc),
+		    "accepted: times stay in ns (CLOCK_MONOTONIC has no TSC conversion)"),
+	PP_OPT_STRING(0, "kvmclock", C(kvmclock), "uuid",
+		      "accepted: times stay in the host's ns, as with --tsc"),
+	PP_OPT_REFUSED_ARG(0, "symbols", "binary",
+			   "perf-prof's address-to-symbol mode is not in pp: the capture "
+			   "carries the symbols its analyzers print"),
 	PP_OPT_GROUP("Recording options (used by pp-record --for and pp):"),
 	PP_OPT_U64('F', "freq", C(freq), "hz", "sampling frequency of clock events"),
 	PP_OPT_TIME(0, "period", C(period_ns), 1, "sampling period"),
@@ -47,10 +62,52 @@ const struct pp_option pp_common_options[] = {
 	PP_OPT_BOOL(0, "exclude-kernel", C(exclude_kernel), "do not sample the kernel"),
 	PP_OPT_BOOL(0, "user-callchain", C(user_callchain), "keep user frames of stacks (--no- to drop)"),
 	PP_OPT_BOOL(0, "kernel-callchain", C(kernel_callchain), "keep kernel frames of stacks (--no- to drop)"),
+	PP_OPT_BOOL('G', "exclude-host", C(exclude_host), "count in guests only (PMU events)"),
+	PP_OPT_BOOL(0, "exclude-guest", C(exclude_guest), "do not count in guests (PMU events)"),
 	PP_OPT_STRING(0, "cgroups", C(cgroups), "names", "record these cgroups"),
 	PP_OPT_INT('m', "mmap-pages", C(mmap_pages), "pages", "ring buffer pages per CPU"),
+	PP_OPT_INT(0, "watermark", C(watermark), "pct",
+		   "wake pp-record when a ring is <pct>% full"),
+	PP_OPT_INT(0, "usage-self", C(usage_self), "ms",
+		   "accepted: pp prints its CPU usage on SIGUSR2"),
+	PP_OPT_INT(0, "sampling-limit", C(sampling_limit), "N",
+		   "accepted: no effect (perf-prof's needs --perfeval-cpus/pids)"),
+	PP_OPT_REFUSED_FLAG("python-callchain",
+			    "pp's call stacks have no Python frames (perf-prof's pystack)"),
 	PP_OPT_END(),
 };
+
+int pp_opt_refuse(const struct pp_option *opt, const char *arg, bool unset, char *err,
+		  size_t errsz)
+{
+	(void)arg;
+	(void)unset;
+	snprintf(err, errsz, "--%s: %s", opt->long_name, opt->help);
+	return PP_EUSAGE;
+}
+
+void pp_common_opts_note(const char *name, const struct pp_common_opts *c, enum pp_note_side side)
+{
+	if (!c->verbose)
+		return;
+	if (side == PP_NOTE_RECORD) {
+		if (c->usage_self)
+			pp_info("%s: --usage-self: pp prints the CPU usage of pp-record and "
+				"pp-analyze when sent SIGUSR2", name);
+		if (c->sampling_limit)
+			pp_info("%s: --sampling-limit: no effect without perf-prof's "
+				"--perfeval-cpus/--perfeval-pids; pp-record counts what it cannot "
+				"keep up with as losses", name);
+		return;
+	}
+	/* perf-prof on CLOCK_MONOTONIC: "TSC conversion does not support the --monotonic option" */
+	if (c->tsc || c->kvmclock)
+		pp_info("%s: --%s: pp's event clock is CLOCK_MONOTONIC, which has no TSC "
+			"conversion: times stay in ns%s", name, c->tsc ? "tsc" : "kvmclock",
+			c->clock_offset ? " and --clock-offset is dropped, as perf-prof does" : "");
+	if (c->monotonic)
+		pp_info("%s: --monotonic: pp's event times are CLOCK_MONOTONIC already", name);
+}
 
 struct pp_option *pp_opts_rebase(const struct pp_option *rel, void *base, size_t extra)
 {
@@ -99,6 +156,21 @@ void pp_plan_release(struct pp_plan *p)
 
 const struct pp_plan_ops pp_plan_none = { 0 };
 
+/* The recording options pp-record would refuse, refused with the analyzer's arguments. */
+static int record_opts_check(const struct pp_common_opts *c, char *err, size_t errsz)
+{
+	if (c->watermark < 0 || c->watermark > 100) {
+		snprintf(err, errsz, "--watermark %d: expected 1 to 100 (percent)", c->watermark);
+		return PP_ERANGE;
+	}
+	if (c->exclude_host && c->exclude_guest) {
+		snprintf(err, errsz,
+			 "-G/--exclude-host and --exclude-guest together leave nothing to count");
+		return PP_EUSAGE;
+	}
+	return 0;
+}
+
 int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, const char **argv,
 		  struct pp_plan *p, char *err, size_t errsz)
 {
@@ -114,6 +186,12 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 	own[n] = (struct pp_option){ .type = PP_OPT_T_INCLUDE, .include = com };
 	rc = pp_parse_options(argc, argv, own, 0, err, errsz);
 	if (rc >= 0 && rc != PP_OPT_HELP) {
+		int bad = record_opts_check(&common, err, errsz);
+
+		if (bad)
+			rc = bad;	/* else rc stays the number of positional arguments */
+	}
+	if (rc >= 0 && rc != PP_OPT_HELP) {
 		struct pp_plan_args a = { opts, &common, rc, argv };
 		p->callchain = common.callchain;
 		p->user_callchain = common.user_callchain;
@@ -123,6 +201,9 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 		p->freq = common.freq;
 		p->period = common.period_ns;
 		p->mmap_pages = common.mmap_pages;
+		p->watermark = common.watermark;
+		p->exclude_host = common.exclude_host;
+		p->exclude_guest = common.exclude_guest;
 		p->cpus = common.cpus ? pp_xstrdup(common.cpus) : NULL;
 		p->pids = common.pids ? pp_xstrdup(common.pids) : NULL;
 		p->tids = common.tids ? pp_xstrdup(common.tids) : NULL;
@@ -138,6 +219,8 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 			snprintf(err, errsz, "%s: nothing to record: give events with -e", name);
 			rc = PP_EUSAGE;
 		}
+		if (!rc)
+			pp_common_opts_note(name, &common, PP_NOTE_RECORD);
 	}
 	pp_strlist_release(&common.events);
 	free(own);

@@ -44,6 +44,18 @@ struct pp_common_opts {
 	bool user_callchain, kernel_callchain;	/* default on; --no-... clear them */
 	const char *cgroups;		/* --cgroups */
 	int mmap_pages;			/* -m */
+	int watermark;			/* --watermark PCT (record side; 0: pp-record's default) */
+	bool exclude_host, exclude_guest;	/* -G/--exclude-host, --exclude-guest (PMU bits) */
+	/*
+	 * perf-prof's clock options (docs/analyzers.md "perf-prof options"):
+	 * pp's event clock is CLOCK_MONOTONIC, which perf-prof cannot convert
+	 * to TSC or kvmclock either; --clock-offset shifts the printed clock.
+	 */
+	bool tsc, monotonic;		/* --tsc, --monotonic */
+	const char *kvmclock;		/* --kvmclock UUID */
+	uint64_t clock_offset;		/* --clock-offset N (ns) */
+	int usage_self;			/* --usage-self MS: accepted, see the notes */
+	int sampling_limit;		/* --sampling-limit N: accepted, see the notes */
 };
 
 /*
@@ -58,6 +70,40 @@ extern const struct pp_option pp_common_options[];
 /** pp_opts_rebase() - a copy of relative table @rel pointed at @base, with @extra spare entries. */
 struct pp_option *pp_opts_rebase(const struct pp_option *rel, void *base, size_t extra);
 
+/*
+ * A perf-prof option that pp refuses: parsing it fails with "--NAME: WHY",
+ * where WHY (the option's help, hidden from the help text) says what pp
+ * offers instead.  _FLAG for an option without a value, _ARG with one.
+ */
+#define PP_OPT_REFUSED_FLAG(l, why)                                                        \
+	{ .type = PP_OPT_T_CALLBACK, .long_name = (l), .argh = "", .help = (why),          \
+	  .flags = PP_OPT_HIDDEN | PP_OPT_NONEG | PP_OPT_OPTARG, .defarg = "",             \
+	  .cb = pp_opt_refuse }
+#define PP_OPT_REFUSED_ARG(s, l, a, why)                                                   \
+	{ .type = PP_OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .argh = (a),     \
+	  .help = (why), .flags = PP_OPT_HIDDEN | PP_OPT_NONEG, .cb = pp_opt_refuse }
+/** pp_opt_refuse() - the callback of PP_OPT_REFUSED_*: Return: PP_EUSAGE, "--NAME: WHY" in @err. */
+int pp_opt_refuse(const struct pp_option *opt, const char *arg, bool unset, char *err,
+		  size_t errsz);
+
+/* Which program reads an option that means nothing to pp: it says so, once. */
+enum pp_note_side {
+	PP_NOTE_RECORD,		/* pp-record (--for, and pp's recording half) */
+	PP_NOTE_ANALYZE,	/* pp-analyze (and pp's analysing half) */
+};
+
+/**
+ * pp_common_opts_note() - with -v, one line on stderr (pp_info()) for each perf-prof
+ * option given that pp accepts but that changes nothing here, saying why
+ * @name: the analyzer (message prefix)
+ * @c: its parsed common options
+ * @side: the record-side options are noted by pp-record, the display ones by
+ *        pp-analyze, so that `pp` says each once
+ *
+ * Without -v nothing is printed: perf-prof's test harness fails on any stderr line.
+ */
+void pp_common_opts_note(const char *name, const struct pp_common_opts *c, enum pp_note_side side);
+
 /* What pp-record must open for one analyzer invocation. */
 struct pp_plan {
 	char **events;			/* full selectors: "sched:sched_switch/prev_pid==1/stack/" */
@@ -71,6 +117,8 @@ struct pp_plan {
 	bool all_cpus;			/* every CPU, a COMMAND's run too (unless -C -p -t --cgroups) */
 	bool regs;			/* user registers with samples */
 	int mmap_pages;			/* suggested ring size (0: default) */
+	int watermark;			/* --watermark: wake-up % of a ring (0: default) */
+	bool exclude_host, exclude_guest;	/* -G, --exclude-guest */
 	char *cpus, *pids, *tids, *cgroups;	/* targets from -C -p -t --cgroups */
 };
 
