@@ -572,6 +572,20 @@ const char *pp_selector_attr(const struct pp_selector *s, const char *name)
 	return NULL;
 }
 
+const char *pp_selector_unsupported(const struct pp_selector *s)
+{
+	if (pp_selector_attr(s, "push"))
+		return "push= streams events to another perf-prof; pp has no live pipe between "
+		       "instances: record with pp-record -o FILE and analyse FILE anywhere";
+	if (pp_selector_attr(s, "pull"))
+		return "pull= takes events from another perf-prof; pp has no live pipe between "
+		       "instances: analyse the other side's pp-record capture (pp-analyze FILE)";
+	if (pp_selector_attr(s, "vm"))
+		return "vm= maps a guest's pulled events to host CPUs; pp has no pull=: "
+		       "analyse the guest's pp-record capture on its own";
+	return NULL;
+}
+
 static bool has_glob(const char *s)
 {
 	return s && strpbrk(s, "*?[");

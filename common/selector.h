@@ -97,6 +97,17 @@ void pp_selector_free_array(struct pp_selector *v, size_t nr);
 /** pp_selector_attr() - the value of attribute @name ("" for a bare flag), or NULL if absent. */
 const char *pp_selector_attr(const struct pp_selector *s, const char *name);
 
+/**
+ * pp_selector_unsupported() - why pp cannot honour an attribute of @s, or NULL
+ *
+ * push=, pull= and vm= are perf-prof's event streams between live instances
+ * (and the guest vCPU mapping of pulled events); pp has no such pipe: its
+ * captures are the transport.  The parser accepts them (the grammar is
+ * perf-prof's); pp-record and pp-analyze refuse them with this text.
+ * Return: a static one-line reason that names what pp does instead.
+ */
+const char *pp_selector_unsupported(const struct pp_selector *s);
+
 /** pp_selector_is_glob() - whether the sys or name part has *, ? or [. */
 bool pp_selector_is_glob(const struct pp_selector *s);
 
