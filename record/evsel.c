@@ -8,6 +8,7 @@
  * then opened as tracepoints).  Unknown names get the closest known names as
  * suggestions.  mem: breakpoints are split off before the shared selector
  * parser sees the list, since their '/' and ':' mean something else.
+ * perf-prof's push=/pull=/vm= (streams between live instances) are refused.
  * Not here: opening fds (evopen.c).
  */
 #include <ctype.h>
@@ -556,6 +557,12 @@ static int add_one(struct rec_session *s, const char *text)
 		return rec_session_fail(s, rc, "bad event '%s': %s", text, perr.msg);
 	}
 	for (size_t i = 0; i < nr && !rc; i++) {
+		const char *why = pp_selector_unsupported(&sel[i]);
+
+		if (why) {
+			rc = rec_session_fail(s, PP_ENOTSUP, "%s: %s", sel[i].text, why);
+			break;
+		}
 		switch (sel[i].kind) {
 		case PP_SEL_TRACEPOINT:
 			rc = add_tracepoint_sel(s, &sel[i]);
