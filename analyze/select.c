@@ -6,15 +6,22 @@
  * selector; each selector may match several event types (globs).  A
  * selector that matches nothing is an error that lists what the capture
  * has and how to record the missing event.  Filters are compiled here,
- * once per match, against the stored format of the matched type.
+ * once per match, against the stored format of the matched type; cpus=LIST
+ * joins the filter as a test of the event's CPU (perf-prof opens such an
+ * event on those CPUs only, a capture has it on all).  Attributes of
+ * perf-prof's live pipes (push= pull= vm=) and analyzers as event sources
+ * are refused here, in one line naming what pp does instead.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/internal.h"
+#include "common/buf.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/units.h"
 
 static const char *base_name(const char *path)
 {
@@ -84,6 +91,82 @@ static void missing_event(struct ana_session *s, const struct pp_az *az, const s
 	pp_buf_release(&b);
 }
 
+/*
+ * The filter of a match of @sel: its own and, for cpus=LIST, a test of _cpu
+ * with each run of CPUs as one range ("(F)&&(_cpu==0||_cpu>=4&&_cpu<=7)").
+ * NULL when there is neither.  CPUs the capture was not recorded on are an
+ * error, as for -C.
+ */
+static int sel_filter_dup(struct ana_session *s, const struct pp_az *az,
+			  const struct pp_selector *sel, char **out)
+{
+	const char *list = pp_selector_attr(sel, "cpus");
+	const char *v = ana_host(s, "nr_cpus_possible");
+	unsigned long nr_cpus = v ? strtoul(v, NULL, 10) : 0;
+	struct pp_buf b = PP_BUF_INIT;
+	int *cpus = NULL;
+	size_t nr = 0;
+
+	*out = NULL;
+	if (!list) {
+		if (sel->filter && *sel->filter)
+			*out = pp_xstrdup(sel->filter);
+		return 0;
+	}
+	if (pp_parse_list(list, 0, &cpus, &nr) || !nr) {
+		free(cpus);
+		pp_err("%s: -e '%s': cpus=%s is not a CPU list", az->name, sel->text, list);
+		return PP_ESYNTAX;
+	}
+	if (nr_cpus && (unsigned long)cpus[nr - 1] >= nr_cpus) {
+		pp_err("%s: -e '%s': cpus=%s: the capture was recorded on %lu CPUs (0-%lu)",
+		       az->name, sel->text, list, nr_cpus, nr_cpus - 1);
+		free(cpus);
+		return PP_EUSAGE;
+	}
+	if (sel->filter && *sel->filter)
+		pp_buf_addf(&b, "(%s)&&(", sel->filter);
+	for (size_t i = 0, j; i < nr; i = j) {
+		for (j = i + 1; j < nr && cpus[j] == cpus[j - 1] + 1; j++)
+			;
+		if (j - i == 1)
+			pp_buf_addf(&b, "%s_cpu==%d", i ? "||" : "", cpus[i]);
+		else
+			pp_buf_addf(&b, "%s_cpu>=%d&&_cpu<=%d", i ? "||" : "", cpus[i],
+				    cpus[j - 1]);
+	}
+	if (sel->filter && *sel->filter)
+		pp_buf_adds(&b, ")");
+	free(cpus);
+	*out = pp_buf_detach(&b);
+	return 0;
+}
+
+/*
+ * An analyzer named as an event (-e 'profile/-F 99/'): perf-prof opens the
+ * analyzer and forwards its events.  Called when no event of the capture has
+ * the name (page-faults is both).  Return: true after one line naming pp's way.
+ */
+static bool analyzer_source(const struct pp_az *az, const struct pp_selector *sel)
+{
+	/* the names alone: the python module links this file without the registry */
+	static const char *const analyzers[] = {
+#define PP_ANALYZER(n, name, plan, caps) name,
+#include "analyzers/analyzers.def"
+#undef PP_ANALYZER
+	};
+	bool found = false;
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(analyzers) && sel->kind == PP_SEL_PLAIN; i++)
+		found |= !strcmp(analyzers[i], sel->name);
+	if (!found)
+		return false;
+	pp_err("%s: -e '%s': '%s' is an analyzer, not an event: pp has no analyzer sources; "
+	       "record for it with pp-record --for '%s ...' and name its events here "
+	       "(pp-analyze FILE list)", az->name, sel->text, sel->name, sel->name);
+	return true;
+}
+
 static struct ana_sel *sel_push(struct pp_az *az)
 {
 	az->sels = pp_xrealloc(az->sels, (az->nr_sels + 1) * sizeof(*az->sels));
@@ -126,6 +209,7 @@ int ana_az_select(struct pp_az *az)
 	struct ana_sel_store *store;
 	int rc = 0;
 
+	pp_common_opts_note(az->name, &az->opt, PP_NOTE_ANALYZE);
 	if (!ev->nr && (az->ops->flags & PP_AZ_ALL_EVENTS))
 		return select_all(az);
 	store = pp_xcalloc(ev->nr + 1, sizeof(*store));
@@ -157,7 +241,17 @@ int ana_az_select(struct pp_az *az)
 		}
 		for (size_t k = 0; k < store[pos].nr; k++) {
 			const struct pp_selector *sel = &store[pos].v[k];
+			const char *why = pp_selector_unsupported(sel);
+			char *filter = NULL;
 			bool any = false;
+
+			if (why) {	/* perf-prof's pipes between instances: push= pull= vm= */
+				pp_err("%s: -e '%s': %s", az->name, sel->text, why);
+				return PP_ENOTSUP;
+			}
+			rc = sel_filter_dup(s, az, sel, &filter);
+			if (rc)
+				return rc;
 			for (size_t i = 0; i < s->nr_types; i++) {
 				const struct ana_evtype *t = s->type_list[i];
 				if (!type_matches(t, sel))
@@ -168,12 +262,17 @@ int ana_az_select(struct pp_az *az)
 				m->sel = sel;
 				m->pos = (unsigned)pos;
 				m->alias = sel->alias ? sel->alias : t->event ? t->event : t->name;
-				if (sel->filter && *sel->filter) {
-					rc = ana_filter_compile(t, sel->filter, &m->filter);
-					if (rc)
+				if (filter) {
+					rc = ana_filter_compile(t, filter, &m->filter);
+					if (rc) {
+						free(filter);
 						return rc;
+					}
 				}
 			}
+			free(filter);
+			if (!any && analyzer_source(az, sel))
+				return PP_ENOTSUP;
 			if (!any) {
 				missing_event(s, az, sel);
 				return PP_EUNKNOWN_EVENT;
