@@ -3,7 +3,8 @@
  * print.c - how events, fields and stacks look: perf-prof's layouts.
  *
  * The trace line is "<wall time> <comm> <tid> <lat flags> [cpu] sec.usec:
- * sys:name: <print_fmt output>".  The print_fmt part is libtraceevent's
+ * sys:name: <print_fmt output>", sec.usec being the event clock: capture
+ * time (CLOCK_MONOTONIC) plus the analyzer's --clock-offset.  The print_fmt part is libtraceevent's
  * rendering of the stored format, with kernel symbols resolved from the
  * capture's kallsyms through a function resolver.  Frames are resolved
  * from the capture only; what cannot be resolved prints as [unknown].
@@ -242,10 +243,37 @@ static char *put_wall(struct ana_session *s, char *p, uint64_t t_ns)
 	return put_u64(p, real % 1000000000ull / 1000, 6, '0');
 }
 
+/*
+ * --clock-offset N: perf-prof adds N to the event clock it prints (the
+ * sec.usec column), never to the wall time, and drops it with --tsc or
+ * --kvmclock when it cannot convert the clock, as it cannot convert pp's
+ * CLOCK_MONOTONIC.  The offset is that of the analyzer whose match @ev is
+ * delivered for; an event of no match (a copy a script prints) takes the
+ * first analyzer's that has one.
+ */
+static uint64_t clock_offset(const struct ana_session *s, const struct pp_event *ev)
+{
+	uintptr_t sel = (uintptr_t)ev->sel;
+	uint64_t first = 0;
+
+	for (size_t i = 0; i < s->nr_azs; i++) {
+		const struct pp_az *az = s->azs[i];
+		uintptr_t lo = (uintptr_t)az->sels;
+		uint64_t off = az->opt.tsc || az->opt.kvmclock ? 0 : az->opt.clock_offset;
+
+		if (sel && sel >= lo && sel < lo + az->nr_sels * sizeof(*az->sels))
+			return off;
+		if (!first)
+			first = off;
+	}
+	return first;
+}
+
 void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
 	const char *comm = ana_comm(s, ev->tid), *name = ev->type->name;
 	size_t clen = strlen(comm), nlen = strlen(name);
+	uint64_t evclock = ev->time_ns + clock_offset(s, ev);
 	char *p;
 
 	pp_buf_grow(out, 128 + clen + nlen);
@@ -264,9 +292,9 @@ void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp
 	memcpy(p, " [", 2);
 	p = put_u64(p + 2, ev->cpu, 3, '0');
 	memcpy(p, "] ", 2);
-	p = put_u64(p + 2, ev->time_ns / 1000000000ull, 0, ' ');
+	p = put_u64(p + 2, evclock / 1000000000ull, 0, ' ');
 	*p++ = '.';
-	p = put_u64(p, ev->time_ns % 1000000000ull / 1000, 6, '0');
+	p = put_u64(p, evclock % 1000000000ull / 1000, 6, '0');
 	memcpy(p, ": ", 2);
 	memcpy(p + 2, name, nlen);
 	p += 2 + nlen;
