@@ -3,6 +3,7 @@
  * profile-plan.c - what profile records: cycles samples at -F Hz (997 by
  * default) on machines with a hardware PMU, cpu-clock on those without (virtual
  * machines), with call chains for -g; the -e events instead when given.
+ * perf-prof's eBPF filters (--prio) are refused: pp has no eBPF.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,6 +42,9 @@ static const struct pp_option profile_options[] = {
 	PP_OPT_STRING(0, "debug-dir", O(debug_dir), "DIR[:DIR...]",
 		      "look for DWARF there first (then $PP_DEBUGINFO_PATH, /usr/lib/debug, "
 		      "the binary)"),
+	PP_OPT_REFUSED_ARG(0, "prio", "prio[-prio],...",
+			   "perf-prof's eBPF priority filter is not in pp: choose the tasks "
+			   "with -p, -t or --cgroups (oncpu --prio filters by priority)"),
 	PP_OPT_END(),
 };
 

@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/expr.h"
+#include "common/log.h"
 #include "common/plan.h"
 #include "common/units.h"
 
@@ -32,6 +33,9 @@ static const struct pp_option task_state_options[] = {
 	{ .type = PP_OPT_T_BOOL, .short_name = 'D', .long_name = "uninterruptible",
 	  .value = O(uninterruptible), .help = "D (uninterruptible) sleeps only (with -S: S and D)",
 	  .flags = PP_OPT_NONEG },
+	{ .type = PP_OPT_T_BOOL, .long_name = "ptrace", .value = O(ptrace),
+	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,	/* perf-prof's; changes nothing here */
+	  .help = "accepted: the sched events are recorded on every CPU, new threads included" },
 	PP_OPT_END(),
 };
 
@@ -84,6 +88,9 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 
 	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
 	p->all_cpus = true;
+	if (c->verbose && o->ptrace)
+		pp_info("task-state: --ptrace: the sched events are recorded on every CPU, "
+			"so the new threads of -p are seen without ptrace");
 	if (c->events.nr) {
 		snprintf(err, errsz,
 			 "task-state: does not take -e: it records the sched events itself");

@@ -12,6 +12,7 @@ struct task_state_opts {
 	bool interruptible;	/* -S */
 	bool no_interruptible;	/* --no-interruptible: every state but S */
 	bool uninterruptible;	/* -D */
+	bool ptrace;		/* --ptrace: accepted, pp-record follows new threads itself */
 };
 
 #endif

@@ -1,19 +1,50 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * trace-plan.c - trace's options, and what it records: the -e events as given
- * (with stacks for -g or the per-event `stack` attribute).
+ * (with stacks for -g or the per-event `stack` attribute).  perf-prof's
+ * --inherit and --ptrace are what pp-record does anyway (said with -v);
+ * --overwrite is refused for pp-record --flight-recorder.
  */
 #include "analyzers/trace.h"
+#include "common/log.h"
+
+#define O(f) PP_AZOPT(struct trace_opts, f)
 
 static const struct pp_option trace_options[] = {
 	PP_OPT_GROUP("trace options:"),
-	{ .type = PP_OPT_T_BOOL, .long_name = "generic-print",
-	  .value = PP_AZOPT(struct trace_opts, generic_print), .flags = PP_OPT_HIDDEN,
-	  .help = "print every event with libtraceevent (tests)" },
+	{ .type = PP_OPT_T_BOOL, .long_name = "generic-print", .value = O(generic_print),
+	  .flags = PP_OPT_HIDDEN, .help = "print every event with libtraceevent (tests)" },
+	/* perf-prof's, hidden: they change nothing here (docs/analyzers.md "perf-prof options") */
+	{ .type = PP_OPT_T_BOOL, .long_name = "inherit", .value = O(inherit),
+	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,
+	  .help = "accepted: pp-record always follows the children of -p, -t and COMMAND" },
+	{ .type = PP_OPT_T_BOOL, .long_name = "ptrace", .value = O(ptrace),
+	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,
+	  .help = "accepted: pp-record follows the new threads of -p without ptrace" },
+	PP_OPT_REFUSED_FLAG("overwrite",
+			    "to keep only the newest events, record with pp-record "
+			    "--flight-recorder SIZE and run trace on the dump (FILE.N)"),
 	PP_OPT_END(),
 };
+
+static int trace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz)
+{
+	const struct trace_opts *o = a->opts;
+
+	(void)err;
+	(void)errsz;
+	if (a->common->verbose && o->inherit)
+		pp_info("trace: --inherit: pp-record always follows the children of -p, -t and "
+			"COMMAND");
+	if (a->common->verbose && o->ptrace)
+		pp_info("trace: --ptrace: pp-record follows the new threads of -p without ptrace");
+	for (size_t i = 0; i < a->common->events.nr; i++)
+		pp_plan_add_event(p, a->common->events.v[i]);
+	return 0;
+}
 
 const struct pp_plan_ops azp_trace_plan = {
 	.options = trace_options,
 	.opts_size = sizeof(struct trace_opts),
+	.plan = trace_plan,
 };

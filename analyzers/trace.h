@@ -11,6 +11,8 @@
 
 struct trace_opts {
 	bool generic_print;	/* hidden: libtraceevent for every event (fast-path tests) */
+	bool inherit;		/* --inherit: accepted, pp-record always follows children */
+	bool ptrace;		/* --ptrace: accepted, pp-record follows new threads itself */
 };
 
 #endif
