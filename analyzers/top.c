@@ -9,8 +9,9 @@
  * order), top-add=EXPR (summed, display only), or without either a count
  * of the event titled by its alias or name.  Titles are the expressions
  * in upper case.  The table is printed and emptied at each -i tick of
- * capture time and at the end, sorted by the top-by columns, then the
- * others, descending, then by key and name.
+ * capture time (every second without -i, as perf-prof's) and at the end,
+ * sorted by the top-by columns, then the others, descending, then by key
+ * and name.
  *
  * The hot path is one hash lookup by key and a string compare of the name:
  * rows live in a bump arena reset with the table, so an event never
@@ -257,6 +258,9 @@ static int top_init(struct pp_az *az)
 			"give the events a comm= attribute\n");
 		return PP_EUSAGE;
 	}
+	/* perf-prof's top reports every second unless -i says otherwise (-i 0 too) */
+	if (!az->opt.interval_ns)
+		az->opt.interval_ns = 1000000000ull;
 	return 0;
 }
 
@@ -518,7 +522,7 @@ static void top_release(struct pp_az *az)
 const struct pp_analyzer_ops az_top_ops = {
 	.summary = "key/value counters in top mode: events, sums and names per key",
 	.usage = "pp-analyze FILE top -e EVENT[//key=EXPR/top-by=EXPR/top-add=EXPR/comm=EXPR/"
-		 "printkey=EXPR/alias=NAME/][,EVENT...] [-k EXPR] [--only-comm] [-i MS]",
+		 "printkey=EXPR/alias=NAME/][,EVENT...] [-k EXPR] [--only-comm] [-i MS (1000)]",
 	.examples =
 		"  pp-analyze pp.capture top -e sched:sched_switch          # switches per thread\n"
 		"  pp-analyze pp.capture top -e 'kvm:kvm_exit//key=exit_reason/' -i 1000\n"
