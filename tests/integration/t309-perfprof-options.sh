@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t309-perfprof-options: perf-prof's options and attributes (docs/analyzers.md "perf-prof
+# options"): those pp accepts print nothing on stderr without -v and one note each with it,
+# those it refuses fail in one line naming pp's way, and the implemented ones change the
+# output as they should: --clock-offset shifts the event clock and not the wall time,
+# --monotonic keeps the capture's CLOCK_MONOTONIC seconds, cpus= keeps those CPUs' events,
+# top reports every second without -i, max-stack= cuts recorded stacks, --watermark
+# reaches pp-record.  The offline checks use a built capture; the live ones need root.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
+
+build_fixture sched-basic
+S=sched-basic.ppcap
+run_ok base.out "$PP_ANALYZE" $S trace
+
+# quiet CMD...: CMD must exit 0 with nothing on stderr, its stdout in quiet.out
+quiet() {
+	"$@" >quiet.out 2>quiet.err || { cat quiet.err; fail "'$*' exited $?"; }
+	[ -s quiet.err ] && { cat quiet.err; fail "'$*' printed on stderr"; }
+	return 0
+}
+# refused WHAT CMD...: CMD must fail with one error line containing WHAT, stdout empty
+refused() {
+	_what=$1
+	shift
+	"$@" >refused.out 2>refused.err && fail "'$*' was accepted"
+	grep -q "error: .*$_what" refused.err || { cat refused.err; fail "'$*': no '$_what' in its error"; }
+	[ "$(grep -c 'error:' refused.err)" = 1 ] || { cat refused.err; fail "'$*': not one error line"; }
+	[ -s refused.out ] && { cat refused.out; fail "'$*' printed a report"; }
+	return 0
+}
+
+# t309.1 accepted options that change nothing here: same report, silent stderr
+for opt in --monotonic --tsc "--kvmclock 123e4567-e89b-12d3-a456-426614174000" \
+	"--usage-self 1000" "--sampling-limit 100" "--watermark 20" -G --exclude-guest \
+	--inherit --ptrace; do
+	# shellcheck disable=SC2086
+	quiet "$PP_ANALYZE" $S trace $opt
+	check_output base.out quiet.out
+done
+quiet "$PP_ANALYZE" $S task-state --ptrace
+# with -v each analysis-side one says why, once
+"$PP_ANALYZE" $S trace --tsc --monotonic -v >/dev/null 2>notes.err || fail "trace --tsc -v"
+assert_eq "--tsc notes" 1 "$(grep -c 'trace: --tsc: .*CLOCK_MONOTONIC.*times stay in ns' notes.err)"
+assert_eq "--monotonic notes" 1 "$(grep -c 'trace: --monotonic: .*CLOCK_MONOTONIC already' notes.err)"
+
+# t309.2 --monotonic: the sec.usec column is the capture's CLOCK_MONOTONIC time
+# (sched-basic's first sample is at 1000.000100), the wall time stays the wall time
+quiet "$PP_ANALYZE" $S trace --monotonic
+head -1 quiet.out |
+	grep -q '^2026-01-01 00:00:00.000100 .* \[000\] 1000.000100: sched:sched_wakeup:' ||
+	{ head -1 quiet.out; fail "trace --monotonic's clock columns"; }
+
+# t309.3 --clock-offset N adds N ns to the event clock, not to the wall time
+clocks() {	# clocks ADD <TRACE: "wall time, event clock + ADD s" of each event line
+	awk -v add="$1" '/^20/ { split($0, a, "] "); split(a[2], b, ":")
+		printf "%s %.6f\n", substr($0, 1, 26), b[1] + add }'
+}
+quiet "$PP_ANALYZE" $S trace --clock-offset 2500000000
+clocks 2.5 <base.out >shift.want
+clocks 0 <quiet.out >shift.got
+check_output shift.want shift.got
+# ... and everything else on the lines is the same
+sed -E 's/\] [0-9]+\.[0-9]+:/] T:/' base.out >b.n
+sed -E 's/\] [0-9]+\.[0-9]+:/] T:/' quiet.out >q.n
+check_output b.n q.n
+# perf-prof drops the offset when it cannot convert to TSC; pp's clock never can be
+quiet "$PP_ANALYZE" $S trace --clock-offset 2500000000 --tsc
+check_output base.out quiet.out
+
+# t309.4 refused options: one line naming what pp does instead
+refused "--overwrite: .*pp-record --flight-recorder" "$PP_ANALYZE" $S trace --overwrite
+refused "--prio: .*eBPF.*-p, -t or --cgroups" "$PP_ANALYZE" $S profile --prio 1-99
+refused "--python-callchain: .*no Python frames" "$PP_ANALYZE" $S trace -g --python-callchain
+refused "--python-callchain" "$PP_ANALYZE" $S python --python-callchain -e sched:sched_switch x.py
+refused "--symbols: .*address-to-symbol" "$PP_ANALYZE" $S trace --symbols /bin/true
+refused "--for 'trace -e sched:sched_switch --overwrite': --overwrite: .*--flight-recorder" \
+	"$PP_RECORD" --for 'trace -e sched:sched_switch --overwrite' -o r.pp
+refused "--prio: " "$PP_RECORD" --for 'profile --prio 1-99' -o r.pp
+refused "--watermark 101: expected 1 to 100" "$PP_RECORD" --for 'trace -e sched:sched_switch --watermark 101' -o r.pp
+refused "-G/--exclude-host and --exclude-guest together" "$PP_RECORD" --for 'profile -G --exclude-guest' -o r.pp
+
+# t309.5 cpus=LIST keeps the event on those CPUs only (sched-basic: 3 switches on CPU 1, 1 on 0)
+quiet "$PP_ANALYZE" $S trace -e 'sched:sched_switch//cpus=1/'
+assert_eq "cpus=1 switches" "001 001 001" "$(sed -n 's/.* \[\([0-9]*\)\] .*sched_switch.*/\1/p' quiet.out | tr '\n' ' ' | sed 's/ $//')"
+quiet "$PP_ANALYZE" $S trace -e 'sched:sched_switch//cpus=0/,sched:sched_wakeup//cpus=0-1/'
+assert_eq "cpus=0 switch, cpus=0-1 wakeup" "000 sched_wakeup 000 sched_switch" \
+	"$(sed -n 's/.* \[\([0-9]*\)\] [0-9.]*: sched:\([a-z_]*\):.*/\1 \2/p' quiet.out | tr '\n' ' ' | sed 's/ $//')"
+# with the event's own filter: both must hold
+quiet "$PP_ANALYZE" $S trace -e 'sched:sched_switch/prev_pid>0/cpus=1/'
+assert_eq "filter and cpus=" "201 100" "$(sed -n 's/.*prev_pid=\([0-9]*\) .*/\1/p' quiet.out | tr '\n' ' ' | sed 's/ $//')"
+# every CPU named: everything
+quiet "$PP_ANALYZE" $S trace -e 'sched:sched_switch//cpus=0-1/'
+assert_eq "cpus=0-1" 4 "$(grep -c sched_switch quiet.out)"
+# the same for an aggregating analyzer: top counts CPU 1's switches only
+run_ok top.out "$PP_ANALYZE" $S top -e 'sched:sched_switch//cpus=1/' --format csv	# + a loss on stderr
+assert_eq "top with cpus=1" "0,1,<idle> 100,1,bash 201,1,worker-renamed" \
+	"$(grep -v '^key' top.out | sort | tr '\n' ' ' | sed 's/ $//')"
+refused "cpus=4: the capture was recorded on 2 CPUs" "$PP_ANALYZE" $S trace -e 'sched:sched_switch//cpus=4/'
+
+# t309.6 attributes of perf-prof's live pipes, batch= and analyzers as sources
+refused "push= .*pp-record -o FILE" "$PP_ANALYZE" $S trace -e 'sched:sched_switch//push=9900/'
+refused "pull= .*pp-analyze FILE" "$PP_ANALYZE" $S multi-trace -e sched:sched_wakeup -e 'sched:sched_switch//pull=9900/'
+refused "vm= .*guest" "$PP_ANALYZE" $S trace -e 'sched:sched_switch//vm=6c2e-11ee/'
+refused "push= " "$PP_RECORD" -e 'sched:sched_switch//push=9900/' -o r.pp
+# perf-prof has no batch= either: the parse error, with its caret line
+"$PP_ANALYZE" $S trace -e 'sched:sched_switch//batch=4/' >refused.out 2>refused.err && fail "batch= accepted"
+grep -q "\^ unknown attribute 'batch'" refused.err || { cat refused.err; fail "batch= error"; }
+refused "'profile' is an analyzer.*pp-record --for 'profile" "$PP_ANALYZE" $S multi-trace \
+	-e sched:sched_wakeup -e 'sched:sched_switch,profile/-F 500 -g/untraced/'
+refused "'profile' is an analyzer.*--for 'profile" "$PP_RECORD" -e 'profile/-F 99/' -o r.pp
+
+# t309.7 top reports every second without -i, as perf-prof's (-i 1000); -i 0 too
+sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
+for t in 1000.100000 1000.500000 1001.200000 1002.700000; do
+	echo "sample $t 0 100 100 1 prev_comm=bash prev_pid=100 prev_prio=120 prev_state=1 next_comm=swapper/0 next_pid=0 next_prio=120"
+done >>iv.desc
+"$CAPBUILD" iv.desc iv.ppcap || fail "capbuild iv.desc"
+quiet "$PP_ANALYZE" iv.ppcap top -e sched:sched_switch --format csv
+cp quiet.out top-default.out
+assert_eq "top tables without -i" "key,SCHED_SWITCH,comm 100,2,bash key,SCHED_SWITCH,comm 100,1,bash key,SCHED_SWITCH,comm 100,1,bash" \
+	"$(tr '\n' ' ' <top-default.out | sed 's/ $//')"
+quiet "$PP_ANALYZE" iv.ppcap top -e sched:sched_switch --format csv -i 1000
+check_output top-default.out quiet.out
+quiet "$PP_ANALYZE" iv.ppcap top -e sched:sched_switch --format csv -i 0
+check_output top-default.out quiet.out
+
+# --- live: pp-record and pp on this machine --------------------------------
+if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/sched/sched_switch ]; then
+	echo "note: the live checks need root and tracefs; the offline ones passed"
+	exit 0
+fi
+
+# t309.8 max-stack=N: pp-record asks the kernel for N frames at most
+frames() {	# frames CAPTURE: the largest number of frames under one event
+	"$PP_ANALYZE" "$1" trace -g | awk '/^20/ { if (n > m) m = n; n = 0; next } { n++ }
+		END { if (n > m) m = n; print m + 0 }'
+}
+"$PP_RECORD" -q -e 'sched:sched_switch//max-stack=2/' -o ms.pp -- "$PP_LOAD/ctxsw" -n 2000 >/dev/null 2>&1 ||
+	fail "pp-record max-stack="
+"$PP_RECORD" -q -e 'sched:sched_switch//stack/' -o st.pp -- "$PP_LOAD/ctxsw" -n 2000 >/dev/null 2>&1 ||
+	fail "pp-record stack"
+assert_ge "frames under a whole stack" 3 "$(frames st.pp)"
+assert_between "frames under max-stack=2" 1 2 "$(frames ms.pp)"
+
+# t309.9 accepted through pp and pp-record --for: nothing on stderr, events analysed
+LOAD="exec $PP_LOAD/ctxsw -n 200 2>/dev/null"	# the load's own line goes to stderr
+quiet "$PP" trace -e sched:sched_switch --inherit --ptrace --tsc --monotonic --clock-offset 7 \
+	--usage-self 100 --sampling-limit 10 --watermark 20 --exclude-guest -- sh -c "$LOAD"
+assert_ge "pp trace lines" 200 "$(grep -c 'sched:sched_switch' quiet.out)"
+# with -v, each note once: pp-record says the record-side ones, pp-analyze the others
+"$PP" trace -e sched:sched_switch --inherit --tsc --usage-self 100 -v -- sh -c "$LOAD" \
+	>/dev/null 2>live.err || { cat live.err; fail "pp trace -v"; }
+for n in "pp-record: trace: --inherit:" "pp-record: trace: --usage-self:" \
+	"pp-analyze: trace: --tsc:"; do
+	assert_eq "'$n' lines" 1 "$(grep -c -- "$n" live.err)"
+done
+# live refusals: pp-record names pp's way first
+"$PP" trace -e sched:sched_switch --overwrite >/dev/null 2>live.err && fail "pp trace --overwrite"
+grep -q "pp-record: error: .*--overwrite: .*--flight-recorder" live.err || { cat live.err; fail "pp --overwrite"; }
+
+# t309.10 --watermark reaches pp-record: the tracefs instance wakes it at half of it
+# (ftrace.c's buffer_percent), 25 by default.  Active once record/plan.c merges the
+# plan's watermark (docs/analyzers.md "perf-prof options").
+if grep -q 'p\.watermark' "$TOP/record/plan.c"; then
+	"$PP_RECORD" -q --for 'trace -e sched:sched_switch --watermark 80' -o wm.pp --duration 2 &
+	rec=$!
+	sleep 1
+	bp=$(cat /sys/kernel/tracing/instances/pp-$rec/buffer_percent 2>/dev/null)
+	wait $rec || fail "pp-record --for '... --watermark 80'"
+	[ -n "$bp" ] || skip "no tracefs instance of pp-record to read (tracepoints through perf rings here)"
+	assert_eq "buffer_percent for --watermark 80" 40 "$bp"
+else
+	echo "note: t309.10 waits for record/plan.c to merge the plan's --watermark"
+fi
+exit 0
