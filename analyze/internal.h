@@ -11,6 +11,7 @@
 #ifndef PP_ANALYZE_INTERNAL_H
 #define PP_ANALYZE_INTERNAL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -142,6 +143,12 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
 
 /* replay.c */
 int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
+/*
+ * Set by pp-analyze's SIGUSR1 handler (main.c), cleared by the replay: at the
+ * next record with a time, every analyzer given -i prints its interval report
+ * at once, as perf-prof's analyzers print their state on SIGUSR1.
+ */
+extern volatile sig_atomic_t ana_interval_now;
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
 /** ana_analyzer_find() - the analyzer named @name. Return: static, or NULL. */

@@ -20,6 +20,13 @@ static void on_signal(int sig)
 	pp_stop = 1;
 }
 
+/* SIGUSR1: the interval reports now (replay.c); SIGUSR2 (pp's CPU report) ends nothing. */
+static void on_usr(int sig)
+{
+	if (sig == SIGUSR1)
+		ana_interval_now = 1;
+}
+
 int main(int argc, const char **argv)
 {
 	bool strict = false, version = false;
@@ -87,5 +94,8 @@ int main(int argc, const char **argv)
 		signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_DFL);
+	/* handlers, not SIG_IGN: a process a python script starts must not inherit them */
+	signal(SIGUSR1, on_usr);
+	signal(SIGUSR2, on_usr);
 	return cmd_analyze(n, argv, strict ? PPF_READ_STRICT : 0);
 }

@@ -16,23 +16,35 @@
  * pp copies the stream's segments into FILE as they pass, through a capture
  * writer that indexes them, so the analysed capture is kept complete.  The
  * exit status is pp-record's when it failed, else pp-analyze's.
+ *
+ * pp is one process to whoever started it, as perf-prof is: SIGINT, SIGTERM
+ * and SIGHUP sent to its pid alone go to pp-record (the same Ctrl-C),
+ * SIGUSR1 to pp-analyze (interval reports now), SIGUSR2 prints the two
+ * programs' CPU usage; both children die with pp (PR_SET_PDEATHSIG).  The
+ * signals are blocked but while pp waits in ppoll(), so the handlers only
+ * set flags and nothing is missed between a check and the wait.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/io.h"
 #include "common/log.h"
 #include "format/format.h"
 
@@ -97,21 +109,21 @@ static void usage(FILE *fp)
 		    "-- is the script, not a command (#!/usr/bin/env -S pp python -e EVENTS --).\n\n");
 }
 
-static volatile sig_atomic_t got_term;
-static void on_term(int sig)
+/* Set by on_live_signal(), read by the loop with the signals blocked. */
+static volatile sig_atomic_t got_stop;	/* SIGINT, SIGTERM or SIGHUP: which */
+static volatile sig_atomic_t got_usr1, got_usr2;
+
+static void on_live_signal(int sig)
 {
-	(void)sig;
-	got_term = 1;
+	if (sig == SIGUSR1)
+		got_usr1 = 1;
+	else if (sig == SIGUSR2)
+		got_usr2 = 1;
+	else if (sig != SIGCHLD)	/* SIGCHLD only ends the wait */
+		got_stop = sig;
 }
 
-/* A SIGTERM or SIGHUP to pp ends the recording: pp-analyze then reads to the end. */
-static void forward_term(pid_t rec)
-{
-	if (got_term) {
-		kill(rec, SIGTERM);
-		got_term = 0;
-	}
-}
+static const int live_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGCHLD };
 
 /*
  * --save: the stream's segments go into FILE through a capture writer, which
@@ -214,52 +226,42 @@ static void saver_close(struct saver *sv)
 	free(sv->buf);
 }
 
-/* Copy @in to @out and into the saved capture until EOF; EPIPE on @out stops the copy to it. */
-static void tee_loop(int in, int out, struct saver *sv, pid_t rec)
-{
-	uint8_t buf[1 << 16];
-	bool out_ok = true;
-
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR) {
-			forward_term(rec);
-			continue;
-		}
-		if (n <= 0)
-			break;
-		for (ssize_t off = 0; out_ok && off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				/* the analyzer is done (-N): stop the recording, keep saving */
-				out_ok = false;
-				kill(rec, SIGTERM);
-				break;
-			}
-			off += w;
-		}
-		saver_add(sv, buf, (size_t)n);
-	}
-}
-
-static pid_t spawn(const char *name, const char *const *argv, int in, int out)
+/*
+ * Fork and exec one of the two programs on @in/@out.  It dies with pp
+ * (@deathsig), gets pp's signals back at their defaults, except those in
+ * @ignore, ignored until it sets its own (a SIGUSR1 before pp-analyze has a
+ * handler must not kill it; SIGINT is pp-analyze's to ignore on a stream).
+ */
+static pid_t spawn(const char *name, const char *const *argv, int in, int out, int deathsig,
+		   const sigset_t *ignore)
 {
 	char path[PATH_MAX + 32];
+	pid_t parent = getpid();
 	pid_t pid = fork();
 
 	if (pid < 0)
 		pp_die("fork: %s", strerror(errno));
 	if (pid == 0) {
+		sigset_t live;
+
 		if (in >= 0 && dup2(in, 0) < 0)
 			_exit(127);
 		if (out >= 0 && dup2(out, 1) < 0)
 			_exit(127);
 		for (int fd = 3; fd < 256; fd++)
 			close(fd);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		sigemptyset(&live);
+		for (size_t i = 0; i < PP_ARRAY_SIZE(live_sigs); i++) {
+			int sig = live_sigs[i];
+
+			signal(sig, sigismember(ignore, sig) ? SIG_IGN : SIG_DFL);
+			sigaddset(&live, sig);
+		}
+		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &live, NULL);
+		/* pp may have died before the prctl(): then nobody would send it */
+		if (prctl(PR_SET_PDEATHSIG, deathsig) || getppid() != parent)
+			_exit(127);
 		const char *p = prog(name, path, sizeof(path));
 		execvp(p, (char **)argv);
 		fprintf(stderr, "pp: cannot run %s: %s\n", p, strerror(errno));
@@ -275,6 +277,247 @@ static int exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
+}
+
+/* One of the two programs, as the live loop sees it. */
+struct child {
+	const char *name;
+	pid_t pid;
+	bool done;
+	int code;			/* exit_code(), once done */
+	unsigned long long usr, sys;	/* its CPU ticks at the last SIGUSR2 report */
+	struct timespec at;		/* when: its start, then the last report */
+};
+
+/* The live session: the two programs and the stream between them. */
+struct live {
+	struct child rec, ana;
+	int in;				/* pp-record's stream; -1 at its end */
+	int out;			/* --save: the analyzer's pipe (O_NONBLOCK), or -1 */
+	bool drain;			/* no --save, the analyzer is gone: read and drop */
+	struct saver *sv;		/* --save, or NULL */
+	uint8_t *buf;			/* --save: a chunk read, written to @out up to @off */
+	size_t len, off;
+};
+
+/* utime and stime (ticks) from /proc/PID/stat, the peak RSS (KiB) from /proc/PID/status. */
+static int proc_cpu(pid_t pid, unsigned long long *usr, unsigned long long *sys,
+		    unsigned long *hwm_kb)
+{
+	char path[64], line[1024];
+	const char *p;
+	FILE *fp;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	p = fgets(line, sizeof(line), fp) ? strrchr(line, ')') : NULL;
+	fclose(fp);
+	/* after "(comm)": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt */
+	ok = p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 usr, sys) == 2;
+	if (!ok)
+		return -EINVAL;
+	*hwm_kb = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fp = fopen(path, "re");
+	while (fp && fgets(line, sizeof(line), fp))
+		if (sscanf(line, "VmHWM: %lu", hwm_kb) == 1)
+			break;
+	if (fp)
+		fclose(fp);
+	return 0;
+}
+
+static double seconds_since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/*
+ * SIGUSR2: perf-prof's line for its own CPU usage, on stdout, once for each
+ * program (named at the end): the share of one CPU used since its start or
+ * the last report, and its peak RSS.  One write, so that the line does not
+ * land inside one of pp-analyze's.
+ */
+static void print_cpu(struct live *lv)
+{
+	struct child *cs[] = { &lv->rec, &lv->ana };
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	char buf[512], date[32];
+	struct timespec now;
+	struct timeval tv;
+	struct tm tm;
+	size_t len = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(cs); i++) {
+		struct child *c = cs[i];
+		unsigned long long usr, sys;
+		unsigned long hwm;
+		double dt = seconds_since(&c->at, &now);
+
+		if (c->done || proc_cpu(c->pid, &usr, &sys, &hwm) || dt <= 0)
+			continue;
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"%s.%06ld CPU %%usr %.2f %%sys %.2f MAXRSS %luk %s\n", date,
+					(long)tv.tv_usec, (double)(usr - c->usr) * 100.0 / hz / dt,
+					(double)(sys - c->sys) * 100.0 / hz / dt, hwm, c->name);
+		c->usr = usr;
+		c->sys = sys;
+		c->at = now;
+	}
+	struct iovec iov = { buf, len };
+	(void)pp_writev_full(STDOUT_FILENO, &iov, 1, NULL);	/* stdout gone: nobody to tell */
+}
+
+/* The flags the handlers set, acted on with the signals blocked. */
+static void live_signals(struct live *lv)
+{
+	int sig = got_stop;
+
+	if (sig) {
+		got_stop = 0;
+		if (!lv->rec.done)
+			kill(lv->rec.pid, sig);	/* it ends the stream, pp-analyze reads it */
+	}
+	if (got_usr1) {
+		got_usr1 = 0;
+		if (!lv->ana.done)
+			kill(lv->ana.pid, SIGUSR1);
+	}
+	if (got_usr2) {
+		got_usr2 = 0;
+		print_cpu(lv);
+	}
+}
+
+/* The analyzer no longer reads: stop recording for it, and stop writing to it. */
+static void analyzer_gone(struct live *lv)
+{
+	if (!lv->rec.done)
+		kill(lv->rec.pid, SIGTERM);
+	if (lv->out >= 0) {
+		close(lv->out);
+		lv->out = -1;
+	}
+	lv->len = lv->off = 0;
+	if (!lv->sv)
+		lv->drain = true;
+}
+
+static void live_reap(struct live *lv)
+{
+	pid_t w;
+	int st;
+
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+		struct child *c = w == lv->rec.pid ? &lv->rec : w == lv->ana.pid ? &lv->ana : NULL;
+
+		if (!c)
+			continue;
+		c->done = true;
+		c->code = exit_code(st);
+		if (c == &lv->ana)	/* done first (-N): the recording is of no use */
+			analyzer_gone(lv);
+	}
+}
+
+/* The stream is readable: into the saved capture and the analyzer's pipe, or dropped. */
+static void live_read(struct live *lv)
+{
+	uint8_t sink[1 << 16];
+	uint8_t *b = lv->sv ? lv->buf : sink;
+	ssize_t n = read(lv->in, b, sizeof(sink));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		close(lv->in);
+		lv->in = -1;
+		if (lv->out >= 0) {	/* nothing is pending: we read only then */
+			close(lv->out);
+			lv->out = -1;
+		}
+		if (lv->sv)
+			saver_close(lv->sv);
+		return;
+	}
+	if (!lv->sv)
+		return;
+	saver_add(lv->sv, b, (size_t)n);
+	if (lv->out >= 0) {
+		lv->len = (size_t)n;
+		lv->off = 0;
+	}
+}
+
+static void live_write(struct live *lv)
+{
+	ssize_t w = write(lv->out, lv->buf + lv->off, lv->len - lv->off);
+
+	if (w < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (w <= 0) {		/* the analyzer is done (-N): keep saving */
+		analyzer_gone(lv);
+		return;
+	}
+	lv->off += (size_t)w;
+	if (lv->off == lv->len)
+		lv->len = lv->off = 0;
+}
+
+/*
+ * Until both programs are done (and with --save, the stream read to its
+ * end): wait in ppoll() with pp's signals let in, then act on what came.
+ * Without --save pp keeps a read end of the stream it does not read: when
+ * pp-analyze is done first (-N), pp-record gets a SIGTERM, not a broken
+ * pipe, and pp drains what it still writes.
+ */
+static void live_loop(struct live *lv, const sigset_t *waitmask)
+{
+	for (;;) {
+		struct pollfd fds[2];
+		nfds_t nfds = 0;
+
+		live_signals(lv);
+		live_reap(lv);
+		if (lv->rec.done && lv->ana.done && (!lv->sv || lv->in < 0))
+			break;
+		if (lv->in >= 0 && (lv->drain || (lv->sv && lv->off == lv->len)))
+			fds[nfds++] = (struct pollfd){ .fd = lv->in, .events = POLLIN };
+		if (lv->out >= 0 && lv->off < lv->len)
+			fds[nfds++] = (struct pollfd){ .fd = lv->out, .events = POLLOUT };
+		if (ppoll(fds, nfds, NULL, waitmask) <= 0)
+			continue;	/* a signal */
+		for (nfds_t i = 0; i < nfds; i++) {
+			if (!fds[i].revents)
+				continue;
+			if (fds[i].fd == lv->in)
+				live_read(lv);
+			else if (fds[i].fd == lv->out)
+				live_write(lv);
+		}
+	}
+}
+
+/* -v, -vv ... or --verbose among the analyzer's options (the common option; not a script's) */
+static bool verbose_arg(int argc, const char **argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--verbose"))
+			return true;
+		if (a[0] == '-' && a[1] == 'v' && a[strspn(a + 1, "v") + 1] == '\0')
+			return true;
+	}
+	return false;
 }
 
 static int run_live(int argc, const char **argv)
@@ -318,6 +561,8 @@ static int run_live(int argc, const char **argv)
 	const char **rv = pp_xcalloc((size_t)ncmd + 8, sizeof(*rv));
 	int nr = 0;
 	rv[nr++] = "pp-record";
+	/* stderr stays empty unless something is wrong: pp-record's summary is for -v */
+	rv[nr++] = verbose_arg(nan, an) ? "-v" : "-q";
 	rv[nr++] = "--for";
 	rv[nr++] = pp_buf_str(&forstr);
 	rv[nr++] = "-o";
@@ -333,6 +578,22 @@ static int run_live(int argc, const char **argv)
 	for (int i = 0; i < nan; i++)
 		av[i + 2] = an[i];
 
+	/* pp's signals wait for ppoll() (live_loop()), from before the first child */
+	sigset_t live, waitmask;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_live_signal;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&live);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(live_sigs); i++)
+		sigaddset(&live, live_sigs[i]);
+	sigprocmask(SIG_BLOCK, &live, &waitmask);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(live_sigs); i++) {
+		sigdelset(&waitmask, live_sigs[i]);
+		sigaction(live_sigs[i], &sa, NULL);
+	}
+	signal(SIGPIPE, SIG_IGN);
+
 	int p1[2], p2[2] = { -1, -1 };
 	struct saver sv = { .path = save, .need = PPF_FILE_HDR_SZ };
 	if (pipe(p1))
@@ -345,65 +606,36 @@ static int run_live(int argc, const char **argv)
 		if (pipe(p2))
 			pp_die("pipe: %s", strerror(errno));
 	}
-	/* Ctrl-C goes to the whole group; pp itself only waits. SIGTERM is forwarded. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	/* no SA_RESTART: waitpid() must return EINTR so the SIGTERM is forwarded */
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_term;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	pid_t rec = spawn("pp-record", rv, -1, p1[1]);
-	pid_t ana = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1);
+
+	struct live lv = { .in = p1[0], .out = p2[1], .sv = save ? &sv : NULL };
+	sigset_t ign;
+	sigemptyset(&ign);
+	sigaddset(&ign, SIGUSR1);
+	sigaddset(&ign, SIGUSR2);
+	lv.rec = (struct child){ .name = "pp-record" };
+	clock_gettime(CLOCK_MONOTONIC, &lv.rec.at);
+	/* SIGTERM at pp's death: pp-record finalizes, pp-analyze reports what it has */
+	lv.rec.pid = spawn("pp-record", rv, -1, p1[1], SIGTERM, &ign);
+	sigaddset(&ign, SIGINT);
+	lv.ana = (struct child){ .name = "pp-analyze", .at = lv.rec.at };
+	lv.ana.pid = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1, SIGTERM, &ign);
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);
-		tee_loop(p1[0], p2[1], &sv, rec);
-		close(p2[1]);
-		saver_close(&sv);
-		close(p1[0]);
-		p1[0] = -1;
+		fcntl(p2[1], F_SETFL, fcntl(p2[1], F_GETFL) | O_NONBLOCK);
+		lv.buf = pp_xmalloc(1 << 16);
 	}
-	/*
-	 * Without --save, pp keeps a read end of the pipe: when pp-analyze is done
-	 * first (-N), pp-record gets a SIGTERM, not a broken pipe, and pp drains
-	 * what it still writes.
-	 */
-
-	int rs = 0, as = 0, st, left = 2;
-	while (left > 0) {
-		forward_term(rec);
-		pid_t w = waitpid(-1, &st, 0);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (w == rec) {
-			rs = exit_code(st);
-			left--;
-		} else if (w == ana) {
-			as = exit_code(st);
-			left--;
-			if (left)	/* the analyzer is gone: stop recording for it */
-				kill(rec, SIGTERM);
-			for (char sink[1 << 16]; left && p1[0] >= 0;) {
-				ssize_t n = read(p1[0], sink, sizeof(sink));
-				if (n == 0 || (n < 0 && errno != EINTR))
-					break;
-				forward_term(rec);
-			}
-		}
-	}
-	if (p1[0] >= 0)
-		close(p1[0]);
+	live_loop(&lv, &waitmask);
+	if (lv.in >= 0)
+		close(lv.in);
+	if (lv.out >= 0)
+		close(lv.out);
+	free(lv.buf);
 	pp_buf_release(&forstr);
 	free(rv);
 	free(av);
 	free(an);
-	return rs ? rs : as;
+	return lv.rec.code ? lv.rec.code : lv.ana.code;
 }
 
 int main(int argc, const char **argv)

@@ -20,6 +20,8 @@
 #include "common/log.h"
 #include "common/units.h"
 
+volatile sig_atomic_t ana_interval_now;
+
 static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *sel)
 {
 	void **slot = pp_u64map_slot(&s->disp, sel->type->id);
@@ -96,6 +98,27 @@ static void tick(struct ana_session *s, uint64_t t)
 				fflush(az->out.fp);
 		}
 	}
+}
+
+/*
+ * SIGUSR1: the report of each analyzer that -i makes report (tick()'s), now,
+ * then the flush a reader waits for; the periodic ticks keep their times.
+ */
+static void interval_now(struct ana_session *s, uint64_t t)
+{
+	ana_interval_now = 0;
+	if (s->has_ticks)
+		tick(s, t);	/* the ticks due before @t first */
+	for (size_t i = 0; i < s->nr_azs; i++) {
+		struct pp_az *az = s->azs[i];
+
+		if (!az->opt.interval_ns || !az->an->ops->interval)
+			continue;
+		az->ops->interval(az, t);
+		if (az->out.fp)
+			fflush(az->out.fp);
+	}
+	fflush(stdout);
 }
 
 static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
@@ -210,6 +233,8 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		}
 		if (pp_stop || s->all_done || s->stop)
 			break;
+		if (ana_interval_now && rec->time_ns)
+			interval_now(s, rec->time_ns);
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
 				continue;

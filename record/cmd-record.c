@@ -79,6 +79,11 @@ static void on_child(int sig)
 	(void)sig;		/* only to interrupt poll() */
 }
 
+static void on_usr2(int sig)
+{
+	(void)sig;		/* pp's CPU report: nothing to do, but not the default death */
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa;
@@ -93,6 +98,11 @@ static void install_signals(void)
 	sigaction(SIGCHLD, &sa, NULL);
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
+	/* a handler, not SIG_IGN, which COMMAND would inherit */
+	sa.sa_handler = on_usr2;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_flags = 0;
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 }
@@ -203,7 +213,7 @@ int cmd_record(int argc, const char **argv)
 	struct rec_session s;
 	struct rec_opts *o = &s.opts;
 	char err[512];
-	int n, rc, status;
+	int n, rc, status, quiet = 0;
 
 	rec_session_init(&s);
 	const struct pp_option opts[] = {
@@ -258,6 +268,8 @@ int cmd_record(int argc, const char **argv)
 			    "spill file for tracefs pages while CPUs are busy: SIZE at most (512M; 0 off)"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose,
 			     "more messages; per-CPU losses in the summary"),
+		PP_OPT_COUNT('q', "quiet", &quiet,
+			     "errors only: no summary, no informational messages or warnings"),
 		PP_OPT_GROUP("Production (docs/production.md)"),
 		PP_OPT_SIZE(0, "max-size", &o->max_size,
 			    "stop when the capture reaches SIZE; with --rotate, each file's size"),
@@ -288,7 +300,9 @@ int cmd_record(int argc, const char **argv)
 		rec_session_release(&s);
 		return 2;
 	}
-	pp_log_level = o->verbose;
+	if (quiet)
+		o->verbose = 0;		/* -q wins: no self-statistics either */
+	pp_log_level = quiet ? PP_LOG_QUIET : o->verbose;
 	if (n > 0) {
 		/* argv + 1 was compacted: the leftovers are the command */
 		o->argv = pp_xcalloc((size_t)n + 1, sizeof(*o->argv));

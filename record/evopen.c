@@ -84,8 +84,10 @@ static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char
 					e->name, e->filter, strerror(errno));
 	*state = 2;
 	e->flags |= PPF_EVF_USER_FILTER;
-	pp_warn("%s: the kernel cannot apply filter '%s' (%s); recording unfiltered, the analyzer will apply it",
-		e->name, e->filter, strerror(errno));
+	/* the analyzer's results are the same: said with -v */
+	if (pp_log_level >= PP_LOG_VERBOSE)
+		pp_warn("%s: the kernel cannot apply filter '%s' (%s); recording unfiltered, the analyzer will apply it",
+			e->name, e->filter, strerror(errno));
 	return 0;
 }
 

@@ -268,8 +268,10 @@ static void move_events(struct rec_session *s)
 				e->flags |= PPF_EVF_KERNEL_FILTER;
 			} else {
 				e->flags |= PPF_EVF_USER_FILTER;
-				pp_warn("%s: the kernel cannot apply filter '%s'; recording unfiltered, the analyzer will apply it",
-					e->name, e->filter);
+				/* the analyzer's results are the same: said with -v */
+				if (pp_log_level >= PP_LOG_VERBOSE)
+					pp_warn("%s: the kernel cannot apply filter '%s'; recording unfiltered, the analyzer will apply it",
+						e->name, e->filter);
 			}
 		}
 		strcat(rel, "/enable");

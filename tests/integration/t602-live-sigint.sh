@@ -3,8 +3,8 @@
 # t602-live-sigint: Ctrl-C on `pp ANALYZER` (SIGINT to the whole process group, as a
 # terminal sends it) ends pp-record and pp-analyze cleanly: exit status 0, no process of
 # the group left, the final report printed after the signal (an analyzer that reports only
-# at the end prints its table), pp-record's summary on stderr, no error line.  SIGTERM to
-# pp alone is forwarded and ends both the same way.
+# at the end prints its table), nothing on stderr (pp-record's summary is for -v).  SIGTERM
+# to pp alone is forwarded and ends both the same way.
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
 need_event raw_syscalls:sys_enter
@@ -36,7 +36,7 @@ assert_eq "processes of the group left" 0 "$left"
 n=$(grep -c "sample .* events" top.out)
 assert_ge "top reports (2 intervals and the final one)" 3 "$n"
 grep -q "^ *PID *SCHED_SWITCH" top.out || fail "no top table"
-grep -q "^pp-record: [0-9]* events" top.err || fail "no pp-record summary"
+[ -s top.err ] && fail "lines on stderr"
 grep -qi "error" top.err && fail "an error line on stderr"
 
 # a report printed only at the end
@@ -60,5 +60,5 @@ rc=$?
 cat term.err
 assert_eq "pp exit status after SIGTERM" 0 $rc
 grep -q "sample .* events" term.out || fail "no report after SIGTERM"
-grep -q "^pp-record: [0-9]* events" term.err || fail "no pp-record summary after SIGTERM"
+[ -s term.err ] && fail "lines on stderr after SIGTERM"
 exit 0
