@@ -34,7 +34,7 @@ int main(int argc, const char **argv)
 	char err[256], bug[256];
 	const struct pp_option opts[] = {
 		PP_OPT_COUNT('v', "verbose", &verbose, "more messages"),
-		PP_OPT_COUNT('q', "quiet", &quiet, "no informational messages"),
+		PP_OPT_COUNT('q', "quiet", &quiet, "no informational messages (-qq: no warnings either)"),
 		PP_OPT_BOOL(0, "strict", &strict, "a truncated or corrupt capture is an error"),
 		PP_OPT_BOOL('V', "version", &version, "print the version"),
 		PP_OPT_END(),
@@ -57,7 +57,7 @@ int main(int argc, const char **argv)
 		       PPF_VERSION_MINOR);
 		return 0;
 	}
-	pp_log_level = quiet ? PP_LOG_QUIET : verbose;
+	pp_log_level = quiet > 1 ? PP_LOG_SILENT : quiet ? PP_LOG_QUIET : verbose;
 	/* the analyzer contract, checked before any analyzer runs (a few microseconds) */
 	if (ana_registry_check(bug, sizeof(bug)))
 		pp_die("internal error: %s", bug);

@@ -36,7 +36,7 @@ void pp_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (pp_log_level < PP_LOG_INFO)
+	if (pp_log_level < PP_LOG_QUIET)
 		return;
 	va_start(ap, fmt);
 	vlog("warning: ", fmt, ap);

@@ -20,7 +20,17 @@
 #define PP_UNUSED __attribute__((unused))
 #define PP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-enum pp_log_level { PP_LOG_QUIET = -1, PP_LOG_INFO = 0, PP_LOG_VERBOSE = 1, PP_LOG_DEBUG = 2 };
+/*
+ * -qq: errors only; -q: warnings and errors (what changes a result is never
+ * hidden by one -q); default: information too; -v, -vv: more.
+ */
+enum pp_log_level {
+	PP_LOG_SILENT = -2,
+	PP_LOG_QUIET = -1,
+	PP_LOG_INFO = 0,
+	PP_LOG_VERBOSE = 1,
+	PP_LOG_DEBUG = 2,
+};
 
 /* Set once by main(); read-only afterwards. */
 extern int pp_log_level;

@@ -269,7 +269,7 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_COUNT('v', "verbose", &o->verbose,
 			     "more messages; per-CPU losses in the summary"),
 		PP_OPT_COUNT('q', "quiet", &quiet,
-			     "errors only: no summary, no informational messages or warnings"),
+			     "no summary or informational messages (-qq: no warnings either)"),
 		PP_OPT_GROUP("Production (docs/production.md)"),
 		PP_OPT_SIZE(0, "max-size", &o->max_size,
 			    "stop when the capture reaches SIZE; with --rotate, each file's size"),
@@ -302,7 +302,7 @@ int cmd_record(int argc, const char **argv)
 	}
 	if (quiet)
 		o->verbose = 0;		/* -q wins: no self-statistics either */
-	pp_log_level = quiet ? PP_LOG_QUIET : o->verbose;
+	pp_log_level = quiet > 1 ? PP_LOG_SILENT : quiet ? PP_LOG_QUIET : o->verbose;
 	if (n > 0) {
 		/* argv + 1 was compacted: the leftovers are the command */
 		o->argv = pp_xcalloc((size_t)n + 1, sizeof(*o->argv));
