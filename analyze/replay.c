@@ -32,7 +32,7 @@ static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *se
 	l->v = pp_xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
 	bool plain = !az->nr_cpus && ((az->ops->flags & PP_AZ_OWN_TASK_FILTER) ||
 				      (!az->nr_pids && !az->nr_tids)) &&
-		     !sel->filter && !az->opt.exit_n;
+		     !sel->filter && !az->opt.exit_n && !(sel->sel && sel->sel->max_stack);
 	l->v[l->nr++] = (struct ana_disp){ az, sel, plain };
 }
 
@@ -134,6 +134,20 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 	return true;
 }
 
+/*
+ * max-stack=N: the length of @ev's callchain that keeps its first N real frames
+ * (innermost first); PERF_CONTEXT_* markers (>= (u64)-4095) count for nothing.
+ */
+static uint32_t stack_cut(const struct pp_event *ev, uint32_t max)
+{
+	uint32_t frames = 0;
+
+	for (uint32_t i = 0; i < ev->nr_stack; i++)
+		if (ev->stack[i] < (uint64_t)-4095 && ++frames > max)
+			return i;
+	return ev->nr_stack;
+}
+
 /* -N: every analyzer has had its N events, the rest of the capture is not needed. */
 static bool all_done(const struct ana_session *s)
 {
@@ -196,7 +210,15 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 			continue;
 		az->nr_delivered++;
 		ev.sel = sel;
-		az->ops->event(az, &ev);
+		if (sel->sel && sel->sel->max_stack) {
+			uint32_t nr = ev.nr_stack;
+
+			ev.nr_stack = stack_cut(&ev, sel->sel->max_stack);
+			az->ops->event(az, &ev);
+			ev.nr_stack = nr;
+		} else {
+			az->ops->event(az, &ev);
+		}
 		if (az->opt.exit_n && az->nr_delivered >= az->opt.exit_n)
 			s->all_done = all_done(s);
 	}

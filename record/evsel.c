@@ -646,6 +646,8 @@ int rec_evsels_finish(struct rec_session *s)
 		    e->kind == PPF_EV_BREAKPOINT) {
 			a->exclude_user = s->opts.exclude_user;
 			a->exclude_kernel = s->opts.exclude_kernel;
+			a->exclude_host = s->opts.exclude_host;
+			a->exclude_guest = s->opts.exclude_guest;
 		}
 		if (a->freq) {
 			if (s->opts.period) {

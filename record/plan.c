@@ -114,6 +114,10 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		o->kernel_callchain &= p.kernel_callchain || !p.callchain;
 		o->exclude_user |= p.exclude_user;
 		o->exclude_kernel |= p.exclude_kernel;
+		o->exclude_host |= p.exclude_host;
+		o->exclude_guest |= p.exclude_guest;
+		if (p.watermark)	/* the analyzer's --watermark, as perf-prof's */
+			o->watermark = p.watermark;
 		o->sideband |= p.sideband;
 		o->regs |= p.regs;
 		if (p.all_cpus && !o->cpus && !o->pids && !o->tids && !o->cgroups)

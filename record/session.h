@@ -54,6 +54,7 @@ struct rec_opts {
 	bool user_callchain;		/* default true */
 	bool kernel_callchain;		/* default true */
 	bool exclude_user, exclude_kernel;
+	bool exclude_host, exclude_guest;	/* -G, --exclude-guest (from --for plans) */
 	bool all_cpus;			/* -a */
 	const char *cpus, *pids, *tids, *cgroups;
 	int mmap_pages;

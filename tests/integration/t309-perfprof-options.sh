@@ -143,6 +143,13 @@ frames() {	# frames CAPTURE: the largest number of frames under one event
 	fail "pp-record stack"
 assert_ge "frames under a whole stack" 3 "$(frames st.pp)"
 assert_between "frames under max-stack=2" 1 2 "$(frames ms.pp)"
+# ... and offline, pp-analyze cuts a capture's whole stacks to N real frames
+frames_sel() {	# frames_sel CAPTURE SELECTOR
+	"$PP_ANALYZE" "$1" trace -e "$2" -g | awk '/^20/ { if (n > m) m = n; n = 0; next } { n++ }
+		END { if (n > m) m = n; print m + 0 }'
+}
+assert_eq "frames under an offline max-stack=1" 1 "$(frames_sel st.pp 'sched:sched_switch//max-stack=1/')"
+assert_eq "frames under an offline max-stack=2" 2 "$(frames_sel st.pp 'sched:sched_switch//max-stack=2/')"
 
 # t309.9 accepted through pp and pp-record --for: nothing on stderr, events analysed
 LOAD="exec $PP_LOAD/ctxsw -n 200 2>/dev/null"	# the load's own line goes to stderr
