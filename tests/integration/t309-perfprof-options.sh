@@ -168,17 +168,12 @@ done
 grep -q "pp-record: error: .*--overwrite: .*--flight-recorder" live.err || { cat live.err; fail "pp --overwrite"; }
 
 # t309.10 --watermark reaches pp-record: the tracefs instance wakes it at half of it
-# (ftrace.c's buffer_percent), 25 by default.  Active once record/plan.c merges the
-# plan's watermark (docs/analyzers.md "perf-prof options").
-if grep -q 'p\.watermark' "$TOP/record/plan.c"; then
-	"$PP_RECORD" -q --for 'trace -e sched:sched_switch --watermark 80' -o wm.pp --duration 2 &
-	rec=$!
-	sleep 1
-	bp=$(cat /sys/kernel/tracing/instances/pp-$rec/buffer_percent 2>/dev/null)
-	wait $rec || fail "pp-record --for '... --watermark 80'"
-	[ -n "$bp" ] || skip "no tracefs instance of pp-record to read (tracepoints through perf rings here)"
-	assert_eq "buffer_percent for --watermark 80" 40 "$bp"
-else
-	echo "note: t309.10 waits for record/plan.c to merge the plan's --watermark"
-fi
+# (ftrace.c's buffer_percent), 25 by default.
+"$PP_RECORD" -q --for 'trace -e sched:sched_switch --watermark 80' -o wm.pp --duration 2 &
+rec=$!
+sleep 1
+bp=$(cat /sys/kernel/tracing/instances/pp-$rec/buffer_percent 2>/dev/null)
+wait $rec || fail "pp-record --for '... --watermark 80'"
+[ -n "$bp" ] || skip "no tracefs instance of pp-record to read (tracepoints through perf rings here)"
+assert_eq "buffer_percent for --watermark 80" 40 "$bp"
 exit 0
