@@ -642,7 +642,8 @@ static void verify(struct pp_az *az, size_t i, const struct result *a)
 		       "difference at row %zu): %s", i + 1, a->nr_rows, b.nr_rows,
 		       diff == SIZE_MAX ? (a->nr_rows < b.nr_rows ? a->nr_rows : b.nr_rows) : diff, q);
 		az->exit_status = 1;
-	} else {
+	} else if (az->opt.verbose || pp_log_level >= PP_LOG_VERBOSE) {
+		/* agreement is said with -v only: perf-prof's --verify is silent when it holds */
 		fprintf(stderr, "sql: verify: query %zu: %zu rows, same in both modes\n", i + 1,
 			a->nr_rows);
 	}

@@ -71,7 +71,7 @@ static void on_stop(int sig)
 static void on_usr1(int sig)
 {
 	(void)sig;
-	pp_dump = 1;
+	rec_dump = 1;
 }
 
 static void on_child(int sig)

@@ -43,7 +43,7 @@
 #include "symbols.h"
 #include "tasks.h"
 
-volatile sig_atomic_t pp_dump;
+volatile sig_atomic_t rec_dump;
 
 /* Exited tasks stay in a new file's table this long: their last events follow the EXIT. */
 #define REC_TASK_GRACE_NS 1000000000ull
@@ -551,8 +551,8 @@ int rec_prod_poll(struct rec_session *s, uint64_t now_ns)
 
 	if (!p->checked && (rc = check_trigger(s)))
 		return rc;
-	if (pp_dump) {
-		pp_dump = 0;
+	if (rec_dump) {
+		rec_dump = 0;
 		if (p->flight_size) {
 			rc = flight_dump(s, false);
 			if (rc)

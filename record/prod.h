@@ -28,7 +28,7 @@
 #include "session.h"
 
 /* Set by SIGUSR1: dump the flight recorder, or start the next rotated file. */
-extern volatile sig_atomic_t pp_dump;
+extern volatile sig_atomic_t rec_dump;
 
 /* A compressed segment kept in memory: header and payload, as the writer made them. */
 struct rec_kseg {
