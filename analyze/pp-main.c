@@ -506,18 +506,24 @@ static void live_loop(struct live *lv, const sigset_t *waitmask)
 	}
 }
 
-/* -v, -vv ... or --verbose among the analyzer's options (the common option; not a script's) */
-static bool verbose_arg(int argc, const char **argv)
+/*
+ * How verbose the analyzer's options ask for: each -v, each v of -vv..., each
+ * --verbose (the common option; not a script's, after --).
+ */
+static int verbose_arg(int argc, const char **argv)
 {
+	int n = 0;
+
 	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];
+		size_t vs = a[0] == '-' ? strspn(a + 1, "v") : 0;
 
 		if (!strcmp(a, "--verbose"))
-			return true;
-		if (a[0] == '-' && a[1] == 'v' && a[strspn(a + 1, "v") + 1] == '\0')
-			return true;
+			n++;
+		else if (vs && a[vs + 1] == '\0')
+			n += (int)vs;
 	}
-	return false;
+	return n;
 }
 
 static int run_live(int argc, const char **argv)
@@ -561,8 +567,17 @@ static int run_live(int argc, const char **argv)
 	const char **rv = pp_xcalloc((size_t)ncmd + 8, sizeof(*rv));
 	int nr = 0;
 	rv[nr++] = "pp-record";
-	/* stderr stays empty unless something is wrong: pp-record's summary is for -v */
-	rv[nr++] = verbose_arg(nan, an) ? "-v" : "-q";
+	/*
+	 * stderr stays empty unless something is wrong.  -v is the analyzer's own
+	 * verbose output, as perf-prof's (expr -v lists its program on stdout, and
+	 * perf-prof's harness fails on any stderr line); -vv adds pp-record's
+	 * summary, -vvv its debug lines.
+	 */
+	int verbose = verbose_arg(nan, an);
+	if (verbose >= 3)
+		rv[nr++] = "-v";
+	else if (verbose < 2)
+		rv[nr++] = "-q";
 	rv[nr++] = "--for";
 	rv[nr++] = pp_buf_str(&forstr);
 	rv[nr++] = "-o";

@@ -10,8 +10,9 @@
 #          stdout, exit 0, neither program left running, no tracefs instance of theirs
 #   t605.3 SIGUSR1: an interval report at once (-i 10000: none would come before the end)
 #   t605.4 SIGKILL of pp: pp-record and pp-analyze end within 5 s, their instances gone
-#   t605.5 -v: pp-record's summary on stderr, and a filter the kernel cannot apply is
-#          said (without -v: nothing, t605.6, from pp or from pp-record alone)
+#   t605.5 -v: nothing on stderr (the analyzer's own verbose output); -vv: pp-record's
+#          summary; -vvv: a filter the kernel cannot apply is said (without -v: nothing,
+#          t605.6, from pp or from pp-record alone)
 #   t605.7 `pp -h`, `pp top -h`: help on stdout, exit 0
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
@@ -145,15 +146,24 @@ run 1.5 SIGKILL kill top -e sched:sched_switch -i 1000
 assert_eq "t605.4 pp's status" -9 "$RC"
 gone kill
 
-# t605.5: -v shows pp-record's summary and a filter the kernel cannot apply
+# t605.5: -v is the analyzer's own (expr -v lists its program on stdout): stderr stays
+# empty, as perf-prof's harness wants; -vv shows pp-record's summary, -vvv also a filter
+# the kernel cannot apply
 FILTER='sched:sched_wakeup/comm_get(_pid) ~ "t605*"/'
-run 2 SIGINT verbose trace -e "$FILTER" -v
-assert_eq "t605.5 exit status" 0 "$RC"
+run 2 SIGINT verbose1 trace -e "$FILTER" -v
+assert_eq "t605.5 exit status with -v" 0 "$RC"
+quiet verbose1
+gone verbose1
+run 2 SIGINT verbose trace -e "$FILTER" -vv
+assert_eq "t605.5 exit status with -vv" 0 "$RC"
 grep -q "^pp-record: [0-9]* events" verbose.err ||
-	{ cat verbose.err; fail "t605.5: no summary with -v"; }
-grep -q "the kernel cannot apply filter" verbose.err ||
-	{ cat verbose.err; fail "t605.5: the filter the kernel cannot apply is not said with -v"; }
+	{ cat verbose.err; fail "t605.5: no summary with -vv"; }
 gone verbose
+run 2 SIGINT verbose3 trace -e "$FILTER" -v -vv
+assert_eq "t605.5 exit status with -v -vv" 0 "$RC"
+grep -q "the kernel cannot apply filter" verbose3.err ||
+	{ cat verbose3.err; fail "t605.5: the filter the kernel cannot apply is not said with -vvv"; }
+gone verbose3
 
 # t605.6: ... and without -v, neither; pp-record alone says it only with -v too, for
 # the tracefs instance and for perf's rings
