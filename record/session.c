@@ -61,6 +61,7 @@ void rec_session_init(struct rec_session *s)
 	s->opts.mmap_pages = REC_DEFAULT_PAGES;
 	s->opts.watermark = REC_DEFAULT_WATERMARK;
 	s->opts.kallsyms = -1;
+	s->opts.command_stdout = -1;
 	s->opts.spill_max = REC_DEFAULT_SPILL;
 	s->wl.go_fd = -1;
 	s->wl.err_fd = -1;
@@ -253,7 +254,15 @@ int rec_session_open(struct rec_session *s)
 		if (rec_insn_wanted(&s->evsels[i]))
 			s->insn = rec_insn_new("/proc/kcore");
 	if (s->opts.argv) {
-		rc = rec_workload_prepare(&s->wl, s->opts.argv);
+		/*
+		 * -o -: the capture is our standard output, so the command writes
+		 * elsewhere: where --command-stdout says (pp gives its own standard
+		 * output, as perf-prof's command writes to the terminal), else stderr.
+		 */
+		bool stream = s->opts.output && !strcmp(s->opts.output, "-");
+		int out_fd = s->opts.command_stdout >= 0 ? s->opts.command_stdout : stream ? 2 : -1;
+
+		rc = rec_workload_prepare(&s->wl, s->opts.argv, out_fd);
 		if (rc)
 			return rec_session_fail(s, rc, "cannot start '%s': %s", s->opts.argv[0],
 						strerror(-rc));

@@ -60,6 +60,7 @@ struct rec_opts {
 	int mmap_pages;
 	int watermark;			/* percent */
 	const char *output;
+	int command_stdout;		/* --command-stdout FD: the command's stdout (-1: default) */
 	uint64_t duration_ns;
 	int zstd_level;
 	int verbose;

@@ -21,7 +21,7 @@
 #include "common/log.h"
 #include "workload.h"
 
-int rec_workload_prepare(struct rec_workload *wl, const char *const *argv)
+int rec_workload_prepare(struct rec_workload *wl, const char *const *argv, int stdout_fd)
 {
 	int go[2], er[2];
 	pid_t pid;
@@ -62,6 +62,8 @@ int rec_workload_prepare(struct rec_workload *wl, const char *const *argv)
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		close(go[0]);
+		if (stdout_fd >= 0 && stdout_fd != STDOUT_FILENO && dup2(stdout_fd, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], (char *const *)argv);
 		e = errno;
 		if (write(er[1], &e, sizeof(e)) < 0)

@@ -28,9 +28,11 @@ struct rec_workload {
  * rec_workload_prepare() - fork the child, which waits for rec_workload_start()
  * @wl: zeroed by the caller
  * @argv: the command, NULL-terminated
+ * @stdout_fd: the child's standard output (-1: ours); a capture streamed to our
+ *	standard output must not receive the command's text
  * Return: 0 or -errno.
  */
-int rec_workload_prepare(struct rec_workload *wl, const char *const *argv);
+int rec_workload_prepare(struct rec_workload *wl, const char *const *argv, int stdout_fd);
 
 /**
  * rec_workload_start() - let the child exec

@@ -43,6 +43,18 @@ if [ -t 1 ] || script -qc true /dev/null >/dev/null 2>&1; then
 	fi
 fi
 
+# t107.5 (2026-12-04) the command's own output never enters the streamed capture: it goes
+# to stderr, or to --command-stdout FD (pp gives its standard output)
+"$PP_RECORD" -q -e sched:sched_switch -o - -- sh -c 'echo t107-hello; echo t107-more' \
+	>cmd.pp 2>cmd.err || { cat cmd.err; fail "pp-record -o - -- COMMAND"; }
+grep -q t107-hello cmd.err || { cat cmd.err; fail "the command's stdout is not on stderr"; }
+"$PP_ANALYZE" cmd.pp event-care >care.out 2>&1
+grep -q "corrupt\|bad magic" care.out && { cat care.out; fail "the command's text is in the capture"; }
+"$PP_RECORD" -q -e sched:sched_switch -o - --command-stdout 3 -- sh -c 'echo t107-fd3' \
+	>cmd3.pp 2>cmd3.err 3>cmd3.out || { cat cmd3.err; fail "pp-record --command-stdout 3"; }
+grep -q t107-fd3 cmd3.out || fail "--command-stdout 3: the command's stdout is not on fd 3"
+grep -q t107-fd3 cmd3.err && fail "--command-stdout 3: the command's stdout went to stderr"
+
 # the reader goes away: pp-record stops with an error, not a signal
 "$PP_RECORD" -a -e sched:sched_switch --duration 20 -o - 2>epipe.err | head -c 1000 >/dev/null
 rc=$?
