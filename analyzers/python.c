@@ -155,6 +155,12 @@ static int python_init(struct pp_az *az)
 		       p->py ? ana_py_errmsg(p->py) : ana_py_errmsg(NULL));
 		return rc == PP_ENOTSUP ? PP_EUSAGE : rc;
 	}
+	/* perf-prof's line, on stdout before any of the script's output: live only, so that
+	 * offline stdout stays the script's own */
+	if (ana_is_live(az) && ana_py_file(p->py)) {
+		printf("Loaded module: %s\n", ana_py_file(p->py));
+		fflush(stdout);
+	}
 	p->init = ana_py_func(p->py, "__init__");
 	p->exit = ana_py_func(p->py, "__exit__");
 	p->interval = ana_py_func(p->py, "__interval__");

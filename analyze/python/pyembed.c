@@ -40,6 +40,7 @@ struct ana_py {
 	struct ana_py_fn *fns;
 	struct ana_py_evtype *ets;
 	struct pp_buf err;
+	char *file;			/* the module's file, absolute when known, or NULL */
 };
 
 static unsigned py_users;
@@ -167,6 +168,29 @@ static int load(struct ana_py *py, const char *script)
 	return py->module ? 0 : -1;
 }
 
+/* The loaded module's __file__, made absolute as perf-prof's import by name makes it. */
+static char *module_file(PyObject *module)
+{
+	PyObject *f = PyObject_GetAttrString(module, "__file__");
+	const char *path = f && PyUnicode_Check(f) ? PyUnicode_AsUTF8(f) : NULL;
+	char *out = NULL;
+
+	if (path && *path == '<')	/* <stdin> */
+		path = NULL;
+	if (path)
+		out = realpath(path, NULL);
+	if (!out && path)
+		out = pp_xstrdup(path);
+	PyErr_Clear();
+	Py_XDECREF(f);
+	return out;
+}
+
+const char *ana_py_file(const struct ana_py *py)
+{
+	return py ? py->file : NULL;
+}
+
 int ana_py_open(struct ana_session *s, const char *script, int argc, const char **argv,
 		struct ana_py **out)
 {
@@ -205,6 +229,8 @@ int ana_py_open(struct ana_session *s, const char *script, int argc, const char 
 		grab_error(py);
 		return PP_EUSAGE;
 	}
+	if (!rc)
+		py->file = module_file(py->module);
 	return rc ? PP_EUSAGE : 0;
 }
 
@@ -224,6 +250,7 @@ void ana_py_close(struct ana_py *py)
 	}
 	Py_XDECREF(py->module);
 	pp_buf_release(&py->err);
+	free(py->file);
 	free(py);
 	if (py_users && !--py_users)
 		Py_FinalizeEx();	/* flushes sys.stdout, runs atexit handlers */

@@ -7,7 +7,7 @@
  * for other byte arrays; a list of int for other arrays), _callchain (list
  * of {'addr','symbol','offset','kernel','dso'}) and _event ("sys:alias").
  * Attribute and [] access, get(), in, len(), keys()/values()/items(),
- * iteration over the keys, print(timestamp=True, callchain=True) in the
+ * iteration over (name, value) pairs, print(timestamp=True, callchain=True) in the
  * trace layout, to_dict(), str() (the trace line), repr(), hash().
  * Nothing is decoded before it is asked for: a handler that reads one
  * field pays one dict lookup and one integer conversion.
@@ -317,11 +317,6 @@ static int ev_contains(PyObject *self, PyObject *key)
 	return PyDict_Contains(((PpEvent *)self)->et->fieldmap, key);
 }
 
-static PyObject *ev_iter(PyObject *self)
-{
-	return PyObject_GetIter(((PpEvent *)self)->et->keys);
-}
-
 static PyObject *ev_keys(PyObject *self, PyObject *unused)
 {
 	return PySequence_List(((PpEvent *)self)->et->keys);
@@ -365,6 +360,18 @@ static PyObject *ev_items(PyObject *self, PyObject *unused)
 static PyObject *ev_to_dict(PyObject *self, PyObject *unused)
 {
 	return collect(self, 2);
+}
+
+/* iter(event): (name, value) pairs, as perf-prof's PerfEvent (keys() gives the names) */
+static PyObject *ev_iter(PyObject *self)
+{
+	PyObject *items = collect(self, 1), *it;
+
+	if (!items)
+		return NULL;
+	it = PyObject_GetIter(items);
+	Py_DECREF(items);
+	return it;
 }
 
 static PyObject *ev_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs)

@@ -48,6 +48,12 @@ void ana_py_close(struct ana_py *py);
 /** ana_py_errmsg() - the last error: a Python traceback or a message. Borrowed. */
 const char *ana_py_errmsg(const struct ana_py *py);
 
+/**
+ * ana_py_file() - the loaded script's file (its module's __file__, absolute when it
+ * exists: what perf-prof prints as "Loaded module:"), or NULL (stdin). Borrowed.
+ */
+const char *ana_py_file(const struct ana_py *py);
+
 /** ana_py_func() - the script's callable @name, or NULL when it has none. */
 struct ana_py_fn *ana_py_func(struct ana_py *py, const char *name);
 
@@ -88,6 +94,10 @@ static inline void ana_py_close(struct ana_py *py)
 static inline const char *ana_py_errmsg(const struct ana_py *py)
 {
 	return "Python support is not built in (built with NO_PYTHON=1)";
+}
+static inline const char *ana_py_file(const struct ana_py *py)
+{
+	return NULL;
 }
 static inline struct ana_py_fn *ana_py_func(struct ana_py *py, const char *name)
 {

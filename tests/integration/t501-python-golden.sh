@@ -72,7 +72,9 @@ def sched__sw(ev):
     print(len(ev), "prev_pid" in ev, "nope" in ev, ev.get("nope", 7), ev.get("prev_pid"))
     print(ev["next_comm"], ev.next_pid, ev._event, ev._realtime)
     print([(f["symbol"], f["offset"], f["kernel"], f["dso"]) for f in ev._callchain])
-    print(list(ev)[:6], ev.keys() == list(ev), ev.values()[:3], ev.items()[-1])
+    print(ev.keys()[:6], list(ev) == ev.items(), dict(ev) == ev.to_dict(), ev.values()[:3], ev.items()[-1])
+    for name, value in ev:
+        assert ev[name] == value and getattr(ev, name) == value, name
     print(sorted(ev.to_dict().items())[1:4])
     print(hash(ev) == hash(ev), repr(ev)[:40])
     try:
@@ -98,7 +100,7 @@ cat >expect <<'EOT'
 18 True False 7 200
 swapper/0 0 sched:sw 1767225600000200000
 [('schedule', 16, True, '[kernel.kallsyms]'), ('do_nanosleep', 32, True, '[kernel.kallsyms]'), ('entry_SYSCALL_64', 8, True, '[kernel.kallsyms]'), ('work_loop', 16, False, '/usr/bin/worker'), ('main', 16, False, '/usr/bin/worker')]
-['_pid', '_tid', '_time', '_cpu', '_period', '_realtime'] True [200, 200, 1000000200000] ('_event', 'sched:sw')
+['_pid', '_tid', '_time', '_cpu', '_period', '_realtime'] True True [200, 200, 1000000200000] ('_event', 'sched:sw')
 [('_cpu', 0), ('_event', 'sched:sw'), ('_period', 1)]
 True pp.Event({'_pid': 200, '_tid': 200, '_ti
 event sched:sw has no field 'nope'
@@ -141,6 +143,34 @@ run_ok actual sh -c "\"$PP_ANALYZE\" sql-basic.ppcap python - <counter_mod.py"
 assert_eq "script on stdin" "stdin 11" "$(cat actual)"
 run_ok actual "$PP_ANALYZE" sql-basic.ppcap python -e irq:softirq_entry counter_mod
 assert_eq "script as a module" "stdin 2" "$(cat actual)"
+# live (a stream, as `pp python` runs), perf-prof's "Loaded module: PATH" comes first on
+# stdout, the absolute path of the file, for a module name and for a script path alike
+run_ok actual sh -c "\"$PP_ANALYZE\" - python -e irq:softirq_entry counter_mod <sql-basic.ppcap"
+printf 'Loaded module: %s/counter_mod.py\nstdin 2\n' "$(pwd -P)" >expect
+check_output expect actual
+mkdir -p sub && cp counter_mod.py sub/bypath.py
+run_ok actual sh -c "\"$PP_ANALYZE\" - python -e irq:softirq_entry sub/bypath.py <sql-basic.ppcap"
+printf 'Loaded module: %s/sub/bypath.py\nstdin 2\n' "$(pwd -P)" >expect
+check_output expect actual
+
+# t501.5b perf-prof suite's field access script: every access form, no exception
+cat >access.py <<'PY'
+def __sample__(event):
+    pid = event._pid; tid = event._tid; cpu = event._cpu; time = event._time
+    period = event._period
+    assert event['_pid'] == pid and event.get('nonexistent', -1) == -1 and '_pid' in event
+    assert len(event) == len(event.keys())
+    n = 0
+    for name, value in event:
+        n += 1
+    assert n == len(event)
+    d = event.to_dict()
+def __exit__():
+    print("field access ok")
+PY
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap python access.py
+assert_eq "field access forms" "field access ok" "$(cat actual)"
+[ ! -s stderr.out ] || { cat stderr.out; fail "field access raised"; }
 
 # t501.6 the help template: a handler stub and the field list per event
 run_ok actual "$PP_ANALYZE" sql-basic.ppcap python -e irq:softirq_entry,cpu-clock help

@@ -83,5 +83,6 @@ def __exit__():
 PY
 chmod +x live.py
 timeout 60 ./live.py a1 a2 >live.out 2>live.err || { cat live.err; fail "the live script exited $?"; }
-assert_eq "a live script's events and arguments" "200 a1 a2" "$(cat live.out)"
+assert_eq "a live script's events and arguments" "200 a1 a2" "$(sed 1d live.out)"
+assert_eq "live: perf-prof's Loaded module line" "Loaded module: $(pwd -P)/live.py" "$(sed -n 1p live.out)"
 exit 0
