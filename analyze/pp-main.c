@@ -24,6 +24,8 @@
  * signals are blocked but while pp waits in ppoll(), so the handlers only
  * set flags and nothing is missed between a check and the wait.
  */
+#include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -33,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -653,6 +656,418 @@ static int run_live(int argc, const char **argv)
 	return lv.rec.code ? lv.rec.code : lv.ana.code;
 }
 
+/*
+ * perf-prof's name: a symlink named perf-prof to pp is a drop-in.  perf-prof
+ * prints its help on stderr, in its own layout (" Usage: perf-prof ...",
+ * " Available Profilers:" then one "   NAME   SUMMARY" line each), and exits
+ * 129; scripts and perf-prof's test harness read it so.  Under the name pp
+ * help goes to stdout as before.
+ */
+static bool perfprof_name;
+
+#define PERFPROF_HELP_EXIT 129
+
+/* Run `pp-analyze help [ANALYZER]` with its stdout on stderr; its exit status. */
+static int analyze_help_to_stderr(const char *analyzer)
+{
+	char path[PATH_MAX + 32];
+	const char *v[] = { prog("pp-analyze", path, sizeof(path)), "help", analyzer, NULL };
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		pp_die("fork: %s", strerror(errno));
+	if (pid == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		execvp(v[0], (char **)v);
+		pp_err("cannot run %s: %s", v[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			pp_die("waitpid: %s", strerror(errno));
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* `perf-prof`, `perf-prof -h`: the profilers (pp's analyzers), then pp's help. */
+static int perfprof_help(void)
+{
+	char path[PATH_MAX + 32], cmd[PATH_MAX + 64], line[1024];
+	struct pp_buf text = PP_BUF_INIT;
+	bool in_list = false;
+
+	/* the list is pp-analyze's: read its help once, print it after the list */
+	snprintf(cmd, sizeof(cmd), "'%s' help", prog("pp-analyze", path, sizeof(path)));
+	FILE *fp = strchr(path, '\'') ? NULL : popen(cmd, "r");
+	if (!fp) {
+		pp_err("cannot run %s", path);
+		return 2;
+	}
+	fprintf(stderr, " Usage: perf-prof profiler [PROFILER OPTION...] [help] [cmd [args...]]\n"
+			"    or: perf-prof --symbols /path/to/bin\n\n"
+			" Available Profilers:\n");
+	while (fgets(line, sizeof(line), fp)) {
+		pp_buf_adds(&text, line);
+		if (!strcmp(line, "Analyzers:\n")) {
+			in_list = true;
+			continue;
+		}
+		if (!in_list)
+			continue;
+		if (line[0] != ' ') {
+			in_list = false;
+			continue;
+		}
+		char *name = line + strspn(line, " ");
+		char *end = name + strcspn(name, " \n");
+		char *sum = end + strspn(end, " ");
+		sum[strcspn(sum, "\n")] = '\0';
+		*end = '\0';
+		if (*name && *sum)
+			fprintf(stderr, "   %-20s %s\n", name, sum);
+	}
+	int st = pclose(fp);
+	fputc('\n', stderr);
+	usage(stderr);
+	fputs(pp_buf_str(&text), stderr);
+	pp_buf_release(&text);
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return 2;
+	return PERFPROF_HELP_EXIT;
+}
+
+/* `perf-prof NAME -h`: perf-prof's usage line, then the analyzer's help. */
+static int perfprof_analyzer_help(const char *name)
+{
+	fprintf(stderr, " Usage: perf-prof %s [OPTION...]\n\n", name);
+	int rc = analyze_help_to_stderr(name);
+	return rc ? rc : PERFPROF_HELP_EXIT;
+}
+
+/*
+ * --symbols BIN: perf-prof's (and pprof's) address lookup.  stdin holds
+ * /proc/PID/maps lines, then one item a line: an address "0x..." prints
+ * "symbol+0xOFF" of the mapped file ("??" when unknown); a symbol name of
+ * BIN prints its file offset "0x..." (nothing when unknown).  The ELF files
+ * are read here, by a small reader of 64-bit ELF symbol tables (.symtab and
+ * .dynsym, functions only).  Names are printed as stored (pp links no
+ * demangler; common/symbolize.c needs libiberty).
+ */
+struct elf_fn {
+	uint64_t start, size;
+	const char *name;	/* into the mapped file, or allocated (@owned) */
+	bool owned;
+};
+
+struct elf_img {
+	const uint8_t *map;
+	size_t len;
+	uint64_t text_vaddr, text_off;
+	struct elf_fn *fn;
+	size_t nfn, cap;
+	const uint8_t *build_id;	/* into the mapped file */
+	size_t build_id_sz;
+	bool debug;		/* the debug file was read */
+};
+
+static bool in_file(const struct elf_img *e, uint64_t off, uint64_t sz)
+{
+	return off <= e->len && sz <= e->len - off;
+}
+
+static void elf_add_syms(struct elf_img *e, const Elf64_Shdr *sh, const Elf64_Shdr *shs,
+			 unsigned shnum)
+{
+	if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_link >= shnum ||
+	    !in_file(e, sh->sh_offset, sh->sh_size))
+		return;
+	const Elf64_Shdr *strs = &shs[sh->sh_link];
+	if (!in_file(e, strs->sh_offset, strs->sh_size) || !strs->sh_size ||
+	    e->map[strs->sh_offset + strs->sh_size - 1] != '\0')
+		return;
+	const char *str = (const char *)e->map + strs->sh_offset;
+	size_t n = sh->sh_size / sizeof(Elf64_Sym);
+
+	for (size_t i = 0; i < n; i++) {
+		Elf64_Sym s;
+		memcpy(&s, e->map + sh->sh_offset + i * sizeof(s), sizeof(s));
+		int type = ELF64_ST_TYPE(s.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+		    !s.st_value || s.st_name >= strs->sh_size || !str[s.st_name])
+			continue;
+		if (e->nfn == e->cap) {
+			e->cap = e->cap ? e->cap * 2 : 1024;
+			e->fn = pp_xrealloc(e->fn, e->cap * sizeof(*e->fn));
+		}
+		e->fn[e->nfn++] = (struct elf_fn){ s.st_value, s.st_size, str + s.st_name, false };
+	}
+}
+
+/* 0, or a negative errno (-ENOEXEC: not a 64-bit ELF file of this machine's byte order) */
+static int elf_load(const char *path, struct elf_img *e)
+{
+	struct stat sb;
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	memset(e, 0, sizeof(*e));
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size < sizeof(eh)) {
+		close(fd);
+		return S_ISREG(sb.st_mode) ? -ENOEXEC : -EINVAL;
+	}
+	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -errno;
+	e->map = m;
+	e->len = (size_t)sb.st_size;
+	memcpy(&eh, e->map, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB) ||
+	    (eh.e_shnum && eh.e_shentsize != sizeof(Elf64_Shdr)) ||
+	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
+	    !in_file(e, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)) ||
+	    !in_file(e, eh.e_phoff, (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr))) {
+		munmap(m, e->len);
+		e->map = NULL;
+		return -ENOEXEC;
+	}
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		memcpy(&ph, e->map + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+			e->text_vaddr = ph.p_vaddr;
+			e->text_off = ph.p_offset;
+			break;
+		}
+	}
+	Elf64_Shdr *shs = pp_xcalloc(eh.e_shnum ? eh.e_shnum : 1, sizeof(*shs));
+	memcpy(shs, e->map + eh.e_shoff, (size_t)eh.e_shnum * sizeof(*shs));
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		if (shs[i].sh_type == SHT_SYMTAB || shs[i].sh_type == SHT_DYNSYM)
+			elf_add_syms(e, &shs[i], shs, eh.e_shnum);
+		/* the build id names a separate debug file */
+		if (shs[i].sh_type == SHT_NOTE && in_file(e, shs[i].sh_offset, shs[i].sh_size) &&
+		    shs[i].sh_size >= 16) {
+			const uint8_t *n = e->map + shs[i].sh_offset;
+			uint32_t nsz, dsz, type;
+			memcpy(&nsz, n, 4);
+			memcpy(&dsz, n + 4, 4);
+			memcpy(&type, n + 8, 4);
+			if (type == NT_GNU_BUILD_ID && nsz == 4 && !memcmp(n + 12, "GNU", 4) &&
+			    dsz >= 2 && dsz <= 64 && 16 + (uint64_t)dsz <= shs[i].sh_size) {
+				e->build_id = n + 16;
+				e->build_id_sz = dsz;
+			}
+		}
+	}
+	free(shs);
+	return 0;
+}
+
+static void elf_free(struct elf_img *e);
+
+/* Add the functions of /usr/lib/debug/.build-id/xx/yyyy.debug, when there is one. */
+static void elf_add_debug(struct elf_img *e)
+{
+	char path[256];
+	int n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", e->build_id[0]);
+	struct elf_img dbg;
+
+	for (size_t i = 1; i < e->build_id_sz; i++)
+		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", e->build_id[i]);
+	snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+	if (elf_load(path, &dbg))
+		return;
+	e->fn = pp_xrealloc(e->fn, (e->nfn + dbg.nfn + 1) * sizeof(*e->fn));
+	e->cap = e->nfn + dbg.nfn + 1;
+	for (size_t i = 0; i < dbg.nfn; i++) {
+		e->fn[e->nfn] = dbg.fn[i];
+		e->fn[e->nfn].owned = true;
+		e->fn[e->nfn++].name = pp_xstrdup(dbg.fn[i].name);
+	}
+	e->debug = true;
+	elf_free(&dbg);
+}
+
+static void elf_free(struct elf_img *e)
+{
+	if (e->map)
+		munmap((void *)e->map, e->len);
+	for (size_t i = 0; i < e->nfn; i++)
+		if (e->fn[i].owned)
+			free((char *)e->fn[i].name);
+	free(e->fn);
+	memset(e, 0, sizeof(*e));
+}
+
+static int symbols_fail(const char *path, int err)
+{
+	/* perf-prof prints nothing and exits 0; pp says why */
+	if (perfprof_name)
+		return 0;
+	pp_err("--symbols: cannot read '%s': %s", path,
+	       err == -ENOEXEC ? "not a 64-bit ELF file" : strerror(-err));
+	return 2;
+}
+
+static int fn_cmp(const void *a, const void *b)
+{
+	const struct elf_fn *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* then fewer leading underscores (malloc, not __libc_malloc), then by name */
+	size_t ux = strspn(x->name, "_"), uy = strspn(y->name, "_");
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Sort the functions; a zero size extends to the next function. */
+static void elf_index(struct elf_img *e)
+{
+	if (e->build_id_sz && !e->debug)
+		elf_add_debug(e);
+	qsort(e->fn, e->nfn, sizeof(*e->fn), fn_cmp);
+	for (size_t i = 0; i < e->nfn; i++)
+		if (!e->fn[i].size)
+			for (size_t j = i + 1; j < e->nfn; j++)
+				if (e->fn[j].start > e->fn[i].start) {
+					e->fn[i].size = e->fn[j].start - e->fn[i].start;
+					break;
+				}
+}
+
+/* The function covering @vaddr, or NULL. */
+static const struct elf_fn *elf_find(const struct elf_img *e, uint64_t vaddr)
+{
+	size_t lo = 0, hi = e->nfn;
+
+	while (lo < hi) {	/* the first function starting after vaddr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->fn[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* among those starting at or before vaddr, the nearest one that covers it */
+	for (size_t i = lo; i-- > 0;) {
+		const struct elf_fn *f = &e->fn[i];
+		if (vaddr - f->start < f->size || vaddr == f->start)
+			return f;
+		if (i + 1 < lo && f->start != e->fn[i + 1].start)
+			break;
+	}
+	return NULL;
+}
+
+struct sym_map {
+	uint64_t start, end, pgoff;
+	size_t file;		/* index into the loaded files */
+};
+
+static int symbols_mode(const char *binpath)
+{
+	struct elf_img bin;
+	struct elf_img *files = NULL;
+	char **paths = NULL;
+	struct sym_map *maps = NULL;
+	size_t nfiles = 0, nmaps = 0;
+	char line[PATH_MAX + 256];
+	int rc = elf_load(binpath, &bin);
+
+	if (rc)
+		return symbols_fail(binpath, rc);
+	elf_index(&bin);
+
+	bool have = fgets(line, sizeof(line), stdin) != NULL;
+
+	/* the maps lines: executable, file-backed mappings */
+	for (; have; have = fgets(line, sizeof(line), stdin) != NULL) {
+		unsigned long long start, end, off, inode;
+		unsigned maj, min;
+		char perm[5];
+		int pos = 0;
+		size_t f;
+
+		if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu%n", &start, &end, perm, &off,
+			   &maj, &min, &inode, &pos) != 7 || !pos)
+			break;
+		char *name = line + pos;
+		name += strspn(name, " \t");
+		name[strcspn(name, "\n")] = '\0';
+		if (strlen(perm) < 3 || perm[2] != 'x' || name[0] != '/' || end <= start)
+			continue;
+		for (f = 0; f < nfiles; f++)
+			if (!strcmp(paths[f], name))
+				break;
+		if (f == nfiles) {
+			files = pp_xrealloc(files, (nfiles + 1) * sizeof(*files));
+			paths = pp_xrealloc(paths, (nfiles + 1) * sizeof(*paths));
+			int err = elf_load(name, &files[nfiles]);
+			if (err && !nmaps) {	/* as perf-prof: the first file must load */
+				rc = symbols_fail(name, err);
+				free(files);
+				free(paths);
+				elf_free(&bin);
+				return rc;
+			}
+			elf_index(&files[nfiles]);
+			paths[nfiles++] = pp_xstrdup(name);
+		}
+		maps = pp_xrealloc(maps, (nmaps + 1) * sizeof(*maps));
+		maps[nmaps++] = (struct sym_map){ start, end, off, f };
+	}
+	/* then the items */
+	for (; have; have = fgets(line, sizeof(line), stdin) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "0x", 2) && isxdigit((unsigned char)line[2])) {
+			uint64_t addr = strtoull(line + 2, NULL, 16);
+			const struct elf_fn *fn = NULL;
+			uint64_t vaddr = 0;
+
+			for (size_t i = 0; i < nmaps && !fn; i++) {
+				const struct elf_img *e = &files[maps[i].file];
+				if (addr < maps[i].start || addr >= maps[i].end || !e->map)
+					continue;
+				vaddr = addr - maps[i].start + maps[i].pgoff - e->text_off + e->text_vaddr;
+				fn = elf_find(e, vaddr);
+			}
+			if (fn)
+				printf("%s+0x%llx\n", fn->name, (unsigned long long)(vaddr - fn->start));
+			else
+				printf("??\n");
+			continue;
+		}
+		for (size_t i = 0; i < bin.nfn; i++)
+			if (!strcmp(bin.fn[i].name, line)) {
+				printf("0x%llx\n", (unsigned long long)(bin.fn[i].start - bin.text_vaddr +
+									bin.text_off));
+				break;
+			}
+	}
+	for (size_t i = 0; i < nfiles; i++) {
+		elf_free(&files[i]);
+		free(paths[i]);
+	}
+	free(files);
+	free(paths);
+	free(maps);
+	elf_free(&bin);
+	if (fflush(stdout) || ferror(stdout)) {
+		pp_err("--symbols: cannot write the output: %s", strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	char self[PATH_MAX];
@@ -667,6 +1082,19 @@ int main(int argc, const char **argv)
 			snprintf(bindir, sizeof(bindir), "%s", self);
 		}
 	}
+	const char *base = strrchr(argv[0], '/');
+	perfprof_name = !strcmp(base ? base + 1 : argv[0], "perf-prof");
+	if (argc >= 2 && !strncmp(argv[1], "--symbols=", 10))
+		return symbols_mode(argv[1] + 10);
+	if (argc >= 2 && !strcmp(argv[1], "--symbols")) {
+		if (argc < 3) {
+			pp_err("--symbols needs a binary: --symbols /path/to/bin");
+			return 2;
+		}
+		return symbols_mode(argv[2]);
+	}
+	if (perfprof_name && (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return perfprof_help();
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		fflush(stdout);
@@ -681,10 +1109,17 @@ int main(int argc, const char **argv)
 		exec_prog("pp-analyze", argc - 2, argv + 2);
 	if (!strcmp(argv[1], "help"))
 		exec_prog("pp-analyze", argc - 1, argv + 1);
+	/* perf-prof's `list -h` is help, as for any profiler */
+	for (int i = 2; perfprof_name && i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return perfprof_analyzer_help(argv[1]);
 	if (!strcmp(argv[1], "list"))
 		return list_tracepoints(argc > 2 ? argv[2] : NULL);
 	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			if (perfprof_name)
+				return perfprof_analyzer_help(argv[1]);
 			exec_prog("pp-analyze", 2, (const char *[]){ "help", argv[1] });
+		}
 	return run_live(argc - 1, argv + 1);
 }
