@@ -9,6 +9,8 @@
 #ifndef PP_RECORD_RECORD_H
 #define PP_RECORD_RECORD_H
 
+#include <stdbool.h>
+
 /**
  * cmd_record() - `pp-record [OPTIONS] [-- COMMAND ARGS...]`
  * @argc: arguments, argv[0] included
@@ -18,5 +20,15 @@
  * disk), 2 (bad usage), or the recorded command's own status.
  */
 int cmd_record(int argc, const char **argv);
+
+/**
+ * cmd_symbols() - `pp-record --symbols BIN`: perf-prof's address lookup (cmd-symbols.c)
+ * @binpath: the binary whose function offsets are asked for by name
+ * @quiet_errors: an unreadable binary prints nothing and exits 0 (perf-prof's way)
+ *
+ * Reads maps lines, then addresses and names, from stdin; answers on stdout.
+ * Return: the process exit status: 0, or 2 with one line on stderr.
+ */
+int cmd_symbols(const char *binpath, bool quiet_errors);
 
 #endif
