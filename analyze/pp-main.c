@@ -232,8 +232,13 @@ static void saver_close(struct saver *sv)
  * @ignore, ignored until it sets its own (a SIGUSR1 before pp-analyze has a
  * handler must not kill it; SIGINT is pp-analyze's to ignore on a stream).
  */
-static pid_t spawn(const char *name, const char *const *argv, int in, int out, int deathsig,
-		   const sigset_t *ignore)
+/*
+ * Run @name with @in and @out as its stdin and stdout; with @keep_stdout, pp's own
+ * stdout stays open as its fd 3 (pp-record --command-stdout 3: the recorded command
+ * writes where perf-prof's would, not into the capture's pipe).
+ */
+static pid_t spawn(const char *name, const char *const *argv, int in, int out, bool keep_stdout,
+		   int deathsig, const sigset_t *ignore)
 {
 	char path[PATH_MAX + 32];
 	pid_t parent = getpid();
@@ -246,9 +251,11 @@ static pid_t spawn(const char *name, const char *const *argv, int in, int out, i
 
 		if (in >= 0 && dup2(in, 0) < 0)
 			_exit(127);
+		if (keep_stdout && dup2(STDOUT_FILENO, 3) < 0)
+			_exit(127);
 		if (out >= 0 && dup2(out, 1) < 0)
 			_exit(127);
-		for (int fd = 3; fd < 256; fd++)
+		for (int fd = keep_stdout ? 4 : 3; fd < 256; fd++)
 			close(fd);
 		sigemptyset(&live);
 		for (size_t i = 0; i < PP_ARRAY_SIZE(live_sigs); i++) {
@@ -564,7 +571,7 @@ static int run_live(int argc, const char **argv)
 	}
 	pp_argv_join(&forstr, nan, an);
 
-	const char **rv = pp_xcalloc((size_t)ncmd + 8, sizeof(*rv));
+	const char **rv = pp_xcalloc((size_t)ncmd + 12, sizeof(*rv));
 	int nr = 0;
 	rv[nr++] = "pp-record";
 	/*
@@ -583,6 +590,8 @@ static int run_live(int argc, const char **argv)
 	rv[nr++] = "-o";
 	rv[nr++] = "-";
 	if (ncmd) {
+		rv[nr++] = "--command-stdout";
+		rv[nr++] = "3";
 		rv[nr++] = "--";
 		for (int i = 0; i < ncmd; i++)
 			rv[nr++] = cmd[i];
@@ -630,10 +639,10 @@ static int run_live(int argc, const char **argv)
 	lv.rec = (struct child){ .name = "pp-record" };
 	clock_gettime(CLOCK_MONOTONIC, &lv.rec.at);
 	/* SIGTERM at pp's death: pp-record finalizes, pp-analyze reports what it has */
-	lv.rec.pid = spawn("pp-record", rv, -1, p1[1], SIGTERM, &ign);
+	lv.rec.pid = spawn("pp-record", rv, -1, p1[1], ncmd > 0, SIGTERM, &ign);
 	sigaddset(&ign, SIGINT);
 	lv.ana = (struct child){ .name = "pp-analyze", .at = lv.rec.at };
-	lv.ana.pid = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1, SIGTERM, &ign);
+	lv.ana.pid = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1, false, SIGTERM, &ign);
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);

@@ -182,6 +182,13 @@ for how in "" --no-ftrace; do
 	done
 done
 
+# t605.8 (2026-12-04): the command's output goes to pp's stdout, as perf-prof's, not into
+# the capture's pipe (perf-prof's `task-state -- ip link show` got a corrupt segment)
+"$PP" task-state -- sh -c 'echo t605-command-out' </dev/null >cmd.out 2>cmd.err ||
+	{ cat cmd.err; fail "t605.8: pp task-state -- COMMAND"; }
+grep -q t605-command-out cmd.out || { cat cmd.out; fail "t605.8: the command's output is not on stdout"; }
+[ -s cmd.err ] && { cat cmd.err; fail "t605.8: lines on stderr"; }
+
 # t605.7: help goes to stdout
 for args in "-h" "--help" "top -h" "task-state --help"; do
 	# shellcheck disable=SC2086
