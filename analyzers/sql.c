@@ -226,6 +226,13 @@ static int sql_init(struct pp_az *az)
 		pp_err("sql: --verify needs --query");
 		return PP_EUSAGE;
 	}
+	if (o->verify && o->output2) {
+		/* perf-prof's rule and words: the file is the result, there is nothing to compare */
+		((struct sql_opts *)az->opts)->verify = false;
+		if (az->out.format == ANA_FMT_TEXT)
+			fprintf(az->out.fp, "--verify disabled: cannot verify when SQL output is saved "
+				"to file\n");
+	}
 	plan_tables(az);
 	if (o->output2) {
 		rc = open_db(az, o->output2, ANA_SQL_TABLE, true, &p->file);
@@ -247,6 +254,9 @@ static int sql_init(struct pp_az *az)
 	}
 	if (o->verify) {
 		mode = ana_sqldb_mode(p->mem);
+		if (az->out.format == ANA_FMT_TEXT)	/* perf-prof's line; ours is in memory */
+			fprintf(az->out.fp, "Creating verification database: in memory, %s mode\n",
+				mode == ANA_SQL_VTAB ? "table" : "column-store");
 		rc = open_db(az, NULL, mode == ANA_SQL_VTAB ? ANA_SQL_TABLE : ANA_SQL_VTAB, false,
 			     &p->other);
 		if (!rc)

@@ -89,7 +89,7 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
 	p->all_cpus = true;
 	if (c->verbose && o->ptrace)
-		pp_info("task-state: --ptrace: the sched events are recorded on every CPU, "
+		pp_note("task-state: --ptrace: the sched events are recorded on every CPU, "
 			"so the new threads of -p are seen without ptrace");
 	if (c->events.nr) {
 		snprintf(err, errsz,

@@ -34,10 +34,10 @@ static int trace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 	(void)err;
 	(void)errsz;
 	if (a->common->verbose && o->inherit)
-		pp_info("trace: --inherit: pp-record always follows the children of -p, -t and "
+		pp_note("trace: --inherit: pp-record always follows the children of -p, -t and "
 			"COMMAND");
 	if (a->common->verbose && o->ptrace)
-		pp_info("trace: --ptrace: pp-record follows the new threads of -p without ptrace");
+		pp_note("trace: --ptrace: pp-record follows the new threads of -p without ptrace");
 	for (size_t i = 0; i < a->common->events.nr; i++)
 		pp_plan_add_event(p, a->common->events.v[i]);
 	return 0;

@@ -54,6 +54,17 @@ void pp_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pp_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pp_log_level < PP_LOG_QUIET)
+		return;
+	va_start(ap, fmt);
+	vlog("", fmt, ap);
+	va_end(ap);
+}
+
 void pp_debug(int level, const char *fmt, ...)
 {
 	va_list ap;

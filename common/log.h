@@ -48,6 +48,11 @@ void pp_err(const char *fmt, ...) PP_PRINTF(1, 2);
 void pp_warn(const char *fmt, ...) PP_PRINTF(1, 2);
 /** pp_info() - "PROG: MSG" on stderr unless quiet. */
 void pp_info(const char *fmt, ...) PP_PRINTF(1, 2);
+/**
+ * pp_note() - "PROG: MSG" on stderr, an answer to an explicit request (an option's -v
+ * note): printed unless -qq, as a warning is, without the "warning: " prefix
+ */
+void pp_note(const char *fmt, ...) PP_PRINTF(1, 2);
 /** pp_debug() - "PROG: MSG" on stderr when the level is >= @level. */
 void pp_debug(int level, const char *fmt, ...) PP_PRINTF(2, 3);
 /** pp_die() - print "PROG: error: MSG" and exit with status 2.  Commands only. */

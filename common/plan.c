@@ -92,21 +92,21 @@ void pp_common_opts_note(const char *name, const struct pp_common_opts *c, enum 
 		return;
 	if (side == PP_NOTE_RECORD) {
 		if (c->usage_self)
-			pp_info("%s: --usage-self: pp prints the CPU usage of pp-record and "
+			pp_note("%s: --usage-self: pp prints the CPU usage of pp-record and "
 				"pp-analyze when sent SIGUSR2", name);
 		if (c->sampling_limit)
-			pp_info("%s: --sampling-limit: no effect without perf-prof's "
+			pp_note("%s: --sampling-limit: no effect without perf-prof's "
 				"--perfeval-cpus/--perfeval-pids; pp-record counts what it cannot "
 				"keep up with as losses", name);
 		return;
 	}
 	/* perf-prof on CLOCK_MONOTONIC: "TSC conversion does not support the --monotonic option" */
 	if (c->tsc || c->kvmclock)
-		pp_info("%s: --%s: pp's event clock is CLOCK_MONOTONIC, which has no TSC "
+		pp_note("%s: --%s: pp's event clock is CLOCK_MONOTONIC, which has no TSC "
 			"conversion: times stay in ns%s", name, c->tsc ? "tsc" : "kvmclock",
 			c->clock_offset ? " and --clock-offset is dropped, as perf-prof does" : "");
 	if (c->monotonic)
-		pp_info("%s: --monotonic: pp's event times are CLOCK_MONOTONIC already", name);
+		pp_note("%s: --monotonic: pp's event times are CLOCK_MONOTONIC already", name);
 }
 
 struct pp_option *pp_opts_rebase(const struct pp_option *rel, void *base, size_t extra)

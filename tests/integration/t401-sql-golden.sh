@@ -206,6 +206,13 @@ run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql --verify -v --query \
 # ... and says nothing when they agree, without -v (perf-prof's harness fails on any stderr line)
 run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql --verify --query 'select count(*) from sched_switch'
 [ ! -s stderr.out ] || { cat stderr.out; fail "--verify without -v wrote to stderr"; }
+# ... and says on stdout what it compares with, in perf-prof's words; with --output2
+# perf-prof's rule: the file is the result, --verify is off, and it says so
+grep -q '^Creating verification database: in memory' actual ||
+	{ cat actual; fail "--verify: no 'Creating verification database' line"; }
+run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql --verify --output2 v2.db --query 'select count(*) from sched_switch'
+grep -q '^--verify disabled: cannot verify when SQL output is saved to file' actual ||
+	{ cat actual; fail "--verify --output2: no 'disabled' line"; }
 
 # t401.8 --output2: a database the sqlite3 CLI reads, with the same rows
 if command -v sqlite3 >/dev/null 2>&1; then
@@ -335,6 +342,7 @@ check_output expect actual
 run_ok actual "$PP_ANALYZE" sql-basic.ppcap sql -e irq:softirq_entry,timer:hrtimer_start --verify \
 	--query "select symbolic('vec', vec) as irq_name, vec, count(*) as count from softirq_entry group by vec order by count desc, vec"
 cat >expect <<'EOT'
+Creating verification database: in memory, table mode
 # 7 events lost: cpu1=7
 === select symbolic('vec', vec) as irq_name, vec, count(*) as count from softirq_entry group by vec order by count desc, vec ===
 irq_name | vec | count

@@ -75,6 +75,15 @@ cmp -s out out2 || fail "pp --symbols differs from perf-prof --symbols"
 # a missing binary: perf-prof prints nothing and exits 0; pp says why (one line, exit 2)
 ./perf-prof --symbols "$T/nope" <in >out 2>err || fail "perf-prof --symbols missing: exit $?"
 [ -s out ] || [ -s err ] && fail "perf-prof --symbols missing: printed something"
+# ... and still takes its whole input, as perf-prof: its harness writes the input after
+# starting it, and a reader gone early is an EPIPE there (conformance run, 2026-12-04)
+python3 - "$T/perf-prof" "$T/nope" <<'PY' || fail "perf-prof --symbols missing: the input was not read"
+import subprocess, sys
+p = subprocess.Popen([sys.argv[1], '--symbols', sys.argv[2]], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+out, err = p.communicate(b'0x1234\n' * 100000)    # 700 kB, more than a pipe holds
+assert p.returncode == 0 and not out and not err, (p.returncode, out[:100], err[:200])
+PY
 st=0; "$PP" --symbols "$T/nope" <in >out 2>err || st=$?
 assert_eq "pp --symbols missing: exit" 2 "$st"
 assert_eq "pp --symbols missing: stderr lines" 1 "$(wc -l <err)"
