@@ -81,8 +81,10 @@ python3 - "$T/perf-prof" "$T/nope" <<'PY' || fail "perf-prof --symbols missing: 
 import subprocess, sys
 p = subprocess.Popen([sys.argv[1], '--symbols', sys.argv[2]], stdin=subprocess.PIPE,
                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-out, err = p.communicate(b'0x1234\n' * 100000)    # 700 kB, more than a pipe holds
-assert p.returncode == 0 and not out and not err, (p.returncode, out[:100], err[:200])
+p.stdin.write(b'0x1234\n' * 100000)    # 700 kB, more than a pipe holds: EPIPE if unread
+p.stdin.close()
+out, err = p.stdout.read(), p.stderr.read()
+assert p.wait() == 0 and not out and not err, (p.returncode, out[:100], err[:200])
 PY
 st=0; "$PP" --symbols "$T/nope" <in >out 2>err || st=$?
 assert_eq "pp --symbols missing: exit" 2 "$st"
