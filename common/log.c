@@ -23,57 +23,40 @@ static void PP_PRINTF(2, 0) vlog(const char *kind, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* The body of every leveled logger: nothing below @min, else "PROG: KIND MSG". */
+#define PP_LOG_AT(min, kind)                                                               \
+	do {                                                                               \
+		va_list ap;                                                                \
+		if (pp_log_level < (min))                                                  \
+			return;                                                            \
+		va_start(ap, fmt);                                                         \
+		vlog(kind, fmt, ap);                                                       \
+		va_end(ap);                                                                \
+	} while (0)
+
 void pp_err(const char *fmt, ...)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vlog("error: ", fmt, ap);
-	va_end(ap);
+	PP_LOG_AT(PP_LOG_SILENT, "error: ");
 }
 
 void pp_warn(const char *fmt, ...)
 {
-	va_list ap;
-
-	if (pp_log_level < PP_LOG_QUIET)
-		return;
-	va_start(ap, fmt);
-	vlog("warning: ", fmt, ap);
-	va_end(ap);
+	PP_LOG_AT(PP_LOG_QUIET, "warning: ");
 }
 
 void pp_info(const char *fmt, ...)
 {
-	va_list ap;
-
-	if (pp_log_level < PP_LOG_INFO)
-		return;
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
+	PP_LOG_AT(PP_LOG_INFO, "");
 }
 
 void pp_note(const char *fmt, ...)
 {
-	va_list ap;
-
-	if (pp_log_level < PP_LOG_QUIET)
-		return;
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
+	PP_LOG_AT(PP_LOG_QUIET, "");
 }
 
 void pp_debug(int level, const char *fmt, ...)
 {
-	va_list ap;
-
-	if (pp_log_level < level)
-		return;
-	va_start(ap, fmt);
-	vlog("", fmt, ap);
-	va_end(ap);
+	PP_LOG_AT(level, "");
 }
 
 void pp_die(const char *fmt, ...)
