@@ -46,6 +46,8 @@ int ppf_write_record(struct ppf_writer *w, const struct ppf_record *r)
 		return ppf_write_time_sync(w, &r->u.sync);
 	case PPF_REC_SIDEBAND:
 		return ppf_write_sideband(w, &r->u.sideband);
+	case PPF_REC_COUNTER:
+		return ppf_write_counter(w, &r->u.counter);
 	case PPF_REC_INDEX_ENTRY:
 		return 0;
 	default:

@@ -180,6 +180,7 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 	if (d->cpu_last)
 		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
 	d->nr_stacks = 0;
+	ppf_ctrtab_reset(&d->ctr);
 	if (d->prev_raw)
 		memset(d->prev_raw, 0, d->cap_prev * sizeof(*d->prev_raw));
 	ppf_arena_reset(&d->arena);
@@ -191,8 +192,62 @@ void ppf_decoder_release(struct ppf_decoder *d)
 	free(d->cpu_last);
 	free(d->prev_raw);
 	free(d->prev_sz);
+	ppf_ctrtab_release(&d->ctr);
 	ppf_arena_release(&d->arena);
 	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * COUNTER (writer.c's ppf_write_counter() has the layout), made absolute again.
+ * The table is updated entry by entry, in order, as the writer updated its own.
+ */
+static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_counter *c)
+{
+	struct ppf_counter_val *v;
+	uint64_t flags;
+	int err;
+
+	c->cpu = dec_varint32(r) - 1;
+	c->tid = dec_varint32(r) - 1;
+	flags = dec_varint(r);
+	c->enabled = dec_varint(r);
+	c->running = dec_varint(r);
+	c->nr = dec_varint32(r);
+	if (r->bad || !c->nr || c->nr > PPF_COUNTER_MAX || flags > 1)
+		return PP_EBAD_RECORD;
+	v = arena_alloc(&d->arena, c->nr * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < c->nr; i++) {
+		uint64_t idd = dec_varint(r);
+		struct ppf_ctr_slot *e;
+
+		if (r->bad || idd >> 1 > UINT32_MAX)
+			return PP_EBAD_RECORD;
+		v[i].id = (uint32_t)(idd >> 1);
+		v[i].value = dec_varint(r);
+		e = ppf_ctrtab_find(&d->ctr, v[i].id, c->cpu, c->tid);
+		if (i == 0 && flags) {
+			if (!e)
+				return PP_EBAD_RECORD;	/* a delta without its base */
+			c->enabled += e->enabled;
+			c->running += e->running;
+		}
+		if (idd & 1) {
+			if (!e)
+				return PP_EBAD_RECORD;
+			v[i].value += e->value;
+		}
+		if (!e && !(e = ppf_ctrtab_add(&d->ctr, v[i].id, c->cpu, c->tid, &err)) && err)
+			return err;
+		if (e) {
+			e->value = v[i].value;
+			e->enabled = c->enabled;
+			e->running = c->running;
+		}
+	}
+	c->v = v;
+	return r->bad ? PP_EBAD_RECORD : 0;
 }
 
 static int decode_stack(struct ppf_decoder *d, struct ppf_rbuf *r)
@@ -569,6 +624,9 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 			rec->u.sideband.tid = rb_varint32(r);
 		}
 		break;
+	case PPF_REC_COUNTER:
+		rec->u.counter.time_ns = rec->time_ns;
+		return decode_counter(d, r, &rec->u.counter);
 	default:
 		break;		/* unknown: the caller sees type, body and body_sz */
 	}

@@ -92,6 +92,7 @@ enum ppf_rec_type {
 	PPF_REC_LOST = 0x15,
 	PPF_REC_TIME_SYNC = 0x16,	/* (perf ns, realtime ns) pair */
 	PPF_REC_SIDEBAND = 0x17,	/* any other perf record, kept raw */
+	PPF_REC_COUNTER = 0x18,		/* one reading of a group of counters on a CPU or thread */
 	PPF_REC_TIMED_LAST = 0x7f,
 };
 
@@ -239,6 +240,30 @@ struct ppf_sideband {
 	uint32_t pid, tid;		/* the thread that caused it; UINT32_MAX: unknown */
 };
 
+/* One counter of a COUNTER record: its event id and its value (absolute, as read). */
+struct ppf_counter_val {
+	uint32_t id;
+	uint64_t value;
+};
+
+/* The most counters one COUNTER record holds (a group the kernel reads at once). */
+#define PPF_COUNTER_MAX 64
+
+/*
+ * A COUNTER record: counting-mode events read at one instant (a timer read,
+ * or the group read a sampling leader carries).  Values, enabled and running
+ * times are cumulative since the counters were enabled; running < enabled
+ * means the kernel multiplexed them.
+ */
+struct ppf_counter {
+	uint64_t time_ns;
+	uint32_t cpu;			/* the CPU counted, UINT32_MAX: every CPU (a thread's count) */
+	uint32_t tid;			/* the thread counted, UINT32_MAX: every thread (a CPU's count) */
+	uint64_t enabled, running;	/* ns */
+	uint32_t nr;			/* 1..PPF_COUNTER_MAX */
+	const struct ppf_counter_val *v;
+};
+
 struct ppf_index_entry {
 	uint64_t offset;
 	uint32_t kind;
@@ -269,6 +294,7 @@ struct ppf_record {
 		struct ppf_lost lost;
 		struct ppf_time_sync sync;
 		struct ppf_sideband sideband;
+		struct ppf_counter counter;
 		struct ppf_index_entry index;
 	} u;
 };
@@ -423,6 +449,8 @@ int ppf_write_mmap(struct ppf_writer *w, const struct ppf_mmap *m) PP_MUST_CHECK
 int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l) PP_MUST_CHECK;
 int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s) PP_MUST_CHECK;
 int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s) PP_MUST_CHECK;
+/** ppf_write_counter() - a COUNTER record; values are delta-coded per (id, cpu, tid) in a segment. */
+int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c) PP_MUST_CHECK;
 
 /**
  * ppf_write_record() - write a record a reader decoded (format/copy.c)

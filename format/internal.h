@@ -246,6 +246,33 @@ struct ppf_stack_ref {
 };
 
 /* Per-segment decoder state: time base, stack table, XOR history. */
+/*
+ * The previous reading of each counter (event id, cpu, tid) in a segment: the
+ * base of COUNTER deltas.  Writer and decoder keep the same table by the same
+ * rules, so it holds the same keys on both sides: a key is added by a reading
+ * written absolute while fewer than PPF_CTR_MAX_KEYS keys are held; a full
+ * table takes no new key, so such counters stay absolute.
+ */
+#define PPF_CTR_MAX_KEYS 2048
+struct ppf_ctr_slot {
+	uint32_t id, cpu, tid;
+	uint32_t used;
+	uint64_t value, enabled, running;
+};
+struct ppf_ctrtab {
+	struct ppf_ctr_slot *slot;	/* 2 * PPF_CTR_MAX_KEYS, open addressing; NULL until used */
+	uint32_t nr;
+};
+
+/** ppf_ctrtab_find() - the slot of a key, or NULL. */
+struct ppf_ctr_slot *ppf_ctrtab_find(struct ppf_ctrtab *t, uint32_t id, uint32_t cpu, uint32_t tid);
+/** ppf_ctrtab_add() - a new slot for a key not held; NULL when full. Return -ENOMEM via @err. */
+struct ppf_ctr_slot *ppf_ctrtab_add(struct ppf_ctrtab *t, uint32_t id, uint32_t cpu, uint32_t tid,
+				    int *err);
+/** ppf_ctrtab_reset() - forget every key (a new segment). */
+void ppf_ctrtab_reset(struct ppf_ctrtab *t);
+void ppf_ctrtab_release(struct ppf_ctrtab *t);
+
 struct ppf_decoder {
 	struct ppf_rbuf in;
 	uint64_t last_ns;		/* the previous timed record's time */
@@ -263,6 +290,7 @@ struct ppf_decoder {
 	uint32_t *prev_sz;
 	size_t cap_prev;
 	struct ppf_arena arena;
+	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
 	bool xor_in_place;		/* the data is writable: RAW_XOR is undone in it (reader.c) */
 };
 

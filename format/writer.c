@@ -66,6 +66,7 @@ struct ppf_writer {
 	uint64_t *cpu_last;		/* by cpu: this segment's last SAMPLE time (gen-checked) */
 	uint32_t *cpu_gen;
 	size_t cap_cpu;
+	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
 
 	struct ppf_index_entry *idx;
 	size_t nr_idx, cap_idx;
@@ -252,6 +253,7 @@ static void segment_reset(struct ppf_writer *w)
 	w->nr_records = w->nr_samples = 0;
 	w->nr_stacks = 0;
 	w->prev_addr = 0;
+	ppf_ctrtab_reset(&w->ctr);
 	if (w->stab)
 		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
 	ppf_arena_reset(&w->frames);
@@ -970,6 +972,55 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 	return rec_end(w, PPF_REC_LOST);
 }
 
+/*
+ * COUNTER: cpu+1, tid+1 (0: every), flags, enabled, running, nr, then nr x
+ * (id << 1 | D, value).  Flag bit 0: enabled and running count from the
+ * previous reading of the first counter; D: the value counts from the
+ * previous reading of its own (id, cpu, tid) in this segment.  Counters are
+ * cumulative, so a delta is the count of the period: one or two bytes.
+ */
+int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
+{
+	struct ppf_ctr_slot *first;
+	uint32_t cpu = c->cpu + 1, tid = c->tid + 1;
+	uint64_t late, flags = 0;
+	int rc;
+
+	if (!c->nr || c->nr > PPF_COUNTER_MAX)
+		return fail(w, PP_EBAD_LENGTH, "counter record");
+	rc = rec_begin(w, PPF_SEG_EVENTS, (6 + 2 * (size_t)c->nr) * PPF_VARINT_MAX);
+	if (rc)
+		return rc;
+	rc = put_time(w, c->time_ns, UINT32_MAX, &late);
+	if (rc)
+		return rc;
+	first = ppf_ctrtab_find(&w->ctr, c->v[0].id, c->cpu, c->tid);
+	if (first && c->enabled >= first->enabled && c->running >= first->running)
+		flags |= 1;
+	wb_varint(&w->body, cpu);
+	wb_varint(&w->body, tid);
+	wb_varint(&w->body, flags);
+	wb_varint(&w->body, flags ? c->enabled - first->enabled : c->enabled);
+	wb_varint(&w->body, flags ? c->running - first->running : c->running);
+	wb_varint(&w->body, c->nr);
+	for (uint32_t i = 0; i < c->nr; i++) {
+		const struct ppf_counter_val *v = &c->v[i];
+		struct ppf_ctr_slot *e = ppf_ctrtab_find(&w->ctr, v->id, c->cpu, c->tid);
+		bool d = e && v->value >= e->value;
+
+		wb_varint(&w->body, (uint64_t)v->id << 1 | d);
+		wb_varint(&w->body, d ? v->value - e->value : v->value);
+		if (!e && !(e = ppf_ctrtab_add(&w->ctr, v->id, c->cpu, c->tid, &rc)) && rc)
+			return fail(w, rc, "counter table");
+		if (e) {
+			e->value = v->value;
+			e->enabled = c->enabled;
+			e->running = c->running;
+		}
+	}
+	return rec_end(w, PPF_REC_COUNTER);
+}
+
 int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s)
 {
 	uint64_t late;
@@ -1080,6 +1131,7 @@ static void writer_free(struct ppf_writer *w)
 	free(w->prev_gen);
 	free(w->cpu_last);
 	free(w->cpu_gen);
+	ppf_ctrtab_release(&w->ctr);
 	free(w->idx);
 	free(w);
 }
