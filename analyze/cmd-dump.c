@@ -107,6 +107,17 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv)
 			printf("%llu LOST cpu=%u count=%llu\n", (unsigned long long)r.time_ns, r.u.lost.cpu,
 			       (unsigned long long)r.u.lost.count);
 			break;
+		case PPF_REC_COUNTER: {
+			const struct ppf_counter *k = &r.u.counter;
+
+			printf("%llu COUNTER cpu=%d tid=%d enabled=%llu running=%llu",
+			       (unsigned long long)r.time_ns, (int)k->cpu, (int)k->tid,
+			       (unsigned long long)k->enabled, (unsigned long long)k->running);
+			for (uint32_t i = 0; i < k->nr; i++)
+				printf(" %u=%llu", k->v[i].id, (unsigned long long)k->v[i].value);
+			putchar('\n');
+			break;
+		}
 		case PPF_REC_TIME_SYNC:
 			printf("%llu TIME_SYNC realtime=%llu\n", (unsigned long long)r.time_ns,
 			       (unsigned long long)r.u.sync.realtime_ns);

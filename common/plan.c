@@ -130,6 +130,12 @@ void pp_plan_add_event(struct pp_plan *p, const char *selector)
 	p->events[p->nr_events++] = pp_xstrdup(selector);
 }
 
+void pp_plan_add_counter(struct pp_plan *p, const char *selector)
+{
+	p->counters = pp_xrealloc(p->counters, (p->nr_counters + 1) * sizeof(*p->counters));
+	p->counters[p->nr_counters++] = pp_xstrdup(selector);
+}
+
 void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...)
 {
 	va_list ap;
@@ -147,6 +153,9 @@ void pp_plan_release(struct pp_plan *p)
 	for (size_t i = 0; i < p->nr_events; i++)
 		free(p->events[i]);
 	free(p->events);
+	for (size_t i = 0; i < p->nr_counters; i++)
+		free(p->counters[i]);
+	free(p->counters);
 	free(p->cpus);
 	free(p->pids);
 	free(p->tids);

@@ -108,6 +108,15 @@ void pp_common_opts_note(const char *name, const struct pp_common_opts *c, enum 
 struct pp_plan {
 	char **events;			/* full selectors: "sched:sched_switch/prev_pid==1/stack/" */
 	size_t nr_events;
+	/*
+	 * Counting-mode events (pp-record --count), read every count_period ns
+	 * (0: 1 s); a leading '?' leaves out an event this kernel lacks.  With
+	 * count_leader a cpu-clock sample per CPU reads them (hrcount's way).
+	 */
+	char **counters;
+	size_t nr_counters;
+	uint64_t count_period;
+	bool count_leader;
 	bool callchain;			/* -g for every event */
 	bool user_callchain, kernel_callchain;
 	bool exclude_user, exclude_kernel;
@@ -175,6 +184,8 @@ enum pp_az_caps {
 void pp_plan_add_event(struct pp_plan *p, const char *selector);
 /** pp_plan_add_eventf() - append a printf-formatted selector. */
 void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** pp_plan_add_counter() - append a counting-mode selector (copied). */
+void pp_plan_add_counter(struct pp_plan *p, const char *selector);
 /** pp_plan_release() - free what the plan owns. */
 void pp_plan_release(struct pp_plan *p);
 

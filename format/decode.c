@@ -211,7 +211,7 @@ static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_
 	c->tid = dec_varint32(r) - 1;
 	flags = dec_varint(r);
 	c->enabled = dec_varint(r);
-	c->running = dec_varint(r);
+	c->running = c->enabled - (uint64_t)unzigzag(dec_varint(r));
 	c->nr = dec_varint32(r);
 	if (r->bad || !c->nr || c->nr > PPF_COUNTER_MAX || flags > 1)
 		return PP_EBAD_RECORD;
@@ -231,7 +231,7 @@ static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_
 			if (!e)
 				return PP_EBAD_RECORD;	/* a delta without its base */
 			c->enabled += e->enabled;
-			c->running += e->running;
+			c->running += e->running;	/* both were deltas: so is their distance */
 		}
 		if (idd & 1) {
 			if (!e)

@@ -113,6 +113,8 @@ enum ppf_event_desc_flags {
 	PPF_EVF_USER_FILTER = 1 << 1,	/* kernel refused it: analyzer must apply it */
 	PPF_EVF_STACK = 1 << 2,		/* samples carry callchains */
 	PPF_EVF_RETPROBE = 1 << 3,
+	PPF_EVF_COUNTING = 1 << 4,	/* counted, not sampled: its values are in COUNTER records */
+	PPF_EVF_COUNT_LEADER = 1 << 5,	/* samples a period and reads the counters' group (COUNTER after each) */
 };
 
 /* PPF_REC_EVENT_DESC.  Strings are borrowed from the segment buffer on read. */

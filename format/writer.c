@@ -973,7 +973,7 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 }
 
 /*
- * COUNTER: cpu+1, tid+1 (0: every), flags, enabled, running, nr, then nr x
+ * COUNTER: cpu+1, tid+1 (0: every), flags, enabled, zigzag(enabled - running), nr, then nr x
  * (id << 1 | D, value).  Flag bit 0: enabled and running count from the
  * previous reading of the first counter; D: the value counts from the
  * previous reading of its own (id, cpu, tid) in this segment.  Counters are
@@ -1001,7 +1001,10 @@ int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 	wb_varint(&w->body, tid);
 	wb_varint(&w->body, flags);
 	wb_varint(&w->body, flags ? c->enabled - first->enabled : c->enabled);
-	wb_varint(&w->body, flags ? c->running - first->running : c->running);
+	/* running as its distance to enabled: 0 unless the kernel multiplexed */
+	wb_varint(&w->body, flags ? zigzag((int64_t)((c->enabled - first->enabled) -
+						    (c->running - first->running)))
+				  : zigzag((int64_t)(c->enabled - c->running)));
 	wb_varint(&w->body, c->nr);
 	for (uint32_t i = 0; i < c->nr; i++) {
 		const struct ppf_counter_val *v = &c->v[i];

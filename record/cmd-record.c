@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/options.h"
+#include "counters.h"
 #include "plan.h"
 #include "prod.h"
 #include "record.h"
@@ -43,6 +44,7 @@ static const char record_help[] =
 	"  pp-record -a -e sched:sched_switch -- sleep 2\n"
 	"  pp-record -e 'sched:sched_wak*' -C 0-1 --duration 5s\n"
 	"  pp-record -e uprobe:/usr/bin/bash:readline -e 'mem:jiffies/8:r' --duration 1\n"
+	"  pp-record --count sched:sched_switch,page-faults --count-period 100 -a --duration 5\n"
 	"  pp-record -e sched:sched_switch -o - | pp-analyze - info\n"
 	"  pp-record -a -e sched:sched_switch --max-size 256M --rotate 4 -o sched.capture\n"
 	"  pp-record -a -e sched:sched_switch --flight-recorder 64M -o fr.capture   # kill -USR1 to dump\n"
@@ -223,6 +225,12 @@ int cmd_record(int argc, const char **argv)
 			       " uprobe:BIN:fn, mem:ADDR ..."),
 		PP_OPT_STRLIST(0, "for", &o->fors, "'analyzer args'",
 			       "record what this analyzer invocation needs"),
+		PP_OPT_STRLIST(0, "count", &o->counters, "events",
+			       "count these events (no samples): COUNTER readings every --count-period"),
+		PP_OPT_TIME(0, "count-period", &o->count_period, 1000000,
+			    "how often the counters are read (ms; 1000)"),
+		PP_OPT_BOOL(0, "count-leader", &o->count_leader,
+			    "a cpu-clock sample per CPU reads them each period (hrcount's way)"),
 		PP_OPT_U64('F', "freq", &o->freq, "hz",
 			   "sampling frequency of cpu-clock/task-clock (997)"),
 		PP_OPT_TIME(0, "period", &o->period, 1,
@@ -320,6 +328,8 @@ int cmd_record(int argc, const char **argv)
 		rc = validate(&s);
 	for (size_t i = 0; !rc && i < o->events.nr; i++)
 		rc = rec_evsels_add(&s, o->events.v[i]);
+	for (size_t i = 0; !rc && i < o->counters.nr; i++)
+		rc = rec_counters_add(&s, o->counters.v[i]);
 	if (!rc && !s.nr_evsels)
 		rc = rec_evsels_add(&s, "cpu-clock");
 	if (!rc)

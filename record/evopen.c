@@ -17,6 +17,7 @@
 
 #include "common/err.h"
 #include "common/log.h"
+#include "counters.h"
 #include "evopen.h"
 #include "session.h"
 
@@ -197,7 +198,7 @@ int rec_events_open(struct rec_session *s)
 				}
 			}
 			for (size_t i = 0; i < s->nr_evsels && !rc && !gone; i++) {
-				if (s->evsels[i].ftrace)
+				if (s->evsels[i].ftrace || rec_counters_skip(&s->evsels[i]))
 					continue;
 				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid,
 					      ci, flags, fstate);

@@ -27,6 +27,7 @@
 #include "common/selector.h"
 #include "common/units.h"
 #include "format/format.h"
+#include "counters.h"
 #include "filter.h"
 #include "plans.h"
 #include "regs.h"
@@ -667,6 +668,7 @@ int rec_evsels_finish(struct rec_session *s)
 		 * the throttle (400 copies of each event at HZ=250).  The
 		 * capture stores a period only when it is not 1.
 		 */
+		rec_counters_attr(s, e);
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 		e->time_off = (uint32_t)(sizeof(struct perf_event_header) + 8 +
 					 ((a->sample_type & PERF_SAMPLE_IP) ? 8 : 0) + 8);

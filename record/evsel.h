@@ -44,6 +44,8 @@ struct rec_evsel {
 	uint32_t time_off;		/* offset of TIME in a sample record */
 	uint64_t nr_samples;		/* written to the capture */
 	bool ftrace;			/* read from the tracefs instance, not perf (ftrace.h) */
+	bool counting;			/* counted, not sampled (counters.h) */
+	bool count_leader;		/* the cpu-clock that reads the counters' group (counters.h) */
 };
 
 /**

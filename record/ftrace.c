@@ -187,6 +187,7 @@ static bool eligible(const struct rec_session *s, const struct rec_evsel *e)
 {
 	(void)s;
 	return e->kind == PPF_EV_TRACEPOINT && e->tp_id && !(e->flags & PPF_EVF_STACK) &&
+	       !e->counting &&
 	       strchr(e->name, ':');
 }
 

@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
+#include "counters.h"
 #include "plan.h"
 #include "plans.h"
 #include "session.h"
@@ -107,6 +108,12 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		rc = merge_u64(s, "-F", &o->freq, p.freq, analyzer_args);
 	if (!rc)
 		rc = merge_u64(s, "--period", &o->period, p.period, analyzer_args);
+	if (!rc && p.nr_counters)
+		rc = merge_u64(s, "--count-period", &o->count_period, p.count_period, analyzer_args);
+	if (!rc && p.nr_counters && o->count_leader != p.count_leader && s->nr_counted)
+		rc = rec_session_fail(s, PP_EUSAGE,
+				      "--for '%s': counters read by a sampling leader and by the timer cannot mix",
+				      analyzer_args);
 	if (!rc) {
 		/* a stack wanted by one analyzer is a stack recorded: analyzers may ignore it */
 		o->callgraph |= p.callchain;
@@ -124,6 +131,12 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 			o->all_cpus = true;
 		if (p.mmap_pages > o->mmap_pages)
 			o->mmap_pages = p.mmap_pages;
+	}
+	if (!rc && p.nr_counters)
+		o->count_leader = p.count_leader;
+	for (size_t i = 0; !rc && i < p.nr_counters; i++) {
+		rc = rec_counters_add(s, p.counters[i]);
+		s->nr_counted++;
 	}
 	for (size_t i = 0; !rc && i < p.nr_events; i++) {
 		if (already_added(s, p.events[i]))

@@ -26,6 +26,7 @@
 
 #include "common/err.h"
 #include "common/log.h"
+#include "counters.h"
 #include "ftrace.h"
 #include "insn.h"
 #include "prod.h"
@@ -246,6 +247,9 @@ int rec_session_open(struct rec_session *s)
 	rc = rec_target_init(s);
 	if (rc)
 		return rc;
+	rc = rec_counters_prepare(s);
+	if (rc)
+		return rc;
 	rc = rec_evsels_finish(s);
 	if (rc)
 		return rc;
@@ -282,6 +286,8 @@ int rec_session_open(struct rec_session *s)
 	s->start_ns = rec_now_ns();
 	s->start_real_ns = real_ns();
 	rc = rec_events_open(s);
+	if (!rc)
+		rc = rec_counters_open(s);
 	if (rc)
 		return rc;
 	/* reading starts before the events do: the snapshots below take a while */
@@ -338,6 +344,7 @@ int rec_session_open(struct rec_session *s)
 				return rec_session_fail(s, -errno, "cannot enable events: %s",
 							strerror(errno));
 	}
+	rec_counters_enable(s, true);
 	rc = rec_snapshot_tasks(s);
 	if (!rc)
 		rc = rec_snapshot_syscalls(s);
@@ -465,6 +472,10 @@ int rec_session_run(struct rec_session *s)
 			if (s->deadline_ns - now < (uint64_t)timeout * 1000000ull)
 				timeout = (int)((s->deadline_ns - now) / 1000000ull) + 1;
 		}
+		int due = rec_counters_tick(s, now);
+
+		if (due >= 0 && due < timeout)
+			timeout = due;
 		rc = process(s, s->backlog ? 0 : timeout, false);
 		if (rc)
 			return rc;
@@ -530,8 +541,10 @@ int rec_session_finish(struct rec_session *s)
 
 	for (size_t i = 0; i < s->nr_fds; i++)
 		ioctl(s->fds[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+	rec_counters_enable(s, false);
 	rec_ftrace_enable(s, false);
 	s->end_ns = rec_now_ns();
+	rec_counters_final(s, s->end_ns);
 	rec_drain_stop(&s->drain);
 	if (!s->w)
 		return 0;
@@ -577,6 +590,7 @@ int rec_session_finish(struct rec_session *s)
 
 void rec_session_release(struct rec_session *s)
 {
+	rec_counters_release(s);
 	rec_events_close(s);
 	rec_snapshot_free(s);
 	if (s->probes.nr) {
@@ -620,5 +634,6 @@ void rec_session_release(struct rec_session *s)
 	free(s->opts.cmdline);
 	pp_strlist_release(&s->opts.events);
 	pp_strlist_release(&s->opts.fors);
+	pp_strlist_release(&s->opts.counters);
 	rec_tracefs_release(&s->tfs);
 }

@@ -48,6 +48,9 @@
 struct rec_opts {
 	struct pp_strlist events;	/* -e */
 	struct pp_strlist fors;		/* --for */
+	struct pp_strlist counters;	/* --count: counting-mode events (counters.h) */
+	uint64_t count_period;		/* --count-period: read them this often (ns) */
+	bool count_leader;		/* --count-leader: a cpu-clock sample reads them (hrcount) */
 	uint64_t freq;			/* -F, 0 = default */
 	uint64_t period;		/* --period, 0 = none */
 	bool callgraph;			/* -g */
@@ -88,12 +91,14 @@ struct rec_task_list;
 struct rec_prod;
 struct rec_selfstat;
 struct rec_ftrace;
+struct rec_counters;
 
 struct rec_session {
 	struct rec_opts opts;
 	char errmsg[1024];		/* the last error, one line */
 	char **owned;			/* strings the options borrow (from --for plans) */
 	size_t nr_owned;
+	size_t nr_counted;		/* counter selectors added by --for plans */
 	char **added;			/* selectors added by --for plans */
 	size_t nr_added;
 
@@ -108,6 +113,7 @@ struct rec_session {
 	struct rec_target tgt;
 	struct rec_workload wl;
 
+	struct rec_counters *ctr;	/* counting-mode fds, NULL when none (counters.h) */
 	struct rec_fd *fds;
 	size_t nr_fds, cap_fds;
 	struct rec_idmap ids;

@@ -17,6 +17,7 @@
 
 #include "common/err.h"
 #include "format/format.h"
+#include "counters.h"
 #include "ftrace.h"
 #include "insn.h"
 #include "prod.h"
@@ -98,6 +99,8 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
 	uint64_t st = ev->attr.sample_type;
 	struct ppf_sample smp = { 0 };
+	const uint64_t *group = NULL;
+	uint64_t group_sz = 0;
 	uint32_t u32[2];
 	int rc;
 
@@ -127,6 +130,17 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		NEED(8);
 		memcpy(&smp.period, p, 8);
 		p += 8;
+	}
+	if (st & PERF_SAMPLE_READ) {	/* a counting leader: PERF_FORMAT_GROUP|ID|TOTAL_TIME_* */
+		uint64_t nr;
+
+		NEED(8);
+		memcpy(&nr, p, 8);
+		if (nr > PPF_COUNTER_MAX || (size_t)(end - p) < (3 + 2 * nr) * 8)
+			return 0;
+		group = (const uint64_t *)p;	/* 8-aligned: the queue keeps alignment */
+		group_sz = (3 + 2 * nr) * 8;
+		p += group_sz;
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr;
@@ -187,6 +201,8 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		ev->nr_samples++;
 		s->nr_samples++;
 	}
+	if (!rc && group)	/* the group's counts, right after the sample that read them */
+		rc = rec_counters_group_read(s, smp.time_ns, smp.cpu, group, group_sz);
 	return rc;
 }
 
@@ -241,6 +257,8 @@ static int emit_other(struct rec_session *s, const struct rec_mev *e)
 	const void *body = h + 1;
 	char str[4096];
 
+	if (h->type == REC_SYNTH_COUNTER)
+		return rec_counters_emit(s, e);
 	if (h->type == REC_SYNTH_TIME_SYNC) {
 		const struct rec_synth_sync *sy = body;
 		struct ppf_time_sync ts = { sy->mono_ns, sy->real_ns };

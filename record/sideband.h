@@ -22,6 +22,7 @@ struct rec_session;
 #define REC_SYNTH_TIME_SYNC 0x7f01u
 #define REC_SYNTH_FTRACE_PAGE 0x7f02u	/* drain FIFO: one tracefs ring-buffer page (ftrace.h) */
 #define REC_SYNTH_FTRACE_EVENT 0x7f03u	/* merge: one event of such a page (ftrace.h) */
+#define REC_SYNTH_COUNTER 0x7f04u	/* merge: a timer reading of a counting fd (counters.h) */
 
 /* REC_SYNTH_TIME_SYNC body after the perf_event_header. */
 struct rec_synth_sync {

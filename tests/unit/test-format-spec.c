@@ -284,7 +284,8 @@ static int collect_counters(const struct ppf_record *r, void *arg)
 }
 
 /*
- * COUNTER by hand: cpu+1, tid+1, flags, enabled, running, nr, (id<<1|D, value)...
+ * COUNTER by hand: cpu+1, tid+1, flags, enabled, zigzag(enabled - running), nr,
+ * (id<<1|D, value)...
  * The second reading of the same group counts its times from the first id's
  * previous reading (flags 1) and each value from its own (D); a delta whose
  * base the segment lacks is malformed.
@@ -292,15 +293,16 @@ static int collect_counters(const struct ppf_record *r, void *arg)
 static void test_spec__counter(void)
 {
 	const uint8_t seg[] = {
-		/* dt 0; CPU 1 (2), every thread (0), absolute times 1000/1000, 2 counters:
-		 * id 3 = 500 (0xf4 0x03), id 4 = 7 */
-		0x18, 14, 0, 2, 0, 0, 0xe8, 0x07, 0xe8, 0x07, 2, 6, 0xf4, 0x03, 8, 7,
-		/* dt 10; same CPU, times +1000/+600, id 3 +20, id 4 +0 */
-		0x18, 13, 10, 2, 0, 1, 0xe8, 0x07, 0xd8, 0x04, 2, 7, 20, 9, 0,
+		/* dt 0; CPU 1 (2), every thread (0), enabled 1000, running 1000 (gap 0),
+		 * 2 counters: id 3 = 500 (0xf4 0x03), id 4 = 7 */
+		0x18, 13, 0, 2, 0, 0, 0xe8, 0x07, 0, 2, 6, 0xf4, 0x03, 8, 7,
+		/* dt 10; same CPU, enabled +1000, running +600 (gap 400: zigzag 800),
+		 * id 3 +20, id 4 +0 */
+		0x18, 13, 10, 2, 0, 1, 0xe8, 0x07, 0xa0, 0x06, 2, 7, 20, 9, 0,
 		/* dt 0; thread 41 (42) on every CPU (0), id 3 absolute 9 (another key) */
-		0x18, 9, 0, 0, 42, 0, 5, 5, 1, 6, 9,
+		0x18, 9, 0, 0, 42, 0, 5, 0, 1, 6, 9,
 	};
-	const uint8_t orphan[] = { 0x18, 9, 0, 2, 0, 1, 5, 5, 1, 7, 9 };	/* delta, no base */
+	const uint8_t orphan[] = { 0x18, 9, 0, 2, 0, 1, 5, 0, 1, 7, 9 };	/* delta, no base */
 	struct counters k = { 0 };
 
 	CU_ASSERT_EQUAL(ppf_segment_decode(seg, sizeof(seg), 100, 0, collect_counters, &k), 0);
