@@ -70,6 +70,19 @@ struct ana_sel {
 	void *priv;			/* the analyzer's per-match state */
 };
 
+/*
+ * A counter reading (a COUNTER record of the capture), as a pp_event carries
+ * it to analyzers with PP_AZ_COUNTERS.  The d_ fields are the differences from
+ * the previous reading of the same (event, cpu, thread) in this replay: the
+ * count of the period that ends at the event's time.  The first reading of a
+ * key counts from the counters' enable (the recording's start).
+ */
+struct pp_count {
+	uint64_t value, enabled, running;	/* cumulative */
+	uint64_t d_value, d_enabled, d_running;	/* this period */
+	bool first;			/* the first reading of its key */
+};
+
 /* A decoded event as analyzers see it.  Borrowed for the callback only. */
 struct pp_event {
 	uint64_t time_ns;
@@ -84,6 +97,12 @@ struct pp_event {
 	uint32_t nr_stack;
 	const uint8_t *extra;
 	uint32_t extra_sz;
+	/*
+	 * A counter reading, delivered only to analyzers with PP_AZ_COUNTERS
+	 * (NULL for samples): cpu or tid is UINT32_MAX for "every", pid is the
+	 * tid's process, and period is count->d_value, the count of the period.
+	 */
+	const struct pp_count *count;
 };
 
 /* A mapping of the capture (MMAP record or start-of-capture snapshot), delivered to ->mmap(). */
@@ -130,6 +149,11 @@ enum pp_az_flags {
 	 * own events in the list, the -e events being extra ones (kvmmmu -e).
 	 */
 	PP_AZ_EXTRA_EVENTS = 1 << 4,
+	/*
+	 * Counter readings of matched events reach ->event() too (ev->count set,
+	 * ev->period = the count of the period): stat, hrcount, percpu-stat ...
+	 */
+	PP_AZ_COUNTERS = 1 << 5,
 };
 
 /*

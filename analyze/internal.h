@@ -113,6 +113,7 @@ struct ana_session {
 	} type_cache[16];
 	bool all_done;			/* -N reached by every analyzer: stop reading */
 	struct pp_u64map disp;		/* type id -> struct ana_disp_list * */
+	struct pp_u64map counts;	/* (id, cpu, tid) -> struct ana_count_prev *: COUNTER deltas */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
 	char *str_scratch;		/* evexpr.c's string results */

@@ -105,6 +105,10 @@ void ana_session_free(struct ana_session *s)
 		free(l);
 	}
 	pp_u64map_release(&s->disp);
+	it = 0;
+	while (pp_u64map_next(&s->counts, &it, &k, &v))
+		free(v);
+	pp_u64map_release(&s->counts);
 	pp_u64map_release(&s->dsos);
 	for (size_t i = 0; i < s->nr_host; i++) {
 		free(s->host_keys[i]);

@@ -43,6 +43,9 @@
  *                                 body from ITEMs u8:N u16:N u32:N u64:N str:TEXT
  *                                 (NUL-terminated) hex:BYTES, padded to 8 bytes;
  *                                 pid:N tid:N name the thread (default: unknown)
+ *   counter TIME CPU TID ENABLED RUNNING ID=VALUE...   a COUNTER record: cumulative
+ *                                 values of events ID read together on CPU (- for
+ *                                 every CPU) for TID (- for every thread)
  *   sync PERF_NS REALTIME_NS      a clock pair (wall-clock times)
  *   stat KEY VALUE                a STAT record
  *   flush                         close the open segment
@@ -492,6 +495,7 @@ static void do_sample(struct builder *b)
 	free(extra);
 }
 
+
 static void do_sideband(struct builder *b)
 {
 	struct pp_buf body = PP_BUF_INIT;
@@ -578,6 +582,30 @@ static void need(struct builder *b, int n, const char *usage)
 		bad("usage: %s", usage);
 }
 
+static void do_counter(struct builder *b)
+{
+	struct ppf_counter_val v[PPF_COUNTER_MAX];
+	struct ppf_counter c = { 0 };
+
+	need(b, 7, "counter TIME CPU TID ENABLED RUNNING ID=VALUE...");
+	c.time_ns = when(b->tok[1]);
+	c.cpu = strcmp(b->tok[2], "-") ? (uint32_t)num(b->tok[2]) : UINT32_MAX;
+	c.tid = strcmp(b->tok[3], "-") ? (uint32_t)num(b->tok[3]) : UINT32_MAX;
+	c.enabled = num(b->tok[4]);
+	c.running = num(b->tok[5]);
+	for (int i = 6; i < b->nr_tok; i++) {
+		char *eq = strchr(b->tok[i], '=');
+
+		if (!eq || c.nr == PPF_COUNTER_MAX)
+			bad("counter: '%s' is not ID=VALUE (at most %d)", b->tok[i], PPF_COUNTER_MAX);
+		*eq = '\0';
+		v[c.nr].id = (uint32_t)num(b->tok[i]);
+		v[c.nr++].value = num(eq + 1);
+	}
+	c.v = v;
+	check(ppf_write_counter(b->w, &c), "counter");
+}
+
 static void do_line(struct builder *b, char *line)
 {
 	const char *cmd;
@@ -662,6 +690,8 @@ static void do_line(struct builder *b, char *line)
 		s.realtime_ns = when(b->tok[2]) + base;
 		b->time_base = base;
 		check(ppf_write_time_sync(b->w, &s), "sync");
+	} else if (!strcmp(cmd, "counter")) {
+		do_counter(b);
 	} else if (!strcmp(cmd, "stat")) {
 		need(b, 3, "stat KEY VALUE");
 		check(ppf_write_stat(b->w, b->tok[1], num(b->tok[2])), "stat");
