@@ -165,6 +165,13 @@ int rec_snapshot_host(struct rec_session *s)
 	snprintf(v, sizeof(v), "%d", s->opts.mmap_pages);
 	if (!rc)
 		rc = ppf_write_kv(s->w, "record.mmap_pages", v);
+	if (!rc && s->ctr) {	/* what an analyzer re-bins counter readings by */
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)s->opts.count_period);
+		rc = ppf_write_kv(s->w, "record.count_period_ns", v);
+		if (!rc)
+			rc = ppf_write_kv(s->w, "record.count_mode",
+					  s->opts.count_leader ? "leader" : "timer");
+	}
 	if (!rc)
 		rc = topology(s);
 	if (!rc)
