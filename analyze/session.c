@@ -554,8 +554,9 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
 	int rc;
 
 	while ((rc = ppf_reader_next(s->r, first, NULL)) == 0) {
-		/* the first record for analyzers: a sample, or a side-band record (misc) */
-		if (first->type == PPF_REC_SAMPLE || first->type == PPF_REC_SIDEBAND)
+		/* the first record for analyzers: a sample, a counter reading, or a side-band record (misc) */
+		if (first->type == PPF_REC_SAMPLE || first->type == PPF_REC_SIDEBAND ||
+		    first->type == PPF_REC_COUNTER)
 			return 0;
 		rc = ana_session_meta(s, first);
 		if (rc)

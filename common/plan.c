@@ -136,6 +136,35 @@ void pp_plan_add_counter(struct pp_plan *p, const char *selector)
 	p->counters[p->nr_counters++] = pp_xstrdup(selector);
 }
 
+int pp_plan_count_events(struct pp_plan *p, const char *name, const struct pp_common_opts *c,
+			 bool leader, char *err, size_t errsz)
+{
+	uint64_t interval = c->interval_ns ? c->interval_ns : 1000000000ull;
+
+	if (!c->events.nr) {
+		snprintf(err, errsz, "%s: -e EVENTS is required: the events to count", name);
+		return PP_EUSAGE;
+	}
+	if (leader && (c->pids || c->tids)) {
+		snprintf(err, errsz, "%s can only be attached to cpu: use -C, not -p/-t (stat counts tasks)",
+			 name);
+		return PP_EUSAGE;
+	}
+	p->count_period = c->period_ns ? c->period_ns : interval;
+	if (p->count_period > interval) {
+		snprintf(err, errsz, "%s: --period %llu ms is longer than -i %llu ms", name,
+			 (unsigned long long)(p->count_period / 1000000),
+			 (unsigned long long)(interval / 1000000));
+		return PP_EUSAGE;
+	}
+	p->count_leader = leader;
+	for (size_t i = 0; i < c->events.nr; i++)
+		pp_plan_add_counter(p, c->events.v[i]);
+	if (!c->pids && !c->tids)
+		p->all_cpus = true;
+	return 0;
+}
+
 void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...)
 {
 	va_list ap;
@@ -224,7 +253,7 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 				pp_plan_add_event(p, common.events.v[i]);
 			rc = 0;
 		}
-		if (!rc && !p->nr_events) {
+		if (!rc && !p->nr_events && !p->nr_counters) {
 			snprintf(err, errsz, "%s: nothing to record: give events with -e", name);
 			rc = PP_EUSAGE;
 		}

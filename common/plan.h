@@ -186,6 +186,14 @@ void pp_plan_add_event(struct pp_plan *p, const char *selector);
 void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** pp_plan_add_counter() - append a counting-mode selector (copied). */
 void pp_plan_add_counter(struct pp_plan *p, const char *selector);
+/**
+ * pp_plan_count_events() - the plan of a counting analyzer (hrcount, stat): every -e
+ * event counted, read every --period (default -i, else 1 s)
+ * @leader: by a cpu-clock sample per CPU (hrcount's way; CPUs only), else by pp-record's timer
+ * Return: 0, or PP_EUSAGE with a message naming @name in @err.
+ */
+int pp_plan_count_events(struct pp_plan *p, const char *name, const struct pp_common_opts *c,
+			 bool leader, char *err, size_t errsz);
 /** pp_plan_release() - free what the plan owns. */
 void pp_plan_release(struct pp_plan *p);
 

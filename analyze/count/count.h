@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * count.h - engine: counts per time slot per instance per event (hrcount, stat,
+ * percpu-stat, cpu-util and the hardware-counter tables).
+ *
+ * An analyzer feeds it events: counter readings (ev->count, the count of the
+ * period that ends at the reading) or ordinary samples (one each, or their
+ * period), binned by time into slots of --period; -i groups slots into rounds.
+ * A round is complete when an event of a later round arrives (readings come
+ * in time order, each CPU's a period apart), or at the end; the analyzer's
+ * round callback prints it.  Instances are CPUs, or threads for counters read
+ * per thread; without --perins they are summed into one.
+ * The slot of a reading: readings are made every recorded period P from the
+ * counters' enable, so the k-th (k >= 1) covers ((k-1)P, kP]; its slot is
+ * k-1, found from its time as round((t - t0) / P) - 1 with t0 the enable
+ * (the first reading's time minus its enabled time).  An analysis period
+ * that is a multiple of P merges readings; any other is refused.
+ */
+#ifndef PP_ANALYZE_COUNT_COUNT_H
+#define PP_ANALYZE_COUNT_COUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyze/analyzer.h"
+
+/* One (instance, event) row: its slots in the current round. */
+struct ana_cnt_row {
+	uint32_t ins;			/* CPU or thread (UINT32_MAX: summed) */
+	uint32_t ev;			/* event index (the analyzer's) */
+	uint64_t *slot;			/* hist counts of the round */
+	uint64_t sum;			/* of the round */
+	uint64_t max;			/* largest slot of the round */
+	uint64_t enabled, running;	/* counter times of the round (RUN%) */
+	bool seen;			/* fed in this round */
+};
+
+struct ana_cnt;
+
+/* Called for each complete round, rows sorted by (instance, event). */
+typedef void (*ana_cnt_round_fn)(struct pp_az *az, struct ana_cnt *c, uint64_t round_end_ns);
+
+struct ana_cnt_opts {
+	uint64_t period_ns;		/* slot width: 0 = the recorded period (else -i) */
+	uint64_t interval_ns;		/* round length (-i) */
+	bool perins;
+	ana_cnt_round_fn round;
+};
+
+/**
+ * ana_cnt_new() - the engine for @az, or NULL with a one-line error printed
+ * (an analysis period that is not a multiple of the recorded one).  Sets az->engine.
+ */
+struct ana_cnt *ana_cnt_new(struct pp_az *az, const struct ana_cnt_opts *o);
+/** ana_cnt_free() - free it. */
+void ana_cnt_free(struct ana_cnt *c);
+
+/** ana_cnt_feed() - count @n of event @idx for @ev's instance in @ev's slot. */
+void ana_cnt_feed(struct ana_cnt *c, const struct pp_event *ev, uint32_t idx, uint64_t n);
+/** ana_cnt_finish() - the last round, when it holds anything. */
+void ana_cnt_finish(struct ana_cnt *c);
+
+/** ana_cnt_slots() - slots per round (-i / --period). */
+unsigned ana_cnt_slots(const struct ana_cnt *c);
+/** ana_cnt_period() - the slot width in ns. */
+uint64_t ana_cnt_period(const struct ana_cnt *c);
+/** ana_cnt_threads() - whether instances are threads (counters read per thread). */
+bool ana_cnt_threads(const struct ana_cnt *c);
+/** ana_cnt_rows() - the rows of the round being reported, sorted; @nr set. */
+struct ana_cnt_row *ana_cnt_rows(struct ana_cnt *c, size_t *nr);
+/** ana_cnt_max() - the largest slot count ever seen (column widths grow with it). */
+uint64_t ana_cnt_max(const struct ana_cnt *c);
+
+/* The names of an analyzer's events (its selector matches, by ana_sel.index) as reports show them. */
+struct ana_cnt_names {
+	size_t nr;
+	char **full;			/* alias= or "sys:name" */
+	char **name;			/* alias= or "name" (the packed layout) */
+	int *width;			/* packed column widths; they only grow */
+	bool packed;			/* the packed layout when a round has <= 5 slots */
+	bool csv_head;			/* the CSV header was written */
+};
+
+/** ana_cnt_names_init() - @az's event names; @packed: use the packed layout where it fits. */
+void ana_cnt_names_init(struct ana_cnt_names *n, struct pp_az *az, unsigned hist, bool packed);
+void ana_cnt_names_release(struct ana_cnt_names *n);
+
+/**
+ * ana_cnt_print_hist() - perf-prof's hrcount/stat report of the round ending at @end_ns
+ * (hist-print.c has the layouts), in az->out's format
+ */
+void ana_cnt_print_hist(struct pp_az *az, struct ana_cnt *c, struct ana_cnt_names *n,
+			uint64_t end_ns);
+
+/*
+ * Ready-made hooks of hrcount and stat: every -e event counted per slot,
+ * perf-prof's report each round.  ana_cnt_hist_init() from the analyzer's init.
+ */
+int ana_cnt_hist_init(struct pp_az *az, bool packed);
+void ana_cnt_hist_event(struct pp_az *az, const struct pp_event *ev);
+int ana_cnt_hist_finish(struct pp_az *az);
+void ana_cnt_hist_release(struct pp_az *az);
+
+#endif
