@@ -14,24 +14,21 @@
  * HLT excepted (a halted guest waits on purpose); --heatmap F writes "time
  * delay" lines to F.lat; --filter applies to kvm_exit only.
  * An exit followed by another exit of the same thread, or an entry without
- * an exit, is not a pair.  Not here: the exit reason names (common/exit-reasons.c).
+ * an exit, is not a pair.  Not here: the rows, their order and the exit
+ * reason names, shared with bpf-kvm-exit (common/exit-stat.c, exit-reasons.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyzer.h"
 #include "common/err.h"
-#include "common/expr.h"
-#include "common/hist.h"
+#include "common/exit-stat.h"
 #include "common/log.h"
 #include "common/table.h"
 #include "common/u64map.h"
 
-#define KX_ISA_VMX 1
-#define KX_ISA_SVM 2
-#define KX_VMX_HLT 12
-#define KX_SVM_HLT 0x78
 #define KX_GUEST_KERNEL 0xffff000000000000ull
+#define KX_GSYS 0			/* extra[] of a row: ns of exits taken in guest kernel mode */
 
 /* The exit waiting for its entry, per thread. */
 struct kx_exit {
@@ -44,19 +41,11 @@ struct kx_exit {
 	uint32_t raw_sz, raw_cap;
 };
 
-struct kx_row {
-	uint32_t ins, isa, reason;
-	uint64_t gsys_ns;
-	struct pp_hist h;
-};
-
 struct kx_priv {
 	const struct pp_field *f_reason, *f_isa, *f_rip;
 	unsigned exit_pos;		/* -e position of kvm_exit */
 	struct pp_u64map pending;	/* tid -> struct kx_exit * */
-	struct pp_u64map rows;		/* (ins, isa, reason) hash -> struct kx_row * */
-	struct kx_row **row_list;
-	size_t nr_rows;
+	struct pp_exit_stat rows;	/* (ins, isa, reason) */
 	bool cpu_ins;			/* instances are CPUs (-C) */
 	FILE *heatmap;
 	char *exit_sel;			/* "kvm:kvm_exit/FILTER/" */
@@ -119,36 +108,6 @@ static int kx_init(struct pp_az *az)
 	return 0;
 }
 
-static struct kx_row *row_get(struct kx_priv *p, uint32_t ins, uint32_t isa, uint32_t reason)
-{
-	uint64_t key = ((uint64_t)ins << 40) ^ ((uint64_t)isa << 32) ^ reason;
-	void **slot = pp_u64map_slot(&p->rows, key);
-	struct kx_row *r = *slot;
-
-	/* the key is exact for ins < 2^24 and isa < 256; check anyway */
-	while (r && (r->ins != ins || r->isa != isa || r->reason != reason)) {
-		key = key * 0x9e3779b97f4a7c15ull + 1;
-		slot = pp_u64map_slot(&p->rows, key);
-		r = *slot;
-	}
-	if (!r) {
-		r = pp_xcalloc(1, sizeof(*r));
-		r->ins = ins;
-		r->isa = isa;
-		r->reason = reason;
-		pp_hist_init(&r->h);
-		*slot = r;
-		p->row_list = pp_xrealloc(p->row_list, (p->nr_rows + 1) * sizeof(*p->row_list));
-		p->row_list[p->nr_rows++] = r;
-	}
-	return r;
-}
-
-static bool is_hlt(uint32_t isa, uint32_t reason)
-{
-	return isa == KX_ISA_SVM ? reason == KX_SVM_HLT : (reason & 0xffff) == KX_VMX_HLT;
-}
-
 static void print_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct kx_priv *p = az->priv;
@@ -164,15 +123,15 @@ static void pair(struct pp_az *az, struct kx_exit *x, const struct pp_event *ent
 	struct kx_priv *p = az->priv;
 	uint64_t delta = entry->time_ns - x->time_ns;
 	uint32_t ins = !az->opt.perins ? 0 : p->cpu_ins ? entry->cpu : entry->tid;
-	struct kx_row *r = row_get(p, ins, x->isa, x->reason);
+	struct pp_exit_row *r = pp_exit_stat_row(&p->rows, ins, x->isa, x->reason);
 
 	pp_hist_add(&r->h, delta);
 	if (x->guest_rip >= KX_GUEST_KERNEL)
-		r->gsys_ns += delta;
+		r->extra[KX_GSYS] += delta;
 	if (p->heatmap)
 		fprintf(p->heatmap, "%llu %llu\n", (unsigned long long)x->time_ns,
 			(unsigned long long)delta);
-	if (az->opt.than_ns && delta > az->opt.than_ns && !is_hlt(x->isa, x->reason) &&
+	if (az->opt.than_ns && delta > az->opt.than_ns && !pp_exit_reason_is_hlt(x->isa, x->reason) &&
 	    az->out.format == ANA_FMT_TEXT) {
 		struct pp_event ev = {
 			.time_ns = x->time_ns, .cpu = x->cpu, .pid = x->pid, .tid = entry->tid,
@@ -200,7 +159,7 @@ static void kx_event(struct pp_az *az, const struct pp_event *ev)
 		x->pid = ev->pid;
 		x->sel = ev->sel;
 		x->reason = (uint32_t)ana_field_read(ev, p->f_reason);
-		x->isa = p->f_isa ? (uint32_t)ana_field_read(ev, p->f_isa) : KX_ISA_VMX;
+		x->isa = p->f_isa ? (uint32_t)ana_field_read(ev, p->f_isa) : PP_KVM_ISA_VMX;
 		x->guest_rip = p->f_rip ? ana_field_read(ev, p->f_rip) : 0;
 		if (az->opt.than_ns) {
 			if (x->raw_cap < ev->raw_sz) {
@@ -229,52 +188,19 @@ static void kx_lost(struct pp_az *az, const struct pp_lost_ev *l)
 	(void)l;
 }
 
-static int cmp_row(const void *a, const void *b)
-{
-	const struct kx_row *x = *(struct kx_row *const *)a, *y = *(struct kx_row *const *)b;
-	uint64_t sx = pp_hist_sum(&x->h), sy = pp_hist_sum(&y->h);
-
-	if (x->ins != y->ins)
-		return x->ins < y->ins ? -1 : 1;
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	if (x->isa != y->isa)
-		return x->isa < y->isa ? -1 : 1;
-	return x->reason < y->reason ? -1 : x->reason > y->reason;
-}
-
-static void reason_name(uint32_t isa, uint32_t reason, char *buf, size_t sz)
-{
-	const char *n = pp_exit_reason_str((int)isa, reason);
-
-	if (!n)
-		snprintf(buf, sz, "0x%x", reason);
-	else if (isa == KX_ISA_VMX && (reason & 0x80000000u))
-		snprintf(buf, sz, "%s FAILED_VMENTRY", n);
-	else
-		snprintf(buf, sz, "%s", n);
-}
-
 static void report(struct pp_az *az, uint64_t now_ns)
 {
 	struct kx_priv *p = az->priv;
-	bool text = az->out.format == ANA_FMT_TEXT, all_vmx = true;
-	struct kx_row **v = pp_xmalloc((p->nr_rows + 1) * sizeof(*v));
+	bool text = az->out.format == ANA_FMT_TEXT, all_vmx;
+	struct pp_exit_row **v;
+	size_t n = pp_exit_stat_sorted(&p->rows, &v, &all_vmx);
 	struct pp_table *t;
-	size_t n = 0;
 	char buf[64];
 
-	for (size_t i = 0; i < p->nr_rows; i++) {
-		if (!pp_hist_count(&p->row_list[i]->h))
-			continue;
-		v[n++] = p->row_list[i];
-		all_vmx &= p->row_list[i]->isa == KX_ISA_VMX;
-	}
 	if (!n) {
 		free(v);
 		return;
 	}
-	qsort(v, n, sizeof(*v), cmp_row);
 	if (text)
 		fprintf(az->out.fp, "%s kvm-exit latency\n",
 			ana_time_str(az->s, now_ns, buf, sizeof(buf)));
@@ -282,34 +208,21 @@ static void report(struct pp_az *az, uint64_t now_ns)
 	if (az->opt.perins)
 		pp_table_col(t, p->cpu_ins ? "[CPU]" : "[THREAD]", p->cpu_ins ? "cpu" : "thread",
 			     0, 0);
-	pp_table_col(t, "exit_reason", NULL, PP_COL_LEFT, all_vmx ? 20 : 32);
-	pp_table_col(t, "calls", NULL, 0, 8);
-	pp_table_col(t, "total(us)", "total_us", 0, 16);
-	pp_table_col(t, "min(us)", "min_us", 0, 12);
-	pp_table_col(t, "avg(us)", "avg_us", 0, 12);
-	pp_table_col(t, "p99(us)", "p99_us", 0, 12);
-	pp_table_col(t, "max(us)", "max_us", 0, 12);
+	pp_exit_table_cols(t, all_vmx);
 	pp_table_col(t, "%gsys", "gsys_pct", 0, 6);
 	for (size_t i = 0; i < n; i++) {
-		const struct kx_row *r = v[i];
+		const struct pp_exit_row *r = v[i];
 		uint64_t sum = pp_hist_sum(&r->h);
 
 		pp_table_row(t);
 		if (az->opt.perins) {
 			if (text)
-				pp_table_strf(t, p->cpu_ins ? "[%03u]" : "[%u]", r->ins);
+				pp_table_strf(t, p->cpu_ins ? "[%03u]" : "[%u]", (unsigned)r->ins);
 			else
 				pp_table_u64(t, r->ins);
 		}
-		reason_name(r->isa, r->reason, buf, sizeof(buf));
-		pp_table_str(t, buf);
-		pp_table_u64(t, pp_hist_count(&r->h));
-		pp_table_num(t, "%.3f", sum / 1000.0);
-		pp_table_num(t, "%.3f", pp_hist_min(&r->h) / 1000.0);
-		pp_table_num(t, "%.3f", pp_hist_mean(&r->h) / 1000.0);
-		pp_table_num(t, "%.3f", pp_hist_percentile(&r->h, 99) / 1000.0);
-		pp_table_num(t, "%.3f", pp_hist_max(&r->h) / 1000.0);
-		pp_table_num(t, "%.2f", sum ? r->gsys_ns * 100.0 / sum : 0.0);
+		pp_exit_table_cells(t, r);
+		pp_table_num(t, "%.2f", sum ? r->extra[KX_GSYS] * 100.0 / sum : 0.0);
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "kvm_exit");
 	if (text)
@@ -318,18 +231,10 @@ static void report(struct pp_az *az, uint64_t now_ns)
 	free(v);
 }
 
-static void rows_reset(struct kx_priv *p)
-{
-	for (size_t i = 0; i < p->nr_rows; i++) {
-		pp_hist_reset(&p->row_list[i]->h);
-		p->row_list[i]->gsys_ns = 0;
-	}
-}
-
 static void kx_interval(struct pp_az *az, uint64_t now_ns)
 {
 	report(az, now_ns);
-	rows_reset(az->priv);
+	pp_exit_stat_reset(&((struct kx_priv *)az->priv)->rows);
 }
 
 static int kx_finish(struct pp_az *az)
@@ -350,12 +255,7 @@ static void kx_release(struct pp_az *az)
 		free(v);
 	}
 	pp_u64map_release(&p->pending);
-	for (size_t i = 0; i < p->nr_rows; i++) {
-		pp_hist_release(&p->row_list[i]->h);
-		free(p->row_list[i]);
-	}
-	free(p->row_list);
-	pp_u64map_release(&p->rows);
+	pp_exit_stat_release(&p->rows);
 	if (p->heatmap)
 		fclose(p->heatmap);
 	pp_buf_release(&p->line);

@@ -6,9 +6,12 @@
  * appendix C, the kernel's uapi asm/vmx.h), SVM exit codes (AMD APM vol. 2
  * appendix C, uapi asm/svm.h, with KVM's lower-case names) and arm64 ESR
  * exception classes (asm/esr.h).  Only the common reasons are listed.
+ * Also the two questions the exit analyzers ask (exit-reasons.h).
  */
 #include <stddef.h>
+#include <stdio.h>
 
+#include "exit-reasons.h"
 #include "expr.h"
 #include "log.h"
 
@@ -104,4 +107,29 @@ const char *pp_exit_reason_str(int isa, uint64_t val)
 	default:
 		return NULL;
 	}
+}
+
+bool pp_exit_reason_is_hlt(uint32_t isa, uint32_t reason)
+{
+	switch (isa) {
+	case PP_KVM_ISA_SVM:
+		return reason == 0x78;
+	case PP_KVM_ISA_ARM:
+		return reason == 0x01;
+	default:
+		return (reason & 0xffff) == 12;
+	}
+}
+
+char *pp_exit_reason_name(uint32_t isa, uint32_t reason, char *buf, size_t sz)
+{
+	const char *n = pp_exit_reason_str((int)isa, reason);
+
+	if (!n)
+		snprintf(buf, sz, "0x%x", reason);
+	else if (isa == PP_KVM_ISA_VMX && (reason & 0x80000000u))
+		snprintf(buf, sz, "%s FAILED_VMENTRY", n);
+	else
+		snprintf(buf, sz, "%s", n);
+	return buf;
 }
