@@ -348,6 +348,7 @@ void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struc
 	ev->raw = smp->raw;
 	ev->raw_sz = smp->raw_sz;
 	ev->stack = smp->stack;
+	ev->count = NULL;
 	ev->nr_stack = smp->nr_stack;
 	ev->extra = smp->extra;
 	ev->extra_sz = smp->extra_sz;

@@ -180,6 +180,27 @@ static int open_fail(struct rec_session *s, int err, const struct rec_evsel *e, 
 				tid >= 0 ? "thread" : "CPU", tid >= 0 ? tid : cpu, strerror(-err));
 }
 
+/*
+ * A counted event's filter must be the kernel's: there are no events to filter
+ * afterwards, only counts.
+ */
+static int counter_filter(struct rec_session *s, struct rec_evsel *e, int fd)
+{
+	if (!e->filter)
+		return 0;
+	if (e->kind == PPF_EV_TRACEPOINT || e->kind == PPF_EV_UPROBE || e->kind == PPF_EV_KPROBE) {
+		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
+			e->flags |= PPF_EVF_KERNEL_FILTER;
+			return 0;
+		}
+		return rec_session_fail(s, PP_ENOTSUP,
+					"%s: the kernel refuses filter '%s' (%s), and counted events cannot be filtered afterwards",
+					e->name, e->filter, strerror(errno));
+	}
+	return rec_session_fail(s, PP_ENOTSUP, "%s: a filter on a counted %s event is not possible",
+				e->name, "non-tracepoint");
+}
+
 /* Return: the fd, or -errno. */
 static int perf_open(struct perf_event_attr *a, int pid, int cpu, int group, unsigned long flags)
 {
@@ -218,13 +239,17 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 	}
 	for (size_t i = 0; i < s->nr_evsels; i++) {
 		struct rec_evsel *e = &s->evsels[i];
-		int fd;
+		int fd, rc;
 
 		if (!e->counting)
 			continue;
 		fd = perf_open(&e->attr, pid, cpu, lfd, flags);
 		if (fd < 0)
 			return open_fail(s, fd, e, cpu, -1);
+		if ((rc = counter_filter(s, e, fd))) {
+			close(fd);
+			return rc;
+		}
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &kid)) {
 			int err = -errno;
 
@@ -252,6 +277,10 @@ static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, uns
 		fd = perf_open(&e->attr, pid, cpu, -1, flags);
 		if (fd < 0) {
 			rc = open_fail(s, fd, e, cpu, tid);
+			return rc;
+		}
+		if ((rc = counter_filter(s, e, fd))) {
+			close(fd);
 			return rc;
 		}
 		cfd_add(c, fd, (uint32_t)i, cpu < 0 ? UINT32_MAX : (uint32_t)cpu,

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t383-count-truth: stat and hrcount on real counters against the loads' ground truth.
+#  .1 stat, counted per thread of a command (raw_syscalls:sys_enter filtered to getppid in
+#     the kernel): the slots of every round add up to exactly the K calls the load made.
+#  .2 hrcount at 1 ms slots, system-wide, on a load that makes a burst of B calls every
+#     P ms: one burst of B calls every P slots (a late wake-up may shift one by a few),
+#     and the slots sum to B x bursts.
+#  .3 re-binned offline (--period 2 ms, twice the recorded one): bursts P/2 slots apart;
+#     a period that is not a multiple of the recorded one is refused in one line.
+#  .4 hrcount of the same load recorded as an event stream (samples, no counters): the
+#     same bursts, binned by time.
+#  .5 live through pp: stat -- COMMAND prints the same exact total.
+#  .6 JSON and CSV carry the same counts as the text layout.
+. "$(dirname "$0")/lib.sh"
+need_event raw_syscalls:sys_enter
+
+nr=$(sed -n 's/^REC_SYSCALL(\([0-9]*\), getppid)$/\1/p' "$PP_LOAD/../gen/syscalls.h")
+[ -n "$nr" ] || nr=110
+EV="raw_syscalls:sys_enter/id==$nr/"
+
+# sums the "total" of every JSON line
+json_total() { python3 -c 'import sys,json; print(sum(json.loads(l)["total"] for l in sys.stdin if l.strip()))'; }
+# the bursts in the slots of JSON lines on stdin: runs of adjacent slots over $1 / 10
+# (a burst may straddle a slot boundary), one "start:sum" each
+json_bursts() {
+	python3 -c '
+import sys, json
+c = []
+for l in sys.stdin:
+    if l.strip():
+        c += json.loads(l)["counts"]
+lim, out, i = int(sys.argv[1]) // 10, [], 0
+while i < len(c):
+    if c[i] > lim:
+        j, s = i, 0
+        while j < len(c) and c[j] > lim:
+            s += c[j]
+            j += 1
+        out.append("%d:%d" % (i, s))
+        i = j
+    else:
+        i += 1
+print(" ".join(out))' "$1"
+}
+# whether the bursts on stdin ("start:sum" ...) are $2 of $3 calls each (90% at least; other
+# callers may add), $1 slots apart (a late wake-up may shift one by 3 slots, never the run)
+spaced() {
+	python3 -c '
+import sys
+v = [tuple(map(int, x.split(":"))) for x in sys.stdin.read().split()]
+step, n, b = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+starts = [a for a, _ in v]
+ok = (len(v) == n and all(s >= b * 9 // 10 for _, s in v) and
+      all(abs(y - x - step) <= 3 for x, y in zip(starts, starts[1:])) and
+      abs(starts[-1] - starts[0] - (n - 1) * step) <= 3)
+print("ok" if ok else "bad: %d bursts %s" % (len(v), v))' "$1" "$2" "$3"
+}
+
+# t383.1
+"$PP_RECORD" -q --for "stat -e $EV --period 100ms" -o stat.cap -- \
+	"$PP_LOAD/syscalls" -n 30000 -m getppid 2>rec.err || { cat rec.err; fail "pp-record stat"; }
+want=$(sed -n 's/.*getppid=\([0-9]*\) .*/\1/p' rec.err)
+assert_eq "calls made" 30000 "$want"
+"$PP_ANALYZE" stat.cap stat -e "$EV" --period 100ms -i 1000 >stat.txt || fail "stat"
+cat stat.txt
+got=$(awk '/total/ { s += $NF } END { print s + 0 }' stat.txt)
+assert_eq "t383.1 stat: sum of the rounds' totals" "$want" "$got"
+
+# t383.2
+B=2000 P=20 N=25
+"$PP_RECORD" -q --for "hrcount -e $EV --period 1ms -i 100" -a -o hr.cap -- \
+	"$PP_LOAD/bursts" -b $B -p $P -n $N -c 0 2>rec.err || { cat rec.err; fail "pp-record hrcount"; }
+"$PP_ANALYZE" hr.cap hrcount -e "$EV" -i 100 --format json >hr.json || fail "hrcount json"
+got=$(json_total <hr.json)
+assert_ge "t383.2 hrcount total (other getppid callers may add)" $((B * N)) "$got"
+[ "$got" -le $((B * N + 200)) ] || fail "t383.2: $got calls counted, $((B * N)) made"
+hi=$(json_bursts $B <hr.json)
+echo "bursts (slot:calls): $hi"
+assert_eq "t383.2 bursts $P slots apart" ok "$(echo "$hi" | spaced $P $N $B)"
+
+# t383.3
+"$PP_ANALYZE" hr.cap hrcount -e "$EV" -i 100 --period 2ms --format json >hr2.json || fail "re-bin"
+hi=$(json_bursts $B <hr2.json)
+assert_eq "t383.3 re-binned bursts $((P / 2)) slots apart" ok "$(echo "$hi" | spaced $((P / 2)) $N $B)"
+"$PP_ANALYZE" hr.cap hrcount -e "$EV" -i 100 --period 1500us >bad.out 2>bad.err && fail "1.5 ms accepted"
+cat bad.err
+grep -q 'multiple of' bad.err || fail "t383.3: no reason given"
+assert_eq "t383.3 one line" 1 "$(wc -l <bad.err)"
+
+# t383.4
+"$PP_RECORD" -q -a -e "$EV" -o stream.cap -- "$PP_LOAD/bursts" -b $B -p $P -n $N -c 0 2>rec.err ||
+	{ cat rec.err; fail "pp-record stream"; }
+"$PP_ANALYZE" stream.cap hrcount -e "$EV" --period 1ms -i 100 --format json >st.json || fail "binned"
+got=$(json_total <st.json)
+assert_ge "t383.4 binned total" $((B * N)) "$got"
+hi=$(json_bursts $B <st.json)
+echo "binned bursts (slot:calls): $hi"
+assert_eq "t383.4 binned bursts $P slots apart" ok "$(echo "$hi" | spaced $P $N $B)"
+
+# t383.5
+[ -x "$PP" ] || fail "no pp binary"
+"$PP" stat -e "$EV" --period 100ms -i 1000 -- "$PP_LOAD/syscalls" -n 20000 -m getppid \
+	>live.txt 2>live.err || { cat live.err; fail "pp stat live"; }
+got=$(awk '/total/ { s += $NF } END { print s + 0 }' live.txt)
+assert_eq "t383.5 live stat total" 20000 "$got"
+
+# t383.6
+"$PP_ANALYZE" stat.cap stat -e "$EV" --period 100ms -i 1000 --format json >stat.json || fail "json"
+assert_eq "t383.6 JSON total" "$want" "$(json_total <stat.json)"
+"$PP_ANALYZE" stat.cap stat -e "$EV" --period 100ms -i 1000 --format csv >stat.csv || fail "csv"
+head -1 stat.csv | grep -q '^time,instance,event,slot0,' || fail "t383.6 CSV header"
+assert_eq "t383.6 CSV total" "$want" "$(awk -F, 'NR > 1 { s += $NF } END { print s + 0 }' stat.csv)"
+echo "PASS"

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bursts.c - bursts of system calls at a known period: every P ms, B getppid
+ * calls in a row, then sleep until the next period start; N periods.
+ *
+ * usage: bursts [-b B] [-p P_MS] [-n N] [-c CPU]
+ *   -b  calls per burst (default 2000)
+ *   -p  period in ms (default 20)
+ *   -n  bursts (default 50)
+ *   -c  pin to this CPU (default: not pinned)
+ *
+ * Last line on stderr (the ground truth):
+ *   LOAD bursts calls=B*N burst=B period_ms=P bursts=N pid=P
+ */
+#include <getopt.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "load.h"
+
+static const char usage[] = "usage: bursts [-b B] [-p P_MS] [-n N] [-c CPU]\n";
+
+int main(int argc, char **argv)
+{
+	unsigned long burst = 2000, period_ms = 20, n = 50;
+	long cpu = -1;
+	struct timespec next;
+	int c;
+
+	while ((c = getopt(argc, argv, "b:p:n:c:h")) != -1) {
+		switch (c) {
+		case 'b': burst = parse_ul(optarg, "-b"); break;
+		case 'p': period_ms = parse_ul(optarg, "-p"); break;
+		case 'n': n = parse_ul(optarg, "-n"); break;
+		case 'c': cpu = (long)parse_ul(optarg, "-c"); break;
+		case 'h': load_usage(usage, 0);
+		default: load_usage(usage, 2);
+		}
+	}
+	if (!period_ms)
+		load_usage(usage, 2);
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET((int)cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			perror("bursts: sched_setaffinity");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (unsigned long i = 0; i < n; i++) {
+		for (unsigned long k = 0; k < burst; k++)
+			syscall(SYS_getppid);
+		next.tv_nsec += (long)(period_ms % 1000) * 1000000L;
+		next.tv_sec += (time_t)(period_ms / 1000);
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	fprintf(stderr, "LOAD bursts calls=%lu burst=%lu period_ms=%lu bursts=%lu pid=%d\n",
+		burst * n, burst, period_ms, n, (int)getpid());
+	return 0;
+}
