@@ -184,7 +184,8 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev
+	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev \
+	systemtap-sdt-dev
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
