@@ -94,8 +94,9 @@ static void missing_event(struct ana_session *s, const struct pp_az *az, const s
 /*
  * The filter of a match of @sel: its own and, for cpus=LIST, a test of _cpu
  * with each run of CPUs as one range ("(F)&&(_cpu==0||_cpu>=4&&_cpu<=7)").
- * NULL when there is neither.  CPUs the capture was not recorded on are an
- * error, as for -C.
+ * NULL when there is neither.  CPUs the capture was not recorded on are left
+ * out, as perf-prof leaves out CPUs the machine lacks; a list of none of them
+ * is an error, as for -C.
  */
 static int sel_filter_dup(struct ana_session *s, const struct pp_az *az,
 			  const struct pp_selector *sel, char **out)
@@ -118,7 +119,10 @@ static int sel_filter_dup(struct ana_session *s, const struct pp_az *az,
 		pp_err("%s: -e '%s': cpus=%s is not a CPU list", az->name, sel->text, list);
 		return PP_ESYNTAX;
 	}
-	if (nr_cpus && (unsigned long)cpus[nr - 1] >= nr_cpus) {
+	/* as perf-prof: the list meets the CPUs there are; none of them is an error */
+	while (nr_cpus && nr && (unsigned long)cpus[nr - 1] >= nr_cpus)
+		nr--;
+	if (!nr) {
 		pp_err("%s: -e '%s': cpus=%s: the capture was recorded on %lu CPUs (0-%lu)",
 		       az->name, sel->text, list, nr_cpus, nr_cpus - 1);
 		free(cpus);
