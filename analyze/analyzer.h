@@ -67,6 +67,8 @@ struct ana_sel {
 	unsigned index;			/* global index among this analyzer's matches */
 	const char *alias;		/* alias= or the event name */
 	struct pp_expr *filter;		/* user-space filter, or NULL */
+	int *cpus;			/* cpus=LIST (counter readings are checked against it), or NULL */
+	size_t nr_cpus;
 	void *priv;			/* the analyzer's per-match state */
 };
 

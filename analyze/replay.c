@@ -282,6 +282,10 @@ static void deliver_counter(struct ana_session *s, const struct ppf_counter *k, 
 				continue;
 			if (!dp->plain && !post_filter(az, &ev))
 				continue;
+			/* the selector's filter was the kernel's; its cpus= is checked here */
+			if (dp->sel->cpus && ev.cpu != UINT32_MAX &&
+			    !pp_list_has(dp->sel->cpus, dp->sel->nr_cpus, ev.cpu))
+				continue;
 			ev.sel = dp->sel;
 			az->ops->event(az, &ev);
 		}

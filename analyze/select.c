@@ -266,6 +266,13 @@ int ana_az_select(struct pp_az *az)
 				m->sel = sel;
 				m->pos = (unsigned)pos;
 				m->alias = sel->alias ? sel->alias : t->event ? t->event : t->name;
+				if (pp_selector_attr(sel, "cpus") &&
+				    pp_parse_list(pp_selector_attr(sel, "cpus"), 0, &m->cpus,
+						  &m->nr_cpus)) {
+					free(m->cpus);
+					m->cpus = NULL;
+					m->nr_cpus = 0;
+				}
 				if (filter) {
 					rc = ana_filter_compile(t, filter, &m->filter);
 					if (rc) {
@@ -290,8 +297,10 @@ void ana_az_release_sels(struct pp_az *az)
 {
 	struct ana_sel_store *store = az->sel_store;
 
-	for (size_t i = 0; i < az->nr_sels; i++)
+	for (size_t i = 0; i < az->nr_sels; i++) {
 		pp_expr_free(az->sels[i].filter);
+		free(az->sels[i].cpus);
+	}
 	free(az->sels);
 	az->sels = NULL;
 	az->nr_sels = 0;
