@@ -152,7 +152,10 @@ int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
 extern volatile sig_atomic_t ana_interval_now;
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
-/** ana_analyzer_find() - the analyzer named @name. Return: static, or NULL. */
+/**
+ * ana_analyzer_find() - the analyzer named @name, or given it as an alias (PP_ALIAS)
+ * Return: static, or NULL.
+ */
 const struct pp_analyzer *ana_analyzer_find(const char *name);
 /** ana_analyzer_count() - how many analyzers there are. */
 size_t ana_analyzer_count(void);

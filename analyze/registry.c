@@ -3,7 +3,8 @@
  * registry.c - the explicit list of analyzers, from analyzers/analyzers.def.
  *
  * No constructor self-registration: the list is greppable, ordered, and a
- * static link keeps every analyzer.  Each line is checked by
+ * static link keeps every analyzer.  PP_ALIAS lines give some a second name
+ * (perf-prof's "bpf:kvm_exit"), found by ana_analyzer_find() as the first.  Each line is checked by
  * ana_analyzer_check() (pp-analyze runs ana_registry_check() at start, the
  * unit suite `registry` walks the list).  Not here: an instance's hook table
  * (hooks.c), option parsing and instance life (cmd-analyze.c).
@@ -29,6 +30,18 @@ static const struct pp_analyzer registry[] = {
 #undef PP_ANALYZER
 };
 
+/* PP_ALIAS("alias", c_name): the analyzer is found by its C name, once per lookup. */
+static const struct {
+	const char *alias, *c_name;
+} aliases[] = {
+#define PP_ANALYZER(n, nm, pl, cp)
+#define PP_ALIAS(a, n) { a, #n },
+#include "analyzers/analyzers.def"
+#undef PP_ALIAS
+#undef PP_ANALYZER
+	{ NULL, NULL },
+};
+
 size_t ana_analyzer_count(void)
 {
 	return sizeof(registry) / sizeof(registry[0]);
@@ -39,11 +52,22 @@ const struct pp_analyzer *ana_analyzer_at(size_t i)
 	return i < ana_analyzer_count() ? &registry[i] : NULL;
 }
 
+static const struct pp_analyzer *find_c_name(const char *c_name)
+{
+	for (size_t i = 0; i < ana_analyzer_count(); i++)
+		if (!strcmp(registry[i].c_name, c_name))
+			return &registry[i];
+	return NULL;
+}
+
 const struct pp_analyzer *ana_analyzer_find(const char *name)
 {
 	for (size_t i = 0; i < ana_analyzer_count(); i++)
 		if (!strcmp(registry[i].name, name))
 			return &registry[i];
+	for (size_t i = 0; aliases[i].alias; i++)
+		if (!strcmp(aliases[i].alias, name))
+			return find_c_name(aliases[i].c_name);
 	return NULL;
 }
 
@@ -115,6 +139,22 @@ int ana_registry_check(char *err, size_t errsz)
 				snprintf(err, errsz, "analyzer '%s' is registered twice", registry[i].name);
 				return -EINVAL;
 			}
+	}
+	/* an alias names one analyzer, and no analyzer or other alias has its name */
+	for (size_t i = 0; aliases[i].alias; i++) {
+		const char *a = aliases[i].alias;
+		bool taken = false;
+
+		for (size_t j = 0; j < ana_analyzer_count(); j++)
+			taken |= !strcmp(registry[j].name, a);
+		for (size_t j = 0; j < i; j++)
+			taken |= !strcmp(aliases[j].alias, a);
+		if (!*a || taken || !find_c_name(aliases[i].c_name)) {
+			snprintf(err, errsz, "alias '%s' of '%s': %s", a, aliases[i].c_name,
+				 !*a || taken ? "empty or taken by another name"
+					      : "no analyzer has that C name");
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

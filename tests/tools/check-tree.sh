@@ -5,7 +5,8 @@
 # 1. analyzers/analyzers.def and the files of analyzers/ agree: each line's
 #    analyzers/<name>.c defines az_<c_name>_ops; a `own` plan has
 #    analyzers/<name>-plan.c defining azp_<c_name>_plan, a `none` plan has no
-#    such file; no analyzer file lacks a line.
+#    such file; no analyzer file lacks a line; a PP_ALIAS names a c_name that
+#    has a line.
 # 2. An analyzer includes analyze/analyzer.h, common/*.h, its own
 #    analyzers/<name>.h and at most one engine's public header
 #    (analyze/<engine>/<engine>.h); its plan part only common/*.h and its own
@@ -32,6 +33,11 @@ echo "$lines" | while read -r c name plan; do
 		echo "check-tree: analyzers/$name-plan.c exists but $def says plan 'none'";;
 	*) echo "check-tree: $def: $name: plan '$plan' is neither own nor none";;
 	esac
+done | grep . && bad=1
+
+# PP_ALIAS("alias", c_name): c_name has a PP_ANALYZER line
+sed -n 's/^PP_ALIAS("\([^"]*\)", *\([a-z0-9_]*\)).*/\1 \2/p' $def | while read -r alias c; do
+	echo "$lines" | grep -q "^$c " || echo "check-tree: $def: alias '$alias' names '$c', which has no PP_ANALYZER line"
 done | grep . && bad=1
 
 for f in analyzers/*.c; do

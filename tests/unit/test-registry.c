@@ -6,6 +6,7 @@
  * by its name, has the same plan in pp-record's table (--for) as in
  * pp-analyze's registry, and gets a hook table without NULLs from
  * ana_az_bind().  Broken analyzers made here are refused, each with its reason.
+ * An alias (PP_ALIAS) finds its analyzer and plan in both tables.
  */
 #include <string.h>
 
@@ -63,6 +64,42 @@ static void test_registry__capabilities(void)
 	CU_ASSERT(trace->caps & PP_AZC_STREAM);
 	CU_ASSERT_PTR_EQUAL(list->plan, &pp_plan_none);	/* no -plan.c */
 	CU_ASSERT_STRING_EQUAL(ana_analyzer_find("task-state")->c_name, "task_state");
+}
+
+/* Every PP_ALIAS line: pp-analyze and pp-record --for find the analyzer it names. */
+static void test_registry__aliases(void)
+{
+	static const struct {
+		const char *alias, *c_name;
+	} aliases[] = {
+#define PP_ANALYZER(c, name, plan, caps)
+#define PP_ALIAS(a, c) { a, #c },
+#include "analyzers/analyzers.def"
+#undef PP_ALIAS
+#undef PP_ANALYZER
+		{ NULL, NULL },
+	};
+	const struct pp_analyzer *bpf = ana_analyzer_find("bpf-kvm-exit");
+	size_t n = 0;
+
+	for (size_t i = 0; aliases[i].alias; i++, n++) {
+		const struct pp_analyzer *an = ana_analyzer_find(aliases[i].alias);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(an);
+		CU_ASSERT_STRING_EQUAL(an->c_name, aliases[i].c_name);
+		CU_ASSERT_PTR_EQUAL(rec_plan_find(aliases[i].alias), an->plan);
+		CU_ASSERT_PTR_NULL(strchr(an->name, ':'));	/* the file name has none */
+	}
+	CU_ASSERT(n >= 1);
+	/* perf-prof's name of bpf-kvm-exit */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bpf);
+	CU_ASSERT_PTR_EQUAL(ana_analyzer_find("bpf:kvm_exit"), bpf);
+	CU_ASSERT_PTR_EQUAL(rec_plan_find("bpf:kvm_exit"), bpf->plan);
+	/* aliases are names, not patterns or C names */
+	CU_ASSERT_PTR_NULL(ana_analyzer_find("bpf:kvm_exi"));
+	CU_ASSERT_PTR_NULL(ana_analyzer_find("bpf_kvm_exit"));
+	CU_ASSERT_PTR_NULL(rec_plan_find("bpf_kvm_exit"));
+	CU_ASSERT_PTR_NULL(rec_plan_find("task_state"));
 }
 
 static int stub_init(struct pp_az *az)
@@ -195,6 +232,8 @@ void test_registry__register(void)
 		PP_TEST(test_registry__every_analyzer_keeps_the_contract,
 			"every analyzer of analyzers.def passes the registry's check"),
 		PP_TEST(test_registry__capabilities, "capabilities and plans come from analyzers.def"),
+		PP_TEST(test_registry__aliases,
+			"an alias finds its analyzer in pp-analyze and its plan in pp-record"),
 		PP_TEST(test_registry__broken_analyzers_refused,
 			"an analyzer that breaks the contract is refused, with the reason"),
 		PP_TEST(test_registry__bind_fills_optional_hooks,
