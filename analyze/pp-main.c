@@ -7,6 +7,7 @@
  *   pp python [OPTIONS] -- SCRIPT [ARGS]   (perf-prof's form: no COMMAND for python)
  *   pp record ... / pp analyze ...   the two programs
  *   pp list [FILTER]                 this machine's tracepoints
+ *   pp usdt ... / pp kcore ...       perf-prof's live tools: pp-record usdt/kcore ...
  *   pp -h | pp ANALYZER -h           the analyzers / one analyzer's help
  *
  * Live mode is only a pipe: the recorder streams small, time-bounded
@@ -101,6 +102,8 @@ static void usage(FILE *fp)
 		    "       pp record [pp-record options]     record a capture\n"
 		    "       pp analyze FILE ANALYZER ...       analyse a capture\n"
 		    "       pp list [FILTER]                   this machine's tracepoints\n"
+		    "       pp usdt list|add|del SPEC...       USDT probes as uprobe events\n"
+		    "       pp kcore [-1|-2|-4|-8] [--string] ADDR|SYMBOL [COUNT]   kernel memory\n"
 		    "       pp ANALYZER -h                     one analyzer's options\n\n"
 		    "`pp ANALYZER ...` records what the analyzer needs and analyses it live, like\n"
 		    "perf-prof: it runs `pp-record --for 'ANALYZER ...' -o - | pp-analyze - ANALYZER ...`.\n"
@@ -673,11 +676,11 @@ static bool perfprof_name;
 
 #define PERFPROF_HELP_EXIT 129
 
-/* Run `pp-analyze help [ANALYZER]` with its stdout on stderr; its exit status. */
-static int analyze_help_to_stderr(const char *analyzer)
+/* Run program @name with @arg1 @arg2, its stdout on stderr; its exit status. */
+static int run_to_stderr(const char *name, const char *arg1, const char *arg2)
 {
 	char path[PATH_MAX + 32];
-	const char *v[] = { prog("pp-analyze", path, sizeof(path)), "help", analyzer, NULL };
+	const char *v[] = { prog(name, path, sizeof(path)), arg1, arg2, NULL };
 	int st;
 
 	fflush(stdout);
@@ -695,6 +698,26 @@ static int analyze_help_to_stderr(const char *analyzer)
 		if (errno != EINTR)
 			pp_die("waitpid: %s", strerror(errno));
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * perf-prof's tools that are no analyzers: pp-record runs them (they read this machine's
+ * binaries, kernel memory and tracefs), named by its first argument.
+ */
+static const struct {
+	const char *name;
+	const char *summary;	/* perf-prof's */
+} tools[] = {
+	{ "usdt", "User Statically-Defined Tracing." },
+	{ "kcore", "Read kernel memory." },
+};
+
+static bool is_tool(const char *name)
+{
+	for (size_t i = 0; i < PP_ARRAY_SIZE(tools); i++)
+		if (!strcmp(name, tools[i].name))
+			return true;
+	return false;
 }
 
 /* `perf-prof`, `perf-prof -h`: the profilers (pp's analyzers), then pp's help. */
@@ -735,6 +758,8 @@ static int perfprof_help(void)
 			fprintf(stderr, "   %-20s %s\n", name, sum);
 	}
 	int st = pclose(fp);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(tools); i++)
+		fprintf(stderr, "   %-20s %s\n", tools[i].name, tools[i].summary);
 	fputc('\n', stderr);
 	usage(stderr);
 	fputs(pp_buf_str(&text), stderr);
@@ -748,7 +773,8 @@ static int perfprof_help(void)
 static int perfprof_analyzer_help(const char *name)
 {
 	fprintf(stderr, " Usage: perf-prof %s [OPTION...]\n\n", name);
-	int rc = analyze_help_to_stderr(name);
+	int rc = is_tool(name) ? run_to_stderr("pp-record", name, "-h")
+			       : run_to_stderr("pp-analyze", "help", name);
 	return rc ? rc : PERFPROF_HELP_EXIT;
 }
 
@@ -777,6 +803,13 @@ int main(int argc, const char **argv)
 	}
 	if (perfprof_name && (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return perfprof_help();
+	/* usdt, kcore: pp-record's, -h included (under perf-prof's name: its help layout) */
+	if (argc >= 2 && is_tool(argv[1])) {
+		for (int i = 2; perfprof_name && i < argc; i++)
+			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+				return perfprof_analyzer_help(argv[1]);
+		exec_prog("pp-record", argc - 1, argv + 1);
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		fflush(stdout);
@@ -789,6 +822,8 @@ int main(int argc, const char **argv)
 		exec_prog("pp-record", argc - 2, argv + 2);
 	if (!strcmp(argv[1], "analyze"))
 		exec_prog("pp-analyze", argc - 2, argv + 2);
+	if (!strcmp(argv[1], "help") && argc > 2 && is_tool(argv[2]))
+		exec_prog("pp-record", 2, (const char *[]){ argv[2], "-h" });
 	if (!strcmp(argv[1], "help"))
 		exec_prog("pp-analyze", argc - 1, argv + 1);
 	/* perf-prof's `list -h` is help, as for any profiler */

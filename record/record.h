@@ -31,4 +31,25 @@ int cmd_record(int argc, const char **argv);
  */
 int cmd_symbols(const char *binpath, bool quiet_errors);
 
+/**
+ * cmd_usdt() - `pp-record usdt list|add|del SPEC...`: perf-prof's usdt tool (cmd-usdt.c)
+ * @argc: arguments, argv[0] ("usdt") included
+ * @argv: the arguments
+ *
+ * Return: the process exit status: 0, 1 (the kernel refused a uprobe definition or its
+ * removal) or 2 (bad input: a bad SPEC, an unreadable binary, no such probe).
+ */
+int cmd_usdt(int argc, const char **argv);
+
+/**
+ * cmd_kcore() - `pp-record kcore [-1|-2|-4|-8] [--string] ADDR|SYMBOL [COUNT]`: perf-prof's
+ * kernel memory dump (cmd-kcore.c)
+ * @argc: arguments, argv[0] ("kcore") included
+ * @argv: the arguments
+ *
+ * Return: the process exit status: 0, 1 (the address is not in the core) or 2 (bad input,
+ * no /proc/kcore, an unknown symbol).
+ */
+int cmd_kcore(int argc, const char **argv);
+
 #endif
