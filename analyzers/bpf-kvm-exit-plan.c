@@ -9,7 +9,9 @@
  * exits and entries of those tasks.  A kernel without the kvm tracepoints
  * (KVM not loaded) is refused here in one line.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "analyzers/bpf-kvm-exit.h"
@@ -29,13 +31,17 @@ static const struct pp_option bpf_kvm_exit_options[] = {
 
 /*
  * Whether tracefs shows kvm:kvm_exit; true when tracefs is nowhere to be
- * seen (pp-record mounts it and says what is missing itself).
+ * seen (pp-record mounts it and says what is missing itself).  PP_TRACEFS
+ * names the one directory to look in instead, for the tests.
  */
 static bool kvm_tracepoints(void)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[128];
+	const char *roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	const char *env = getenv("PP_TRACEFS");
+	char path[PATH_MAX];
 
+	if (env && *env)
+		roots[0] = roots[1] = env;
 	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
 		snprintf(path, sizeof(path), "%s/events", roots[i]);
 		if (access(path, F_OK))
