@@ -144,6 +144,16 @@ int rec_snapshot_host(struct rec_session *s)
 	if (!rc)
 		rc = kv_file(s->w, "clocksource",
 			     "/sys/devices/system/clocksource/clocksource0/current_clocksource");
+	/* the lockup detector's settings (watchdog): a few bytes, read whatever is recorded */
+	static const char *const sysctls[] = { "watchdog", "watchdog_thresh", "watchdog_cpumask",
+					       "soft_watchdog", "nmi_watchdog" };
+	for (size_t i = 0; i < PP_ARRAY_SIZE(sysctls) && !rc; i++) {
+		char key[64], path[96];
+
+		snprintf(key, sizeof(key), "sysctl.kernel.%s", sysctls[i]);
+		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", sysctls[i]);
+		rc = kv_file(s->w, key, path);
+	}
 	if (!rc) {
 		struct pp_buf b = PP_BUF_INIT;
 
