@@ -11,6 +11,9 @@
  *                    the semaphore's file offset is enabled, so it counts only if the
  *                    offset given to the kernel was right
  *   stop(n)          long n = K, fired once after the loop
+ * The LOAD line gives each semaphore's value as the loop ended (sem_NAME=): a tracer that
+ * enabled a probe raised its semaphore, and only its (the file offset it was given was
+ * that semaphore's).
  * The values are computed at run time and passed through registers, so the argument specs
  * are register and memory operands (-4@%edi, 8@%rax, -8@-16(%rbp) ...), not constants.
  *
@@ -21,7 +24,8 @@
  * Built without <sys/sdt.h>, it only says so and exits 77.
  *
  * Last line on stderr:
- *   LOAD sdtprobe fires=K guarded=G skipped=S v_sum=V pid=P tids=1 ops=K wall_s= user_s= sys_s=
+ *   LOAD sdtprobe fires=K guarded=G skipped=S v_sum=V sem_start=N sem_fire=N sem_guarded=N
+ *        sem_stop=N pid=P tids=1 ops=K wall_s= user_s= sys_s=
  */
 #include <errno.h>
 #include <getopt.h>
@@ -93,6 +97,7 @@ int main(int argc, char **argv)
 	};
 	unsigned long count = 100, pause_us = 0, fires = 0, guarded = 0, skipped = 0;
 	long v_sum = 0;
+	unsigned sem[4];
 	char buf[32];
 	struct rusage ru;
 	double t0, wall;
@@ -133,13 +138,18 @@ int main(int argc, char **argv)
 		if (pause_us)
 			sleep_us(pause_us);
 	}
+	sem[0] = sdtprobe_start_semaphore;
+	sem[1] = sdtprobe_fire_semaphore;
+	sem[2] = sdtprobe_guarded_semaphore;
+	sem[3] = sdtprobe_stop_semaphore;
 	STAP_PROBE1(sdtprobe, stop, (long)count);
 	wall = now_s() - t0;
 
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "LOAD sdtprobe fires=%lu guarded=%lu skipped=%lu v_sum=%ld pid=%d tids=1 "
-		"ops=%lu wall_s=%.6f user_s=%.6f sys_s=%.6f\n", fires, guarded, skipped, v_sum,
-		(int)getpid(), count, wall, tv_s(ru.ru_utime), tv_s(ru.ru_stime));
+	fprintf(stderr, "LOAD sdtprobe fires=%lu guarded=%lu skipped=%lu v_sum=%ld sem_start=%u "
+		"sem_fire=%u sem_guarded=%u sem_stop=%u pid=%d tids=1 ops=%lu wall_s=%.6f "
+		"user_s=%.6f sys_s=%.6f\n", fires, guarded, skipped, v_sum, sem[0], sem[1],
+		sem[2], sem[3], (int)getpid(), count, wall, tv_s(ru.ru_utime), tv_s(ru.ru_stime));
 	return 0;
 }
 #endif
