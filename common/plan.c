@@ -158,9 +158,12 @@ int pp_plan_count_events(struct pp_plan *p, const char *name, const struct pp_co
 		return PP_EUSAGE;
 	}
 	p->count_leader = leader;
+	/* the counts are the report: the leader's own samples (whom it interrupted) are not */
+	p->count_no_samples = leader && !c->callchain;
 	for (size_t i = 0; i < c->events.nr; i++)
 		pp_plan_add_counter(p, c->events.v[i]);
-	if (!c->pids && !c->tids)
+	/* the leader counts CPUs, even around a COMMAND; stat counts a COMMAND's threads */
+	if (leader && !c->pids && !c->tids)
 		p->all_cpus = true;
 	return 0;
 }

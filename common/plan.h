@@ -117,6 +117,7 @@ struct pp_plan {
 	size_t nr_counters;
 	uint64_t count_period;
 	bool count_leader;
+	bool count_no_samples;		/* the leader's samples are not kept, only their counts (hrcount) */
 	bool callchain;			/* -g for every event */
 	bool user_callchain, kernel_callchain;
 	bool exclude_user, exclude_kernel;

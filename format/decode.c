@@ -204,14 +204,14 @@ void ppf_decoder_release(struct ppf_decoder *d)
 static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_counter *c)
 {
 	struct ppf_counter_val *v;
-	uint64_t flags;
+	uint64_t flags, en, gap;
 	int err;
 
 	c->cpu = dec_varint32(r) - 1;
 	c->tid = dec_varint32(r) - 1;
 	flags = dec_varint(r);
-	c->enabled = dec_varint(r);
-	c->running = c->enabled - (uint64_t)unzigzag(dec_varint(r));
+	en = dec_varint(r);
+	gap = dec_varint(r);
 	c->nr = dec_varint32(r);
 	if (r->bad || !c->nr || c->nr > PPF_COUNTER_MAX || flags > 1)
 		return PP_EBAD_RECORD;
@@ -219,24 +219,36 @@ static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_
 	if (!v)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < c->nr; i++) {
-		uint64_t idd = dec_varint(r);
+		uint64_t idm = dec_varint(r), x;
 		struct ppf_ctr_slot *e;
 
-		if (r->bad || idd >> 1 > UINT32_MAX)
+		if (r->bad || idm >> 2 > UINT32_MAX || (idm & 3) == 3)
 			return PP_EBAD_RECORD;
-		v[i].id = (uint32_t)(idd >> 1);
-		v[i].value = dec_varint(r);
+		v[i].id = (uint32_t)(idm >> 2);
+		x = dec_varint(r);
 		e = ppf_ctrtab_find(&d->ctr, v[i].id, c->cpu, c->tid);
-		if (i == 0 && flags) {
-			if (!e)
-				return PP_EBAD_RECORD;	/* a delta without its base */
-			c->enabled += e->enabled;
-			c->running += e->running;	/* both were deltas: so is their distance */
+		if (i == 0) {
+			if (flags) {
+				uint64_t den;
+
+				if (!e || c->time_ns < e->time)
+					return PP_EBAD_RECORD;	/* a delta without its base */
+				den = c->time_ns - e->time + (uint64_t)unzigzag(en);
+				c->enabled = e->enabled + den;
+				c->running = e->running + den - (uint64_t)unzigzag(gap);
+			} else {
+				c->enabled = en;
+				c->running = en - (uint64_t)unzigzag(gap);
+			}
 		}
-		if (idd & 1) {
+		if (idm & 3) {
 			if (!e)
 				return PP_EBAD_RECORD;
-			v[i].value += e->value;
+			if ((idm & 3) == 2)	/* its difference's distance to enabled's */
+				x = (c->enabled - e->enabled) + (uint64_t)unzigzag(x);
+			v[i].value = e->value + x;
+		} else {
+			v[i].value = x;
 		}
 		if (!e && !(e = ppf_ctrtab_add(&d->ctr, v[i].id, c->cpu, c->tid, &err)) && err)
 			return err;
@@ -244,6 +256,7 @@ static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_
 			e->value = v[i].value;
 			e->enabled = c->enabled;
 			e->running = c->running;
+			e->time = c->time_ns;
 		}
 	}
 	c->v = v;

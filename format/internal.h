@@ -258,6 +258,7 @@ struct ppf_ctr_slot {
 	uint32_t id, cpu, tid;
 	uint32_t used;
 	uint64_t value, enabled, running;
+	uint64_t time;			/* of the record (as stored) */
 };
 struct ppf_ctrtab {
 	struct ppf_ctr_slot *slot;	/* 2 * PPF_CTR_MAX_KEYS, open addressing; NULL until used */

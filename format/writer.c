@@ -972,18 +972,31 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 	return rec_end(w, PPF_REC_LOST);
 }
 
+/* Bytes of @v as a varint. */
+static unsigned varint_len(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /*
- * COUNTER: cpu+1, tid+1 (0: every), flags, enabled, zigzag(enabled - running), nr, then nr x
- * (id << 1 | D, value).  Flag bit 0: enabled and running count from the
- * previous reading of the first counter; D: the value counts from the
- * previous reading of its own (id, cpu, tid) in this segment.  Counters are
- * cumulative, so a delta is the count of the period: one or two bytes.
+ * COUNTER (docs/capture-format.md): cpu+1, tid+1 (0: every), flags, enabled,
+ * gap, nr, then nr x (id << 2 | mode, value).  Counters are cumulative, so
+ * each is coded against its previous reading in the segment: enabled as its
+ * distance to the time since then (flag bit 0), a value as its difference
+ * (mode 1) or as that difference's distance to enabled's (mode 2: clocks such
+ * as the cpu-clock leader), whichever is shorter.  At a 1 ms period a reading
+ * is a few one-byte numbers instead of growing 5-byte ones.
  */
 int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 {
 	struct ppf_ctr_slot *first;
-	uint32_t cpu = c->cpu + 1, tid = c->tid + 1;
-	uint64_t late, flags = 0;
+	uint64_t late, flags = 0, t;
 	int rc;
 
 	if (!c->nr || c->nr > PPF_COUNTER_MAX)
@@ -994,31 +1007,53 @@ int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 	rc = put_time(w, c->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
+	t = w->last_ns;			/* as stored: a reader knows this one */
 	first = ppf_ctrtab_find(&w->ctr, c->v[0].id, c->cpu, c->tid);
-	if (first && c->enabled >= first->enabled && c->running >= first->running)
+	if (first && c->enabled >= first->enabled && c->running >= first->running &&
+	    t >= first->time)
 		flags |= 1;
-	wb_varint(&w->body, cpu);
-	wb_varint(&w->body, tid);
+	wb_varint(&w->body, c->cpu + 1);
+	wb_varint(&w->body, c->tid + 1);
 	wb_varint(&w->body, flags);
-	wb_varint(&w->body, flags ? c->enabled - first->enabled : c->enabled);
-	/* running as its distance to enabled: 0 unless the kernel multiplexed */
-	wb_varint(&w->body, flags ? zigzag((int64_t)((c->enabled - first->enabled) -
-						    (c->running - first->running)))
-				  : zigzag((int64_t)(c->enabled - c->running)));
+	if (flags) {
+		uint64_t den = c->enabled - first->enabled;
+
+		wb_varint(&w->body, zigzag((int64_t)(den - (t - first->time))));
+		/* running as its distance to enabled: 0 unless the kernel multiplexed */
+		wb_varint(&w->body, zigzag((int64_t)(den - (c->running - first->running))));
+	} else {
+		wb_varint(&w->body, c->enabled);
+		wb_varint(&w->body, zigzag((int64_t)(c->enabled - c->running)));
+	}
 	wb_varint(&w->body, c->nr);
 	for (uint32_t i = 0; i < c->nr; i++) {
 		const struct ppf_counter_val *v = &c->v[i];
 		struct ppf_ctr_slot *e = ppf_ctrtab_find(&w->ctr, v->id, c->cpu, c->tid);
-		bool d = e && v->value >= e->value;
+		uint64_t mode = 0, out = v->value;
 
-		wb_varint(&w->body, (uint64_t)v->id << 1 | d);
-		wb_varint(&w->body, d ? v->value - e->value : v->value);
+		if (e && v->value >= e->value) {
+			uint64_t dv = v->value - e->value;
+
+			mode = 1;
+			out = dv;
+			if (c->enabled >= e->enabled) {
+				uint64_t z = zigzag((int64_t)(dv - (c->enabled - e->enabled)));
+
+				if (varint_len(z) < varint_len(dv)) {
+					mode = 2;
+					out = z;
+				}
+			}
+		}
+		wb_varint(&w->body, (uint64_t)v->id << 2 | mode);
+		wb_varint(&w->body, out);
 		if (!e && !(e = ppf_ctrtab_add(&w->ctr, v->id, c->cpu, c->tid, &rc)) && rc)
 			return fail(w, rc, "counter table");
 		if (e) {
 			e->value = v->value;
 			e->enabled = c->enabled;
 			e->running = c->running;
+			e->time = t;
 		}
 	}
 	return rec_end(w, PPF_REC_COUNTER);

@@ -231,6 +231,8 @@ int cmd_record(int argc, const char **argv)
 			    "how often the counters are read (ms; 1000)"),
 		PP_OPT_BOOL(0, "count-leader", &o->count_leader,
 			    "a cpu-clock sample per CPU reads them each period (hrcount's way)"),
+		PP_OPT_BOOL(0, "count-no-samples", &o->count_no_samples,
+			    "with --count-leader: keep the counts, not the leader's samples"),
 		PP_OPT_U64('F', "freq", &o->freq, "hz",
 			   "sampling frequency of cpu-clock/task-clock (997)"),
 		PP_OPT_TIME(0, "period", &o->period, 1,

@@ -132,8 +132,10 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		if (p.mmap_pages > o->mmap_pages)
 			o->mmap_pages = p.mmap_pages;
 	}
-	if (!rc && p.nr_counters)
+	if (!rc && p.nr_counters) {
 		o->count_leader = p.count_leader;
+		o->count_no_samples = p.count_no_samples;
+	}
 	for (size_t i = 0; !rc && i < p.nr_counters; i++) {
 		rc = rec_counters_add(s, p.counters[i]);
 		s->nr_counted++;

@@ -51,6 +51,7 @@ struct rec_opts {
 	struct pp_strlist counters;	/* --count: counting-mode events (counters.h) */
 	uint64_t count_period;		/* --count-period: read them this often (ns) */
 	bool count_leader;		/* --count-leader: a cpu-clock sample reads them (hrcount) */
+	bool count_no_samples;		/* --count-no-samples: keep the leader's counts, not its samples */
 	uint64_t freq;			/* -F, 0 = default */
 	uint64_t period;		/* --period, 0 = none */
 	bool callgraph;			/* -g */

@@ -7,9 +7,10 @@
  * checked against the record size.  User-space addresses (IP in user mode,
  * callchain entries after PERF_CONTEXT_USER) are passed to symbols.c, and
  * the IPs of write-breakpoint samples to insn.c, before the sample is
- * written.  Non-sample records lose their sample_id trailer
- * (REC_SAMPLE_ID_SZ), whose time the capture record carries already, and
- * whose pid/tid SIDEBAND records keep in fields of their own.
+ * written.  The memory fields of PEBS samples (WEIGHT, DATA_SRC, PHYS_ADDR)
+ * follow the registers in the sample's EXTRA.  Non-sample records lose their
+ * sample_id trailer (REC_SAMPLE_ID_SZ), whose time the capture record carries
+ * already, and whose pid/tid SIDEBAND records keep in fields of their own.
  * Not here: which records the kernel sends (evsel.c) or their order (merge.c).
  */
 #include <stdbool.h>
@@ -102,6 +103,8 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 	const uint64_t *group = NULL;
 	uint64_t group_sz = 0;
 	uint32_t u32[2];
+	uint64_t mem[3], xbuf[1 + 64 + 3];	/* weight, data_src, phys_addr; EXTRA with them */
+	size_t nr_mem = 0;
 	int rc;
 
 #define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return 0; } while (0)
@@ -166,10 +169,32 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 		smp.flags |= PPF_SF_RAW;
 		p += sz;
 	}
-	/* BRANCH_STACK, REGS_USER, STACK_USER ... are never asked for: REGS_INTR comes next */
+	/* BRANCH_STACK, REGS_USER, STACK_USER are never asked for: WEIGHT, DATA_SRC come next */
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		NEED(8);
+		memcpy(&mem[nr_mem++], p, 8);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_DATA_SRC) {
+		NEED(8);
+		memcpy(&mem[nr_mem++], p, 8);
+		p += 8;
+	}
 	if ((st & PERF_SAMPLE_REGS_INTR) && rec_regs_take(&p, end, ev->attr.sample_regs_intr, &smp))
 		return 0;
+	if (st & PERF_SAMPLE_PHYS_ADDR) {
+		NEED(8);
+		memcpy(&mem[nr_mem++], p, 8);
+		p += 8;
+	}
 #undef NEED
+	if (nr_mem) {	/* EXTRA: the registers, then the memory words (capture-format.md) */
+		if (smp.extra_sz)
+			memcpy(xbuf, smp.extra, smp.extra_sz);
+		memcpy((uint8_t *)xbuf + smp.extra_sz, mem, nr_mem * 8);
+		smp.extra = (const uint8_t *)xbuf;
+		smp.extra_sz += (uint32_t)(nr_mem * 8);
+	}
 	smp.time_ns = e->time_ns;
 	smp.id = ev->id;
 	if (smp.tid == UINT32_MAX || smp.pid == UINT32_MAX)
@@ -196,8 +221,9 @@ static int emit_sample(struct rec_session *s, const struct rec_mev *e)
 				return rc;
 		}
 	}
-	rc = ppf_write_sample(s->w, &smp);
-	if (!rc) {
+	if (group && s->opts.count_no_samples && !smp.nr_stack)
+		rc = 0;		/* the counts are wanted, not whom the leader interrupted */
+	else if (!(rc = ppf_write_sample(s->w, &smp))) {
 		ev->nr_samples++;
 		s->nr_samples++;
 	}

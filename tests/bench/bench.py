@@ -1044,6 +1044,11 @@ def stage_sqlpy():
     return run_script('sql-python.sh')
 
 
+def stage_counters():
+    """issue 17: counting-mode recording (hrcount at 1 ms, stat) vs perf stat -I."""
+    return run_script('counters.sh')
+
+
 def stage_export():
     """issue 10: export to Chrome JSON and CSV, throughput and peak RSS."""
     return run_script('export.sh')
@@ -1530,6 +1535,34 @@ def render_sqlpy(res):
     return '\n\n'.join(parts)
 
 
+def render_counters(res):
+    st = res.get('counters')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    parts = [script_head(st, 'Issue 17.  Counting-mode recording on every CPU for the run while the '
+                         'bursts load runs (2000 getppid every 20 ms): hrcount (a cpu-clock leader '
+                         'per CPU reading a group of 4 tracepoint counters every 1 ms, written as '
+                         'a SAMPLE and a COUNTER record), stat (each counter read by pp-record '
+                         'every 100 ms), and `perf stat -I 10` on the same 4 events.')]
+    rs = pick(st, bench='counters')
+    parts.append(md_table(['tool', 'period (ms)', 'seconds', 'CPU (% of one)', 'bytes/s', 'peak RSS (KiB)'],
+                          [[r['tool'], r['period_ms'], r['seconds'], f"{r['cpu_pct']:.2f}",
+                            human(r['bytes_per_s']), r.get('maxrss_kb', '')] for r in rs]))
+    hr = next((r for r in rs if r['tool'] == 'pp-hrcount'), None)
+    pf = next((r for r in rs if r['tool'] == 'perf-stat-I'), None)
+    targets = []
+    if hr:
+        targets.append(f'- hrcount at 1 ms on every CPU: {hr["cpu_pct"]:.2f}% of one CPU '
+                       f'(target under 1%: {verdict(hr["cpu_pct"] < 1)}), '
+                       f'{hr["bytes_per_s"] / 1000:.1f} KB/s compressed '
+                       f'(target under 20 KB/s: {verdict(hr["bytes_per_s"] < 20000)})' +
+                       (f'; perf stat -I 10 (10x fewer reads) took {pf["cpu_pct"]:.2f}%' if pf else ''))
+    parts.append('**Targets** (issue 17):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
 def render_export(res):
     st = res.get('export')
     if not st:
@@ -1643,6 +1676,7 @@ STAGES = [
     dict(name='latency', run=stage_latency, doc='latency', render=render_latency),
     dict(name='sqlpy', run=stage_sqlpy, doc='sqlpy', render=render_sqlpy),
     dict(name='export', run=stage_export, doc='export', render=render_export),
+    dict(name='counters', run=stage_counters, doc='counters', render=render_counters),
 ]
 
 

@@ -284,29 +284,32 @@ static int collect_counters(const struct ppf_record *r, void *arg)
 }
 
 /*
- * COUNTER by hand: cpu+1, tid+1, flags, enabled, zigzag(enabled - running), nr,
- * (id<<1|D, value)...
- * The second reading of the same group counts its times from the first id's
- * previous reading (flags 1) and each value from its own (D); a delta whose
- * base the segment lacks is malformed.
+ * COUNTER by hand: cpu+1, tid+1, flags, enabled, gap, nr, (id<<2|mode, value)...
+ * The second reading of the same group codes enabled against the time since the
+ * first id's previous reading (flags 1) and each value against its own (mode 1),
+ * a clock-like value against enabled's difference (mode 2); a delta whose base
+ * the segment lacks is malformed.
  */
 static void test_spec__counter(void)
 {
 	const uint8_t seg[] = {
-		/* dt 0; CPU 1 (2), every thread (0), enabled 1000, running 1000 (gap 0),
-		 * 2 counters: id 3 = 500 (0xf4 0x03), id 4 = 7 */
-		0x18, 13, 0, 2, 0, 0, 0xe8, 0x07, 0, 2, 6, 0xf4, 0x03, 8, 7,
-		/* dt 10; same CPU, enabled +1000, running +600 (gap 400: zigzag 800),
-		 * id 3 +20, id 4 +0 */
-		0x18, 13, 10, 2, 0, 1, 0xe8, 0x07, 0xa0, 0x06, 2, 7, 20, 9, 0,
+		/* dt 0 (t 100); CPU 1 (2), every thread (0), enabled 1000, gap 0 (running
+		 * 1000), 2 counters: id 3 = 500 (0xf4 0x03), id 4 = 7, absolute (mode 0) */
+		0x18, 13, 0, 2, 0, 0, 0xe8, 0x07, 0, 2, 12, 0xf4, 0x03, 16, 7,
+		/* dt 10 (t 110); enabled +1000: zigzag(1000 - 10) = 1980; running +600: gap
+		 * zigzag(400) = 800; id 3 +20, id 4 +0 (mode 1) */
+		0x18, 13, 10, 2, 0, 1, 0xbc, 0x0f, 0xa0, 0x06, 2, 13, 20, 17, 0,
 		/* dt 0; thread 41 (42) on every CPU (0), id 3 absolute 9 (another key) */
-		0x18, 9, 0, 0, 42, 0, 5, 0, 1, 6, 9,
+		0x18, 9, 0, 0, 42, 0, 5, 0, 1, 12, 9,
+		/* dt 5 (t 115); CPU 1: enabled +1005: zigzag(1000) = 2000, gap 0; id 3
+		 * +1010: zigzag(1010 - 1005) = 10 (mode 2) */
+		0x18, 10, 5, 2, 0, 1, 0xd0, 0x0f, 0, 1, 14, 10,
 	};
-	const uint8_t orphan[] = { 0x18, 9, 0, 2, 0, 1, 5, 0, 1, 7, 9 };	/* delta, no base */
+	const uint8_t orphan[] = { 0x18, 9, 0, 2, 0, 1, 5, 0, 1, 13, 9 };	/* delta, no base */
 	struct counters k = { 0 };
 
 	CU_ASSERT_EQUAL(ppf_segment_decode(seg, sizeof(seg), 100, 0, collect_counters, &k), 0);
-	CU_ASSERT_EQUAL_FATAL(k.n, 3);
+	CU_ASSERT_EQUAL_FATAL(k.n, 4);
 	CU_ASSERT(k.c[0].time_ns == 100 && k.c[0].cpu == 1 && k.c[0].tid == UINT32_MAX);
 	CU_ASSERT(k.c[0].enabled == 1000 && k.c[0].running == 1000 && k.c[0].nr == 2);
 	CU_ASSERT(k.v[0][0].id == 3 && k.v[0][0].value == 500 && k.v[0][1].id == 4 &&
@@ -314,6 +317,8 @@ static void test_spec__counter(void)
 	CU_ASSERT(k.c[1].time_ns == 110 && k.c[1].enabled == 2000 && k.c[1].running == 1600);
 	CU_ASSERT(k.v[1][0].value == 520 && k.v[1][1].value == 7);
 	CU_ASSERT(k.c[2].cpu == UINT32_MAX && k.c[2].tid == 41 && k.v[2][0].value == 9);
+	CU_ASSERT(k.c[3].time_ns == 115 && k.c[3].enabled == 3005 && k.c[3].running == 2605);
+	CU_ASSERT(k.v[3][0].id == 3 && k.v[3][0].value == 1530);
 	k.n = 0;
 	CU_ASSERT_EQUAL(ppf_segment_decode(orphan, sizeof(orphan), 0, 0, collect_counters, &k),
 			PP_EBAD_RECORD);
@@ -337,7 +342,7 @@ static void test_spec__writer_counter(void)
 		c.enabled = i * 1000;
 		c.running = i * 900;
 		v[0].value = i * 3;
-		v[1].value = i == 50 ? 1 : i * 1000000;	/* one that goes down: written absolute */
+		v[1].value = i == 50 ? 1 : i * 1000 - i % 3;	/* a clock (mode 2); down once: absolute */
 		CU_ASSERT_EQUAL(ppf_write_counter(w, &c), 0);
 	}
 	CU_ASSERT_EQUAL(ppf_writer_close(w), 0);
@@ -350,7 +355,7 @@ static void test_spec__writer_counter(void)
 		const struct ppf_counter *k = &rec.u.counter;
 		if (k->time_ns != n * 1000 || k->enabled != n * 1000 || k->running != n * 900 ||
 		    k->nr != 2 || k->v[0].id != 5 || k->v[0].value != n * 3 || k->v[1].id != 6 ||
-		    k->v[1].value != (n == 50 ? 1 : n * 1000000ull))
+		    k->v[1].value != (n == 50 ? 1 : n * 1000ull - n % 3))
 			bad++;
 	}
 	CU_ASSERT_EQUAL(n, 100);
