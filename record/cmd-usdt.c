@@ -81,42 +81,43 @@ static void probe_label(struct pp_buf *b, const struct rec_usdt_probe *p, const 
 	rec_usdt_escape(b, path);
 }
 
-/* The kernel's reason for the last refusal: the error_log lines after @seen bytes. */
-static void kernel_reason(const struct rec_tracefs *t, size_t seen, char *out, size_t sz)
+/*
+ * The last "error:" line of tracefs error_log (with its timestamp, so each is unique), or
+ * NULL.  The log keeps a few entries and drops the oldest: a new line is one that differs
+ * from the last one before the write.
+ */
+static char *last_error_dup(const struct rec_tracefs *t)
 {
-	char *log = NULL, *e, *last = NULL;
+	char *log = NULL, *e, *last = NULL, *r = NULL;
 
-	*out = '\0';
 	if (rec_tracefs_read_dup(t, "error_log", &log))
-		return;
-	for (e = log + (strlen(log) > seen ? seen : strlen(log)); (e = strstr(e, "error: ")); e++)
-		last = e + 7;
-	if (last)
-		snprintf(out, sz, " (%.*s)", (int)strcspn(last, "\n"), last);
+		return NULL;
+	for (e = log; (e = strstr(e, "error: ")); e++)
+		last = e;
+	if (last) {
+		while (last > log && last[-1] != '\n')
+			last--;
+		r = pp_xstrndup(last, strcspn(last, "\n"));
+	}
 	free(log);
-}
-
-static size_t error_log_len(const struct rec_tracefs *t)
-{
-	char *log = NULL;
-	size_t n = 0;
-
-	if (!rec_tracefs_read_dup(t, "error_log", &log))
-		n = strlen(log);
-	free(log);
-	return n;
+	return r;
 }
 
 /* Write @line to uprobe_events; 0, or -errno with the kernel's reason in @why. */
 static int write_events(const struct usdt_cmd *c, const char *line, char *why, size_t why_sz)
 {
-	size_t seen = error_log_len(&c->tfs);
+	char *before = last_error_dup(&c->tfs), *after;
 	char *text = pp_xasprintf("%s\n", line);
 	int rc = rec_tracefs_append(&c->tfs, "uprobe_events", text);
 
+	*why = '\0';
+	if (rc && (after = last_error_dup(&c->tfs))) {
+		if (!before || strcmp(before, after))
+			snprintf(why, why_sz, " (%s)", strstr(after, "error: ") + 7);
+		free(after);
+	}
+	free(before);
 	free(text);
-	if (rc)
-		kernel_reason(&c->tfs, seen, why, why_sz);
 	return rc;
 }
 

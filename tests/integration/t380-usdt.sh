@@ -57,6 +57,19 @@ done
 assert_eq "second add: exit status" 1 $?
 assert_eq "second add: stderr" 1 "$(grep -c 'already added' err)"
 
+# t380.4b a format the kernel refuses: exit 1, its reason from error_log, nothing added
+"$PP" usdt add "sdtprobe:start@$B" "sdtprobe:fire@$B x=%s:nosuchtype" >out 2>err
+assert_eq "refused format: exit status" 1 $?
+assert_eq "refused format: stderr lines" 1 "$(wc -l <err)"
+grep -q "the kernel refused 'p:sdtprobe/fire .* x=[^ ]*:nosuchtype': Invalid argument" err ||
+	fail "refused format: $(cat err)"
+if [ -e /sys/kernel/tracing/error_log ]; then	# the kernel's reason (Linux 5.3 on)
+	grep -q "Invalid argument ([A-Z][^)]*)\$" err || fail "no reason from error_log: $(cat err)"
+fi
+assert_eq "refused format: the others are added" "sdtprobe:start@$B" "$(cat out)"
+"$PP" usdt del "sdtprobe:start@$B" >/dev/null || fail "del start"
+assert_eq "uprobe_events lines of sdtprobe" 3 "$(grep -c '^p:sdtprobe/' $EV)"
+
 # t380.5 without a recording the semaphore stays 0: the guarded probe does not fire
 "$B" -n $K 2>load.err >/dev/null || fail "sdtprobe alone"
 grep -q " guarded=0 skipped=$K .* sem_start=0 sem_fire=0 sem_guarded=0 sem_stop=0 " load.err ||
