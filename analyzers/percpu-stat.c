@@ -90,7 +90,7 @@ static void ps_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct ps_priv *p = az->priv;
 
-	if (!ev->count || ev->cpu == UINT32_MAX || ev->sel->index >= p->nr)
+	if (!ev->count || ev->cpu == UINT32_MAX || ev->sel->index >= p->nr)	/* CPUs only */
 		return;
 	ana_cnt_feed(p->c, ev, ev->sel->index, ev->count->d_value);
 }

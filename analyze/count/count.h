@@ -27,6 +27,7 @@
 /* One (instance, event) row: its slots in the current round. */
 struct ana_cnt_row {
 	uint32_t ins;			/* CPU or thread (UINT32_MAX: summed) */
+	bool thread;			/* @ins is a thread (counters read per thread) */
 	uint32_t ev;			/* event index (the analyzer's) */
 	uint64_t *slot;			/* hist counts of the round */
 	uint64_t sum;			/* of the round */
@@ -64,7 +65,7 @@ void ana_cnt_finish(struct ana_cnt *c);
 unsigned ana_cnt_slots(const struct ana_cnt *c);
 /** ana_cnt_period() - the slot width in ns. */
 uint64_t ana_cnt_period(const struct ana_cnt *c);
-/** ana_cnt_threads() - whether instances are threads (counters read per thread). */
+/** ana_cnt_threads() - whether some instances are threads (counters read per thread). */
 bool ana_cnt_threads(const struct ana_cnt *c);
 /** ana_cnt_rows() - the rows of the round being reported, sorted; @nr set. */
 struct ana_cnt_row *ana_cnt_rows(struct ana_cnt *c, size_t *nr);
@@ -100,5 +101,48 @@ int ana_cnt_hist_init(struct pp_az *az, bool packed);
 void ana_cnt_hist_event(struct pp_az *az, const struct pp_event *ev);
 int ana_cnt_hist_finish(struct pp_az *az);
 void ana_cnt_hist_release(struct pp_az *az);
+
+
+/*
+ * Hardware-counter tables (hwstat, llcstat, tlbstat; hwtab.c): one row per CPU
+ * each round, made from the counts of the analyzer's built-in events (by -e
+ * position, readings only) and the RUN% of the first - the counter perf-prof
+ * leads its group with - in perf-prof's text layout, as JSON lines or as CSV.
+ */
+
+/* The counts of one CPU (or thread) in one round. */
+struct ana_hwtab_counts {
+	uint32_t ins;
+	const uint64_t *d;		/* d[i]: the count of built-in event i */
+	double run_pct;			/* time_running / time_enabled of event 0 in % (0: never enabled) */
+};
+
+/* One value of a row for JSON and CSV: an integer, or a real printed with 2 decimals. */
+struct ana_hwtab_val {
+	const char *key;
+	bool real;
+	uint64_t u;
+	double f;
+};
+
+#define ANA_HWTAB_MAX_VALS 8
+
+struct ana_hwtab_ops {
+	unsigned nr_events;		/* the built-in events, in -e position order */
+	/* the text header after "[CPU]", with its newline */
+	void (*head)(struct pp_buf *text);
+	/* @c's text after "[NNN]" (with its newline) into @text, its values into @v. Return: how many */
+	size_t (*row)(const struct ana_hwtab_counts *c, struct pp_buf *text, struct ana_hwtab_val *v);
+};
+
+/*
+ * Ready-made hooks of the table analyzers: ana_hwtab_init() from the analyzer's
+ * init with its table (@ops must outlive the analyzer), the other three as its
+ * event, finish and release.  priv_size: sizeof(void *).
+ */
+int ana_hwtab_init(struct pp_az *az, const struct ana_hwtab_ops *ops);
+void ana_hwtab_event(struct pp_az *az, const struct pp_event *ev);
+int ana_hwtab_finish(struct pp_az *az);
+void ana_hwtab_release(struct pp_az *az);
 
 #endif

@@ -29,12 +29,12 @@ static int digits(uint64_t v)
 	return n;
 }
 
-static void print_ins(FILE *fp, const struct ana_cnt *c, uint32_t ins)
+static void print_ins(FILE *fp, const struct ana_cnt_row *r)
 {
-	if (ana_cnt_threads(c))
-		fprintf(fp, "[%6u] ", ins);
+	if (r->thread)
+		fprintf(fp, "[%6u] ", r->ins);
 	else
-		fprintf(fp, "[%03u] ", ins);
+		fprintf(fp, "[%03u] ", r->ins);
 }
 
 static void print_direct(struct pp_az *az, struct ana_cnt *c, const struct ana_cnt_names *n)
@@ -54,7 +54,7 @@ static void print_direct(struct pp_az *az, struct ana_cnt *c, const struct ana_c
 		const struct ana_cnt_row *r = &rows[k];
 
 		if (az->opt.perins)
-			print_ins(fp, c, r->ins);
+			print_ins(fp, r);
 		fprintf(fp, "%*s ", nw, r->ev < n->nr ? n->full[r->ev] : "?");
 		for (unsigned i = 0; i < hist; i++)
 			fprintf(fp, i ? "|%*llu" : "%*llu", w, (unsigned long long)r->slot[i]);
@@ -86,11 +86,13 @@ static void print_packed(struct pp_az *az, struct ana_cnt *c, struct ana_cnt_nam
 	fprintf(fp, "%s\n", bar);
 	for (size_t k = 0; k < nr;) {
 		uint32_t ins = rows[k].ins;
+		bool thread = rows[k].thread;
 
 		if (az->opt.perins)
-			print_ins(fp, c, ins);
+			print_ins(fp, &rows[k]);
 		for (uint32_t e = 0; e < n->nr; e++) {
-			const struct ana_cnt_row *r = k < nr && rows[k].ins == ins && rows[k].ev == e ?
+			const struct ana_cnt_row *r = k < nr && rows[k].ins == ins &&
+						      rows[k].thread == thread && rows[k].ev == e ?
 						      &rows[k++] : NULL;
 			int sw = (n->width[e] + 1) / (int)hist - 1, len = 0;
 
@@ -104,8 +106,8 @@ static void print_packed(struct pp_az *az, struct ana_cnt *c, struct ana_cnt_nam
 					       (unsigned long long)r->slot[i]);
 			fprintf(fp, "%*s", n->width[e] - len > 0 ? n->width[e] - len : 0, "");
 		}
-		while (k < nr && rows[k].ins == ins)	/* an event index past the names */
-			k++;
+		while (k < nr && rows[k].ins == ins && rows[k].thread == thread)
+			k++;	/* an event index past the names */
 		fprintf(fp, "%s\n", bar);
 	}
 }
@@ -136,7 +138,7 @@ static void print_lines(struct pp_az *az, struct ana_cnt *c, struct ana_cnt_name
 		if (az->out.format == ANA_FMT_JSON) {
 			pp_buf_addf(&b, "{\"time\":\"%s\",", when);
 			if (az->opt.perins)
-				pp_buf_addf(&b, "\"%s\":%u,", ana_cnt_threads(c) ? "tid" : "cpu", r->ins);
+				pp_buf_addf(&b, "\"%s\":%u,", r->thread ? "tid" : "cpu", r->ins);
 			pp_buf_adds(&b, "\"event\":");
 			pp_buf_add_json_str(&b, name);
 			pp_buf_adds(&b, ",\"counts\":[");

@@ -85,9 +85,15 @@ void ana_cnt_free(struct ana_cnt *c)
 	free(c);
 }
 
-static struct ana_cnt_row *row_get(struct ana_cnt *c, uint32_t ins, uint32_t ev)
+/* Rows are keyed by (thread?, instance, event): CPUs sort before threads. */
+static uint64_t row_key(bool thread, uint32_t ins, uint32_t ev)
 {
-	void **slot = pp_u64map_slot(&c->idx, (uint64_t)ins << 32 | ev);
+	return (uint64_t)ins << 32 | (uint64_t)thread << 31 | (ev & 0x7fffffff);
+}
+
+static struct ana_cnt_row *row_get(struct ana_cnt *c, bool thread, uint32_t ins, uint32_t ev)
+{
+	void **slot = pp_u64map_slot(&c->idx, row_key(thread, ins, ev));
 	uintptr_t i = (uintptr_t)*slot;
 
 	if (i)
@@ -101,7 +107,8 @@ static struct ana_cnt_row *row_get(struct ana_cnt *c, uint32_t ins, uint32_t ev)
 	}
 	struct ana_cnt_row *r = &c->rows[c->nr_rows];
 
-	*r = (struct ana_cnt_row){ .ins = ins, .ev = ev, .slot = c->slot_store + c->nr_rows * c->hist };
+	*r = (struct ana_cnt_row){ .ins = ins, .thread = thread, .ev = ev,
+				   .slot = c->slot_store + c->nr_rows * c->hist };
 	memset(r->slot, 0, c->hist * sizeof(uint64_t));
 	*slot = (void *)(uintptr_t)++c->nr_rows;
 	c->sorted = false;
@@ -112,6 +119,8 @@ static int row_cmp(const void *a, const void *b)
 {
 	const struct ana_cnt_row *x = a, *y = b;
 
+	if (x->thread != y->thread)
+		return x->thread ? 1 : -1;
 	if (x->ins != y->ins)
 		return x->ins < y->ins ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
@@ -134,7 +143,7 @@ static void sort_rows(struct ana_cnt *c)
 	for (size_t k = 0; k < c->nr_rows; k++) {
 		memcpy(c->slot_store + k * c->hist, c->rows[k].slot, c->hist * sizeof(uint64_t));
 		c->rows[k].slot = c->slot_store + k * c->hist;
-		*pp_u64map_slot(&c->idx, (uint64_t)c->rows[k].ins << 32 | c->rows[k].ev) =
+		*pp_u64map_slot(&c->idx, row_key(c->rows[k].thread, c->rows[k].ins, c->rows[k].ev)) =
 			(void *)(uintptr_t)(k + 1);
 	}
 	free(tmp);
@@ -198,16 +207,18 @@ static uint64_t slot_of(struct ana_cnt *c, const struct pp_event *ev)
 void ana_cnt_feed(struct ana_cnt *c, const struct pp_event *ev, uint32_t idx, uint64_t n)
 {
 	uint64_t s = slot_of(c, ev), round = s / c->hist;
+	bool thread = ev->count && ev->cpu == UINT32_MAX;
 	uint32_t ins;
 	struct ana_cnt_row *r;
 
-	if (ev->count && ev->cpu == UINT32_MAX)
-		c->threads = true;
-	ins = !c->o.perins ? UINT32_MAX : ev->cpu != UINT32_MAX ? ev->cpu : ev->tid;
+	c->threads |= thread;
+	if (!c->o.perins)
+		thread = false;
+	ins = !c->o.perins ? UINT32_MAX : thread ? ev->tid : ev->cpu;
 	advance(c, round);
 	if (round < c->round)
 		s = c->round * c->hist;	/* late: into the round being filled */
-	r = row_get(c, ins, idx);
+	r = row_get(c, thread, ins, idx);
 	r->slot[s % c->hist] += n;
 	r->sum += n;
 	if (r->slot[s % c->hist] > r->max)
