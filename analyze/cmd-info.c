@@ -19,6 +19,8 @@ struct info {
 	uint64_t nr_ksyms, nr_dsos, nr_syms, nr_tasks, nr_comm, nr_mmap;
 	uint64_t seg_by_kind[8];
 	struct pp_u64map counts;	/* id -> count (stored in the pointer) */
+	struct pp_u64map readings;	/* id -> COUNTER readings, and the last value seen (sum per key) */
+	uint64_t nr_readings;
 	struct pp_u64map lost;		/* cpu -> count */
 };
 
@@ -47,6 +49,16 @@ static int scan(struct ana_session *s, struct info *in)
 				in->nr_late++;
 			break;
 		}
+		case PPF_REC_COUNTER:
+			for (uint32_t i = 0; i < rec.u.counter.nr; i++) {
+				void **c = pp_u64map_slot(&in->readings, rec.u.counter.v[i].id);
+				*c = (void *)((uintptr_t)*c + 1);
+			}
+			if (!in->first_ns)
+				in->first_ns = rec.time_ns;
+			in->last_ns = rec.time_ns;
+			in->nr_readings++;
+			break;
 		case PPF_REC_LOST: {
 			void **c = pp_u64map_slot(&in->lost, rec.u.lost.cpu);
 			*c = (void *)((uintptr_t)*c + rec.u.lost.count);
@@ -89,7 +101,7 @@ static void print_text(struct ana_session *s, struct info *in)
 	       hv(s, "machine"), hv(s, "nr_cpus_online"), hv(s, "nr_cpus_possible"), hv(s, "page_size"));
 	printf("command      %s\n", hv(s, "cmdline"));
 	printf("recorder     pp-record %s, clock %s\n", hv(s, "pp_version"), hv(s, "clock"));
-	if (in->nr_samples) {
+	if (in->nr_samples || in->nr_readings) {
 		printf("time         %s .. %s", ana_ts_str(in->first_ns, a, sizeof(a)),
 		       ana_ts_str(in->last_ns, b, sizeof(b)));
 		printf(" (%s)\n", pp_format_ns(in->last_ns - in->first_ns, t, sizeof(t)));
@@ -98,12 +110,22 @@ static void print_text(struct ana_session *s, struct info *in)
 	} else {
 		printf("time         no events\n");
 	}
-	printf("events       %llu\n", (unsigned long long)in->nr_samples);
+	printf("events       %llu", (unsigned long long)in->nr_samples);
+	if (in->nr_readings)
+		printf(" (and %llu counter readings)", (unsigned long long)in->nr_readings);
+	putchar('\n');
 	for (size_t i = 0; i < s->nr_types; i++) {
 		const struct ana_evtype *e = s->type_list[i];
 		uintptr_t n = (uintptr_t)pp_u64map_get(&in->counts, e->id);
-		printf("  %-40s %12llu%s\n", e->name, (unsigned long long)n,
+		uintptr_t r = (uintptr_t)pp_u64map_get(&in->readings, e->id);
+
+		printf("  %-40s %12llu%s", e->name, (unsigned long long)n,
 		       (e->desc_flags & PPF_EVF_USER_FILTER) ? "  (filter applied at analysis)" : "");
+		if (e->desc_flags & PPF_EVF_COUNTING)
+			printf("  counted: %llu readings", (unsigned long long)r);
+		else if (e->desc_flags & PPF_EVF_COUNT_LEADER)
+			printf("  reads the counters' group: %llu readings", (unsigned long long)r);
+		putchar('\n');
 	}
 	printf("lost         %llu", (unsigned long long)in->nr_lost);
 	/* per CPU, in CPU order */
@@ -187,8 +209,9 @@ static void print_json(struct ana_session *s, struct info *in)
 		const struct ana_evtype *e = s->type_list[i];
 		pp_buf_addf(&b, "%s{\"name\":", i ? "," : "");
 		pp_buf_add_json_str(&b, e->name);
-		pp_buf_addf(&b, ",\"id\":%u,\"count\":%llu}", e->id,
-			    (unsigned long long)(uintptr_t)pp_u64map_get(&in->counts, e->id));
+		pp_buf_addf(&b, ",\"id\":%u,\"count\":%llu,\"readings\":%llu}", e->id,
+			    (unsigned long long)(uintptr_t)pp_u64map_get(&in->counts, e->id),
+			    (unsigned long long)(uintptr_t)pp_u64map_get(&in->readings, e->id));
 	}
 	pp_buf_addf(&b, "],\"nr_events\":%llu,\"lost\":%llu,\"lost_per_cpu\":{",
 		    (unsigned long long)in->nr_samples, (unsigned long long)in->nr_lost);
@@ -254,6 +277,7 @@ int cmd_info(struct ana_session *s, int argc, const char **argv)
 	else
 		print_text(s, &in);
 	pp_u64map_release(&in.counts);
+	pp_u64map_release(&in.readings);
 	pp_u64map_release(&in.lost);
 	return rc ? 1 : 0;
 }
