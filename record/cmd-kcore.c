@@ -176,7 +176,8 @@ static int dump_hex(const struct kcore_cmd *c, uint64_t kaddr, uint64_t count)
 {
 	int align = c->bytes;
 	uint64_t size = count * (uint64_t)align;
-	unsigned char data[16];
+	unsigned char buf[4096], *data = buf;
+	size_t have = 0;		/* bytes of buf from data on */
 	char tailer[17];
 	int t = 0;
 
@@ -186,18 +187,25 @@ static int dump_hex(const struct kcore_cmd *c, uint64_t kaddr, uint64_t count)
 		return 1;
 	}
 	while (size) {
-		int rc = read_all(&c->k, kaddr, data, (size_t)align);
+		if (!have) {	/* a whole number of elements: sizeof(buf) is a multiple of 8 */
+			int rc;
 
-		if (rc) {
-			printf("\n");
-			fflush(stdout);
-			pp_err("cannot read %s at 0x%llx: %s", c->path, (unsigned long long)kaddr,
-			       pp_strerror(rc));
-			return 1;
+			have = size < sizeof(buf) ? (size_t)size : sizeof(buf);
+			rc = read_all(&c->k, kaddr, buf, have);
+			if (rc) {
+				printf("\n");
+				fflush(stdout);
+				pp_err("cannot read %s at 0x%llx: %s", c->path,
+				       (unsigned long long)kaddr, pp_strerror(rc));
+				return 1;
+			}
+			data = buf;
 		}
 		printf("%0*llx ", align * 2, (unsigned long long)load_le(data, align));
 		for (int i = 0; i < align; i++)
 			tailer[t++] = isprint(data[i]) ? (char)data[i] : '.';
+		data += align;
+		have -= (size_t)align;
 		size -= (uint64_t)align;
 		kaddr += (uint64_t)align;
 		if (t == 16 && size) {
