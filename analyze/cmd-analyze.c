@@ -271,6 +271,16 @@ static void tell_damage(struct ana_session *s)
 			(unsigned long long)st->records_lost, s->path);
 }
 
+/*
+ * pp's live mode (pp sets PP_LIVE_RECORDER for its pp-analyze): an empty stream
+ * means pp-record failed before it wrote anything, and it said why in one line.
+ */
+static bool recorder_said_why(const char *path, const struct ana_session *s)
+{
+	return !strcmp(path, "-") && getenv("PP_LIVE_RECORDER") &&
+	       strstr(s->errmsg, "empty file") != NULL;
+}
+
 int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 {
 	const char *path = argv[0];
@@ -292,7 +302,8 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 			continue;
 		rc = ana_session_open(path, read_flags, &s);
 		if (rc) {
-			pp_err("%s", s->errmsg);
+			if (!recorder_said_why(path, s))
+				pp_err("%s", s->errmsg);
 			ana_session_free(s);
 			return 2;
 		}
@@ -315,7 +326,8 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 	}
 	rc = ana_session_open(path, read_flags, &s);
 	if (rc) {
-		pp_err("%s", s->errmsg);
+		if (!recorder_said_why(path, s))
+			pp_err("%s", s->errmsg);
 		ana_session_free(s);
 		return 2;
 	}

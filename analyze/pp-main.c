@@ -645,7 +645,10 @@ static int run_live(int argc, const char **argv)
 	lv.rec.pid = spawn("pp-record", rv, -1, p1[1], ncmd > 0, SIGTERM, &ign);
 	sigaddset(&ign, SIGINT);
 	lv.ana = (struct child){ .name = "pp-analyze", .at = lv.rec.at };
+	/* pp-record's refusal is the one line: pp-analyze says nothing of the empty stream */
+	setenv("PP_LIVE_RECORDER", "1", 1);
 	lv.ana.pid = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1, false, SIGTERM, &ign);
+	unsetenv("PP_LIVE_RECORDER");
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);
