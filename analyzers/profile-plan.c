@@ -7,29 +7,13 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "analyzers/profile.h"
 #include "common/err.h"
 #include "common/plan.h"
+#include "common/pmu.h"
 
 #define O(f) PP_AZOPT(struct profile_opts, f)
-
-/*
- * Whether this machine has a hardware PMU to sample cycles with (the check
- * pp-record makes before it opens a hardware event).  PP_SYSFS_PMU names the
- * directory to look for instead, for the tests.
- */
-static bool profile_have_pmu(void)
-{
-	const char *dir = getenv("PP_SYSFS_PMU");
-
-	if (dir && *dir)
-		return access(dir, F_OK) == 0;
-	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
-	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
-}
 
 static const struct pp_option profile_options[] = {
 	PP_OPT_GROUP("profile options:"),
@@ -60,7 +44,7 @@ static int profile_plan(struct pp_plan *p, const struct pp_plan_args *a, char *e
 	for (size_t i = 0; i < c->events.nr; i++)
 		pp_plan_add_event(p, c->events.v[i]);
 	if (!c->events.nr)
-		pp_plan_add_event(p, profile_have_pmu() ? "cycles" : "cpu-clock");
+		pp_plan_add_event(p, pp_have_pmu() ? "cycles" : "cpu-clock");
 	if (!p->freq && !p->period)
 		p->freq = 997;
 	return 0;
