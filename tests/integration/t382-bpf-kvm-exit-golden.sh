@@ -168,6 +168,10 @@ cat >expect <<'EOT'
 pp-record: error: --for 'bpf:kvm_exit -i 1000': bpf:kvm_exit: this kernel has no kvm:kvm_exit tracepoint: KVM is not loaded (modprobe kvm_intel or kvm_amd)
 EOT
 check_output expect err
+# and `pp bpf:kvm_exit` says that one line and nothing else
+PP_TRACEFS=$PWD/fakefs "$PP" bpf:kvm_exit -i 1000 >out 2>err && fail "t382.10: pp ran without kvm tracepoints"
+[ -s out ] && { cat out; fail "t382.10: pp printed a report"; }
+check_output expect err
 
 # t382.11 live on this machine (root, tracefs with kvm:kvm_exit): no guest runs here, so
 # `pp bpf:kvm_exit` prints no table and says, once, that no VM exit was seen
