@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t389-watchdog: watchdog (perf-prof's lockup prediction) on a built capture
+# t396-watchdog: watchdog (perf-prof's lockup prediction) on a built capture
 # (tests/fixtures/watchdog.desc): CPU 0 healthy, its watchdog cancelled late; CPU 1 held by a
 # task for 9 s (its stopper thread does not run: soft lockup foretold), then with interrupts
 # off for 4.3 s (no watchdog hrtimer: hard lockup foretold from a cycles sample).  Exact output
@@ -12,7 +12,7 @@
 
 build_fixture watchdog
 
-# t389.1 the hrtimers collected, the soft lockup with the CPU's events until migration/1 runs,
+# t396.1 the hrtimers collected, the soft lockup with the CPU's events until migration/1 runs,
 # the hard lockup with the sample's kernel stack
 run_ok actual "$PP_ANALYZE" watchdog.ppcap watchdog -g
 cat >expect <<'EOT'
@@ -37,9 +37,9 @@ cat >expect <<'EOT'
     ffffffff81300020 do_syscall_64+0x20 ([kernel.kallsyms])
 EOT
 check_output expect actual
-[ -s stderr.out ] && { cat stderr.out; fail "t389.1: stderr is not empty"; }
+[ -s stderr.out ] && { cat stderr.out; fail "t396.1: stderr is not empty"; }
 
-# t389.2 JSON: the same, one object a line; CSV: the WILL lines
+# t396.2 JSON: the same, one object a line; CSV: the WILL lines
 run_ok actual "$PP_ANALYZE" watchdog.ppcap watchdog --format json -g
 cat >expect <<'EOT'
 {"time":3000.100000,"cpu":0,"pid":0,"tid":0,"comm":"<idle>","event":"timer:hrtimer_expire_entry"}
@@ -62,10 +62,10 @@ time,cpu,will,now,touch,thresh
 EOT
 check_output expect actual
 
-# t389.3 -v: every check, soft ones at each hrtimer run after the first stopper run, hard ones
+# t396.3 -v: every check, soft ones at each hrtimer run after the first stopper run, hard ones
 # at each sample while the watchdog runs (CPU 0's stop after its cancel at 3020.3)
 run_ok actual "$PP_ANALYZE" watchdog.ppcap watchdog -v
-assert_eq "t389.3 DEBUG lines" 55 "$(grep -c ' DEBUG: ' actual)"
+assert_eq "t396.3 DEBUG lines" 55 "$(grep -c ' DEBUG: ' actual)"
 grep 'DEBUG: soft' actual >soft
 cat >expect <<'EOT'
 2026-01-01 00:00:04.100000 DEBUG: soft lockup - CPU#0 [2797 - 2794 <= 4]
@@ -81,10 +81,10 @@ cat >expect <<'EOT'
 EOT
 check_output expect soft
 grep -q 'DEBUG: hard lockup - CPU#0 \[3019500000000 - 3016100005000 <= 4200000000\]' actual ||
-	fail "t389.3: CPU 0's last hard check"
-grep -q 'DEBUG: hard lockup - CPU#0 \[302[0-9]5' actual && fail "t389.3: CPU 0 checked after its cancel"
+	fail "t396.3: CPU 0's last hard check"
+grep -q 'DEBUG: hard lockup - CPU#0 \[302[0-9]5' actual && fail "t396.3: CPU 0 checked after its cancel"
 
-# t389.4 -C 0: one CPU watched, healthy
+# t396.4 -C 0: one CPU watched, healthy
 run_ok actual "$PP_ANALYZE" watchdog.ppcap watchdog -C 0
 cat >expect <<'EOT'
 2026-01-01 00:00:00.100000           <idle>      0 d.h1 [000] 3000.100000: timer:hrtimer_expire_entry: hrtimer=0xffff888627c209e0 function=watchdog_timer_fn now=3000100000000
@@ -92,7 +92,7 @@ cat >expect <<'EOT'
 EOT
 check_output expect actual
 
-# t389.5 without CPU 0's cancel, its samples after 3024.3 would foretell a hard lockup
+# t396.5 without CPU 0's cancel, its samples after 3024.3 would foretell a hard lockup
 grep -v '^sample 3020.300000 0 0 0 3 ' "$FIX/watchdog.desc" | sed "s|formats/|$FIX/formats/|" >nocancel.desc
 "$CAPBUILD" nocancel.desc nocancel.ppcap || fail "capbuild nocancel.desc"
 run_ok actual "$PP_ANALYZE" nocancel.ppcap watchdog
@@ -105,61 +105,61 @@ cat >expect <<'EOT'
 EOT
 check_output expect will
 
-# t389.6 cpu-clock samples (a machine without a PMU): the same lines, said once on stderr
+# t396.6 cpu-clock samples (a machine without a PMU): the same lines, said once on stderr
 sed -e "s|formats/|$FIX/formats/|" \
 	-e 's|^event 5 cycles - kind=3 .*|event 5 cpu-clock - kind=2 flags=stack selector=cpu-clock//stack/|' \
 	"$FIX/watchdog.desc" >clock.desc
 "$CAPBUILD" clock.desc clock.ppcap || fail "capbuild clock.desc"
 run_ok actual "$PP_ANALYZE" clock.ppcap watchdog
-grep -c WILL actual | grep -qx 2 || fail "t389.6: two WILL lines expected"
-grep -q '\[001\] 3020.600000: watchdog: cpu-clock$' actual || fail "t389.6: the sample line"
+grep -c WILL actual | grep -qx 2 || fail "t396.6: two WILL lines expected"
+grep -q '\[001\] 3020.600000: watchdog: cpu-clock$' actual || fail "t396.6: the sample line"
 cat >expect <<'EOT'
 pp-analyze: warning: watchdog: the capture samples cpu-clock, not NMI cycles (no hardware PMU): a hard lockup shows only once interrupts are back on; soft lockups are foretold as with cycles
 EOT
 check_output expect stderr.out
 
-# t389.7 no samples (recorded without -F): soft lockups only
+# t396.7 no samples (recorded without -F): soft lockups only
 grep -v -e '^event 5 ' -e '^sample .* 5 period=' clock.desc >soft.desc
 "$CAPBUILD" soft.desc soft.ppcap || fail "capbuild soft.desc"
 run_ok actual "$PP_ANALYZE" soft.ppcap watchdog
-assert_eq "t389.7 WILL lines" "2026-01-01 00:00:12.200000 WILL: soft lockup - CPU#1 [2805 - 2797 > 4]" \
+assert_eq "t396.7 WILL lines" "2026-01-01 00:00:12.200000 WILL: soft lockup - CPU#1 [2805 - 2797 > 4]" \
 	"$(grep WILL actual)"
-[ -s stderr.out ] && { cat stderr.out; fail "t389.7: stderr is not empty"; }
+[ -s stderr.out ] && { cat stderr.out; fail "t396.7: stderr is not empty"; }
 
-# t389.8 a capture without the watchdog's sysctls (an older pp-record): one line
+# t396.8 a capture without the watchdog's sysctls (an older pp-record): one line
 grep -v '^kv sysctl' clock.desc >nosysctl.desc
 "$CAPBUILD" nosysctl.desc nosysctl.ppcap || fail "capbuild nosysctl.desc"
-"$PP_ANALYZE" nosysctl.ppcap watchdog >out 2>err && fail "t389.8: analysed without the thresholds"
+"$PP_ANALYZE" nosysctl.ppcap watchdog >out 2>err && fail "t396.8: analysed without the thresholds"
 cat >expect <<'EOT'
 pp-analyze: error: watchdog: the capture has no kernel.watchdog_thresh (sysctl.kernel.watchdog_thresh): record it with pp-record --for watchdog
 EOT
 check_output expect err
 
-# t389.9 the plan refuses tasks: the watchdog is per CPU
-"$PP_RECORD" --for 'watchdog -p 1' -o x.pp --duration 1 >out 2>err && fail "t389.9: -p accepted"
+# t396.9 the plan refuses tasks: the watchdog is per CPU
+"$PP_RECORD" --for 'watchdog -p 1' -o x.pp --duration 1 >out 2>err && fail "t396.9: -p accepted"
 cat >expect <<'EOT'
 pp-record: error: --for 'watchdog -p 1': watchdog: takes no -e, -p or -t: it watches CPUs (-C)
 EOT
 check_output expect err
 
-# t389.10 live: this machine's watchdog for 10 s (the hrtimer runs every 4 s): a healthy
+# t396.10 live: this machine's watchdog for 10 s (the hrtimer runs every 4 s): a healthy
 # kernel foretells nothing; both hrtimers are collected
 if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/events/timer/hrtimer_expire_entry ]; then
-	echo "t389.10 not run: needs root and the timer tracepoints"
+	echo "t396.10 not run: needs root and the timer tracepoints"
 	exit 0
 fi
 if [ "$(cat /proc/sys/kernel/watchdog 2>/dev/null)" != 1 ]; then
-	echo "t389.10 not run: the kernel's lockup detector is off or absent (kernel.watchdog)"
+	echo "t396.10 not run: the kernel's lockup detector is off or absent (kernel.watchdog)"
 	exit 0
 fi
 timeout -s INT 10 "$PP" watchdog -F 10 -g >live.out 2>live.err
-grep 'WILL' live.out && fail "t389.10: a healthy machine foretold a lockup"
+grep 'WILL' live.out && fail "t396.10: a healthy machine foretold a lockup"
 grep -q ' == collect all [0-9]* watchdog hrtimer$' live.out ||
-	{ cat live.out live.err; fail "t389.10: the watchdog hrtimers were not collected"; }
+	{ cat live.out live.err; fail "t396.10: the watchdog hrtimers were not collected"; }
 if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; then
-	[ -s live.err ] && { cat live.err; fail "t389.10: stderr is not empty"; }
+	[ -s live.err ] && { cat live.err; fail "t396.10: stderr is not empty"; }
 else
 	grep -q '^pp-analyze: warning: watchdog: the capture samples cpu-clock' live.err &&
-		[ "$(wc -l <live.err)" = 1 ] || { cat live.err; fail "t389.10: one line on stderr"; }
+		[ "$(wc -l <live.err)" = 1 ] || { cat live.err; fail "t396.10: one line on stderr"; }
 fi
 exit 0
