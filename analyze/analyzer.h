@@ -68,6 +68,7 @@ struct ana_sel {
 	const char *alias;		/* alias= or the event name */
 	struct pp_expr *filter;		/* user-space filter, or NULL */
 	int *cpus;			/* cpus=LIST (counter readings are checked against it), or NULL */
+	bool source;			/* an analyzer named as an event ('profile/-F 99/'): its events */
 	size_t nr_cpus;
 	void *priv;			/* the analyzer's per-match state */
 };

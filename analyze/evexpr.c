@@ -40,7 +40,8 @@ static int compile_env(const struct ana_evtype *t, const char *what, const char 
 {
 	struct pp_expr_env env = { .fields = t ? t->fields : NULL,
 				   .nr_fields = t ? t->nr_fields : 0,
-				   .vars = vars, .nr_vars = nr_vars };
+				   .vars = vars, .nr_vars = nr_vars,
+				   .flags = t && !t->nr_fields ? PP_EXPR_SAMPLE_NAMES : 0 };
 	struct pp_parse_error err = { .pos = -1 };
 	char where[256];
 	int rc;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/internal.h"
+#include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/expr.h"
@@ -147,9 +148,87 @@ static int sel_filter_dup(struct ana_session *s, const struct pp_az *az,
 }
 
 /*
- * An analyzer named as an event (-e 'profile/-F 99/'): perf-prof opens the
- * analyzer and forwards its events.  Called when no event of the capture has
- * the name (page-faults is both).  Return: true after one line naming pp's way.
+ * The registry, where it is linked (pp-analyze; not the python module, which
+ * links this file alone): weak, so that an analyzer source is refused there.
+ */
+extern const struct pp_analyzer *ana_analyzer_find(const char *name) __attribute__((weak));
+
+static struct ana_sel *sel_push(struct pp_az *az);
+
+/*
+ * An analyzer named as an event (-e 'profile/-F 99/', 'task-state'): perf-prof
+ * opens that analyzer and forwards its events.  Here its plan (built from the
+ * options between the slashes, as pp-record built it) names the events it
+ * records, and each of the capture's events they match is a match of @sel: the
+ * outer selector keeps its attributes (untraced, key= ...), the inner one gives
+ * the filter.  Return: 0 with *@any set when something matched, 1 when @sel is
+ * no analyzer, or an error (printed).
+ */
+static int source_matches(struct ana_session *s, struct pp_az *az, const struct pp_selector *sel,
+			  unsigned pos, bool *any)
+{
+	const struct pp_analyzer *an = ana_analyzer_find && sel->kind == PP_SEL_PLAIN ?
+				       ana_analyzer_find(sel->name) : NULL;
+	struct pp_plan p = { 0 };
+	char **argv = NULL, err[512] = "";
+	int argc = 0, rc;
+
+	if (!an)
+		return 1;
+	if (pp_argv_split(sel->options ? sel->options : "", &argv, &argc)) {
+		pp_err("%s: -e '%s': unbalanced quotes", az->name, sel->text);
+		return PP_ESYNTAX;
+	}
+	const char **args = pp_xcalloc((size_t)argc + 1, sizeof(*args));
+
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	rc = pp_plan_build(an->name, an->plan, argc, args, &p, err, sizeof(err));
+	free(args);
+	if (rc) {
+		pp_err("%s: -e '%s': %s", az->name, sel->text,
+		       rc == PP_OPT_HELP ? "help is not an event source" : err);
+		pp_argv_free(argv);
+		pp_plan_release(&p);
+		return rc == PP_OPT_HELP ? PP_EUSAGE : rc;
+	}
+	pp_argv_free(argv);
+	for (size_t i = 0; i < p.nr_events && !rc; i++) {
+		struct pp_selector *inner = NULL;
+		size_t nr = 0;
+		struct pp_parse_error perr = { .pos = -1 };
+
+		if (pp_selector_parse(p.events[i], &inner, &nr, &perr))
+			continue;	/* the plan's own text: pp-record took it */
+		for (size_t k = 0; k < nr && !rc; k++) {
+			char *filter = NULL;
+
+			rc = sel_filter_dup(s, az, &inner[k], &filter);
+			for (size_t t = 0; t < s->nr_types && !rc; t++) {
+				const struct ana_evtype *ty = s->type_list[t];
+				if (!type_matches(ty, &inner[k]))
+					continue;
+				*any = true;
+				struct ana_sel *m = sel_push(az);
+				m->type = ty;
+				m->sel = sel;
+				m->pos = pos;
+				/* named after its analyzer, as perf-prof names a source's events */
+				m->alias = sel->alias ? sel->alias : sel->name;
+				m->source = true;
+				if (filter)
+					rc = ana_filter_compile(ty, filter, &m->filter);
+			}
+			free(filter);
+		}
+		pp_selector_free_array(inner, nr);
+	}
+	pp_plan_release(&p);
+	return rc;
+}
+
+/*
+ * An analyzer named as an event where no registry is linked: one line naming
+ * pp's way.  Return: true when @sel names an analyzer.
  */
 static bool analyzer_source(const struct pp_az *az, const struct pp_selector *sel)
 {
@@ -252,6 +331,19 @@ int ana_az_select(struct pp_az *az)
 			if (why) {	/* perf-prof's pipes between instances: push= pull= vm= */
 				pp_err("%s: -e '%s': %s", az->name, sel->text, why);
 				return PP_ENOTSUP;
+			}
+			/* an analyzer as an event source: its events ('page-faults' is both) */
+			if (sel->kind == PP_SEL_PLAIN && (sel->options || !ana_evtype_find(s, sel->name))) {
+				rc = source_matches(s, az, sel, (unsigned)pos, &any);
+				if (rc <= 0) {
+					if (rc)
+						return rc;
+					if (!any) {
+						missing_event(s, az, sel);
+						return PP_EUNKNOWN_EVENT;
+					}
+					continue;
+				}
 			}
 			rc = sel_filter_dup(s, az, sel, &filter);
 			if (rc)

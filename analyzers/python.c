@@ -46,7 +46,9 @@ static char *handler_name(const struct ana_sel *sel)
 {
 	const struct ana_evtype *t = sel->type;
 	const char *alias = sel->sel && sel->sel->alias ? sel->sel->alias : NULL;
-	char *name = t->sys ? pp_xasprintf("%s__%s", t->sys, alias ? alias : t->event)
+	/* an analyzer source's events are its own: profile(event), page_faults(event) */
+	char *name = sel->source ? pp_xstrdup(sel->alias)
+		   : t->sys ? pp_xasprintf("%s__%s", t->sys, alias ? alias : t->event)
 			    : pp_xstrdup(alias ? alias : t->name);
 
 	for (char *c = name; *c; c++)
@@ -120,6 +122,11 @@ static int python_help(struct pp_az *az)
 			free(name);
 			continue;
 		}
+		if (sel->source)
+			fprintf(fp, "# Profiler events: %s (its %s samples)\n"
+				    "#   pid tid time cpu period ip addr (int), read (dict: value)%s\n",
+				sel->alias, t->name,
+				ana_evtype_has_stack(t) ? ", callchain (list of dict)" : "");
 		fprintf(fp, "# %s\n#   _pid _tid _time _cpu _period _realtime (int)%s%s\n", t->name,
 			t->sys ? "" : " _ip _addr (int)",
 			ana_evtype_has_stack(t) ? " _callchain (list of dict)" : "");

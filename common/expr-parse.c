@@ -188,14 +188,17 @@ static const struct {
 	const char *name;
 	int op;
 	struct expr_type t;
-	bool filter_only;
+	unsigned only;			/* 0 or the env flag it needs */
 } globals[] = {
-	{ "_cpu", OP_CPU, { B_INT, false, 0 }, false },
-	{ "_pid", OP_PID, { B_INT, false, 0 }, false },
-	{ "_tid", OP_TID, { B_INT, false, 0 }, false },
-	{ "_time", OP_TIME, { B_LONG, true, 0 }, false },
-	{ "common_cpu", OP_CPU, { B_INT, false, 0 }, true },
-	{ "CPU", OP_CPU, { B_INT, false, 0 }, true },
+	{ "_cpu", OP_CPU, { B_INT, false, 0 }, 0 },
+	{ "_pid", OP_PID, { B_INT, false, 0 }, 0 },
+	{ "_tid", OP_TID, { B_INT, false, 0 }, 0 },
+	{ "_time", OP_TIME, { B_LONG, true, 0 }, 0 },
+	{ "common_cpu", OP_CPU, { B_INT, false, 0 }, PP_EXPR_FILTER },
+	{ "CPU", OP_CPU, { B_INT, false, 0 }, PP_EXPR_FILTER },
+	{ "pid", OP_PID, { B_INT, false, 0 }, PP_EXPR_SAMPLE_NAMES },
+	{ "tid", OP_TID, { B_INT, false, 0 }, PP_EXPR_SAMPLE_NAMES },
+	{ "cpu", OP_CPU, { B_INT, false, 0 }, PP_EXPR_SAMPLE_NAMES },
 };
 
 /*
@@ -225,7 +228,7 @@ static bool resolve_name(struct expr_parser *p, const char *s, int n, struct exp
 	}
 	for (size_t i = 0; i < PP_ARRAY_SIZE(globals); i++)
 		if (name_is(s, n, globals[i].name) &&
-		    (!globals[i].filter_only || (p->env->flags & PP_EXPR_FILTER))) {
+		    (!globals[i].only || (p->env->flags & globals[i].only))) {
 			if (emit) {
 				pp_expr_emit(p, globals[i].op, 0, 0);
 				*v = val_of(globals[i].t);

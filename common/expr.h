@@ -91,6 +91,11 @@ struct pp_expr_env {
 enum pp_expr_env_flags {
 	PP_EXPR_ALLOW_SYSTEM = 1 << 0,	/* allow system(); the default refuses it */
 	PP_EXPR_FILTER = 1 << 1,	/* kernel filter syntax too (pp_filter_compile sets it) */
+	/*
+	 * An event without fields (cpu-clock, page-faults: an analyzer source):
+	 * pid, tid and cpu name its sample's, as perf-prof's -k pid keys them
+	 */
+	PP_EXPR_SAMPLE_NAMES = 1 << 2,
 };
 
 /* What a compiled expression uses, from pp_expr_flags(). */

@@ -21,9 +21,11 @@
 
 #include <linux/hw_breakpoint.h>
 
+#include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/plan.h"
 #include "common/selector.h"
 #include "common/units.h"
 #include "format/format.h"
@@ -367,6 +369,55 @@ static const struct named_event *find_named(const struct named_event *t, size_t 
 	return NULL;
 }
 
+/*
+ * An analyzer named as an event: the events of its plan, built from the options
+ * between the slashes, with the plan's rate and stacks on them alone (a source
+ * at -F 5000 beside a page-faults source with a period).  The source runs on
+ * the recording's targets.
+ */
+static int add_source(struct rec_session *s, const struct pp_selector *sel)
+{
+	const struct pp_plan_ops *ops = rec_plan_find(sel->name);
+	struct pp_plan p = { 0 };
+	char **argv = NULL, err[512] = "";
+	int argc = 0, rc;
+	size_t first = s->nr_evsels;
+
+	if (pp_argv_split(sel->options ? sel->options : "", &argv, &argc))
+		return rec_session_fail(s, PP_ESYNTAX, "'%s': unbalanced quotes", sel->text);
+	const char **args = pp_xcalloc((size_t)argc + 1, sizeof(*args));
+
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	rc = pp_plan_build(sel->name, ops, argc, args, &p, err, sizeof(err));
+	free(args);
+	pp_argv_free(argv);
+	if (rc) {
+		pp_plan_release(&p);
+		return rec_session_fail(s, rc == PP_OPT_HELP ? PP_EUSAGE : rc, "'%s': %s", sel->text,
+					rc == PP_OPT_HELP ? "help is not an event source" : err);
+	}
+	for (size_t i = 0; !rc && i < p.nr_events; i++)
+		rc = rec_evsels_add(s, p.events[i]);
+	for (size_t i = 0; !rc && i < p.nr_counters; i++)
+		rc = rec_counters_add(s, p.counters[i]);
+	for (size_t i = first; !rc && i < s->nr_evsels; i++) {
+		struct rec_evsel *e = &s->evsels[i];
+
+		e->own_period = p.period;
+		e->own_freq = p.period ? 0 : p.freq;
+		if (p.callchain)
+			e->flags |= PPF_EVF_STACK;
+	}
+	if (!rc) {
+		s->opts.sideband |= p.sideband;
+		s->opts.regs |= p.regs;
+		if (p.mmap_pages > s->opts.mmap_pages)
+			s->opts.mmap_pages = p.mmap_pages;
+	}
+	pp_plan_release(&p);
+	return rc;
+}
+
 static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 {
 	const struct named_event *ne;
@@ -374,18 +425,18 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 	bool hw = false;
 
 	ne = find_named(sw_events, PP_ARRAY_SIZE(sw_events), sel->name);
+	/*
+	 * perf-prof's analyzer as an event source ('profile/-F 99/', 'task-state',
+	 * 'page-faults/-N 10/'): what that analyzer would record, as --for records it
+	 */
+	if (rec_plan_find(sel->name) && (sel->options || !ne))
+		return add_source(s, sel);
 	if (!ne) {
 		ne = find_named(hw_events, PP_ARRAY_SIZE(hw_events), sel->name);
 		hw = ne != NULL;
 	}
-	if (!ne) {
-		/* perf-prof takes an analyzer as an event source: here that is --for */
-		if (rec_plan_find(sel->name))
-			return rec_session_fail(s, PP_EUNKNOWN_EVENT,
-				"'%s' is an analyzer, not an event: record for it with --for '%s ...'",
-				sel->name, sel->name);
+	if (!ne)
 		return unknown_event(s, sel->name, false);
-	}
 	if (hw && !rec_have_pmu())
 		return rec_session_fail(s, PP_ENO_PMU,
 					"hardware event '%s' needs a hardware PMU and this machine has none (try cpu-clock)",
@@ -650,7 +701,13 @@ int rec_evsels_finish(struct rec_session *s)
 			a->exclude_host = s->opts.exclude_host;
 			a->exclude_guest = s->opts.exclude_guest;
 		}
-		if (a->freq) {
+		if (e->own_period) {	/* an analyzer source's own rate */
+			a->freq = 0;
+			a->sample_period = e->own_period;
+		} else if (e->own_freq) {
+			a->freq = 1;
+			a->sample_freq = e->own_freq;
+		} else if (a->freq) {
 			if (s->opts.period) {
 				a->freq = 0;
 				a->sample_period = s->opts.period;

@@ -45,6 +45,7 @@ struct rec_evsel {
 	uint64_t nr_samples;		/* written to the capture */
 	bool ftrace;			/* read from the tracefs instance, not perf (ftrace.h) */
 	bool counting;			/* counted, not sampled (counters.h) */
+	uint64_t own_period, own_freq;	/* an analyzer source's rate (-e 'profile/-F 99/'), 0: the session's */
 	bool count_leader;		/* the cpu-clock that reads the counters' group (counters.h) */
 };
 

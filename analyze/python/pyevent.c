@@ -23,6 +23,7 @@
 enum {
 	PYF_PID = -1, PYF_TID = -2, PYF_TIME = -3, PYF_CPU = -4, PYF_PERIOD = -5,
 	PYF_REALTIME = -6, PYF_CALLCHAIN = -7, PYF_EVENT = -8, PYF_IP = -9, PYF_ADDR = -10,
+	PYF_READ = -11,
 };
 
 /* --- _EventType ----------------------------------------------------------- */
@@ -91,6 +92,20 @@ PpEventType *ana_pyevtype_new(struct ana_session *s, const struct ana_evtype *t,
 	if (!t->sys) {
 		rc |= map_add(et, keys, "_ip", PYF_IP);
 		rc |= map_add(et, keys, "_addr", PYF_ADDR);
+		/*
+		 * perf-prof's names for a sample without tracepoint fields (an
+		 * analyzer source: profile, page-faults): its sample_type's
+		 */
+		rc |= map_add(et, keys, "pid", PYF_PID);
+		rc |= map_add(et, keys, "tid", PYF_TID);
+		rc |= map_add(et, keys, "time", PYF_TIME);
+		rc |= map_add(et, keys, "cpu", PYF_CPU);
+		rc |= map_add(et, keys, "period", PYF_PERIOD);
+		rc |= map_add(et, keys, "ip", PYF_IP);
+		rc |= map_add(et, keys, "addr", PYF_ADDR);
+		rc |= map_add(et, keys, "read", PYF_READ);
+		if (t->desc_flags & PPF_EVF_STACK)
+			rc |= map_add(et, keys, "callchain", PYF_CALLCHAIN);
 	}
 	for (size_t i = 0; i < t->nr_fields && !rc; i++)
 		if (strcmp(t->fields[i].name, "common_type"))
@@ -262,6 +277,8 @@ static PyObject *ev_value(const PpEvent *e, long code)
 	case PYF_ADDR: return PyLong_FromUnsignedLongLong(e->addr);
 	case PYF_REALTIME: return PyLong_FromUnsignedLongLong(realtime(e));
 	case PYF_CALLCHAIN: return callchain(e);
+	case PYF_READ:	/* perf-prof's PERF_SAMPLE_READ of one counter: its count */
+		return Py_BuildValue("{s:K}", "value", (unsigned long long)e->period);
 	case PYF_EVENT:
 		Py_INCREF(e->et->event_name);
 		return e->et->event_name;
