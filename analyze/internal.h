@@ -157,6 +157,12 @@ extern volatile sig_atomic_t ana_interval_now;
  * Return: static, or NULL.
  */
 const struct pp_analyzer *ana_analyzer_find(const char *name);
+/**
+ * ana_analyzer_alias_at() - the @i-th alias of analyzers.def (PP_ALIAS), and in *@an the
+ * analyzer it names (NULL if none: ana_registry_check() says so)
+ * Return: static, or NULL past the end.
+ */
+const char *ana_analyzer_alias_at(size_t i, const struct pp_analyzer **an);
 /** ana_analyzer_count() - how many analyzers there are. */
 size_t ana_analyzer_count(void);
 /** ana_analyzer_at() - the @i-th analyzer in help order. Return: static, or NULL past the end. */

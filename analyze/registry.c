@@ -60,6 +60,14 @@ static const struct pp_analyzer *find_c_name(const char *c_name)
 	return NULL;
 }
 
+const char *ana_analyzer_alias_at(size_t i, const struct pp_analyzer **an)
+{
+	if (i >= PP_ARRAY_SIZE(aliases) - 1)
+		return NULL;
+	*an = find_c_name(aliases[i].c_name);
+	return aliases[i].alias;
+}
+
 const struct pp_analyzer *ana_analyzer_find(const char *name)
 {
 	for (size_t i = 0; i < ana_analyzer_count(); i++)
