@@ -3,7 +3,9 @@
  * evsel.c - from -e selectors to perf_event_attr.
  *
  * Kinds: tracepoints (globs resolved against tracefs), software events,
- * hardware events (refused in one line where there is no PMU), breakpoints
+ * hardware events - perf's generic names, its hardware-cache names
+ * (dTLB-load-misses), raw rNNNN and Intel's PEBS memory events mem-loads and
+ * mem-stores; refused in one line where there is no PMU - breakpoints
  * (mem:ADDR|SYMBOL[/LEN][:rwx]) and dynamic probes (created in uprobe.c and
  * then opened as tracepoints).  Unknown names get the closest known names as
  * suggestions.  mem: breakpoints are split off before the shared selector
@@ -75,10 +77,67 @@ static const struct named_event hw_events[] = {
 	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, true },
 };
 
+/*
+ * perf's hardware-cache events, CACHE-OP[-misses]: dTLB-loads counts the
+ * accesses, dTLB-load-misses the misses (config = cache | op << 8 | result << 16).
+ */
+static const struct {
+	const char *name;
+	unsigned id;
+} hw_caches[] = {
+	{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D },  { "L1-icache", PERF_COUNT_HW_CACHE_L1I },
+	{ "LLC", PERF_COUNT_HW_CACHE_LL },	   { "dTLB", PERF_COUNT_HW_CACHE_DTLB },
+	{ "iTLB", PERF_COUNT_HW_CACHE_ITLB },	   { "branch", PERF_COUNT_HW_CACHE_BPU },
+	{ "node", PERF_COUNT_HW_CACHE_NODE },
+};
+
+static const struct {
+	const char *access, *miss;
+	unsigned id;
+} hw_cache_ops[] = {
+	{ "loads", "load-misses", PERF_COUNT_HW_CACHE_OP_READ },
+	{ "stores", "store-misses", PERF_COUNT_HW_CACHE_OP_WRITE },
+	{ "prefetches", "prefetch-misses", PERF_COUNT_HW_CACHE_OP_PREFETCH },
+};
+
+/*
+ * Intel's PEBS memory events, perf's cpu/mem-loads/ and cpu/mem-stores/:
+ * precise samples with the data address, the latency (WEIGHT), where the data
+ * came from (DATA_SRC) and its physical address (ldlat-loads, ldlat-stores).
+ * mem-loads takes the load-latency threshold in cycles as "mem-loads/--ldlat N/"
+ * (config1; default 3, the smallest the hardware takes).
+ */
+#define REC_MEM_SAMPLE (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | \
+			PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_PHYS_ADDR)
+#define REC_LDLAT_DEFAULT 3
+
+static const struct named_event mem_events[] = {
+	{ "mem-loads", PERF_TYPE_RAW, 0x1cd, true },	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	{ "mem-stores", PERF_TYPE_RAW, 0x82d0, true },	/* MEM_INST_RETIRED.ALL_STORES */
+};
+
 bool rec_have_pmu(void)
 {
 	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
 	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+}
+
+/* Whether this is an Intel CPU (/proc/cpuinfo's vendor_id): PEBS memory events are Intel's. */
+static bool cpu_is_intel(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	bool intel = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "vendor_id", 9)) {
+			intel = strstr(line, "GenuineIntel") != NULL;
+			break;
+		}
+	fclose(f);
+	return intel;
 }
 
 void rec_evsel_release(struct rec_evsel *e)
@@ -204,6 +263,19 @@ static int unknown_event(struct rec_session *s, const char *what, bool tracepoin
 			suggest_add(&sg, sw_events[i].name);
 		for (size_t i = 0; i < PP_ARRAY_SIZE(hw_events); i++)
 			suggest_add(&sg, hw_events[i].name);
+		for (size_t i = 0; i < PP_ARRAY_SIZE(mem_events); i++)
+			suggest_add(&sg, mem_events[i].name);
+		for (size_t c = 0; c < PP_ARRAY_SIZE(hw_caches); c++)
+			for (size_t o = 0; o < PP_ARRAY_SIZE(hw_cache_ops); o++) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%s-%s", hw_caches[c].name,
+					 hw_cache_ops[o].access);
+				suggest_add(&sg, name);
+				snprintf(name, sizeof(name), "%s-%s", hw_caches[c].name,
+					 hw_cache_ops[o].miss);
+				suggest_add(&sg, name);
+			}
 	}
 	pp_buf_addf(&b, "event '%s' does not exist", what);
 	if (sg.nr) {
@@ -369,6 +441,83 @@ static const struct named_event *find_named(const struct named_event *t, size_t 
 	return NULL;
 }
 
+/* A hardware-cache name (dTLB-load-misses) as its config.  Return: false if it is none. */
+static bool hw_cache_find(const char *name, uint64_t *config)
+{
+	for (size_t c = 0; c < PP_ARRAY_SIZE(hw_caches); c++) {
+		size_t n = strlen(hw_caches[c].name);
+
+		if (strncmp(name, hw_caches[c].name, n) || name[n] != '-')
+			continue;
+		for (size_t o = 0; o < PP_ARRAY_SIZE(hw_cache_ops); o++) {
+			uint64_t base = hw_caches[c].id | (uint64_t)hw_cache_ops[o].id << 8;
+
+			if (!strcmp(name + n + 1, hw_cache_ops[o].access)) {
+				*config = base | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16;
+				return true;
+			}
+			if (!strcmp(name + n + 1, hw_cache_ops[o].miss)) {
+				*config = base | (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* perf's raw event rNNNN: NNNN is the config in hex, given to the CPU's PMU as is. */
+static bool raw_find(const char *name, uint64_t *config)
+{
+	size_t n = strlen(name);
+
+	if (name[0] != 'r' || n < 2 || n > 17 ||
+	    strspn(name + 1, "0123456789abcdefABCDEF") != n - 1)
+		return false;
+	*config = strtoull(name + 1, NULL, 16);
+	return true;
+}
+
+/* mem-loads' option string "--ldlat N" (or --ldlat=N): the latency threshold in cycles. */
+static int ldlat_option(struct rec_session *s, const struct pp_selector *sel, uint64_t *ldlat)
+{
+	const char *o = sel->options;
+	char *end;
+	unsigned long long v;
+
+	if (strncmp(o, "--ldlat", 7) || (o[7] != ' ' && o[7] != '='))
+		return rec_session_fail(s, PP_ESYNTAX, "%s: '%s': mem-loads takes --ldlat CYCLES only",
+					sel->text, o);
+	o += 8;
+	v = strtoull(o, &end, 0);
+	while (*end == ' ')
+		end++;
+	if (end == o || *end || !v || v > 0xffff)
+		return rec_session_fail(s, PP_ESYNTAX,
+					"%s: --ldlat '%s': expected a latency of 1 to 65535 cycles",
+					sel->text, o);
+	*ldlat = v;
+	return 0;
+}
+
+/*
+ * The named hardware events that are not in a table of names: hardware
+ * caches and raw events.  @ne is filled in.  Return: true when @name is one.
+ */
+static bool hw_other_find(const char *name, struct named_event *ne)
+{
+	uint64_t config;
+
+	if (hw_cache_find(name, &config)) {
+		*ne = (struct named_event){ name, PERF_TYPE_HW_CACHE, config, true };
+		return true;
+	}
+	if (raw_find(name, &config)) {
+		*ne = (struct named_event){ name, PERF_TYPE_RAW, config, true };
+		return true;
+	}
+	return false;
+}
+
 /*
  * An analyzer named as an event: the events of its plan, built from the options
  * between the slashes, with the plan's rate and stacks on them alone (a source
@@ -420,9 +569,12 @@ static int add_source(struct rec_session *s, const struct pp_selector *sel)
 
 static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 {
-	const struct named_event *ne;
+	const struct named_event *ne, *mem = NULL;
+	struct named_event other;
+	uint64_t ldlat = REC_LDLAT_DEFAULT;
 	struct rec_evsel *e;
 	bool hw = false;
+	int rc;
 
 	ne = find_named(sw_events, PP_ARRAY_SIZE(sw_events), sel->name);
 	/*
@@ -433,25 +585,44 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 		return add_source(s, sel);
 	if (!ne) {
 		ne = find_named(hw_events, PP_ARRAY_SIZE(hw_events), sel->name);
+		if (!ne)
+			ne = mem = find_named(mem_events, PP_ARRAY_SIZE(mem_events), sel->name);
+		if (!ne && hw_other_find(sel->name, &other))
+			ne = &other;
 		hw = ne != NULL;
 	}
 	if (!ne)
 		return unknown_event(s, sel->name, false);
 	if (hw && !rec_have_pmu())
 		return rec_session_fail(s, PP_ENO_PMU,
-					"hardware event '%s' needs a hardware PMU and this machine has none (try cpu-clock)",
+					"hardware event '%s' needs a hardware PMU and this machine has none (bare metal or a VM with a virtual PMU has one; to sample without, try cpu-clock)",
 					sel->name);
-	if (sel->options)
+	if (mem && !cpu_is_intel())
+		return rec_session_fail(s, PP_ENOTSUP,
+					"%s: PEBS memory sampling (data source, latency) exists on Intel CPUs only",
+					sel->name);
+	if (sel->options && mem == &mem_events[0]) {
+		rc = ldlat_option(s, sel, &ldlat);
+		if (rc)
+			return rc;
+	} else if (sel->options) {
 		return rec_session_fail(s, PP_ESYNTAX, "%s: '%s' is not a filter or attribute",
 					sel->text, sel->options);
+	}
 	e = evsel_new(s, hw ? PPF_EV_HARDWARE : PPF_EV_SOFTWARE, ne->name, sel->text);
 	e->attr.type = ne->type;
 	e->attr.config = ne->config;
 	e->attr.sample_type = PERF_SAMPLE_IP;
-	if (ne->config == PERF_COUNT_SW_PAGE_FAULTS ||
-	    ne->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
-	    ne->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ)
-		e->attr.sample_type |= hw ? 0 : PERF_SAMPLE_ADDR;
+	if (!hw && (ne->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		    ne->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		    ne->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+		e->attr.sample_type |= PERF_SAMPLE_ADDR;
+	if (mem) {
+		e->attr.sample_type = REC_MEM_SAMPLE;
+		e->attr.precise_ip = 3;		/* PEBS: the sample is the access itself */
+		if (mem == &mem_events[0])
+			e->attr.config1 = ldlat;	/* MSR_PEBS_LD_LAT_THRESHOLD */
+	}
 	if (ne->sampling) {
 		e->attr.freq = 1;	/* rec_evsels_finish() sets the rate */
 		e->attr.sample_freq = REC_DEFAULT_FREQ;
