@@ -113,6 +113,7 @@ void ana_cnt_hist_release(struct pp_az *az);
 /* The counts of one CPU (or thread) in one round. */
 struct ana_hwtab_counts {
 	uint32_t ins;
+	bool thread;			/* @ins is a thread (counters read per thread) */
 	const uint64_t *d;		/* d[i]: the count of built-in event i */
 	double run_pct;			/* time_running / time_enabled of event 0 in % (0: never enabled) */
 };
