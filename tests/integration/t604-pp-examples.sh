@@ -183,6 +183,7 @@ irq-off§1.1 | cpuburn | ^irq-off: gaps over 20\.000 ms between timer samples$ |
 multi-trace§4.1 | sleep1ms | ^ +start => end +calls +total\(us\) +min\(us\) +p50\(us\) | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -i 1000
 multi-trace-detail§4.1 | sleep1ms | than\(reqs\)$ | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit --than 100us --detail=-1ms,samecpu
 multi-trace-perins§4.1 | sleep1ms | ^CPU +start => end +calls | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -i 1000 --perins --heatmap softirq
+multi-trace-profiler-source§3.1,§4.1 | sleep1ms | ^ +start => end +calls | pp multi-trace -e irq:softirq_entry -e 'irq:softirq_exit,profile/-F 500 --watermark 50 -g/untraced/' -i 1000 --than 100us --detail
 multi-trace-pair§4.1 | sleep1ms | irq:softirq_entry irq:softirq_exit paired [0-9]+$ | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit --impl pair -i 1000
 multi-trace-role§3.4 | ctxsw | sched_switch => sched_switch +[0-9]+ | pp multi-trace -e 'sched:sched_switch//role=(next_pid?1:0)|(prev_pid?2:0)/' --cycle -i 1000
 rundelay§1.2 | ctxsw | sched_wakeup => sched_switch +[0-9]+ | pp rundelay -e 'sched:sched_wakeup*,sched:sched_switch' -e sched:sched_switch
@@ -218,7 +219,6 @@ EOF
 # Examples that need what pp does not have: "known gap" lines, not failures.
 cat >gaps.txt <<'EOF'
 trace-exec-system§1.1 | pp refuses system() in expressions: it analyses captures, possibly of another machine (t202) | pp trace -e 'sched:sched_wakeup//exec=(system("cat /proc/%d/stat", pid))/'
-profiler-source§3.1,§4.1 | profilers as event sources (-e profile/.../) are not in pp: record both and analyse the capture | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -e 'profile/-F 500 --watermark 50 -g/untraced/' --than 100us --detail
 multi-trace-pull§6.1 | push=/pull= event streams between perf-prof instances are not in pp (pp-record captures replace them); kvm:kvm_msi_set_irq also needs a KVM guest | pp multi-trace -e 'kvm:kvm_msi_set_irq//key=address/' -e 'irq:irq_handler_entry//pull=9900/key=irq/' --tsc --clock-offset 0 --order
 EOF
 
