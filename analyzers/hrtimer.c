@@ -286,6 +286,44 @@ static void ht_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
+/*
+ * `hrtimer -e EVENT help`: the formats of the -e events and perf-prof's command template,
+ * without the cpu-clock leader the analyzer adds itself.
+ */
+static int ht_help(struct pp_az *az)
+{
+	struct pp_buf b = PP_BUF_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < az->nr_sels; i++) {
+		const struct ana_sel *m = &az->sels[i];
+		const char *fmt = ana_evtype_format(m->type);
+		bool dup = false;
+
+		for (size_t k = 0; k < i; k++)
+			dup |= az->sels[k].type == m->type;
+		if (dup || is_leader(m))
+			continue;
+		printf("# %s, recorded as '%s'\n", m->type->name, m->type->selector);
+		fputs(*fmt ? fmt : "(no format: not a tracepoint)\n", stdout);
+		printf("\n");
+		pp_buf_addf(&b, "%s%s/%s/%s%s%s", n++ ? "," : "", m->type->name,
+			    m->sel->filter ? m->sel->filter : ".", m->sel->alias ? "alias=" : "",
+			    m->sel->alias ? m->sel->alias : "", m->sel->alias ? "/" : "");
+	}
+	printf("pp hrtimer -e \"%s\"", pp_buf_str(&b));
+	if (az->opt.period_ns)
+		printf(" --period %llu", (unsigned long long)az->opt.period_ns);
+	else if (az->opt.freq)
+		printf(" -F %llu", (unsigned long long)az->opt.freq);
+	else
+		printf(" [--period ns] [-F freq]");
+	printf("%s [-C .] [-m .] [-o .] '%s'\n", az->opt.callchain ? " -g" : " [-g]",
+	       az->nr_args ? az->args[0] : "EXPRESSION");
+	pp_buf_release(&b);
+	return 0;
+}
+
 const struct pp_analyzer_ops az_hrtimer_ops = {
 	.summary = "periods of a per-CPU timer whose event counts meet an expression (conditional sampling)",
 	.usage = "pp-analyze FILE hrtimer -e EVENT[,...] [-g] [-C CPUS] 'EXPRESSION'\n"
@@ -304,6 +342,7 @@ const struct pp_analyzer_ops az_hrtimer_ops = {
 	.help_attrs = "alias=./",
 	.priv_size = sizeof(struct ht_priv),
 	.flags = PP_AZ_NEED_EVENTS | PP_AZ_EXTRA_EVENTS | PP_AZ_COUNTERS,
+	.help = ht_help,
 	.set_events = ht_set_events,
 	.init = ht_init,
 	.event = ht_event,

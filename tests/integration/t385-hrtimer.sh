@@ -4,7 +4,8 @@
 #  .1-.6 a built capture (tests/fixtures/hrtimer.desc): two CPUs, a 10 ms leader reading
 #     sched_switch and sched_wakeup; exact lines for an expression on the counts, on aliases
 #     and 'period' (a late timer), -g stacks, -C, JSON, CSV, -v (every period; an incomplete
-#     group is dropped), and the errors (no expression, unknown name, no leader).
+#     group is dropped), help (perf-prof's template), and the errors (no expression, unknown
+#     name, no leader).
 #  .7 real events: a load pinned to one CPU makes bursts of getrandom(2) calls (10 ms every
 #     50 ms); counted every 5 ms, the periods add up to the calls the load made, and
 #     'sys_enter_getrandom > 50' is true in burst periods only, at least once per burst.
@@ -80,6 +81,13 @@ run_ok actual $A -e sched:sched_wakeup -v 'sched_wakeup == 1'
 assert_eq "t385.5 periods printed" 8 "$(grep -c 'hrtimer: cpu-clock' actual)"
 assert_eq "t385.5 summary" "hrtimer: 8 periods, 8 printed" "$(tail -1 actual)"
 grep -q '1000.055001' actual && fail "t385.5: the incomplete group was printed"
+
+# t385.5b help: the events' formats and perf-prof's template, without the leader it adds
+run_ok actual $A -e 'sched:sched_switch,sched:sched_wakeup//alias=wk/' -g help 'sched_switch==0'
+assert_eq "t385.5b template" \
+	"pp hrtimer -e \"sched:sched_switch/./,sched:sched_wakeup/./alias=wk/\" [--period ns] [-F freq] -g [-C .] [-m .] [-o .] 'sched_switch==0'" \
+	"$(tail -1 actual)"
+assert_eq "t385.5b formats" 2 "$(grep -c '^# sched:sched_' actual)"
 
 # t385.6 errors: one reason each, exit 2
 $A -e sched:sched_switch >out 2>err && fail "t385.6: no expression accepted"
