@@ -36,12 +36,12 @@ static const struct pp_expr_ops session_ops = {
 };
 
 static int compile_env(const struct ana_evtype *t, const char *what, const char *text, bool filter,
-		       const char *const *vars, size_t nr_vars, struct pp_expr **out)
+		       const char *const *vars, size_t nr_vars, unsigned flags, struct pp_expr **out)
 {
 	struct pp_expr_env env = { .fields = t ? t->fields : NULL,
 				   .nr_fields = t ? t->nr_fields : 0,
 				   .vars = vars, .nr_vars = nr_vars,
-				   .flags = t && !t->nr_fields ? PP_EXPR_SAMPLE_NAMES : 0 };
+				   .flags = flags | (t && !t->nr_fields ? PP_EXPR_SAMPLE_NAMES : 0) };
 	struct pp_parse_error err = { .pos = -1 };
 	char where[256];
 	int rc;
@@ -57,20 +57,31 @@ static int compile_env(const struct ana_evtype *t, const char *what, const char 
 static int compile(const struct ana_evtype *t, const char *what, const char *text, bool filter,
 		   struct pp_expr **out)
 {
-	return compile_env(t, what, text, filter, NULL, 0, out);
+	return compile_env(t, what, text, filter, NULL, 0, 0, out);
+}
+
+/*
+ * system() runs live only (pp ANALYZER, pp-record -o - | pp-analyze -), where
+ * the events are this machine's now, as perf-prof runs it; replaying a capture
+ * (maybe another machine's, years old) it is refused.  Either way what events
+ * carry reaches the shell quoted (common/expr-vm.c).
+ */
+static unsigned user_flags(const struct pp_az *az)
+{
+	return az && az->s && az->s->live ? PP_EXPR_ALLOW_SYSTEM : 0;
 }
 
 int ana_expr_compile(struct pp_az *az, const struct ana_evtype *t, const char *what,
 		     const char *text, struct pp_expr **out)
 {
-	return compile(t, what, text, false, out);
+	return compile_env(t, what, text, false, NULL, 0, user_flags(az), out);
 }
 
 int ana_expr_compile_vars(struct pp_az *az, const struct ana_evtype *t, const char *what,
 			  const char *text, const char *const *vars, size_t nr_vars,
 			  struct pp_expr **out)
 {
-	return compile_env(t, what, text, false, vars, nr_vars, out);
+	return compile_env(t, what, text, false, vars, nr_vars, user_flags(az), out);
 }
 
 int ana_filter_compile(const struct ana_evtype *t, const char *text, struct pp_expr **out)

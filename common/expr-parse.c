@@ -262,7 +262,7 @@ static struct expr_val call(struct expr_parser *p, int fn, int pos)
 
 	if (fn == FN_SYSTEM && !(p->env->flags & PP_EXPR_ALLOW_SYSTEM))
 		pp_expr_fail(p, PP_EOFFLINE, pos,
-			  "system() is not available when analysing a capture");
+			  "system() runs only live (pp ANALYZER): not when replaying a capture");
 	next(p);	/* '(' */
 	while (p->tok != ')') {
 		struct expr_val a;

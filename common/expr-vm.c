@@ -238,6 +238,7 @@ struct fmt_out {
 	char *buf;
 	size_t cap, len;
 	int64_t count;
+	bool shell;		/* system(): text from events (%s, %c) goes in single quotes */
 };
 
 static void __attribute__((format(printf, 2, 3))) out_put(struct fmt_out *o, const char *fmt, ...)
@@ -256,6 +257,23 @@ static void __attribute__((format(printf, 2, 3))) out_put(struct fmt_out *o, con
 	va_end(ap);
 	if (n > 0)
 		o->count += n;
+}
+
+/*
+ * @n bytes of @s as one shell word: in single quotes, a quote as '\''.  The
+ * command's own text is the user's; what an event carries (a comm, a path
+ * from a stranger's capture) can only ever be an argument.
+ */
+static void out_shell_word(struct fmt_out *o, const char *s, size_t n)
+{
+	out_put(o, "'");
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\'')
+			out_put(o, "'\\''");
+		else
+			out_put(o, "%c", s[i]);
+	}
+	out_put(o, "'");
 }
 
 static int fmt_number(const char *fmt, size_t *j, size_t flen, const uint64_t *args, int nargs,
@@ -386,6 +404,12 @@ static void vm_format(struct vm *vm, const uint64_t *args, int nargs, struct fmt
 			break;
 		}
 		case 'c':
+			if (o->shell) {
+				char ch = (char)v;
+
+				out_shell_word(o, &ch, 1);
+				break;
+			}
 			build_spec(spec, sizeof(spec), flags, "-", width, -1, "c");
 			out_put(o, spec, (int)(unsigned char)v);
 			break;
@@ -399,6 +423,10 @@ static void vm_format(struct vm *vm, const uint64_t *args, int nargs, struct fmt
 
 			if (prec >= 0 && (size_t)prec < slen)
 				slen = (size_t)prec;
+			if (o->shell) {
+				out_shell_word(o, str, slen);
+				break;
+			}
 			build_spec(spec, sizeof(spec), flags, "-", width, -1, ".*s");
 			out_put(o, spec, (int)slen, str);
 			break;
@@ -424,8 +452,12 @@ static int64_t vm_call(struct vm *vm, int fn, const uint64_t *a, int n)
 	case FN_SYSTEM:
 		o.buf = cmd;
 		o.cap = sizeof(cmd);
+		o.shell = true;
 		cmd[0] = '\0';
 		vm_format(vm, a, n, &o);
+		if (o.len >= sizeof(cmd) - 1)
+			return -1;	/* cut: not the command that was asked for */
+		fflush(NULL);	/* the command's output after what was printed before */
 		return (int32_t)system(cmd);
 	case FN_KSYMBOL:
 		return (int64_t)vm_ext(vm, ops && ops->ksymbol ? ops->ksymbol(priv, a[0]) : NULL);

@@ -574,11 +574,19 @@ static void test_expr__system(void)
 	struct pp_expr *e;
 
 	tex_setup();
-	BAD("system(\"ls\")", PP_EOFFLINE, 0, "system() is not available when analysing a capture");
+	BAD("system(\"ls\")", PP_EOFFLINE, 0, "system() runs only live (pp ANALYZER): not when replaying a capture");
 	BAD("1 + system(\"ls\")", PP_EOFFLINE, 4, "system()");
 	CU_ASSERT_EQUAL_FATAL(pp_expr_compile("system(\"exit %d\", order)", &env, &e, &err), 0);
 	CU_ASSERT_EQUAL(pp_expr_eval(e, &tex_ctx), 3 << 8);
 	CU_ASSERT_TRUE(pp_expr_flags(e) & PP_EXPR_USES_PRINTF);
+	pp_expr_free(e);
+	/* %s and %c reach the shell as one quoted word each: no injection from a comm */
+	CU_ASSERT_EQUAL_FATAL(pp_expr_compile("system(\"test %s = \\\"a'b;exit 7\\\"\", \"a'b;exit 7\")",
+					      &env, &e, &err), 0);
+	CU_ASSERT_EQUAL(pp_expr_eval(e, &tex_ctx), 0);
+	pp_expr_free(e);
+	CU_ASSERT_EQUAL_FATAL(pp_expr_compile("system(\"test %c = ';'\", 59)", &env, &e, &err), 0);
+	CU_ASSERT_EQUAL(pp_expr_eval(e, &tex_ctx), 0);
 	pp_expr_free(e);
 }
 
