@@ -28,6 +28,7 @@ struct pp_plan;
 struct tep_event;
 struct pp_expr;
 struct pp_field;
+struct ana_perfeval;
 
 enum ana_format { ANA_FMT_TEXT, ANA_FMT_JSON, ANA_FMT_CSV };
 
@@ -200,6 +201,8 @@ struct pp_analyzer_ops {
 	void (*interval)(struct pp_az *az, uint64_t now_ns);
 	int (*finish)(struct pp_az *az);		/* required */
 	void (*release)(struct pp_az *az);
+	/* Write out what the analyzer batched: the core prints into its stream (perfeval). */
+	void (*flush)(struct pp_az *az);
 };
 
 /*
@@ -250,6 +253,7 @@ struct pp_az {
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
 	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
 	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
+	struct ana_perfeval *perfeval;	/* --perfeval-cpus/-pids, or NULL (core-owned) */
 };
 
 /* --- Services of the core for analyzers ----------------------------------- */

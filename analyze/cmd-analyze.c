@@ -196,6 +196,7 @@ static struct pp_az *az_new(int argc, const char **argv, bool *help)
 static void az_free(struct pp_az *az)
 {
 	az->ops->release(az);
+	ana_perfeval_free(az);
 	ana_az_release_sels(az);
 	ana_out_close(&az->out);
 	pp_strlist_release(&az->opt.events);

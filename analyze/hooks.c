@@ -4,7 +4,8 @@
  *
  * ana_az_bind() copies the analyzer's ops into the instance and puts a no-op
  * in each optional dispatch hook the analyzer leaves NULL, so the replay
- * calls every hook unchecked.  What an analyzer does NOT have (an interval
+ * calls every hook unchecked (lost, task_exit, sideband, mmap, interval,
+ * release, flush).  What an analyzer does NOT have (an interval
  * hook, for -i) is asked of az->an->ops, outside the dispatch.
  * Not here: the list of analyzers (registry.c).
  */
@@ -35,6 +36,10 @@ static void no_release(struct pp_az *az)
 {
 }
 
+static void no_flush(struct pp_az *az)
+{
+}
+
 void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
 {
 	az->an = an;
@@ -53,5 +58,7 @@ void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
 		az->hooks.interval = no_interval;
 	if (!az->hooks.release)
 		az->hooks.release = no_release;
+	if (!az->hooks.flush)
+		az->hooks.flush = no_flush;
 	az->ops = &az->hooks;
 }

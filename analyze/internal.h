@@ -192,6 +192,13 @@ struct ana_sel_store {
 int ana_az_select(struct pp_az *az);
 void ana_az_release_sels(struct pp_az *az);
 
+/* perfeval.c: perf-prof's --perfeval-cpus/--perfeval-pids (and --sampling-limit) */
+int ana_perfeval_init(struct pp_az *az);
+/* Return: false once --sampling-limit ended the analysis (the event is not delivered). */
+bool ana_perfeval_event(struct pp_az *az, const struct pp_event *ev);
+void ana_perfeval_tick(struct pp_az *az, uint64_t t);
+void ana_perfeval_free(struct pp_az *az);
+
 /* evexpr.c */
 int ana_filter_compile(const struct ana_evtype *t, const char *text, struct pp_expr **out);
 bool ana_filter_pass(struct ana_session *s, const struct pp_expr *f, const struct pp_event *ev);

@@ -32,7 +32,8 @@ static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *se
 	l->v = pp_xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
 	bool plain = !az->nr_cpus && ((az->ops->flags & PP_AZ_OWN_TASK_FILTER) ||
 				      (!az->nr_pids && !az->nr_tids)) &&
-		     !sel->filter && !az->opt.exit_n && !(sel->sel && sel->sel->max_stack);
+		     !sel->filter && !az->opt.exit_n && !(sel->sel && sel->sel->max_stack) &&
+		     !az->perfeval;
 	l->v[l->nr++] = (struct ana_disp){ az, sel, plain };
 }
 
@@ -68,6 +69,8 @@ static int init_analyzers(struct ana_session *s)
 		if (rc)
 			return rc;
 		rc = az->ops->init(az);
+		if (!rc)
+			rc = ana_perfeval_init(az);
 		if (rc)
 			return rc;
 		for (size_t k = 0; k < az->nr_sels; k++)
@@ -207,6 +210,8 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		if (sel->filter && !ana_filter_pass(s, sel->filter, &ev))
 			continue;
 		if (az->opt.exit_n && az->nr_delivered >= az->opt.exit_n)
+			continue;
+		if (az->perfeval && !ana_perfeval_event(az, &ev))
 			continue;
 		az->nr_delivered++;
 		ev.sel = sel;

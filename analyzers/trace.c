@@ -314,4 +314,5 @@ const struct pp_analyzer_ops az_trace_ops = {
 	.interval = trace_interval,
 	.finish = trace_finish,
 	.release = trace_release,
+	.flush = trace_flush,
 };

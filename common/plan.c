@@ -70,8 +70,12 @@ const struct pp_option pp_common_options[] = {
 		   "wake pp-record when a ring is <pct>% full"),
 	PP_OPT_INT(0, "usage-self", C(usage_self), "ms",
 		   "accepted: pp prints its CPU usage on SIGUSR2"),
+	PP_OPT_STRING(0, "perfeval-cpus", C(perfeval_cpus), "cpus",
+		      "every -i: the events per second that happened on these CPUs"),
+	PP_OPT_STRING(0, "perfeval-pids", C(perfeval_pids), "pids",
+		      "every -i: the events per second of these threads"),
 	PP_OPT_INT(0, "sampling-limit", C(sampling_limit), "N",
-		   "accepted: no effect (perf-prof's needs --perfeval-cpus/pids)"),
+		   "with --perfeval-*: stop when an instance has more events a second"),
 	PP_OPT_REFUSED_FLAG("python-callchain",
 			    "pp's call stacks have no Python frames (perf-prof's pystack)"),
 	PP_OPT_END(),
@@ -94,7 +98,7 @@ void pp_common_opts_note(const char *name, const struct pp_common_opts *c, enum 
 		if (c->usage_self)
 			pp_note("%s: --usage-self: pp prints the CPU usage of pp-record and "
 				"pp-analyze when sent SIGUSR2", name);
-		if (c->sampling_limit)
+		if (c->sampling_limit && !c->perfeval_cpus && !c->perfeval_pids)
 			pp_note("%s: --sampling-limit: no effect without perf-prof's "
 				"--perfeval-cpus/--perfeval-pids; pp-record counts what it cannot "
 				"keep up with as losses", name);

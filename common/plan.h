@@ -55,7 +55,8 @@ struct pp_common_opts {
 	const char *kvmclock;		/* --kvmclock UUID */
 	uint64_t clock_offset;		/* --clock-offset N (ns) */
 	int usage_self;			/* --usage-self MS: accepted, see the notes */
-	int sampling_limit;		/* --sampling-limit N: accepted, see the notes */
+	int sampling_limit;		/* --sampling-limit N: with --perfeval-*, a stop */
+	const char *perfeval_cpus, *perfeval_pids;	/* --perfeval-cpus/-pids (analyze/perfeval.c) */
 };
 
 /*

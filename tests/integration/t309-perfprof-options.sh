@@ -112,6 +112,23 @@ refused "event 'profile/-F 500 -g/untraced/' is not in the capture" "$PP_ANALYZE
 	-e sched:sched_wakeup -e 'sched:sched_switch,profile/-F 500 -g/untraced/'
 refused "'profile/--nosuch/': unknown option '--nosuch'" "$PP_RECORD" -e 'profile/--nosuch/' -o r.pp
 
+# t309.6b --perfeval-cpus/-pids with --sampling-limit, on sched-basic's switches (CPU 1 at
+# 0.15 ms, CPU 0 at 0.2 ms, CPU 1 at 3 and 5 ms), -i 1: per second, the interval's events and
+# those on CPU 1; quiet intervals say nothing; over the limit the analysis ends there
+run_ok pe.out "$PP_ANALYZE" $S trace -e sched:sched_switch --perfeval-cpus 1 -i 1
+cat >pe.exp <<'EOT'
+2026-01-01 00:00:00.001150 trace: perfeval cpus(1): sampled 2000 events matched 1000 on 1 instances
+2026-01-01 00:00:00.003150 trace: perfeval cpus(1): sampled 1000 events matched 1000 on 1 instances
+EOT
+grep perfeval pe.out >pe.act
+check_output pe.exp pe.act
+run_ok pe.out "$PP_ANALYZE" $S trace -e sched:sched_switch --perfeval-pids 201 -i 1 --sampling-limit 500
+grep -c 'sched_switch:' pe.out >pe.n
+assert_eq "t309.6b events before the limit ended it" 3 "$(cat pe.n)"
+grep -q 'perfeval pids(201): sampled 1000 events matched 1000 on 1 instances, exceeds the limit, exit$' pe.out ||
+	{ cat pe.out; fail "t309.6b no limit line"; }
+grep -q 'trace: perfeval: tid 201 sampled 1 events$' pe.out || { cat pe.out; fail "t309.6b no tid line"; }
+
 # t309.7 top reports every second without -i, as perf-prof's (-i 1000); -i 0 too
 sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
 for t in 1000.100000 1000.500000 1001.200000 1002.700000; do
