@@ -33,8 +33,10 @@
  *               with a sampling grid (a 1 ms cpu-clock, the kernel's tick)
  *
  * One line per phase on stderr, then the ground truth:
- *   PHASE mode=M start_ns=N end_ns=N busy_ns=N calls=N stat_busy_pct=X stat_usr_pct=X
- *         stat_sys_pct=X stat_steal_pct=X
+ *   PHASE mode=M start_ns=N end_ns=N busy_ns=N calls=N own_pct=X stat_busy_pct=X
+ *         stat_usr_pct=X stat_sys_pct=X stat_steal_pct=X
+ * (busy_ns: the busy windows' wall time; own_pct: the CPU time the load had in the phase,
+ * a share of the phase - less than busy_ns says when other tasks took the CPU from it.)
  *   LOAD duty period_ms=P busy_pct=B phases=M phase_s=D cpu=C pid=P calls=N wall_s=S
  *        user_s=S sys_s=S
  * (stat_* are -1 without -c; calls counts the getrandom calls of every phase.)
@@ -68,6 +70,15 @@ static uint64_t mono_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The CPU time this process has had (the scheduler's, to the ns). */
+static uint64_t cputime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -178,8 +189,9 @@ int main(int argc, char **argv)
 		uint64_t period = period_ms * 1000000ull;
 		uint64_t start = mono_ns(), end = start + (uint64_t)(phase_s * 1e9), busy_ns = 0;
 		unsigned long long before[8] = { 0 }, after[8] = { 0 }, ph_calls = 0;
-		double b = -1, u = -1, s = -1, st = -1;
+		double b = -1, u = -1, s = -1, st = -1, own;
 		int have = cpu >= 0 && cpu_stat(cpu, before);
+		uint64_t cpu0 = cputime_ns();
 
 		for (uint64_t t = start, len; t < end; t += len) {
 			uint64_t now = mono_ns(), from = now, stop;
@@ -211,6 +223,7 @@ int main(int argc, char **argv)
 			sleep_until(t + len);
 		}
 		end = mono_ns();
+		own = 100.0 * (double)(cputime_ns() - cpu0) / (double)(end - start);
 		if (have && cpu_stat(cpu, after)) {
 			double d[8], wall = (double)(end - start) * 1e-9 * (double)sysconf(_SC_CLK_TCK);
 
@@ -224,10 +237,10 @@ int main(int argc, char **argv)
 		}
 		calls += ph_calls;
 		fprintf(stderr,
-			"PHASE mode=%s start_ns=%llu end_ns=%llu busy_ns=%llu calls=%llu "
+			"PHASE mode=%s start_ns=%llu end_ns=%llu busy_ns=%llu calls=%llu own_pct=%.1f "
 			"stat_busy_pct=%.1f stat_usr_pct=%.1f stat_sys_pct=%.1f stat_steal_pct=%.1f\n",
 			sys[ph] ? "sys" : "user", (unsigned long long)start, (unsigned long long)end,
-			(unsigned long long)busy_ns, ph_calls, b, u, s, st);
+			(unsigned long long)busy_ns, ph_calls, own, b, u, s, st);
 	}
 	sleep_until(mono_ns() + settle_ms * 1000000ull);
 
