@@ -3,7 +3,7 @@
  * trace-plan.c - trace's options, and what it records: the -e events as given
  * (with stacks for -g or the per-event `stack` attribute).  perf-prof's
  * --inherit and --ptrace are what pp-record does anyway (said with -v);
- * --overwrite is refused for pp-record --flight-recorder.
+ * --overwrite is the analysis's (trace.c): pp-record records everything.
  */
 #include "analyzers/trace.h"
 #include "common/log.h"
@@ -21,9 +21,8 @@ static const struct pp_option trace_options[] = {
 	{ .type = PP_OPT_T_BOOL, .long_name = "ptrace", .value = O(ptrace),
 	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,
 	  .help = "accepted: pp-record follows the new threads of -p without ptrace" },
-	PP_OPT_REFUSED_FLAG("overwrite",
-			    "to keep only the newest events, record with pp-record "
-			    "--flight-recorder SIZE and run trace on the dump (FILE.N)"),
+	PP_OPT_BOOL(0, "overwrite", O(overwrite),
+		    "print at the end only the newest events that fit each CPU's -m pages"),
 	PP_OPT_END(),
 };
 

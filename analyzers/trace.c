@@ -22,8 +22,10 @@
 #include "analyze/analyzer.h"
 #include "analyzers/trace.h"
 #include "common/buf.h"
+#include "common/err.h"
 #include "common/expr.h"
 #include "common/flamegraph.h"
+#include "common/log.h"
 #include "common/stackmap.h"
 
 #define TRACE_FLUSH_SZ (256u << 10)
@@ -40,7 +42,114 @@ struct trace_priv {
 	uint64_t iv_start_ns;		/* start of the current -i interval */
 	uint64_t nr_folded;		/* stacks in the flame graph this interval */
 	bool csv_header;
+	struct trace_ring *rings;	/* --overwrite: per CPU, the newest events' lines */
+	size_t nr_rings;
+	size_t ring_bytes;		/* what a CPU's ring holds (-m pages) */
 };
+
+/*
+ * --overwrite: perf-prof writes each CPU's ring backwards and reads it once,
+ * at the end, so what it prints is the newest events that fit in -m pages.
+ * Here each CPU keeps its events' formatted lines while the perf records they
+ * came from would fit (a record's size, as the kernel writes it), oldest out
+ * first; the end prints all CPUs' lines in time order.
+ */
+struct trace_kept {
+	uint64_t time_ns;
+	uint32_t cost;			/* bytes of the perf record in a ring */
+	char *text;
+	size_t len;
+};
+
+struct trace_ring {
+	struct trace_kept *v;		/* a deque */
+	size_t head, nr, cap;
+	size_t bytes;
+};
+
+static uint32_t record_cost(const struct pp_event *ev)
+{
+	/* header, id, ip, tid, time, addr, cpu, period; callchain; raw (u32 size, padded) */
+	return 64 + 8 * (ev->nr_stack + 1) + ((ev->raw_sz + 4 + 7) & ~7u);
+}
+
+static void ring_keep(struct trace_priv *p, const struct pp_event *ev, const char *text, size_t len)
+{
+	uint32_t cpu = ev->cpu < 4096 ? ev->cpu : 4095;
+	struct trace_ring *r;
+
+	if (cpu >= p->nr_rings) {
+		p->rings = pp_xrealloc(p->rings, (cpu + 1) * sizeof(*p->rings));
+		memset(p->rings + p->nr_rings, 0, (cpu + 1 - p->nr_rings) * sizeof(*p->rings));
+		p->nr_rings = cpu + 1;
+	}
+	r = &p->rings[cpu];
+	if (r->nr == r->cap) {	/* grow the deque, unwrapped */
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct trace_kept *v = pp_xcalloc(cap, sizeof(*v));
+
+		for (size_t i = 0; i < r->nr; i++)
+			v[i] = r->v[(r->head + i) % r->cap];
+		free(r->v);
+		r->v = v;
+		r->cap = cap;
+		r->head = 0;
+	}
+	struct trace_kept *k = &r->v[(r->head + r->nr++) % r->cap];
+
+	*k = (struct trace_kept){ ev->time_ns, record_cost(ev), pp_xmalloc(len + 1), len };
+	memcpy(k->text, text, len);
+	r->bytes += k->cost;
+	while (r->nr > 1 && r->bytes > p->ring_bytes) {	/* the oldest are overwritten */
+		struct trace_kept *o = &r->v[r->head];
+
+		r->bytes -= o->cost;
+		free(o->text);
+		r->head = (r->head + 1) % r->cap;
+		r->nr--;
+	}
+}
+
+static int kept_cmp(const void *a, const void *b)
+{
+	const struct trace_kept *x = *(struct trace_kept *const *)a, *y = *(struct trace_kept *const *)b;
+
+	return x->time_ns < y->time_ns ? -1 : x->time_ns > y->time_ns;
+}
+
+/* The end of an --overwrite run: every CPU's kept lines, in time order. */
+static void ring_print(struct pp_az *az)
+{
+	struct trace_priv *p = az->priv;
+	struct trace_kept **all;
+	size_t n = 0;
+
+	for (size_t c = 0; c < p->nr_rings; c++)
+		n += p->rings[c].nr;
+	all = pp_xcalloc(n + 1, sizeof(*all));
+	n = 0;
+	for (size_t c = 0; c < p->nr_rings; c++)
+		for (size_t i = 0; i < p->rings[c].nr; i++)
+			all[n++] = &p->rings[c].v[(p->rings[c].head + i) % p->rings[c].cap];
+	qsort(all, n, sizeof(*all), kept_cmp);	/* a CPU's own are in order already */
+	for (size_t i = 0; i < n; i++)
+		fwrite(all[i]->text, 1, all[i]->len, az->out.fp);
+	free(all);
+}
+
+static void ring_release(struct trace_priv *p)
+{
+	for (size_t c = 0; c < p->nr_rings; c++) {
+		struct trace_ring *r = &p->rings[c];
+
+		for (size_t i = 0; i < r->nr; i++)
+			free(r->v[(r->head + i) % r->cap].text);
+		free(r->v);
+	}
+	free(p->rings);
+	p->rings = NULL;
+	p->nr_rings = 0;
+}
 
 static void trace_flush(struct pp_az *az)
 {
@@ -88,6 +197,14 @@ static int trace_init(struct pp_az *az)
 		if (rc)
 			return rc;
 		p->any_exec = true;
+	}
+	if (o->overwrite) {
+		/* perf-prof's trace default: 2 pages a CPU */
+		p->ring_bytes = (size_t)(az->opt.mmap_pages > 0 ? az->opt.mmap_pages : 2) * 4096;
+		if (p->any_exec || az->opt.flame_graph) {
+			pp_err("trace: --overwrite prints at the end: not with exec= or --flame-graph");
+			return PP_EUSAGE;
+		}
 	}
 	if (az->opt.flame_graph) {
 		p->flame = pp_flame_new();
@@ -169,6 +286,8 @@ static void trace_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct trace_priv *p = az->priv;
 
+	size_t start = p->line.len;
+
 	if (!p->iv_start_ns)
 		p->iv_start_ns = ev->time_ns;
 	if (az->out.format == ANA_FMT_JSON) {
@@ -188,6 +307,11 @@ static void trace_event(struct pp_az *az, const struct pp_event *ev)
 			add_folded(az, ev);
 		else if (az->out.format == ANA_FMT_TEXT)
 			ana_stack_print(az->s, ev, &p->line);
+	}
+	if (p->ring_bytes) {	/* --overwrite: kept, printed at the end */
+		ring_keep(p, ev, p->line.data + start, p->line.len - start);
+		p->line.len = start;
+		return;
 	}
 	if (p->line.len >= TRACE_FLUSH_SZ || ana_is_live(az))
 		trace_flush(az);	/* live: into stdio, flushed per segment */
@@ -258,6 +382,8 @@ static int trace_finish(struct pp_az *az)
 	int rc = 0;
 
 	trace_flush(az);
+	if (p->ring_bytes)
+		ring_print(az);
 	if (az->out.format == ANA_FMT_CSV)
 		ana_report_header(az);	/* losses and corruption, on stderr */
 	if (p->fold_fp) {
@@ -287,6 +413,7 @@ static void trace_release(struct pp_az *az)
 	pp_flame_free(p->flame);
 	pp_buf_release(&p->line);
 	pp_buf_release(&p->fields);
+	ring_release(p);
 }
 
 

@@ -13,6 +13,7 @@ struct trace_opts {
 	bool generic_print;	/* hidden: libtraceevent for every event (fast-path tests) */
 	bool inherit;		/* --inherit: accepted, pp-record always follows children */
 	bool ptrace;		/* --ptrace: accepted, pp-record follows new threads itself */
+	bool overwrite;		/* --overwrite: only the newest events that fit each CPU's ring, at the end */
 };
 
 #endif

@@ -70,13 +70,12 @@ quiet "$PP_ANALYZE" $S trace --clock-offset 2500000000 --tsc
 check_output base.out quiet.out
 
 # t309.4 refused options: one line naming what pp does instead
-refused "--overwrite: .*pp-record --flight-recorder" "$PP_ANALYZE" $S trace --overwrite
+refused "--overwrite prints at the end: not with exec= or --flame-graph" "$PP_ANALYZE" $S trace \
+	--overwrite --flame-graph x.folded
 refused "--prio: .*eBPF.*-p, -t or --cgroups" "$PP_ANALYZE" $S profile --prio 1-99
 refused "--python-callchain: .*no Python frames" "$PP_ANALYZE" $S trace -g --python-callchain
 refused "--python-callchain" "$PP_ANALYZE" $S python --python-callchain -e sched:sched_switch x.py
 refused "--symbols: .*address-to-symbol" "$PP_ANALYZE" $S trace --symbols /bin/true
-refused "--for 'trace -e sched:sched_switch --overwrite': --overwrite: .*--flight-recorder" \
-	"$PP_RECORD" --for 'trace -e sched:sched_switch --overwrite' -o r.pp
 refused "--prio: " "$PP_RECORD" --for 'profile --prio 1-99' -o r.pp
 refused "--watermark 101: expected 1 to 100" "$PP_RECORD" --for 'trace -e sched:sched_switch --watermark 101' -o r.pp
 refused "-G/--exclude-host and --exclude-guest together" "$PP_RECORD" --for 'profile -G --exclude-guest' -o r.pp
@@ -128,6 +127,21 @@ assert_eq "t309.6b events before the limit ended it" 3 "$(cat pe.n)"
 grep -q 'perfeval pids(201): sampled 1000 events matched 1000 on 1 instances, exceeds the limit, exit$' pe.out ||
 	{ cat pe.out; fail "t309.6b no limit line"; }
 grep -q 'trace: perfeval: tid 201 sampled 1 events$' pe.out || { cat pe.out; fail "t309.6b no tid line"; }
+
+# t309.6c trace --overwrite: at the end, the newest events that fit each CPU's -m pages (a
+# sched_switch of sched-basic costs 144 bytes in a ring: 64 of header and sample fields, 8
+# of callchain size, 72 of raw data), in time order; 200 switches on CPU 0 -> 28 in 4 KiB
+sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >ow.desc
+echo 'repeat 200 1000000' >>ow.desc
+grep '^sample 1000.000200 0 200 200 1 ' "$FIX/sched-basic.desc" | sed 's/ stack=[^ ]*//' >>ow.desc
+echo end >>ow.desc
+"$CAPBUILD" ow.desc ow.ppcap || fail "capbuild ow"
+run_ok ow.out "$PP_ANALYZE" ow.ppcap trace --overwrite -m 1
+assert_eq "t309.6c kept events" 28 "$(grep -c 'sched:sched_switch' ow.out)"
+assert_eq "t309.6c the newest first kept" "1000.172200:" "$(head -1 ow.out | awk '{ print $7 }')"
+assert_eq "t309.6c the last one" "1000.199200:" "$(tail -1 ow.out | awk '{ print $7 }')"
+run_ok ow2.out "$PP_ANALYZE" ow.ppcap trace --overwrite -m 2
+assert_eq "t309.6c twice the pages" 56 "$(grep -c 'sched:sched_switch' ow2.out)"
 
 # t309.7 top reports every second without -i, as perf-prof's (-i 1000); -i 0 too
 sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
@@ -182,8 +196,8 @@ for n in "pp-record: trace: --inherit:" "pp-record: trace: --usage-self:" \
 	assert_eq "'$n' lines" 1 "$(grep -c -- "$n" live.err)"
 done
 # live refusals: pp-record names pp's way first
-"$PP" trace -e sched:sched_switch --overwrite >/dev/null 2>live.err && fail "pp trace --overwrite"
-grep -q "pp-record: error: .*--overwrite: .*--flight-recorder" live.err || { cat live.err; fail "pp --overwrite"; }
+"$PP" profile --prio 1-99 >/dev/null 2>live.err && fail "pp profile --prio"
+grep -q "pp-record: error: .*--prio: " live.err || { cat live.err; fail "pp --prio"; }
 
 # t309.10 --watermark reaches pp-record: the tracefs instance wakes it at half of it
 # (ftrace.c's buffer_percent), 25 by default.
