@@ -25,6 +25,7 @@
 #include "common/err.h"
 #include "common/flamegraph.h"
 #include "common/log.h"
+#include "common/units.h"
 #include "common/stackmap.h"
 #include "common/table.h"
 #include "common/u64map.h"
@@ -78,6 +79,14 @@ struct profile_priv {
 	bool stacks_used;
 	struct pp_buf line;
 	FILE *fold_fp;			/* --flame-graph with -i: folded per interval */
+	/* --prio: the priorities kept, and each CPU's current task's (-1: not known yet) */
+	int *prio;
+	size_t nr_prio;
+	const struct ana_evtype *switch_type;
+	const struct pp_field *next_prio;
+	int *cpu_prio;
+	size_t nr_cpu_prio;
+	uint64_t nr_prio_unknown;
 };
 
 /*
@@ -100,6 +109,8 @@ static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
 		}
 	}
 	pp_strlist_push(events, ev);
+	if (((const struct profile_opts *)az->opts)->prio)
+		pp_strlist_push(events, "sched:sched_switch");
 	return 0;
 }
 
@@ -114,6 +125,21 @@ static int profile_init(struct pp_az *az)
 		return PP_EUSAGE;
 	}
 	p->by_children = o->sort && !strcmp(o->sort, "children");
+	if (o->prio) {
+		if (pp_parse_list(o->prio, 140, &p->prio, &p->nr_prio) || !p->nr_prio) {
+			pp_err("profile: --prio %s: priorities 0-139 (0,100-120)", o->prio);
+			return PP_EUSAGE;
+		}
+		for (size_t i = 0; i < az->nr_sels; i++)
+			if (!strcmp(az->sels[i].type->name, "sched:sched_switch"))
+				p->switch_type = az->sels[i].type;
+		p->next_prio = p->switch_type ? ana_field_find(p->switch_type, "next_prio") : NULL;
+		if (!p->next_prio) {
+			pp_err("profile: --prio needs sched:sched_switch in the capture "
+			       "(pp-record --for 'profile --prio ...' records it)");
+			return PP_EUNKNOWN_EVENT;
+		}
+	}
 	p->flame = pp_flame_new();
 	if (!o->no_inline)
 		az->inl = pp_inl_new_dirs(o->debug_dir);
@@ -221,6 +247,28 @@ static void profile_event(struct pp_az *az, const struct pp_event *ev)
 	struct prof_stack *st;
 	void **slot;
 
+	if (p->switch_type) {	/* --prio: who runs, at which priority */
+		uint32_t cpu = ev->cpu < 65536 ? ev->cpu : 65535;
+		int prio;
+
+		if (cpu >= p->nr_cpu_prio) {
+			p->cpu_prio = pp_xrealloc(p->cpu_prio, (cpu + 1) * sizeof(*p->cpu_prio));
+			for (size_t i = p->nr_cpu_prio; i <= cpu; i++)
+				p->cpu_prio[i] = -1;
+			p->nr_cpu_prio = cpu + 1;
+		}
+		if (ev->type == p->switch_type) {
+			p->cpu_prio[cpu] = (int)ana_field_read(ev, p->next_prio);
+			return;
+		}
+		prio = p->cpu_prio[cpu];
+		if (prio < 0) {
+			p->nr_prio_unknown++;	/* before the CPU's first switch */
+			return;
+		}
+		if (!pp_list_has(p->prio, p->nr_prio, prio))
+			return;
+	}
 	if ((az->opt.exclude_user && !kernel) || (az->opt.exclude_kernel && kernel))
 		return;
 	slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev),
@@ -465,6 +513,8 @@ static void profile_release(struct pp_az *az)
 	uint64_t k;
 	void *v;
 
+	free(p->prio);
+	free(p->cpu_prio);
 	for (size_t i = 0; pp_u64map_next(&p->wins, &i, &k, &v);)
 		free(v);
 	pp_u64map_release(&p->wins);

@@ -72,11 +72,11 @@ check_output base.out quiet.out
 # t309.4 refused options: one line naming what pp does instead
 refused "--overwrite prints at the end: not with exec= or --flame-graph" "$PP_ANALYZE" $S trace \
 	--overwrite --flame-graph x.folded
-refused "--prio: .*eBPF.*-p, -t or --cgroups" "$PP_ANALYZE" $S profile --prio 1-99
+refused "--prio needs sched:sched_switch" "$PP_ANALYZE" $S profile --prio 1-99 -e irq:irq_handler_entry
 refused "--python-callchain: .*no Python frames" "$PP_ANALYZE" $S trace -g --python-callchain
 refused "--python-callchain" "$PP_ANALYZE" $S python --python-callchain -e sched:sched_switch x.py
 refused "--symbols: .*address-to-symbol" "$PP_ANALYZE" $S trace --symbols /bin/true
-refused "--prio: " "$PP_RECORD" --for 'profile --prio 1-99' -o r.pp
+refused "--prio 1-999: priorities 0-139" "$PP_RECORD" --for 'profile --prio 1-999' -o r.pp
 refused "--watermark 101: expected 1 to 100" "$PP_RECORD" --for 'trace -e sched:sched_switch --watermark 101' -o r.pp
 refused "-G/--exclude-host and --exclude-guest together" "$PP_RECORD" --for 'profile -G --exclude-guest' -o r.pp
 
@@ -196,8 +196,8 @@ for n in "pp-record: trace: --inherit:" "pp-record: trace: --usage-self:" \
 	assert_eq "'$n' lines" 1 "$(grep -c -- "$n" live.err)"
 done
 # live refusals: pp-record names pp's way first
-"$PP" profile --prio 1-99 >/dev/null 2>live.err && fail "pp profile --prio"
-grep -q "pp-record: error: .*--prio: " live.err || { cat live.err; fail "pp --prio"; }
+"$PP" profile --prio 1-999 >/dev/null 2>live.err && fail "pp profile --prio 1-999"
+grep -q "pp-record: error: .*--prio 1-999: priorities 0-139" live.err || { cat live.err; fail "pp --prio"; }
 
 # t309.10 --watermark reaches pp-record: the tracefs instance wakes it at half of it
 # (ftrace.c's buffer_percent), 25 by default.

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t390-profile-prio: profile --prio (perf-prof's priority filter) on real samples.  A CPU
+# burner runs SCHED_FIFO 50 (kernel priority 49) pinned to CPU 0 for 1 s while another runs
+# at nice 0 (120) on CPU 1: --prio 0-99 keeps the real-time burner's samples (about a second
+# of them at 997 Hz, nearly all of its process: pp-record's ring reader is real-time too), --prio 120 the other's; the ranges 0-99 and 100-139
+# together are every sample whose CPU had switched once; a bad list is one line.  (A task's
+# priority is the one it last switched in with: chrt's child sleeps once at its new priority.)
+. "$(dirname "$0")/lib.sh"
+need_event sched:sched_switch
+command -v chrt >/dev/null 2>&1 || skip "no chrt (util-linux) to start a real-time task"
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+
+"$PP_RECORD" -q --for 'profile --prio 0-139' -a -o prio.cap -- sh -c \
+	"chrt -f 50 sh -c 'sleep 0.05; exec $PP_LOAD/cpuburn -d 1 -c 0' 2>rt.err &
+	 $PP_LOAD/cpuburn -d 1 -c 1 2>nrm.err; wait" \
+	2>rec.err || { cat rec.err; fail "record"; }
+rtpid=$(sed -n 's/.* pid=\([0-9]*\).*/\1/p' rt.err)
+[ -n "$rtpid" ] || rtpid=$(grep -o 'pid=[0-9]*' rt.err | head -1 | cut -d= -f2)
+procs() { "$PP_ANALYZE" prio.cap profile --prio "$1" --format json 2>/dev/null; }
+samples() { "$PP_ANALYZE" prio.cap profile --prio "$1" | sed -n 's/^profile: \([0-9]*\) samples.*/\1/p'; }
+rt=$(samples 0-99)
+low=$(samples 100-139)
+all=$(samples 0-139)
+echo "rt=$rt normal=$low all=$all"
+assert_ge "t390.1 real-time samples (1 s at 997 Hz)" 800 "$rt"
+[ "$rt" -le 1100 ] || fail "t390.1 $rt real-time samples: more than its second"
+assert_eq "t390.2 the two ranges make every sample" "$all" $((rt + low))
+"$PP_ANALYZE" prio.cap profile --prio 0-99 >rt.txt
+grep -q 'cpuburn' rt.txt || { cat rt.txt; fail "t390.1 the real-time samples are not the burner's"; }
+# pp-record's ring reader runs SCHED_FIFO too: a few of its samples may be there
+burner=$(awk -v pid="$rtpid" '$1 == pid { print $3 }' rt.txt)
+assert_ge "t390.1 the real-time burner's samples (pid $rtpid, 95% at least)" $((rt * 95 / 100)) "${burner:-0}"
+"$PP_ANALYZE" prio.cap profile --prio 200 >/dev/null 2>bad.err && fail "t390.3 --prio 200 accepted"
+assert_eq "t390.3 one line" 1 "$(wc -l <bad.err)"
+echo PASS
