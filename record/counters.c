@@ -30,6 +30,7 @@ struct rec_cfd {
 	uint32_t evsel;			/* index */
 	uint32_t cpu, tid;		/* what it counts: UINT32_MAX = every */
 	uint32_t qi;			/* merge queue (ring index, or the session's own) */
+	bool member;			/* read through its group's leader, not on its own */
 };
 
 struct rec_counters {
@@ -40,11 +41,32 @@ struct rec_counters {
 	bool timer;			/* some fds are read by the timer */
 };
 
-/* REC_SYNTH_COUNTER body after the perf_event_header. */
+/* REC_SYNTH_COUNTER body after the perf_event_header: a reading of nr counters. */
 struct rec_synth_counter {
-	uint32_t id, cpu, tid, pad;
-	uint64_t value, enabled, running;
+	uint32_t cpu, tid, nr, pad;
+	uint64_t enabled, running;
+	struct { uint32_t id, pad; uint64_t value; } v[];
 };
+
+/*
+ * Timer reads of CPU-wide counters read groups: the counters of one CPU are
+ * one group under the first counting event, read at once, so multiplexing
+ * moves them together (IPC is cycles and instructions of the same time).
+ * Per-thread counters are inherited, which a group read cannot be: one each.
+ */
+static bool timer_groups(const struct rec_session *s)
+{
+	return !s->opts.count_leader &&
+	       (s->tgt.kind == REC_TGT_SYSTEM || s->tgt.kind == REC_TGT_CGROUP);
+}
+
+static bool first_counting(const struct rec_session *s, const struct rec_evsel *e)
+{
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		if (s->evsels[i].counting)
+			return &s->evsels[i] == e;
+	return false;
+}
 
 static struct rec_counters *ctr(struct rec_session *s)
 {
@@ -134,6 +156,10 @@ void rec_counters_attr(const struct rec_session *s, struct rec_evsel *e)
 		if (s->opts.count_leader) {
 			a->inherit = 0;
 			a->disabled = 0;	/* members follow their leader */
+		} else if (timer_groups(s)) {
+			a->inherit = 0;
+			a->read_format |= PERF_FORMAT_GROUP;
+			a->disabled = first_counting(s, e);	/* members follow the first */
 		}
 	} else if (e->count_leader) {
 		a->freq = 0;
@@ -263,18 +289,21 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 	return 0;
 }
 
-/* Timer-read fds of one unit: a CPU (@tid < 0) or a thread on every CPU. */
+/* Timer-read fds of one unit: a CPU (@tid < 0, one group) or a thread on every CPU. */
 static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, unsigned long flags)
 {
 	struct rec_counters *c = s->ctr;
+	bool group = tid < 0 && timer_groups(s);
+	int lfd = -1;
 
 	for (size_t i = 0; i < s->nr_evsels; i++) {
 		struct rec_evsel *e = &s->evsels[i];
+		uint64_t kid;
 		int fd, rc;
 
 		if (!e->counting)
 			continue;
-		fd = perf_open(&e->attr, pid, cpu, -1, flags);
+		fd = perf_open(&e->attr, pid, cpu, group ? lfd : -1, flags);
 		if (fd < 0) {
 			rc = open_fail(s, fd, e, cpu, tid);
 			return rc;
@@ -283,8 +312,21 @@ static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, uns
 			close(fd);
 			return rc;
 		}
+		if (group) {
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &kid)) {
+				int err = -errno;
+
+				close(fd);
+				return rec_session_fail(s, err, "cannot read the id of %s: %s",
+							e->name, strerror(-err));
+			}
+			rec_idmap_put(&s->ids, kid, (int)i);
+		}
 		cfd_add(c, fd, (uint32_t)i, cpu < 0 ? UINT32_MAX : (uint32_t)cpu,
 			tid < 0 ? UINT32_MAX : (uint32_t)tid, (uint32_t)s->tgt.nr_cpus);
+		c->fds[c->nr - 1].member = group && lfd >= 0;
+		if (group && lfd < 0)
+			lfd = fd;
 	}
 	c->timer = true;
 	return 0;
@@ -345,7 +387,7 @@ void rec_counters_enable(struct rec_session *s, bool on)
 		const struct rec_evsel *e = &s->evsels[c->fds[i].evsel];
 
 		/* group members follow their leader; an inherited count waits for exec */
-		if (s->opts.count_leader && e->counting)
+		if ((s->opts.count_leader && e->counting) || c->fds[i].member)
 			continue;
 		if (on && e->attr.enable_on_exec)
 			continue;
@@ -353,26 +395,57 @@ void rec_counters_enable(struct rec_session *s, bool on)
 	}
 }
 
+/* Queue one reading (a group's, or one counter's) for the merge at @now. */
+static void push_reading(struct rec_session *s, const struct rec_cfd *f, uint64_t now,
+			 const uint64_t *buf, ssize_t n)
+{
+	union {
+		struct perf_event_header h;
+		uint8_t bytes[sizeof(struct perf_event_header) + sizeof(struct rec_synth_counter) +
+			      PPF_COUNTER_MAX * 16];
+	} r;
+	struct rec_synth_counter *b = (void *)(r.bytes + sizeof(struct perf_event_header));
+	uint64_t nr;
+
+	if (f->member || n < 32)
+		return;
+	if (s->evsels[f->evsel].attr.read_format & PERF_FORMAT_GROUP) {
+		/* nr, enabled, running, then (value, id) each */
+		nr = buf[0];
+		if (!nr || nr > PPF_COUNTER_MAX || (uint64_t)n < (3 + 2 * nr) * 8)
+			return;
+		*b = (struct rec_synth_counter){ f->cpu, f->tid, 0, 0, buf[1], buf[2] };
+		for (uint64_t i = 0; i < nr; i++) {
+			int ix = rec_idmap_get(&s->ids, buf[4 + 2 * i]);
+
+			if (ix < 0)
+				continue;
+			b->v[b->nr].id = s->evsels[ix].id;
+			b->v[b->nr++].value = buf[3 + 2 * i];
+		}
+		if (!b->nr)
+			return;
+	} else {	/* value, enabled, running, id */
+		*b = (struct rec_synth_counter){ f->cpu, f->tid, 1, 0, buf[1], buf[2] };
+		b->v[0].id = s->evsels[f->evsel].id;
+		b->v[0].value = buf[0];
+	}
+	r.h = (struct perf_event_header){ REC_SYNTH_COUNTER, 0,
+					  (uint16_t)(sizeof(r.h) + sizeof(*b) + b->nr * sizeof(b->v[0])) };
+	rec_merge_push(&s->merge, f->qi, now, -1, -1, &r.h);
+}
+
 static void read_all(struct rec_session *s, uint64_t now)
 {
 	struct rec_counters *c = s->ctr;
+	uint64_t buf[3 + 2 * PPF_COUNTER_MAX];
 
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct rec_cfd *f = &c->fds[i];
-		uint64_t v[4];		/* value, enabled, running, id */
-		struct {
-			struct perf_event_header h;
-			struct rec_synth_counter b;
-		} r;
 
-		if (s->evsels[f->evsel].count_leader || s->opts.count_leader)
-			continue;	/* the kernel reads groups into the samples */
-		if (read(f->fd, v, sizeof(v)) != (ssize_t)sizeof(v))
-			continue;
-		r.h = (struct perf_event_header){ REC_SYNTH_COUNTER, 0, sizeof(r) };
-		r.b = (struct rec_synth_counter){ s->evsels[f->evsel].id, f->cpu, f->tid, 0,
-						  v[0], v[1], v[2] };
-		rec_merge_push(&s->merge, f->qi, now, -1, -1, &r.h);
+		if (f->member || s->evsels[f->evsel].count_leader || s->opts.count_leader)
+			continue;	/* read with its group; the kernel reads a leader's */
+		push_reading(s, f, now, buf, read(f->fd, buf, sizeof(buf)));
 	}
 }
 
@@ -402,9 +475,11 @@ void rec_counters_final(struct rec_session *s, uint64_t now)
 int rec_counters_emit(struct rec_session *s, const struct rec_mev *e)
 {
 	const struct rec_synth_counter *b = (const void *)(rec_mev_rec(e) + 1);
-	struct ppf_counter_val v = { b->id, b->value };
-	struct ppf_counter k = { e->time_ns, b->cpu, b->tid, b->enabled, b->running, 1, &v };
+	struct ppf_counter_val v[PPF_COUNTER_MAX];
+	struct ppf_counter k = { e->time_ns, b->cpu, b->tid, b->enabled, b->running, b->nr, v };
 
+	for (uint32_t i = 0; i < b->nr && i < PPF_COUNTER_MAX; i++)
+		v[i] = (struct ppf_counter_val){ b->v[i].id, b->v[i].value };
 	return ppf_write_counter(s->w, &k);
 }
 

@@ -3,9 +3,10 @@
  * counters.h - counting-mode events: opened, read, written as COUNTER records.
  *
  * Two ways, as perf-prof has them:
- * - timer reads (stat, percpu-stat, cpu-util): each counting event is opened
- *   per CPU (every thread) or per thread (every CPU, inherited), and pp-record
- *   reads every fd each --count-period; one COUNTER record per fd reading.
+ * - timer reads (stat, percpu-stat, cpu-util, hwstat ...): per CPU the counting
+ *   events are one group under the first, read at once each --count-period
+ *   (one COUNTER record of the group: multiplexing moves them together); per
+ *   thread (every CPU, inherited: no group read) each fd is read on its own.
  * - a sampling leader (hrcount, hrtimer): a cpu-clock event per CPU samples
  *   every --count-period with PERF_SAMPLE_READ of its group, the counting
  *   events; each sample is written (with its stack under -g) and followed by
