@@ -11,8 +11,9 @@
 #     then 3 s in getrandom(2).  In each phase, whatever else runs: [all] within 3 points of the
 #     kernel's account of the CPU (its idle time in /proc/stat, read by the load), the load's
 #     own CPU time on its side ([usr], then [sys]), the other side no more than what other tasks
-#     had.  When nothing else ran (the kernel's busy time is the load's): [all] and the load's
-#     side within 3 points of 30%, the other side under 3%; else the test skips, saying so.
+#     had.  When the load had its 30% and little else ran (under 5%: this machine's background
+#     is 2-3%): the load's side within 3 points of 30%, the other side under 3%; else the test
+#     skips, saying so.  [all]'s truth is the kernel's: 30% plus that background.
 #  .7 live through pp: perf-prof's line each -i.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
@@ -138,19 +139,19 @@ for ph in user sys; do
 	[ $ph = user ] && side=$usr other=$sys || side=$sys other=$usr
 	echo "t386.6 $ph phase on CPU $CPU: cpu-util all $all% usr $usr% sys $sys%;" \
 	     "the kernel: $kbusy% busy, the load's CPU time $own% (truth 30%), others $others%"
-	# whatever else ran: the kernel's account, the load's own time on its side
+	# whatever else ran: the kernel's account of the CPU, the load's own time on its side
 	le "$all" "$kbusy" 3 && le "$kbusy" "$all" 3 ||
 		fail "t386.6 $ph phase: cpu-util $all%, the kernel $kbusy%"
-	le "$own" "$side" 3 || fail "t386.6 $ph phase: the load's $own% not on its side ($side%)"
+	le "$own" "$side" 3 && le "$side" "$(awk -v o="$own" -v x="$others" 'BEGIN { print o + x }')" 3 ||
+		fail "t386.6 $ph phase: $side% on the load's side, it had $own% and others $others%"
 	le "$other" "$others" 3 ||
 		fail "t386.6 $ph phase: $other% on the other side, others ran only $others%"
-	# the truth, when the CPU ran nothing else
-	if ! le "$others" 3 || ! le "$own" 33 || ! le 27 "$own"; then
+	# the truth of the load, when it had its 30% and little else ran
+	if ! le "$others" 5 || ! le "$own" 33 || ! le 27 "$own"; then
 		noisy="$noisy $ph phase: CPU $CPU $kbusy% busy, the load had $own%;"
 		continue
 	fi
-	assert_between "t386.6 $ph phase: [all]" 27 33 "$all"
-	assert_between "t386.6 $ph phase: its side" 27 33 "$side"
+	assert_between "t386.6 $ph phase: the load's side (30%)" 27 33 "$side"
 	assert_between "t386.6 $ph phase: the other side" 0 3 "$other"
 done
 
@@ -163,5 +164,5 @@ assert_ge "t386.7 live lines" 2 "$n"
 [ "$n" = "$(wc -l <live.out)" ] || fail "t386.7: lines not in perf-prof's layout"
 
 [ -n "$noisy" ] &&
-	skip "cpu-util agrees with the kernel, but the machine is too noisy for the 30% truth:$noisy"
+	skip "cpu-util agrees with the kernel, but the machine is too noisy for the load's 30% truth:$noisy"
 echo "PASS"
