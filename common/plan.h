@@ -32,6 +32,7 @@ struct pp_common_opts {
 	const char *format;		/* text|json|csv */
 	const char *output;		/* -o */
 	int verbose;
+	bool quiet;			/* -q: perf-prof's quiet, accepted: pp's output is the same */
 	const char *key;		/* -k */
 	const char *filter;		/* --filter (analyzer-specific meaning) */
 	const char *detail;		/* --detail[=...] */

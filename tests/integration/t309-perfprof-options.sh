@@ -34,7 +34,7 @@ refused() {
 # t309.1 accepted options that change nothing here: same report, silent stderr
 for opt in --monotonic --tsc "--kvmclock 123e4567-e89b-12d3-a456-426614174000" \
 	"--usage-self 1000" "--sampling-limit 100" "--watermark 20" -G --exclude-guest \
-	--inherit --ptrace; do
+	--inherit --ptrace -q; do
 	# shellcheck disable=SC2086
 	quiet "$PP_ANALYZE" $S trace $opt
 	check_output base.out quiet.out
