@@ -13,7 +13,7 @@
 #   make static     a fully static pp-record
 #
 # Objects go to $(O) (default build/); binaries to $(BIN) (default: the top).
-# Changing NO_PYTHON, SAN, OPT, CC, CFLAGS or LDFLAGS rebuilds what they affect.
+# Changing NO_PYTHON, SAN, OPT, CC, CPPFLAGS, CFLAGS or LDFLAGS rebuilds what they affect.
 
 O ?= build
 BIN ?= .
@@ -28,7 +28,7 @@ WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-param
 	-Wno-missing-field-initializers
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE $(WARN) $(OPT) -I. -fno-strict-aliasing
 SAN ?=
-CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CFLAGS)
+CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CPPFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS) -pthread
 
 TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
@@ -89,6 +89,19 @@ $(FLAGS_STAMP): FORCE
 $(FLAGS_AZ_STAMP): FORCE
 	$(call write-if-changed,$(FLAGS_AZ_TEXT))
 FORCE:
+
+# The git commit that --version prints (common/version.c, the one object that sees it):
+# `git describe --always --dirty` of a checkout, else "unknown"; PP_COMMIT=... given to make
+# wins.  Exported, so sub-makes and make deb's package build (a copy without .git) take it.
+ifeq ($(origin PP_COMMIT),undefined)
+PP_COMMIT := $(or $(if $(wildcard .git),$(shell git describe --always --dirty 2>/dev/null)),unknown)
+endif
+export PP_COMMIT
+VERSION_STAMP := $(O)/.version
+$(VERSION_STAMP): FORCE
+	$(call write-if-changed,$(PP_COMMIT))
+$(O)/common/version.o $(O)/pic/common/version.o: $(VERSION_STAMP)
+$(O)/common/version.o $(O)/pic/common/version.o: CFLAGS_ALL += -DPP_GIT_COMMIT='"$(PP_COMMIT)"'
 
 $(O)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)

@@ -10,9 +10,8 @@
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "format/format.h"
-
-#define PP_VERSION "0.1.0"
 
 static void on_signal(int sig)
 {
@@ -53,8 +52,11 @@ int main(int argc, const char **argv)
 		return 2;
 	}
 	if (version) {
-		printf("pp-analyze %s (capture format %d.%d)\n", PP_VERSION, PPF_VERSION_MAJOR,
-		       PPF_VERSION_MINOR);
+		char fmt[64];
+
+		snprintf(fmt, sizeof(fmt), "capture format %d.%d", PPF_VERSION_MAJOR,
+			 PPF_VERSION_MINOR);
+		pp_version_print(stdout, "pp-analyze", fmt);
 		return 0;
 	}
 	pp_log_level = quiet > 1 ? PP_LOG_SILENT : quiet ? PP_LOG_QUIET : verbose;

@@ -47,6 +47,7 @@
 #include "common/err.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "format/format.h"
 
 static char bindir[PATH_MAX];
@@ -679,8 +680,11 @@ static bool perfprof_name;
 
 #define PERFPROF_HELP_EXIT 129
 
-/* Run program @name with @arg1 @arg2, its stdout on stderr; its exit status. */
-static int run_to_stderr(const char *name, const char *arg1, const char *arg2)
+/*
+ * Run program @name with @arg1 and @arg2 (either may be NULL: the end of the arguments), its
+ * stdout on stderr when @to_stderr; its exit status.
+ */
+static int run_wait(const char *name, const char *arg1, const char *arg2, bool to_stderr)
 {
 	char path[PATH_MAX + 32];
 	const char *v[] = { prog(name, path, sizeof(path)), arg1, arg2, NULL };
@@ -692,7 +696,8 @@ static int run_to_stderr(const char *name, const char *arg1, const char *arg2)
 	if (pid < 0)
 		pp_die("fork: %s", strerror(errno));
 	if (pid == 0) {
-		dup2(STDERR_FILENO, STDOUT_FILENO);
+		if (to_stderr)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		execvp(v[0], (char **)v);
 		pp_err("cannot run %s: %s", v[0], strerror(errno));
 		_exit(127);
@@ -701,6 +706,25 @@ static int run_to_stderr(const char *name, const char *arg1, const char *arg2)
 		if (errno != EINTR)
 			pp_die("waitpid: %s", strerror(errno));
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run_to_stderr(const char *name, const char *arg1, const char *arg2)
+{
+	return run_wait(name, arg1, arg2, true);
+}
+
+/*
+ * `pp --version`: pp's own line, then those of the two programs it runs (each
+ * found as they are for any command), so a pp beside a pp-record of another
+ * build shows it.  Exit status: the first program that failed, else 0.
+ */
+static int print_versions(void)
+{
+	pp_version_print(stdout, "pp", NULL);
+	int rc = run_wait("pp-record", "--version", NULL, false);
+	int rc2 = run_wait("pp-analyze", "--version", NULL, false);
+
+	return rc ? rc : rc2;
 }
 
 /*
@@ -820,7 +844,7 @@ int main(int argc, const char **argv)
 		exec_prog("pp-analyze", 1, h);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
-		exec_prog("pp-analyze", 1, (const char *[]){ "--version" });
+		return print_versions();
 	if (!strcmp(argv[1], "record"))
 		exec_prog("pp-record", argc - 2, argv + 2);
 	if (!strcmp(argv[1], "analyze"))

@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/options.h"
+#include "common/version.h"
 #include "counters.h"
 #include "plan.h"
 #include "prod.h"
@@ -216,6 +217,7 @@ int cmd_record(int argc, const char **argv)
 	struct rec_opts *o = &s.opts;
 	char err[512];
 	int n, rc, status, quiet = 0;
+	bool version = false;
 
 	rec_session_init(&s);
 	const struct pp_option opts[] = {
@@ -283,6 +285,7 @@ int cmd_record(int argc, const char **argv)
 			     "more messages; per-CPU losses in the summary"),
 		PP_OPT_COUNT('q', "quiet", &quiet,
 			     "no summary or informational messages (-qq: no warnings either)"),
+		PP_OPT_BOOL('V', "version", &version, "print the version and the git commit"),
 		PP_OPT_GROUP("Production (docs/production.md)"),
 		PP_OPT_SIZE(0, "max-size", &o->max_size,
 			    "stop when the capture reaches SIZE; with --rotate, each file's size"),
@@ -312,6 +315,11 @@ int cmd_record(int argc, const char **argv)
 		pp_err("%s (see pp-record --help)", err);
 		rec_session_release(&s);
 		return 2;
+	}
+	if (version) {
+		pp_version_print(stdout, "pp-record", NULL);
+		rec_session_release(&s);
+		return 0;
 	}
 	if (quiet)
 		o->verbose = 0;		/* -q wins: no self-statistics either */

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "common/options.h"
+#include "common/version.h"
 #include "format/format.h"
 #include "drain.h"
 #include "evopen.h"
@@ -33,7 +34,7 @@
 #include "uprobe.h"
 #include "workload.h"
 
-#define REC_PP_VERSION "0.1.0"
+#define REC_PP_VERSION PP_VERSION	/* common/version.h */
 #define REC_DEFAULT_OUTPUT "pp.capture"
 #define REC_DEFAULT_FREQ 997
 #define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
