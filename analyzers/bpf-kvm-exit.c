@@ -58,6 +58,7 @@ struct bk_exit {
 struct bk_priv {
 	const struct pp_field *f_reason, *f_isa, *f_ret, *f_esr_ec;
 	const struct pp_field *f_prev_pid, *f_prev_state, *f_next_pid, *f_wakeup_pid;
+	bool own_events;		/* set_events() ran: no -e was given */
 	bool oncpu;			/* CPU mode: sched events, wait and rundelay columns */
 	bool thread_rows;		/* --perins rows of threads (PID THREAD COMM) */
 	uint64_t threshold_ns;
@@ -73,6 +74,7 @@ static int bk_set_events(struct pp_az *az, struct pp_strlist *events)
 {
 	struct bk_priv *p = az->priv;
 
+	p->own_events = true;
 	pp_strlist_push(events, "kvm:kvm_exit");
 	pp_strlist_push(events, "kvm:kvm_entry");
 	/* perf-prof's process mode (-p/-t) has no sched events; nor has such a capture */
@@ -101,6 +103,11 @@ static int bk_init(struct pp_az *az)
 	const struct bpf_kvm_exit_opts *o = az->opts;
 	int rc = 0;
 
+	if (!p->own_events) {
+		pp_err("bpf-kvm-exit: does not take -e: it uses kvm:kvm_exit, kvm:kvm_entry, "
+		       "sched:sched_switch and sched:sched_wakeup");
+		return PP_EUSAGE;
+	}
 	p->threshold_ns = o->threshold_ns ? o->threshold_ns : BK_THRESHOLD_NS;
 	p->thread_rows = az->opt.perins && (!p->oncpu || az->opt.detail);
 	for (size_t i = 0; i < az->nr_sels && !rc; i++) {

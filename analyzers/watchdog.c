@@ -53,6 +53,7 @@ struct wd_cpu {
 
 struct wd_priv {
 	const struct pp_field *f_hrtimer[3], *f_function[2], *f_next_comm;
+	unsigned long thresh;		/* kernel.watchdog_thresh, s */
 	uint64_t soft_period;		/* 2 * thresh / 5, in 2^30 ns */
 	uint64_t hard_ns;		/* 2 * thresh * 1e9 / 5 + 0.2 s */
 	const char *stopper;		/* "migration/" or "watchdog/" */
@@ -61,6 +62,7 @@ struct wd_priv {
 	uint64_t fn;			/* watchdog_timer_fn, once seen */
 	struct pp_u64map not_fn;	/* function addresses that are other timers */
 	const char *sample_name;	/* what perf-prof's sample line says */
+	bool own_events;		/* set_events() ran: no -e was given */
 	bool csv_head;
 	struct pp_buf line;
 	uint64_t *trim;			/* a sample's kernel frames */
@@ -81,6 +83,7 @@ static int wd_set_events(struct pp_az *az, struct pp_strlist *events)
 {
 	const char *sample = wd_sample_type(az->s);
 
+	((struct wd_priv *)az->priv)->own_events = true;
 	pp_strlist_push(events, "timer:hrtimer_expire_entry");
 	pp_strlist_push(events, "timer:hrtimer_start");
 	pp_strlist_push(events, "timer:hrtimer_cancel");
@@ -150,6 +153,11 @@ static int wd_init(struct pp_az *az)
 	int major = 0, minor = 0, rc = 0;
 	unsigned long t;
 
+	if (!p->own_events) {
+		pp_err("watchdog: does not take -e: it uses the timer:hrtimer_* and "
+		       "sched:sched_switch events and the samples of the capture");
+		return PP_EUSAGE;
+	}
 	if (!thresh) {
 		pp_err("watchdog: the capture has no kernel.watchdog_thresh (sysctl.kernel."
 		       "watchdog_thresh): record it with pp-record --for watchdog");
@@ -161,6 +169,7 @@ static int wd_init(struct pp_az *az)
 		       "(kernel.watchdog_thresh 0)");
 		return PP_EUSAGE;
 	}
+	p->thresh = t;
 	p->soft_period = t * 2 / 5;
 	p->hard_ns = t * 2 * (WD_NSEC / 5) + WD_NSEC / 5;
 	if (rel)
@@ -409,7 +418,14 @@ static void wd_lost(struct pp_az *az, const struct pp_lost_ev *l)
 
 static int wd_finish(struct pp_az *az)
 {
+	struct wd_priv *p = az->priv;
+	uint64_t span = ana_capture_end_ns(az->s) - ana_capture_start_ns(az->s);
+
 	ana_report_header(az);
+	if (!p->nr_known && p->nr_watched)
+		pp_warn("watchdog: no run of the watchdog hrtimer (watchdog_timer_fn) in the capture: "
+			"it runs every %.1f s and the capture spans %.1f s (or it has no kernel "
+			"symbols to name it)", p->thresh * 2 / 5.0, span / 1e9);
 	return 0;
 }
 

@@ -159,6 +159,9 @@ ln -s "$PP" perf-prof
 head -1 help | grep -q 'Usage: perf-prof bpf:kvm_exit' || fail "t382.9: perf-prof's usage line"
 grep -q '^bpf-kvm-exit - ' help || fail "t382.9: perf-prof bpf:kvm_exit -h: no help"
 
+"$PP_ANALYZE" bpf-kvm-exit.ppcap bpf:kvm_exit -e kvm:kvm_exit >out 2>err && fail "t382.9: -e taken"
+grep -q 'error: bpf-kvm-exit: does not take -e' err || { cat err; fail "t382.9: -e refused"; }
+
 # t382.10 a kernel without kvm tracepoints: one line, naming what is missing (PP_TRACEFS: a
 # tracefs without events/kvm)
 mkdir -p fakefs/events

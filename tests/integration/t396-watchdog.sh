@@ -126,7 +126,8 @@ assert_eq "t396.7 WILL lines" "2026-01-01 00:00:12.200000 WILL: soft lockup - CP
 	"$(grep WILL actual)"
 [ -s stderr.out ] && { cat stderr.out; fail "t396.7: stderr is not empty"; }
 
-# t396.8 a capture without the watchdog's sysctls (an older pp-record): one line
+# t396.8 a capture without the watchdog's sysctls (an older pp-record): one line; a range
+# without a watchdog run: one warning; -e refused
 grep -v '^kv sysctl' clock.desc >nosysctl.desc
 "$CAPBUILD" nosysctl.desc nosysctl.ppcap || fail "capbuild nosysctl.desc"
 "$PP_ANALYZE" nosysctl.ppcap watchdog >out 2>err && fail "t396.8: analysed without the thresholds"
@@ -134,6 +135,17 @@ cat >expect <<'EOT'
 pp-analyze: error: watchdog: the capture has no kernel.watchdog_thresh (sysctl.kernel.watchdog_thresh): record it with pp-record --for watchdog
 EOT
 check_output expect err
+
+# a range without a run of the watchdog hrtimer says so (a live run stopped too soon)
+run_ok actual "$PP_ANALYZE" watchdog.ppcap watchdog --time 3001,3003
+[ -s actual ] && { cat actual; fail "t396.8: output without a watchdog run"; }
+cat >expect <<'EOT'
+pp-analyze: warning: watchdog: no run of the watchdog hrtimer (watchdog_timer_fn) in the capture: it runs every 4.0 s and the capture spans 2.0 s (or it has no kernel symbols to name it)
+EOT
+check_output expect stderr.out
+# its events are its own
+"$PP_ANALYZE" watchdog.ppcap watchdog -e timer:hrtimer_start >out 2>err && fail "t396.8: -e taken"
+grep -q 'error: watchdog: does not take -e' err || { cat err; fail "t396.8: -e refused"; }
 
 # t396.9 the plan refuses tasks: the watchdog is per CPU
 "$PP_RECORD" --for 'watchdog -p 1' -o x.pp --duration 1 >out 2>err && fail "t396.9: -p accepted"
