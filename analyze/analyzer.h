@@ -203,6 +203,8 @@ struct pp_analyzer_ops {
 	void (*release)(struct pp_az *az);
 	/* Write out what the analyzer batched: the core prints into its stream (perfeval). */
 	void (*flush)(struct pp_az *az);
+	/* SIGUSR2: the analyzer's own statistics, each line indented by @indent (perf-prof's). */
+	void (*print_stat)(struct pp_az *az, int indent);
 };
 
 /*

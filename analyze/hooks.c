@@ -5,7 +5,7 @@
  * ana_az_bind() copies the analyzer's ops into the instance and puts a no-op
  * in each optional dispatch hook the analyzer leaves NULL, so the replay
  * calls every hook unchecked (lost, task_exit, sideband, mmap, interval,
- * release, flush).  What an analyzer does NOT have (an interval
+ * release, flush, print_stat).  What an analyzer does NOT have (an interval
  * hook, for -i) is asked of az->an->ops, outside the dispatch.
  * Not here: the list of analyzers (registry.c).
  */
@@ -40,6 +40,10 @@ static void no_flush(struct pp_az *az)
 {
 }
 
+static void no_print_stat(struct pp_az *az, int indent)
+{
+}
+
 void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
 {
 	az->an = an;
@@ -60,5 +64,7 @@ void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
 		az->hooks.release = no_release;
 	if (!az->hooks.flush)
 		az->hooks.flush = no_flush;
+	if (!az->hooks.print_stat)
+		az->hooks.print_stat = no_print_stat;
 	az->ops = &az->hooks;
 }

@@ -149,7 +149,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
  * next record with a time, every analyzer given -i prints its interval report
  * at once, as perf-prof's analyzers print their state on SIGUSR1.
  */
-extern volatile sig_atomic_t ana_interval_now;
+extern volatile sig_atomic_t ana_interval_now, ana_print_stat_now;
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
 /**

@@ -24,6 +24,8 @@ static void on_usr(int sig)
 {
 	if (sig == SIGUSR1)
 		ana_interval_now = 1;
+	else
+		ana_print_stat_now = 1;
 }
 
 int main(int argc, const char **argv)

@@ -405,6 +405,8 @@ static void live_signals(struct live *lv)
 	if (got_usr2) {
 		got_usr2 = 0;
 		print_cpu(lv);
+		if (!lv->ana.done)	/* and the analyzers' statistics (python's __print_stat__) */
+			kill(lv->ana.pid, SIGUSR2);
 	}
 }
 

@@ -20,7 +20,7 @@
 #include "common/log.h"
 #include "common/units.h"
 
-volatile sig_atomic_t ana_interval_now;
+volatile sig_atomic_t ana_interval_now, ana_print_stat_now;
 
 static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *sel)
 {
@@ -330,6 +330,14 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			break;
 		if (ana_interval_now && rec->time_ns)
 			interval_now(s, rec->time_ns);
+		if (ana_print_stat_now) {
+			ana_print_stat_now = 0;
+			for (size_t i = 0; i < s->nr_azs; i++) {
+				s->azs[i]->ops->flush(s->azs[i]);
+				s->azs[i]->ops->print_stat(s->azs[i], 2);
+			}
+			fflush(stdout);
+		}
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
 				continue;

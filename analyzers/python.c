@@ -34,7 +34,7 @@ struct py_sel {
 
 struct python_priv {
 	struct ana_py *py;
-	struct ana_py_fn *init, *exit, *interval, *lost, *sample;
+	struct ana_py_fn *init, *exit, *interval, *lost, *sample, *print_stat;
 	struct py_sel *sels;
 	uint64_t last_ns;		/* the last event's time: start of a loss window */
 	uint64_t nr_raised;
@@ -172,6 +172,7 @@ static int python_init(struct pp_az *az)
 	p->exit = ana_py_func(p->py, "__exit__");
 	p->interval = ana_py_func(p->py, "__interval__");
 	p->lost = ana_py_func(p->py, "__lost__");
+	p->print_stat = ana_py_func(p->py, "__print_stat__");
 	p->sample = ana_py_func(p->py, "__sample__");
 	p->sels = pp_xcalloc(az->nr_sels + 1, sizeof(*p->sels));
 	for (size_t k = 0; k < az->nr_sels; k++) {
@@ -227,6 +228,16 @@ static void python_interval(struct pp_az *az, uint64_t now_ns)
 		outcome(az, ana_py_call(p->py, p->interval, 0, NULL), "__interval__");
 }
 
+/* SIGUSR2: the script's __print_stat__(indent), as perf-prof calls it. */
+static void python_print_stat(struct pp_az *az, int indent)
+{
+	struct python_priv *p = az->priv;
+	int64_t arg = indent;
+
+	if (p->print_stat && !p->stopped)
+		outcome(az, ana_py_call(p->py, p->print_stat, 1, &arg), "__print_stat__");
+}
+
 static int python_finish(struct pp_az *az)
 {
 	struct python_priv *p = az->priv;
@@ -267,6 +278,7 @@ const struct pp_analyzer_ops az_python_ops = {
 	.event = python_event,
 	.lost = python_lost,
 	.interval = python_interval,
+	.print_stat = python_print_stat,
 	.finish = python_finish,
 	.release = python_release,
 };
