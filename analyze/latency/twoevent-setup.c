@@ -423,9 +423,9 @@ int ana_te_start(struct ana_te *te)
 	if (te->impl->init && (rc = te->impl->init(te)))
 		return rc;
 	if (untraced && !te->detail.enabled)
-		pp_warn("%s: --detail is not enabled: untraced events are not needed", name);
+		pp_note("%s: --detail is not enabled: untraced events are not needed", name);
 	if (!te->than_ns && !te->lower_ns && te->detail.enabled)
-		pp_warn("%s: --than is not enabled: --detail has nothing to print", name);
+		pp_note("%s: --than is not enabled: --detail has nothing to print", name);
 	return 0;
 }
 
