@@ -16,6 +16,7 @@
 #include "analyze/internal.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/man.h"
 #include "common/units.h"
 
 static const struct {
@@ -46,6 +47,21 @@ static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
  * (their own --help) and the positional `help`.  Return: false if NAME is
  * none of them.
  */
+/* The positional `help` after an analyzer (cmd-help.c), as `pp-analyze help help` tells it. */
+static const char *const positional_help_usage[] = {
+	"pp-analyze FILE ANALYZER -e EVENTS [OPTIONS] help", NULL,
+};
+static const char positional_help_summary[] =
+	"the stored format of each selected event, and a command template";
+static const char positional_help_text[] =
+	"A positional 'help' after any analyzer prints, for each event its -e selects, the\n"
+	"format text stored in the capture (the fields a filter, an expression or key= can\n"
+	"use), then the analyzer's command line with what was given filled in and the rest\n"
+	"offered in [brackets], '.' standing for a value to choose.  Nothing is replayed.\n"
+	"\nEXAMPLES\n"
+	"  pp-analyze pp.capture trace -e sched:sched_wakeup help\n"
+	"  pp-analyze pp.capture top -e 'sched:sched_switch//key=prev_pid/' help\n";
+
 bool ana_command_help(FILE *fp, const char *name)
 {
 	const char *argv[] = { "--help", NULL };
@@ -60,15 +76,32 @@ bool ana_command_help(FILE *fp, const char *name)
 		}
 	if (strcmp(name, "help"))
 		return false;
-	fprintf(fp, "help - the stored format of each selected event, and a command template\n\n"
-		    "usage: pp-analyze FILE ANALYZER -e EVENTS [OPTIONS] help\n\n"
-		    "A positional 'help' after any analyzer prints, for each event its -e selects, the\n"
-		    "format text stored in the capture (the fields a filter, an expression or key= can\n"
-		    "use), then the analyzer's command line with what was given filled in and the rest\n"
-		    "offered in [brackets], '.' standing for a value to choose.  Nothing is replayed.\n"
-		    "\nEXAMPLES\n"
-		    "  pp-analyze pp.capture trace -e sched:sched_wakeup help\n"
-		    "  pp-analyze pp.capture top -e 'sched:sched_switch//key=prev_pid/' help\n");
+	fprintf(fp, "help - %s\n\n", positional_help_summary);
+	pp_usage_print(fp, positional_help_usage, NULL);
+	fprintf(fp, "\n%s", positional_help_text);
+	return true;
+}
+
+bool ana_command_man(FILE *fp, size_t i)
+{
+	const char *argv[] = { "--help-man", NULL };
+
+	if (i > PP_ARRAY_SIZE(builtins))
+		return false;
+	fputs(".SS ", fp);
+	if (i == PP_ARRAY_SIZE(builtins)) {
+		fputs("help\n", fp);
+		pp_man_escape(fp, positional_help_summary, strlen(positional_help_summary), true);
+		fputc('\n', fp);
+		pp_help_man(fp, 1, argv, positional_help_usage, NULL, positional_help_text);
+		return true;
+	}
+	fprintf(fp, "%s\n", builtins[i].name);
+	pp_man_escape(fp, builtins[i].summary, strlen(builtins[i].summary), true);
+	fputc('\n', fp);
+	fflush(fp);
+	builtins[i].fn(NULL, 1, argv);	/* pp_help_man() there, on stdout */
+	fflush(stdout);
 	return true;
 }
 
@@ -90,13 +123,21 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 	free(az.opts);
 }
 
+const char *const ana_usage[] = {
+	"pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...",
+	"pp-analyze help [ANALYZER]",
+	NULL,
+};
+const char ana_help_text[] =
+	"Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
+	"Several analyzers separated by ',' run over one pass of the capture.\n";
+
 void ana_general_help(FILE *fp)
 {
-	fprintf(fp, "usage: pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...\n"
-		    "       pp-analyze help [ANALYZER]\n\n"
-		    "Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
-		    "Several analyzers separated by ',' run over one pass of the capture.\n\n"
-		    "Commands:\n");
+	fprintf(fp, "usage: %s\n", ana_usage[0]);
+	for (size_t i = 1; ana_usage[i]; i++)
+		fprintf(fp, "       %s\n", ana_usage[i]);
+	fprintf(fp, "\n%s\nCommands:\n", ana_help_text);
 	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
 		fprintf(fp, "  %-14s %s\n", builtins[i].name, builtins[i].summary);
 	fprintf(fp, "\nAnalyzers:\n");

@@ -10,6 +10,7 @@
 
 #include "analyze/internal.h"
 #include "common/log.h"
+#include "common/man.h"
 
 static void dump_sample(const struct ppf_record *r)
 {
@@ -41,8 +42,12 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv)
 	int rc;
 
 	if (argc > 0) {
+		static const char *const usage[] = { "pp-analyze FILE dump", NULL };
+
+		if (pp_help_man(stdout, argc, argv, usage, NULL, NULL))
+			return 0;	/* pp-analyze(1)'s part (make man) */
 		if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
-			printf("usage: pp-analyze FILE dump\n");
+			pp_usage_print(stdout, usage, NULL);
 			return 0;
 		}
 		pp_err("dump: takes no arguments");

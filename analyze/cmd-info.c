@@ -12,6 +12,7 @@
 
 #include "analyze/internal.h"
 #include "common/log.h"
+#include "common/man.h"
 #include "common/units.h"
 
 struct info {
@@ -257,8 +258,11 @@ int cmd_info(struct ana_session *s, int argc, const char **argv)
 	};
 	const char *usage[] = { "pp-analyze FILE info [--format json]", NULL };
 	struct info in = { 0 };
-	int n = pp_parse_options(argc, argv, opts, 0, err, sizeof(err));
+	int n;
 
+	if (pp_help_man(stdout, argc, argv, usage, opts, NULL))
+		return 0;	/* pp-analyze(1)'s part (make man) */
+	n = pp_parse_options(argc, argv, opts, 0, err, sizeof(err));
 	if (n == PP_OPT_HELP) {
 		pp_usage_print(stdout, usage, opts);
 		return 0;

@@ -17,5 +17,24 @@ void ana_general_help(FILE *fp);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 bool ana_command_help(FILE *fp, const char *name);
+/** ana_usage - pp-analyze's usage lines (NULL-terminated); ana_help_text - what it does. */
+extern const char *const ana_usage[];
+extern const char ana_help_text[];
+/**
+ * ana_command_man() - the @i-th built-in command (the positional `help` last) as a
+ * .SS subsection of roff, for the man page
+ * Return: false past the last one.
+ */
+bool ana_command_man(FILE *fp, size_t i);
+/**
+ * ana_man_print() - `pp-analyze --help-man[=PART]`: a part of pp-analyze(1) as roff
+ * @fp: where to
+ * @arg: the argument, "--help-man" (every part, each under its .SH) or
+ *       "--help-man=PART", PART one of synopsis, description, options, commands,
+ *       analyzers, analyzer-list, common
+ * @opts: pp-analyze's own option table
+ * Return: 0, or -1 if @arg names no part.
+ */
+int ana_man_print(FILE *fp, const char *arg, const struct pp_option *opts);
 
 #endif

@@ -43,6 +43,13 @@ int main(int argc, const char **argv)
 	const char *usage[] = { "pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ...]", NULL };
 
 	pp_progname = "pp-analyze";
+	if (argc == 2 && !strncmp(argv[1], "--help-man", 10)) {	/* make man: pp-analyze(1) */
+		if (!ana_man_print(stdout, argv[1], opts))
+			return 0;
+		pp_err("'%s': the parts are synopsis, description, options, commands, analyzers,"
+		       " analyzer-list, common", argv[1]);
+		return 2;
+	}
 	int n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err, sizeof(err));
 	if (n == PP_OPT_HELP) {
 		ana_general_help(stdout);

@@ -47,6 +47,7 @@
 #include "common/err.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/man.h"
 #include "common/version.h"
 #include "format/format.h"
 
@@ -97,20 +98,67 @@ static int list_tracepoints(const char *filter)
 	return 0;
 }
 
+/* pp's forms and what each does, for `pp -h` and pp(1) (make man). */
+static const char *const pp_forms[][2] = {
+	{ "pp ANALYZER [OPTIONS] [--save FILE] [-- COMMAND [ARGS]]", NULL },
+	{ "pp record [pp-record options]", "record a capture" },
+	{ "pp analyze FILE ANALYZER ...", "analyse a capture" },
+	{ "pp list [FILTER]", "this machine's tracepoints" },
+	{ "pp usdt list|add|del SPEC...", "USDT probes as uprobe events" },
+	{ "pp kcore [-1|-2|-4|-8] [--string] ADDR|SYMBOL [COUNT]", "kernel memory" },
+	{ "pp ANALYZER -h", "one analyzer's options" },
+};
+
+static const char pp_help_text[] =
+	"`pp ANALYZER ...` records what the analyzer needs and analyses it live, like\n"
+	"perf-prof: it runs `pp-record --for 'ANALYZER ...' -o - | pp-analyze - ANALYZER ...`.\n"
+	"Ctrl-C ends both and prints the final report. --save FILE keeps the capture.\n"
+	"`pp python [OPTIONS] -- SCRIPT [ARGS]`: for python, as for perf-prof, what follows\n"
+	"-- is the script, not a command (#!/usr/bin/env -S pp python -e EVENTS --).\n";
+
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: pp ANALYZER [OPTIONS] [--save FILE] [-- COMMAND [ARGS]]\n"
-		    "       pp record [pp-record options]     record a capture\n"
-		    "       pp analyze FILE ANALYZER ...       analyse a capture\n"
-		    "       pp list [FILTER]                   this machine's tracepoints\n"
-		    "       pp usdt list|add|del SPEC...       USDT probes as uprobe events\n"
-		    "       pp kcore [-1|-2|-4|-8] [--string] ADDR|SYMBOL [COUNT]   kernel memory\n"
-		    "       pp ANALYZER -h                     one analyzer's options\n\n"
-		    "`pp ANALYZER ...` records what the analyzer needs and analyses it live, like\n"
-		    "perf-prof: it runs `pp-record --for 'ANALYZER ...' -o - | pp-analyze - ANALYZER ...`.\n"
-		    "Ctrl-C ends both and prints the final report. --save FILE keeps the capture.\n"
-		    "`pp python [OPTIONS] -- SCRIPT [ARGS]`: for python, as for perf-prof, what follows\n"
-		    "-- is the script, not a command (#!/usr/bin/env -S pp python -e EVENTS --).\n\n");
+	for (size_t i = 0; i < PP_ARRAY_SIZE(pp_forms); i++) {
+		const char *form = pp_forms[i][0], *what = pp_forms[i][1];
+
+		fprintf(fp, "%s%s", i ? "       " : "usage: ", form);
+		if (what)
+			fprintf(fp, "%*s%s", strlen(form) < 33 ? 35 - (int)strlen(form) : 3, "", what);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "\n%s\n", pp_help_text);
+}
+
+/*
+ * `pp --help-man=PART`: pp(1)'s parts (make man, docs/man/pp.1.in): synopsis,
+ * description, commands (the forms with what each does).  Return: exit status.
+ */
+static int help_man(const char *arg)
+{
+	const char *forms[PP_ARRAY_SIZE(pp_forms) + 1] = { NULL };
+	const char *part = arg[10] == '=' ? arg + 11 : "";
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(pp_forms); i++)
+		forms[i] = pp_forms[i][0];
+	if (!strcmp(part, "synopsis")) {
+		pp_man_synopsis(stdout, forms);
+	} else if (!strcmp(part, "description")) {
+		pp_man_text(stdout, pp_help_text, PP_MAN_LEVEL_SECTION);
+	} else if (!strcmp(part, "commands")) {
+		for (size_t i = 0; i < PP_ARRAY_SIZE(pp_forms); i++) {
+			if (!pp_forms[i][1])
+				continue;
+			fputs(".TP\n", stdout);
+			pp_man_escape(stdout, forms[i], strlen(forms[i]), true);
+			fputc('\n', stdout);
+			pp_man_escape(stdout, pp_forms[i][1], strlen(pp_forms[i][1]), true);
+			fputc('\n', stdout);
+		}
+	} else {
+		pp_err("'%s': the parts are synopsis, description, commands", arg);
+		return 2;
+	}
+	return 0;
 }
 
 /* Set by on_live_signal(), read by the loop with the signals blocked. */
@@ -824,6 +872,8 @@ int main(int argc, const char **argv)
 	}
 	const char *base = strrchr(argv[0], '/');
 	perfprof_name = !strcmp(base ? base + 1 : argv[0], "perf-prof");
+	if (argc == 2 && !strncmp(argv[1], "--help-man", 10))
+		return help_man(argv[1]);
 	/* perf-prof's address lookup is pp-record's: it reads this machine's binaries */
 	if (argc >= 2 && !strncmp(argv[1], "--symbols", 9)) {
 		if (perfprof_name)	/* an unreadable binary: nothing said, as perf-prof */

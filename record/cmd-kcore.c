@@ -22,6 +22,7 @@
 
 #include "common/err.h"
 #include "common/log.h"
+#include "common/man.h"
 #include "common/options.h"
 #include "insn.h"
 #include "kallsyms.h"
@@ -264,6 +265,8 @@ int cmd_kcore(int argc, const char **argv)
 	};
 
 	pp_progname = "pp kcore";
+	if (pp_help_man(stdout, argc - 1, argv + 1, kcore_usage, opts, kcore_help))
+		return 0;	/* pp(1)'s part (make man) */
 	n = pp_parse_options(argc - 1, argv + 1, opts, 0, err, sizeof(err));
 	if (n == PP_OPT_HELP) {
 		pp_usage_print(stdout, kcore_usage, opts);

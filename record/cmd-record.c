@@ -16,6 +16,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/man.h"
 #include "common/options.h"
 #include "common/version.h"
 #include "counters.h"
@@ -302,6 +303,10 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_END(),
 	};
 
+	if (pp_help_man(stdout, argc - 1, argv + 1, record_usage, opts, record_help)) {
+		rec_session_release(&s);	/* the man pages' parts (make man) */
+		return 0;
+	}
 	o->cmdline = cmdline_dup(argc, argv);	/* before parsing reorders argv */
 	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,
 			     sizeof(err));

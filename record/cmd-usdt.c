@@ -20,6 +20,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/man.h"
 #include "common/options.h"
 #include "record.h"
 #include "tracefs.h"
@@ -323,6 +324,8 @@ int cmd_usdt(int argc, const char **argv)
 	};
 
 	pp_progname = "pp usdt";
+	if (pp_help_man(stdout, argc - 1, argv + 1, usdt_usage, opts, usdt_help))
+		return 0;	/* pp(1)'s part (make man) */
 	n = pp_parse_options(argc - 1, argv + 1, opts, 0, err, sizeof(err));
 	if (n == PP_OPT_HELP) {
 		pp_usage_print(stdout, usdt_usage, opts);
