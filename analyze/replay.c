@@ -30,8 +30,8 @@ static void disp_add(struct ana_session *s, struct pp_az *az, struct ana_sel *se
 	if (!l)
 		l = *slot = pp_xcalloc(1, sizeof(*l));
 	l->v = pp_xrealloc(l->v, (l->nr + 1) * sizeof(*l->v));
-	bool plain = !az->nr_cpus && ((az->ops->flags & PP_AZ_OWN_TASK_FILTER) ||
-				      (!az->nr_pids && !az->nr_tids)) &&
+	bool plain = !az->nr_cpus && !az->opt.exclude_pid &&
+		     ((az->ops->flags & PP_AZ_OWN_TASK_FILTER) || (!az->nr_pids && !az->nr_tids)) &&
 		     !sel->filter && !az->opt.exit_n && !(sel->sel && sel->sel->max_stack) &&
 		     !az->perfeval;
 	l->v[l->nr++] = (struct ana_disp){ az, sel, plain };
@@ -127,6 +127,8 @@ static void interval_now(struct ana_session *s, uint64_t t)
 static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 {
 	if (az->nr_cpus && !pp_list_has(az->cpus, az->nr_cpus, ev->cpu))
+		return false;
+	if (az->opt.exclude_pid && ev->pid == (uint32_t)az->opt.exclude_pid)
 		return false;
 	if (az->ops->flags & PP_AZ_OWN_TASK_FILTER)
 		return true;

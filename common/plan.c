@@ -79,6 +79,23 @@ const struct pp_option pp_common_options[] = {
 		   "with --perfeval-*: stop when an instance has more events a second"),
 	PP_OPT_REFUSED_FLAG("python-callchain",
 			    "pp's call stacks have no Python frames (perf-prof's pystack)"),
+	/* perf-prof's eBPF filters: what a sample does not carry cannot be filtered afterwards */
+	PP_OPT_INT(0, "exclude_pid", C(exclude_pid), "pid", "leave out the events of this process"),
+	PP_OPT_REFUSED_ARG(0, "irqs_disabled", "0|1",
+			   "perf-prof's eBPF filter reads the CPU's interrupt flag at the sample; "
+			   "a pp capture does not hold it (irq-off finds windows with interrupts off)"),
+	PP_OPT_REFUSED_ARG(0, "tif_need_resched", "0|1",
+			   "perf-prof's eBPF filter reads the task's TIF_NEED_RESCHED at the sample; "
+			   "a pp capture does not hold it"),
+	PP_OPT_REFUSED_ARG(0, "nr_running_min", "N",
+			   "perf-prof's eBPF filter reads the runqueue length at the sample; a pp "
+			   "capture does not hold it (rundelay and task-state show waiting tasks)"),
+	PP_OPT_REFUSED_ARG(0, "nr_running_max", "N",
+			   "perf-prof's eBPF filter reads the runqueue length at the sample; a pp "
+			   "capture does not hold it (rundelay and task-state show waiting tasks)"),
+	PP_OPT_REFUSED_ARG(0, "sched_policy", "N",
+			   "perf-prof's eBPF filter reads the task's policy at the sample; a pp "
+			   "capture does not hold it (profile --prio filters by priority)"),
 	PP_OPT_END(),
 };
 

@@ -58,6 +58,7 @@ struct pp_common_opts {
 	int usage_self;			/* --usage-self MS: accepted, see the notes */
 	int sampling_limit;		/* --sampling-limit N: with --perfeval-*, a stop */
 	const char *perfeval_cpus, *perfeval_pids;	/* --perfeval-cpus/-pids (analyze/perfeval.c) */
+	int exclude_pid;		/* --exclude_pid: perf-prof's eBPF filter, applied by the replay */
 };
 
 /*

@@ -143,6 +143,13 @@ assert_eq "t309.6c the last one" "1000.199200:" "$(tail -1 ow.out | awk '{ print
 run_ok ow2.out "$PP_ANALYZE" ow.ppcap trace --overwrite -m 2
 assert_eq "t309.6c twice the pages" 56 "$(grep -c 'sched:sched_switch' ow2.out)"
 
+# t309.6d perf-prof's eBPF filters: --exclude_pid drops a process's events (pid 200: its
+# threads 200 and 201), the ones a capture cannot answer are refused naming what pp offers
+run_ok ex.out "$PP_ANALYZE" $S trace --exclude_pid 200
+assert_eq "t309.6d events without pid 200" 3 "$(grep -c ' \[00[01]\] ' ex.out)"
+refused "--irqs_disabled: .*irq-off" "$PP_ANALYZE" $S profile --irqs_disabled=1
+refused "--sched_policy: .*--prio" "$PP_ANALYZE" $S profile --sched_policy 1
+
 # t309.7 top reports every second without -i, as perf-prof's (-i 1000); -i 0 too
 sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
 for t in 1000.100000 1000.500000 1001.200000 1002.700000; do
