@@ -272,6 +272,8 @@ $(O)/man/%: docs/man/%.in docs/man/mkman.sh $(PROGS)
 $(O)/man/pp-capture.5: docs/capture-format.md docs/man/md2man.awk
 man: $(MAN_PAGES)
 all: man
+# t703 renders the pages (groff, man -l)
+DEB_PACKAGES += groff-base man-db
 install-pp-record install-pp: $(MAN_PAGES)
 .PHONY: man
 
