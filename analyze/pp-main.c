@@ -887,6 +887,8 @@ int main(int argc, const char **argv)
 		for (int i = 2; perfprof_name && i < argc; i++)
 			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 				return perfprof_analyzer_help(argv[1]);
+		if (perfprof_name)	/* a missing binary or /proc/kcore: said as perf-prof says it */
+			setenv("PP_PERF_PROF_ERRORS", "1", 1);
 		exec_prog("pp-record", argc - 1, argv + 1);
 	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {

@@ -188,8 +188,9 @@ static int wd_init(struct pp_az *az)
 			bool clock = !strcmp(m->type->name, "cpu-clock");
 
 			p->sample_name = clock ? "cpu-clock" : "cpu-cycles";
-			if (clock)
-				pp_warn("watchdog: the capture samples cpu-clock, not NMI cycles (no "
+			/* said with -v: perf-prof's watchdog is as silent on such a machine */
+			if (clock && az->opt.verbose)
+				pp_note("watchdog: the capture samples cpu-clock, not NMI cycles (no "
 					"hardware PMU): a hard lockup shows only once interrupts are "
 					"back on; soft lockups are foretold as with cycles");
 		}

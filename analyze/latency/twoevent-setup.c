@@ -422,9 +422,10 @@ int ana_te_start(struct ana_te *te)
 	pairs_build(te);
 	if (te->impl->init && (rc = te->impl->init(te)))
 		return rc;
-	if (untraced && !te->detail.enabled)
+	/* with -v: perf-prof says nothing of either */
+	if (az->opt.verbose && untraced && !te->detail.enabled)
 		pp_note("%s: --detail is not enabled: untraced events are not needed", name);
-	if (!te->than_ns && !te->lower_ns && te->detail.enabled)
+	if (az->opt.verbose && !te->than_ns && !te->lower_ns && te->detail.enabled)
 		pp_note("%s: --than is not enabled: --detail has nothing to print", name);
 	return 0;
 }
