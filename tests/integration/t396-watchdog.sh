@@ -105,7 +105,7 @@ cat >expect <<'EOT'
 EOT
 check_output expect will
 
-# t396.6 cpu-clock samples (a machine without a PMU): the same lines, said once on stderr
+# t396.6 cpu-clock samples (a machine without a PMU): the same lines; with -v, said once on stderr
 sed -e "s|formats/|$FIX/formats/|" \
 	-e 's|^event 5 cycles - kind=3 .*|event 5 cpu-clock - kind=2 flags=stack selector=cpu-clock//stack/|' \
 	"$FIX/watchdog.desc" >clock.desc
