@@ -357,7 +357,16 @@ struct live {
 	struct saver *sv;		/* --save, or NULL */
 	uint8_t *buf;			/* --save: a chunk read, written to @out up to @off */
 	size_t len, off;
+	struct timespec stop_by;	/* after a stop signal: when pp-analyze is told to end */
+	bool stopping;
 };
+
+/*
+ * After Ctrl-C, pp-record ends the stream and pp-analyze reports on all of it;
+ * an analyzer far behind (a printf per event of a syscall storm) is given this
+ * long, then told to stop where it is and report, as perf-prof stops at once.
+ */
+#define LIVE_STOP_GRACE_S 2
 
 /* utime and stime (ticks) from /proc/PID/stat, the peak RSS (KiB) from /proc/PID/status. */
 static int proc_cpu(pid_t pid, unsigned long long *usr, unsigned long long *sys,
@@ -444,6 +453,11 @@ static void live_signals(struct live *lv)
 		got_stop = 0;
 		if (!lv->rec.done)
 			kill(lv->rec.pid, sig);	/* it ends the stream, pp-analyze reads it */
+		if (!lv->stopping) {
+			clock_gettime(CLOCK_MONOTONIC, &lv->stop_by);
+			lv->stop_by.tv_sec += LIVE_STOP_GRACE_S;
+			lv->stopping = true;
+		}
 	}
 	if (got_usr1) {
 		got_usr1 = 0;
@@ -554,8 +568,27 @@ static void live_loop(struct live *lv, const sigset_t *waitmask)
 			fds[nfds++] = (struct pollfd){ .fd = lv->in, .events = POLLIN };
 		if (lv->out >= 0 && lv->off < lv->len)
 			fds[nfds++] = (struct pollfd){ .fd = lv->out, .events = POLLOUT };
-		if (ppoll(fds, nfds, NULL, waitmask) <= 0)
-			continue;	/* a signal */
+		struct timespec left, *tmo = NULL;
+
+		if (lv->stopping && !lv->ana.done) {
+			struct timespec now;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = lv->stop_by.tv_sec - now.tv_sec;
+			left.tv_nsec = lv->stop_by.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_nsec += 1000000000L;
+				left.tv_sec--;
+			}
+			if (left.tv_sec < 0) {	/* the grace is over: report what you have */
+				kill(lv->ana.pid, SIGTERM);
+				lv->stopping = false;
+			} else {
+				tmo = &left;
+			}
+		}
+		if (ppoll(fds, nfds, tmo, waitmask) <= 0)
+			continue;	/* a signal, or the grace's end */
 		for (nfds_t i = 0; i < nfds; i++) {
 			if (!fds[i].revents)
 				continue;

@@ -217,7 +217,7 @@ int cmd_record(int argc, const char **argv)
 	struct rec_session s;
 	struct rec_opts *o = &s.opts;
 	char err[512];
-	int n, rc, status, quiet = 0;
+	int n, rc, status = 0, quiet = 0;
 	bool version = false;
 
 	rec_session_init(&s);
@@ -362,7 +362,11 @@ int cmd_record(int argc, const char **argv)
 		rec_selfstat_start(&s, o->stat_interval_ns, stderr);
 	if (!rc)
 		rc = rec_session_run(&s);
-	if (rc) {
+	if (rc && s.reader_gone) {
+		/* as `cat | head`: the reader has what it wanted; said at the info level */
+		pp_info("%s; recording stopped", s.errmsg);
+		rc = rec_session_finish(&s);
+	} else if (rc) {
 		pp_err("%s", s.errmsg);
 		status = rc == PP_EUSAGE ? 2 : 1;
 		rc = rec_session_finish(&s);
@@ -372,14 +376,16 @@ int cmd_record(int argc, const char **argv)
 		}
 	} else {
 		rc = rec_session_finish(&s);
-		if (rc)
+		if (rc && s.reader_gone)
+			pp_info("%s; recording stopped", s.errmsg);
+		else if (rc)
 			pp_err("%s", s.errmsg);
 		if (pp_log_level >= PP_LOG_INFO) {
 			rec_summary_print(&s, stderr);
 			rec_prod_summary(&s, stderr);
 		}
-		status = rc ? 1 : 0;
-		if (!rc && s.wl.pid) {
+		status = rc && !s.reader_gone ? 1 : 0;
+		if ((!rc || s.reader_gone) && s.wl.pid) {
 			rec_workload_stop(&s.wl);
 			status = rec_workload_exit_code(&s.wl);
 		}

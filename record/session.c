@@ -175,6 +175,9 @@ static int write_fail(struct rec_session *s, int rc)
 {
 	if (!s->werr)
 		s->werr = rc;
+	/* -o -: the reader closed the stream (pp's analyzer stopped, `| head`): the end, no error */
+	if (rc == -EPIPE && s->out_stream)
+		s->reader_gone = true;
 	return rec_session_fail(s, rc, "cannot write capture %s%s: %s", s->out_stream ? "to " : "",
 				s->out_name, pp_strerror(rc));
 }

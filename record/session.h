@@ -130,6 +130,7 @@ struct rec_session {
 	struct ppf_writer_totals totals;	/* taken just before the writer closes */
 	uint64_t file_bytes;		/* bytes written, the file's size for a file */
 	int werr;			/* first writer error, sticky */
+	bool reader_gone;		/* -o -: the reader closed the stream (EPIPE): not an error */
 	struct rec_symbols *syms;
 	struct rec_insn *insn;		/* instruction bytes at write-breakpoint IPs, or NULL */
 	bool want_kallsyms;

@@ -55,9 +55,15 @@ grep -q "corrupt\|bad magic" care.out && { cat care.out; fail "the command's tex
 grep -q t107-fd3 cmd3.out || fail "--command-stdout 3: the command's stdout is not on fd 3"
 grep -q t107-fd3 cmd3.err && fail "--command-stdout 3: the command's stdout went to stderr"
 
-# the reader goes away: pp-record stops with an error, not a signal
-"$PP_RECORD" -a -e sched:sched_switch --duration 20 -o - 2>epipe.err | head -c 1000 >/dev/null
-rc=$?
+# the reader goes away: pp-record stops (not killed by SIGPIPE), says why at the info level
+# (-q: nothing, as under pp) and exits 0, as `cat | head` does
+( "$PP_RECORD" -a -e sched:sched_switch --duration 20 -o - 2>epipe.err; echo $? >epipe.rc ) |
+	head -c 1000 >/dev/null
 cat epipe.err
-grep -q "Broken pipe" epipe.err || fail "no 'Broken pipe' error when the reader quits"
+grep -q "pp-record: cannot write capture to standard output: Broken pipe; recording stopped" epipe.err ||
+	fail "no line saying the reader quit"
+grep -q "error" epipe.err && fail "the reader quitting is not an error"
+assert_eq "exit status when the reader quits" 0 "$(cat epipe.rc)"
+( "$PP_RECORD" -q -a -e sched:sched_switch --duration 20 -o - 2>epipe.err ) | head -c 1000 >/dev/null
+[ -s epipe.err ] && { cat epipe.err; fail "-q: a line when the reader quits"; }
 exit 0

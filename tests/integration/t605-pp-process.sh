@@ -182,6 +182,19 @@ for how in "" --no-ftrace; do
 	done
 done
 
+# t605.9 (2026-12-05): an analyzer far behind (a printf per event of a syscall storm) is
+# told to stop 2 s after SIGINT and reports what it has: pp ends within the harness's 10 s,
+# nothing on stderr (pp-record is not told of a broken pipe), nothing left running
+"$PP_LOAD/syscalls" -t 2 -n 3000000 >/dev/null 2>&1 &
+storm=$!
+run 2 SIGINT slow expr -e raw_syscalls:sys_enter 'printf("syscall %d\n", id)'
+kill $storm 2>/dev/null
+wait $storm 2>/dev/null
+assert_eq "t605.9 exit status of a stopped slow analyzer" 0 "$RC"
+quiet slow
+assert_ge "t605.9 lines printed" 100 "$(grep -c '^syscall ' slow.out)"
+gone slow
+
 # t605.8 (2026-12-04): the command's output goes to pp's stdout, as perf-prof's, not into
 # the capture's pipe (perf-prof's `task-state -- ip link show` got a corrupt segment)
 "$PP" task-state -- sh -c 'echo t605-command-out' </dev/null >cmd.out 2>cmd.err ||
