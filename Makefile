@@ -136,6 +136,17 @@ $(O)/gen/syscalls.h: $(FLAGS_STAMP)
 $(O)/record/snapshot.o: $(O)/gen/syscalls.h
 $(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)/gen
 
+# The report page's style and script, as C string literals (analyze/report/page.c).
+REPORT_PAGE := analyze/report/page.css analyze/report/page.js
+$(O)/gen/report-page.h: $(REPORT_PAGE)
+	@mkdir -p $(dir $@)
+	$(Q)for f in $(REPORT_PAGE); do \
+		echo "#define REPORT_$$(basename $$f | tr a-z. A-Z_) \\"; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n" \\/' $$f; echo '""'; \
+	done >$@.tmp && mv $@.tmp $@
+$(O)/analyze/report/page.o: $(O)/gen/report-page.h
+$(O)/analyze/report/page.o: CFLAGS_ALL += -I$(O)/gen
+
 # Test-only capture checker used by the record integration tests.
 TOOLS := $(O)/tests/capcheck
 $(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON)
@@ -157,7 +168,8 @@ $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) 
 ifeq ($(NO_PYTHON),)
 PYMOD := $(O)/python/pp.so
 PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
-	analyze/registry.c analyze/sql/%.c analyze/python/pyembed.c analyze/export/%.c,$(ANALYZE_SRC))
+	analyze/registry.c analyze/sql/%.c analyze/python/pyembed.c analyze/export/%.c \
+	analyze/report/%.c,$(ANALYZE_SRC))
 $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_ALL) $(TEP_CFLAGS) $(PY_CFLAGS) -fPIC -fvisibility=hidden \
@@ -198,7 +210,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
 	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev \
-	systemtap-sdt-dev
+	systemtap-sdt-dev chromium python3-websocket
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
