@@ -371,6 +371,9 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 		if (!recorder_said_why(path, s))
 			pp_err("%s", s->errmsg);
 		ana_session_free(s);
+		for (size_t i = 0; i < nr; i++)
+			az_free(azs[i]);
+		free(azs);
 		return 2;
 	}
 	s->azs = azs;

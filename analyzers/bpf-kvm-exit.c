@@ -212,7 +212,8 @@ static void bk_print(struct pp_az *az, const struct bk_exit *x)
 				    (unsigned long long)x->run_delay, x->switches);
 		pp_buf_addch(&p->line, '\n');
 	}
-	fwrite(p->line.data, 1, p->line.len, az->out.fp);
+	if (p->line.len)	/* csv: the tables only */
+		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
 /* One exit over the threshold: perf-prof's bpf_kvm_exit_sample(). */
