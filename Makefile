@@ -11,6 +11,9 @@
 #   make demo       deps + build + record a few seconds + reports
 #   make bench      benchmarks, results in docs/performance.md
 #   make static     a fully static pp-record
+#   make install    pp, pp-record, pp-analyze, the pp Python module, man pages, completion,
+#                   docs and samples under $(DESTDIR)$(PREFIX) (/usr/local); make uninstall
+#   make deb        the Debian packages pp-record and pp in $(O)/deb/ (dpkg-buildpackage, lintian)
 #
 # Objects go to $(O) (default build/); binaries to $(BIN) (default: the top).
 # Changing NO_PYTHON, SAN, OPT, CC, CPPFLAGS, CFLAGS or LDFLAGS rebuilds what they affect.
@@ -91,10 +94,13 @@ $(FLAGS_AZ_STAMP): FORCE
 FORCE:
 
 # The git commit that --version prints (common/version.c, the one object that sees it):
-# `git describe --always --dirty` of a checkout, else "unknown"; PP_COMMIT=... given to make
-# wins.  Exported, so sub-makes and make deb's package build (a copy without .git) take it.
+# `git describe --always --dirty` of a checkout; where git cannot tell (no .git, or root's
+# `sudo make install` in a user's checkout, which git refuses), the last build's, else
+# "unknown".  PP_COMMIT=... given to make wins.  Exported, so sub-makes and make deb's package
+# build (a copy without .git) take it.
 ifeq ($(origin PP_COMMIT),undefined)
-PP_COMMIT := $(or $(if $(wildcard .git),$(shell git describe --always --dirty 2>/dev/null)),unknown)
+PP_COMMIT := $(or $(if $(wildcard .git),$(shell git describe --always --dirty 2>/dev/null)),$(shell \
+	cat $(O)/.version 2>/dev/null),unknown)
 endif
 export PP_COMMIT
 VERSION_STAMP := $(O)/.version
@@ -288,6 +294,106 @@ all: man
 DEB_PACKAGES += groff-base man-db
 install-pp-record install-pp: $(MAN_PAGES)
 .PHONY: man
+
+# --- install and Debian packages (docs/install.md) --------------------------
+#
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs, the Python module, man pages,
+# bash completion, docs and samples in their FHS places; make uninstall removes those files
+# again (and the empty directories of $(DOCDIR)).  install-pp-record and install-pp are its two
+# halves, one per Debian package (debian/rules); `programs` is what they install.  Man pages
+# and completion are the files that exist when the recipe runs in $(MAN_DIRS) (NAME.1, NAME.5)
+# and $(COMPLETION_SRC) (one bash-completion file per command, named after it): pp-record's go
+# with install-pp-record, the others with install-pp.  A rule that generates them makes itself
+# a prerequisite of programs, install-pp-record and install-pp.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/pp
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# Debian's python3, not whichever is first on PATH: the module's file name (pp.cpython-311-...)
+# and, outside /usr, its version's dist-packages (/usr/local/lib/python3.11/dist-packages is on
+# Debian's sys.path, /usr/local/lib/python3/dist-packages is not).
+PYTHON_INSTALL ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PY_EXT = $(shell $(PYTHON_INSTALL) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+PY_VER = $(shell $(PYTHON_INSTALL) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VER)/dist-packages)
+MAN_DIRS := docs/man $(O)/man
+COMPLETION_SRC := completion
+DOC_FILES := README.md $(filter-out docs/man/%,$(wildcard docs/*.md docs/*/*.md)) \
+	$(wildcard samples/*.* samples/*/*.*)
+# recipe time: what the generators (if any) have made by then
+EXTRAS = $(wildcard $(addsuffix /*.1,$(MAN_DIRS)) $(addsuffix /*.5,$(MAN_DIRS)) $(COMPLETION_SRC)/pp*)
+REC_EXTRAS = $(filter %/pp-record.1 %/pp-record.5 $(COMPLETION_SRC)/pp-record,$(EXTRAS))
+PP_EXTRAS = $(filter-out $(REC_EXTRAS),$(EXTRAS))
+# dest FILE: where a file of the tree is installed (no $(DESTDIR))
+dest = $(if $(filter $(addsuffix /%,$(MAN_DIRS)),$(1)),$(MANDIR)/man$(subst .,,$(suffix $(1)))/$(notdir $(1)),$(if \
+	$(filter $(COMPLETION_SRC)/%,$(1)),$(COMPLETIONDIR)/$(notdir $(1)),$(DOCDIR)/$(1)))
+# install-files MODE FILES: each FILE to $(DESTDIR)$(call dest,FILE)
+install-files = $(Q)set -e; for p in $(foreach f,$(2),$(f):$(DESTDIR)$(call dest,$(f))); do \
+	echo "  INSTALL $${p\#*:}"; install -D -m $(1) "$${p%%:*}" "$${p\#*:}"; done
+
+programs: $(PROGS) $(PYMOD) $(MAN_PAGES)
+
+install: install-pp-record install-pp
+
+install-pp-record: $(BIN)/pp-record
+	$(Q)echo "  INSTALL $(DESTDIR)$(BINDIR)/pp-record"
+	$(Q)install -D -m 755 $(BIN)/pp-record $(DESTDIR)$(BINDIR)/pp-record
+	$(call install-files,644,$(REC_EXTRAS))
+
+install-pp: $(BIN)/pp $(BIN)/pp-analyze $(PYMOD)
+	$(Q)echo "  INSTALL $(DESTDIR)$(BINDIR)/pp $(DESTDIR)$(BINDIR)/pp-analyze"
+	$(Q)install -D -m 755 $(BIN)/pp $(DESTDIR)$(BINDIR)/pp
+	$(Q)install -D -m 755 $(BIN)/pp-analyze $(DESTDIR)$(BINDIR)/pp-analyze
+ifneq ($(PYMOD),)
+	$(Q)echo "  INSTALL $(DESTDIR)$(PYTHONDIR)/pp$(PY_EXT)"
+	$(Q)install -D -m 644 $(PYMOD) $(DESTDIR)$(PYTHONDIR)/pp$(PY_EXT)
+endif
+	$(call install-files,644,$(PP_EXTRAS) $(DOC_FILES))
+
+uninstall:
+	$(Q)for f in $(addprefix $(DESTDIR),$(addprefix $(BINDIR)/,pp pp-record pp-analyze) \
+		$(if $(PY_EXT),$(PYTHONDIR)/pp$(PY_EXT)) \
+		$(foreach f,$(EXTRAS) $(DOC_FILES),$(call dest,$(f)))); do \
+		if [ -e "$$f" ] || [ -L "$$f" ]; then echo "  RM      $$f"; rm -f "$$f"; fi; done
+	$(Q)if [ -d $(DESTDIR)$(DOCDIR) ]; then find $(DESTDIR)$(DOCDIR) -depth -type d -empty -delete; fi
+
+# make deb: dpkg-buildpackage -b in a copy of the tree ($(DEB_OUT)/pp-VERSION: its clean never
+# touches this tree), the packages beside it, then lintian (errors fail).  The version is
+# common/version.h's, which debian/changelog must match; the commit is this tree's PP_COMMIT.
+PP_RELEASE := $(shell sed -n 's/^\#define PP_VERSION "\(.*\)"$$/\1/p' common/version.h)
+DEB_OUT := $(O)/deb
+DEB_SRC := $(DEB_OUT)/pp-$(PP_RELEASE)
+DEB_TOOLS := dpkg-dev debhelper dh-python fakeroot lintian
+# what the package build must not inherit from this make (MAKEFLAGS carries O=, BIN= ...)
+DEB_UNSET := MAKEFLAGS MFLAGS MAKELEVEL O BIN OPT SAN NO_PYTHON CC CFLAGS CPPFLAGS LDFLAGS
+
+deb-deps:
+	@if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; missing=""; \
+	for p in $(DEB_TOOLS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi; \
+	if ! dpkg-checkbuilddeps >/dev/null 2>&1; then \
+		echo "installing the Build-Depends of debian/control"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get build-dep -y -qq ./ >/dev/null || exit 1; \
+	fi
+
+deb: deb-deps
+	$(Q)rm -rf $(DEB_OUT) && mkdir -p $(DEB_SRC)
+	$(Q)tar -cf - --exclude=./.git --exclude=./build --exclude='./build-*' --exclude='./$(O)' \
+		$(addprefix --exclude=./,pp pp-record pp-analyze pp-record.static pp.capture) . | \
+		tar -C $(DEB_SRC) -xf -
+	$(Q)v=$$(cd $(DEB_SRC) && dpkg-parsechangelog -S Version); [ "$$v" = "$(PP_RELEASE)" ] || \
+		{ echo "debian/changelog says $$v, common/version.h $(PP_RELEASE)"; exit 1; }
+	$(Q)cd $(DEB_SRC) && env $(addprefix -u ,$(DEB_UNSET)) dpkg-buildpackage -b -us -uc -J$$(nproc)
+	$(Q)lintian $(DEB_OUT)/*.changes
+	$(Q)ls -l $(DEB_OUT)/*.deb
+
+.PHONY: programs install install-pp-record install-pp uninstall deb-deps deb
 
 # $(O), the binaries in $(BIN), the werror builds beside $(O); for the default O, make asan's too
 clean:
