@@ -24,7 +24,7 @@
  * The thresholds are the capture's sysctl.kernel.* records.  Samples of
  * cpu-clock instead of NMI cycles (no hardware PMU: perf-prof's choice in a
  * VM) cannot fire while interrupts are off, so a hard lockup shows only once
- * they are back on: said once on stderr.  Without samples (no -F) only soft
+ * they are back on: -v says so (perf-prof says nothing).  Without samples (no -F) only soft
  * lockups are foretold, as perf-prof.  A loss forgets every CPU's times.
  */
 #include <stdlib.h>
@@ -448,7 +448,7 @@ const struct pp_analyzer_ops az_watchdog_ops = {
 		 "stopper thread that runs the soft lockup check (sched:sched_switch to migration/N)\n"
 		 "and, with -F HZ, cycles samples in NMI (kernel stacks with -g); on a machine with\n"
 		 "no hardware PMU, cpu-clock samples instead, which say a hard lockup only once\n"
-		 "interrupts are back on (said once on stderr).  Without -F, soft lockups only.\n"
+		 "interrupts are back on (-v says so).  Without -F, soft lockups only.\n"
 		 "The thresholds are the recorded kernel.watchdog_thresh; 'WILL: hard lockup' and\n"
 		 "'WILL: soft lockup' lines name the CPU, then its events and stacks; -v shows\n"
 		 "every check (DEBUG lines), -v -v every event.",
