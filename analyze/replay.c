@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/internal.h"
+#include "analyze/progress.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
@@ -311,12 +312,14 @@ static void live_flush(struct ana_session *s)
 int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 {
 	const struct ppf_segment *seg = NULL;
+	struct ana_progress progress;
 	bool seg_end = false;
 	int rc = 0;
 
 	s->live = s->path && !strcmp(s->path, "-");
 	if (!s->inited && (rc = init_analyzers(s)))
 		return rc;
+	ana_progress_start(&progress, s);
 	for (;;) {
 		if (have_first) {
 			have_first = 0;
@@ -328,6 +331,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 				break;
 			seg_end = seg && rec->time_ns && rec->time_ns == seg->last_ns;
 		}
+		ana_progress_record(&progress, s);
 		if (pp_stop || s->all_done || s->stop)
 			break;
 		if (ana_interval_now && rec->time_ns)
@@ -384,6 +388,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			s->ksyms_final = false;
 		}
 	}
+	ana_progress_end(&progress);	/* before any message or report */
 	if (rc == PPF_END)
 		rc = 0;
 	if (rc < 0)
