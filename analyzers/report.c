@@ -55,6 +55,16 @@ struct report_priv {
 	double flame_min;
 };
 
+/*
+ * Whether -e can name @t: a capture may hold any bytes in an event's name, and a
+ * child given one it cannot parse would refuse to start.
+ */
+static bool selectable(const struct ana_evtype *t)
+{
+	return t->name[0] && strspn(t->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "0123456789_-.:") == strlen(t->name);
+}
+
 /* Start a child; a failure is noted for the page (the child said why on stderr). */
 static struct ana_rpt_child *child(struct pp_az *az, const char *const *argv,
 				   const char *const *shown)
@@ -133,7 +143,7 @@ static void add_top(struct pp_az *az)
 	size_t n = 0;
 
 	for (size_t i = 0; i < az->nr_sels && n < MAX_TOP; i++) {
-		if (!ana_rpt_type_sampled(az->sels[i].type))
+		if (!ana_rpt_type_sampled(az->sels[i].type) || !selectable(az->sels[i].type))
 			continue;
 		pp_buf_addf(&list, "%s%s", n++ ? "," : "", az->sels[i].type->name);
 	}
@@ -171,7 +181,7 @@ static int report_init(struct pp_az *az)
 	for (size_t i = 0; i < az->nr_sels; i++) {
 		const struct ana_evtype *t = az->sels[i].type;
 
-		if (!ana_rpt_type_sampled(t))
+		if (!ana_rpt_type_sampled(t) || !selectable(t))
 			continue;
 		if (ana_evtype_has_stack(t) && p->nr_flames < MAX_FLAMES)
 			add_flame(az, t);
@@ -205,6 +215,8 @@ static void flame_sections(struct pp_az *az)
 		ana_rpt_table(p->r, f->profile, &(struct ana_rpt_table_opts){
 			.caption = "Symbols: self and children (callers) shares",
 			.max_rows = p->max_rows });
+		ana_rpt_table(p->r, f->profile, &(struct ana_rpt_table_opts){
+			.table = "pid", .caption = "Processes", .max_rows = p->max_rows });
 	}
 	for (size_t i = 0; i < p->nr_plain; i++) {
 		char id[32], title[256];

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analyze/report/internal.h"
+#include "common/argv.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
@@ -49,7 +50,7 @@ int ana_rpt_new(struct pp_az *az, struct ana_rpt **out)
 		return -e;
 	}
 	/* "-" is a live stream: there is no file to give the commands */
-	rpt_shell_word(&b, strcmp(r->s->path, "-") ? r->s->path : "CAPTURE");
+	pp_argv_join(&b, 1, (const char *const[]){ strcmp(r->s->path, "-") ? r->s->path : "CAPTURE" });
 	r->file_shown = pp_buf_detach(&b);
 	return 0;
 }
@@ -124,12 +125,12 @@ static void child_free(struct ana_rpt_child *c)
 static char *command_line(struct ana_rpt *r, const char *const *argv)
 {
 	struct pp_buf b = PP_BUF_INIT;
+	int n = 0;
 
-	pp_buf_addf(&b, "pp-analyze %s", r->file_shown);
-	for (; *argv; argv++) {
-		pp_buf_addch(&b, ' ');
-		rpt_shell_word(&b, *argv);
-	}
+	while (argv[n])
+		n++;
+	pp_buf_addf(&b, "pp-analyze %s ", r->file_shown);
+	pp_argv_join(&b, n, argv);
 	return pp_buf_detach(&b);
 }
 

@@ -2,8 +2,10 @@
 /*
  * csv.c - reading back the CSV a child analyzer wrote (RFC 4180: fields with a comma,
  * a quote or a line break are quoted, a quote inside doubled, as common/table.c
- * writes them).  The first line is the header; an analyzer given -i repeats it
- * before each interval's table, and only the last table is kept.
+ * writes them).  The first line is a header.  An analyzer given -i repeats it
+ * before each interval's table; some write a second table after the first
+ * (profile: symbols, then processes), its header a line of names where numbers
+ * were.  The caller picks a table by its first column; the last one so named wins.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,35 +71,92 @@ static bool same_fields(char **a, char **b, size_t nr)
 	return true;
 }
 
-void rpt_csv_parse(const char *text, size_t len, struct rpt_csv *t)
+/*
+ * Whether @v (@nr fields) starts another table: the header again (an -i interval's
+ * table), or a line of names, none a number, with text in a column that was a number
+ * in every row so far (profile's processes after its symbols).
+ */
+static bool is_header(char **v, size_t nr, char **cols, size_t nr_cols, const bool *numeric,
+		      size_t nr_rows)
+{
+	bool text_in_numbers = false;
+	double d;
+
+	if (nr == nr_cols && same_fields(v, cols, nr))
+		return true;
+	for (size_t i = 0; i < nr; i++) {
+		if (!*v[i] || rpt_number(v[i], &d))
+			return false;
+		if (i < nr_cols && nr_rows && numeric[i])
+			text_in_numbers = true;
+	}
+	return text_in_numbers;
+}
+
+static void take_header(struct rpt_csv *t, char **v, size_t nr)
+{
+	rpt_csv_release(t);
+	t->cols = pp_xcalloc(nr, sizeof(*t->cols));
+	for (size_t i = 0; i < nr; i++)
+		t->cols[i] = pp_xstrdup(v[i]);
+	t->nr_cols = nr;
+}
+
+void rpt_csv_parse(const char *text, size_t len, const char *first_col, struct rpt_csv *t)
 {
 	const char *p = text, *end = text + len;
-	char **v = NULL;
-	size_t nr = 0, cap = 0;
+	char **v = NULL, **cols = NULL;
+	size_t nr = 0, cap = 0, nr_cols = 0, cap_cols = 0, nr_rows = 0;
+	bool *numeric = NULL, want = false;
+	double d;
 
 	memset(t, 0, sizeof(*t));
-	if (!text || !record(&p, end, &t->cols, &t->nr_cols, &cap))
+	if (!text || !record(&p, end, &cols, &nr_cols, &cap_cols))
 		return;
-	cap = 0;
+	numeric = pp_xcalloc(nr_cols + 1, sizeof(*numeric));
+	if (!first_col || !strcmp(cols[0], first_col)) {
+		take_header(t, cols, nr_cols);
+		first_col = cols[0];
+		want = true;
+	}
 	while (record(&p, end, &v, &nr, &cap)) {
 		if (nr == 1 && !*v[0]) {	/* an empty line */
 			free_fields(v, nr);
 			continue;
 		}
-		if (nr == t->nr_cols && same_fields(v, t->cols, nr)) {	/* the next table */
-			free_fields(t->cells, t->nr_cells);
-			t->nr_cells = 0;
-			t->nr_rows = 0;
-			free_fields(v, nr);
+		if (is_header(v, nr, cols, nr_cols, numeric, nr_rows)) {
+			free_fields(cols, nr_cols);
+			free(cols);
+			cols = v;
+			nr_cols = nr;
+			v = NULL;
+			cap = 0;
+			nr_rows = 0;
+			free(numeric);
+			numeric = pp_xcalloc(nr_cols + 1, sizeof(*numeric));
+			want = !strcmp(cols[0], first_col);
+			if (want)
+				take_header(t, cols, nr_cols);
 			continue;
 		}
-		for (size_t i = 0; i < t->nr_cols; i++)
-			PP_VEC_PUSH(t->cells, t->nr_cells, t->cap_cells, i < nr ? v[i] : pp_xstrdup(""));
-		for (size_t i = t->nr_cols; i < nr; i++)
-			free(v[i]);
-		t->nr_rows++;
+		for (size_t i = 0; i < nr_cols; i++) {
+			bool num = i < nr && rpt_number(v[i], &d);
+
+			numeric[i] = nr_rows ? numeric[i] && num : num;
+		}
+		nr_rows++;
+		if (want) {
+			for (size_t i = 0; i < t->nr_cols; i++)
+				PP_VEC_PUSH(t->cells, t->nr_cells, t->cap_cells,
+					    pp_xstrdup(i < nr ? v[i] : ""));
+			t->nr_rows++;
+		}
+		free_fields(v, nr);
 	}
+	free_fields(cols, nr_cols);
+	free(cols);
 	free(v);
+	free(numeric);
 }
 
 void rpt_csv_header(struct rpt_csv *t, const char *const *cols)
@@ -116,8 +175,7 @@ void rpt_csv_addf(struct rpt_csv *t, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		pp_die("out of memory");
+	s = pp_xvasprintf(fmt, ap);
 	va_end(ap);
 	PP_VEC_PUSH(t->cells, t->nr_cells, t->cap_cells, s);
 	t->nr_rows = t->nr_cells / t->nr_cols;

@@ -5,11 +5,12 @@
  *
  * Whatever comes from the capture is hostile input (a comm is any 15 bytes, a
  * symbol any string of a binary): in HTML text and attribute values it passes
- * through rpt_html() (& < > " ' as entities, control characters and bytes that
- * are not UTF-8 as U+FFFD, so the page stays valid UTF-8); in the JSON the script
- * reads it passes through rpt_json() (no raw '<', '>' or '&', so "</script>"
- * cannot end the data block; U+2028/9 escaped).  The script only ever puts it
- * into the page as text (textContent, title), never as markup.
+ * through rpt_html() (& < > " ' as entities, C0 and C1 controls and bytes that
+ * are not UTF-8 as U+FFFD, so the page stays valid UTF-8 and safe to cat); in the
+ * JSON the script reads it passes through rpt_json() (no raw '<', '>' or '&', so
+ * "</script>" cannot end the data block; controls, U+2028/9 escaped, bytes that are
+ * not UTF-8 as U+FFFD).  The script only ever puts it into the page as text
+ * (textContent, title), never as markup.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,12 +25,21 @@
 extern const char ana_rpt_page_css[];
 extern const char ana_rpt_page_js[];
 
-/* The valid UTF-8 sequence at @p, or 0; nothing below U+0020 but tab and newline. */
+/* A C1 control, U+0080..U+009F, in UTF-8 (c2 80 .. c2 9f). */
+static bool c1_control(const unsigned char *p, size_t n)
+{
+	return n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+}
+
+/* The valid UTF-8 sequence at @p, or 0; no controls but tab and newline. */
 static size_t text_char(const unsigned char *p)
 {
-	if (*p >= 0x80)
-		return pp_utf8_seq_len(p, strnlen((const char *)p, 4));
-	return *p >= 0x20 || *p == '\t' || *p == '\n' ? 1 : 0;
+	size_t n;
+
+	if (*p < 0x80)
+		return *p >= 0x20 || *p == '\t' || *p == '\n' ? 1 : 0;
+	n = pp_utf8_seq_len(p, strnlen((const char *)p, 4));
+	return c1_control(p, n) ? 0 : n;
 }
 
 void rpt_html(struct pp_buf *b, const char *s)
@@ -60,6 +70,8 @@ void rpt_json(struct pp_buf *b, const char *s)
 		if (!n) {
 			pp_buf_adds(b, "\\ufffd");
 			n = 1;
+		} else if (c1_control(p, n)) {
+			pp_buf_addf(b, "\\u%04x", p[1]);
 		} else if (n == 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
 			pp_buf_addf(b, "\\u%04x", 0x2000 | (p[2] & 0x3f));	/* U+2028, U+2029 */
 		} else if (n > 1) {
@@ -75,23 +87,6 @@ void rpt_json(struct pp_buf *b, const char *s)
 		p += n;
 	}
 	pp_buf_addch(b, '"');
-}
-
-void rpt_shell_word(struct pp_buf *b, const char *s)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			    "_-+=,.:/@%") == strlen(s)) {
-		pp_buf_adds(b, s);
-		return;
-	}
-	pp_buf_addch(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			pp_buf_adds(b, "'\\''");
-		else
-			pp_buf_addch(b, *s);
-	}
-	pp_buf_addch(b, '\'');
 }
 
 bool rpt_number(const char *s, double *v)
@@ -133,21 +128,15 @@ void ana_rpt_section(struct ana_rpt *r, const char *id, const char *title)
 
 void ana_rpt_text(struct ana_rpt *r, const char *fmt, ...)
 {
-	struct pp_buf t = PP_BUF_INIT;
 	va_list ap;
-	char *s = NULL;
+	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	s = pp_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!s)
-		pp_die("out of memory");
 	pp_buf_adds(&r->body, "<p>");
-	rpt_html(&t, s);
-	pp_buf_adds(&r->body, pp_buf_str(&t));
+	rpt_html(&r->body, s);
 	pp_buf_adds(&r->body, "</p>\n");
-	pp_buf_release(&t);
 	free(s);
 }
 
@@ -229,7 +218,9 @@ size_t ana_rpt_table(struct ana_rpt *r, const struct ana_rpt_child *c,
 	struct rpt_csv t;
 	size_t *order, nr, rank;
 
-	rpt_csv_parse(c->out, c->out_sz, &t);
+	rpt_csv_parse(c->out, c->out_sz, o->table, &t);
+	if (o->table && !t.nr_cols)
+		return 0;	/* the analyzer did not write that table this time */
 	if (o->caption) {
 		pp_buf_adds(&r->body, "<h3>");
 		rpt_html(&r->body, o->caption);

@@ -70,8 +70,6 @@ struct ana_rpt {
 void rpt_html(struct pp_buf *b, const char *s);
 /** rpt_json() - @s as a JSON string literal that can sit inside <script>: no raw '<', '>', '&'. */
 void rpt_json(struct pp_buf *b, const char *s);
-/** rpt_shell_word() - @s as one shell word (single-quoted when it needs to be). */
-void rpt_shell_word(struct pp_buf *b, const char *s);
 /** rpt_number() - whether @s is a number as tables print them ("12", "-1.5", "35.07%"). */
 bool rpt_number(const char *s, double *v);
 
@@ -84,10 +82,10 @@ struct rpt_csv {
 	size_t nr_cells, cap_cells;
 };
 /**
- * rpt_csv_parse() - the last table of @text: a header line starts a table, a line
- * equal to the header (an -i interval's next table) starts it again
+ * rpt_csv_parse() - the table of @text whose first column is @first_col (NULL: the
+ * first table's); the last such table when there are several (-i intervals)
  */
-void rpt_csv_parse(const char *text, size_t len, struct rpt_csv *t);
+void rpt_csv_parse(const char *text, size_t len, const char *first_col, struct rpt_csv *t);
 /** rpt_csv_header() - start a table of one's own with the columns @cols (NULL-terminated). */
 void rpt_csv_header(struct rpt_csv *t, const char *const *cols);
 /** rpt_csv_addf() - the next cell, row by row (a row ends after nr_cols cells). */

@@ -108,6 +108,7 @@ void ana_rpt_summary(struct ana_rpt *r, size_t max_rows);
 
 /* How a child's CSV becomes a table. */
 struct ana_rpt_table_opts {
+	const char *table;		/* the table whose first column this is (NULL: the first) */
 	const char *caption;		/* above the table, or NULL */
 	const char *rank_by;		/* keep the rows largest in this column (NULL: the first ones) */
 	const char *const *drop;	/* columns left out (NULL-terminated), or NULL */
@@ -116,7 +117,7 @@ struct ana_rpt_table_opts {
 };
 
 /**
- * ana_rpt_table() - the last table of @c's CSV output as a sortable HTML table
+ * ana_rpt_table() - a table of @c's CSV output (o->table) as a sortable HTML table
  * Return: the number of rows the CSV had (0: an empty table, said in the page).
  */
 size_t ana_rpt_table(struct ana_rpt *r, const struct ana_rpt_child *c,

@@ -39,8 +39,7 @@ static void kvf(struct ana_rpt *r, const char *k, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		pp_die("out of memory");
+	s = pp_xvasprintf(fmt, ap);
 	va_end(ap);
 	kv(r, k, s);
 	free(s);
