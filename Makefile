@@ -299,12 +299,13 @@ install-pp-record install-pp: $(MAN_PAGES)
 #
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs, the Python module, man pages,
 # bash completion, docs and samples in their FHS places; make uninstall removes those files
-# again (and the empty directories of $(DOCDIR)).  install-pp-record and install-pp are its two
-# halves, one per Debian package (debian/rules); `programs` is what they install.  Man pages
-# and completion are the files that exist when the recipe runs in $(MAN_DIRS) (NAME.1, NAME.5)
-# and $(COMPLETION_SRC) (one bash-completion file per command, named after it): pp-record's go
-# with install-pp-record, the others with install-pp.  A rule that generates them makes itself
-# a prerequisite of programs, install-pp-record and install-pp.
+# again (the man pages of $(MAN_PAGES) even after a make clean) and the empty directories of
+# $(DOCDIR).  install-pp-record and install-pp are its two halves, one per Debian package
+# (debian/rules); `programs` is what they install.  Man pages and completion are the files
+# that exist when the recipe runs in $(MAN_DIRS) (NAME.1, NAME.5) and $(COMPLETION_SRC) (one
+# bash-completion file per command, named after it): pp-record's go with install-pp-record,
+# the others with install-pp.  A rule that generates them makes itself a prerequisite of
+# programs, install-pp-record and install-pp.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
@@ -354,7 +355,7 @@ endif
 uninstall:
 	$(Q)for f in $(addprefix $(DESTDIR),$(addprefix $(BINDIR)/,pp pp-record pp-analyze) \
 		$(if $(PY_EXT),$(PYTHONDIR)/pp$(PY_EXT)) \
-		$(foreach f,$(EXTRAS) $(DOC_FILES),$(call dest,$(f)))); do \
+		$(foreach f,$(sort $(EXTRAS) $(MAN_PAGES)) $(DOC_FILES),$(call dest,$(f)))); do \
 		if [ -e "$$f" ] || [ -L "$$f" ]; then echo "  RM      $$f"; rm -f "$$f"; fi; done
 	$(Q)if [ -d $(DESTDIR)$(DOCDIR) ]; then find $(DESTDIR)$(DOCDIR) -depth -type d -empty -delete; fi
 

@@ -14,7 +14,7 @@
 #   t701.4  python3 -c 'import pp' with PYTHONPATH at the staged module, a capture read
 #   t701.5  man pages and completion: files in the source dirs go to man1, man5 and
 #           bash-completion/completions (pp-record's with install-pp-record), and away again
-#   t701.6  make uninstall: no file left in the DESTDIR
+#   t701.6  make uninstall, as after a make clean: no file left in the DESTDIR
 . "$(dirname "$0")/lib.sh"
 
 O=$(cd "$PP_LOAD/.." && pwd)
@@ -150,8 +150,8 @@ inst uninstall "$D5" MAN_DIRS="$T/man" COMPLETION_SRC="$T/completion" PREFIX=/us
 find "$D5" ! -type d >left5
 [ ! -s left5 ] || { cat left5; fail "t701.5: uninstall left files"; }
 
-# --- t701.6 uninstall ---
-inst uninstall "$D"
+# --- t701.6 uninstall (as after a make clean: no $(O)/man, the pages are still removed) ---
+inst uninstall "$D" O="$T/cleaned"
 find "$D" ! -type d >left
 [ ! -s left ] || { cat left; fail "t701.6: uninstall left files"; }
 [ ! -e "$DOC" ] || fail "t701.6: $DOC is still there"
