@@ -43,7 +43,7 @@ has() {
 # options LINES: the option names of --help lines ("-e, --event <x>", "    --for <x>", "-1")
 options() {
 	sed -nE 's/^ {2,}(-[^ ,]+)(, (--[^ ]+))?.*/\1 \3/p' | tr ' ' '\n' |
-		sed -nE 's/^(--?[A-Za-z0-9][A-Za-z0-9-]*).*/\1/p' | sort -u
+		sed -nE 's/^(--?[A-Za-z0-9][A-Za-z0-9_-]*).*/\1/p' | sort -u
 }
 
 # t703.3 every option of pp-record --help, under OPTIONS; its examples
