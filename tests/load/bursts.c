@@ -10,7 +10,9 @@
  *   -c  pin to this CPU (default: not pinned)
  *
  * Last line on stderr (the ground truth):
- *   LOAD bursts calls=B*N burst=B period_ms=P bursts=N pid=P
+ *   LOAD bursts calls=B*N burst=B period_ms=P bursts=N late=L pid=P
+ * late: bursts that began more than 2 ms after their time, or ran into the next
+ * period (a busy machine delayed the wake-up): their timing is not the load's.
  */
 #include <getopt.h>
 #include <sched.h>
@@ -50,10 +52,21 @@ int main(int argc, char **argv)
 		if (sched_setaffinity(0, sizeof(set), &set))
 			perror("bursts: sched_setaffinity");
 	}
+	unsigned long late = 0;
+
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (unsigned long i = 0; i < n; i++) {
+		struct timespec t0, t1;
+		long long due = (long long)next.tv_sec * 1000000000LL + next.tv_nsec, at, end;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		for (unsigned long k = 0; k < burst; k++)
 			syscall(SYS_getppid);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		at = (long long)t0.tv_sec * 1000000000LL + t0.tv_nsec;
+		end = (long long)t1.tv_sec * 1000000000LL + t1.tv_nsec;
+		if (at - due > 2000000LL || end - due > (long long)period_ms * 1000000LL)
+			late++;
 		next.tv_nsec += (long)(period_ms % 1000) * 1000000L;
 		next.tv_sec += (time_t)(period_ms / 1000);
 		if (next.tv_nsec >= 1000000000L) {
@@ -62,7 +75,7 @@ int main(int argc, char **argv)
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
-	fprintf(stderr, "LOAD bursts calls=%lu burst=%lu period_ms=%lu bursts=%lu pid=%d\n",
-		burst * n, burst, period_ms, n, (int)getpid());
+	fprintf(stderr, "LOAD bursts calls=%lu burst=%lu period_ms=%lu bursts=%lu late=%lu pid=%d\n",
+		burst * n, burst, period_ms, n, late, (int)getpid());
 	return 0;
 }
