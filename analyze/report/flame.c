@@ -6,10 +6,10 @@
  * The data is the tree in pre-order, three numbers a frame: depth, name index,
  * total weight ("nodes":[d,n,t, d,n,t ...]) with the names once each ("names").
  * The script rebuilds parents from the depths.  Pruning keeps a frame when its
- * total is at least min_pct of the whole and it is among the max_frames largest:
- * a child never outweighs its parent, so what is kept is a tree (every parent of
- * a kept frame is kept), and what was left out shows as the gap beside a frame's
- * children.  The page says how many frames and how much weight were left out.
+ * total is at least min_pct of the whole and it is among the max_frames first in
+ * rank order (heavier, then shallower, then earlier): a parent ranks before its
+ * children, so what is kept is a tree, and what was left out shows as the gap
+ * above a frame's callers.  The page says how many frames were left out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +19,21 @@
 #include "common/intern.h"
 #include "common/log.h"
 
+/* A frame as the cut sees it: its weight, depth and place in the pre-order walk. */
+struct flame_rank {
+	uint64_t total;
+	uint32_t depth;
+	size_t idx;
+};
+
 struct flame_out {
 	struct pp_buf *nodes;
 	struct pp_intern *names;
-	uint64_t min_total;
+	struct flame_rank *ranks;	/* every frame's, to find the cut */
+	size_t nr_ranks, cap_ranks;
+	struct flame_rank cut;		/* the last frame kept, in rank order */
+	size_t idx;			/* the walk's position */
 	size_t nr_kept, nr_left;
-	uint64_t left_weight;		/* of the left-out frames whose parent was kept */
-	uint64_t *totals;		/* every frame's, to find the cut */
-	size_t nr_totals, cap_totals;
 	uint32_t max_depth;
 };
 
@@ -34,23 +41,44 @@ static int collect(struct pp_flame_node *n, void *arg)
 {
 	struct flame_out *o = arg;
 
-	if (o->nr_totals == o->cap_totals) {
-		o->cap_totals = o->cap_totals ? 2 * o->cap_totals : 1024;
-		o->totals = pp_xrealloc(o->totals, o->cap_totals * sizeof(*o->totals));
+	if (o->nr_ranks == o->cap_ranks) {
+		o->cap_ranks = o->cap_ranks ? 2 * o->cap_ranks : 1024;
+		o->ranks = pp_xrealloc(o->ranks, o->cap_ranks * sizeof(*o->ranks));
 	}
-	o->totals[o->nr_totals++] = n->total;
+	o->ranks[o->nr_ranks] = (struct flame_rank){ n->total, n->depth, o->nr_ranks };
+	o->nr_ranks++;
 	return 0;
+}
+
+/*
+ * Rank order: heavier first, then shallower, then earlier in the walk.  A parent
+ * weighs at least as much as its child and is shallower, so it always ranks before
+ * it: the first N frames of this order are a tree.
+ */
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct flame_rank *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static bool kept(const struct flame_out *o, const struct flame_rank *k)
+{
+	return rank_cmp(k, &o->cut) <= 0;
 }
 
 static int emit(struct pp_flame_node *n, void *arg)
 {
 	struct flame_out *o = arg;
+	struct flame_rank k = { n->total, n->depth, o->idx++ };
 	bool added;
 
-	if (n->total < o->min_total) {
+	if (!kept(o, &k)) {
 		o->nr_left++;
-		if (!n->parent->parent || n->parent->total >= o->min_total)
-			o->left_weight += n->total;
 		return 0;
 	}
 	pp_buf_addf(o->nodes, ",%u,%u,%llu", n->depth,
@@ -61,27 +89,22 @@ static int emit(struct pp_flame_node *n, void *arg)
 	return 0;
 }
 
-static int cmp_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-/* The smallest total kept: min_pct of @total, raised so that at most @max frames stay. */
+/*
+ * The last frame kept: of the frames of at least min_pct of @total, the max_frames
+ * first in rank order.  Return: the smallest weight kept.
+ */
 static uint64_t cut(struct flame_out *o, uint64_t total, const struct ana_rpt_flame_opts *opt)
 {
 	uint64_t min = (uint64_t)((double)total * opt->min_pct / 100.0);
+	size_t n = 0;
 
-	if (min < 1)
-		min = 1;
-	if (opt->max_frames && o->nr_totals > opt->max_frames) {
-		qsort(o->totals, o->nr_totals, sizeof(*o->totals), cmp_desc);
-		/* ties at the cut would pass it together: cut just above them */
-		if (o->totals[opt->max_frames] >= min)
-			min = o->totals[opt->max_frames] + 1;
-	}
-	return min;
+	qsort(o->ranks, o->nr_ranks, sizeof(*o->ranks), rank_cmp);
+	while (n < o->nr_ranks && o->ranks[n].total >= (min ? min : 1) &&
+	       (!opt->max_frames || n < opt->max_frames))
+		n++;
+	/* nothing passes: a cut before the first frame */
+	o->cut = n ? o->ranks[n - 1] : (struct flame_rank){ UINT64_MAX, 0, 0 };
+	return n ? o->ranks[n - 1].total : 0;
 }
 
 static int load(const char *path, struct pp_flame *fg)
@@ -110,7 +133,7 @@ uint64_t ana_rpt_flame(struct ana_rpt *r, const char *path, const struct ana_rpt
 	struct pp_buf nodes = PP_BUF_INIT;
 	struct flame_out o = { .nodes = &nodes, .names = pp_intern_new() };
 	const char *unit = opt->unit ? opt->unit : "samples";
-	uint64_t total;
+	uint64_t total, smallest;
 	char pct[32];
 
 	if (load(path, fg))
@@ -121,15 +144,15 @@ uint64_t ana_rpt_flame(struct ana_rpt *r, const char *path, const struct ana_rpt
 		goto out;
 	}
 	pp_flame_walk(fg, collect, &o);
-	o.min_total = cut(&o, total, opt);
+	smallest = cut(&o, total, opt);
 	pp_flame_walk(fg, emit, &o);
 
 	if (r->nr_flames++)
 		pp_buf_addch(&r->flames, ',');
 	pp_buf_addf(&r->flames, "{\"unit\":");
 	rpt_json(&r->flames, unit);
-	pp_buf_addf(&r->flames, ",\"total\":%llu,\"depth\":%u,\"names\":[",
-		    (unsigned long long)total, o.max_depth);
+	pp_buf_addf(&r->flames, ",\"total\":%llu,\"depth\":%u,\"left\":%zu,\"names\":[",
+		    (unsigned long long)total, o.max_depth, o.nr_left);
 	for (size_t i = 0; i < pp_intern_count(o.names); i++) {
 		if (i)
 			pp_buf_addch(&r->flames, ',');
@@ -149,11 +172,10 @@ uint64_t ana_rpt_flame(struct ana_rpt *r, const char *path, const struct ana_rpt
 		    r->nr_flames - 1);
 	snprintf(pct, sizeof(pct), "%g%%", opt->min_pct);
 	if (o.nr_left)
-		ana_rpt_text(r, "%zu frames drawn; %zu frames under %llu %s (%s of %llu, or beyond the "
-			     "%zu largest) are left out, %llu %s in all: the gaps beside their "
-			     "parents' children.", o.nr_kept, o.nr_left,
-			     (unsigned long long)o.min_total, unit, pct, (unsigned long long)total,
-			     opt->max_frames, (unsigned long long)o.left_weight, unit);
+		ana_rpt_text(r, "%zu frames drawn, the smallest of %llu %s; %zu smaller frames (under "
+			     "%s of the %llu, or beyond the %zu largest) are left out: they are the "
+			     "gaps above their callers.", o.nr_kept, (unsigned long long)smallest,
+			     unit, o.nr_left, pct, (unsigned long long)total, opt->max_frames);
 	else
 		ana_rpt_text(r, "%zu frames, %llu %s: every stack is drawn.", o.nr_kept,
 			     (unsigned long long)total, unit);
@@ -163,7 +185,7 @@ uint64_t ana_rpt_flame(struct ana_rpt *r, const char *path, const struct ana_rpt
 out:
 	pp_buf_release(&nodes);
 	pp_intern_free(o.names);
-	free(o.totals);
+	free(o.ranks);
 	pp_flame_free(fg);
 	return total;
 }

@@ -82,6 +82,7 @@
 		this.info = root.querySelector('.finfo');
 		this.status = root.querySelector('.fstatus');
 		this.unit = d.unit;
+		this.left = d.left || 0;
 		this.name = new Array(N);
 		this.tot = new Array(N);
 		this.dep = new Array(N);
@@ -211,7 +212,8 @@
 		}
 		this.matched = sum;
 		this.root.dataset.matches = String(count);
-		this.status.textContent = re ? count + ' frames match, ' + pct(sum, this.tot[0]) + ' of all' : '';
+		this.status.textContent = re ? count + ' frames match, ' + pct(sum, this.tot[0]) + ' of all' +
+			(this.left ? ' (the frames drawn: ' + this.left + ' small ones were left out)' : '') : '';
 		this.render();
 	};
 
