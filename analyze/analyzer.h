@@ -29,14 +29,34 @@ struct tep_event;
 struct pp_expr;
 struct pp_field;
 struct ana_perfeval;
+struct ana_az_state;
+struct pp_wire;
 
 enum ana_format { ANA_FMT_TEXT, ANA_FMT_JSON, ANA_FMT_CSV };
 
-/* Where an analyzer writes: -o FILE or stdout, in the --format chosen. */
+/*
+ * Where an analyzer writes: -o FILE or stdout, in the --format chosen.  @fp is
+ * a net over the real stream (common/quote.h): everything written to stdout,
+ * and a text report to a file, shows the control bytes and the bytes that are
+ * not UTF-8 a capture's strings may hold as \xHH, never raw.  A JSON or CSV
+ * file (-o) is written as is, exact in its own escaping.
+ */
 struct ana_out {
 	FILE *fp;
 	enum ana_format format;
+	FILE *raw;			/* the real stream under @fp: stdout or the -o file */
+	bool tty;			/* @raw is a terminal */
 };
+
+/**
+ * ana_out_raw() - the real stream under @o->fp, for bytes that must pass unchanged
+ * (a binary export); text written there must be escaped by its writer.
+ * Return: borrowed, stdout or the -o file.
+ */
+FILE *ana_out_raw(const struct ana_out *o);
+
+/** ana_out_tty() - whether the report goes to a terminal (isatty() of the real stream). */
+bool ana_out_tty(const struct ana_out *o);
 
 /* One event type of the capture. */
 struct ana_evtype {
@@ -205,6 +225,27 @@ struct pp_analyzer_ops {
 	void (*flush)(struct pp_az *az);
 	/* SIGUSR2: the analyzer's own statistics, each line indented by @indent (perf-prof's). */
 	void (*print_stat)(struct pp_az *az, int indent);
+	/*
+	 * Mergeable state (docs/state-format.md): optional, for analyzers with
+	 * PP_AZC_MERGE; state_write and state_read come together, with a
+	 * state_version >= 1 that changes whenever their section's layout does.
+	 * state_write: append the analyzer's section to @out: what ->finish() would
+	 *   report, as data.  Called in place of ->finish() after the replay of a
+	 *   range (--state-out; ana_state_recording() was true all along), and after
+	 *   a merge.  Return: 0 or a negative code.
+	 * state_read: add one state's section to the instance (after ->init() on a
+	 *   session made from the states' context): what the replay of that state's
+	 *   range would have added.  Adding is commutative and exact.  Return: 0, or
+	 *   pp_wire_fail()'s code for a section that does not hold together.
+	 * state_join: sources @before and @after (ids, ana_state_sources()) are
+	 *   adjacent ranges of one capture: complete what crossed the boundary
+	 *   (optional: analyzers with nothing open at a range's end have nothing to do).
+	 * After the reads and joins, ->finish() prints the report, as after a replay.
+	 */
+	unsigned state_version;
+	int (*state_write)(struct pp_az *az, struct pp_buf *out);
+	int (*state_read)(struct pp_az *az, struct pp_wire *in);
+	void (*state_join)(struct pp_az *az, unsigned before, unsigned after);
 };
 
 /*
@@ -256,6 +297,7 @@ struct pp_az {
 	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
 	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
 	struct ana_perfeval *perfeval;	/* --perfeval-cpus/-pids, or NULL (core-owned) */
+	struct ana_az_state *state;	/* --state-out, merge, report; or NULL (core-owned) */
 };
 
 /* --- Services of the core for analyzers ----------------------------------- */
@@ -290,8 +332,13 @@ bool ana_task_get(struct ana_session *s, uint32_t tid, struct ana_task_info *out
  */
 bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *out);
 
+/* What ana_time_str() gives for a time whose wall clock does not fit (near 2^64 ns). */
+#define ANA_TIME_OUT_OF_RANGE "(out of range)"
+
 /**
- * ana_time_str() - wall-clock time of capture time @t_ns: "YYYY-MM-DD HH:MM:SS.uuuuuu"
+ * ana_time_str() - wall-clock time of capture time @t_ns: "YYYY-MM-DD HH:MM:SS.uuuuuu",
+ * ANA_TIME_OUT_OF_RANGE when it would not fit in 64-bit nanoseconds (never a wrapped
+ * date), capture time "sec.usec" when the capture has no clock mapping
  * Return: @buf (at least 32 bytes).
  */
 char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz);
@@ -487,7 +534,8 @@ bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_
 
 /**
  * ana_realtime_ns() - CLOCK_REALTIME (ns since the epoch) of capture time @t_ns
- * Return: false, and 0 in *@real_ns, when the capture has no clock mapping.
+ * Return: false, and 0 in *@real_ns, when the capture has no clock mapping or the
+ * result does not fit in 64 bits (common/sat.h: out of range, not wrapped).
  */
 bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
 
@@ -570,6 +618,28 @@ int64_t ana_expr_eval_trace(struct pp_az *az, const struct pp_expr *e, const str
 			    struct pp_buf *trace);
 /** ana_expr_eval_str() - evaluate an expression of type char* on @ev. Borrowed until next eval. */
 const char *ana_expr_eval_str(struct pp_az *az, const struct pp_expr *e, const struct pp_event *ev);
+
+/* --- Mergeable state (docs/state-format.md) ---------------------------------- */
+
+/**
+ * ana_state_recording() - the replay ends in a state (--state-out), not a report:
+ * no listing is printed, and what is open at the range's start and end is kept for
+ * state_join()
+ */
+bool ana_state_recording(const struct pp_az *az);
+
+/**
+ * ana_state_sources() - the capture ranges (sources) the instance's state covers, by
+ * id, in the order state_write() writes per-source data: { 0 } after a replay
+ * Return: the number of ids in *@ids (borrowed).
+ */
+size_t ana_state_sources(const struct pp_az *az, const unsigned **ids);
+
+/**
+ * ana_state_source_in() - in state_read(), the id of source @i of the state being read
+ * Return: false, with pp_wire_fail() on @in, when the state has no source @i.
+ */
+bool ana_state_source_in(const struct pp_az *az, struct pp_wire *in, uint64_t i, unsigned *id);
 
 /* --- Registers a sample carries ---------------------------------------------- */
 

@@ -10,6 +10,7 @@
 
 #include "analyze/internal.h"
 #include "common/log.h"
+#include "common/quote.h"
 #include "common/man.h"
 
 static void dump_sample(const struct ppf_record *r)
@@ -34,8 +35,19 @@ static void dump_sample(const struct ppf_record *r)
 	putchar('\n');
 }
 
+/*
+ * The capture's strings (keys, names, comms, paths) as text fields: control bytes
+ * and bytes that are not UTF-8 print as \xHH (common/quote.h), never raw.  Four
+ * scratch buffers: no line prints more strings.
+ */
+struct dump_q {
+	struct pp_buf b[4];
+};
+#define Q(i, str) pp_quote_str(&q.b[i], (str))
+
 int cmd_dump(struct ana_session *s, int argc, const char **argv)
 {
+	struct dump_q q = { 0 };
 	const struct ppf_segment *seg, *prev = NULL;
 	uint64_t prev_off = UINT64_MAX;
 	struct ppf_record r;
@@ -63,24 +75,27 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv)
 			prev_off = seg->offset;
 		}
 		switch (r.type) {
-		case PPF_REC_KV: printf("KV %s=%s\n", r.u.kv.key, r.u.kv.value); break;
-		case PPF_REC_STAT: printf("STAT %s=%llu\n", r.u.stat.key, (unsigned long long)r.u.stat.value); break;
-		case PPF_REC_SYSCALL: printf("SYSCALL %u %s\n", r.u.syscall.nr, r.u.syscall.name); break;
+		case PPF_REC_KV: printf("KV %s=%s\n", Q(0, r.u.kv.key), Q(1, r.u.kv.value)); break;
+		case PPF_REC_STAT:
+			printf("STAT %s=%llu\n", Q(0, r.u.stat.key), (unsigned long long)r.u.stat.value);
+			break;
+		case PPF_REC_SYSCALL: printf("SYSCALL %u %s\n", r.u.syscall.nr, Q(0, r.u.syscall.name)); break;
 		case PPF_REC_EVENT_DESC:
 			printf("EVENT id=%u kind=%u flags=%#x tp=%u name=%s selector=%s filter=%s attr=%u format=%zu\n",
-			       r.u.event.id, r.u.event.kind, r.u.event.flags, r.u.event.tp_id, r.u.event.name,
-			       r.u.event.selector, r.u.event.filter, r.u.event.attr_sz, strlen(r.u.event.format));
+			       r.u.event.id, r.u.event.kind, r.u.event.flags, r.u.event.tp_id,
+			       Q(0, r.u.event.name), Q(1, r.u.event.selector), Q(2, r.u.event.filter),
+			       r.u.event.attr_sz, strlen(r.u.event.format));
 			break;
 		case PPF_REC_TASK:
 			printf("TASK pid=%u tid=%u ppid=%u comm=%s cmdline=%s\n", r.u.task.pid, r.u.task.tid,
-			       r.u.task.ppid, r.u.task.comm, r.u.task.cmdline);
+			       r.u.task.ppid, Q(0, r.u.task.comm), Q(1, r.u.task.cmdline));
 			break;
 		case PPF_REC_KSYM:
 			printf("KSYM %llx %c %s %s\n", (unsigned long long)r.u.ksym.addr, r.u.ksym.type,
-			       r.u.ksym.name, r.u.ksym.module);
+			       Q(0, r.u.ksym.name), Q(1, r.u.ksym.module));
 			break;
 		case PPF_REC_DSO:
-			printf("DSO %s syms=%u flags=%#x text=%llx@%llx build_id=", r.u.dso.path, r.u.dso.nr_syms,
+			printf("DSO %s syms=%u flags=%#x text=%llx@%llx build_id=", Q(0, r.u.dso.path), r.u.dso.nr_syms,
 			       r.u.dso.flags, (unsigned long long)r.u.dso.text_vaddr,
 			       (unsigned long long)r.u.dso.text_offset);
 			for (uint32_t i = 0; i < r.u.dso.build_id_sz; i++)
@@ -89,12 +104,12 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv)
 			break;
 		case PPF_REC_SYM:
 			printf("SYM %llx %llu %s\n", (unsigned long long)r.u.sym.start,
-			       (unsigned long long)r.u.sym.size, r.u.sym.name);
+			       (unsigned long long)r.u.sym.size, Q(0, r.u.sym.name));
 			break;
 		case PPF_REC_SAMPLE: dump_sample(&r); break;
 		case PPF_REC_COMM:
 			printf("%llu COMM pid=%u tid=%u exec=%u %s\n", (unsigned long long)r.time_ns,
-			       r.u.comm.pid, r.u.comm.tid, r.u.comm.exec, r.u.comm.comm);
+			       r.u.comm.pid, r.u.comm.tid, r.u.comm.exec, Q(0, r.u.comm.comm));
 			break;
 		case PPF_REC_FORK:
 		case PPF_REC_EXIT:
@@ -106,7 +121,7 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv)
 			printf("%llu MMAP pid=%u %llx-%llx pgoff=%llx %s\n", (unsigned long long)r.time_ns,
 			       r.u.mmap.pid, (unsigned long long)r.u.mmap.addr,
 			       (unsigned long long)(r.u.mmap.addr + r.u.mmap.len),
-			       (unsigned long long)r.u.mmap.pgoff, r.u.mmap.path);
+			       (unsigned long long)r.u.mmap.pgoff, Q(0, r.u.mmap.path));
 			break;
 		case PPF_REC_LOST:
 			printf("%llu LOST cpu=%u count=%llu\n", (unsigned long long)r.time_ns, r.u.lost.cpu,
@@ -135,6 +150,8 @@ int cmd_dump(struct ana_session *s, int argc, const char **argv)
 			printf("UNKNOWN type=%u size=%u\n", r.type, r.body_sz);
 		}
 	}
+	for (size_t i = 0; i < PP_ARRAY_SIZE(q.b); i++)
+		pp_buf_release(&q.b[i]);
 	if (rc < 0) {
 		pp_err("reading '%s': %s", s->path, ppf_reader_errmsg(s->r));
 		return 1;

@@ -90,12 +90,13 @@ static void template_print(struct ana_session *s, const struct pp_az *az)
 				? " [--%s]" : " [--%s .]", o->long_name);
 	}
 	pp_buf_adds(&b, " [-C .] [-p .] [-t .] [-i .] [--time .] [--format .] [-o .]");
-	fprintf(stdout, "%s\n", pp_buf_str(&b));
+	fprintf(az->out.fp, "%s\n", pp_buf_str(&b));	/* the net: names from the capture */
 	pp_buf_release(&b);
 }
 
 int ana_event_help(struct ana_session *s, struct pp_az *az)
 {
+	FILE *fp = az->out.fp;
 	int rc = ana_az_select(az);
 
 	if (rc)
@@ -110,14 +111,15 @@ int ana_event_help(struct ana_session *s, struct pp_az *az)
 			dup |= az->sels[k].type == t;
 		if (dup)
 			continue;
-		printf("# %s, recorded as '%s'%s%s\n", t->name, t->selector,
-		       t->filter && *t->filter ? " with filter " : "", t->filter ? t->filter : "");
+		/* through the analyzer's output, the net: the format text is the capture's */
+		fprintf(fp, "# %s, recorded as '%s'%s%s\n", t->name, t->selector,
+			t->filter && *t->filter ? " with filter " : "", t->filter ? t->filter : "");
 		if (*fmt)
-			fputs(fmt, stdout);
+			fputs(fmt, fp);
 		else
-			printf("(no format: not a tracepoint; samples have time, cpu, pid, tid, "
-			       "period%s)\n", t->desc_flags & PPF_EVF_STACK ? ", stack" : "");
-		printf("\n");
+			fprintf(fp, "(no format: not a tracepoint; samples have time, cpu, pid, tid, "
+				"period%s)\n", t->desc_flags & PPF_EVF_STACK ? ", stack" : "");
+		fputc('\n', fp);
 	}
 	template_print(s, az);
 	return 0;

@@ -12,11 +12,14 @@
 
 #include "analyze/internal.h"
 #include "common/log.h"
+#include "common/quote.h"
+#include "common/sat.h"
 #include "common/man.h"
 #include "common/units.h"
 
 struct info {
 	uint64_t first_ns, last_ns, nr_samples, nr_late, nr_lost;
+	bool lost_sat;			/* a loss sum passed 2^64-1: printed as "N or more" */
 	uint64_t nr_ksyms, nr_dsos, nr_syms, nr_tasks, nr_comm, nr_mmap;
 	uint64_t seg_by_kind[8];
 	struct pp_u64map counts;	/* id -> count (stored in the pointer) */
@@ -62,8 +65,12 @@ static int scan(struct ana_session *s, struct info *in)
 			break;
 		case PPF_REC_LOST: {
 			void **c = pp_u64map_slot(&in->lost, rec.u.lost.cpu);
-			*c = (void *)((uintptr_t)*c + rec.u.lost.count);
-			in->nr_lost += rec.u.lost.count;
+			uint64_t v = (uintptr_t)*c;
+
+			/* counts from the capture: 2^64-1 and 5 is not 4 */
+			in->lost_sat |= pp_sat_add(&v, rec.u.lost.count);
+			*c = (void *)(uintptr_t)v;
+			in->lost_sat |= pp_sat_add(&in->nr_lost, rec.u.lost.count);
 			break;
 		}
 		case PPF_REC_KSYM: in->nr_ksyms++; break;
@@ -89,19 +96,27 @@ static const char *hv(struct ana_session *s, const char *k)
 	return v ? v : "";
 }
 
-static void print_text(struct ana_session *s, struct info *in)
+/* Text output: the capture's strings as fields (common/quote.h), in scratch @i. */
+struct info_q {
+	struct pp_buf b[5];
+};
+#define QV(i, str) pp_quote_str(&q->b[i], (str))
+
+static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 {
 	const struct ppf_file_info *fi = ppf_reader_info(s->r);
 	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
 	char a[64], b[64], t[64];
 
-	printf("capture      %s\n", s->path);
+	printf("capture      %s\n", QV(0, s->path));
 	printf("format       %u.%u%s\n", fi->major, fi->minor, fi->has_index ? " (indexed)" : "");
-	printf("host         %s (%s %s %s), %s CPUs online / %s possible, page size %s\n",
-	       hv(s, "hostname"), hv(s, "sysname")[0] ? hv(s, "sysname") : "Linux", hv(s, "release"),
-	       hv(s, "machine"), hv(s, "nr_cpus_online"), hv(s, "nr_cpus_possible"), hv(s, "page_size"));
-	printf("command      %s\n", hv(s, "cmdline"));
-	printf("recorder     pp-record %s, clock %s\n", hv(s, "pp_version"), hv(s, "clock"));
+	printf("host         %s (%s ", QV(0, hv(s, "hostname")),
+	       QV(1, hv(s, "sysname")[0] ? hv(s, "sysname") : "Linux"));
+	printf("%s %s), %s CPUs online / %s possible, ", QV(0, hv(s, "release")), QV(1, hv(s, "machine")),
+	       QV(2, hv(s, "nr_cpus_online")), QV(3, hv(s, "nr_cpus_possible")));
+	printf("page size %s\n", QV(0, hv(s, "page_size")));
+	printf("command      %s\n", QV(0, hv(s, "cmdline")));
+	printf("recorder     pp-record %s, clock %s\n", QV(0, hv(s, "pp_version")), QV(1, hv(s, "clock")));
 	if (in->nr_samples || in->nr_readings) {
 		printf("time         %s .. %s", ana_ts_str(in->first_ns, a, sizeof(a)),
 		       ana_ts_str(in->last_ns, b, sizeof(b)));
@@ -120,7 +135,7 @@ static void print_text(struct ana_session *s, struct info *in)
 		uintptr_t n = (uintptr_t)pp_u64map_get(&in->counts, e->id);
 		uintptr_t r = (uintptr_t)pp_u64map_get(&in->readings, e->id);
 
-		printf("  %-40s %12llu%s", e->name, (unsigned long long)n,
+		printf("  %-40s %12llu%s", QV(0, e->name), (unsigned long long)n,
 		       (e->desc_flags & PPF_EVF_USER_FILTER) ? "  (filter applied at analysis)" : "");
 		if (e->desc_flags & PPF_EVF_COUNTING)
 			printf("  counted: %llu readings", (unsigned long long)r);
@@ -128,7 +143,8 @@ static void print_text(struct ana_session *s, struct info *in)
 			printf("  reads the counters' group: %llu readings", (unsigned long long)r);
 		putchar('\n');
 	}
-	printf("lost         %llu", (unsigned long long)in->nr_lost);
+	printf("lost         %llu%s", (unsigned long long)in->nr_lost,
+	       in->lost_sat ? " or more (the sum of the loss records passed 2^64-1)" : "");
 	/* per CPU, in CPU order */
 	for (uint64_t cpu = 0, seen = 0; seen < in->lost.nr && cpu < 65536; cpu++) {
 		void *v = pp_u64map_get(&in->lost, cpu);
@@ -214,8 +230,9 @@ static void print_json(struct ana_session *s, struct info *in)
 			    (unsigned long long)(uintptr_t)pp_u64map_get(&in->counts, e->id),
 			    (unsigned long long)(uintptr_t)pp_u64map_get(&in->readings, e->id));
 	}
-	pp_buf_addf(&b, "],\"nr_events\":%llu,\"lost\":%llu,\"lost_per_cpu\":{",
-		    (unsigned long long)in->nr_samples, (unsigned long long)in->nr_lost);
+	pp_buf_addf(&b, "],\"nr_events\":%llu,\"lost\":%llu,\"lost_saturated\":%s,\"lost_per_cpu\":{",
+		    (unsigned long long)in->nr_samples, (unsigned long long)in->nr_lost,
+		    in->lost_sat ? "true" : "false");
 	size_t it = 0;
 	uint64_t k;
 	void *v;
@@ -276,10 +293,15 @@ int cmd_info(struct ana_session *s, int argc, const char **argv)
 		return 2;
 	}
 	int rc = scan(s, &in);
-	if (format && !strcmp(format, "json"))
+	if (format && !strcmp(format, "json")) {
 		print_json(s, &in);
-	else
-		print_text(s, &in);
+	} else {
+		struct info_q q = { 0 };
+
+		print_text(s, &in, &q);
+		for (size_t i = 0; i < PP_ARRAY_SIZE(q.b); i++)
+			pp_buf_release(&q.b[i]);
+	}
 	pp_u64map_release(&in.counts);
 	pp_u64map_release(&in.readings);
 	pp_u64map_release(&in.lost);

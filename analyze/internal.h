@@ -95,6 +95,7 @@ struct ana_session {
 	uint64_t first_ns, last_ns;	/* of the samples replayed */
 	uint64_t range_start_ns, range_end_ns;	/* --time, 0 = open */
 	uint64_t lost_total;
+	bool lost_saturated;		/* a loss sum reached 2^64-1 (common/sat.h) */
 	struct ana_lost_cpu *lost_cpus;
 	size_t nr_lost_cpus;
 
@@ -121,6 +122,8 @@ struct ana_session {
 	uint64_t wall_sec;		/* print.c's cache of the last wall-clock second */
 	char wall_str[24];		/* "YYYY-MM-DD HH:MM:SS" of wall_sec */
 	struct pp_buf print_check;	/* print.c's scratch for the fast-path self-check */
+	/* a session made from a state (analyze/state/, no reader): its captures' damage */
+	struct ppf_read_stats state_stats;
 	char errmsg[512];
 };
 

@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * output.c - where and how an analyzer's report is written (-o, --format).
+ *
+ * A report goes through a net (common/quote.h) whenever someone may read it
+ * on a terminal: to stdout in any format, and to a file in text.  A capture's
+ * comm or path may then hold ESC or an OSC sequence; it prints as \x1b.  JSON
+ * and CSV files keep the data exact in their own escaping.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyze/internal.h"
+#include "common/quote.h"
 
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz)
 {
-	o->fp = stdout;
+	o->fp = o->raw = stdout;
 	o->format = ANA_FMT_TEXT;
 	if (format) {
 		if (!strcmp(format, "json"))
@@ -23,22 +30,45 @@ int ana_out_open(struct ana_out *o, const char *path, const char *format, char *
 		}
 	}
 	if (path && strcmp(path, "-")) {
-		o->fp = fopen(path, "w");
-		if (!o->fp) {
+		o->raw = fopen(path, "w");
+		if (!o->raw) {
 			int e = errno;
 			snprintf(err, errsz, "cannot write '%s': %s", path, strerror(e));
-			o->fp = stdout;
+			o->fp = o->raw = stdout;
 			return -e;
 		}
+	}
+	o->tty = isatty(fileno(o->raw));
+	o->fp = o->raw;
+	if (o->raw == stdout || o->format == ANA_FMT_TEXT) {
+		FILE *net = pp_quote_fopen(o->raw);
+		if (!net) {
+			int e = errno;
+			snprintf(err, errsz, "cannot open the output: %s", strerror(e));
+			return -e;
+		}
+		o->fp = net;
 	}
 	return 0;
 }
 
 void ana_out_close(struct ana_out *o)
 {
-	if (o->fp && o->fp != stdout)
-		fclose(o->fp);
-	else if (o->fp)
-		fflush(o->fp);
-	o->fp = NULL;
+	if (o->fp && o->fp != o->raw)
+		fclose(o->fp);	/* the net: flushes o->raw */
+	if (o->raw && o->raw != stdout)
+		fclose(o->raw);
+	else if (o->raw)
+		fflush(o->raw);
+	o->fp = o->raw = NULL;
+}
+
+FILE *ana_out_raw(const struct ana_out *o)
+{
+	return o->raw ? o->raw : o->fp;
+}
+
+bool ana_out_tty(const struct ana_out *o)
+{
+	return o->tty;
 }

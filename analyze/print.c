@@ -19,6 +19,8 @@
 #include "analyze/internal.h"
 #include "common/expr.h"
 #include "common/dwinline.h"
+#include "common/quote.h"
+#include "common/sat.h"
 #include "common/symbolize.h"
 
 #define PERF_CONTEXT_HV ((uint64_t)-32)
@@ -227,8 +229,12 @@ static char *put_wall(struct ana_session *s, char *p, uint64_t t_ns)
 		*p++ = '.';
 		return put_u64(p, t_ns % 1000000000ull / 1000, 6, '0');
 	}
-	real = t_ns >= s->sync_perf_ns ? s->sync_real_ns + (t_ns - s->sync_perf_ns)
-				       : s->sync_real_ns - (s->sync_perf_ns - t_ns);
+	if (!pp_time_map_ns(t_ns, s->sync_perf_ns, s->sync_real_ns, &real)) {
+		/* a time near 2^64: no wall clock, never a wrapped date (26 columns as one) */
+		static const char oor[] = "(wall clock out of range) ";
+		memcpy(p, oor, sizeof(oor) - 1);
+		return p + sizeof(oor) - 1;
+	}
 	if (!s->wall_str[0] || real / 1000000000ull != s->wall_sec) {
 		struct tm tm;
 		time_t sec = (time_t)(real / 1000000000ull);
@@ -269,10 +275,30 @@ static uint64_t clock_offset(const struct ana_session *s, const struct pp_event 
 	return first;
 }
 
+/*
+ * The part of @out from @start as one text field (common/quote.h): a string
+ * field of the record may hold ESC, a newline or bytes that are not UTF-8.
+ */
+static void quote_tail(struct pp_buf *out, size_t start)
+{
+	size_t n = out->len - start;
+	char *copy;
+
+	if (pp_quote_safe_len(out->data + start, n, PP_QUOTE_FIELD) == n)
+		return;
+	copy = pp_xmalloc(n);
+	memcpy(copy, out->data + start, n);
+	out->len = start;
+	pp_buf_add_quoted(out, copy, n, PP_QUOTE_FIELD);
+	free(copy);
+}
+
 void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
-	const char *comm = ana_comm(s, ev->tid), *name = ev->type->name;
-	size_t clen = strlen(comm), nlen = strlen(name);
+	struct pp_buf qc = PP_BUF_INIT, qn = PP_BUF_INIT;
+	const char *comm = pp_quote_str(&qc, ana_comm(s, ev->tid));
+	const char *name = pp_quote_str(&qn, ev->type->name);
+	size_t clen = strlen(comm), nlen = strlen(name), start;
 	uint64_t evclock = ev->time_ns + clock_offset(s, ev);
 	char *p;
 
@@ -302,7 +328,11 @@ void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp
 	p += 2;
 	out->len = (size_t)(p - out->data);
 	out->data[out->len] = '\0';
+	start = out->len;
 	ana_event_fields(s, ev, out);
+	quote_tail(out, start);
+	pp_buf_release(&qc);
+	pp_buf_release(&qn);
 }
 
 static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr, bool kernel,
@@ -466,22 +496,26 @@ static void print_frame(struct ana_session *s, const struct pp_event *ev, uint64
 {
 	struct print_walk *w = arg;
 	struct pp_buf *out = w->out;
+	struct pp_buf qs = PP_BUF_INIT, qd = PP_BUF_INIT;
 	struct pp_sym_res res;
 	struct pp_inl_res ir;
 	bool found = resolve(s, ev, addr, kernel, &res) && res.name;
+	/* symbol names and paths come from the capture: one field each */
+	const char *dso = pp_quote_str(&qd, res.dso ? res.dso : kernel ? "[kernel.kallsyms]"
+								      : "[unknown]");
 
 	/* perf script's form: the inlined functions first, at the same address */
 	if (found && frame_inlines(w->inl, &res, kernel, &w->user_seen, &ir))
 		for (uint32_t i = 0; i < ir.nr; i++)
 			pp_buf_addf(out, "    %016llx %s" ANA_INLINED_SUFFIX "\n",
-				    (unsigned long long)addr, ir.frames[i].name);
+				    (unsigned long long)addr, pp_quote_str(&qs, ir.frames[i].name));
 	if (found)
-		pp_buf_addf(out, "    %016llx %s+0x%llx (%s)\n", (unsigned long long)addr, res.name,
-			    (unsigned long long)res.offset,
-			    res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : "[unknown]");
+		pp_buf_addf(out, "    %016llx %s+0x%llx (%s)\n", (unsigned long long)addr,
+			    pp_quote_str(&qs, res.name), (unsigned long long)res.offset, dso);
 	else
-		pp_buf_addf(out, "    %016llx [unknown] (%s)\n", (unsigned long long)addr,
-			    res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : "[unknown]");
+		pp_buf_addf(out, "    %016llx [unknown] (%s)\n", (unsigned long long)addr, dso);
+	pp_buf_release(&qs);
+	pp_buf_release(&qd);
 }
 
 void ana_stack_print_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
@@ -545,11 +579,23 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 	f->inl = inl;
 	f->user_seen = false;
 	walk_stack(s, ev, fold_frame, f);
-	pp_buf_adds(out, ana_comm(s, ev->tid));
+	/* a folded line is text: the comm and the names as fields (common/quote.h);
+	 * a ';' in the comm would be a frame boundary */
+	const char *comm = ana_comm(s, ev->tid);
+	size_t cstart = out->len;
+	pp_buf_add_quoted(out, comm, strlen(comm), PP_QUOTE_FIELD);
+	for (char *p = out->data + cstart; *p; p++)
+		if (*p == ';')
+			*p = '_';
 	for (unsigned i = f->nr; i-- > 0;) {
+		size_t start;
+
 		pp_buf_addch(out, ';');
-		for (const char *p = f->names[i]; *p; p++)
-			pp_buf_addch(out, *p == ';' || *p == ' ' ? '_' : *p);
+		start = out->len;
+		pp_buf_add_quoted(out, f->names[i], strlen(f->names[i]), PP_QUOTE_FIELD);
+		for (char *p = out->data + start; *p; p++)
+			if (*p == ';' || *p == ' ')
+				*p = '_';
 		if (f->inlined[i])	/* the marker keeps its space, as perf prints it */
 			pp_buf_adds(out, ANA_INLINED_SUFFIX);
 	}

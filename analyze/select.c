@@ -22,6 +22,7 @@
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/quote.h"
 #include "common/units.h"
 
 static const char *base_name(const char *path)
@@ -83,8 +84,11 @@ static void missing_event(struct ana_session *s, const struct pp_az *az, const s
 {
 	struct pp_buf b = PP_BUF_INIT;
 
-	for (size_t i = 0; i < s->nr_types; i++)
-		pp_buf_addf(&b, "%s%s", i ? ", " : "", s->type_list[i]->name);
+	for (size_t i = 0; i < s->nr_types; i++) {	/* names from the capture: as fields */
+		const char *n = s->type_list[i]->name;
+		pp_buf_adds(&b, i ? ", " : "");
+		pp_buf_add_quoted(&b, n, strlen(n), PP_QUOTE_FIELD);
+	}
 	pp_err("%s: event '%s' is not in the capture '%s'", az->name, sel->text, s->path);
 	fprintf(stderr, "  the capture has: %s\n", b.len ? pp_buf_str(&b) : "(no events)");
 	fprintf(stderr, "  to record it: pp-record -e '%s' ...   (or: pp-record --for '%s ...')\n",

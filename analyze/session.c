@@ -20,6 +20,7 @@
 #include "analyze/internal.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/sat.h"
 #include "common/symbolize.h"
 
 /* libtraceevent's %pS / %ps: kernel symbols from the capture's kallsyms. */
@@ -414,10 +415,13 @@ const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off)
 
 static void lost_add(struct ana_session *s, uint32_t cpu, uint64_t count)
 {
-	s->lost_total += count;
+	/* counts from the capture: a sum stops at 2^64-1 and says so, it never wraps */
+	if (pp_sat_add(&s->lost_total, count))
+		s->lost_saturated = true;
 	for (size_t i = 0; i < s->nr_lost_cpus; i++)
 		if (s->lost_cpus[i].cpu == cpu) {
-			s->lost_cpus[i].count += count;
+			if (pp_sat_add(&s->lost_cpus[i].count, count))
+				s->lost_saturated = true;
 			return;
 		}
 	if (s->nr_lost_cpus >= 4096)
@@ -578,11 +582,8 @@ bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns)
 	*real_ns = 0;
 	if (!s->have_sync)
 		return false;
-	if (t_ns >= s->sync_perf_ns)
-		*real_ns = s->sync_real_ns + (t_ns - s->sync_perf_ns);
-	else
-		*real_ns = s->sync_real_ns - (s->sync_perf_ns - t_ns);
-	return true;
+	/* a time near 2^64 (or long before the sync) has no wall clock: never a wrapped date */
+	return pp_time_map_ns(t_ns, s->sync_perf_ns, s->sync_real_ns, real_ns);
 }
 
 char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz)
@@ -592,6 +593,10 @@ char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz)
 	time_t sec;
 
 	if (!ana_realtime_ns(s, t_ns, &real)) {
+		if (s->have_sync) {
+			snprintf(buf, sz, "%s", ANA_TIME_OUT_OF_RANGE);
+			return buf;
+		}
 		/* no clock mapping: print capture time instead of guessing */
 		return ana_ts_str(t_ns, buf, sz);
 	}

@@ -15,6 +15,7 @@
 
 #include "analyze/analyzer.h"
 #include "common/err.h"
+#include "common/quote.h"
 #include "common/table.h"
 
 struct list_priv {
@@ -63,9 +64,12 @@ static void print_fields(FILE *fp, const char *format)
 			char *sg = strstr(f, "signed:");
 			if (semi) {
 				*semi = '\0';
-				fprintf(fp, "    %-44s offset:%-5d size:%-4d %s\n", decl,
+				struct pp_buf q = PP_BUF_INIT;
+
+				fprintf(fp, "    %-44s offset:%-5d size:%-4d %s\n", pp_quote_str(&q, decl),
 					off ? atoi(off + 7) : 0, sz ? atoi(sz + 5) : 0,
 					sg && atoi(sg + 7) ? "signed" : "unsigned");
+				pp_buf_release(&q);
 			}
 		}
 		free(l);
@@ -97,8 +101,12 @@ static int list_finish(struct pp_az *az)
 			pp_table_u64(t, p->count[i]);
 			continue;
 		}
-		fprintf(fp, "%-48s %12llu%s%s\n", type->name, (unsigned long long)p->count[i],
-			type->kind != 1 ? "  " : "", type->kind != 1 ? kind_name(type->kind) : "");
+		struct pp_buf q = PP_BUF_INIT;	/* a name from the capture: one field */
+
+		fprintf(fp, "%-48s %12llu%s%s\n", pp_quote_str(&q, type->name),
+			(unsigned long long)p->count[i], type->kind != 1 ? "  " : "",
+			type->kind != 1 ? kind_name(type->kind) : "");
+		pp_buf_release(&q);
 		if (az->opt.verbose)
 			print_fields(fp, ana_evtype_format(type));
 	}

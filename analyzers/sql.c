@@ -29,6 +29,7 @@
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/quote.h"
 
 #define TEXT_BUFFERED_ROWS 1000
 
@@ -344,12 +345,13 @@ static void sql_mmap(struct pp_az *az, const struct pp_mmap_ev *m)
 
 /* --- result formatting ---------------------------------------------------- */
 
+/* A text cell is one field of the aligned table: a comm holding ESC shows \x1b (quote.h). */
 static void cell_text(const struct ana_sql_val *v, struct pp_buf *b)
 {
 	switch (v->type) {
 	case ANA_SQL_INT: pp_buf_addf(b, "%lld", (long long)v->i); break;
 	case ANA_SQL_FLOAT: pp_buf_addf(b, "%.6f", v->f); break;
-	case ANA_SQL_TEXT: pp_buf_add(b, v->s, v->len); break;
+	case ANA_SQL_TEXT: pp_buf_add_quoted(b, v->s, v->len, PP_QUOTE_FIELD); break;
 	case ANA_SQL_BLOB: pp_buf_addf(b, "[BLOB:%zu]", v->len); break;
 	default: pp_buf_adds(b, "NULL"); break;
 	}

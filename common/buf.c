@@ -109,7 +109,11 @@ void pp_buf_add_json_str(struct pp_buf *b, const char *s)
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p >= 0x80) {
 			size_t n = pp_utf8_seq_len(p, strnlen((const char *)p, 4));
-			if (n) {
+			if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+				/* a C1 control: the same code point, escaped (common/quote.h) */
+				pp_buf_addf(b, "\\u%04x", p[1]);
+				p++;
+			} else if (n) {
 				pp_buf_add(b, p, n);
 				p += n - 1;
 			} else {
@@ -124,7 +128,7 @@ void pp_buf_add_json_str(struct pp_buf *b, const char *s)
 		case '\t': pp_buf_adds(b, "\\t"); break;
 		case '\r': pp_buf_adds(b, "\\r"); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f)
 				pp_buf_addf(b, "\\u%04x", *p);
 			else
 				pp_buf_addch(b, *p);

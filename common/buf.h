@@ -52,8 +52,9 @@ char *pp_buf_detach(struct pp_buf *b);
 /**
  * pp_buf_add_json_str() - append @s as a JSON string literal, with quotes
  *
- * Valid UTF-8 passes through; control characters and bytes that are not UTF-8
- * (a comm is any 15 bytes) become \u00XX escapes, so the output always parses.
+ * Valid UTF-8 passes through; control characters (C0, DEL and the C1 controls
+ * U+0080..U+009F) and bytes that are not UTF-8 (a comm is any 15 bytes) become
+ * \u00XX escapes, so the output always parses and never holds a raw control.
  */
 void pp_buf_add_json_str(struct pp_buf *b, const char *s);
 /** pp_utf8_seq_len() - length of the valid UTF-8 sequence (2-4 bytes) at @p, of @n; 0 if none. */

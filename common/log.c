@@ -11,16 +11,47 @@
 #include <string.h>
 
 #include "log.h"
+#include "quote.h"
 
 int pp_log_level = PP_LOG_INFO;
 volatile sig_atomic_t pp_stop;
 const char *pp_progname = "pp";
 
+/*
+ * A message may name what a capture holds (an event, a comm, a path): its
+ * control bytes and bytes that are not UTF-8 reach the terminal escaped
+ * (quote.h), as on stdout.
+ */
 static void PP_PRINTF(2, 0) vlog(const char *kind, const char *fmt, va_list ap)
 {
+	char small[1024], *line = small;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small)) {
+		line = malloc((size_t)n + 1);
+		if (line)
+			vsnprintf(line, (size_t)n + 1, fmt, aq);
+		else
+			line = small, n = sizeof(small) - 1;
+	}
+	va_end(aq);
+	size_t len = n < 0 ? 0 : (size_t)n;
+
 	fprintf(stderr, "%s: %s", pp_progname, kind);
-	vfprintf(stderr, fmt, ap);
+	if (pp_quote_safe_len(line, len, PP_QUOTE_TEXT) == len) {
+		fwrite(line, 1, len, stderr);
+	} else {
+		struct pp_buf b = PP_BUF_INIT;
+		pp_buf_add_quoted(&b, line, len, PP_QUOTE_TEXT);
+		fwrite(b.data, 1, b.len, stderr);
+		pp_buf_release(&b);
+	}
 	fputc('\n', stderr);
+	if (line != small)
+		free(line);
 }
 
 /* The body of every leveled logger: nothing below @min, else "PROG: KIND MSG". */

@@ -4,7 +4,8 @@
  *
  * Cells are stored as text plus a flag saying whether they are numbers, so
  * JSON can print them unquoted; a table is small (a report), so simplicity
- * beats cleverness here.
+ * beats cleverness here.  Text cells are quoted (quote.h) before they are
+ * measured: a comm holding ESC prints as \x1b and its column is that wide.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 
 #include "buf.h"
 #include "log.h"
+#include "quote.h"
 #include "table.h"
 
 struct cell {
@@ -151,16 +153,36 @@ static void put_text(FILE *fp, const char *s, int w, unsigned flags, bool last)
 		fprintf(fp, last ? "%*s" : "%*s ", w, s);
 }
 
+/* The cells as text fields: q[r * nr_cols + c] an escaped copy, or NULL when the cell is safe. */
+static char **quote_cells(const struct pp_table *t)
+{
+	char **q = NULL;
+	struct pp_buf b = PP_BUF_INIT;
+
+	for (size_t i = 0; i < t->nr_rows * t->nr_cols; i++) {
+		const char *s = t->cells[i].text;
+		if (!s || t->cells[i].is_num || !pp_quote_needed(s))
+			continue;
+		if (!q)
+			q = pp_xcalloc(t->nr_rows * t->nr_cols, sizeof(*q));
+		pp_buf_add_quoted(&b, s, strlen(s), PP_QUOTE_FIELD);
+		q[i] = pp_buf_detach(&b);
+	}
+	return q;
+}
+
 static void print_text(const struct pp_table *t, FILE *fp)
 {
 	int *w = pp_xcalloc(t->nr_cols, sizeof(int));
+	char **q = quote_cells(t);
+#define TEXT(r, c) (q && q[(r) * t->nr_cols + (c)] ? q[(r) * t->nr_cols + (c)] : cell_text(t, r, c))
 
 	for (size_t c = 0; c < t->nr_cols; c++) {
 		w[c] = (int)strlen(t->cols[c].title);
 		if (w[c] < t->cols[c].width)
 			w[c] = t->cols[c].width;
 		for (size_t r = 0; r < t->nr_rows; r++) {
-			int l = (int)strlen(cell_text(t, r, c));
+			int l = (int)strlen(TEXT(r, c));
 			if (l > w[c])
 				w[c] = l;
 		}
@@ -177,9 +199,13 @@ static void print_text(const struct pp_table *t, FILE *fp)
 	fputc('\n', fp);
 	for (size_t r = 0; r < t->nr_rows; r++) {
 		for (size_t c = 0; c < t->nr_cols; c++)
-			put_text(fp, cell_text(t, r, c), w[c], t->cols[c].flags, c + 1 == t->nr_cols);
+			put_text(fp, TEXT(r, c), w[c], t->cols[c].flags, c + 1 == t->nr_cols);
 		fputc('\n', fp);
 	}
+#undef TEXT
+	for (size_t i = 0; q && i < t->nr_rows * t->nr_cols; i++)
+		free(q[i]);
+	free(q);
 	free(w);
 }
 

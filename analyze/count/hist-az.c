@@ -37,7 +37,7 @@ int ana_cnt_hist_init(struct pp_az *az, bool packed)
 		return PP_EUSAGE;
 	/* perf-prof packs a round of 5 slots or fewer onto a terminal */
 	ana_cnt_names_init(&h->names, az, ana_cnt_slots(h->c),
-			   packed || (az->out.format == ANA_FMT_TEXT && isatty(fileno(az->out.fp))));
+			   packed || (az->out.format == ANA_FMT_TEXT && ana_out_tty(&az->out)));
 	return 0;
 }
 

@@ -52,6 +52,12 @@ int ana_export_new(struct pp_az *az, const struct ana_export_cfg *cfg, struct an
 			 cfg->format ? cfg->format : "");
 		return PP_EUSAGE;
 	}
+	/*
+	 * Only stdout gets the net (a CSV or folded line on a terminal shows ESC as
+	 * \x1b); a binary format, and every export to a file, is written exactly.
+	 */
+	if (x->ops->binary || ana_out_raw(&az->out) != stdout)
+		x->fp = ana_out_raw(&az->out);
 	if (x->ops->binary && isatty(fileno(x->fp))) {
 		snprintf(x->errmsg, sizeof(x->errmsg),
 			 "%s is a binary format: write it to a file with -o", x->ops->name);
@@ -347,7 +353,7 @@ void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len)
 	ana_xb_ch(b, '"');
 	while (p < end) {
 		const unsigned char *run = p;
-		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
 			p++;
 		if (p > run)
 			ana_xb_put(b, run, (size_t)(p - run));
@@ -355,6 +361,13 @@ void ana_buf_add_json_str(struct pp_buf *b, const char *s, size_t len)
 			break;
 		if (*p >= 0x80) {
 			size_t n = utf8_len(p, (size_t)(end - p));
+			if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+				/* a C1 control: the same code point, escaped (DEL below too) */
+				char c1[6] = { '\\', 'u', '0', '0', hex[p[1] >> 4], hex[p[1] & 15] };
+				ana_xb_put(b, c1, 6);
+				p += 2;
+				continue;
+			}
 			if (n) {
 				ana_xb_put(b, p, n);
 				p += n;

@@ -444,7 +444,7 @@ static PyObject *ev_print(PyObject *self, PyObject *args, PyObject *kw)
 	trace_line((PpEvent *)self, timestamp, stack, &b);
 	pp_buf_addch(&b, '\n');
 	out = PySys_GetObject("stdout");
-	/* a comm is any 15 bytes: what is not UTF-8 prints as U+FFFD, as str() does */
+	/* the trace line shows bytes that are not UTF-8 as \xHH already (common/quote.h) */
 	s = PyUnicode_DecodeUTF8(pp_buf_str(&b), (Py_ssize_t)b.len, "replace");
 	pp_buf_release(&b);
 	if (!out)
