@@ -113,6 +113,9 @@ void ana_rpt_summary(struct ana_rpt *r, size_t max_rows)
 	ana_rpt_section(r, "capture", "Capture");
 	pp_buf_addf(&cmd, "pp-analyze %s info", r->file_shown);
 	ana_rpt_command(r, pp_buf_str(&cmd));
+	if (!strcmp(s->path, "-"))
+		ana_rpt_text(r, "Made live, from a stream: the commands read CAPTURE, the file that "
+			     "pp ... --save CAPTURE or pp-record -o CAPTURE keeps.");
 	pp_buf_adds(&r->body, "<table class=\"kv\">\n");
 	kv(r, "capture", s->path);
 	kvf(r, "host", "%s (%s %s %s), %s CPUs online / %s possible", host(r, "hostname"),
