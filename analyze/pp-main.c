@@ -658,7 +658,7 @@ static int run_live(int argc, const char **argv)
 	}
 	pp_argv_join(&forstr, nan, an);
 
-	const char **rv = pp_xcalloc((size_t)ncmd + 12, sizeof(*rv));
+	const char **rv = pp_xcalloc((size_t)ncmd + 13, sizeof(*rv));
 	int nr = 0;
 	rv[nr++] = "pp-record";
 	/*
@@ -672,6 +672,13 @@ static int run_live(int argc, const char **argv)
 		rv[nr++] = "-v";
 	else if (verbose < 2)
 		rv[nr++] = "-q";
+	/*
+	 * Live, tracefs events are stamped with CLOCK_MONOTONIC by the kernel, the
+	 * clock of the side band: a task forked and gone within a millisecond
+	 * (system()'s shell) is named at its first event, not "<...>" because the
+	 * mapped local clock put the event before its FORK record.
+	 */
+	rv[nr++] = "--ftrace-mono";
 	rv[nr++] = "--for";
 	rv[nr++] = pp_buf_str(&forstr);
 	rv[nr++] = "-o";
