@@ -150,8 +150,8 @@ static void add_top(struct pp_az *az)
 	/* top reports every -i (1 s by default): the shown command's covers a day */
 	if (n)
 		p->top = child(az, (const char *const[]){ "top", "-e", pp_buf_str(&list), NULL },
-			       (const char *const[]){ "top", "-e", pp_buf_str(&list), "-i", "86400000",
-						      NULL });
+			       (const char *const[]){ "top", "-e", pp_buf_str(&list),
+						      "-i", "86400000", NULL });
 	pp_buf_release(&list);
 }
 
@@ -164,14 +164,15 @@ static int report_init(struct pp_az *az)
 
 	if (az->opt.events.nr || az->opt.format || az->nr_cpus || az->nr_pids || az->nr_tids ||
 	    az->opt.interval_ns) {
-		pp_err("report: takes no -e, --format, -C, -p, -t or -i: the page has every event of "
-		       "the capture, and each section names the command that takes them");
+		pp_err("report: takes no -e, --format, -C, -p, -t or -i: the page has every event "
+		       "of the capture, and each section names the command that takes them");
 		return PP_EUSAGE;
 	}
 	p->max_rows = o->max_rows > 0 ? (size_t)o->max_rows : 100;
 	p->max_frames = o->max_frames > 0 ? (size_t)o->max_frames : 20000;
 	p->flame_min = o->flame_min ? strtod(o->flame_min, &end) : 0.01;
-	if (o->flame_min && (end == o->flame_min || *end || p->flame_min < 0 || p->flame_min > 100)) {
+	if (o->flame_min &&
+	    (end == o->flame_min || *end || p->flame_min < 0 || p->flame_min > 100)) {
 		pp_err("report: --flame-min %s: a percentage, 0 to 100", o->flame_min);
 		return PP_EUSAGE;
 	}
@@ -188,7 +189,8 @@ static int report_init(struct pp_az *az)
 		else if (!t->sys && !ana_evtype_has_stack(t) && p->nr_plain < MAX_PLAIN)
 			add_plain(az, t);
 	}
-	if (ana_evtype_find(az->s, "sched:sched_switch") && ana_evtype_find(az->s, "sched:sched_wakeup"))
+	if (ana_evtype_find(az->s, "sched:sched_switch") &&
+	    ana_evtype_find(az->s, "sched:sched_wakeup"))
 		add_sched(az);
 	if (ana_evtype_find(az->s, "raw_syscalls:sys_enter") &&
 	    ana_evtype_find(az->s, "raw_syscalls:sys_exit"))
@@ -240,8 +242,8 @@ static void sched_sections(struct pp_az *az)
 	ana_rpt_section(p->r, "task-state", "Task states");
 	if (p->states)
 		ana_rpt_table(p->r, p->states, &(struct ana_rpt_table_opts){
-			.caption = "Every task: time in each state (R running, S sleeping, D blocked, "
-				   "RD runnable, waiting for a CPU ...)",
+			.caption = "Every task: time in each state (R running, S sleeping, "
+				   "D blocked, RD runnable, waiting for a CPU ...)",
 			.max_rows = p->max_rows, .show_cmd = true });
 	if (p->states_perins)
 		ana_rpt_table(p->r, p->states_perins, &(struct ana_rpt_table_opts){
@@ -288,11 +290,11 @@ static void missing_section(struct pp_az *az)
 		ana_rpt_text(p->r, "No samples with call stacks, so no flame graph: "
 			     "pp-record -F 997 -g -a ... (or pp-record --for report).");
 	if (!p->have_sched)
-		ana_rpt_text(p->r, "No sched:sched_switch and sched:sched_wakeup, so no task states "
-			     "or run delays: pp-record --for task-state -a ...");
+		ana_rpt_text(p->r, "No sched:sched_switch and sched:sched_wakeup, so no task "
+			     "states or run delays: pp-record --for task-state -a ...");
 	if (!p->have_syscalls)
 		ana_rpt_text(p->r, "No raw_syscalls:sys_enter and sys_exit, so no system calls: "
-			     "pp-record --for syscalls ... (or pp-record --for 'report --syscalls').");
+			     "pp-record --for syscalls ... (or --for 'report --syscalls').");
 	if (p->failed.len)
 		ana_rpt_text(p->r, "Could not run (pp-analyze said why on stderr): %s.",
 			     pp_buf_str(&p->failed));
@@ -334,7 +336,7 @@ static void report_release(struct pp_az *az)
 }
 
 const struct pp_analyzer_ops az_report_ops = {
-	.summary = "one self-contained HTML page: summary, flame graphs, task states, syscalls, tables",
+	.summary = "one self-contained HTML page: flame graphs, task states, syscalls, tables",
 	.usage = "pp-analyze FILE report [-o report.html] [--max-rows N] [--max-frames N] "
 		 "[--flame-min PCT] [--title TEXT]",
 	.examples =

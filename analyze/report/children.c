@@ -31,7 +31,7 @@
 int ana_rpt_new(struct pp_az *az, struct ana_rpt **out)
 {
 	struct ana_rpt *r = pp_xcalloc(1, sizeof(*r));
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = getenv("TMPDIR"), *file;
 	struct pp_buf b = PP_BUF_INIT;
 
 	*out = r;
@@ -50,7 +50,8 @@ int ana_rpt_new(struct pp_az *az, struct ana_rpt **out)
 		return -e;
 	}
 	/* "-" is a live stream: there is no file to give the commands */
-	pp_argv_join(&b, 1, (const char *const[]){ strcmp(r->s->path, "-") ? r->s->path : "CAPTURE" });
+	file = strcmp(r->s->path, "-") ? r->s->path : "CAPTURE";
+	pp_argv_join(&b, 1, &file);
 	r->file_shown = pp_buf_detach(&b);
 	return 0;
 }

@@ -105,20 +105,19 @@ static void take_header(struct rpt_csv *t, char **v, size_t nr)
 void rpt_csv_parse(const char *text, size_t len, const char *first_col, struct rpt_csv *t)
 {
 	const char *p = text, *end = text + len;
-	char **v = NULL, **cols = NULL;
+	char **v = NULL, **cols = NULL, *wanted;
 	size_t nr = 0, cap = 0, nr_cols = 0, cap_cols = 0, nr_rows = 0;
-	bool *numeric = NULL, want = false;
+	bool *numeric = NULL, want;
 	double d;
 
 	memset(t, 0, sizeof(*t));
 	if (!text || !record(&p, end, &cols, &nr_cols, &cap_cols))
 		return;
 	numeric = pp_xcalloc(nr_cols + 1, sizeof(*numeric));
-	if (!first_col || !strcmp(cols[0], first_col)) {
+	wanted = pp_xstrdup(first_col ? first_col : cols[0]);
+	want = !strcmp(cols[0], wanted);
+	if (want)
 		take_header(t, cols, nr_cols);
-		first_col = cols[0];
-		want = true;
-	}
 	while (record(&p, end, &v, &nr, &cap)) {
 		if (nr == 1 && !*v[0]) {	/* an empty line */
 			free_fields(v, nr);
@@ -134,7 +133,7 @@ void rpt_csv_parse(const char *text, size_t len, const char *first_col, struct r
 			nr_rows = 0;
 			free(numeric);
 			numeric = pp_xcalloc(nr_cols + 1, sizeof(*numeric));
-			want = !strcmp(cols[0], first_col);
+			want = !strcmp(cols[0], wanted);
 			if (want)
 				take_header(t, cols, nr_cols);
 			continue;
@@ -157,6 +156,7 @@ void rpt_csv_parse(const char *text, size_t len, const char *first_col, struct r
 	free(cols);
 	free(v);
 	free(numeric);
+	free(wanted);
 }
 
 void rpt_csv_header(struct rpt_csv *t, const char *const *cols)

@@ -160,7 +160,7 @@ uint64_t ana_rpt_flame(struct ana_rpt *r, const char *path, const struct ana_rpt
 	}
 	/* the root, "all", is the first node: depth 0, no name index */
 	pp_buf_addf(&r->flames, "],\"nodes\":[0,-1,%llu", (unsigned long long)total);
-	pp_buf_add(&r->flames, nodes.data, nodes.len);
+	pp_buf_adds(&r->flames, pp_buf_str(&nodes));
 	pp_buf_adds(&r->flames, "]}");
 
 	pp_buf_addf(&r->body, "<div class=\"flame\" data-flame=\"%zu\">\n"
@@ -172,10 +172,11 @@ uint64_t ana_rpt_flame(struct ana_rpt *r, const char *path, const struct ana_rpt
 		    r->nr_flames - 1);
 	snprintf(pct, sizeof(pct), "%g%%", opt->min_pct);
 	if (o.nr_left)
-		ana_rpt_text(r, "%zu frames drawn, the smallest of %llu %s; %zu smaller frames (under "
-			     "%s of the %llu, or beyond the %zu largest) are left out: they are the "
-			     "gaps above their callers.", o.nr_kept, (unsigned long long)smallest,
-			     unit, o.nr_left, pct, (unsigned long long)total, opt->max_frames);
+		ana_rpt_text(r, "%zu frames drawn, the smallest of %llu %s; %zu smaller frames "
+			     "(under %s of the %llu, or beyond the %zu largest) are left out: "
+			     "they are the gaps above their callers.", o.nr_kept,
+			     (unsigned long long)smallest, unit, o.nr_left, pct,
+			     (unsigned long long)total, opt->max_frames);
 	else
 		ana_rpt_text(r, "%zu frames, %llu %s: every stack is drawn.", o.nr_kept,
 			     (unsigned long long)total, unit);

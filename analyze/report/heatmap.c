@@ -98,6 +98,7 @@ uint64_t ana_rpt_heatmap(struct ana_rpt *r, const char *prefix, const char *what
 	unsigned lo = HEATMAP_ROWS, hi = 0;
 	uint64_t total;
 	char a[32], b[32], e[32];
+	uint64_t col_ns;
 
 	h->t0 = ana_capture_start_ns(r->s);
 	h->span = ana_capture_end_ns(r->s) > h->t0 ? ana_capture_end_ns(r->s) - h->t0 + 1 : 1;
@@ -126,12 +127,13 @@ uint64_t ana_rpt_heatmap(struct ana_rpt *r, const char *prefix, const char *what
 			pp_buf_addf(&r->heatmaps, "%s%llu", k == lo && !c ? "" : ",",
 				    (unsigned long long)h->n[k][c]);
 	pp_buf_adds(&r->heatmaps, "]}");
+	col_ns = h->span / HEATMAP_COLS ? h->span / HEATMAP_COLS : 1;
 	pp_buf_addf(&r->body, "<div class=\"heatmap\" data-heatmap=\"%zu\"><canvas></canvas>"
 		    "<div class=\"hinfo\">&nbsp;</div></div>\n", r->nr_heatmaps - 1);
 	ana_rpt_text(r, "%llu %s: time across (%d columns of %s), latency up (rows of powers of "
 		     "two, %s to %s); the darker a cell, the more of them.",
 		     (unsigned long long)total, what, HEATMAP_COLS,
-		     pp_format_ns(h->span / HEATMAP_COLS ? h->span / HEATMAP_COLS : 1, a, sizeof(a)),
+		     pp_format_ns(col_ns, a, sizeof(a)),
 		     pp_format_ns(1ull << lo, b, sizeof(b)),
 		     pp_format_ns(hi < 63 ? 2ull << hi : UINT64_MAX, e, sizeof(e)));
 	free(h);

@@ -72,8 +72,8 @@ void rpt_json(struct pp_buf *b, const char *s)
 			n = 1;
 		} else if (c1_control(p, n)) {
 			pp_buf_addf(b, "\\u%04x", p[1]);
-		} else if (n == 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-			pp_buf_addf(b, "\\u%04x", 0x2000 | (p[2] & 0x3f));	/* U+2028, U+2029 */
+		} else if (n == 3 && !memcmp(p, "\xe2\x80", 2) && (p[2] == 0xa8 || p[2] == 0xa9)) {
+			pp_buf_addf(b, "\\u%04x", 0x2000 | (p[2] & 0x3f));	/* U+2028/9 */
 		} else if (n > 1) {
 			pp_buf_add(b, p, n);
 		} else if (*p == '"' || *p == '\\') {
@@ -243,8 +243,8 @@ size_t ana_rpt_table(struct ana_rpt *r, const struct ana_rpt_child *c,
 		qsort_r(order, t.nr_rows, sizeof(*order), rank_cmp, &(struct rank_ctx){ &t, rank });
 	nr = o->max_rows && t.nr_rows > o->max_rows ? o->max_rows : t.nr_rows;
 	if (nr < t.nr_rows && rank != SIZE_MAX)
-		ana_rpt_text(r, "%zu of %zu rows: those with the largest %s; the command prints them all.",
-			     nr, t.nr_rows, t.cols[rank]);
+		ana_rpt_text(r, "%zu of %zu rows: those with the largest %s; the command prints "
+			     "them all.", nr, t.nr_rows, t.cols[rank]);
 	else if (nr < t.nr_rows)
 		ana_rpt_text(r, "the first %zu of %zu rows; the command prints them all.", nr,
 			     t.nr_rows);
@@ -261,7 +261,8 @@ int ana_rpt_write(struct ana_rpt *r, FILE *fp, const char *title)
 	const char *host = ana_host(r->s, "hostname");
 
 	if (!title) {
-		pp_buf_addf(&t, "pp report: %s%s%s", host ? host : "", host ? ", " : "", r->s->path);
+		pp_buf_addf(&t, "pp report: %s%s%s", host ? host : "", host ? ", " : "",
+			    r->s->path);
 		title = pp_buf_str(&t);
 	}
 	section_end(r);
@@ -276,7 +277,7 @@ int ana_rpt_write(struct ana_rpt *r, FILE *fp, const char *title)
 	pp_buf_adds(&b, "</style>\n</head>\n<body>\n<header>\n<h1>");
 	rpt_html(&b, title);
 	pp_buf_adds(&b, "</h1>\n<nav>\n");
-	pp_buf_add(&b, r->nav.data, r->nav.len);
+	pp_buf_adds(&b, pp_buf_str(&r->nav));
 	pp_buf_adds(&b, "</nav>\n</header>\n<main>\n");
 	fwrite(b.data, 1, b.len, fp);
 	fwrite(pp_buf_str(&r->body), 1, r->body.len, fp);
@@ -284,9 +285,9 @@ int ana_rpt_write(struct ana_rpt *r, FILE *fp, const char *title)
 	pp_buf_adds(&b, "</main>\n<footer>pp-analyze report: one file, nothing fetched; "
 		    "every section names the command that prints its numbers.</footer>\n"
 		    "<script type=\"application/json\" id=\"pp-data\">{\"flames\":[");
-	pp_buf_add(&b, r->flames.data, r->flames.len);
+	pp_buf_adds(&b, pp_buf_str(&r->flames));
 	pp_buf_adds(&b, "],\"heatmaps\":[");
-	pp_buf_add(&b, r->heatmaps.data, r->heatmaps.len);
+	pp_buf_adds(&b, pp_buf_str(&r->heatmaps));
 	pp_buf_adds(&b, "]}</script>\n<script>\n");
 	pp_buf_adds(&b, ana_rpt_page_js);
 	pp_buf_adds(&b, "</script>\n</body>\n</html>\n");

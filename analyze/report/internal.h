@@ -22,7 +22,7 @@
 /* A child analyzer instance run in the report's pass. */
 struct ana_rpt_child {
 	struct pp_az az;		/* the instance, as cmd-analyze.c would build it */
-	char **argv;			/* owned copies, NULL-terminated: its strlists borrow them */
+	char **argv;			/* owned, NULL-terminated (strlists borrow them) */
 	int argc;
 	char *cmd;			/* "pp-analyze FILE ARGS" as shown */
 	FILE *fp;			/* its output while it runs (a memory stream) */
@@ -66,7 +66,10 @@ struct ana_rpt {
 };
 
 /* html.c: escaping for each context of the page */
-/** rpt_html() - @s as HTML text or attribute value: & < > " ' escaped, bad UTF-8 and controls as U+FFFD. */
+/**
+ * rpt_html() - @s as HTML text or attribute value: & < > " ' as entities, controls and
+ * bytes that are not UTF-8 as U+FFFD
+ */
 void rpt_html(struct pp_buf *b, const char *s);
 /** rpt_json() - @s as a JSON string literal that can sit inside <script>: no raw '<', '>', '&'. */
 void rpt_json(struct pp_buf *b, const char *s);

@@ -42,7 +42,7 @@ struct ana_rpt_child;
  */
 int ana_rpt_new(struct pp_az *az, struct ana_rpt **out);
 
-/** ana_rpt_free() - remove the temporary directory, free the children and the page; NULL is fine. */
+/** ana_rpt_free() - remove the temporary directory, free the children and the page (NULL: none). */
 void ana_rpt_free(struct ana_rpt *r);
 
 /**
@@ -65,7 +65,7 @@ const char *ana_rpt_tmp_path(struct ana_rpt *r, const char *name);
 int ana_rpt_child_add(struct ana_rpt *r, const char *const *argv, const char *const *shown,
 		      struct ana_rpt_child **out);
 
-/** ana_rpt_child_cmd() - "pp-analyze FILE ARGS...", shell-quoted, as the page shows it. Borrowed. */
+/** ana_rpt_child_cmd() - "pp-analyze FILE ARGS...", shell-quoted, as shown. Borrowed. */
 const char *ana_rpt_child_cmd(const struct ana_rpt_child *c);
 
 /**
@@ -108,9 +108,9 @@ void ana_rpt_summary(struct ana_rpt *r, size_t max_rows);
 
 /* How a child's CSV becomes a table. */
 struct ana_rpt_table_opts {
-	const char *table;		/* the table whose first column this is (NULL: the first) */
+	const char *table;		/* the table with this first column (NULL: the first) */
 	const char *caption;		/* above the table, or NULL */
-	const char *rank_by;		/* keep the rows largest in this column (NULL: the first ones) */
+	const char *rank_by;		/* keep the rows largest in it (NULL: the first) */
 	const char *const *drop;	/* columns left out (NULL-terminated), or NULL */
 	size_t max_rows;		/* 0: every row */
 	bool show_cmd;			/* the child's command above the table */
@@ -125,7 +125,7 @@ size_t ana_rpt_table(struct ana_rpt *r, const struct ana_rpt_child *c,
 
 /* How a folded-stacks file becomes an interactive flame graph. */
 struct ana_rpt_flame_opts {
-	double min_pct;			/* frames below this share of the total are left out */
+	double min_pct;			/* frames under this share (%) are left out */
 	size_t max_frames;		/* and beyond this many (the largest kept) */
 	const char *unit;		/* "samples" when NULL */
 };

@@ -63,7 +63,8 @@ static void events_table(struct ana_rpt *r, uint64_t total, size_t max_rows)
 			rpt_csv_addf(&t, "%s", "");
 		} else {
 			rpt_csv_addf(&t, "%llu", (unsigned long long)e->count);
-			rpt_csv_addf(&t, "%.2f%%", total ? 100.0 * (double)e->count / (double)total : 0);
+			rpt_csv_addf(&t, "%.2f%%",
+				     total ? 100.0 * (double)e->count / (double)total : 0);
 		}
 		rpt_csv_addf(&t, "%s", ana_evtype_has_stack(e) ? "yes" : "no");
 		rpt_csv_addf(&t, "%s", e->filter ? e->filter : "");
@@ -114,8 +115,8 @@ void ana_rpt_summary(struct ana_rpt *r, size_t max_rows)
 	pp_buf_addf(&cmd, "pp-analyze %s info", r->file_shown);
 	ana_rpt_command(r, pp_buf_str(&cmd));
 	if (!strcmp(s->path, "-"))
-		ana_rpt_text(r, "Made live, from a stream: the commands read CAPTURE, the file that "
-			     "pp ... --save CAPTURE or pp-record -o CAPTURE keeps.");
+		ana_rpt_text(r, "Made live, from a stream: the commands read CAPTURE, the file "
+			     "that pp ... --save CAPTURE or pp-record -o CAPTURE keeps.");
 	pp_buf_adds(&r->body, "<table class=\"kv\">\n");
 	kv(r, "capture", s->path);
 	kvf(r, "host", "%s (%s %s %s), %s CPUs online / %s possible", host(r, "hostname"),
@@ -136,7 +137,8 @@ void ana_rpt_summary(struct ana_rpt *r, size_t max_rows)
 	    s->lost_total ? " (per CPU below)" : "");
 	kvf(r, "late", "%llu (written after the reorder window)", (unsigned long long)r->nr_late);
 	kvf(r, "bytes", "raw %s, compressed %s in %llu segments",
-	    pp_format_bytes(st->raw_bytes, a, sizeof(a)), pp_format_bytes(st->comp_bytes, b, sizeof(b)),
+	    pp_format_bytes(st->raw_bytes, a, sizeof(a)),
+	    pp_format_bytes(st->comp_bytes, b, sizeof(b)),
 	    (unsigned long long)st->nr_segments);
 	kvf(r, "tasks", "%zu seen", s->tasks.nr);
 	if (ana_capture_problems(s, &problems))
