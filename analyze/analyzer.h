@@ -582,6 +582,12 @@ size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out);
  */
 bool ana_is_live(const struct pp_az *az);
 
+/**
+ * ana_time_in_range() - @t_ns lies in the analysed range (--time START,END, either end
+ * open).  Samples and losses outside it never reach an analyzer; task exits do.
+ */
+bool ana_time_in_range(const struct pp_az *az, uint64_t t_ns);
+
 /** ana_lost_total() - losses seen so far in the analysed range. */
 uint64_t ana_lost_total(struct ana_session *s);
 

@@ -14,6 +14,7 @@
 
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
+#include "analyze/state/state.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/man.h"
@@ -74,6 +75,12 @@ bool ana_command_help(FILE *fp, const char *name)
 			builtins[i].fn(NULL, 1, argv);	/* --help needs no capture */
 			return true;
 		}
+	if (!strcmp(name, "merge")) {
+		const char *margv[] = { "merge", "--help", NULL };
+		fprintf(fp, "merge - add states of one analyzer and its options into one state\n\n");
+		fflush(fp);
+		cmd_merge(2, margv);	/* --help: prints and exits */
+	}
 	if (strcmp(name, "help"))
 		return false;
 	fprintf(fp, "help - %s\n\n", positional_help_summary);
@@ -125,12 +132,17 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 
 const char *const ana_usage[] = {
 	"pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...",
+	"pp-analyze merge A.state B.state... [-o OUT.state]",
+	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]",
 	"pp-analyze help [ANALYZER]",
 	NULL,
 };
 const char ana_help_text[] =
 	"Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
-	"Several analyzers separated by ',' run over one pass of the capture.\n";
+	"Several analyzers separated by ',' run over one pass of the capture.\n"
+	"An aggregating analyzer given --state-out FILE writes its state instead of its report:\n"
+	"'merge' adds states of the same analyzer and options (of several captures, or of\n"
+	"--time ranges of one), 'report' prints a state as the analyzer prints after a replay.\n";
 
 void ana_general_help(FILE *fp)
 {
@@ -187,8 +199,7 @@ static bool take_help(struct pp_az *az)
 	return help;
 }
 
-/* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
-static struct pp_az *az_new(int argc, const char **argv, bool *help)
+struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
 {
 	const struct pp_analyzer *an = ana_analyzer_find(argv[0]);
 	const struct pp_analyzer_ops *ops;
@@ -229,14 +240,27 @@ static struct pp_az *az_new(int argc, const char **argv, bool *help)
 	parse_list("cpu", az->opt.cpus, &az->cpus, &az->nr_cpus);
 	parse_list("pid", az->opt.pids, &az->pids, &az->nr_pids);
 	parse_list("tid", az->opt.tids, &az->tids, &az->nr_tids);
+	return az;
+}
+
+/* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
+static struct pp_az *az_new(int argc, const char **argv, bool *help)
+{
+	struct pp_az *az = ana_az_parse(argc, argv, help);
+	char err[512];
+
+	/* --state-out: a state in place of the report (analyze/state/) */
+	if (az->opt.state_out && !*help && ana_state_az_new(az, err, sizeof(err)))
+		pp_die("%s: %s", az->name, err);
 	if (ana_out_open(&az->out, az->opt.output, az->opt.format, err, sizeof(err)))
 		pp_die("%s: %s", az->name, err);
 	return az;
 }
 
-static void az_free(struct pp_az *az)
+void ana_az_free(struct pp_az *az)
 {
 	az->ops->release(az);
+	ana_state_az_free(az);
 	ana_perfeval_free(az);
 	ana_az_release_sels(az);
 	ana_out_close(&az->out);
@@ -372,7 +396,7 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 			pp_err("%s", s->errmsg);
 		ana_session_free(s);
 		for (size_t i = 0; i < nr; i++)
-			az_free(azs[i]);
+			ana_az_free(azs[i]);
 		free(azs);
 		return 2;
 	}
@@ -402,7 +426,7 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 	for (size_t i = 0; i < nr; i++) {
 		if (azs[i]->exit_status && !status)
 			status = azs[i]->exit_status;
-		az_free(azs[i]);
+		ana_az_free(azs[i]);
 	}
 	free(azs);
 	ana_session_free(s);

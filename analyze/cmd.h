@@ -12,6 +12,22 @@
 
 /** cmd_analyze() - run `FILE [ANALYZER ...]`; argv[0] is the file. Return: exit status. */
 int cmd_analyze(int argc, const char **argv, unsigned read_flags);
+/**
+ * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]` (argv[0] "merge")
+ * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]` (argv[0] "report")
+ * Return: exit status.
+ */
+int cmd_merge(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+/**
+ * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
+ * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
+ * @help: set when a positional `help` asks for the events' formats
+ * Return: the instance, the caller's (ana_az_free()).
+ */
+struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
+/** ana_az_free() - release and free an instance of ana_az_parse(). */
+void ana_az_free(struct pp_az *az);
 /** ana_general_help() - the list of commands and analyzers. */
 void ana_general_help(FILE *fp);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */

@@ -5,11 +5,14 @@
  * ana_az_bind() copies the analyzer's ops into the instance and puts a no-op
  * in each optional dispatch hook the analyzer leaves NULL, so the replay
  * calls every hook unchecked (lost, task_exit, sideband, mmap, interval,
- * release, flush, print_stat).  What an analyzer does NOT have (an interval
- * hook, for -i) is asked of az->an->ops, outside the dispatch.
+ * release, flush, print_stat, and the state hooks: state_write and state_read
+ * fail with PP_ENOTSUP, state_join does nothing).  What an analyzer does NOT
+ * have (an interval hook, for -i; a state, for --state-out) is asked of
+ * az->an->ops, outside the dispatch.
  * Not here: the list of analyzers (registry.c).
  */
 #include "analyze/internal.h"
+#include "common/err.h"
 
 /* The no-ops put in place of optional dispatch hooks. */
 static void no_lost(struct pp_az *az, const struct pp_lost_ev *l)
@@ -44,6 +47,20 @@ static void no_print_stat(struct pp_az *az, int indent)
 {
 }
 
+static int no_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	return PP_ENOTSUP;
+}
+
+static int no_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	return PP_ENOTSUP;
+}
+
+static void no_state_join(struct pp_az *az, unsigned before, unsigned after)
+{
+}
+
 void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
 {
 	az->an = an;
@@ -66,5 +83,11 @@ void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an)
 		az->hooks.flush = no_flush;
 	if (!az->hooks.print_stat)
 		az->hooks.print_stat = no_print_stat;
+	if (!az->hooks.state_write)
+		az->hooks.state_write = no_state_write;
+	if (!az->hooks.state_read)
+		az->hooks.state_read = no_state_read;
+	if (!az->hooks.state_join)
+		az->hooks.state_join = no_state_join;
 	az->ops = &az->hooks;
 }

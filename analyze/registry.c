@@ -128,6 +128,12 @@ int ana_analyzer_check(const struct pp_analyzer *an, char *err, size_t errsz)
 		bad = "PP_AZ_NEED_EVENTS excludes PP_AZ_NO_EVENTS and PP_AZ_ALL_EVENTS";
 	else if ((ops->flags & PP_AZ_EXTRA_EVENTS) && !ops->builtin_events && !ops->set_events)
 		bad = "PP_AZ_EXTRA_EVENTS needs events of its own (builtin_events or set_events)";
+	else if (!ops->state_write != !ops->state_read)
+		bad = "state_write and state_read come together";
+	else if ((ops->state_write || ops->state_join) && !(an->caps & PP_AZC_MERGE))
+		bad = "state hooks without PP_AZC_MERGE";
+	else if (!ops->state_write != !ops->state_version)
+		bad = "a state needs a state_version (>= 1), and only a state has one";
 	if (!bad)
 		return 0;
 	snprintf(err, errsz, "analyzer '%s': %s", an->name, bad);

@@ -17,6 +17,7 @@
 
 #include "analyze/internal.h"
 #include "analyze/progress.h"
+#include "analyze/state/state.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
@@ -89,7 +90,7 @@ static void tick(struct ana_session *s, uint64_t t)
 		struct pp_az *az = s->azs[i];
 		uint64_t iv = az->opt.interval_ns;
 
-		if (!iv || !az->an->ops->interval)	/* -i means nothing to it */
+		if (!iv || !az->an->ops->interval || ana_state_recording(az))	/* no -i report */
 			continue;
 		if (!az->next_tick_ns)
 			az->next_tick_ns = t + iv;
@@ -116,7 +117,7 @@ static void interval_now(struct ana_session *s, uint64_t t)
 	for (size_t i = 0; i < s->nr_azs; i++) {
 		struct pp_az *az = s->azs[i];
 
-		if (!az->opt.interval_ns || !az->an->ops->interval)
+		if (!az->opt.interval_ns || !az->an->ops->interval || ana_state_recording(az))
 			continue;
 		az->ops->interval(az, t);
 		if (az->out.fp)
@@ -395,7 +396,8 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		pp_err("reading '%s': %s", s->path, ppf_reader_errmsg(s->r));
 	for (size_t i = 0; i < s->nr_azs; i++) {
 		struct pp_az *az = s->azs[i];
-		int frc = az->ops->finish(az);
+		/* --state-out: the state is the result, in place of the report */
+		int frc = ana_state_recording(az) ? ana_state_save(az) : az->ops->finish(az);
 		if (frc && !az->exit_status)
 			az->exit_status = frc < 0 ? 1 : frc;
 	}
@@ -412,10 +414,15 @@ bool ana_is_live(const struct pp_az *az)
 	return az->s->live;
 }
 
+bool ana_time_in_range(const struct pp_az *az, uint64_t t_ns)
+{
+	return ana_in_range(az->s, t_ns);
+}
+
 void ana_report_header(struct pp_az *az)
 {
 	struct ana_session *s = az->s;
-	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	const struct ppf_read_stats *st = s->r ? ppf_reader_stats(s->r) : &s->state_stats;
 	struct pp_buf where = PP_BUF_INIT;
 
 	for (size_t i = 0; i < s->nr_lost_cpus; i++)
@@ -445,7 +452,7 @@ void ana_report_header(struct pp_az *az)
 
 size_t ana_capture_problems(struct ana_session *s, struct pp_buf *out)
 {
-	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	const struct ppf_read_stats *st = s->r ? ppf_reader_stats(s->r) : &s->state_stats;
 	size_t n = 0;
 
 	for (size_t i = 0; i < st->nr_problems; i++) {

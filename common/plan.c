@@ -43,6 +43,8 @@ const struct pp_option pp_common_options[] = {
 	PP_OPT_U64('N', "exit-N", C(exit_n), "N", "stop after N events"),
 	PP_OPT_STRING(0, "format", C(format), "text|json|csv", "output format"),
 	PP_OPT_STRING('o', "output", C(output), "file", "write the report to <file>"),
+	PP_OPT_STRING(0, "state-out", C(state_out), "file",
+		      "write a mergeable state to <file> instead of the report (pp-analyze merge, report)"),
 	PP_OPT_COUNT('v', "verbose", C(verbose), "more output"),
 	PP_OPT_BOOL('q', "quiet", C(quiet), "accepted for perf-prof compatibility: changes nothing"),
 	PP_OPT_U64(0, "clock-offset", C(clock_offset), "ns",

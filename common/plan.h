@@ -31,6 +31,7 @@ struct pp_common_opts {
 	bool order;			/* accepted, no-op */
 	const char *format;		/* text|json|csv */
 	const char *output;		/* -o */
+	const char *state_out;		/* --state-out FILE: a mergeable state instead of the report */
 	int verbose;
 	bool quiet;			/* -q: perf-prof's quiet, accepted: pp's output is the same */
 	const char *key;		/* -k */

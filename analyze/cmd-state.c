@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd-state.c - `pp-analyze merge A.state B.state... [-o OUT.state]` and
+ * `pp-analyze report X.state... [--format F] [-o FILE]`.
+ *
+ * Both load the states, check that they can be merged (one line on stderr and
+ * status 2 when not), rebuild the analyzer instance from the states' own
+ * command line on a session made from their context, and read the states into
+ * it (analyze/state/); merge then writes the merged state, report prints the
+ * analyzer's report of it.  Not here: any of that logic (analyze/state/state.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/cmd.h"
+#include "analyze/internal.h"
+#include "analyze/state/state.h"
+#include "common/err.h"
+#include "common/log.h"
+
+static const char *const merge_usage[] = {
+	"pp-analyze merge A.state B.state... [-o OUT.state]", NULL,
+};
+static const char *const report_usage[] = {
+	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]", NULL,
+};
+
+/* Load @nr states, merge them, and build their analyzer on the merge. Return: exit status. */
+static int open_merge(const char **paths, int nr, const char *format, const char *output,
+		      struct ana_merge **m_out, struct pp_az **az_out)
+{
+	struct ana_state **v = pp_xcalloc((size_t)nr, sizeof(*v));
+	const char *const *argv;
+	struct ana_merge *m;
+	struct pp_az *az;
+	char err[1024];
+	bool help = false;
+	int argc, rc;
+
+	*m_out = NULL;
+	*az_out = NULL;
+	for (int i = 0; i < nr; i++) {
+		rc = ana_state_load(paths[i], &v[i], err, sizeof(err));
+		if (rc) {
+			pp_err("%s", err);
+			for (int k = 0; k < i; k++)
+				ana_state_free(v[k]);
+			free(v);
+			return 2;
+		}
+	}
+	rc = ana_merge_new(v, (size_t)nr, &m, err, sizeof(err));
+	*m_out = m;
+	if (rc) {
+		pp_err("%s", err);
+		return 2;
+	}
+	if (!ana_analyzer_find(ana_state_analyzer(v[0]))) {
+		pp_err("'%s': made by the analyzer '%s', which this pp-analyze does not have",
+		       paths[0], ana_state_analyzer(v[0]));
+		return 2;
+	}
+	if (!ana_merge_session(m))
+		return 1;
+	argv = ana_state_argv(v[0], &argc);
+	az = ana_az_parse(argc, (const char **)argv, &help);
+	*az_out = az;
+	/* where the report goes is this command's; side files of the replay are not redone */
+	az->opt.output = output;
+	az->opt.format = format;
+	az->opt.state_out = NULL;
+	az->opt.time_range = NULL;
+	az->opt.heatmap = NULL;
+	if (ana_out_open(&az->out, output, format, err, sizeof(err))) {
+		pp_err("%s: %s", az->name, err);
+		return 2;
+	}
+	return ana_merge_load(m, az);
+}
+
+static void close_merge(struct ana_merge *m, struct pp_az *az)
+{
+	if (az)
+		ana_az_free(az);
+	ana_merge_free(m);
+}
+
+static int parse(int argc, const char **argv, const struct pp_option *opts,
+		 const char *const *usage)
+{
+	char err[256];
+	int n = pp_parse_options(argc - 1, argv + 1, opts, 0, err, sizeof(err));
+
+	if (n == PP_OPT_HELP) {
+		pp_usage_print(stdout, usage, opts);
+		exit(0);
+	}
+	if (n < 0) {
+		pp_err("%s: %s", argv[0], err);
+		pp_usage_print(stderr, usage, opts);
+		exit(2);
+	}
+	if (!n) {
+		pp_err("%s: no state file given", argv[0]);
+		pp_usage_print(stderr, usage, opts);
+		exit(2);
+	}
+	return n;
+}
+
+int cmd_merge(int argc, const char **argv)
+{
+	const char *out = "-";
+	const struct pp_option opts[] = {
+		PP_OPT_STRING('o', "output", &out, "file",
+			      "write the merged state to <file> (default: standard output)"),
+		PP_OPT_END(),
+	};
+	struct ana_merge *m;
+	struct pp_az *az;
+	int n = parse(argc, argv, opts, merge_usage);
+	int rc = open_merge(argv + 1, n, NULL, NULL, &m, &az);
+
+	if (!rc)
+		rc = ana_merge_write(m, az, out);
+	close_merge(m, az);
+	return rc;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	const char *out = NULL, *format = NULL;
+	const struct pp_option opts[] = {
+		PP_OPT_STRING(0, "format", &format, "text|json|csv", "output format"),
+		PP_OPT_STRING('o', "output", &out, "file", "write the report to <file>"),
+		PP_OPT_END(),
+	};
+	struct ana_merge *m;
+	struct pp_az *az;
+	int n = parse(argc, argv, opts, report_usage);
+	int rc = open_merge(argv + 1, n, format, out, &m, &az);
+
+	if (!rc)
+		rc = ana_merge_report(m, az);
+	close_merge(m, az);
+	return rc;
+}

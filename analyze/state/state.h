@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * state/state.h - mergeable analyzer state: the file (docs/state-format.md),
+ * writing it after a replay, merging several, printing one.
+ *
+ * A state is what an aggregating analyzer has at the end of a replay, as data:
+ * which analyzer and options made it (IDENT), the capture ranges it covers
+ * (SOURCES), what its report needs of those captures - host keys, event
+ * formats, syscall names, task names, losses, clock (CONTEXT) - and the
+ * analyzer's own aggregate (ANALYZER, written and read by the analyzer's
+ * state_write/state_read hooks).  `pp-analyze FILE ANALYZER ... --state-out S`
+ * writes one instead of printing the report; `pp-analyze merge` adds states
+ * of the same analyzer and options; `pp-analyze report` prints a state by
+ * building a session from its CONTEXT, an instance from its IDENT, reading the
+ * sections into it and calling the analyzer's own ->finish().
+ * Not here: the command lines (analyze/cmd-state.c, cmd-analyze.c).
+ */
+#ifndef PP_ANALYZE_STATE_H
+#define PP_ANALYZE_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/analyzer.h"
+
+struct ana_session;
+struct ana_state;
+struct ana_merge;
+
+/**
+ * ana_state_az_new() - make @az, just parsed, write a state at the end of its replay,
+ * to az->opt.state_out ("-": standard output)
+ *
+ * Refuses an analyzer without state hooks, and -i for one whose -i resets its
+ * report (a state is the whole range; the count engine keeps its rounds).
+ * Return: 0, or PP_EUSAGE/PP_ENOTSUP with a one-line message in @err.
+ */
+int ana_state_az_new(struct pp_az *az, char *err, size_t errsz);
+
+/** ana_state_az_free() - what ana_state_az_new() or ana_merge_bind() attached to @az. */
+void ana_state_az_free(struct pp_az *az);
+
+/**
+ * ana_state_save() - at the end of the replay, in place of ->finish(): the analyzer's
+ * state_write, the session's context and source, written to az->opt.state_out
+ * (through a temporary file renamed into place)
+ * Return: 0, or an exit status (1) after printing why.
+ */
+int ana_state_save(struct pp_az *az);
+
+/**
+ * ana_state_argv_canon() - @az's command line in a canonical form, as parsed: its name,
+ * then "--NAME=VALUE" (--NAME, --no-NAME for flags) for every option that differs from
+ * its default, in table order (times in ns), then "--" and the positional arguments.
+ * -o, --format, --state-out, --time, -q and --order are left out: they change no
+ * aggregate.  Parsed again it gives the same instance; two instances that mean the
+ * same give the same line (`--than 1ms` is `--than 1000us`).
+ * Return: a NULL-terminated array of new strings, the caller's; *@argc set.
+ */
+char **ana_state_argv_canon(const struct pp_az *az, int *argc);
+
+/** ana_state_argv_str() - argv[1..argc) as one line, words quoted as a shell needs. Return: new. */
+char *ana_state_argv_str(const char *const *argv, int argc);
+
+/** ana_state_options() - ana_state_argv_str() of ana_state_argv_canon(). Return: new. */
+char *ana_state_options(const struct pp_az *az);
+
+/**
+ * ana_state_load() - read and check a state file ("-": standard input)
+ * Return: 0, or a negative code with "'PATH': what is wrong" in @err.
+ */
+int ana_state_load(const char *path, struct ana_state **out, char *err, size_t errsz);
+void ana_state_free(struct ana_state *st);
+
+/** ana_state_is_file() - whether @path starts with the state magic. */
+bool ana_state_is_file(const char *path);
+
+/** ana_state_analyzer() - the analyzer that made @st. Borrowed. */
+const char *ana_state_analyzer(const struct ana_state *st);
+
+/**
+ * ana_state_argv() - the instance's canonical command line (ana_state_argv_canon(),
+ * argv[0] the analyzer), NULL-terminated. Borrowed.
+ */
+const char *const *ana_state_argv(const struct ana_state *st, int *argc);
+
+/**
+ * ana_merge_new() - the merge of @nr loaded states (taken, freed with the merge):
+ * the same analyzer, state version, options and events, no capture time twice
+ * Return: 0, or PP_EUSAGE with a one-line message naming the two files in @err.
+ */
+int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char *err,
+		  size_t errsz);
+void ana_merge_free(struct ana_merge *m);
+
+/**
+ * ana_merge_session() - a session holding the merged CONTEXT: what ->init() and
+ * the report of an analyzer ask of a capture
+ * Return: borrowed, owned by the merge.
+ */
+struct ana_session *ana_merge_session(struct ana_merge *m);
+
+/**
+ * ana_merge_load() - @az (parsed from ana_state_argv(), bound to the merge's session):
+ * match its events, ->init(), check that its events are the states', read every
+ * state's section into it, join the adjacent ranges of each capture
+ * Return: 0, or an exit status (1, 2) after printing why.
+ */
+int ana_merge_load(struct ana_merge *m, struct pp_az *az);
+
+/** ana_merge_write() - the merged state, to @path ("-": standard output). Return: 0 or 1. */
+int ana_merge_write(struct ana_merge *m, struct pp_az *az, const char *path);
+
+/** ana_merge_report() - the analyzer's report of the merged state (->finish()). Return: exit status. */
+int ana_merge_report(struct ana_merge *m, struct pp_az *az);
+
+#endif
