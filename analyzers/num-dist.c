@@ -9,7 +9,9 @@
  * reset at each -i tick and at the end.  --than N prints the events whose
  * value is over N (with their stacks for -g or `stack`) and counts them;
  * --heatmap FILE writes "time value" lines to FILE-<event>.lat.
- * key= is refused: pairing events is multi-trace's job.
+ * key= is refused: pairing events is multi-trace's job.  The state
+ * (--state-out) is the cells with their histograms, which merge bucket by
+ * bucket; --than's and -v's listings are refused with it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include "common/hist.h"
 #include "common/table.h"
 #include "common/u64map.h"
+#include "common/wire.h"
 
 struct nd_cell {
 	uint32_t instance;
@@ -58,6 +61,12 @@ static int nd_init(struct pp_az *az)
 		return -ENOMEM;
 	p->by_thread = az->opt.pids || az->opt.tids;
 	p->name_width = 5;	/* "event" */
+	if (ana_state_recording(az) && (az->opt.than_ns || az->opt.verbose)) {
+		fprintf(stderr, "num-dist: %s with --state-out: it prints events as they come, and "
+			"a state holds the table only (replay the capture for them)\n",
+			az->opt.than_ns ? "--than" : "-v");
+		return PP_EUSAGE;
+	}
 	for (size_t i = 0; i < az->nr_sels; i++) {
 		const struct ana_sel *sel = &az->sels[i];
 		const char *num = pp_selector_attr(sel->sel, "num");
@@ -260,6 +269,59 @@ static int nd_finish(struct pp_az *az)
 	return 0;
 }
 
+/* --- mergeable state (docs/state-format.md "num-dist") ------------------------ */
+
+/* The cells by (instance, event), each with its histogram and its count over --than. */
+static int nd_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct nd_priv *p = az->priv;
+
+	qsort(p->list, p->nr_cells, sizeof(*p->list), cell_cmp);
+	pp_wire_put_varint(out, p->nr_cells);
+	for (size_t i = 0; i < p->nr_cells; i++) {
+		const struct nd_cell *c = p->list[i];
+		pp_wire_put_varint(out, c->instance);
+		pp_wire_put_varint(out, c->match);
+		pp_wire_put_varint(out, c->over);
+		pp_wire_put_hist(out, &c->h);
+	}
+	return 0;
+}
+
+/* A cell's histogram merges bucket by bucket: its percentiles are the replay's. */
+static int nd_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct nd_priv *p = az->priv;
+	size_t nr = pp_wire_count(in, 4, SIZE_MAX, "cells");
+
+	for (size_t i = 0; i < nr && pp_wire_ok(in); i++) {
+		uint32_t instance = pp_wire_u32(in, "instance");
+		uint64_t match = pp_wire_varint(in), over = pp_wire_varint(in);
+		struct pp_hist h;
+		int rc;
+
+		if (pp_wire_ok(in) && (match >= az->nr_sels || (!az->opt.perins && instance)))
+			return pp_wire_fail(in, PP_EBAD_RECORD, "cell %zu: event %llu of %zu, "
+					    "instance %u", i, (unsigned long long)match, az->nr_sels,
+					    instance);
+		pp_hist_init(&h);
+		rc = pp_wire_hist(in, &h);
+		if (!rc && (!pp_hist_count(&h) || over > pp_hist_count(&h)))
+			rc = pp_wire_fail(in, PP_EBAD_RECORD, "cell %zu: %llu values, %llu over",
+					  i, (unsigned long long)pp_hist_count(&h),
+					  (unsigned long long)over);
+		if (!rc) {
+			struct nd_cell *c = cell_get(p, instance, (size_t)match);
+			pp_hist_merge(&c->h, &h);
+			c->over += over;
+		}
+		pp_hist_release(&h);
+		if (rc)
+			return rc;
+	}
+	return in->err;
+}
+
 static void nd_release(struct pp_az *az)
 {
 	struct nd_priv *p = az->priv;
@@ -301,4 +363,7 @@ const struct pp_analyzer_ops az_num_dist_ops = {
 	.interval = nd_interval,
 	.finish = nd_finish,
 	.release = nd_release,
+	.state_version = 1,
+	.state_write = nd_state_write,
+	.state_read = nd_state_read,
 };

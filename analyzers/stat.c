@@ -33,4 +33,7 @@ const struct pp_analyzer_ops az_stat_ops = {
 	.event = ana_cnt_hist_event,
 	.finish = ana_cnt_hist_finish,
 	.release = ana_cnt_hist_release,
+	.state_version = 1,
+	.state_write = ana_cnt_hist_state_write,
+	.state_read = ana_cnt_hist_state_read,
 };

@@ -15,8 +15,10 @@
  *
  * The hot path is one hash lookup by key and a string compare of the name:
  * rows live in a bump arena reset with the table, so an event never
- * allocates once its row exists.  Not here: the terminal's alternate
- * screen of live perf-prof (a replay prints tables one after another).
+ * allocates once its row exists.  The state (--state-out) is the rows and
+ * the event count: rows of the same key and name add up, as events do.
+ * Not here: the terminal's alternate screen of live perf-prof (a replay
+ * prints tables one after another).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include "common/expr.h"
 #include "common/table.h"
 #include "common/u64map.h"
+#include "common/wire.h"
 
 struct top_col {
 	char *title;		/* upper case */
@@ -492,6 +495,69 @@ static int top_finish(struct pp_az *az)
 	return 0;
 }
 
+/* --- mergeable state (docs/state-format.md "top") ---------------------------- */
+
+static int row_key_cmp(const void *a, const void *b)
+{
+	const struct top_row *x = *(const struct top_row *const *)a;
+	const struct top_row *y = *(const struct top_row *const *)b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->comm && y->comm ? strcmp(x->comm, y->comm) : 0;
+}
+
+/* The rows by key and name (canonical bytes), each with its sums; the event count. */
+static int top_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct top_priv *p = az->priv;
+	struct top_row **v = malloc((p->nr_rows + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, p->list, p->nr_rows * sizeof(*v));
+	qsort(v, p->nr_rows, sizeof(*v), row_key_cmp);
+	pp_wire_put_varint(out, p->nr_events);
+	pp_wire_put_varint(out, p->nr_cols);
+	pp_wire_put_varint(out, p->nr_rows);
+	for (size_t n = 0; n < p->nr_rows; n++) {
+		pp_wire_put_varint(out, v[n]->key);
+		if (p->show_comm)
+			pp_wire_put_str(out, v[n]->comm);
+		for (size_t i = 0; i < p->nr_cols; i++)
+			pp_wire_put_varint(out, v[n]->v[i]);
+	}
+	free(v);
+	return 0;
+}
+
+/* Each row adds to the row of the same key and name, as the replay's events did. */
+static int top_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct top_priv *p = az->priv;
+	uint64_t events = pp_wire_varint(in), cols = pp_wire_varint(in);
+	size_t nr = pp_wire_count(in, 1 + p->nr_cols + p->show_comm * 2, SIZE_MAX, "rows");
+
+	if (pp_wire_ok(in) && cols != p->nr_cols)
+		return pp_wire_fail(in, PP_EBAD_RECORD, "%llu value columns, the options make %zu",
+				    (unsigned long long)cols, p->nr_cols);
+	for (size_t n = 0; n < nr && pp_wire_ok(in); n++) {
+		uint64_t key = pp_wire_varint(in);
+		const char *comm = p->show_comm ? pp_wire_str(in) : NULL;
+		struct top_row *r;
+
+		if (!pp_wire_ok(in))
+			break;
+		if (p->only_comm && key)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "row %zu: a key with --only-comm", n);
+		r = row_find(p, key, comm, NO_COMM_ID);
+		for (size_t i = 0; i < p->nr_cols; i++)
+			r->v[i] += pp_wire_varint(in);
+	}
+	p->nr_events += events;
+	return in->err;
+}
+
 static void top_release(struct pp_az *az)
 {
 	struct top_priv *p = az->priv;
@@ -543,4 +609,7 @@ const struct pp_analyzer_ops az_top_ops = {
 	.interval = top_interval,
 	.finish = top_finish,
 	.release = top_release,
+	.state_version = 1,
+	.state_write = top_state_write,
+	.state_read = top_state_read,
 };

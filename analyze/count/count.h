@@ -72,6 +72,29 @@ struct ana_cnt_row *ana_cnt_rows(struct ana_cnt *c, size_t *nr);
 /** ana_cnt_max() - the largest slot count ever seen (column widths grow with it). */
 uint64_t ana_cnt_max(const struct ana_cnt *c);
 
+/*
+ * Mergeable state (hist-az.c): a round's rows are kept instead of printed, and
+ * printed later by loading them back, round after round, as if fed.
+ */
+/** ana_cnt_round() - the round being filled (the one a round callback reports). */
+uint64_t ana_cnt_round(const struct ana_cnt *c);
+/** ana_cnt_interval() - the round length in ns. */
+uint64_t ana_cnt_interval(const struct ana_cnt *c);
+/** ana_cnt_origin() - where slot 0 starts, in *@t0. Return: whether it is known yet. */
+bool ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0);
+/** ana_cnt_set_origin() - set slot 0's start; @threads: some instances are threads. */
+void ana_cnt_set_origin(struct ana_cnt *c, bool have_t0, uint64_t t0, bool threads);
+/**
+ * ana_cnt_load() - add one row of round @round (its ana_cnt_slots() @slots and counter
+ * times), reporting the rounds before it first as ana_cnt_feed() would; rounds come in
+ * ascending order
+ */
+void ana_cnt_load(struct ana_cnt *c, uint64_t round, bool thread, uint32_t ins, uint32_t ev,
+		  const uint64_t *slots, uint64_t enabled, uint64_t running);
+/* The ready-made state hooks of hrcount and stat (docs/state-format.md "stat, hrcount"). */
+int ana_cnt_hist_state_write(struct pp_az *az, struct pp_buf *out);
+int ana_cnt_hist_state_read(struct pp_az *az, struct pp_wire *in);
+
 /* The names of an analyzer's events (its selector matches, by ana_sel.index) as reports show them. */
 struct ana_cnt_names {
 	size_t nr;

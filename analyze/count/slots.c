@@ -265,3 +265,47 @@ uint64_t ana_cnt_max(const struct ana_cnt *c)
 {
 	return c->max;
 }
+
+uint64_t ana_cnt_round(const struct ana_cnt *c)
+{
+	return c->round;
+}
+
+uint64_t ana_cnt_interval(const struct ana_cnt *c)
+{
+	return c->o.interval_ns;
+}
+
+bool ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0)
+{
+	*t0 = c->t0;
+	return c->have_t0;
+}
+
+void ana_cnt_set_origin(struct ana_cnt *c, bool have_t0, uint64_t t0, bool threads)
+{
+	c->have_t0 = have_t0;
+	c->t0 = t0;
+	c->threads |= threads;
+}
+
+void ana_cnt_load(struct ana_cnt *c, uint64_t round, bool thread, uint32_t ins, uint32_t ev,
+		  const uint64_t *slots, uint64_t enabled, uint64_t running)
+{
+	struct ana_cnt_row *r;
+
+	advance(c, round);	/* the rounds before it are reported, as when fed */
+	r = row_get(c, thread, ins, ev);
+	for (unsigned i = 0; i < c->hist; i++) {
+		r->slot[i] += slots[i];
+		r->sum += slots[i];
+		if (r->slot[i] > r->max)
+			r->max = r->slot[i];
+	}
+	if (r->max > c->max)
+		c->max = r->max;
+	r->enabled += enabled;
+	r->running += running;
+	r->seen = true;
+	c->dirty = true;
+}

@@ -7,6 +7,7 @@
  * twoevent-detail.c  printing a pair with the events around it (--detail)
  * twoevent-delay.c   the delay, syscalls and pair implementations
  * twoevent-call.c    kmemprof and nested-trace's call / call-delay
+ * twoevent-state.c   the latency tables as mergeable state (docs/state-format.md)
  * Invariant: a node is in the backup (in_backup) or pending on the timeline
  * (pending) only while some later event may still need it; everything else
  * is reusable.  Not here: options of the analyzers (analyzers/).
@@ -184,6 +185,8 @@ struct ana_te {
 };
 
 /* twoevent.c */
+/* The end of the events: what is left unmatched is handed to the implementation (finish). */
+void ana_te_settle(struct ana_te *te);
 struct te_pair *ana_te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2);
 void ana_te_node_put(struct ana_te *te, struct te_node *n);
 struct te_node *ana_te_tl_at(struct ana_te *te, uint64_t seq);

@@ -135,6 +135,20 @@ void ana_te_az_interval(struct pp_az *az, uint64_t now_ns);
 int ana_te_az_finish(struct pp_az *az);
 void ana_te_az_release(struct pp_az *az);
 
+/*
+ * Mergeable state (twoevent-state.c, docs/state-format.md "syscalls"): the
+ * latency table, after what is left unmatched was counted as ->finish() counts
+ * it.  The ready-made hooks serve analyzers whose engine is az->engine.
+ */
+int ana_te_az_state_write(struct pp_az *az, struct pp_buf *out);
+int ana_te_az_state_read(struct pp_az *az, struct pp_wire *in);
+/**
+ * ana_te_state_check() - what an engine with --state-out refuses: what prints while
+ * it replays (--than, --lower, --detail, -v)
+ * Return: 0, or PP_EUSAGE after a one-line message.
+ */
+int ana_te_state_check(struct ana_te *te);
+
 /** ana_te_impl_parse() - "delay", "pair", ... to enum ana_te_impl. Return: 0 or PP_EUSAGE. */
 int ana_te_impl_parse(const char *name, enum ana_te_impl *out);
 

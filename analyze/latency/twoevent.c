@@ -597,13 +597,18 @@ void ana_te_tick(struct ana_te *te, uint64_t now_ns)
 	te->impl->print(te, now_ns);
 }
 
+void ana_te_settle(struct ana_te *te)
+{
+	if (te->detail.enabled)
+		drain_pending(te, te->recent_ns, true);
+	handle_remaining(te, TE_RR_EXIT);
+}
+
 int ana_te_finish(struct ana_te *te)
 {
 	uint64_t end = ana_capture_end_ns(te->s);
 
-	if (te->detail.enabled)
-		drain_pending(te, te->recent_ns, true);
-	handle_remaining(te, TE_RR_EXIT);
+	ana_te_settle(te);
 	te->impl->print(te, end > te->recent_ns ? end : te->recent_ns);
 	if (te->az->opt.verbose && te->text)
 		fprintf(te->fp, "# %s: %llu backups left, %llu nodes allocated, %llu sched_wakeup "
