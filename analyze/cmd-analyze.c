@@ -14,6 +14,7 @@
 
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
+#include "analyze/share.h"
 #include "analyze/state/state.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -27,6 +28,8 @@ static const struct {
 } builtins[] = {
 	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments" },
 	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)" },
+	{ "scrub", cmd_scrub, "a copy for a public bug report: names replaced by stable hashes" },
+	{ "slice", cmd_slice, "a smaller self-contained capture: a time range, processes, events" },
 };
 
 /* The full table of an instance: its own options, then the common ones. */

@@ -430,7 +430,8 @@ void ana_report_header(struct pp_az *az)
 			    (unsigned long long)s->lost_cpus[i].count);
 	if (az->out.format == ANA_FMT_TEXT) {
 		if (s->lost_total)
-			fprintf(az->out.fp, "# %llu events lost:%s\n", (unsigned long long)s->lost_total,
+			fprintf(az->out.fp, "# %llu%s events lost:%s\n", (unsigned long long)s->lost_total,
+				s->lost_saturated ? " or more (the sum saturated)" : "",
 				pp_buf_str(&where));
 		if (st->nr_corrupt)
 			fprintf(az->out.fp, "# %llu corrupt segments skipped (%llu records lost)\n",
@@ -438,8 +439,9 @@ void ana_report_header(struct pp_az *az)
 	} else {
 		/* json and csv stay parseable: the reader is told on stderr, once per change */
 		if (s->lost_total > az->lost_noted)
-			pp_warn("%s: %llu events lost:%s (not part of the %s output)", az->name,
-				(unsigned long long)s->lost_total, pp_buf_str(&where),
+			pp_warn("%s: %llu%s events lost:%s (not part of the %s output)", az->name,
+				(unsigned long long)s->lost_total,
+				s->lost_saturated ? " or more (the sum saturated)" : "", pp_buf_str(&where),
 				az->out.format == ANA_FMT_JSON ? "json" : "csv");
 		if (st->nr_corrupt > az->corrupt_noted)
 			pp_warn("%s: %llu corrupt segments skipped (%llu records lost)", az->name,

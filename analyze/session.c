@@ -607,12 +607,40 @@ char *ana_time_str(struct ana_session *s, uint64_t t_ns, char *buf, size_t sz)
 	return buf;
 }
 
+/*
+ * A slice (analyze/slice.c) keeps the events of some processes and types, so
+ * its first and last samples need not be those of the range it was cut from:
+ * its KV "slice.span" gives the first and last samples of that range in the
+ * original, of any event, and the replay's start and end stretch to them (in
+ * the range analysed), so that reports on the slice say what they say on the
+ * original given the same --time, -p and -e.
+ */
+static bool slice_span(struct ana_session *s, uint64_t *first, uint64_t *last)
+{
+	const char *v = ana_host(s, "slice.span");
+	unsigned long long a, b;
+
+	if (!v || sscanf(v, "%llu,%llu", &a, &b) != 2)
+		return false;
+	*first = a;
+	*last = b;
+	return true;
+}
+
 uint64_t ana_capture_start_ns(struct ana_session *s)
 {
-	return s->range_start_ns ? s->range_start_ns : s->first_ns;
+	uint64_t first = s->first_ns, sf, sl;
+
+	if (slice_span(s, &sf, &sl) && ana_in_range(s, sf) && (!first || sf < first))
+		first = sf;
+	return s->range_start_ns ? s->range_start_ns : first;
 }
 
 uint64_t ana_capture_end_ns(struct ana_session *s)
 {
+	uint64_t sf, sl;
+
+	if (slice_span(s, &sf, &sl) && ana_in_range(s, sl) && sl > s->last_ns)
+		return sl;
 	return s->last_ns;
 }
