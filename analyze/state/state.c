@@ -83,10 +83,17 @@ static void argv_free(char **v, int argc)
 	free(v);
 }
 
+/*
+ * The registry, where it is linked (pp-analyze; the python module links the
+ * replay core without it, and this file with it): weak, as in select.c.
+ */
+extern size_t ana_analyzer_count(void) __attribute__((weak));
+extern const struct pp_analyzer *ana_analyzer_at(size_t i) __attribute__((weak));
+
 /* The analyzers that have a state, for messages: "top, num-dist, ..." */
 static void with_state(struct pp_buf *b)
 {
-	for (size_t i = 0; i < ana_analyzer_count(); i++) {
+	for (size_t i = 0; ana_analyzer_count && ana_analyzer_at && i < ana_analyzer_count(); i++) {
 		const struct pp_analyzer *an = ana_analyzer_at(i);
 		if (an->ops->state_write)
 			pp_buf_addf(b, "%s%s", b->len ? ", " : "", an->name);
