@@ -730,16 +730,27 @@ static int run_live(int argc, const char **argv)
 	sigemptyset(&ign);
 	sigaddset(&ign, SIGUSR1);
 	sigaddset(&ign, SIGUSR2);
+	sigset_t ign_ana = ign;
+	char ana_pid[32];
+
+	sigaddset(&ign_ana, SIGINT);
 	lv.rec = (struct child){ .name = "pp-record" };
 	clock_gettime(CLOCK_MONOTONIC, &lv.rec.at);
-	/* SIGTERM at pp's death: pp-record finalizes, pp-analyze reports what it has */
-	lv.rec.pid = spawn("pp-record", rv, -1, p1[1], ncmd > 0, SIGTERM, &ign);
-	sigaddset(&ign, SIGINT);
 	lv.ana = (struct child){ .name = "pp-analyze", .at = lv.rec.at };
-	/* pp-record's refusal is the one line: pp-analyze says nothing of the empty stream */
+	/*
+	 * pp-analyze first: pp-record leaves its events (and its children's: a
+	 * system() shell per event) out of the tracefs instance, as its own, so the
+	 * analysis does not watch itself.  SIGTERM at pp's death: pp-record
+	 * finalizes, pp-analyze reports what it has.  pp-record's refusal is the
+	 * one line: pp-analyze says nothing of the empty stream.
+	 */
 	setenv("PP_LIVE_RECORDER", "1", 1);
-	lv.ana.pid = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1, false, SIGTERM, &ign);
+	lv.ana.pid = spawn("pp-analyze", av, save ? p2[0] : p1[0], -1, false, SIGTERM, &ign_ana);
 	unsetenv("PP_LIVE_RECORDER");
+	snprintf(ana_pid, sizeof(ana_pid), "%d", (int)lv.ana.pid);
+	setenv("PP_NOTRACE_PID", ana_pid, 1);
+	lv.rec.pid = spawn("pp-record", rv, -1, p1[1], ncmd > 0, SIGTERM, &ign);
+	unsetenv("PP_NOTRACE_PID");
 	close(p1[1]);
 	if (save) {
 		close(p2[0]);

@@ -235,12 +235,18 @@ static int pid_filter(struct rec_session *s)
  * per-task targets, the children of the followed tasks to set_event_pid).
  * The kernel leaves out pp-record's own context switches too, either side
  * (seen on 6.18): a system-wide capture does not show pp-record running.
+ * Live, pp names its pp-analyze in PP_NOTRACE_PID: it and the commands its
+ * expressions run (system()) stay out the same way.
  */
 static void exclude_self(struct rec_session *s)
 {
-	char tid[32];
+	const char *more = getenv("PP_NOTRACE_PID");	/* pp's live analyzer (pp-main.c) */
+	char tid[64];
+	int n = 0;
 
 	snprintf(tid, sizeof(tid), "%d", (int)syscall(SYS_gettid));
+	if (more && (n = atoi(more)) > 0)
+		snprintf(tid + strlen(tid), sizeof(tid) - strlen(tid), " %d", n);
 	if (inst_write(s, "options/event-fork", "1") ||
 	    inst_write(s, "set_event_notrace_pid", tid))
 		pp_debug(1, "tracefs instance: cannot leave pp-record's own events out (before Linux 5.9)");
