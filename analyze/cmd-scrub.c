@@ -81,6 +81,20 @@ static void report(FILE *fp, struct ana_session *s, const struct ana_scrub_opts 
 		fprintf(fp, "the names and their hashes are in the --map file: keep it private\n");
 }
 
+/* A cut or damaged capture is copied as far as it reads: say so, the copy is partial. */
+static void tell_damage(struct ana_session *s)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+
+	if (st->truncated && st->cut_mid_segment)
+		pp_warn("scrub: '%s' is cut inside segment %llu: the copy ends at its last whole segment",
+			s->path, (unsigned long long)st->last_seq + 1);
+	if (st->nr_corrupt)
+		pp_warn("scrub: '%s': %llu corrupt segments skipped, %llu records lost: not in the copy",
+			s->path, (unsigned long long)st->nr_corrupt,
+			(unsigned long long)st->records_lost);
+}
+
 static const char scrub_help[] =
 	"\nA copy for a public bug report: comm names, command lines, paths, the host\n"
 	"name and the user-space string fields of tracepoints are replaced by stable\n"
@@ -160,6 +174,7 @@ int cmd_scrub(struct ana_session *s, int argc, const char **argv)
 		ana_scrub_report_release(&rep);
 		return 1;
 	}
+	tell_damage(s);
 	FILE *fp = pp_quote_fopen(stdout);	/* event and key names come from the capture */
 	report(fp ? fp : stdout, s, &o, &rep);
 	if (fp)

@@ -42,12 +42,27 @@ static int split_events(const struct pp_strlist *in, struct pp_strlist *out, cha
 	return 0;
 }
 
+/* A cut or damaged capture is copied as far as it reads: say so, the copy is partial. */
+static void tell_damage(struct ana_session *s)
+{
+	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+
+	if (st->truncated && st->cut_mid_segment)
+		pp_warn("slice: '%s' is cut inside segment %llu: the copy ends at its last whole segment",
+			s->path, (unsigned long long)st->last_seq + 1);
+	if (st->nr_corrupt)
+		pp_warn("slice: '%s': %llu corrupt segments skipped, %llu records lost: not in the copy",
+			s->path, (unsigned long long)st->nr_corrupt,
+			(unsigned long long)st->records_lost);
+}
+
 static const char slice_help[] =
 	"\nA smaller capture that stands on its own: the metadata, the task history, the\n"
-	"time syncs, the kernel symbols, and of the range, the processes and the events\n"
-	"given, the samples, losses and side-band records, with the mmaps and user\n"
-	"symbols of the kept processes.  Analyzers on the slice given the same --time,\n"
-	"-p and -e report what they report on the original.\n"
+	"time syncs, and of the range, the processes and the events given, the samples,\n"
+	"losses and side-band records, with the mmaps and user symbols of the kept\n"
+	"processes and the kernel symbols their samples need (--all-ksyms: every one).\n"
+	"Analyzers on the slice given the same --time, -p and -e report what they report\n"
+	"on the original.\n"
 	"\nEXAMPLES\n"
 	"  pp-analyze pp.capture slice --time +2s,+3s -o bug.ppcap\n"
 	"  pp-analyze pp.capture slice --pid 1234 -e 'sched:*,raw_syscalls:*' -o fixture.ppcap\n";
@@ -56,6 +71,7 @@ int cmd_slice(struct ana_session *s, int argc, const char **argv)
 {
 	const char *out = NULL, *time = NULL, *pids = NULL;
 	struct pp_strlist ev_opt = { 0 }, events = { 0 };
+	bool all_ksyms = false;
 	char err[512];
 	const struct pp_option opts[] = {
 		PP_OPT_STRING('o', "output", &out, "file", "the slice to write (required)"),
@@ -63,9 +79,12 @@ int cmd_slice(struct ana_session *s, int argc, const char **argv)
 			      "keep this time range, as analyzers take --time: 12.5,13 or +2s,+3s"),
 		PP_OPT_STRING(0, "pid", &pids, "pids", "keep these processes (and the events that name them)"),
 		PP_OPT_STRLIST('e', "event", &ev_opt, "events", "keep these events: names or globs (sched:*)"),
+		PP_OPT_BOOL(0, "all-ksyms", &all_ksyms,
+			    "keep every kernel symbol, not only those the kept samples need"),
 		PP_OPT_END(),
 	};
-	const char *usage[] = { "pp-analyze FILE slice [--time A,B] [--pid P,...] [-e EVENTS] -o OUT", NULL };
+	const char *usage[] = { "pp-analyze FILE slice [--time A,B] [--pid P,...] [-e EVENTS] "
+				"[--all-ksyms] -o OUT", NULL };
 	struct ana_slice_opts o = { 0 };
 	struct ana_slice_report rep;
 	int n, rc, status = 2;
@@ -97,6 +116,7 @@ int cmd_slice(struct ana_session *s, int argc, const char **argv)
 	}
 	o.out_path = out;
 	o.time = time;
+	o.all_ksyms = all_ksyms;
 	o.events = events.v;
 	o.nr_events = events.nr;
 	rc = ana_slice(s, &o, &rep, err, sizeof(err));
@@ -105,13 +125,15 @@ int cmd_slice(struct ana_session *s, int argc, const char **argv)
 		status = rc == PP_EUSAGE ? 2 : 1;
 		goto out;
 	}
+	tell_damage(s);
 	char a[64], b[64];
 	printf("slice: '%s' -> '%s': %llu of %llu samples, %llu of %llu records, %llu of %llu "
-	       "binaries, %s",
+	       "binaries, %llu of %llu kernel symbols, %s",
 	       s->path, out, (unsigned long long)rep.nr_samples_out,
 	       (unsigned long long)rep.nr_samples_in, (unsigned long long)rep.nr_out,
 	       (unsigned long long)rep.nr_in, (unsigned long long)rep.nr_dsos_out,
-	       (unsigned long long)rep.nr_dsos_in, pp_format_bytes(rep.bytes_out, a, sizeof(a)));
+	       (unsigned long long)rep.nr_dsos_in, (unsigned long long)rep.nr_ksyms_out,
+	       (unsigned long long)rep.nr_ksyms_in, pp_format_bytes(rep.bytes_out, a, sizeof(a)));
 	if (rep.start_ns || rep.end_ns)
 		printf(", time %s..%s", rep.start_ns ? ana_ts_str(rep.start_ns, a, sizeof(a)) : "",
 		       rep.end_ns ? ana_ts_str(rep.end_ns, b, sizeof(b)) : "");

@@ -352,7 +352,9 @@ static void scrub_kv(struct scrub *x, struct ppf_record *r)
 	char where[300];
 
 	snprintf(where, sizeof(where), "KV %s", k);
-	if (!strcmp(k, "cmdline"))
+	if (!strcmp(k, "slice.source"))	/* the path of the capture a slice was cut from */
+		r->u.kv.value = value(x, 0, ANA_SCRUB_PATHS, r->u.kv.value, where, scrub_path);
+	else if (!strcmp(k, "cmdline"))
 		r->u.kv.value = value(x, 0, ANA_SCRUB_CMDLINE, r->u.kv.value, where,
 				      scrub_record_cmdline);
 	else if (!strcmp(k, "hostname") || !kv_known(k))
@@ -540,6 +542,20 @@ static void make_key(struct scrub *x)
 	}
 }
 
+/* The copy says it is one, and what was replaced: KV scrub.replaced, first. */
+static int write_origin(struct scrub *x, struct ppf_writer *w)
+{
+	struct pp_buf b = PP_BUF_INIT;
+	int rc;
+
+	for (int c = 0; c < ANA_SCRUB_NR_CLASSES; c++)
+		if (!keeps(x, (enum ana_scrub_class)c))
+			pp_buf_addf(&b, "%s%s", b.len ? "," : "", class_names[c]);
+	rc = ppf_write_kv(w, "scrub.replaced", b.len ? pp_buf_str(&b) : "nothing");
+	pp_buf_release(&b);
+	return rc;
+}
+
 static char *joined(const struct pp_intern *t)
 {
 	struct pp_buf b = PP_BUF_INIT;
@@ -575,11 +591,17 @@ int ana_scrub(struct ana_session *s, const struct ana_scrub_opts *o, struct ana_
 	for (int c = 0; c < ANA_SCRUB_NR_CLASSES; c++)
 		x.where[c] = pp_intern_new();
 	pp_intern_put_str(x.keep, "swapper", NULL);	/* the idle tasks, pid 0 on every CPU */
-	while ((rc = ppf_reader_next(s->r, &r, NULL)) == 0) {
+	rc = write_origin(&x, w);
+	if (rc)
+		snprintf(err, errsz, "writing '%s': %s", o->out_path, ppf_writer_errmsg(w));
+	while (!rc && (rc = ppf_reader_next(s->r, &r, NULL)) == 0) {
 		rep->nr_records++;
 		rc = scrub_record(&x, &r);
-		if (!rc)
-			rc = ppf_write_record(w, &r);
+		if (rc) {
+			snprintf(err, errsz, "event description %u: %s", r.u.event.id, pp_strerror(rc));
+			break;
+		}
+		rc = ppf_write_record(w, &r);
 		if (rc) {
 			snprintf(err, errsz, "writing '%s': %s", o->out_path, ppf_writer_errmsg(w));
 			break;
@@ -588,7 +610,7 @@ int ana_scrub(struct ana_session *s, const struct ana_scrub_opts *o, struct ana_
 	if (rc < 0 && !err[0])
 		snprintf(err, errsz, "reading '%s': %s", s->path, ppf_reader_errmsg(s->r));
 	int crc = ppf_writer_close(w);
-	if (crc && rc >= 0) {
+	if (crc && (rc == 0 || rc == PPF_END)) {
 		rc = crc;
 		snprintf(err, errsz, "writing '%s': %s", o->out_path, pp_strerror(crc));
 	}

@@ -80,6 +80,7 @@ struct ana_slice_opts {
 	size_t nr_pids;
 	const char *const *events;	/* -e: event names or globs (sys:name, cpu-clock), NULL: all */
 	size_t nr_events;
+	bool all_ksyms;		/* every kernel symbol, not only those the kept samples need */
 };
 
 struct ana_slice_report {
@@ -87,16 +88,19 @@ struct ana_slice_report {
 	uint64_t nr_samples_in, nr_samples_out;
 	uint64_t start_ns, end_ns;		/* the range kept (0: open) */
 	uint64_t nr_dsos_in, nr_dsos_out;
+	uint64_t nr_ksyms_in, nr_ksyms_out;
 	uint64_t bytes_out;
 };
 
 /**
  * ana_slice() - copy the part of the capture of @s that @o selects to @o->out_path
  *
- * Kept: the metadata (KV, the selected events' descriptions, the syscall table,
- * kernel symbols), the whole task history (TASK, COMM, FORK, EXIT: names and
- * parents of every task a kept event may name), time syncs; the mmaps of the
- * kept processes and the user symbols of the binaries they map; and, up to the
+ * Kept: the metadata (KV, the selected events' descriptions, the syscall table),
+ * the whole task history (TASK, COMM, FORK, EXIT: names and parents of every
+ * task a kept event may name), time syncs; the mmaps of the kept processes and
+ * the user symbols of the binaries they map; the kernel symbols the kept
+ * samples' addresses fall in (all of them with @all_ksyms or from a stream);
+ * and, up to the
  * record where an analyzer given --time stops reading, the samples, counter
  * readings, losses and side-band records of the range that concern the kept
  * processes (a sample whose pid, tid or a *pid field names one of them).

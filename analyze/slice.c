@@ -13,8 +13,11 @@
  * bases of the first deltas).  A sample belongs to a kept process when its
  * pid, its thread's process, or a *pid field of the record (next_pid of a
  * sched_switch, pid of a wakeup) names one: task-state and rundelay follow a
- * task through the events of others.  User symbols: the binaries the kept
- * processes map (a first pass over the capture finds them).
+ * task through the events of others.  Symbols: the binaries the kept processes
+ * map, and the kernel symbols the kept samples' addresses fall in (IPs, stacks,
+ * 8-byte fields such as a timer's function), with the symbol after each (a
+ * kernel symbol ends where the next begins); a first pass over the capture finds
+ * them (a stream keeps every kernel symbol and binary).
  * Not here: options (cmd-slice.c).
  */
 #include <errno.h>
@@ -40,6 +43,11 @@ struct slice {
 	struct pp_intern *bins;		/* build ids and paths the kept processes map */
 	bool dso_kept;			/* the last DSO is kept: so are its SYMs */
 	uint64_t span_first, span_last;	/* the range's first and last samples, of any event */
+	struct pp_u64map kaddrs;	/* kernel addresses in the kept samples of the range */
+	uint64_t *kstarts;		/* every kernel symbol's address (pass one) */
+	size_t nr_kstarts, cap_kstarts;
+	struct pp_u64map kkeep;		/* kernel symbol addresses to keep */
+	bool ksyms_filtered;
 	struct ppf_counter_val *vals;	/* a COUNTER's readings of kept events */
 };
 
@@ -54,6 +62,11 @@ static bool task_kept(struct slice *x, uint64_t v)
 	if (v > UINT32_MAX)
 		return false;
 	return pid_kept(x, (uint32_t)v) || pid_kept(x, ana_task_pid(x->s, (uint32_t)v));
+}
+
+static bool in_range(const struct slice *x, uint64_t t)
+{
+	return !(x->start_ns && t < x->start_ns) && !(x->end_ns && t > x->end_ns);
 }
 
 static bool event_selected(const struct slice *x, const char *name)
@@ -114,30 +127,142 @@ static void bin_key(struct pp_buf *b, const uint8_t *id, uint32_t id_sz, const c
 	}
 }
 
-/* Pass one (--pid): the binaries the kept processes map, by build id and by path. */
-static int find_binaries(struct slice *x, char *err, size_t errsz)
+/* A kernel text address (not a PERF_CONTEXT_* marker) a kept sample holds. */
+static void note_kaddr(struct slice *x, uint64_t a)
+{
+	if (a >= 0xffff000000000000ull && a < (uint64_t)-4095)
+		pp_u64map_put(&x->kaddrs, a, (void *)1);
+}
+
+/* Its IP, address, stack, and the 8-byte fields (function pointers, call sites). */
+static void note_sample_kaddrs(struct slice *x, const struct ppf_sample *smp)
+{
+	const struct ana_evtype *t = ana_session_type(x->s, smp->id);
+	struct pp_event ev = { .raw = smp->raw, .raw_sz = smp->raw_sz };
+
+	note_kaddr(x, smp->ip);
+	note_kaddr(x, smp->addr);
+	for (uint32_t i = 0; i < smp->nr_stack; i++)
+		note_kaddr(x, smp->stack[i]);
+	for (size_t i = 0; t && i < t->nr_fields; i++) {
+		const struct pp_field *f = &t->fields[i];
+		uint64_t v;
+
+		if (f->is_string || f->is_data_loc)
+			continue;
+		if (!f->is_array && f->size == 8) {
+			note_kaddr(x, ana_field_read(&ev, f));
+		} else if (f->is_array && f->elem_size == 8) {
+			for (uint32_t k = 0; k + 8 <= f->size && f->offset + k + 8 <= smp->raw_sz; k += 8) {
+				memcpy(&v, smp->raw + f->offset + k, 8);
+				note_kaddr(x, v);
+			}
+		}
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The kernel symbols to keep: for each address, the symbol that starts last at or
+ * before it, and the one after that (its end: the symbolizer sizes a kernel symbol
+ * by the next one), every alias at those addresses included.  Every kept address
+ * then resolves to the symbol and offset it resolves to in the original.
+ */
+static void choose_ksyms(struct slice *x)
+{
+	size_t n = 0, it = 0;
+	uint64_t a;
+	void *v;
+
+	if (x->nr_kstarts)
+		qsort(x->kstarts, x->nr_kstarts, sizeof(*x->kstarts), cmp_u64);
+	for (size_t i = 0; i < x->nr_kstarts; i++)
+		if (!n || x->kstarts[i] != x->kstarts[n - 1])
+			x->kstarts[n++] = x->kstarts[i];
+	while (pp_u64map_next(&x->kaddrs, &it, &a, &v)) {
+		size_t lo = 0, hi = n;
+
+		while (lo < hi) {	/* the first start > a */
+			size_t mid = lo + (hi - lo) / 2;
+			if (x->kstarts[mid] <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo)
+			pp_u64map_put(&x->kkeep, x->kstarts[lo - 1], (void *)1);
+		if (lo < n)
+			pp_u64map_put(&x->kkeep, x->kstarts[lo], (void *)1);
+	}
+	x->ksyms_filtered = true;
+}
+
+/*
+ * Pass one (files only): the range's start ("+2s" counts from the first event), the
+ * binaries the kept processes map (by build id and by path), the kernel addresses
+ * the range's samples of the kept events hold and the kernel symbols' addresses.
+ * The session learns the event types here; it learns nothing else before pass two.
+ */
+static int scan(struct slice *x, char *err, size_t errsz)
 {
 	struct pp_buf b = PP_BUF_INIT;
 	struct ppf_record r;
 	int rc;
 
 	while ((rc = ppf_reader_next(x->s->r, &r, NULL)) == 0) {
-		if (r.type != PPF_REC_MMAP || !pid_kept(x, r.u.mmap.pid))
-			continue;
-		bin_key(&b, r.u.mmap.build_id, r.u.mmap.build_id_sz, r.u.mmap.path);
-		pp_intern_put_str(x->bins, pp_buf_str(&b), NULL);
-		bin_key(&b, NULL, 0, r.u.mmap.path);
-		pp_intern_put_str(x->bins, pp_buf_str(&b), NULL);
+		if (!x->have_range && (r.type == PPF_REC_SAMPLE || r.type == PPF_REC_SIDEBAND ||
+				       r.type == PPF_REC_COUNTER)) {
+			rc = set_range(x, r.time_ns, err, errsz);
+			if (rc)
+				break;
+		}
+		switch (r.type) {
+		case PPF_REC_EVENT_DESC:
+			if (!ana_session_type(x->s, r.u.event.id) && (rc = ana_session_meta(x->s, &r)))
+				goto out;
+			if (event_selected(x, r.u.event.name))
+				pp_u64map_put(&x->kept_ids, r.u.event.id, (void *)1);
+			break;
+		case PPF_REC_KSYM:
+			if (x->nr_kstarts == x->cap_kstarts) {
+				x->cap_kstarts = x->cap_kstarts ? 2 * x->cap_kstarts : 4096;
+				x->kstarts = pp_xrealloc(x->kstarts, x->cap_kstarts * sizeof(*x->kstarts));
+			}
+			x->kstarts[x->nr_kstarts++] = r.u.ksym.addr;
+			break;
+		case PPF_REC_MMAP:
+			if (!x->o->nr_pids || !pid_kept(x, r.u.mmap.pid))
+				break;
+			bin_key(&b, r.u.mmap.build_id, r.u.mmap.build_id_sz, r.u.mmap.path);
+			pp_intern_put_str(x->bins, pp_buf_str(&b), NULL);
+			bin_key(&b, NULL, 0, r.u.mmap.path);
+			pp_intern_put_str(x->bins, pp_buf_str(&b), NULL);
+			break;
+		case PPF_REC_SAMPLE:
+			if (in_range(x, r.time_ns) && pp_u64map_get(&x->kept_ids, r.u.sample.id))
+				note_sample_kaddrs(x, &r.u.sample);
+			break;
+		}
 	}
+out:
 	pp_buf_release(&b);
 	if (rc < 0) {
-		snprintf(err, errsz, "reading '%s': %s", x->s->path, ppf_reader_errmsg(x->s->r));
+		if (!err[0])
+			snprintf(err, errsz, "reading '%s': %s", x->s->path, ppf_reader_errmsg(x->s->r));
 		return rc;
 	}
+	if (!x->o->all_ksyms)
+		choose_ksyms(x);
 	rc = ppf_reader_rewind(x->s->r);
 	if (rc)
-		snprintf(err, errsz, "--pid reads the capture twice: '%s' cannot be read again (%s)",
-			 x->s->path, pp_strerror(rc));
+		snprintf(err, errsz, "'%s' cannot be read a second time (%s)", x->s->path,
+			 pp_strerror(rc));
 	return rc;
 }
 
@@ -200,11 +325,6 @@ static bool counter_kept(struct slice *x, struct ppf_record *r)
 	return n > 0;
 }
 
-static bool in_range(const struct slice *x, uint64_t t)
-{
-	return !(x->start_ns && t < x->start_ns) && !(x->end_ns && t > x->end_ns);
-}
-
 /*
  * Whether record @r goes into the slice; *@stop when the replay of the original
  * with --time would stop reading here.
@@ -224,7 +344,8 @@ static int keep_record(struct slice *x, struct ppf_record *r, bool *keep, bool *
 	}
 	switch (r->type) {
 	case PPF_REC_EVENT_DESC:
-		rc = ana_session_meta(x->s, r);
+		if (!ana_session_type(x->s, r->u.event.id))
+			rc = ana_session_meta(x->s, r);
 		*keep = event_selected(x, r->u.event.name);
 		if (*keep)
 			pp_u64map_put(&x->kept_ids, r->u.event.id, (void *)1);
@@ -245,6 +366,11 @@ static int keep_record(struct slice *x, struct ppf_record *r, bool *keep, bool *
 		break;
 	case PPF_REC_SYM:
 		*keep = x->dso_kept;
+		break;
+	case PPF_REC_KSYM:
+		x->rep->nr_ksyms_in++;
+		*keep = !x->ksyms_filtered || pp_u64map_get(&x->kkeep, r->u.ksym.addr);
+		x->rep->nr_ksyms_out += *keep;
 		break;
 	case PPF_REC_LOST:
 		*keep = in_range(x, r->time_ns);
@@ -305,8 +431,15 @@ int ana_slice(struct ana_session *s, const struct ana_slice_opts *o, struct ana_
 	err[0] = '\0';
 	x.bins = pp_intern_new();
 	x.vals = pp_xcalloc(PPF_COUNTER_MAX, sizeof(*x.vals));
-	if (o->nr_pids && (rc = find_binaries(&x, err, errsz)))
+	if (strcmp(s->path, "-")) {
+		rc = scan(&x, err, errsz);
+		if (rc)
+			goto out;
+	} else if (o->nr_pids) {
+		snprintf(err, errsz, "--pid reads the capture twice: give a file, not a stream");
+		rc = PP_EUSAGE;
 		goto out;
+	}
 	rc = ppf_writer_open(o->out_path, NULL, &w);
 	if (rc) {
 		snprintf(err, errsz, "cannot write '%s': %s", o->out_path, pp_strerror(rc));
@@ -347,6 +480,9 @@ int ana_slice(struct ana_session *s, const struct ana_slice_opts *o, struct ana_
 	}
 out:
 	pp_u64map_release(&x.kept_ids);
+	pp_u64map_release(&x.kaddrs);
+	pp_u64map_release(&x.kkeep);
+	free(x.kstarts);
 	pp_intern_free(x.bins);
 	free(x.vals);
 	return rc;

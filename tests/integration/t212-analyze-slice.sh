@@ -84,6 +84,13 @@ grep -q '^integrity    ok' s1.info || { cat s1.info; fail "the slice is not a wh
 grep -q 'symbols      kernel: yes' s1.info || fail "the slice lost the kernel symbols"
 grep -q "user: [1-9][0-9]* binaries" s1.info || { cat s1.info; fail "the slice lost the load's binaries"; }
 grep -q '^  cpu-clock ' s1.info && fail "the slice kept an event -e left out"
+# kernel symbols: those the kept samples need (all with --all-ksyms)
+ksyms() { sed -n 's/^symbols      kernel: yes (\([0-9]*\)).*/\1/p' "$1"; }
+run_ok o.info "$PP_ANALYZE" o.ppcap info
+[ "$(ksyms s1.info)" -lt "$(ksyms o.info)" ] || fail "the slice kept every kernel symbol"
+run_ok /dev/null "$PP_ANALYZE" o.ppcap slice --time "$range" --pid "$pid" --all-ksyms -o s1a.ppcap
+run_ok s1a.info "$PP_ANALYZE" s1a.ppcap info
+assert_eq "kernel symbols with --all-ksyms" "$(ksyms o.info)" "$(ksyms s1a.info)"
 
 # every event and process up to the range's end, stacks included: names and user frames
 # too are the original's (a range that starts at the beginning skips no side-band)
@@ -96,3 +103,7 @@ same "$F" task-state --perins
 same "$F" syscalls --perins
 same "$F" trace -e raw_syscalls:sys_exit -g
 [ "$(stat -c %s s2.ppcap)" -lt "$o_sz" ] || fail "a slice of the first 70% is not smaller"
+# a slice is a capture: scrub it, the numbers stay
+run_ok /dev/null "$PP_ANALYZE" s1.ppcap scrub -o s1-s.ppcap
+"$PP_ANALYZE" s1.ppcap syscalls >a.orig && "$PP_ANALYZE" s1-s.ppcap syscalls >a.slice &&
+	cmp -s a.orig a.slice || fail "syscalls on the scrubbed slice differs"
