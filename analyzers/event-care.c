@@ -140,7 +140,8 @@ static int ec_finish(struct pp_az *az)
 	FILE *fp = az->out.fp;
 	char name[32];
 
-	qsort(p->list, p->nr, sizeof(*p->list), ins_cmp);
+	if (p->nr)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(p->list, p->nr, sizeof(*p->list), ins_cmp);
 	pp_table_col(t, p->by_thread ? "THREAD" : "CPU", "instance", PP_COL_LEFT, 0);
 	pp_table_col(t, "EVENTS", "events", 0, 0);
 	pp_table_col(t, "LOST", "lost", 0, 0);

@@ -166,7 +166,8 @@ static void kx_event(struct pp_az *az, const struct pp_event *ev)
 				x->raw = pp_xrealloc(x->raw, ev->raw_sz);
 				x->raw_cap = ev->raw_sz;
 			}
-			memcpy(x->raw, ev->raw, ev->raw_sz);
+			if (ev->raw_sz)	/* a sample without raw data: raw is NULL */
+				memcpy(x->raw, ev->raw, ev->raw_sz);
 			x->raw_sz = ev->raw_sz;
 		}
 		return;

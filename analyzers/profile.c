@@ -382,7 +382,8 @@ static void report_symbols(struct pp_az *az, bool interval, uint64_t total)
 			}
 		}
 	}
-	qsort_r(syms, nr, sizeof(*syms), cmp_sym, &p->by_children);
+	if (nr)	/* qsort_r(NULL, 0, ...) is undefined */
+		qsort_r(syms, nr, sizeof(*syms), cmp_sym, &p->by_children);
 	sym_table(az, syms, nr, total);
 	for (size_t i = 0; i < nr; i++)
 		free(syms[i]);
@@ -397,8 +398,10 @@ static void report_procs(struct pp_az *az, bool interval, uint64_t total)
 	struct prof_proc **v = pp_xmalloc((p->nr_procs + 1) * sizeof(*v));
 	struct pp_table *t = pp_table_new();
 
-	memcpy(v, p->proc_list, p->nr_procs * sizeof(*v));
-	qsort_r(v, p->nr_procs, sizeof(*v), cmp_proc, &interval);
+	if (p->nr_procs) {	/* proc_list is NULL until the first */
+		memcpy(v, p->proc_list, p->nr_procs * sizeof(*v));
+		qsort_r(v, p->nr_procs, sizeof(*v), cmp_proc, &interval);
+	}
 	pp_table_col(t, "PID", "pid", 0, 6);
 	pp_table_col(t, "COMM", "comm", PP_COL_LEFT, 16);
 	pp_table_col(t, "Samples", "samples", 0, 8);

@@ -175,7 +175,8 @@ void ana_sqlfunc_add_symbols(struct ana_sqldb *db, const struct sqltab *t)
 	for (size_t i = 0; i < c.nr_fields; i++)
 		free(c.fields[i]);
 	free(c.fields);
-	if (!n)
+	/* a __print_symbolic() whose values are no numbers (a hostile format) adds none */
+	if (!n || !db->nr_syms)
 		return;
 	qsort(db->syms, db->nr_syms, sizeof(*db->syms), sym_cmp);
 	/* symbolic(v) with one argument is allowed while one table.field has symbols */
