@@ -71,6 +71,12 @@ struct ana_lost_cpu {
 	uint64_t count;
 };
 
+/*
+ * The replay delivers no record of a CPU at or above this (replay.c: counted in
+ * nr_bad_cpu, one warning): Linux has at most 8192, and analyzers size tables by CPU.
+ */
+#define ANA_MAX_CPUS 65536u
+
 struct ana_session {
 	const char *path;
 	bool live;			/* reading a stream ("-"): flush per segment, tick on time syncs */
@@ -107,6 +113,7 @@ struct ana_session {
 	uint32_t last_tid;		/* ana_session_sample()'s last task noted */
 	uint32_t *cpu_cur;		/* by cpu: next_pid of its last sched_switch + 1, 0 unknown */
 	size_t nr_cpu_cur;
+	uint64_t nr_bad_cpu;		/* records of a CPU >= ANA_MAX_CPUS, not delivered */
 	struct ana_type_cache {		/* deliver()'s id -> type, dispatch list, by id % 16 */
 		uint32_t id;
 		struct ana_evtype *type;	/* NULL: empty */

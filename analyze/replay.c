@@ -92,13 +92,18 @@ static void tick(struct ana_session *s, uint64_t t)
 
 		if (!iv || !az->an->ops->interval || ana_state_recording(az))	/* no -i report */
 			continue;
+		/*
+		 * A capture's times may reach 2^64 - 1 (tests/fuzz): the tick saturates there
+		 * and a tick at UINT64_MAX never comes, so the loop ends.
+		 */
 		if (!az->next_tick_ns)
-			az->next_tick_ns = t + iv;
-		if (t >= az->next_tick_ns + 1000 * iv)	/* a long gap: skip empty ticks */
-			az->next_tick_ns = t - (t - az->next_tick_ns) % iv;
-		while (t >= az->next_tick_ns) {
+			az->next_tick_ns = t > UINT64_MAX - iv ? UINT64_MAX : t + iv;
+		if (t > az->next_tick_ns && (t - az->next_tick_ns) / iv >= 1000)
+			az->next_tick_ns = t - (t - az->next_tick_ns) % iv;	/* skip empty ticks */
+		while (t >= az->next_tick_ns && az->next_tick_ns != UINT64_MAX) {
 			az->ops->interval(az, az->next_tick_ns);
-			az->next_tick_ns += iv;
+			az->next_tick_ns = az->next_tick_ns > UINT64_MAX - iv ? UINT64_MAX
+									: az->next_tick_ns + iv;
 			if (s->live)
 				fflush(az->out.fp);
 		}
@@ -301,6 +306,28 @@ static void deliver_counter(struct ana_session *s, const struct ppf_counter *k, 
 	}
 }
 
+/*
+ * A record of a CPU >= ANA_MAX_CPUS is not delivered (the session counts it): analyzers
+ * keep tables by CPU, and a damaged capture's CPU 4294967294 must not cost them 100 GB
+ * (tests/fuzz).  UINT32_MAX is "every CPU" in counters, losses and side band.
+ */
+static bool bad_cpu(struct ana_session *s, const struct ppf_record *rec)
+{
+	uint32_t cpu;
+
+	switch (rec->type) {
+	case PPF_REC_SAMPLE: cpu = rec->u.sample.cpu; break;
+	case PPF_REC_COUNTER: cpu = rec->u.counter.cpu; break;
+	case PPF_REC_LOST: cpu = rec->u.lost.cpu; break;
+	case PPF_REC_SIDEBAND: cpu = rec->u.sideband.cpu; break;
+	default: return false;
+	}
+	if (cpu < ANA_MAX_CPUS || (cpu == UINT32_MAX && rec->type != PPF_REC_SAMPLE))
+		return false;
+	s->nr_bad_cpu++;
+	return true;
+}
+
 /* Live: what a segment produced reaches the reader before we wait for the next one. */
 static void live_flush(struct ana_session *s)
 {
@@ -345,6 +372,8 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 			}
 			fflush(stdout);
 		}
+		if (bad_cpu(s, rec))
+			continue;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
 				continue;
@@ -390,6 +419,9 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		}
 	}
 	ana_progress_end(&progress);	/* before any message or report */
+	if (s->nr_bad_cpu)
+		pp_warn("'%s': %llu records of CPUs beyond %u (a damaged capture) were not analysed",
+			s->path, (unsigned long long)s->nr_bad_cpu, ANA_MAX_CPUS - 1);
 	if (rc == PPF_END)
 		rc = 0;
 	if (rc < 0)
