@@ -78,6 +78,80 @@ static void find_name_pairs(struct ana_evtype_priv *x)
 	}
 }
 
+/*
+ * The first REC->NAME of @format's print fmt that names none of its "field:" lines, or
+ * NULL (@bad receives NAME).  The kernel writes consistent formats; a capture's may not be,
+ * and libtraceevent 1.7 dereferences the missing field of such a name in
+ * __print_symbolic() while it parses (found by tests/fuzz/fuzz-pipeline).
+ */
+static const char *unknown_field_ref(const char *format, char *bad, size_t sz)
+{
+	const char *pf = strstr(format, "\nprint fmt:");
+
+	for (const char *r = pf; r && (r = strstr(r, "REC->"));) {
+		size_t n = 0;
+		r += 5;
+		while (r[n] == '_' || (r[n] >= 'a' && r[n] <= 'z') || (r[n] >= 'A' && r[n] <= 'Z') ||
+		       (r[n] >= '0' && r[n] <= '9'))
+			n++;
+		bool found = false;
+		for (const char *f = format; !found && f < pf && (f = strstr(f, "field:")) && f < pf;
+		     f += 6) {
+			const char *semi = strchr(f, ';'), *e = semi;
+			if (!semi || semi > pf)
+				break;
+			if (e > f && e[-1] == ']')	/* NAME[N] */
+				while (e > f && *e != '[')
+					e--;
+			const char *name = e - n;
+			found = (size_t)(e - f) > n && !strncmp(name, r, n) &&
+				(name[-1] == ' ' || name[-1] == '*' || name[-1] == ':');
+		}
+		if (!found) {
+			snprintf(bad, sz, "%.*s", (int)n, r);
+			return bad;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Why libtraceevent must not see @format, or NULL.  It reads a record's fields where
+ * the format says, without the record's size, and finds a record's format by the
+ * common_type at the place the first format it parsed gave: print.c pads each record
+ * it prints to the reach of the fields of the format libtraceevent will pick, which
+ * needs formats whose fields lie within 1 MiB, whose common fields lie within the
+ * first 64 bytes and whose common_type is the kernel's (offset 0, 2 bytes).
+ */
+static const char *format_unsafe(const char *format, char *why, size_t sz)
+{
+	for (const char *f = format; (f = strstr(f, "field:")); f += 6) {
+		const char *nl = strchr(f, '\n'), *semi = strchr(f, ';');
+		const char *off = strstr(f, "offset:"), *size = strstr(f, "size:");
+		char *end;
+
+		if (!nl)
+			nl = f + strlen(f);
+		if (!semi || !off || !size || off > nl || size > nl) {
+			snprintf(why, sz, "a field line without its offset or size");
+			return why;
+		}
+		unsigned long o = strtoul(off + 7, &end, 10), n = strtoul(size + 5, &end, 10);
+		bool common = !strncmp(semi - 11 > f ? semi - 11 : f, "common_type", 11);
+		const char *name = semi;
+		while (name > f && name[-1] != ' ' && name[-1] != '*' && name[-1] != ':')
+			name--;
+		if (off[7] == '-' || size[5] == '-' || o > (1ul << 20) || n > (1ul << 20) ||
+		    (!strncmp(name, "common_", 7) && o + n > 64) ||
+		    (common && (o != 0 || n != 2))) {
+			snprintf(why, sz, "field '%.*s' at offset %lu, size %lu", (int)(semi - name),
+				 name, o, n);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 {
 	struct ana_evtype *t;
@@ -108,9 +182,19 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 	} else {
 		t->event = pp_xstrdup(d->name);
 	}
-	if (d->format && d->format[0] && t->sys) {
+	char why[128];
+	if (d->format && d->format[0] && t->sys && format_unsafe(d->format, why, sizeof(why))) {
+		pp_warn("the stored format of %s has %s: its fields are not available", d->name, why);
+	} else if (d->format && d->format[0] && t->sys) {
 		struct tep_event *ev = NULL;
-		enum tep_errno e = tep_parse_format(s->tep, &ev, d->format, strlen(d->format), t->sys);
+		size_t len = strlen(d->format);
+		char bad[64];
+		if (unknown_field_ref(d->format, bad, sizeof(bad))) {
+			pp_warn("the stored print format of %s names a field it does not have "
+				"('%s'): its events are printed without it", d->name, bad);
+			len = (size_t)(strstr(d->format, "\nprint fmt:") - d->format) + 1;
+		}
+		enum tep_errno e = tep_parse_format(s->tep, &ev, d->format, len, t->sys);
 		if (e || !ev) {
 			char msg[128];
 			tep_strerror(s->tep, e, msg, sizeof(msg));

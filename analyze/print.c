@@ -10,6 +10,7 @@
  * from the capture only; what cannot be resolved prints as [unknown].
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -113,14 +114,51 @@ static void lat_flags(const struct pp_event *ev, char out[4])
 	out[3] = pc ? "0123456789abcdef"[pc] : '.';
 }
 
+/*
+ * How many bytes libtraceevent may read of @raw: it picks the format by the record's
+ * common_type and reads each field, dynamic ones too, where that format says, never
+ * asking the record's size.  evtype.c let in only formats whose fields lie within
+ * 1 MiB, with common_type at 0: the record padded to this reach with zeros (a NUL
+ * ends every string there) is read within its bounds (tests/fuzz found the overflow).
+ */
+static size_t tep_reach(struct ana_session *s, const uint8_t *raw, uint32_t raw_sz)
+{
+	size_t need = raw_sz > 64 ? raw_sz : 64;	/* the common fields: evtype.c */
+	uint16_t id = raw_sz >= 2 ? (uint16_t)(raw[0] | raw[1] << 8) : 0;
+	struct tep_event *te = tep_find_event(s->tep, id);
+
+	for (int common = 0; te && common < 2; common++)
+		for (struct tep_format_field *f = common ? te->format.common_fields : te->format.fields;
+		     f; f = f->next) {
+			size_t end = (size_t)f->offset + (size_t)f->size;
+			uint32_t loc = 0;
+			if (end > need)
+				need = end;
+			if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			if ((size_t)f->offset + 4 <= raw_sz)
+				memcpy(&loc, raw + f->offset, 4);
+			end = (loc & 0xffff) + (loc >> 16) + ((f->flags & TEP_FIELD_IS_RELATIVE) ? end : 0);
+			if (end > need)
+				need = end;
+		}
+	return need;
+}
+
 static void fields_generic(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
 {
 	struct tep_record rec = { 0 };
 	struct trace_seq seq;
+	uint8_t small[1024], *copy;
+	size_t need = tep_reach(s, ev->raw, ev->raw_sz) + 1;
 
+	copy = need <= sizeof(small) ? small : pp_xmalloc(need);
+	if (ev->raw_sz)
+		memcpy(copy, ev->raw, ev->raw_sz);
+	memset(copy + ev->raw_sz, 0, need - ev->raw_sz);
 	rec.ts = ev->time_ns;
 	rec.cpu = (int)ev->cpu;
-	rec.data = (void *)ev->raw;
+	rec.data = copy;
 	rec.size = (int)ev->raw_sz;
 	rec.record_size = (int)ev->raw_sz;
 	trace_seq_init(&seq);
@@ -128,6 +166,8 @@ static void fields_generic(struct ana_session *s, const struct pp_event *ev, str
 	trace_seq_terminate(&seq);
 	pp_buf_add(out, seq.buffer, seq.len);
 	trace_seq_destroy(&seq);
+	if (copy != small)
+		free(copy);
 }
 
 void ana_print_generic(struct ana_session *s, bool on)
