@@ -56,22 +56,21 @@ static int open_merge(const char **paths, int nr, const char *format, const char
 		pp_err("%s", err);
 		return 2;
 	}
-	if (!ana_analyzer_find(ana_state_analyzer(v[0]))) {
-		pp_err("'%s': made by the analyzer '%s', which this pp-analyze does not have",
-		       paths[0], ana_state_analyzer(v[0]));
-		return 2;
-	}
 	if (!ana_merge_session(m))
 		return 1;
 	argv = ana_state_argv(v[0], &argc);
 	az = ana_az_parse(argc, (const char **)argv, &help);
 	*az_out = az;
-	/* where the report goes is this command's; side files of the replay are not redone */
+	/*
+	 * Where the report goes is this command's.  The files a replay writes besides its
+	 * report are not written again - nor anywhere a state's options (a file's bytes) say.
+	 */
 	az->opt.output = output;
 	az->opt.format = format;
 	az->opt.state_out = NULL;
 	az->opt.time_range = NULL;
 	az->opt.heatmap = NULL;
+	az->opt.flame_graph = NULL;
 	if (ana_out_open(&az->out, output, format, err, sizeof(err))) {
 		pp_err("%s: %s", az->name, err);
 		return 2;

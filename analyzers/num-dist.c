@@ -276,7 +276,8 @@ static int nd_state_write(struct pp_az *az, struct pp_buf *out)
 {
 	struct nd_priv *p = az->priv;
 
-	qsort(p->list, p->nr_cells, sizeof(*p->list), cell_cmp);
+	if (p->nr_cells)
+		qsort(p->list, p->nr_cells, sizeof(*p->list), cell_cmp);
 	pp_wire_put_varint(out, p->nr_cells);
 	for (size_t i = 0; i < p->nr_cells; i++) {
 		const struct nd_cell *c = p->list[i];

@@ -321,17 +321,12 @@ static int ts_key_of(uint64_t state)
 	}
 }
 
-static void ts_record(struct pp_az *az, uint32_t tid, enum ts_key key, uint64_t delta)
+/* The statistics of (@ins, @key), made empty when new. */
+static struct ts_stat *ts_stat_get(struct ts_priv *p, uint32_t ins, enum ts_key key)
 {
-	struct ts_priv *p = az->priv;
-	uint32_t ins = az->opt.perins ? tid : 0;
-	void **slot;
-	struct ts_stat *st;
+	void **slot = pp_u64map_slot(&p->stat_map, ((uint64_t)ins << 8) | key);
+	struct ts_stat *st = *slot;
 
-	if (p->mute)
-		return;	/* a head's stay: counted when the head is replayed */
-	slot = pp_u64map_slot(&p->stat_map, ((uint64_t)ins << 8) | key);
-	st = *slot;
 	if (!st) {
 		st = *slot = pp_xcalloc(1, sizeof(*st));
 		st->tid = ins;
@@ -339,7 +334,16 @@ static void ts_record(struct pp_az *az, uint32_t tid, enum ts_key key, uint64_t 
 		pp_hist_init(&st->h);
 		PP_VEC_PUSH(p->stats, p->nr_stats, p->cap_stats, st);
 	}
-	pp_hist_add(&st->h, delta);
+	return st;
+}
+
+static void ts_record(struct pp_az *az, uint32_t tid, enum ts_key key, uint64_t delta)
+{
+	struct ts_priv *p = az->priv;
+
+	if (p->mute)
+		return;	/* a head's stay: counted when the head is replayed */
+	pp_hist_add(&ts_stat_get(p, az->opt.perins ? tid : 0, key)->h, delta);
 	p->nr_stays++;
 }
 
@@ -986,7 +990,8 @@ static int ts_state_write(struct pp_az *az, struct pp_buf *out)
 	const unsigned *ids;
 	size_t nr = ana_state_sources(az, &ids);
 
-	qsort(p->stats, p->nr_stats, sizeof(*p->stats), ts_cmp_stat);
+	if (p->nr_stats)
+		qsort(p->stats, p->nr_stats, sizeof(*p->stats), ts_cmp_stat);
 	pp_wire_put_varint(out, p->nr_stats);
 	for (size_t i = 0; i < p->nr_stats; i++) {
 		pp_wire_put_varint(out, p->stats[i]->tid);
@@ -1060,18 +1065,8 @@ static int ts_state_read(struct pp_az *az, struct pp_wire *in)
 		rc = pp_wire_hist(in, &h);
 		if (!rc && !pp_hist_count(&h))
 			rc = pp_wire_fail(in, PP_EBAD_RECORD, "histogram %zu is empty", i);
-		if (!rc) {
-			/* ts_record()'s row, then the replay's stays of it at once */
-			void **slot = pp_u64map_slot(&p->stat_map, ((uint64_t)tid << 8) | key);
-			struct ts_stat *st = *slot;
-			if (!st) {
-				st = *slot = pp_xcalloc(1, sizeof(*st));
-				st->tid = tid;
-				st->key = key;
-				pp_hist_init(&st->h);
-				PP_VEC_PUSH(p->stats, p->nr_stats, p->cap_stats, st);
-			}
-			pp_hist_merge(&st->h, &h);
+		if (!rc) {	/* the range's stays, at once */
+			pp_hist_merge(&ts_stat_get(p, tid, key)->h, &h);
 			p->nr_stays += pp_hist_count(&h);
 		}
 		pp_hist_release(&h);

@@ -515,8 +515,10 @@ static int top_state_write(struct pp_az *az, struct pp_buf *out)
 
 	if (!v)
 		return -ENOMEM;
-	memcpy(v, p->list, p->nr_rows * sizeof(*v));
-	qsort(v, p->nr_rows, sizeof(*v), row_key_cmp);
+	if (p->nr_rows) {
+		memcpy(v, p->list, p->nr_rows * sizeof(*v));
+		qsort(v, p->nr_rows, sizeof(*v), row_key_cmp);
+	}
 	pp_wire_put_varint(out, p->nr_events);
 	pp_wire_put_varint(out, p->nr_cols);
 	pp_wire_put_varint(out, p->nr_rows);

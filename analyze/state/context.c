@@ -79,14 +79,16 @@ void ana_sctx_from_session(struct ana_session *s, const struct pp_az *az, struct
 		out->syscalls = pp_xrealloc(out->syscalls, (out->nr_syscalls + 1) * sizeof(*out->syscalls));
 		out->syscalls[out->nr_syscalls++] = (struct ana_ssyscall){ (uint32_t)k, pp_xstrdup(v) };
 	}
-	qsort(out->syscalls, out->nr_syscalls, sizeof(*out->syscalls), cmp_syscall);
+	if (out->nr_syscalls)
+		qsort(out->syscalls, out->nr_syscalls, sizeof(*out->syscalls), cmp_syscall);
 	it = 0;
 	while (ana_task_next(s, &it, &ti)) {
 		out->tasks = pp_xrealloc(out->tasks, (out->nr_tasks + 1) * sizeof(*out->tasks));
 		out->tasks[out->nr_tasks++] = (struct ana_stask){ ti.tid, ti.pid, ti.ppid, ti.exit_ns,
 								  pp_xstrdup(ti.comm) };
 	}
-	qsort(out->tasks, out->nr_tasks, sizeof(*out->tasks), cmp_task);
+	if (out->nr_tasks)
+		qsort(out->tasks, out->nr_tasks, sizeof(*out->tasks), cmp_task);
 	out->lost_total = s->lost_total;
 	out->lost_saturated = s->lost_saturated;
 	out->lost = pp_xcalloc(s->nr_lost_cpus + 1, sizeof(*out->lost));
@@ -310,8 +312,8 @@ void ana_sctx_merge(struct ana_sctx *dst, const struct ana_sctx *src, bool src_l
 	/* syscalls and tasks: sorted unions */
 	n0 = dst->nr_syscalls;
 	for (size_t i = 0; i < src->nr_syscalls; i++) {
-		struct ana_ssyscall *hit = bsearch(&src->syscalls[i], dst->syscalls, n0,
-						   sizeof(*dst->syscalls), cmp_syscall);
+		struct ana_ssyscall *hit = !n0 ? NULL :
+			bsearch(&src->syscalls[i], dst->syscalls, n0, sizeof(*dst->syscalls), cmp_syscall);
 		if (hit) {
 			if (src_later) {
 				free(hit->name);
@@ -323,11 +325,12 @@ void ana_sctx_merge(struct ana_sctx *dst, const struct ana_sctx *src, bool src_l
 		dst->syscalls[dst->nr_syscalls++] = (struct ana_ssyscall){
 			src->syscalls[i].nr, pp_xstrdup(src->syscalls[i].name) };
 	}
-	qsort(dst->syscalls, dst->nr_syscalls, sizeof(*dst->syscalls), cmp_syscall);
+	if (dst->nr_syscalls)
+		qsort(dst->syscalls, dst->nr_syscalls, sizeof(*dst->syscalls), cmp_syscall);
 	n0 = dst->nr_tasks;
 	for (size_t i = 0; i < src->nr_tasks; i++) {
 		const struct ana_stask *t = &src->tasks[i];
-		struct ana_stask *hit = bsearch(t, dst->tasks, n0, sizeof(*dst->tasks), cmp_task);
+		struct ana_stask *hit = !n0 ? NULL : bsearch(t, dst->tasks, n0, sizeof(*dst->tasks), cmp_task);
 
 		if (hit) {
 			if (src_later) {
@@ -341,7 +344,8 @@ void ana_sctx_merge(struct ana_sctx *dst, const struct ana_sctx *src, bool src_l
 		dst->tasks[dst->nr_tasks] = *t;
 		dst->tasks[dst->nr_tasks++].comm = pp_xstrdup(t->comm);
 	}
-	qsort(dst->tasks, dst->nr_tasks, sizeof(*dst->tasks), cmp_task);
+	if (dst->nr_tasks)
+		qsort(dst->tasks, dst->nr_tasks, sizeof(*dst->tasks), cmp_task);
 	/* losses and damage add up; CPUs in the order their first loss came */
 	sat_add(&dst->lost_total, src->lost_total, &dst->lost_saturated);
 	dst->lost_saturated |= src->lost_saturated;

@@ -43,12 +43,20 @@ static uint64_t get_le64(const uint8_t *p)
 	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
 }
 
+/* A section's crc covers its kind, flags and size, then its payload. */
+static uint32_t section_crc(const uint8_t *hdr, const void *p, size_t n)
+{
+	return ppf_crc32c(ppf_crc32c(0, hdr, 8), p, n);
+}
+
 static void section(struct pp_buf *out, unsigned kind, const void *p, size_t n)
 {
+	size_t at = out->len;
+
 	put_le16(out, (uint16_t)kind);
 	put_le16(out, ANA_SECF_REQUIRED);
 	pp_wire_put_le32(out, (uint32_t)n);
-	pp_wire_put_le32(out, ppf_crc32c(0, p, n));
+	pp_wire_put_le32(out, section_crc((const uint8_t *)out->data + at, p, n));
 	if (n)
 		pp_buf_add(out, p, n);
 }
@@ -252,7 +260,7 @@ int ana_state_decode(const uint8_t *data, size_t size, struct ana_state *st, cha
 				 kind == ANA_SEC_END ? "" : " (truncated?)");
 			return PP_ETRUNCATED;
 		}
-		if (get_le32(data + off + 8) != ppf_crc32c(0, p, n)) {
+		if (get_le32(data + off + 8) != section_crc(data + off, p, n)) {
 			snprintf(err, errsz, "section %u at offset %zu: checksum mismatch", kind, off);
 			return PP_EBAD_CRC;
 		}
@@ -371,19 +379,6 @@ int ana_state_load(const char *path, struct ana_state **out, char *err, size_t e
 	st->path = pp_xstrdup(path);
 	*out = st;
 	return 0;
-}
-
-bool ana_state_is_file(const char *path)
-{
-	char magic[8];
-	FILE *fp = fopen(path, "rb");
-	bool yes;
-
-	if (!fp)
-		return false;
-	yes = fread(magic, 1, 8, fp) == 8 && !memcmp(magic, ANA_STATE_MAGIC, 8);
-	fclose(fp);
-	return yes;
 }
 
 int ana_state_write_file(const char *path, const struct pp_buf *buf, char *err, size_t errsz)

@@ -22,9 +22,12 @@
 #include "common/log.h"
 #include "common/plan.h"
 
-/* Options that change what is printed or where, or what is read, not the aggregate. */
+/*
+ * Options that change what is printed or where, what is read, or the side files a replay
+ * writes (not written again by merge or report), not the aggregate.
+ */
 static const char *const not_identity[] = {
-	"output", "format", "state-out", "time", "quiet", "order", NULL,
+	"output", "format", "state-out", "time", "quiet", "order", "heatmap", "flame-graph", NULL,
 };
 
 static bool excluded(const char *name)

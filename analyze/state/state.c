@@ -197,11 +197,6 @@ int ana_state_save(struct pp_az *az)
 	return rc;
 }
 
-const char *ana_state_analyzer(const struct ana_state *st)
-{
-	return st->analyzer;
-}
-
 const char *const *ana_state_argv(const struct ana_state *st, int *argc)
 {
 	*argc = st->argc;
@@ -288,6 +283,19 @@ int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char 
 			pp_buf_release(&why);
 			return PP_EUSAGE;
 		}
+	}
+	/* a state names its analyzer: one with a state here, of the same layout */
+	const struct pp_analyzer *an = ana_analyzer_find(v[0]->analyzer);
+	if (!an || !an->ops->state_read || an->ops->state_version != v[0]->version) {
+		if (!an || !an->ops->state_read)
+			snprintf(err, errsz, "'%s': a state of '%s', which has no state in this "
+				 "pp-analyze", v[0]->path, v[0]->analyzer);
+		else
+			snprintf(err, errsz, "'%s': a %s state of version %u; this pp-analyze reads "
+				 "version %u", v[0]->path, v[0]->analyzer, v[0]->version,
+				 an->ops->state_version);
+		pp_buf_release(&why);
+		return PP_EUSAGE;
 	}
 	for (size_t i = 0; i < nr; i++)
 		n += v[i]->nr_srcs;

@@ -53,8 +53,8 @@ int ana_state_save(struct pp_az *az);
  * ana_state_argv_canon() - @az's command line in a canonical form, as parsed: its name,
  * then "--NAME=VALUE" (--NAME, --no-NAME for flags) for every option that differs from
  * its default, in table order (times in ns), then "--" and the positional arguments.
- * -o, --format, --state-out, --time, -q and --order are left out: they change no
- * aggregate.  Parsed again it gives the same instance; two instances that mean the
+ * -o, --format, --state-out, --time, -q, --order, --heatmap and --flame-graph are left
+ * out: they change no aggregate (merge and report write no side files).  Parsed again it gives the same instance; two instances that mean the
  * same give the same line (`--than 1ms` is `--than 1000us`).
  * Return: a NULL-terminated array of new strings, the caller's; *@argc set.
  */
@@ -72,12 +72,6 @@ char *ana_state_options(const struct pp_az *az);
  */
 int ana_state_load(const char *path, struct ana_state **out, char *err, size_t errsz);
 void ana_state_free(struct ana_state *st);
-
-/** ana_state_is_file() - whether @path starts with the state magic. */
-bool ana_state_is_file(const char *path);
-
-/** ana_state_analyzer() - the analyzer that made @st. Borrowed. */
-const char *ana_state_analyzer(const struct ana_state *st);
 
 /**
  * ana_state_argv() - the instance's canonical command line (ana_state_argv_canon(),
