@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "common/sat.h"
 #include "common/table.h"
 #include "common/u64map.h"
 
@@ -26,6 +27,7 @@ struct ec_ins {
 	uint32_t id;
 	uint64_t events, lost, late, disorder;
 	uint64_t last_ns;
+	bool lost_sat;		/* the loss records claim more than 2^64-1 (common/sat.h) */
 };
 
 struct ec_priv {
@@ -114,7 +116,8 @@ static void ec_lost(struct pp_az *az, const struct pp_lost_ev *l)
 		in = ins_get(p, (uint32_t)-1);	/* losses are per ring buffer, not per thread */
 	else
 		in = ins_get(p, l->cpu);
-	in->lost += l->count;
+	if (pp_sat_add(&in->lost, l->count))	/* 2^64-1 and 5 lost is not 4 */
+		in->lost_sat = true;
 	if (p->nr_lost_lines++ < EC_MAX_DETAIL) {
 		ins_name(p, p->by_thread ? l->cpu : in->id, name, sizeof(name));
 		pp_buf_addf(&p->detail, "%s%s lost %llu events at %s\n",
@@ -139,6 +142,7 @@ static int ec_finish(struct pp_az *az)
 	uint64_t problems = 0;
 	FILE *fp = az->out.fp;
 	char name[32];
+	bool sat = false;
 
 	if (p->nr)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(p->list, p->nr, sizeof(*p->list), ins_cmp);
@@ -161,7 +165,11 @@ static int ec_finish(struct pp_az *az)
 		pp_table_u64(t, in->late);
 		pp_table_u64(t, in->disorder);
 		problems += (in->lost != 0) + (in->late != 0) + (in->disorder != 0);
+		sat |= in->lost_sat;
 	}
+	if (sat && az->out.format != ANA_FMT_TEXT)
+		pp_warn("event-care: a sum of losses passed 2^64-1: LOST says 18446744073709551615, "
+			"the capture claims more");
 	problems += ana_capture_problems(az->s, &file);
 	pp_table_print(t, fp, (enum pp_table_format)az->out.format, "instances");
 	if (az->out.format == ANA_FMT_TEXT) {
@@ -170,6 +178,9 @@ static int ec_finish(struct pp_az *az)
 		if (p->nr_lost_lines > EC_MAX_DETAIL || p->nr_late_lines > EC_MAX_DETAIL ||
 		    p->nr_disorder_lines > EC_MAX_DETAIL)
 			fprintf(fp, "(only the first %d of each kind are listed)\n", EC_MAX_DETAIL);
+		if (sat)
+			fprintf(fp, "(a sum of losses passed 2^64-1: LOST says 18446744073709551615, "
+				"the capture claims more)\n");
 		if (problems)
 			fprintf(fp, "\nevent-care: %llu problem%s\n", (unsigned long long)problems,
 				problems > 1 ? "s" : "");
