@@ -184,7 +184,13 @@ static int python_init(struct pp_az *az)
 		if (p->sels[k].fn) {
 			p->sels[k].et = ana_py_evtype(p->py, sel->type,
 						      sel->sel && sel->sel->alias ? sel->sel->alias : NULL);
-			handled++;
+			if (!p->sels[k].et) {	/* not delivered */
+				pp_warn("python: the events of %s cannot be made:\n%s", sel->type->name,
+					ana_py_errmsg(p->py));
+				p->sels[k].fn = NULL;
+			} else {
+				handled++;
+			}
 		} else if (az->opt.verbose) {
 			pp_warn("python: %s has no handler: define %s(event) or __sample__(event)",
 				sel->type->name, name);

@@ -281,8 +281,11 @@ struct ana_py_evtype *ana_py_evtype(struct ana_py *py, const struct ana_evtype *
 	struct ana_py_evtype *e = pp_xcalloc(1, sizeof(*e));
 
 	e->et = ana_pyevtype_new(py->s, t, alias, NULL);
-	if (!e->et)
-		pp_die("out of memory");
+	if (!e->et) {
+		grab_error(py);
+		free(e);
+		return NULL;
+	}
 	e->next = py->ets;
 	py->ets = e;
 	return e;

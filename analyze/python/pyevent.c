@@ -14,11 +14,13 @@
  */
 #ifdef PP_HAVE_PYTHON
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/python/internal.h"
 #include "common/buf.h"
 #include "common/expr.h"
+#include "common/log.h"
 
 enum {
 	PYF_PID = -1, PYF_TID = -2, PYF_TIME = -3, PYF_CPU = -4, PYF_PERIOD = -5,
@@ -48,10 +50,22 @@ PyTypeObject ana_py_evtype_type = {
 	.tp_doc = "what the events of one type and alias look like (internal)",
 };
 
+/*
+ * A name from the capture as str: bytes that are not UTF-8 become U+FFFD (a hostile
+ * capture's field name must not make the event type fail, tests/fuzz/fuzz-python).
+ */
+static PyObject *name_str(const char *name)
+{
+	return PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), "replace");
+}
+
 static int map_add(PpEventType *et, PyObject *keys, const char *name, long code)
 {
-	PyObject *k = PyUnicode_InternFromString(name), *v = PyLong_FromLong(code);
+	PyObject *k = name_str(name), *v = PyLong_FromLong(code);
 	int rc = -1;
+
+	if (k)
+		PyUnicode_InternInPlace(&k);
 
 	if (k && v && !PyDict_SetItem(et->fieldmap, k, v) && !PyList_Append(keys, k))
 		rc = 0;
@@ -74,8 +88,13 @@ PpEventType *ana_pyevtype_new(struct ana_session *s, const struct ana_evtype *t,
 	et->owner = owner;
 	Py_XINCREF(owner);
 	et->keys = NULL;
-	et->event_name = t->sys ? PyUnicode_FromFormat("%s:%s", t->sys, alias ? alias : t->event)
-				: PyUnicode_FromString(alias ? alias : t->name);
+	if (t->sys) {
+		char *n = pp_xasprintf("%s:%s", t->sys, alias ? alias : t->event);
+		et->event_name = name_str(n);
+		free(n);
+	} else {
+		et->event_name = name_str(alias ? alias : t->name);
+	}
 	et->fieldmap = PyDict_New();
 	keys = PyList_New(0);
 	if (!et->event_name || !et->fieldmap || !keys) {

@@ -246,7 +246,8 @@ static PyObject *cap_event_names(PyObject *self, PyObject *unused)
 	PyObject *l = PyList_New(0);
 
 	for (size_t i = 0; l && i < s->nr_types; i++) {
-		PyObject *n = PyUnicode_FromString(s->type_list[i]->name);
+		PyObject *n = PyUnicode_DecodeUTF8(s->type_list[i]->name,
+						   (Py_ssize_t)strlen(s->type_list[i]->name), "replace");
 		if (!n || PyList_Append(l, n))
 			Py_CLEAR(l);
 		Py_XDECREF(n);
@@ -282,7 +283,9 @@ static PyObject *cap_fields(PyObject *self, PyObject *args)
 			continue;
 		PyObject *l = PyList_New(0);
 		for (size_t k = 0; l && k < t->nr_fields; k++) {
-			PyObject *n = PyUnicode_FromString(t->fields[k].name);
+			PyObject *n = PyUnicode_DecodeUTF8(t->fields[k].name,
+							   (Py_ssize_t)strlen(t->fields[k].name),
+							   "replace");
 			if (!n || PyList_Append(l, n))
 				Py_CLEAR(l);
 			Py_XDECREF(n);

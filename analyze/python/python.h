@@ -59,7 +59,8 @@ struct ana_py_fn *ana_py_func(struct ana_py *py, const char *name);
 
 /**
  * ana_py_evtype() - the Python face of events of type @t delivered as @alias
- * (the _event attribute is "sys:alias").  Return: never NULL (OOM is fatal).
+ * (the _event attribute is "sys:alias").
+ * Return: owned by @py, or NULL when Python could not make it (ana_py_errmsg() says why).
  */
 struct ana_py_evtype *ana_py_evtype(struct ana_py *py, const struct ana_evtype *t,
 				    const char *alias);
