@@ -255,11 +255,70 @@ $(addprefix werror-,$(WERROR_CCS)): werror-%:
 	$(MAKE) O=$(O)-werror-$* BIN=$(O)-werror-$* CC=$* CFLAGS="$(strip $(CFLAGS) -Werror)" \
 		all $(O)-werror-$*/tests/unit-tests
 
-fuzz: $(O)/tests/fuzz-reader
+# --- fuzzing (clang's libFuzzer under ASan + UBSan; docs/testing.md) --------
+#
+# make fuzz [FUZZ_S=60] [FUZZ_TARGETS="pipeline expr"]: every target built into $(O)-fuzz
+# (the whole tree with -fsanitize=fuzzer-no-link,address,undefined), its regression inputs
+# (tests/fuzz/regress/TARGET/) replayed, then fuzzed FUZZ_S seconds from a corpus seeded
+# by tests/fuzz/run.sh (samples/, fixtures, capbuild descriptions, expressions of the
+# tests); executions and coverage per target in $(O)-fuzz/fuzz/report.txt.  A crash fails
+# it, leaving the input in $(O)-fuzz/fuzz/crash-TARGET/.  make fuzz-regress replays only.
+FUZZ_S ?= 60
+FUZZ_TARGETS ?= reader pipeline python expr filter selector
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_AZ_SRC := tests/fuzz/fuzz-pipeline.c tests/fuzz/fuzz-python.c
+$(call obj,$(FUZZ_AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
+$(call obj,$(FUZZ_AZ_SRC)): $(FLAGS_AZ_STAMP)
 
-$(O)/tests/fuzz-reader: tests/fuzz/fuzz-reader.c $(FORMAT_SRC) $(COMMON_SRC)
+$(O)/fuzz/capfuzz-formats.c: tests/fuzz/gen-formats.sh $(wildcard tests/fixtures/*.desc) \
+		$(wildcard tests/fixtures/formats/*.format)
 	@mkdir -p $(dir $@)
-	clang -std=c11 -D_GNU_SOURCE -I. -g -O1 -fsanitize=fuzzer,address,undefined -o $@ $^ -lzstd -ldw -lelf -liberty -lm
+	$(Q)sh tests/fuzz/gen-formats.sh tests/fixtures >$@.tmp && mv $@.tmp $@
+$(O)/fuzz/capfuzz-formats.o: $(O)/fuzz/capfuzz-formats.c $(FLAGS_STAMP)
+	$(QCC)$(CC) $(CFLAGS_ALL) -c -o $@ $<
+FUZZ_CAP := $(call obj,tests/fuzz/capfuzz.c) $(O)/fuzz/capfuzz-formats.o
+FUZZ_EXPR := $(call obj,tests/fuzz/exprenv.c)
+
+# fuzz_target NAME,DEPS,LIBS: the libFuzzer target fuzz-NAME and fuzz-replay-NAME, the same
+# entry point with a main() that runs the files it is given (tests/fuzz/replay-main.c): built
+# by every build (any compiler, any SAN), so t209 replays tests/fuzz/regress/ in make check
+# and make asan.
+define fuzz_target
+$(O)/tests/fuzz-$(1): $(call obj,tests/fuzz/fuzz-$(1).c) $(2)
+	$$(QLD)$$(CC) $$(LDFLAGS_ALL) -fsanitize=fuzzer -o $$@ $$^ $(3)
+$(O)/tests/fuzz-replay-$(1): $(call obj,tests/fuzz/replay-main.c tests/fuzz/fuzz-$(1).c) $(2)
+	$$(QLD)$$(CC) $$(LDFLAGS_ALL) -o $$@ $$^ $(3)
+endef
+FUZZ_AZ_DEPS := $(FUZZ_CAP) $(LIBANALYZE) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
+$(eval $(call fuzz_target,reader,$(LIBFORMAT) $(LIBCOMMON),-lzstd -ldw -lelf -liberty -lm))
+$(eval $(call fuzz_target,expr,$(FUZZ_EXPR) $(LIBCOMMON),-ldw -lelf -liberty -lm))
+$(eval $(call fuzz_target,filter,$(FUZZ_EXPR) $(LIBCOMMON),-ldw -lelf -liberty -lm))
+$(eval $(call fuzz_target,selector,$(LIBCOMMON),-lm))
+$(eval $(call fuzz_target,pipeline,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
+$(eval $(call fuzz_target,python,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
+FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline expr filter selector \
+	$(if $(NO_PYTHON),,python))
+all: $(FUZZ_REPLAY)
+# capture -> seed program (not a fuzz target: a plain program of the same build)
+$(O)/tests/fuzz-seed: $(call obj,tests/fuzz/fuzz-seed.c) $(FUZZ_CAP) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
+
+fuzz-targets: $(addprefix $(O)/tests/fuzz-,$(FUZZ_TARGETS)) $(O)/tests/fuzz-seed \
+	$(O)/tests/capbuild
+fuzz-build:
+	$(MAKE) O=$(O)-fuzz BIN=$(O)-fuzz CC=clang SAN="$(FUZZ_SAN)" OPT="-O1 -g" \
+		FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-targets
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(O)-fuzz $(FUZZ_S) $(FUZZ_TARGETS)
+fuzz-regress: fuzz-build
+	sh tests/fuzz/run.sh $(O)-fuzz 0 $(FUZZ_TARGETS)
+
+clean: fuzz-clean
+fuzz-clean:
+	rm -rf $(O)-fuzz
+
+.PHONY: fuzz-targets fuzz-build fuzz-regress fuzz-clean
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
