@@ -58,6 +58,18 @@ FILE *ana_out_raw(const struct ana_out *o);
 /** ana_out_tty() - whether the report goes to a terminal (isatty() of the real stream). */
 bool ana_out_tty(const struct ana_out *o);
 
+/*
+ * An analyzer's own highlight (perf-prof's red --than counts): text between
+ * ANA_HL_ON and ANA_HL_OFF given to ana_out_puts() is bold red on a terminal.
+ * The net escapes every ESC a capture holds, so the colour sequences go to the
+ * real stream past it; elsewhere the two bytes are dropped.
+ */
+#define ANA_HL_ON "\001"
+#define ANA_HL_OFF "\002"
+
+/** ana_out_puts() - fputs(@s, @o->fp), ANA_HL_ON/ANA_HL_OFF made colours on a terminal. */
+void ana_out_puts(struct ana_out *o, const char *s);
+
 /* One event type of the capture. */
 struct ana_evtype {
 	uint32_t id;			/* the capture's event id */

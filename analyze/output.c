@@ -72,3 +72,18 @@ bool ana_out_tty(const struct ana_out *o)
 {
 	return o->tty;
 }
+
+void ana_out_puts(struct ana_out *o, const char *s)
+{
+	while (*s) {
+		size_t n = strcspn(s, ANA_HL_ON ANA_HL_OFF);
+
+		fwrite(s, 1, n, o->fp);	/* the net is unbuffered: this is in o->raw already */
+		s += n;
+		if (!*s)
+			break;
+		if (o->tty && o->fp != o->raw)
+			fputs(*s == ANA_HL_ON[0] ? "\033[31;1m" : "\033[0m", o->raw);
+		s++;
+	}
+}

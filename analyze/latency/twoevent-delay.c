@@ -170,8 +170,8 @@ static void than_cell(struct ana_te *te, const struct te_lat *l, struct pp_buf *
 {
 	unsigned long long pct = l->than * 100 / (l->n ? l->n : 1);
 
-	if (l->than && isatty(fileno(te->fp)))
-		pp_buf_addf(b, " \033[31;1m%6llu (%3llu%%)\033[0m", (unsigned long long)l->than,
+	if (l->than && te->fp == te->az->out.fp && ana_out_tty(&te->az->out))
+		pp_buf_addf(b, " " ANA_HL_ON "%6llu (%3llu%%)" ANA_HL_OFF, (unsigned long long)l->than,
 			    pct);
 	else
 		pp_buf_addf(b, " %6llu (%3llu%%)", (unsigned long long)l->than, pct);
@@ -410,7 +410,10 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 			than_cell(te, l, b);
 		pp_buf_addch(b, '\n');
 	}
-	fputs(pp_buf_str(b), te->fp);
+	if (te->fp == te->az->out.fp)
+		ana_out_puts(&te->az->out, pp_buf_str(b));	/* --than's highlight on a terminal */
+	else
+		fputs(pp_buf_str(b), te->fp);
 out:
 	free(v);
 	ana_te_lat_reset(te);
@@ -548,7 +551,10 @@ static void syscalls_print(struct ana_te *te, uint64_t now_ns)
 			than_cell(te, l, b);
 		pp_buf_addch(b, '\n');
 	}
-	fputs(pp_buf_str(b), te->fp);
+	if (te->fp == te->az->out.fp)
+		ana_out_puts(&te->az->out, pp_buf_str(b));	/* --than's highlight on a terminal */
+	else
+		fputs(pp_buf_str(b), te->fp);
 out:
 	free(v);
 	ana_te_lat_reset(te);

@@ -118,4 +118,19 @@ PY
 "$PP_ANALYZE" h.ppcap trace -g >h.trace.out 2>/dev/null
 cmp -s h.trace.txt h.trace.out || { diff h.trace.out h.trace.txt | head; fail "trace -o differs from stdout"; }
 $SAFE h.trace.txt || fail "trace -o FILE wrote raw bytes"
+# t210.5 on a terminal: the capture's ESC is still escaped; pp's own highlight (multi-trace
+# --than, perf-prof's red count) is the one colour sequence, written past the net
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$PP_ANALYZE' h.ppcap trace -g" /dev/null </dev/null | tr -d '\r' >tty.trace
+	grep -q 'sched_switch' tty.trace || { cat tty.trace; fail "trace on a terminal printed nothing"; }
+	$SAFE tty.trace || fail "trace on a terminal wrote raw bytes"
+	script -qc "'$PP_ANALYZE' h.ppcap multi-trace -e 'sched:sched_wakeup//key=pid/' \
+		-e 'sched:sched_switch//key=next_pid/' -k pid --perins --than 1us" /dev/null </dev/null |
+		tr -d '\r' >tty.mt
+	grep -q "$(printf '\033')\\[31;1m *1 (100%)$(printf '\033')\\[0m" tty.mt ||
+		{ cat -v tty.mt; fail "multi-trace --than on a terminal: no highlight"; }
+	"$PP_ANALYZE" h.ppcap multi-trace -e 'sched:sched_wakeup//key=pid/' \
+		-e 'sched:sched_switch//key=next_pid/' -k pid --perins --than 1us >pipe.mt 2>&1
+	$SAFE pipe.mt || fail "multi-trace --than into a pipe wrote a colour"
+fi
 echo "t210: $n outputs checked"
