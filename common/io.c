@@ -6,13 +6,15 @@
  * one left is advanced past its written part, so the next writev() starts
  * exactly where the kernel stopped.  EINTR retries; 0 bytes written fails
  * with -EIO (a descriptor that accepts nothing would loop forever).
- * Not here: fault injection, short reads.
+ * The writes go through common/sys.h, where tests make them fail or fall
+ * short (PP_FAULT).  Not here: short reads.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <unistd.h>
 
 #include "io.h"
+#include "sys.h"
 
 int pp_writev_full(int fd, struct iovec *iov, int nr, size_t *written)
 {
@@ -22,7 +24,7 @@ int pp_writev_full(int fd, struct iovec *iov, int nr, size_t *written)
 	while (i < nr && !iov[i].iov_len)
 		i++;
 	while (i < nr) {
-		ssize_t n = writev(fd, iov + i, nr - i);
+		ssize_t n = pp_sys_writev(fd, iov + i, nr - i);
 
 		if (n < 0 && errno == EINTR)
 			continue;

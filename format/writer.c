@@ -22,6 +22,7 @@
 #include <zstd.h>
 
 #include "common/io.h"
+#include "common/sys.h"
 #include "format/internal.h"
 
 struct stack_slot {
@@ -192,7 +193,7 @@ static int writer_init(int fd, bool own, ppf_sink_fn sink, void *sink_arg,
 
 int ppf_writer_open(const char *path, const struct ppf_writer_opts *opts, struct ppf_writer **out)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = pp_sys_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
 	*out = NULL;
 	if (fd < 0)

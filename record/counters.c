@@ -19,6 +19,7 @@
 
 #include "common/err.h"
 #include "common/log.h"
+#include "common/sys.h"
 #include "counters.h"
 #include "merge.h"
 #include "session.h"
@@ -215,7 +216,7 @@ static int counter_filter(struct rec_session *s, struct rec_evsel *e, int fd)
 	if (!e->filter)
 		return 0;
 	if (e->kind == PPF_EV_TRACEPOINT || e->kind == PPF_EV_UPROBE || e->kind == PPF_EV_KPROBE) {
-		if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
+		if (pp_sys_ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
 			e->flags |= PPF_EVF_KERNEL_FILTER;
 			return 0;
 		}
@@ -230,8 +231,7 @@ static int counter_filter(struct rec_session *s, struct rec_evsel *e, int fd)
 /* Return: the fd, or -errno. */
 static int perf_open(struct perf_event_attr *a, int pid, int cpu, int group, unsigned long flags)
 {
-	int fd = (int)syscall(__NR_perf_event_open, a, pid, cpu, group,
-			      flags | PERF_FLAG_FD_CLOEXEC);
+	int fd = pp_sys_perf_event_open(a, pid, cpu, group, flags | PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -251,8 +251,8 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 		lfd = perf_open(&e->attr, pid, cpu, -1, flags);
 		if (lfd < 0)
 			return open_fail(s, lfd, e, cpu, -1);
-		if (ioctl(lfd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) ||
-		    ioctl(lfd, PERF_EVENT_IOC_ID, &kid)) {
+		if (pp_sys_ioctl(lfd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) ||
+		    pp_sys_ioctl(lfd, PERF_EVENT_IOC_ID, &kid)) {
 			int err = -errno;
 
 			close(lfd);
@@ -276,7 +276,7 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 			close(fd);
 			return rc;
 		}
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &kid)) {
+		if (pp_sys_ioctl(fd, PERF_EVENT_IOC_ID, &kid)) {
 			int err = -errno;
 
 			close(fd);
@@ -313,7 +313,7 @@ static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, uns
 			return rc;
 		}
 		if (group) {
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &kid)) {
+			if (pp_sys_ioctl(fd, PERF_EVENT_IOC_ID, &kid)) {
 				int err = -errno;
 
 				close(fd);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/sys.h"
 #include "drain.h"
 #include "ftrace-page.h"
 #include "sideband.h"
@@ -103,7 +104,7 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 		d->pfds[i].events = POLLIN;
 		if (!rings[i].base)
 			continue;
-		f->buf = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		f->buf = pp_sys_mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (f->buf == MAP_FAILED) {
 			f->buf = NULL;
 			return -ENOMEM;

@@ -17,13 +17,14 @@
 
 #include "common/err.h"
 #include "common/log.h"
+#include "common/sys.h"
 #include "counters.h"
 #include "evopen.h"
 #include "session.h"
 
 static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, unsigned long flags)
 {
-	int fd = (int)syscall(__NR_perf_event_open, a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
+	int fd = pp_sys_perf_event_open(a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -75,7 +76,7 @@ static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char
 	}
 	if (*state == 2)
 		return 0;
-	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
+	if (pp_sys_ioctl(fd, PERF_EVENT_IOC_SET_FILTER, e->filter) == 0) {
 		*state = 1;
 		e->flags |= PPF_EVF_KERNEL_FILTER;
 		return 0;
@@ -118,11 +119,11 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 			return rec_session_fail(s, rc,
 				"cannot map a %d-page ring buffer on CPU %d: %s (try a smaller -m)",
 				s->opts.mmap_pages, cpu, strerror(-rc));
-	} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd)) {
+	} else if (pp_sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd)) {
 		return rec_session_fail(s, -errno, "cannot redirect %s into the ring of CPU %d: %s",
 					what, cpu, strerror(errno));
 	}
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &kid))
+	if (pp_sys_ioctl(fd, PERF_EVENT_IOC_ID, &kid))
 		return rec_session_fail(s, -errno, "cannot read the id of %s: %s", what,
 					strerror(errno));
 	s->fds[s->nr_fds - 1].kid = kid;

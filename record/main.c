@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/sys.h"
 #include "record.h"
 
 static const struct {
@@ -22,7 +23,14 @@ static const struct {
 
 int main(int argc, char **argv)
 {
+	char err[160];
+
 	pp_progname = "pp-record";
+	/* PP_FAULT: tests make the system calls of common/sys.h fail (docs/production.md) */
+	if (pp_sys_faults_init(err, sizeof(err))) {
+		pp_err("%s", err);
+		return 2;
+	}
 	for (size_t i = 0; argc > 1 && i < PP_ARRAY_SIZE(tools); i++)
 		if (!strcmp(argv[1], tools[i].name))
 			return tools[i].fn(argc - 1, (const char **)argv + 1);

@@ -34,6 +34,7 @@
 #include "common/err.h"
 #include "common/io.h"
 #include "common/log.h"
+#include "common/sys.h"
 #include "common/units.h"
 #include "format/format.h"
 #include "insn.h"
@@ -240,7 +241,7 @@ static int part_open(struct rec_session *s, uint64_t n)
 	char *path = part_path(p, n);
 	int rc;
 
-	p->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	p->fd = pp_sys_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (p->fd < 0) {
 		rc = -errno;
 		rec_session_fail(s, rc, "cannot write capture '%s': %s", path, strerror(-rc));

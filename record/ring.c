@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/sys.h"
 #include "ring.h"
 
 int rec_ring_open(struct rec_ring *r, int fd, int cpu, size_t pages)
@@ -25,7 +26,7 @@ int rec_ring_open(struct rec_ring *r, int fd, int cpu, size_t pages)
 	r->cpu = cpu;
 	r->data_sz = pages * page;
 	r->map_sz = r->data_sz + page;
-	p = mmap(NULL, r->map_sz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = pp_sys_mmap(NULL, r->map_sz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	r->base = p;

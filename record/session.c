@@ -26,6 +26,7 @@
 
 #include "common/err.h"
 #include "common/log.h"
+#include "common/sys.h"
 #include "counters.h"
 #include "ftrace.h"
 #include "insn.h"
@@ -333,7 +334,7 @@ int rec_session_open(struct rec_session *s)
 			for (size_t i = 0; i < s->nr_fds; i++) {
 				if ((s->fds[i].evsel < 0) != (pass == 0))
 					continue;
-				if (ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+				if (pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
 					return rec_session_fail(s, -errno, "cannot enable events: %s",
 								strerror(errno));
 			}
@@ -343,7 +344,7 @@ int rec_session_open(struct rec_session *s)
 		rec_ftrace_enable(s, true);
 	} else if (s->cpu_sideband) {
 		for (size_t i = 0; i < s->nr_fds; i++)	/* no enable_on_exec on CPU-wide events */
-			if (ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+			if (pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
 				return rec_session_fail(s, -errno, "cannot enable events: %s",
 							strerror(errno));
 	}

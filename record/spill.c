@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/sys.h"
 #include "spill.h"
 
 #define SPILL_PIPE (256u << 10)		/* bytes a splice moves at most */
@@ -25,7 +26,7 @@
 static int open_tmp(const char *dir)
 {
 	char *path;
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC | O_EXCL, 0600);
+	int fd = pp_sys_open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC | O_EXCL, 0600);
 
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != ENOENT))
 		return fd >= 0 ? fd : -errno;

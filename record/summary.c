@@ -81,8 +81,13 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 	size_t width = 10;
 
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(fp, "%s: %llu events in %.2f s written to %s\n", "pp-record",
-		(unsigned long long)s->nr_samples, dur, s->out_name);
+	if (s->werr)	/* not all of them are in the file: say so (t750) */
+		fprintf(fp, "%s: %llu events in %.2f s recorded; %s keeps those of the segments "
+			"written before the error\n", "pp-record", (unsigned long long)s->nr_samples,
+			dur, s->out_name);
+	else
+		fprintf(fp, "%s: %llu events in %.2f s written to %s\n", "pp-record",
+			(unsigned long long)s->nr_samples, dur, s->out_name);
 	for (size_t i = 0; i < s->nr_evsels; i++)
 		if (strlen(s->evsels[i].name) > width)
 			width = strlen(s->evsels[i].name);

@@ -5,6 +5,8 @@
  * Files are read with plain read(2) loops: tracefs files report size 0, so
  * stat-then-read does not work.  Control files (uprobe_events) are opened
  * with O_APPEND so existing probes of other tools are never truncated.
+ * Every read and write is one call of common/sys.h's seam (tracefs_read,
+ * tracefs_write), where tests make it fail.
  * Not here: the meaning of events (evsel.c) or probe definitions (uprobe.c).
  */
 #include <dirent.h>
@@ -19,6 +21,7 @@
 
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/sys.h"
 #include "tracefs.h"
 
 static bool has_events(const char *root)
@@ -77,6 +80,8 @@ int rec_tracefs_read_dup(const struct rec_tracefs *t, const char *rel, char **ou
 	int fd;
 
 	path_of(t, rel, p, sizeof(p));
+	if (pp_sys_check(PP_SYS_TRACEFS_READ) > 0)
+		return -errno;
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -112,6 +117,8 @@ int rec_tracefs_append(const struct rec_tracefs *t, const char *rel, const char 
 	int fd;
 
 	path_of(t, rel, p, sizeof(p));
+	if (pp_sys_check(PP_SYS_TRACEFS_WRITE) > 0)
+		return -errno;
 	fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

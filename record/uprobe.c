@@ -24,6 +24,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/selector.h"
+#include "common/sys.h"
 #include "probe-args.h"
 #include "tracefs.h"
 #include "uprobe.h"
@@ -279,7 +280,8 @@ int rec_probe_create(const struct rec_tracefs *t, struct rec_probes *p,
 	pr->event = pp_buf_detach(&name);
 	pr->kprobe = kprobe;
 	*idx = p->nr++;
-	rc = rec_tracefs_append(t, ctl, def.data);
+	/* the seam of common/sys.h: PP_FAULT=uprobe:N:ERR makes the Nth definition fail */
+	rc = pp_sys_check(PP_SYS_UPROBE) > 0 ? -errno : rec_tracefs_append(t, ctl, def.data);
 	/* logged without the fetch arguments, which are the same for every probe */
 	pp_debug(1, "probe %.*s: %s", (int)(def.len - 1 - strlen(rec_probe_args(ret))), def.data,
 		 rc ? strerror(-rc) : "created");
