@@ -163,7 +163,8 @@ static size_t take_samples(struct sl_priv *p, uint64_t end_ns, struct sl_rip **r
 			r[nr++] = (struct sl_rip){ s->ip, s->mode, 0 };
 		r[k].n++;
 	}
-	memmove(p->pend, p->pend + n, (p->nr_pend - n) * sizeof(*p->pend));
+	if (n)	/* pend is NULL before the first sample: NULL + 0 is undefined */
+		memmove(p->pend, p->pend + n, (p->nr_pend - n) * sizeof(*p->pend));
 	p->nr_pend -= n;
 	if (nr)
 		qsort(r, nr, sizeof(*r), rip_cmp);

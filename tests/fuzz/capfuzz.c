@@ -779,6 +779,7 @@ int fz_capture_build(const uint8_t *data, size_t size, struct fz_capture *out)
 		if (write(out->fd, data, size) != (ssize_t)size)
 			return -1;
 		lseek(out->fd, 0, SEEK_SET);
+		out->verbatim = true;
 		scan_events(out);
 		return 0;
 	}

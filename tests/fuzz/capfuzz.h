@@ -92,6 +92,7 @@ struct fz_capture {
 	int fd;			/* a memfd holding the capture, positioned at 0 */
 	char path[64];		/* /proc/self/fd/N */
 	uint8_t config;		/* the program's first byte */
+	bool verbatim;		/* the bytes were a capture (a regression input): run everything */
 	size_t nr_events;
 	char *names[FZ_MAX_EVENTS];	/* the events written, in order */
 	char *fields[FZ_MAX_EVENTS];	/* the first non-common field of each, or NULL */

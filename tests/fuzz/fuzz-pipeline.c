@@ -276,7 +276,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!has_all(&c, specialists[i].needs))
 			continue;
 		/* the ones needing no event run on a quarter of the inputs each */
-		if (!*specialists[i].needs && (c.config >> 6) != i % 4)
+		if (!*specialists[i].needs && !c.verbatim && (c.config >> 6) != i % 4)
 			continue;
 		struct argv a = { 0 };
 		arg(&a, c.path);
