@@ -9,6 +9,7 @@
  * Not here: the attrs (evsel.c), enabling (session.c), the targets (targets.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -29,14 +30,52 @@ static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, unsigned lon
 	return fd < 0 ? -errno : fd;
 }
 
-static int open_error(struct rec_session *s, int err, const char *what, int cpu)
+/* /proc/sys/kernel/perf_event_paranoid; 2, the kernel's default, when it cannot be read */
+static int paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * EACCES/EPERM: the permission that is missing, in the terms of the kernel's
+ * checks (perf_event_open(2), Documentation/admin-guide/perf-security.rst):
+ * CAP_PERFMON (or CAP_SYS_ADMIN) lifts them all; without it perf_event_paranoid
+ * allows whole CPUs at <= 0, the kernel at <= 1, a task's user space at <= 2.
+ */
+static int denied(struct rec_session *s, int err, const char *what, pid_t pid,
+		  const struct perf_event_attr *a)
+{
+	int p = paranoid();
+
+	if (geteuid() == 0)
+		return rec_session_fail(s, err, "cannot open %s: permission denied even to root "
+					"(kernel lockdown or a security module)", what);
+	if (pid == -1)
+		return rec_session_fail(s, err, "cannot open %s: recording whole CPUs (-a, -C, "
+					"cgroups, or tracepoints read from tracefs) needs CAP_PERFMON "
+					"or perf_event_paranoid <= 0 (it is %d)", what, p);
+	if (!a->exclude_kernel && p > 1)
+		return rec_session_fail(s, err, "cannot open %s: measuring the kernel needs "
+					"CAP_PERFMON or perf_event_paranoid <= 1 (it is %d)", what, p);
+	return rec_session_fail(s, err, "cannot open %s: permission denied: needs CAP_PERFMON "
+				"or perf_event_paranoid <= 2 (it is %d)", what, p);
+}
+
+static int open_error(struct rec_session *s, int err, const char *what, int cpu, pid_t pid,
+		      const struct perf_event_attr *a)
 {
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		return rec_session_fail(s, err,
-			"cannot open %s: permission denied (run as root, or lower /proc/sys/kernel/perf_event_paranoid)",
-			what);
+		return denied(s, err, what, pid, a);
 	case EMFILE:
 	case ENFILE:
 		return rec_session_fail(s, err,
@@ -108,10 +147,21 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 		a->build_id = 0;	/* kernels before 5.12 */
 		fd = perf_open(a, pid, cpu, flags);
 	}
+	if ((fd == -EACCES || fd == -EPERM) && pid != -1 && !a->exclude_kernel && geteuid() != 0 &&
+	    a->type != PERF_TYPE_TRACEPOINT && paranoid() >= 2) {
+		/* a task's user space is what perf_event_paranoid 2 allows: as perf does */
+		a->exclude_kernel = a->exclude_hv = a->exclude_callchain_kernel = 1;
+		fd = perf_open(a, pid, cpu, flags);
+		if (fd >= 0 && !s->user_only) {
+			s->user_only = true;
+			pp_warn("perf_event_paranoid is %d: recording user space only (the kernel "
+				"needs CAP_PERFMON or perf_event_paranoid <= 1)", paranoid());
+		}
+	}
 	if (fd == -ESRCH && s->tgt.kind == REC_TGT_THREADS)
 		return 1;		/* the thread exited meanwhile */
 	if (fd < 0)
-		return open_error(s, fd, what, cpu);
+		return open_error(s, fd, what, cpu, pid, a);
 	fds_add(s, fd, evsel, (int)ci);
 	if (!s->rings[ci].base) {
 		rc = rec_ring_open(&s->rings[ci], fd, cpu, (size_t)s->opts.mmap_pages);

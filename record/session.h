@@ -107,6 +107,7 @@ struct rec_session {
 	struct rec_tracefs tfs;
 	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
 	bool cpu_sideband;		/* per-task targets, side band per CPU (evopen.c) */
+	bool user_only;			/* perf_event_paranoid 2: kernel excluded (evopen.c) */
 	struct rec_probes probes;
 	bool stale_probes_checked;
 

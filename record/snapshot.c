@@ -527,7 +527,7 @@ int rec_snapshot_kallsyms(struct rec_session *s)
 		s->nr_ksyms++;
 	}
 	fclose(f);
-	if (!rc && !any)
+	if (!rc && !any && !s->user_only)	/* user space only: no kernel address to resolve */
 		pp_warn("kernel symbols are hidden (kptr_restrict): kernel addresses will not resolve");
 	return rc;
 }

@@ -47,6 +47,13 @@ int rec_tracefs_open(struct rec_tracefs *t, char *msg, size_t msg_sz)
 			return 0;
 		}
 	}
+	/* mounted but closed to this user (tracefs is root's, mode 700, by default) */
+	if (geteuid() != 0 && access(roots[0], R_OK | X_OK) && errno == EACCES) {
+		t->err = -EACCES;
+		snprintf(msg, msg_sz, "tracefs (%s) is not open to this user: tracepoints and "
+			 "probes need root, or read and write access to tracefs", roots[0]);
+		return t->err;
+	}
 	if (mount("nodev", roots[0], "tracefs", 0, NULL) == 0) {
 		if (has_events(roots[0])) {
 			t->root = pp_xstrdup(roots[0]);
