@@ -7,6 +7,7 @@
  * as struct pp_field for the expression engine.  A format libtraceevent
  * cannot parse leaves the type usable without fields (a warning says so).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,52 @@ static const char *unknown_field_ref(const char *format, char *bad, size_t sz)
 }
 
 /*
+ * Whether @format's print fmt divides by anything but a constant that is not 0: '/'
+ * or '%' outside strings followed by a number, or sizeof(...), as kernel formats have
+ * it ("/ 1000L", "% 64", "/ sizeof(u64)").  libtraceevent folds constants while it
+ * parses and evaluates fields when it prints, dividing by 0 either way (SIGFPE, found
+ * by tests/fuzz/fuzz-pipeline with "R % pU": two unknown names, both 0).
+ */
+static bool risky_division(const char *format)
+{
+	const char *p = strstr(format, "\nprint fmt:");
+	bool quoted = false;
+
+	for (p = p ? p + 12 : ""; *p && *p != '\n'; p++) {
+		if (quoted && *p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			quoted = !quoted;
+		if (quoted || (*p != '/' && *p != '%'))
+			continue;
+		const char *r = p + 1;
+		int open = 0;
+		while (*r == ' ' || *r == '(')
+			open += *r++ == '(';
+		if (!strncmp(r, "sizeof(", 7))
+			continue;
+		bool hex = r[0] == '0' && (r[1] == 'x' || r[1] == 'X'), nonzero = false;
+		if (!hex && !(*r >= '1' && *r <= '9'))
+			return true;
+		for (r += hex ? 2 : 0; isxdigit((unsigned char)*r) && (hex || isdigit((unsigned char)*r)); r++)
+			nonzero |= *r != '0';
+		while (*r == 'u' || *r == 'U' || *r == 'l' || *r == 'L')
+			r++;
+		for (; open; open--) {
+			while (*r == ' ')
+				r++;
+			if (*r++ != ')')
+				return true;
+		}
+		if (!nonzero)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Why libtraceevent must not see @format, or NULL.  It reads a record's fields where
  * the format says, without the record's size, and finds a record's format by the
  * common_type at the place the first format it parsed gave: print.c pads each record
@@ -192,6 +239,10 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 		if (unknown_field_ref(d->format, bad, sizeof(bad))) {
 			pp_warn("the stored print format of %s names a field it does not have "
 				"('%s'): its events are printed without it", d->name, bad);
+			len = (size_t)(strstr(d->format, "\nprint fmt:") - d->format) + 1;
+		} else if (risky_division(d->format)) {
+			pp_warn("the stored print format of %s divides by something that may be 0: "
+				"its events are printed without it", d->name);
 			len = (size_t)(strstr(d->format, "\nprint fmt:") - d->format) + 1;
 		}
 		enum tep_errno e = tep_parse_format(s->tep, &ev, d->format, len, t->sys);
