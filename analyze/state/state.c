@@ -89,6 +89,7 @@ static void argv_free(char **v, int argc)
  */
 extern size_t ana_analyzer_count(void) __attribute__((weak));
 extern const struct pp_analyzer *ana_analyzer_at(size_t i) __attribute__((weak));
+extern const struct pp_analyzer *ana_analyzer_find(const char *name) __attribute__((weak));
 
 /* The analyzers that have a state, for messages: "top, num-dist, ..." */
 static void with_state(struct pp_buf *b)
@@ -285,7 +286,7 @@ int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char 
 		}
 	}
 	/* a state names its analyzer: one with a state here, of the same layout */
-	const struct pp_analyzer *an = ana_analyzer_find(v[0]->analyzer);
+	const struct pp_analyzer *an = ana_analyzer_find ? ana_analyzer_find(v[0]->analyzer) : NULL;
 	if (!an || !an->ops->state_read || an->ops->state_version != v[0]->version) {
 		if (!an || !an->ops->state_read)
 			snprintf(err, errsz, "'%s': a state of '%s', which has no state in this "
