@@ -262,7 +262,8 @@ $(addprefix werror-,$(WERROR_CCS)): werror-%:
 # (tests/fuzz/regress/TARGET/) replayed, then fuzzed FUZZ_S seconds from a corpus seeded
 # by tests/fuzz/run.sh (samples/, fixtures, capbuild descriptions, expressions of the
 # tests); executions and coverage per target in $(O)-fuzz/fuzz/report.txt.  A crash fails
-# it, leaving the input in $(O)-fuzz/fuzz/crash-TARGET/.  make fuzz-regress replays only.
+# it, leaving the input in $(O)-fuzz/fuzz/crash-TARGET/.  make fuzz-regress replays only;
+# make fuzz-cov measures the line coverage of the corpora (llvm-cov).
 FUZZ_S ?= 60
 FUZZ_TARGETS ?= reader pipeline python expr filter selector
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
@@ -313,12 +314,18 @@ fuzz: fuzz-build
 	sh tests/fuzz/run.sh $(O)-fuzz $(FUZZ_S) $(FUZZ_TARGETS)
 fuzz-regress: fuzz-build
 	sh tests/fuzz/run.sh $(O)-fuzz 0 $(FUZZ_TARGETS)
+# line coverage of what make fuzz left in its corpora (llvm-cov; tests/fuzz/cov.sh)
+fuzz-cov:
+	$(MAKE) O=$(O)-fuzzcov BIN=$(O)-fuzzcov CC=clang OPT="-O1 -g" \
+		SAN="-fprofile-instr-generate -fcoverage-mapping" \
+		$(addprefix $(O)-fuzzcov/tests/fuzz-replay-,$(FUZZ_TARGETS))
+	sh tests/fuzz/cov.sh $(O)-fuzzcov $(O)-fuzz $(FUZZ_TARGETS)
 
 clean: fuzz-clean
 fuzz-clean:
-	rm -rf $(O)-fuzz
+	rm -rf $(O)-fuzz $(O)-fuzzcov
 
-.PHONY: fuzz-targets fuzz-build fuzz-regress fuzz-clean
+.PHONY: fuzz-targets fuzz-build fuzz-regress fuzz-cov fuzz-clean
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
