@@ -73,7 +73,15 @@ assert_eq "calls made" 30000 "$want"
 "$PP_ANALYZE" stat.cap stat -e "$EV" --period 100ms -i 1000 >stat.txt || fail "stat"
 cat stat.txt
 got=$(awk '/total/ { s += $NF } END { print s + 0 }' stat.txt)
-assert_eq "t383.1 stat: sum of the rounds' totals" "$want" "$got"
+# counted per thread with inherit, the command's threads add up in its first thread's
+# counter: its calls, and under a sanitizer build that runtime's own few getppid calls
+if sanitized; then
+	assert_ge "t383.1 stat: sum of the rounds' totals" "$want" "$got"
+	[ "$got" -le $((want + 10)) ] || fail "t383.1: $got counted for $want calls"
+else
+	assert_eq "t383.1 stat: sum of the rounds' totals" "$want" "$got"
+fi
+got1=$got
 
 # t383.2
 B=2000 P=20 N=25
@@ -124,12 +132,17 @@ fi
 "$PP" stat -e "$EV" --period 100ms -i 1000 -- "$PP_LOAD/syscalls" -n 20000 -m getppid \
 	>live.txt 2>live.err || { cat live.err; fail "pp stat live"; }
 got=$(awk '/total/ { s += $NF } END { print s + 0 }' live.txt)
-assert_eq "t383.5 live stat total" 20000 "$got"
+if sanitized; then	# the sanitizer runtime's own calls, as in t383.1
+	assert_ge "t383.5 live stat total" 20000 "$got"
+	[ "$got" -le 20010 ] || fail "t383.5: $got counted for 20000 calls"
+else
+	assert_eq "t383.5 live stat total" 20000 "$got"
+fi
 
 # t383.6
 "$PP_ANALYZE" stat.cap stat -e "$EV" --period 100ms -i 1000 --format json >stat.json || fail "json"
-assert_eq "t383.6 JSON total" "$want" "$(json_total <stat.json)"
+assert_eq "t383.6 JSON total = text total" "$got1" "$(json_total <stat.json)"
 "$PP_ANALYZE" stat.cap stat -e "$EV" --period 100ms -i 1000 --format csv >stat.csv || fail "csv"
 head -1 stat.csv | grep -q '^time,instance,event,slot0,' || fail "t383.6 CSV header"
-assert_eq "t383.6 CSV total" "$want" "$(awk -F, 'NR > 1 { s += $NF } END { print s + 0 }' stat.csv)"
+assert_eq "t383.6 CSV total = text total" "$got1" "$(awk -F, 'NR > 1 { s += $NF } END { print s + 0 }' stat.csv)"
 echo "PASS"
