@@ -162,39 +162,121 @@ static bool risky_division(const char *format)
 	return false;
 }
 
+/* "NAME:" at the start of @line: the rest, else NULL */
+static const char *after(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(line, name, n) ? NULL : line + n;
+}
+
+/* Decimal digits at *@p into *@v (at most 9 of them); false when there are none. */
+static bool number(const char **p, unsigned long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	while (isdigit((unsigned char)**p) && *p - s < 9)
+		*v = *v * 10 + (unsigned long)(*(*p)++ - '0');
+	return *p > s && !isdigit((unsigned char)**p);
+}
+
 /*
- * Why libtraceevent must not see @format, or NULL.  It reads a record's fields where
- * the format says, without the record's size, and finds a record's format by the
- * common_type at the place the first format it parsed gave: print.c pads each record
- * it prints to the reach of the fields of the format libtraceevent will pick, which
- * needs formats whose fields lie within 1 MiB, whose common fields lie within the
- * first 64 bytes and whose common_type is the kernel's (offset 0, 2 bytes).
+ * One "field:DECL;\toffset:N;\tsize:N;\tsigned:N;" line, as the kernel writes every
+ * one (all 2323 formats of a 6.18 kernel): DECL of letters, digits, '_', ' ', '*' and
+ * "[N]" / "[]" only.  Return: the reason it is not, or NULL.
+ */
+static const char *bad_field(const char *f, const char *end, char *why, size_t sz)
+{
+	const char *decl = f, *semi = memchr(f, ';', (size_t)(end - f)), *p, *name;
+	unsigned long o, n, sg;
+
+	if (!semi || semi == decl)
+		return snprintf(why, sz, "a field line without its declaration"), why;
+	for (p = decl; p < semi; p++) {
+		if (*p == '[') {
+			while (++p < semi && isdigit((unsigned char)*p))
+				;
+			if (p == semi || *p != ']')
+				return snprintf(why, sz, "a field declaration with a bad [size]"), why;
+		} else if (!isalnum((unsigned char)*p) && !strchr("_ *", *p)) {
+			return snprintf(why, sz, "a field declaration with a character 0x%02x",
+					(unsigned char)*p), why;
+		}
+	}
+	name = semi;
+	if (name[-1] == ']')
+		while (name > decl && name[-1] != '[')
+			name--, semi = name - 1;
+	for (name = semi; name > decl && (isalnum((unsigned char)name[-1]) || name[-1] == '_');)
+		name--;
+	if (name == semi || name == decl)
+		return snprintf(why, sz, "a field declaration without a type and a name"), why;
+	p = strchr(decl, ';') + 1;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	if (!(p = after(p, "offset:")) || !number(&p, &o) || *p++ != ';')
+		return snprintf(why, sz, "field '%.*s' without its offset", (int)(semi - name), name), why;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	if (!(p = after(p, "size:")) || !number(&p, &n) || *p++ != ';')
+		return snprintf(why, sz, "field '%.*s' without its size", (int)(semi - name), name), why;
+	while (*p == '\t' || *p == ' ')
+		p++;
+	if ((p = after(p, "signed:")) && (!number(&p, &sg) || *p++ != ';'))
+		return snprintf(why, sz, "field '%.*s' with a bad signed:", (int)(semi - name), name), why;
+	if (o > (1ul << 20) || n > (1ul << 20) ||
+	    (!strncmp(name, "common_", 7) && o + n > 64) ||
+	    ((size_t)(semi - name) == 11 && !strncmp(name, "common_type", 11) && (o || n != 2)))
+		return snprintf(why, sz, "field '%.*s' at offset %lu, size %lu", (int)(semi - name),
+				name, o, n), why;
+	return NULL;
+}
+
+/*
+ * Why libtraceevent must not see @format, or NULL.  Its parser trusts the text (a
+ * field line cut in its declaration made it strcmp() a NULL name, found by
+ * tests/fuzz/fuzz-pipeline), so a format must look as the kernel writes them: lines
+ * "name:", "ID:", "format:", field lines (bad_field()) and, last, a print fmt of
+ * printable ASCII (tabs and newlines in its strings) with its quotes closed.  Then it reads a record's fields where the format
+ * says, without the record's size, and finds a record's format by the common_type
+ * at the place the first format it parsed gave: print.c pads each record it prints
+ * to the reach of the fields of the format libtraceevent will pick, which needs
+ * fields within 1 MiB, common fields within the first 64 bytes and common_type the
+ * kernel's (offset 0, 2 bytes).
  */
 static const char *format_unsafe(const char *format, char *why, size_t sz)
 {
-	for (const char *f = format; (f = strstr(f, "field:")); f += 6) {
-		const char *nl = strchr(f, '\n'), *semi = strchr(f, ';');
-		const char *off = strstr(f, "offset:"), *size = strstr(f, "size:");
-		char *end;
+	for (const char *l = format; *l;) {
+		const char *end = strchr(l, '\n'), *p = l, *r;
 
-		if (!nl)
-			nl = f + strlen(f);
-		if (!semi || !off || !size || off > nl || size > nl) {
-			snprintf(why, sz, "a field line without its offset or size");
-			return why;
+		if (!end)
+			end = l + strlen(l);
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if ((r = after(p, "field:"))) {
+			if (bad_field(r, end, why, sz))
+				return why;
+		} else if (after(p, "print fmt:")) {
+			/* the last part: its strings may hold tabs and newlines (ext4, maple_tree) */
+			bool quoted = false;
+			for (r = p; *r; r++) {
+				if (((unsigned char)*r < 0x20 && *r != '\t' && *r != '\n') ||
+				    (unsigned char)*r > 0x7e)
+					return snprintf(why, sz, "a print format with a byte 0x%02x",
+							(unsigned char)*r), why;
+				if (quoted && *r == '\\' && r[1])
+					r++;
+				else if (*r == '"')
+					quoted = !quoted;
+			}
+			if (quoted)
+				return snprintf(why, sz, "a print format with a string not closed"), why;
+			return NULL;
+		} else if (p < end && !after(p, "name:") && !after(p, "ID:") && !after(p, "format:")) {
+			return snprintf(why, sz, "a line that is no part of a format"), why;
 		}
-		unsigned long o = strtoul(off + 7, &end, 10), n = strtoul(size + 5, &end, 10);
-		bool common = !strncmp(semi - 11 > f ? semi - 11 : f, "common_type", 11);
-		const char *name = semi;
-		while (name > f && name[-1] != ' ' && name[-1] != '*' && name[-1] != ':')
-			name--;
-		if (off[7] == '-' || size[5] == '-' || o > (1ul << 20) || n > (1ul << 20) ||
-		    (!strncmp(name, "common_", 7) && o + n > 64) ||
-		    (common && (o != 0 || n != 2))) {
-			snprintf(why, sz, "field '%.*s' at offset %lu, size %lu", (int)(semi - name),
-				 name, o, n);
-			return why;
-		}
+		l = *end ? end + 1 : end;
 	}
 	return NULL;
 }
