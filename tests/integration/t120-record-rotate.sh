@@ -78,7 +78,11 @@ for n in $((last - 2)) $((last - 1)) $last; do
 	[ "$first" -ge "$prev_last" ] || fail "$f starts at $first, before the previous file's end $prev_last"
 	prev_last=$lastns
 	"$PP_ANALYZE" $f profile >prof.$n 2>&1 || { cat prof.$n; fail "$f: profile failed"; }
-	grep -q "burn_" prof.$n || { head -20 prof.$n; fail "$f: profile does not name the burner's functions"; }
+	# (the last file's handful of burner samples may rank below the table's 40 rows)
+	if [ $n != $last ] || [ "$total" -ge 100 ]; then
+		grep -q "burn_" prof.$n ||
+			{ head -20 prof.$n; fail "$f: profile does not name the burner's functions"; }
+	fi
 done
 
 # SIGUSR1: the next file now
