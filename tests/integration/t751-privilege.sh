@@ -53,6 +53,8 @@ if "$PP_ANALYZE" help python >/dev/null 2>&1 && [ -r "$SAMPLES/python/switch_cou
 fi
 # nothing of tracefs or debugfs is touched (pp-analyze works where there is none)
 if command -v strace >/dev/null; then
+	# LeakSanitizer cannot run under ptrace: a sanitizer build is traced without it
+	sanitized && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	$NB strace -f -e trace=%file -o "$W/strace.out" "$PP_ANALYZE" "$CAP" info >/dev/null 2>&1 ||
 		fail "pp-analyze info under strace"
 	$NB strace -f -e trace=%file -o "$W/strace2.out" "$PP_ANALYZE" "$CAP" trace -N 50 , \
