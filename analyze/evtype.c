@@ -128,7 +128,7 @@ static bool risky_division(const char *format)
 	const char *p = strstr(format, "\nprint fmt:");
 	bool quoted = false;
 
-	for (p = p ? p + 12 : ""; *p && *p != '\n'; p++) {
+	for (p = p ? p + 11 : ""; *p && *p != '\n'; p++) {
 		if (quoted && *p == '\\' && p[1]) {
 			p++;
 			continue;
