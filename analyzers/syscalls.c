@@ -56,8 +56,7 @@ static int syscalls_init(struct pp_az *az)
 	for (unsigned i = 0; i < ana_te_nr_tps(p->te); i++)
 		if (!ana_te_tp_key(p->te, i))
 			ana_te_tp_set_key(p->te, i, "common_pid");
-	rc = ana_te_state_check(p->te);
-	return rc ? rc : ana_te_start(p->te);
+	return ana_te_start(p->te);
 }
 
 static void syscalls_event(struct pp_az *az, const struct pp_event *ev)
@@ -101,7 +100,8 @@ const struct pp_analyzer_ops az_syscalls_ops = {
 	.interval = ana_te_az_interval,
 	.finish = ana_te_az_finish,
 	.release = ana_te_az_release,
-	.state_version = 1,
+	.state_version = 2,
 	.state_write = ana_te_az_state_write,
 	.state_read = ana_te_az_state_read,
+	.state_join = ana_te_az_state_join,
 };

@@ -7,7 +7,8 @@
  * twoevent-detail.c  printing a pair with the events around it (--detail)
  * twoevent-delay.c   the delay, syscalls and pair implementations
  * twoevent-call.c    kmemprof and nested-trace's call / call-delay
- * twoevent-state.c   the latency tables as mergeable state (docs/state-format.md)
+ * twoevent-state.c   the engine's mergeable state: its section (docs/state-format.md)
+ * twoevent-edge.c    what a range leaves open at its edges, joined across ranges
  * Invariant: a node is in the backup (in_backup) or pending on the timeline
  * (pending) only while some later event may still need it; everything else
  * is reusable.  Not here: options of the analyzers (analyzers/).
@@ -25,6 +26,7 @@
 
 struct pp_expr;
 struct pp_field;
+struct pp_wire;
 
 /* What --detail's same* tests know about an event type (perf-prof's tp_matchers). */
 enum te_match {
@@ -110,6 +112,12 @@ struct ana_te;
 
 struct te_impl_ops {
 	const char *name;
+	/*
+	 * The implementation's aggregate as mergeable state (twoevent-state.c): both
+	 * or neither; an implementation without them refuses --state-out.
+	 */
+	void (*state_write)(struct ana_te *te, struct pp_buf *out);
+	int (*state_read)(struct ana_te *te, struct pp_wire *in);
 	bool call_based;		/* find pairs by tp1 only */
 	int (*init)(struct ana_te *te);
 	void (*two)(struct ana_te *te, struct te_pair *p, struct te_node *e1, struct te_node *e2,
@@ -122,6 +130,38 @@ struct te_impl_ops {
 };
 
 enum te_reason { TE_RR_EXIT, TE_RR_LOST, TE_RR_RECLAIM };
+
+/*
+ * A key's first events in a range while they depend on what the range before
+ * left open under the key (its head): the events that looked for a backup and
+ * found none in the range.  Closed (no later event looks past the range's own
+ * backups) by a backup of a one-backup-per-key engine or such an event
+ * (TE_HEAD_CLOSED), or by a loss or a reclaim that drops the key's backups.
+ */
+enum te_head_state { TE_HEAD_OPEN, TE_HEAD_CLOSED, TE_HEAD_LOST, TE_HEAD_RECLAIM };
+
+struct te_head {
+	uint8_t state;			/* enum te_head_state */
+	uint64_t time_ns;		/* of the loss or reclaim */
+	struct te_node **ev;		/* copies, in time order */
+	size_t nr, cap;
+};
+
+/*
+ * One capture range's edges (twoevent-edge.c): the heads of its keys, and the
+ * backups left at its end (its tails: key -> newest node, older ones on bnext).
+ * A replay with --state-out notes its heads in te->rec (its tails are te->backup);
+ * a state read keeps one per source.
+ */
+struct te_edge {
+	bool lost;			/* a loss dropped every backup at lost_ns */
+	uint64_t lost_ns;
+	struct pp_lost_ev *losses;	/* every loss, in time order: the lines a replay prints */
+	size_t nr_losses, cap_losses;
+	uint64_t recent_ns;		/* the engine's last time in the range */
+	struct pp_u64map heads;		/* key -> struct te_head */
+	struct pp_u64map tails;		/* key -> struct te_node */
+};
 
 struct ana_te {
 	struct pp_az *az;
@@ -178,6 +218,11 @@ struct ana_te {
 	struct pp_u64map lat;
 	uint64_t nr_lat;
 
+	/* mergeable state (twoevent-state.c, twoevent-edge.c) */
+	struct te_edge *rec;		/* --state-out: the range's heads */
+	struct te_edge **edges;		/* a state read: per source id, or NULL */
+	size_t nr_edges;
+
 	struct pp_buf line;		/* JSON object being built */
 	struct pp_buf scratch;		/* one trace line */
 	bool json_open;			/* a {"slow":...} object is being built in @line */
@@ -189,11 +234,17 @@ struct ana_te {
 void ana_te_settle(struct ana_te *te);
 struct te_pair *ana_te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te_tp *tp2);
 void ana_te_node_put(struct ana_te *te, struct te_node *n);
+struct te_node *ana_te_node_get(struct ana_te *te);
+void ana_te_node_copy(struct te_node *n, const struct pp_event *ev);
+/* ->remaining() of the pair of unmatched @left. Return: false stops a walk. */
+bool ana_te_remaining(struct ana_te *te, struct te_node *left, int reason);
 struct te_node *ana_te_tl_at(struct ana_te *te, uint64_t seq);
 bool ana_te_tl_valid(struct ana_te *te, uint64_t seq);
 uint64_t ana_te_tl_first_at(struct ana_te *te, uint64_t time_ns);
 const char *ana_te_unit(struct ana_te *te);
 void ana_te_print_time_line(struct ana_te *te, uint64_t now_ns);
+/* The line a loss prints (text): "TIME NAME: lost N events on CPU #C". */
+void ana_te_print_lost(struct ana_te *te, const struct pp_lost_ev *l);
 
 /* twoevent-detail.c */
 void ana_te_print_event(struct ana_te *te, const struct te_node *n, const char *title);
@@ -201,6 +252,30 @@ void ana_te_print_pair(struct ana_te *te, struct te_pair *p, struct te_node *e1,
 		   uint64_t delta, struct te_iter *it);
 void ana_te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_node *e1, uint64_t delta,
 			 struct te_iter *it);
+
+/* twoevent-edge.c: noting a --state-out replay's heads (no-ops without te->rec) */
+void ana_te_edge_miss(struct ana_te *te, const struct te_node *cur);
+void ana_te_edge_backup(struct ana_te *te, uint64_t key);
+void ana_te_edge_close(struct ana_te *te, uint64_t key, enum te_head_state why, uint64_t time_ns);
+void ana_te_edge_lost(struct ana_te *te, uint64_t time_ns);
+void ana_te_edge_loss(struct ana_te *te, const struct pp_lost_ev *l);
+/* ... and the edges as state */
+struct te_edge *ana_te_edge_new(void);
+void ana_te_edge_free(struct ana_te *te, struct te_edge *e);
+void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge *e,
+		     const struct pp_u64map *tails);
+int ana_te_edge_read(struct ana_te *te, struct pp_wire *in, struct te_edge *e);
+void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b);
+/* At a report of states: each source's tails left unmatched at its end, as a replay's finish. */
+void ana_te_edge_settle(struct ana_te *te);
+
+/* twoevent-state.c */
+/* --state-out, or a state read: the engine keeps its ranges' edges. */
+bool ana_te_stateful(const struct ana_te *te);
+void ana_te_lat_state_write(struct ana_te *te, struct pp_buf *out);
+int ana_te_lat_state_read(struct ana_te *te, struct pp_wire *in);
+void ana_te_pair_state_write(struct ana_te *te, struct pp_buf *out);
+int ana_te_pair_state_read(struct ana_te *te, struct pp_wire *in);
 
 /* twoevent-delay.c */
 struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);

@@ -136,15 +136,20 @@ int ana_te_az_finish(struct pp_az *az);
 void ana_te_az_release(struct pp_az *az);
 
 /*
- * Mergeable state (twoevent-state.c, docs/state-format.md "syscalls"): the
- * latency table, after what is left unmatched was counted as ->finish() counts
- * it.  The ready-made hooks serve analyzers whose engine is az->engine.
+ * Mergeable state (twoevent-state.c, twoevent-edge.c, docs/state-format.md "the
+ * latency engine"): the implementation's aggregate (the latency table of delay
+ * and syscalls, pair's counts) and each capture range's edges - what it left
+ * unmatched at its end, and its first events that looked for what the range
+ * before left - so that adjacent ranges join into the pairs one replay makes.
+ * The ready-made hooks serve analyzers whose engine is az->engine.
  */
 int ana_te_az_state_write(struct pp_az *az, struct pp_buf *out);
 int ana_te_az_state_read(struct pp_az *az, struct pp_wire *in);
+void ana_te_az_state_join(struct pp_az *az, unsigned before, unsigned after);
 /**
- * ana_te_state_check() - what an engine with --state-out refuses: what prints while
- * it replays (--than, --lower, --detail, -v)
+ * ana_te_state_check() - what an engine with --state-out refuses (ana_te_start()
+ * calls it): what prints while it replays (--than, --lower, --detail, -v,
+ * trigger), the call trees of call and call-delay, implementations without a state
  * Return: 0, or PP_EUSAGE after a one-line message.
  */
 int ana_te_state_check(struct ana_te *te);

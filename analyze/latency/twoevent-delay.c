@@ -11,7 +11,7 @@
  * and errors (ret in -4095..-1) instead of percentiles; a sys_enter left
  * open when its thread exits counts up to the exit.  pair: paired and
  * unpaired counts per pair; unpaired event1s are printed at a loss or at
- * the end.  Percentiles come from struct pp_hist (within 0.4 %).
+ * the end (with --state-out at the end only).  Percentiles come from struct pp_hist (within 0.4 %).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -421,6 +421,8 @@ out:
 
 const struct te_impl_ops ana_te_delay_ops = {
 	.name = "delay",
+	.state_write = ana_te_lat_state_write,
+	.state_read = ana_te_lat_state_read,
 	.init = delay_init,
 	.two = delay_two,
 	.remaining = delay_remaining,
@@ -562,6 +564,8 @@ out:
 
 const struct te_impl_ops ana_te_syscalls_ops = {
 	.name = "syscalls",
+	.state_write = ana_te_lat_state_write,
+	.state_read = ana_te_lat_state_read,
 	.init = syscalls_init,
 	.two = syscalls_two,
 	.remaining = syscalls_remaining,
@@ -580,7 +584,9 @@ static bool pair_remaining(struct ana_te *te, struct te_pair *p, struct te_node 
 			   struct te_iter *it)
 {
 	p->unpaired++;
-	ana_te_print_event(te, e1, NULL);
+	/* a state lists those left at the end only: a loss's are counted */
+	if (reason == TE_RR_EXIT || !ana_te_stateful(te))
+		ana_te_print_event(te, e1, NULL);
 	return true;
 }
 
@@ -611,6 +617,8 @@ static void pair_print(struct ana_te *te, uint64_t now_ns)
 
 const struct te_impl_ops ana_te_pair_ops = {
 	.name = "pair",
+	.state_write = ana_te_pair_state_write,
+	.state_read = ana_te_pair_state_read,
 	.two = pair_two,
 	.remaining = pair_remaining,
 	.print = pair_print,

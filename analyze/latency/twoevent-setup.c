@@ -361,8 +361,12 @@ int ana_te_start(struct ana_te *te)
 	int rc;
 
 	rc = check_positions(te);
+	if (!rc)
+		rc = ana_te_state_check(te);
 	if (rc)
 		return rc;
+	if (ana_state_recording(az))
+		te->rec = ana_te_edge_new();	/* its heads, for a join */
 	for (unsigned i = 0; i < te->nr_tps; i++) {
 		struct te_tp *tp = &te->tps[i];
 		const struct pp_selector *sel = tp->sel->sel;

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * twoevent-state.c - the engine's latency table as mergeable state.
+ * twoevent-state.c - the two-event engine as mergeable state (docs/state-format.md
+ * "the latency engine"), shared by its analyzers: multi-trace, rundelay,
+ * syscalls, nested-trace.
  *
- * A row (instance, id) holds calls, total, min, max, than, err and, for the
- * tables with percentiles, its values: the first TE_LAT_EXACT exactly, then a
- * struct pp_hist of all of them.  Two rows add as the replay would have
- * added the second's values to the first: the values stay exact while both
- * together are TE_LAT_EXACT or fewer, else everything goes into the histogram,
- * which merges bucket by bucket - so every percentile of the merge is the
- * one-pass percentile, not an approximation of it.  What was left unmatched
- * at the end (a system call still open) is counted first, as ->finish()
- * counts it.  Not here: calls open across two ranges of a capture (they are
- * counted in the first range up to its end, as a replay of it would).
+ * The section holds the engine's latest time, its implementation's aggregate
+ * and, per capture range, its edges (twoevent-edge.c).  The aggregates:
+ * delay and syscalls keep latency rows (instance, id): calls, total, min,
+ * max, than, err and, for the tables with percentiles, the values - the
+ * first TE_LAT_EXACT exactly, then a struct pp_hist of all of them.  Two rows
+ * add as the replay would have added the second's values to the first: the
+ * values stay exact while both together are TE_LAT_EXACT or fewer, else
+ * everything goes into the histogram, which merges bucket by bucket - so
+ * every percentile of the merge is the one-pass percentile, not an
+ * approximation of it.  pair keeps its paired and unpaired counts.  What is
+ * left unmatched at a range's end is not counted here but kept as the range's
+ * tails: joined with the next range, or counted by the report as ->finish()
+ * counts it.  Implementations without an aggregate here (kmemprof, call,
+ * call-delay) refuse --state-out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +29,24 @@
 
 #define LATF_HIST 1u		/* the row keeps its values (percentiles) */
 #define LATF_IN_HIST 2u		/* ... in a histogram, else exactly */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A row's exact values, ascending: the same bytes whatever order they were added in. */
+static void put_exact(struct pp_buf *b, const struct te_lat *l)
+{
+	uint64_t v[TE_LAT_EXACT];
+
+	memcpy(v, l->exact, l->n * sizeof(*v));
+	qsort(v, l->n, sizeof(*v), cmp_u64);
+	for (uint64_t i = 0; i < l->n; i++)
+		pp_wire_put_varint(b, v[i]);
+}
 
 static void put_lat(struct pp_buf *b, const struct te_lat *l)
 {
@@ -38,23 +62,19 @@ static void put_lat(struct pp_buf *b, const struct te_lat *l)
 	if (l->in_hist)
 		pp_wire_put_hist(b, &l->hist);
 	else if (l->has_hist)
-		for (uint64_t i = 0; i < l->n; i++)
-			pp_wire_put_varint(b, l->exact[i]);
+		put_exact(b, l);
 }
 
-static int state_write(struct ana_te *te, struct pp_buf *out)
+void ana_te_lat_state_write(struct ana_te *te, struct pp_buf *out)
 {
 	struct te_lat **v;
 	size_t nr;
 
-	ana_te_settle(te);	/* what ->finish() counts before it prints */
-	pp_wire_put_varint(out, te->recent_ns);
 	v = ana_te_lat_collect(te, &nr, false);	/* by instance, then id: canonical */
 	pp_wire_put_varint(out, nr);
 	for (size_t i = 0; i < nr; i++)
 		put_lat(out, v[i]);
 	free(v);
-	return 0;
 }
 
 /* The row (@ins, @id), made empty when new. */
@@ -165,22 +185,112 @@ static int read_row(struct ana_te *te, struct pp_wire *r, size_t k)
 	return 0;
 }
 
-static int state_read(struct ana_te *te, struct pp_wire *r)
+int ana_te_lat_state_read(struct ana_te *te, struct pp_wire *r)
+{
+	size_t nr = pp_wire_count(r, 9, SIZE_MAX, "latency rows");
+	int rc;
+
+	for (size_t k = 0; k < nr && pp_wire_ok(r); k++) {
+		rc = read_row(te, r, k);
+		if (rc)
+			return rc;
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
+}
+
+void ana_te_pair_state_write(struct ana_te *te, struct pp_buf *out)
+{
+	pp_wire_put_varint(out, te->nr_pairs);
+	for (unsigned i = 0; i < te->nr_pairs; i++) {
+		pp_wire_put_varint(out, te->pairs[i]->paired);
+		pp_wire_put_varint(out, te->pairs[i]->unpaired);
+	}
+}
+
+int ana_te_pair_state_read(struct ana_te *te, struct pp_wire *r)
+{
+	uint64_t nr = pp_wire_varint(r);
+
+	if (pp_wire_ok(r) && nr != te->nr_pairs)
+		return pp_wire_fail(r, PP_EBAD_RECORD, "%llu pairs, the options make %u",
+				    (unsigned long long)nr, te->nr_pairs);
+	for (unsigned i = 0; i < te->nr_pairs && pp_wire_ok(r); i++) {
+		uint64_t paired = pp_wire_varint(r), unpaired = pp_wire_varint(r);
+		struct te_pair *p = te->pairs[i];
+		if (pp_wire_ok(r) && ((p->tp2 ? unpaired : paired) ||
+				      p->paired + paired < paired || p->unpaired + unpaired < unpaired))
+			return pp_wire_fail(r, PP_EBAD_RECORD, "pair %u: %llu paired, %llu unpaired",
+					    i, (unsigned long long)paired,
+					    (unsigned long long)unpaired);
+		p->paired += paired;
+		p->unpaired += unpaired;
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
+}
+
+/* The edges of source @id of a state read (made empty when new). */
+static struct te_edge **edge_slot(struct ana_te *te, unsigned id)
+{
+	if (id >= te->nr_edges) {
+		size_t n = (size_t)id + 1;
+		te->edges = pp_xrealloc(te->edges, n * sizeof(*te->edges));
+		memset(te->edges + te->nr_edges, 0, (n - te->nr_edges) * sizeof(*te->edges));
+		te->nr_edges = n;
+	}
+	return &te->edges[id];
+}
+
+static int state_write(struct ana_te *te, struct pp_buf *out)
+{
+	const unsigned *ids;
+	size_t n = ana_state_sources(te->az, &ids);
+	struct te_edge none = { 0 };
+
+	pp_wire_put_varint(out, te->recent_ns);
+	te->impl->state_write(te, out);
+	if (te->rec) {		/* after a replay: its heads, and its backups as tails */
+		te->rec->recent_ns = te->recent_ns;
+		pp_wire_put_varint(out, 1);
+		ana_te_edge_put(te, out, te->rec, &te->backup);
+		return 0;
+	}
+	pp_wire_put_varint(out, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct te_edge *e = ids[i] < te->nr_edges ? te->edges[ids[i]] : NULL;
+		ana_te_edge_put(te, out, e ? e : &none, e ? &e->tails : &none.tails);
+	}
+	return 0;
+}
+
+static int state_read(struct pp_az *az, struct ana_te *te, struct pp_wire *r)
 {
 	uint64_t recent = pp_wire_varint(r);
-	size_t nr = pp_wire_count(r, 9, SIZE_MAX, "latency rows");
+	size_t nr;
 	int rc;
 
 	if (!pp_wire_ok(r))
 		return r->err;
 	if (recent > te->recent_ns)
 		te->recent_ns = recent;
-	for (size_t k = 0; k < nr; k++) {
-		rc = read_row(te, r, k);
+	rc = te->impl->state_read(te, r);
+	if (rc)
+		return rc;
+	nr = pp_wire_count(r, 5, SIZE_MAX, "sources");
+	for (size_t i = 0; i < nr && pp_wire_ok(r); i++) {
+		struct te_edge **slot;
+		unsigned id;
+
+		if (!ana_state_source_in(az, r, i, &id))
+			return r->err;
+		slot = edge_slot(te, id);
+		if (*slot)
+			return pp_wire_fail(r, PP_EBAD_RECORD, "source %zu twice", i);
+		*slot = ana_te_edge_new();
+		rc = ana_te_edge_read(te, r, *slot);
 		if (rc)
 			return rc;
 	}
-	return 0;
+	return pp_wire_ok(r) ? 0 : r->err;
 }
 
 int ana_te_state_check(struct ana_te *te)
@@ -188,20 +298,71 @@ int ana_te_state_check(struct ana_te *te)
 	const char *what = te->than_ns ? "--than" : te->lower_ns ? "--lower" :
 			   te->only_than ? "--only-than" : te->detail.enabled ? "--detail" :
 			   te->az->opt.verbose ? "-v" : NULL;
+	const char *name = te->az->name;
 
-	if (!what || !ana_state_recording(te->az))
+	if (!ana_state_recording(te->az))
 		return 0;
-	pp_err("%s: %s with --state-out: it prints events as they come, and a state holds the "
-	       "table only (replay the capture for them)", te->az->name, what);
-	return PP_EUSAGE;
+	if (what) {
+		pp_err("%s: %s with --state-out: it prints events as they come, and a state holds "
+		       "the table only (replay the capture for them)", name, what);
+		return PP_EUSAGE;
+	}
+	if (te->impl_id == ANA_TE_CALL || te->impl_id == ANA_TE_CALL_DELAY) {
+		pp_err("%s: --impl %s with --state-out: its call tree is printed whenever it "
+		       "changes, a sequence in time order that stays single-stream (use --impl "
+		       "delay, or replay the capture)", name, te->impl->name);
+		return PP_EUSAGE;
+	}
+	if (!te->impl->state_write) {
+		pp_err("%s: --impl %s has no mergeable state (yet); delay, pair and syscalls have",
+		       name, te->impl->name);
+		return PP_EUSAGE;
+	}
+	for (unsigned i = 0; i < te->nr_tps; i++) {
+		const struct te_tp *tp = &te->tps[i];
+		if (tp->trigger || (tp->stack && te->impl_id == ANA_TE_PAIR)) {
+			pp_err("%s: %s of %s with --state-out: it prints events as they come, a "
+			       "sequence in time order that stays single-stream", name,
+			       tp->trigger ? "trigger" : "a stack", tp->name);
+			return PP_EUSAGE;
+		}
+	}
+	return 0;
+}
+
+bool ana_te_stateful(const struct ana_te *te)
+{
+	return te->rec || te->edges;
 }
 
 int ana_te_az_state_write(struct pp_az *az, struct pp_buf *out)
 {
-	return az->engine ? state_write(az->engine, out) : PP_ENOTSUP;
+	struct ana_te *te = az->engine;
+
+	return te && te->impl->state_write ? state_write(te, out) : PP_ENOTSUP;
 }
 
 int ana_te_az_state_read(struct pp_az *az, struct pp_wire *in)
 {
-	return az->engine ? state_read(az->engine, in) : PP_ENOTSUP;
+	struct ana_te *te = az->engine;
+
+	return te && te->impl->state_read ? state_read(az, te, in) : PP_ENOTSUP;
+}
+
+void ana_te_az_state_join(struct pp_az *az, unsigned before, unsigned after)
+{
+	struct ana_te *te = az->engine;
+	struct te_edge **a, *b;
+
+	if (!te)
+		return;
+	a = edge_slot(te, before > after ? before : after);	/* both exist now */
+	a = &te->edges[before];
+	b = te->edges[after];
+	te->edges[after] = NULL;
+	if (!*a)
+		*a = ana_te_edge_new();
+	if (!b)
+		b = ana_te_edge_new();
+	ana_te_edge_join(te, *a, b);
 }

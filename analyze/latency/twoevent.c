@@ -34,7 +34,7 @@
 #define TE_SLAB_NODES 512
 
 /* A free node: nodes come from slabs and go back to the pool, never to malloc. */
-static struct te_node *node_get(struct ana_te *te)
+struct te_node *ana_te_node_get(struct ana_te *te)
 {
 	struct te_node *n;
 
@@ -67,7 +67,7 @@ void ana_te_node_put(struct ana_te *te, struct te_node *n)
 }
 
 /* Copy @ev into @n: its raw data and stack live in the node's own buffer. */
-static void node_copy(struct te_node *n, const struct pp_event *ev)
+void ana_te_node_copy(struct te_node *n, const struct pp_event *ev)
 {
 	size_t stack_sz = (size_t)ev->nr_stack * sizeof(uint64_t);
 	size_t need = stack_sz + ev->raw_sz;
@@ -194,6 +194,7 @@ static void backup_add(struct ana_te *te, struct te_node *cur, bool *need_free)
 	struct te_node *head = pp_u64map_get(&te->backup, cur->key), *n;
 	void **slot;
 
+	ana_te_edge_backup(te, cur->key);
 	if (head) {
 		if (cur->ev.time_ns < head->ev.time_ns) {	/* out of order */
 			cur->unneeded = 1;
@@ -209,8 +210,8 @@ static void backup_add(struct ana_te *te, struct te_node *cur, bool *need_free)
 	if (cur->on_timeline) {
 		n = cur;
 	} else {
-		n = node_get(te);
-		node_copy(n, &cur->ev);
+		n = ana_te_node_get(te);
+		ana_te_node_copy(n, &cur->ev);
 		n->key = cur->key;
 		n->tp = cur->tp;
 		n->ins = cur->ins;
@@ -311,6 +312,8 @@ static void try_two(struct ana_te *te, struct te_node *cur, bool *need_free)
 	if (!cur->need_find_prev)
 		return;
 	prev = backup_find(te, cur->key, te->cfg.nested ? cur->tp->entry : NULL);
+	if (!prev)
+		ana_te_edge_miss(te, cur);	/* --state-out: what the range before left */
 	if (prev) {
 		p = ana_te_pair_find(te, prev->tp, cur->tp);
 		if (p && prev->ev.time_ns < cur->ev.time_ns) {
@@ -480,8 +483,8 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 	tmp.unneeded = !tmp.need_backup || tp->untraced;
 	if (!te->tl_nr && tmp.unneeded && !te->detail.before_ns && !te->detail.after_ns)
 		return;
-	cur = node_get(te);
-	node_copy(cur, ev);
+	cur = ana_te_node_get(te);
+	ana_te_node_copy(cur, ev);
 	cur->key = tmp.key;
 	cur->tp = tp;
 	cur->ins = tmp.ins;
@@ -498,6 +501,13 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 }
 
 /* --- unmatched event1s, losses ------------------------------------------------- */
+
+bool ana_te_remaining(struct ana_te *te, struct te_node *left, int reason)
+{
+	struct te_pair *p = ana_te_pair_find(te, left->tp, NULL);
+
+	return !p || !te->impl->remaining || te->impl->remaining(te, p, left, reason, NULL);
+}
 
 static bool call_remaining(struct ana_te *te, struct te_node *left, int reason)
 {
@@ -553,24 +563,34 @@ void ana_te_reclaim(struct ana_te *te, uint64_t key, uint64_t time_ns)
 		drain_pending(te, time_ns, true);
 	if (time_ns > te->recent_ns)
 		te->recent_ns = time_ns;
+	ana_te_edge_close(te, key, TE_HEAD_RECLAIM, time_ns);
 	reclaim(te, key, TE_RR_RECLAIM);
 	if (te->detail.enabled)
 		tl_trim(te);
 }
 
-void ana_te_lost(struct ana_te *te, const struct pp_lost_ev *l)
+void ana_te_print_lost(struct ana_te *te, const struct pp_lost_ev *l)
 {
-	if (te->text) {
-		char wall[48];
+	char wall[48];
+
+	if (te->text)
 		fprintf(te->fp, "%s %s: lost %llu events on CPU #%u\n",
 			ana_time_str(te->s, l->time_ns, wall, sizeof(wall)), te->az->name,
 			(unsigned long long)l->count, l->cpu);
-	}
+}
+
+void ana_te_lost(struct ana_te *te, const struct pp_lost_ev *l)
+{
+	if (!te->rec)		/* --state-out prints nothing: its state keeps the loss */
+		ana_te_print_lost(te, l);
+	ana_te_edge_loss(te, l);
 	if (te->detail.enabled)
 		drain_pending(te, l->time_ns, true);
 	if (!te->keyed && !te->thread_mode) {
+		ana_te_edge_close(te, l->cpu, TE_HEAD_LOST, l->time_ns);
 		reclaim(te, l->cpu, TE_RR_LOST);	/* only that CPU's pairs are unsafe */
 	} else {
+		ana_te_edge_lost(te, l->time_ns);
 		handle_remaining(te, TE_RR_LOST);
 		drop_all_backups(te);
 	}
@@ -602,6 +622,7 @@ void ana_te_settle(struct ana_te *te)
 	if (te->detail.enabled)
 		drain_pending(te, te->recent_ns, true);
 	handle_remaining(te, TE_RR_EXIT);
+	ana_te_edge_settle(te);		/* a report of states: their ranges' ends */
 }
 
 int ana_te_finish(struct ana_te *te)
@@ -626,6 +647,10 @@ void ana_te_free(struct ana_te *te)
 		te->impl->release(te);
 	ana_te_lat_reset(te);
 	pp_u64map_release(&te->lat);
+	ana_te_edge_free(te, te->rec);
+	for (size_t i = 0; i < te->nr_edges; i++)
+		ana_te_edge_free(te, te->edges[i]);
+	free(te->edges);
 	/* every node lives in a slab: free the buffers, then the slabs */
 	for (struct te_slab *slab = te->slabs, *next; slab; slab = next) {
 		next = slab->next;

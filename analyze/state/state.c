@@ -106,6 +106,11 @@ int ana_state_az_new(struct pp_az *az, char *err, size_t errsz)
 	const struct pp_analyzer_ops *ops = az->an->ops;
 	struct ana_az_state *st;
 
+	if (!ops->state_write && (az->an->caps & PP_AZC_STREAM)) {
+		snprintf(err, errsz, "--state-out: %s prints a sequence in time order, which stays "
+			 "single-stream (replay the capture)", az->name);
+		return PP_ENOTSUP;
+	}
 	if (!ops->state_write) {
 		struct pp_buf b = PP_BUF_INIT;
 		with_state(&b);

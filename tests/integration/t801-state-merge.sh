@@ -177,7 +177,11 @@ refused "overlapping ranges" "both hold time of the capture of testhost" \
 # what --state-out refuses
 refused "-i" "a state holds the whole range" "$PP_ANALYZE" $S top -e sched:sched_switch -i 1 --state-out x.state
 refused "no state" "has no mergeable state (yet); these have: " \
-	"$PP_ANALYZE" $S multi-trace -e sched:sched_wakeup -e sched:sched_switch//key=next_pid/ -k pid --state-out x.state
+	"$PP_ANALYZE" $S list --state-out x.state
+refused "a stream" "trace prints a sequence in time order, which stays single-stream" \
+	"$PP_ANALYZE" $S trace -e sched:sched_switch --state-out x.state
+refused "a stream mode" "nested-trace: --impl call-delay with --state-out: .* stays single-stream" \
+	"$PP_ANALYZE" $S nested-trace -e sched:sched_switch,sched:sched_wakeup --state-out x.state
 refused "a listing" "num-dist: --than with --state-out" \
 	"$PP_ANALYZE" $S num-dist -e 'sched:sched_switch//num=prev_pid/' --than 100 --state-out x.state
 refused "syscalls --than" "syscalls: --than with --state-out" \
