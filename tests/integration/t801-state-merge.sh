@@ -81,10 +81,12 @@ check nd-basic $S "$T" num-dist -e 'sched:sched_switch//num=prev_pid/,sched:sche
 check nd-perins $S "$T" num-dist -e 'sched:sched_switch//num=prev_pid/' --perins
 check nd-json print-mix.ppcap "$(ns 2000.000055)" num-dist -e 'raw_syscalls:sys_exit//num=ret/' --format json
 
-# t801.3 syscalls (t333's): cut where no call is open
-T=$(ns 1000.0018)
-check sc lat-syscalls.ppcap "$T" syscalls
-check sc-perins lat-syscalls.ppcap "$T" syscalls --perins
+# t801.3 syscalls (t333's): cut where no call is open, and where calls are (joined)
+for t in 1000.0018 1000.0021 1000.0032; do
+	T=$(ns $t)
+	check sc lat-syscalls.ppcap "$T" syscalls
+	check sc-perins lat-syscalls.ppcap "$T" syscalls --perins
+done
 check sc-csv lat-syscalls.ppcap "$(ns 1000.0035)" syscalls --perins --format csv
 
 # t801.4 task-state (t356's cases): stays that cross the cut are joined, in every mode
@@ -118,6 +120,28 @@ for t in 1000.35 1000.55; do
 	check hr-packed $C "$T" hrcount -e sched:sched_switch,sched:sched_wakeup -i 500 --perins --packed -C 0
 	check stat-json $C "$T" stat -e sched:sched_wakeup -i 1000 --perins --format json
 done
+# t801.5b the latency engine's other analyzers: pairs across the cut are joined (t331's, t332's)
+build_fixture lat-sched
+for t in 1000.004 1000.0065 1000.009; do
+	T=$(ns $t)
+	check rd lat-sched.ppcap "$T" rundelay
+	check rd-perins lat-sched.ppcap "$T" rundelay --perins
+done
+for t in 1000.005 1000.0125 1000.0205 1000.025; do	# a loss at 1000.0201: its line is kept
+	T=$(ns $t)
+	check mt-softirq lat-softirq.ppcap "$T" multi-trace -e irq:softirq_entry -e irq:softirq_exit
+	check mt-softirq-perins lat-softirq.ppcap "$T" multi-trace -e irq:softirq_entry \
+		-e irq:softirq_exit -k vec --perins --format json
+	check nt-softirq lat-softirq.ppcap "$T" nested-trace -e irq:softirq_entry,irq:softirq_exit \
+		--impl delay
+done
+for t in 2364.6 2364.9 2365.05; do
+	T=$(ns $t)
+	check mt-pair $TS "$T" multi-trace -e sched:sched_wakeup -e 'sched:sched_switch//key=next_pid/' \
+		-k pid --impl pair
+	check mt-rd $TS "$T" multi-trace -e sched:sched_wakeup,sched:sched_wakeup_new \
+		-e 'sched:sched_switch//key=next_pid/' -k pid --perins --format csv
+done
 echo "t801: $checks cuts merged back into their replay"
 sort -u cases.list >cases.s
 sort -u both.list >both.s
@@ -147,6 +171,9 @@ three() {
 three $TS "$(ns 2364.7)" "$(ns 2365.0)" task-state --perins
 three synth-sched.ppcap "$(ns 1000.012)" "$(ns 1000.062)" task-state --perins -S -D
 three $S "$(ns 1000.001)" "$(ns 1000.003)" top -e sched:sched_switch,sched:sched_wakeup
+three $TS "$(ns 2364.7)" "$(ns 2365.0)" rundelay --perins
+three lat-softirq.ppcap "$(ns 1000.008)" "$(ns 1000.021)" nested-trace -e irq:softirq_entry,irq:softirq_exit --impl delay
+three lat-syscalls.ppcap "$(ns 1000.0021)" "$(ns 1000.0032)" syscalls --perins
 three $C "$(ns 1000.35)" "$(ns 1000.75)" hrcount -e sched:sched_switch,sched:sched_wakeup -i 500 --perins
 
 # t801.7 what a merge refuses, in one line, with status 2
