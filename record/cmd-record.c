@@ -198,6 +198,9 @@ static int validate(struct rec_session *s)
 		return rec_session_fail(s, PP_ERANGE,
 					"--spill-max %llu: at least 1M (0 turns the spill file off)",
 					(unsigned long long)o->spill_max);
+	if (o->merge_max < (1u << 20))
+		return rec_session_fail(s, PP_ERANGE, "--merge-max %llu: at least 1M",
+					(unsigned long long)o->merge_max);
 	if (o->exclude_user && o->exclude_kernel)
 		return rec_session_fail(s, PP_EUSAGE,
 					"--exclude-user and --exclude-kernel together leave nothing to record");
@@ -282,6 +285,8 @@ int cmd_record(int argc, const char **argv)
 			    "the tracefs instance stamps events with CLOCK_MONOTONIC itself"),
 		PP_OPT_SIZE(0, "spill-max", &o->spill_max,
 			    "spill file for tracefs pages while CPUs are busy: SIZE at most (512M; 0 off)"),
+		PP_OPT_SIZE(0, "merge-max", &o->merge_max,
+			    "memory for records waiting to be put in time order (3M; at least 1M)"),
 		PP_OPT_COUNT('v', "verbose", &o->verbose,
 			     "more messages; per-CPU losses in the summary"),
 		PP_OPT_COUNT('q', "quiet", &quiet,

@@ -738,12 +738,19 @@ static bool spill_marker(struct rec_drain *d, size_t ri, const struct perf_event
 	return fin;
 }
 
-size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec_drain_rec_fn fn,
-			 void *arg, uint64_t *round_ns, bool *more)
+bool rec_drain_left(const struct rec_drain *d, size_t i)
+{
+	const struct rec_fifo *f = &d->fifos[i];
+
+	return f->buf && f->rpos < __atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE);
+}
+
+size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, const bool *hold,
+			 rec_drain_rec_fn fn, void *arg, uint64_t *round_ns, bool *more)
 {
 	size_t total = 0;
 	bool any_partial = false;
-	uint64_t rn, upto = UINT64_MAX;
+	uint64_t rn;
 
 	pthread_mutex_lock(&d->lock);
 	if (d->seq == d->seq_seen && timeout_ms > 0 && d->started) {
@@ -768,6 +775,10 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 			continue;
 		w = __atomic_load_n(&f->wpos, __ATOMIC_ACQUIRE);
 		r = f->rpos;
+		if (hold && hold[i]) {
+			any_partial = any_partial || r < w;
+			continue;
+		}
 		while (r < w) {
 			if (budget && r - f->rpos + from_spill >= budget) {
 				partial = true;
@@ -822,14 +833,9 @@ size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec
 		total += (size_t)(r - f->rpos + from_spill);
 		__atomic_store_n(&f->rpos, r, __ATOMIC_RELEASE);
 		fifo_populate(f, w, false);
-		/* taken to the end: up to rn, whose round was published before w was read */
-		if (partial && f->round_seen < upto)
-			upto = f->round_seen;
-		else if (!partial && rn < upto)
-			upto = rn;
 		any_partial = any_partial || partial;
 	}
-	*round_ns = upto == UINT64_MAX ? rn : upto;
+	*round_ns = rn;
 	*more = any_partial;
 	return total;
 }

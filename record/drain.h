@@ -174,18 +174,22 @@ typedef void (*rec_drain_rec_fn)(size_t ring, const struct perf_event_header *h,
  * @d: the drain
  * @timeout_ms: when no round happened since the last call, wait this long for one
  * @budget: at most about this many bytes per ring (0: no limit)
+ * @hold: rings to leave alone this time (NULL: none)
  * @fn: the callback
  * @arg: its argument
- * @round_ns: receives a time before which every record has been handed
- *            over: the last round that emptied every ring when everything
- *            copied was taken, else the oldest of the last rounds seen in
- *            the FIFOs left with records
- * @more: set when the budget left records behind
+ * @round_ns: receives the last round that emptied every ring: the records
+ *            of the rings without records left (rec_drain_left()) stamped
+ *            before it have all been handed over; a ring with records left
+ *            has handed over those before its last round mark (round_seen)
+ * @more: set when the budget or @hold left records behind
  *
  * Return: the number of bytes consumed.
  */
-size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, rec_drain_rec_fn fn,
-			 void *arg, uint64_t *round_ns, bool *more);
+size_t rec_drain_consume(struct rec_drain *d, int timeout_ms, size_t budget, const bool *hold,
+			 rec_drain_rec_fn fn, void *arg, uint64_t *round_ns, bool *more);
+
+/** rec_drain_left() - ring @i's FIFO still holds records the consumer has not taken */
+bool rec_drain_left(const struct rec_drain *d, size_t i);
 
 /** rec_drain_release() - free everything (the thread must be stopped). */
 void rec_drain_release(struct rec_drain *d);

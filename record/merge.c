@@ -24,6 +24,7 @@
 #include "merge.h"
 
 #define MCHUNK_SZ (256u << 10)
+#define MCHUNK_MIN (80u << 10)	/* a record (64 KiB at most) and its entry fit */
 
 struct rec_mchunk {
 	struct rec_mchunk *next;	/* free list */
@@ -32,9 +33,17 @@ struct rec_mchunk {
 	uint8_t data[] __attribute__((aligned(8)));
 };
 
-size_t rec_merge_chunk_size(void)
+size_t rec_merge_chunk_size(const struct rec_merge *m)
 {
-	return MCHUNK_SZ;
+	return m->chunk_sz;
+}
+
+void rec_merge_bound(struct rec_merge *m, size_t max_bytes)
+{
+	size_t sz = max_bytes / (4 * (m->nr_q ? m->nr_q : 1));
+
+	sz = sz < MCHUNK_MIN ? MCHUNK_MIN : sz > MCHUNK_SZ ? MCHUNK_SZ : sz;
+	m->chunk_sz = sz & ~(size_t)7;
 }
 
 void rec_merge_init(struct rec_merge *m, size_t nr_q)
@@ -43,6 +52,7 @@ void rec_merge_init(struct rec_merge *m, size_t nr_q)
 	m->q = pp_xcalloc(nr_q ? nr_q : 1, sizeof(*m->q));
 	m->heap = pp_xcalloc(nr_q ? nr_q : 1, sizeof(*m->heap));
 	m->nr_q = nr_q;
+	m->chunk_sz = MCHUNK_SZ;
 }
 
 void rec_merge_release(struct rec_merge *m)
@@ -81,8 +91,9 @@ static struct rec_mchunk *chunk_get(struct rec_merge *m)
 
 	if (c) {
 		m->free = c->next;
+		m->nr_free--;
 	} else {
-		c = pp_xmalloc(sizeof(*c) + MCHUNK_SZ);
+		c = pp_xmalloc(sizeof(*c) + m->chunk_sz);
 		if (++m->nr_chunks > m->max_chunks)
 			m->max_chunks = m->nr_chunks;
 	}
@@ -96,6 +107,12 @@ static void chunk_put(struct rec_merge *m, struct rec_mchunk *c)
 {
 	c->next = m->free;
 	m->free = c;
+	m->nr_free++;
+}
+
+size_t rec_merge_bytes(const struct rec_merge *m)
+{
+	return (m->nr_chunks - m->nr_free) * m->chunk_sz;
 }
 
 static void q_idx_reserve(struct rec_mqueue *q)
@@ -119,7 +136,7 @@ void rec_merge_push(struct rec_merge *m, size_t qi, uint64_t time_ns, int evsel,
 	struct rec_mev *e, **ix;
 	size_t pos;
 
-	if (!q->cur || q->cur->used + need > MCHUNK_SZ) {
+	if (!q->cur || q->cur->used + need > m->chunk_sz) {
 		/* the full chunk lives on while it holds records */
 		if (q->cur && !q->cur->live)
 			chunk_put(m, q->cur);
@@ -129,6 +146,8 @@ void rec_merge_push(struct rec_merge *m, size_t qi, uint64_t time_ns, int evsel,
 	q->cur->used += need;
 	q->cur->live++;
 	e->time_ns = time_ns;
+	if (time_ns > q->newest)
+		q->newest = time_ns;
 	e->chunk = q->cur;
 	e->size = h->size;
 	e->evsel = evsel;

@@ -39,6 +39,7 @@ struct rec_mqueue {
 	struct rec_mchunk *cur;		/* the chunk being filled */
 	struct rec_mev **idx;		/* queued records in time order, a deque */
 	size_t idx_cap, idx_head, idx_len;
+	uint64_t newest;		/* the latest time pushed so far */
 };
 
 struct rec_merge {
@@ -47,6 +48,8 @@ struct rec_merge {
 	size_t *heap;
 	struct rec_mchunk *free;	/* recycled chunks */
 	size_t nr_chunks, max_chunks;	/* chunks that exist; high-water mark */
+	size_t nr_free;			/* of them on the free list */
+	size_t chunk_sz;		/* bytes of records a chunk holds */
 	uint64_t last_ns;		/* time of the last record emitted */
 	uint64_t nr_late;		/* records pushed with a time < last_ns */
 	uint64_t nr_queued;		/* records waiting */
@@ -80,6 +83,16 @@ typedef int (*rec_merge_emit_fn)(const struct rec_mev *e, void *arg);
 int rec_merge_flush(struct rec_merge *m, uint64_t horizon_ns, rec_merge_emit_fn emit, void *arg);
 
 /** rec_merge_chunk_size() - bytes of one storage chunk (for memory accounting). */
-size_t rec_merge_chunk_size(void);
+size_t rec_merge_chunk_size(const struct rec_merge *m);
+
+/*
+ * rec_merge_bound() - size the chunks for a merge meant to hold about @max_bytes:
+ * each queue keeps a chunk, so a quarter of it shared by the queues, between 80
+ * and 256 KiB a chunk.  Before the first push.
+ */
+void rec_merge_bound(struct rec_merge *m, size_t max_bytes);
+
+/* rec_merge_bytes() - memory of the chunks holding queued records (not the free ones) */
+size_t rec_merge_bytes(const struct rec_merge *m);
 
 #endif

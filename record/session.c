@@ -65,6 +65,7 @@ void rec_session_init(struct rec_session *s)
 	s->opts.kallsyms = -1;
 	s->opts.command_stdout = -1;
 	s->opts.spill_max = REC_DEFAULT_SPILL;
+	s->opts.merge_max = REC_DEFAULT_MERGE_MAX;
 	s->wl.go_fd = -1;
 	s->wl.err_fd = -1;
 }
@@ -286,6 +287,8 @@ int rec_session_open(struct rec_session *s)
 	s->syms = rec_symbols_new();
 	/* a queue per ring, one for our own records, a queue per CPU of tracefs events */
 	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));
+	rec_merge_bound(&s->merge, s->opts.merge_max);
+	s->ring_hold = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_hold));
 
 	s->start_ns = rec_now_ns();
 	s->start_real_ns = real_ns();
@@ -422,21 +425,68 @@ static void on_drained(size_t ring, const struct perf_event_header *h, void *arg
 }
 
 /*
+ * How far in time ring @i's records have been taken: its last round mark, or the
+ * newest record taken from it less REC_RING_SLACK_NS.  What is still in its FIFO
+ * is later.  A round copies the perf ring, then the tracefs pages of its CPU, so
+ * with tracefs the newest tracefs event counts: the perf records after it in the
+ * FIFO were written after the round before read the perf ring, which it read
+ * just before those pages (the slack covers that instant), while a perf record
+ * is followed by the pages of the whole round.
+ */
+static uint64_t ring_progress(const struct rec_session *s, size_t i)
+{
+	uint64_t t = s->merge.q[s->ftrace ? s->tgt.nr_cpus + 1 + i : i].newest;
+
+	t = t > REC_RING_SLACK_NS ? t - REC_RING_SLACK_NS : 0;
+	return t > s->drain.fifos[i].round_seen ? t : s->drain.fifos[i].round_seen;
+}
+
+/*
+ * Which rings to take records from now, and how much of each: a backlog is
+ * taken in time order across the rings, not in equal bytes (a ring whose records
+ * are denser would fall further behind each time, and the merge hold every
+ * other ring's records until it caught up), so a ring more than
+ * REC_RING_SLICE_NS ahead of the furthest-behind one waits.  The bytes are what
+ * the merge has room for under --merge-max, shared by the rings (a tracefs
+ * page's records take about twice its bytes in the merge), between 16 KiB and
+ * 1 MiB.
+ */
+static size_t consume_plan(struct rec_session *s)
+{
+	size_t used = rec_merge_bytes(&s->merge), n = s->drain.nr_rings ? s->drain.nr_rings : 1, b;
+	uint64_t least = UINT64_MAX;
+
+	for (size_t i = 0; i < s->drain.nr_rings; i++) {
+		s->ring_hold[i] = false;
+		if (rec_drain_left(&s->drain, i) && ring_progress(s, i) < least)
+			least = ring_progress(s, i);
+	}
+	for (size_t i = 0; least != UINT64_MAX && i < s->drain.nr_rings; i++)
+		s->ring_hold[i] = rec_drain_left(&s->drain, i) &&
+				  ring_progress(s, i) > least + REC_RING_SLICE_NS;
+	if (used >= s->opts.merge_max)
+		return 16u << 10;
+	b = (size_t)(s->opts.merge_max - used) / (2 * n);
+	return b < (16u << 10) ? 16u << 10 : b > (1u << 20) ? 1u << 20 : b;
+}
+
+/*
  * Take what the drain thread copied, add a time-sync pair when one is due,
- * and write everything older than (the last complete drain round - window).
+ * and write everything older than (the time every ring has been taken up to -
+ * the reorder window).
  */
 static int process(struct rec_session *s, int timeout_ms, bool final)
 {
-	uint64_t round_ns, now, horizon;
+	uint64_t round_ns, now, upto, horizon;
+	size_t budget = s->drain.nr_rings ? consume_plan(s) : 1u << 20;
 	int rc;
 
-	/*
-	 * At most 1 MiB per ring at a time, so a backlog moves through the merge
-	 * in slices instead of all at once (memory).  The horizon is then the
-	 * oldest of the last drain rounds seen in the rings left with records
-	 * (drain.h's REC_FIFO_ROUND).
-	 */
-	rec_drain_consume(&s->drain, timeout_ms, 1u << 20, on_drained, s, &round_ns, &s->backlog);
+	rec_drain_consume(&s->drain, timeout_ms, budget, s->ring_hold, on_drained, s, &round_ns,
+			  &s->backlog);
+	upto = round_ns;
+	for (size_t i = 0; i < s->drain.nr_rings; i++)
+		if (rec_drain_left(&s->drain, i) && ring_progress(s, i) < upto)
+			upto = ring_progress(s, i);
 	now = rec_now_ns();
 	if (now >= s->next_sync_ns) {
 		struct {
@@ -450,11 +500,21 @@ static int process(struct rec_session *s, int timeout_ms, bool final)
 	}
 	if (final)
 		horizon = UINT64_MAX;
-	else if (round_ns > REC_REORDER_WINDOW_NS)
-		horizon = round_ns - REC_REORDER_WINDOW_NS;
+	else if (upto > REC_REORDER_WINDOW_NS)
+		horizon = upto - REC_REORDER_WINDOW_NS;
 	else
 		horizon = 0;
 	rc = rec_merge_flush(&s->merge, horizon, rec_emit, s);
+	/*
+	 * Over --merge-max, the window gives way: what is older than the time every
+	 * ring has been taken up to goes now.  Only a record still being written
+	 * into a ring when its round read it (a stalled vCPU) can come late then,
+	 * and the summary counts it.
+	 */
+	if (!rc && !final && rec_merge_bytes(&s->merge) > s->opts.merge_max && upto > horizon) {
+		s->nr_merge_tight++;
+		rc = rec_merge_flush(&s->merge, upto, rec_emit, s);
+	}
 	if (!rc && !final)
 		rc = ppf_writer_tick(s->w);
 	if (rc)
@@ -620,6 +680,7 @@ void rec_session_release(struct rec_session *s)
 	rec_insn_free(s->insn);
 	s->insn = NULL;
 	rec_merge_release(&s->merge);
+	free(s->ring_hold);
 	rec_drain_stop(&s->drain);
 	rec_ftrace_release(s);		/* after the thread that reads its files */
 	rec_drain_release(&s->drain);

@@ -41,6 +41,9 @@
 #define REC_DEFAULT_SPILL (512ull << 20)	/* --spill-max (spill.h) */
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
 #define REC_REORDER_WINDOW_NS 25000000ull	/* 25 ms: a vCPU can stall that long */
+#define REC_DEFAULT_MERGE_MAX (3ull << 20)	/* --merge-max: records waiting in the window */
+#define REC_RING_SLICE_NS 5000000ull	/* a backlog is taken across the rings 5 ms at a time */
+#define REC_RING_SLACK_NS 1000000ull	/* a ring's records are in time order to 1 ms */
 #define REC_SYNC_PERIOD_NS 1000000000ull	/* time-sync pairs every second */
 /* -o -: segments close this soon, and time-sync pairs this often drive the analyzer's clock */
 #define REC_STREAM_SEG_AGE_NS 50000000ull
@@ -76,6 +79,7 @@ struct rec_opts {
 	bool no_ftrace;			/* every tracepoint through perf (ftrace.h) */
 	bool ftrace_mono;		/* trace_clock mono, not local + clocksync.h */
 	uint64_t spill_max;		/* tracefs pages wait in a file, this much at most (spill.h); 0 off */
+	uint64_t merge_max;		/* records waiting for the reorder window: bytes at most */
 	/* production recording (prod.c) and self-monitoring (selfstat.c) */
 	uint64_t max_size;		/* --max-size, bytes */
 	int rotate;			/* --rotate N files */
@@ -147,7 +151,9 @@ struct rec_session {
 	uint64_t *lost_cpu;		/* per ring */
 	uint64_t nr_lost, nr_lost_records;
 	uint64_t nr_lost_counted;
-	uint64_t nr_bad_records;	/* samples of unknown events or too short: dropped */	/* the kernel's per-event counters at the end */
+	uint64_t nr_bad_records;	/* samples of unknown events or too short: dropped */
+	uint64_t nr_merge_tight;	/* flushes past the window at --merge-max */
+	bool *ring_hold;		/* per ring: left for now, ahead of the others (process()) */	/* the kernel's per-event counters at the end */
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
 	bool stop_workload_exit;
 	struct rec_prod *prod;		/* production modes, NULL when none (prod.c) */

@@ -59,6 +59,8 @@ int rec_summary_write_stats(struct rec_session *s)
 	STAT("rec.cpu_sys_us", ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec);
 	STAT("rec.maxrss_kb", ru.ru_maxrss);
 	STAT("rec.max_queued", s->merge.max_queued);
+	STAT("rec.merge_most_kb", s->merge.max_chunks * rec_merge_chunk_size(&s->merge) >> 10);
+	STAT("rec.merge_tight", s->nr_merge_tight);
 	if (s->drain.spill.page) {
 		STAT("rec.spill_pages", s->drain.spill.nr_pages);
 		STAT("rec.spill_most_kb", s->drain.spill.max_used >> 10);
@@ -139,9 +141,12 @@ void rec_summary_print(const struct rec_session *s, FILE *fp)
 				(unsigned long long)s->drain.spill.nr_full,
 				s->drain.spill.off ? "; turned off: " : "",
 				s->drain.spill.off ? strerror(s->drain.spill.last_err) : "");
-		fprintf(fp, "  merge: most queued %llu records in %zu KiB\n",
+		fprintf(fp, "  merge: most queued %llu records in %zu KiB (bound %llu KiB, %llu"
+			" flushes before the window passed)\n",
 			(unsigned long long)s->merge.max_queued,
-			s->merge.max_chunks * rec_merge_chunk_size() >> 10);
+			s->merge.max_chunks * rec_merge_chunk_size(&s->merge) >> 10,
+			(unsigned long long)(s->opts.merge_max >> 10),
+			(unsigned long long)s->nr_merge_tight);
 	}
 	if (s->opts.verbose && s->insn) {
 		uint64_t saved, failed;

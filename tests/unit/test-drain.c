@@ -77,7 +77,7 @@ static void consume(struct rec_drain *d, struct fake *f)
 	uint64_t round_ns;
 	bool more;
 
-	rec_drain_consume(d, 0, 0, on_rec, f, &round_ns, &more);
+	rec_drain_consume(d, 0, 0, NULL, on_rec, f, &round_ns, &more);
 }
 
 /*
@@ -154,6 +154,35 @@ static void test_drain__laps_with_varying_lag(void)
 	free(f.mem);
 }
 
+/* A held ring keeps its records (and says so); the round time comes back as published. */
+static void test_drain__hold_leaves_a_ring(void)
+{
+	struct rec_drain d = { 0 };
+	struct fake f;
+	uint64_t round_ns = 0;
+	bool hold = true, more = false;
+
+	fake_init(&f);
+	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 10), 0);
+	fake_write(&f, 10);
+	rec_drain_round(&d, 77);
+	CU_ASSERT(rec_drain_left(&d, 0));
+	CU_ASSERT_EQUAL(rec_drain_consume(&d, 0, 0, &hold, on_rec, &f, &round_ns, &more), 0);
+	CU_ASSERT_EQUAL(f.nr_out, 0);
+	CU_ASSERT(more);
+	CU_ASSERT(rec_drain_left(&d, 0));
+	CU_ASSERT_EQUAL(round_ns, 77);
+	hold = false;
+	CU_ASSERT(rec_drain_consume(&d, 0, 0, &hold, on_rec, &f, &round_ns, &more) > 0);
+	CU_ASSERT_EQUAL(f.nr_out, 10);
+	CU_ASSERT(!more);
+	CU_ASSERT(!rec_drain_left(&d, 0));
+	CU_ASSERT_EQUAL(d.fifos[0].round_seen, 77);
+	CU_ASSERT_EQUAL(f.nr_bad, 0);
+	rec_drain_release(&d);
+	free(f.mem);
+}
+
 void test_drain__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -161,6 +190,8 @@ void test_drain__register(void)
 			"a FIFO sent back to its start never writes over the unread skip record"),
 		PP_TEST(test_drain__laps_with_varying_lag,
 			"records come out of ring and FIFO once each and in order, any consumer lag"),
+		PP_TEST(test_drain__hold_leaves_a_ring,
+			"a ring held back keeps its records for the next call, which takes them"),
 	};
 	pp_suite_add("drain", tests, PP_ARRAY_SIZE(tests));
 }

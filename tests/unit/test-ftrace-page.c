@@ -267,13 +267,13 @@ static void drain_pages(bool spill)
 		}
 		rec_drain_round(&d, (uint64_t)round);
 		if (round % 6 == 0) {			/* a slow consumer: the FIFO fills */
-			rec_drain_consume(&d, 0, budget, on_page, &g, &round_ns, &more);
+			rec_drain_consume(&d, 0, budget, NULL, on_page, &g, &round_ns, &more);
 			partials += more;
 		}
 	}
 	for (int i = 0; i < 500 && (g.events < sent || rec_drain_pending(&d) || more); i++) {
 		rec_drain_round(&d, 1000);
-		rec_drain_consume(&d, 0, budget, on_page, &g, &round_ns, &more);
+		rec_drain_consume(&d, 0, budget, NULL, on_page, &g, &round_ns, &more);
 		partials += more;
 	}
 	CU_ASSERT_EQUAL(g.bad, 0);

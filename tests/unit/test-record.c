@@ -104,6 +104,37 @@ static void test_record__merge_reuses_memory(void)
 	rec_merge_release(&m);
 }
 
+/* rec_merge_bytes() counts the chunks holding queued records, newest the latest push */
+static void test_record__merge_bytes_and_newest(void)
+{
+	struct rec_merge m;
+	struct emitted em = { .n = 0 };
+	size_t chunk, per, full;
+
+	rec_merge_init(&m, 2);
+	rec_merge_bound(&m, 1u << 20);		/* 128 KiB chunks for two queues */
+	chunk = rec_merge_chunk_size(&m);
+	CU_ASSERT_EQUAL(chunk, 128u << 10);
+	per = chunk / 48;
+	CU_ASSERT_EQUAL(rec_merge_bytes(&m), 0);
+	/* 48 bytes a record here (32 of struct rec_mev, 16 of record): 3 chunks' worth */
+	for (uint64_t i = 0; i < 3 * per; i++)
+		push(&m, 0, 100 + i);
+	push(&m, 1, 50);
+	CU_ASSERT_EQUAL(m.q[0].newest, 100 + 3 * per - 1);
+	CU_ASSERT_EQUAL(m.q[1].newest, 50);
+	full = rec_merge_bytes(&m);
+	CU_ASSERT(full >= 4 * chunk && full <= 5 * chunk);
+	/* emitting a chunk's records gives its memory back; the current chunks stay */
+	CU_ASSERT_EQUAL(rec_merge_flush(&m, 100 + per, collect, &em), 0);
+	CU_ASSERT(rec_merge_bytes(&m) < full);
+	CU_ASSERT_EQUAL(rec_merge_flush(&m, UINT64_MAX, collect, &em), 0);
+	CU_ASSERT(rec_merge_bytes(&m) <= 2 * chunk);
+	CU_ASSERT_EQUAL(m.nr_free + rec_merge_bytes(&m) / chunk, m.nr_chunks);
+	CU_ASSERT_EQUAL(m.q[0].newest, 100 + 3 * per - 1);	/* emitting does not move it */
+	rec_merge_release(&m);
+}
+
 static const char sched_switch_format[] =
 	"name: sched_switch\n"
 	"ID: 316\n"
@@ -169,6 +200,8 @@ void test_record__register(void)
 			"records out of order inside a ring are sorted; older than emitted is late"),
 		PP_TEST(test_record__merge_reuses_memory,
 			"a steady stream through the merge does not grow its buffers"),
+		PP_TEST(test_record__merge_bytes_and_newest,
+			"the merge counts the memory of its queued records and each queue's newest time"),
 		PP_TEST(test_record__format_fields,
 			"tracefs format text gives names, offsets, sizes, arrays, strings, pointers"),
 		PP_TEST(test_record__filter_check,
