@@ -47,6 +47,7 @@ struct ppf_writer {
 	/* the open segment */
 	bool open;
 	uint32_t kind;
+	bool meta_full;			/* the last segment was metadata closed full: more follows */
 	struct ppf_wbuf seg, body, cbuf;
 	struct ppf_wbuf tcol;		/* the timed records' dt (PPF_SEGF_TIME_COL) */
 	bool have_time;
@@ -384,6 +385,7 @@ int ppf_writer_begin(struct ppf_writer *w, enum ppf_seg_kind kind)
 		return w->err;
 	if (w->open && w->kind == (uint32_t)kind)
 		return 0;
+	w->meta_full = false;
 	int rc = segment_close(w);
 	if (rc)
 		return rc;
@@ -406,6 +408,18 @@ int ppf_writer_tick(struct ppf_writer *w)
 	    mono_ns() - w->opened_mono_ns >= w->opts.seg_max_age_ns)
 		return segment_close(w);
 	return 0;
+}
+
+/*
+ * The segment kind of a record that goes with the metadata while it is being
+ * written (snapshot maps, the time-sync pair) and with the events otherwise:
+ * metadata that filled its segment goes on in the next one.
+ */
+static enum ppf_seg_kind snapshot_kind(const struct ppf_writer *w)
+{
+	if (w->open ? w->kind == PPF_SEG_META : w->meta_full)
+		return PPF_SEG_META;
+	return PPF_SEG_EVENTS;
 }
 
 /*
@@ -510,8 +524,10 @@ static int rec_end(struct ppf_writer *w, uint8_t type)
 static int rec_done(struct ppf_writer *w)
 {
 	w->nr_records++;
-	if (w->seg.len + w->tcol.len >= w->opts.seg_max_raw)
+	if (w->seg.len + w->tcol.len >= w->opts.seg_max_raw) {
+		w->meta_full = w->kind == PPF_SEG_META;
 		return segment_close(w);
+	}
 	if (w->opts.seg_max_age_ns && (w->nr_records & 63) == 0)
 		return ppf_writer_tick(w);
 	return 0;
@@ -936,7 +952,7 @@ int ppf_write_mmap(struct ppf_writer *w, const struct ppf_mmap *m)
 	if (m->build_id_sz > 64)
 		return fail(w, PP_EBAD_LENGTH, "build id");
 	/* snapshot maps go with the metadata; later ones with the events */
-	int rc = rec_begin(w, w->open && w->kind == PPF_SEG_META ? PPF_SEG_META : PPF_SEG_EVENTS,
+	int rc = rec_begin(w, snapshot_kind(w),
 			   10 * PPF_VARINT_MAX + m->build_id_sz + str_sz(m->path));
 
 	if (rc)
@@ -1063,7 +1079,7 @@ int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s)
 {
 	uint64_t late;
-	int rc = rec_begin(w, w->open && w->kind == PPF_SEG_META ? PPF_SEG_META : PPF_SEG_EVENTS,
+	int rc = rec_begin(w, snapshot_kind(w),
 			   2 * PPF_VARINT_MAX);
 
 	if (rc)

@@ -347,6 +347,45 @@ static size_t map_segments(int fd, struct seginfo *v, size_t max)
 	return n;
 }
 
+/*
+ * Snapshot maps that fill a metadata segment go on in the next metadata segment, not in
+ * an events one (a flight recorder's dump once held events segments of metadata); maps
+ * after the metadata go with the events.
+ */
+static void test_ppf__meta_continues(void)
+{
+	struct ppf_writer_opts o = { .seg_max_raw = 700 };
+	struct seginfo v[64];
+	struct ppf_writer *w;
+	int fd = memfd();
+	size_t n, nr_meta = 0;
+
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	CU_ASSERT(ppf_writer_begin(w, PPF_SEG_META) == 0);
+	for (unsigned i = 0; i < 40; i++) {
+		struct ppf_mmap m = { .time_ns = 100, .pid = 7, .tid = 7, .addr = 0x400000 + i * 4096,
+				      .len = 4096, .path = "/usr/lib/x86_64-linux-gnu/libexample.so" };
+
+		CU_ASSERT(ppf_write_mmap(w, &m) == 0);
+	}
+	CU_ASSERT(ppf_write_time_sync(w, &(struct ppf_time_sync){ 100, 200 }) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 150, .id = 1, .pid = 7,
+							     .tid = 7, .period = 1 }) == 0);
+	CU_ASSERT(ppf_write_mmap(w, &(struct ppf_mmap){ .time_ns = 160, .pid = 7, .tid = 7,
+							 .addr = 0x800000, .len = 4096,
+							 .path = "/tmp/late" }) == 0);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	n = map_segments(fd, v, PP_ARRAY_SIZE(v));
+	CU_ASSERT_FATAL(n >= 3);
+	while (nr_meta < n && v[nr_meta].kind == PPF_SEG_META)
+		nr_meta++;
+	CU_ASSERT(nr_meta >= 2);	/* the maps took several metadata segments */
+	for (size_t i = nr_meta; i < n; i++)
+		CU_ASSERT(v[i].kind != PPF_SEG_META);
+	CU_ASSERT_EQUAL(v[nr_meta].kind, PPF_SEG_EVENTS);
+	close(fd);
+}
+
 static void copy_prefix(int src, int dst, size_t len)
 {
 	static uint8_t buf[1 << 16];
@@ -854,6 +893,7 @@ void test_ppf__register(void)
 		PP_TEST(test_ppf__crc32c, "crc32c matches the standard check value and the bitwise definition"),
 		PP_TEST(test_ppf__roundtrip, "every record type written is read back identically"),
 		PP_TEST(test_ppf__cpu_times, "per-cpu sample times round trip, through segments, late samples and a copy"),
+		PP_TEST(test_ppf__meta_continues, "metadata that fills its segment goes on in the next metadata segment"),
 		PP_TEST(test_ppf__sideband_and_late, "side-band records round trip; a late sample is clamped and flagged"),
 		PP_TEST(test_ppf__cut_every_byte, "a capture cut at every byte reads its whole segments and says where it stopped"),
 		PP_TEST(test_ppf__flip_every_bit, "a flipped bit loses only its segment, which is named by offset"),
