@@ -54,9 +54,9 @@ FORMAT_SRC := $(sort $(wildcard format/*.c))
 RECORD_SRC := $(sort $(wildcard record/*.c))
 # Analyzer plans are linked into pp-record too: they must not need libtraceevent.
 PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
-ANALYZE_SRC := $(filter-out analyze/pp-main.c,$(sort $(wildcard analyze/*.c analyze/*/*.c)))
+PP_SRC := analyze/pp-main.c analyze/pp-fleet.c
+ANALYZE_SRC := $(filter-out $(PP_SRC),$(sort $(wildcard analyze/*.c analyze/*/*.c)))
 AZ_SRC := $(filter-out $(PLAN_SRC),$(sort $(wildcard analyzers/*.c)))
-PP_SRC := analyze/pp-main.c
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 LOAD_SRC := $(sort $(wildcard tests/load/*.c))
 
@@ -153,6 +153,18 @@ $(O)/gen/report-page.h: $(REPORT_PAGE)
 $(O)/analyze/report/page.o: $(O)/gen/report-page.h
 $(O)/analyze/report/page.o: CFLAGS_ALL += -I$(O)/gen
 
+# pp.fleet (analyze/python/fleet.py) as one C string literal: `pp fleet` runs it with
+# python3 -c, the pp module makes it its fleet submodule (analyze/pp-fleet.c, python/pyfleet.c).
+FLEET_PY := analyze/python/fleet.py
+$(O)/gen/fleet-py.h: $(FLEET_PY)
+	@mkdir -p $(dir $@)
+	$(Q){ echo '#define FLEET_PY \\'; \
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n" \\/' $<; \
+		echo '""'; } >$@.tmp && mv $@.tmp $@
+FLEET_OBJ := $(O)/analyze/pp-fleet.o $(O)/analyze/python/pyfleet.o $(O)/pic/analyze/python/pyfleet.o
+$(FLEET_OBJ): $(O)/gen/fleet-py.h
+$(FLEET_OBJ): CFLAGS_ALL += -I$(O)/gen
+
 # Test-only capture checker used by the record integration tests.
 TOOLS := $(O)/tests/capcheck
 $(O)/tests/capcheck: $(call obj,tests/tools/capcheck.c) $(LIBFORMAT) $(LIBCOMMON)
@@ -216,7 +228,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
 	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev \
-	systemtap-sdt-dev chromium python3-websocket
+	systemtap-sdt-dev chromium python3-websocket python3-distributed python3-dask
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \

@@ -9,6 +9,7 @@
  *   pp list [FILTER]                 this machine's tracepoints
  *   pp usdt ... / pp kcore ...       perf-prof's live tools: pp-record usdt/kcore ...
  *   pp -h | pp ANALYZER -h           the analyzers / one analyzer's help
+ *   pp fleet ANALYZER ... CAPTURE... one analyzer over many captures on Dask (pp-fleet.c)
  *
  * Live mode is only a pipe: the recorder streams small, time-bounded
  * segments and the analyzer reads them as a capture.  One Ctrl-C reaches
@@ -42,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/pp-fleet.h"
 #include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -103,6 +105,7 @@ static const char *const pp_forms[][2] = {
 	{ "pp ANALYZER [OPTIONS] [--save FILE] [-- COMMAND [ARGS]]", NULL },
 	{ "pp record [pp-record options]", "record a capture" },
 	{ "pp analyze FILE ANALYZER ...", "analyse a capture" },
+	{ "pp fleet ANALYZER [OPTIONS] CAPTURE...", "many captures on a Dask cluster (pp fleet -h)" },
 	{ "pp list [FILTER]", "this machine's tracepoints" },
 	{ "pp usdt list|add|del SPEC...", "USDT probes as uprobe events" },
 	{ "pp kcore [-1|-2|-4|-8] [--string] ADDR|SYMBOL [COUNT]", "kernel memory" },
@@ -954,6 +957,8 @@ int main(int argc, const char **argv)
 		exec_prog("pp-record", argc - 2, argv + 2);
 	if (!strcmp(argv[1], "analyze"))
 		exec_prog("pp-analyze", argc - 2, argv + 2);
+	if (!strcmp(argv[1], "fleet"))
+		return pp_fleet_main(argc - 2, argv + 2, bindir);
 	if (!strcmp(argv[1], "help") && argc > 2 && is_tool(argv[2]))
 		exec_prog("pp-record", 2, (const char *[]){ argv[2], "-h" });
 	if (!strcmp(argv[1], "help"))

@@ -50,4 +50,7 @@ PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev);
 /* pymod.c: the pp module (embedded: registered before Py_Initialize) */
 PyMODINIT_FUNC PyInit_pp(void);
 
+/* pyfleet.c: pp.fleet (fleet.py) into the pp module @pp. Return: 0, or -1 with an exception. */
+int ana_py_fleet_add(PyObject *pp);
+
 #endif

@@ -370,7 +370,8 @@ PyMODINIT_FUNC PyInit_pp(void)
 	Py_INCREF(&ana_py_event_type);
 	Py_INCREF(&PpCapture_Type);
 	if (PyModule_AddObject(m, "Event", (PyObject *)&ana_py_event_type) ||
-	    PyModule_AddObject(m, "Capture", (PyObject *)&PpCapture_Type)) {
+	    PyModule_AddObject(m, "Capture", (PyObject *)&PpCapture_Type) ||
+	    ana_py_fleet_add(m)) {
 		Py_DECREF(m);
 		return NULL;
 	}
