@@ -70,7 +70,7 @@ err "no capture given" syscalls
 err "missing.ppcap" syscalls l1.ppcap missing.ppcap
 err "cannot read capture 'missing.ppcap'" syscalls --ship l1.ppcap missing.ppcap
 err "count it twice" syscalls l1.ppcap l1.ppcap
-err "has no mergeable state" trace l1.ppcap
+err "l1.ppcap: trace: --state-out: " trace l1.ppcap
 err "--format: .xml. is not text, json or csv" syscalls --format xml l1.ppcap
 err "cannot reach the Dask scheduler" syscalls --scheduler tcp://127.0.0.1:1 l1.ppcap
 err "--workers: 'x' is not a number" syscalls --workers x l1.ppcap
