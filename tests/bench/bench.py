@@ -405,13 +405,14 @@ def probe_all(tools):
     return status
 
 
-def run_interleaved(tools, status, once, wl, wname):
-    """RUNS runs of once(tool, wl, wname, i) for every tool that passed its probe, run i of
-    every tool before run i+1, after one unmeasured run of the workload alone.  A failed run
-    is retried once; a second failure ends that tool's runs and becomes its status."""
+def run_interleaved(tools, status, once, wl, wname, nr_runs=None):
+    """RUNS (or nr_runs) runs of once(tool, wl, wname, i) for every tool that passed its
+    probe, run i of every tool before run i+1, after one unmeasured run of the workload
+    alone.  A failed run is retried once; a second failure ends that tool's runs and becomes
+    its status."""
     runs = {t['name']: [] for t in tools}
     measure(wl['argv'], 'warmup')      # page cache, CPU frequency: not counted
-    for i in range(RUNS):
+    for i in range(nr_runs or RUNS):
         for t in tools:
             if status[t['name']] is not None:
                 continue
@@ -496,6 +497,64 @@ def stage_fixed():
                               cpu=r['cpu'], maxrss_mb=r['maxrss_mb'])
         capture_rm(path)
         say(f'idle {t["name"]:30s} {out[t["name"]]["bytes"]} bytes, wall {r["wall"]:.2f} s')
+    return out
+
+
+# ---- stage: sysw -----------------------------------------------------------------------------
+# System-wide recording (issue 22): the record stage's workloads with every recorder on every
+# CPU and task, beside the kernel's floor - the events enabled in a tracefs instance nobody
+# reads (tests/bench/floor.sh): what any recorder that keeps every event must pay.
+FLOOR = os.path.join(HERE, 'floor.sh')
+SYSW_RUNS = int(os.environ.get('SYSW_RUNS') or (3 if QUICK else 9))
+
+
+def floor_argv(events, out, load):
+    return ['env', 'EVENTS=' + ' '.join(events), 'sh', FLOOR] + load
+
+
+def tc_sys_argv(events, out, load):
+    # no -F: every task; the default buffer, said (see TC_DEFAULT_KB)
+    return ([TCWRAP, 'trace-cmd', 'record', '-q', '-b', str(TC_DEFAULT_KB), '-o', out] +
+            ev_args(events) + load)
+
+
+def perf_sys_argv(events, out, load):
+    return (['perf', 'record', '-q', '-B', '--buildid-mmap', '-a', '-o', out] + ev_args(events) +
+            ['--'] + load)
+
+
+def pp_sys_argv(events, out, load):
+    return [os.path.join(PP_BIN, 'pp-record'), '-a', '-o', out] + ev_args(events) + ['--'] + load
+
+
+SYSW_TOOLS = [
+    dict(name='none', argv=None),
+    dict(name='floor', argv=floor_argv, suffix=None, stats=None, needs=FLOOR),
+    dict(name='trace-cmd -a', argv=tc_sys_argv, suffix='sys-tc.dat', stats=tc_stats,
+         needs='trace-cmd'),
+    dict(name='perf -a', argv=perf_sys_argv, suffix='sys-perf.data', stats=perf_stats,
+         needs='perf'),
+    dict(name='pp-record -a', argv=pp_sys_argv, suffix='sys.pp', stats=pp_stats,
+         needs=os.path.join(PP_BIN, 'pp-record')),
+]
+
+
+def sysw_once(tool, wl, wname, run):
+    if tool['argv'] is not None and not tool.get('suffix'):   # the floor: no capture
+        settle()
+        return run_row(measure(tool['argv'](wl['events'], None, wl['argv']),
+                               f'sysw-{wname}-floor-{run}'), tool)
+    return record_once(tool, wl, wname, run)
+
+
+def stage_sysw():
+    os.makedirs(CAPDIR, exist_ok=True)
+    tools = [t for t in SYSW_TOOLS if not BENCH_TOOLS or t['name'] in BENCH_TOOLS]
+    status = probe_all(tools)
+    out = dict(runs=SYSW_RUNS, quick=QUICK, workloads={})
+    for wname, wl in workloads().items():
+        runs = run_interleaved(tools, status, sysw_once, wl, wname, SYSW_RUNS)
+        out['workloads'][wname] = summarize(tools, status, runs, wl, wname, 'sysw')
     return out
 
 
@@ -1176,6 +1235,70 @@ def render_record(res):
     return '\n\n'.join(parts)
 
 
+SYSW_COLS = ['slowdown', 'vs floor', 'wl CPU', 'workload s', 'events', 'lost', 'rec CPU s',
+             'rec ns/event', 'peak RSS MB']
+
+
+def paired_median(w, a, b):
+    ra = w['tools'].get(a, {}).get('runs') or []
+    rb = w['tools'].get(b, {}).get('runs') or []
+    ratios = [x['wl_wall'] / y['wl_wall'] for x, y in zip(ra, rb)
+              if x.get('wl_wall') and y.get('wl_wall')]
+    return statistics.median(ratios) if len(ratios) >= 3 else None
+
+
+def render_sysw(res):
+    sw = res.get('sysw')
+    if not sw:
+        return '_not run yet_'
+    parts = [f'RUNS={sw["runs"]}{" QUICK" if sw["quick"] else ""}, interleaved; cells are '
+             'median (min). Every recorder records every CPU and task; `floor` is the events '
+             'enabled in a tracefs instance nobody reads (tests/bench/floor.sh). slowdown as in '
+             'the record tables; vs floor = slowdown / the floor\'s slowdown (medians).']
+    targets = []
+    for wname, w in sw['workloads'].items():
+        parts.append(workload_head(w))
+        fl = w['tools'].get('floor', {})
+        fl_slow = fl.get('slowdown', {}).get('med') if fl.get('slowdown') else None
+        rows = []
+        for tname, s in w['tools'].items():
+            if s['status'] == 'skipped':
+                rows.append([tname, f'skipped: {s["reason"]}'] + ['-'] * (len(SYSW_COLS) - 1))
+                continue
+            cells = tool_cells(s, tname, w['expect_min'])
+            slow = s.get('slowdown', {}).get('med') if s.get('slowdown') else None
+            cells['vs floor'] = (f'{slow / fl_slow:.3f}' if slow and fl_slow and
+                                 tname not in ('none', 'floor') else '-')
+            if tname == 'floor':
+                cells['events'] = cells['lost'] = '-'
+            rows.append([tname] + [cells[c] for c in SYSW_COLS])
+        parts.append(md_table(['tool'] + SYSW_COLS, rows))
+        for b in ('floor', 'trace-cmd -a'):
+            line = paired_line(w, 'pp-record -a', b)
+            if line:
+                parts.append(line)
+        pf = paired_median(w, 'pp-record -a', 'floor')
+        pt = paired_median(w, 'pp-record -a', 'trace-cmd -a')
+        pp = w['tools'].get('pp-record -a', {})
+        rss = pp.get('maxrss_mb', {}).get('med') if pp.get('maxrss_mb') else None
+        lost = pp.get('lost', {}).get('med') if pp.get('lost') else None
+        if pf is not None:
+            targets.append(f'- {wname}: pp-record -a / floor, round by round: {pf:.3f} '
+                           f'(target <= 1.05): **{"met" if pf <= 1.05 else "not met"}**')
+        if pt is not None:
+            targets.append(f'- {wname}: pp-record -a / trace-cmd -a, round by round: {pt:.3f} '
+                           f'(target <= 1): **{"met" if pt <= 1.0 else "not met"}**')
+        if rss is not None:
+            targets.append(f'- {wname}: pp-record -a peak RSS {rss:.1f} MiB (target < 16 MB = '
+                           f'15.26 MiB): **{"met" if rss < 15.26 else "not met"}**')
+        if lost is not None:
+            targets.append(f'- {wname}: pp-record -a lost {human(lost)} (target 0): '
+                           f'**{"met" if lost == 0 else "not met"}**')
+    if targets:
+        parts.append('Targets (issue 22):\n\n' + '\n'.join(targets))
+    return '\n\n'.join(parts)
+
+
 LIVE_COLS = ['slowdown', 'wl CPU', 'workload s', 'events', 'lost', 'rec CPU s', 'rec ns/event',
              'peak RSS MB']
 LIVE_TITLES = {'events': 'events seen', 'rec CPU s': 'pipeline CPU s',
@@ -1666,6 +1789,7 @@ def results_save(res):
 STAGES = [
     dict(name='record', run=stage_record, doc='record', render=render_record),
     dict(name='fixed', run=stage_fixed, doc=None, render=None),     # rendered with record
+    dict(name='sysw', run=stage_sysw, doc='sysw', render=render_sysw),
     dict(name='analyze', run=stage_analyze, doc='analyze', render=render_analyze),
     dict(name='live', run=stage_live, doc='live', render=render_live),
     dict(name='footprint', run=stage_footprint, doc='footprint', render=render_footprint),
