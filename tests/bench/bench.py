@@ -22,8 +22,8 @@ script, outside the measured tree, to count the events the decoder printed.  The
 stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
 VmRSS every second.
 
-The stages core, cpu, latency, sqlpy and export run the per-issue scripts of tests/bench
-(analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh; they share
+The stages core, cpu, latency, sqlpy, export and fleet run the per-issue scripts of tests/bench
+(analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh, fleet.sh; they share
 tests/bench/lib.sh), store the JSON objects they print and check each issue's targets.
 
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
@@ -1113,6 +1113,11 @@ def stage_export():
     return run_script('export.sh')
 
 
+def stage_fleet():
+    """issue 19: pp fleet over 20 captures on 1 and 2 Dask workers vs the serial loop."""
+    return run_script('fleet.sh')
+
+
 # ---- rendering ----------------------------------------------------------------------------------
 def md_table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
@@ -1710,6 +1715,34 @@ def render_export(res):
     return '\n\n'.join(parts)
 
 
+def render_fleet(res):
+    st = res.get('fleet')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    rs = {r['mode']: r for r in pick(st, stage='fleet')}
+    parts = [script_head(st, 'Issue 19 part 2.  `top -e sched:sched_switch//key=prev_pid/` over '
+                         'synthetic sched_switch captures of build/bench/fmtbench: the serial '
+                         'loop (pp-analyze --state-out of each, one merge, one report) against '
+                         '`pp fleet --workers 1` and `--workers 2` (a local Dask cluster); the '
+                         'three reports are the same.')]
+    parts.append(md_table(['mode', 'captures'] + RUN_TITLES,
+                          [[m, r['captures']] + run_cells(r) for m, r in rs.items()]))
+    targets = []
+    s, f1, f2 = rs.get('serial'), rs.get('fleet-1'), rs.get('fleet-2')
+    if f1 and f2:
+        targets.append(f'- 2 workers vs 1: x{f1["wall_s"] / f2["wall_s"]:.2f} the speed (wall '
+                       f'{f1["wall_s"]:.2f} s -> {f2["wall_s"]:.2f} s; issue 19 sets no bar)')
+    if s and f1:
+        targets.append(f'- 1 worker vs the serial loop: x{s["wall_s"] / f1["wall_s"]:.2f} the speed '
+                       f'(Dask and Python cost {f1["cpu_s"] - s["cpu_s"]:.2f} CPU s more)')
+    if s and f2:
+        targets.append(f'- 2 workers vs the serial loop: x{s["wall_s"] / f2["wall_s"]:.2f} the speed')
+    parts.append('**Ratios** (issue 19):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
 # ---- results and the document ---------------------------------------------------------------
 def machine_facts():
     def cmd(argv):
@@ -1800,6 +1833,7 @@ STAGES = [
     dict(name='latency', run=stage_latency, doc='latency', render=render_latency),
     dict(name='sqlpy', run=stage_sqlpy, doc='sqlpy', render=render_sqlpy),
     dict(name='export', run=stage_export, doc='export', render=render_export),
+    dict(name='fleet', run=stage_fleet, doc='fleet', render=render_fleet),
     dict(name='counters', run=stage_counters, doc='counters', render=render_counters),
 ]
 
