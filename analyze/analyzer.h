@@ -659,6 +659,9 @@ size_t ana_state_sources(const struct pp_az *az, const unsigned **ids);
  */
 bool ana_state_source_in(const struct pp_az *az, struct pp_wire *in, uint64_t i, unsigned *id);
 
+/** ana_state_nr_sources_in() - in state_read(), the number of sources of the state being read. */
+size_t ana_state_nr_sources_in(const struct pp_az *az);
+
 /* --- Registers a sample carries ---------------------------------------------- */
 
 /*

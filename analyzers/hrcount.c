@@ -37,6 +37,7 @@ const struct pp_analyzer_ops az_hrcount_ops = {
 	.finish = ana_cnt_hist_finish,
 	.release = ana_cnt_hist_release,
 	.state_version = 1,
-	.state_write = ana_cnt_hist_state_write,
-	.state_read = ana_cnt_hist_state_read,
+	.state_write = ana_cnt_az_state_write,
+	.state_read = ana_cnt_az_state_read,
+	.state_join = ana_cnt_az_state_join,
 };

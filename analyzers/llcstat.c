@@ -61,4 +61,8 @@ const struct pp_analyzer_ops az_llcstat_ops = {
 	.event = ana_hwtab_event,
 	.finish = ana_hwtab_finish,
 	.release = ana_hwtab_release,
+	.state_version = 1,
+	.state_write = ana_cnt_az_state_write,
+	.state_read = ana_cnt_az_state_read,
+	.state_join = ana_cnt_az_state_join,
 };

@@ -221,4 +221,8 @@ const struct pp_analyzer_ops az_percpu_stat_ops = {
 	.event = ps_event,
 	.finish = ps_finish,
 	.release = ps_release,
+	.state_version = 1,
+	.state_write = ana_cnt_az_state_write,
+	.state_read = ana_cnt_az_state_read,
+	.state_join = ana_cnt_az_state_join,
 };

@@ -73,13 +73,17 @@ struct ana_cnt_row *ana_cnt_rows(struct ana_cnt *c, size_t *nr);
 uint64_t ana_cnt_max(const struct ana_cnt *c);
 
 /*
- * Mergeable state (hist-az.c): a round's rows are kept instead of printed, and
- * printed later by loading them back, round after round, as if fed.
+ * Mergeable state (keep.c, docs/state-format.md "the count engine"): with
+ * --state-out (ana_state_recording()) complete rounds are kept instead of given
+ * to the round callback; ana_cnt_finish() of an engine that read states loads
+ * them back, round after round, through the callback, as if fed.
  */
 /** ana_cnt_round() - the round being filled (the one a round callback reports). */
 uint64_t ana_cnt_round(const struct ana_cnt *c);
 /** ana_cnt_interval() - the round length in ns. */
 uint64_t ana_cnt_interval(const struct ana_cnt *c);
+/** ana_cnt_perins() - instances are kept apart (else summed into UINT32_MAX). */
+bool ana_cnt_perins(const struct ana_cnt *c);
 /** ana_cnt_origin() - where slot 0 starts, in *@t0. Return: whether it is known yet. */
 bool ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0);
 /** ana_cnt_set_origin() - set slot 0's start; @threads: some instances are threads. */
@@ -91,9 +95,36 @@ void ana_cnt_set_origin(struct ana_cnt *c, bool have_t0, uint64_t t0, bool threa
  */
 void ana_cnt_load(struct ana_cnt *c, uint64_t round, bool thread, uint32_t ins, uint32_t ev,
 		  const uint64_t *slots, uint64_t enabled, uint64_t running);
-/* The ready-made state hooks of hrcount and stat (docs/state-format.md "stat, hrcount"). */
-int ana_cnt_hist_state_write(struct pp_az *az, struct pp_buf *out);
-int ana_cnt_hist_state_read(struct pp_az *az, struct pp_wire *in);
+
+/* Kept rounds: rows by (round, thread, instance, event), counts added. */
+struct ana_cnt_keep;
+/** ana_cnt_kept() - the engine's kept rounds. Return: borrowed. */
+struct ana_cnt_keep *ana_cnt_kept(struct ana_cnt *c);
+struct ana_cnt_keep *ana_cnt_keep_new(unsigned hist);
+void ana_cnt_keep_free(struct ana_cnt_keep *k);
+/** ana_cnt_keep_empty() - no round kept. */
+bool ana_cnt_keep_empty(const struct ana_cnt_keep *k);
+/** ana_cnt_keep_add() - add @row (its slots, counter times) to round @round. */
+void ana_cnt_keep_add(struct ana_cnt_keep *k, uint64_t round, const struct ana_cnt_row *row);
+/** ana_cnt_keep_load() - every kept row into @c with ana_cnt_load(), in ascending order. */
+void ana_cnt_keep_load(struct ana_cnt_keep *k, struct ana_cnt *c);
+/** ana_cnt_keep_write() - the rounds as a state section holds them. */
+void ana_cnt_keep_write(const struct ana_cnt_keep *k, struct pp_buf *out);
+/**
+ * ana_cnt_keep_read() - add rounds written by ana_cnt_keep_write(), checked: rounds
+ * ascending, events below @nr_events, a summed instance unless @perins
+ * Return: 0 or the reader's error.
+ */
+int ana_cnt_keep_read(struct ana_cnt_keep *k, struct pp_wire *in, uint32_t nr_events,
+		      bool perins);
+/*
+ * The state hooks of every analyzer on the engine (az->engine): slots, period,
+ * interval and origin, then the kept rounds; a state of another period is refused.
+ */
+int ana_cnt_az_state_write(struct pp_az *az, struct pp_buf *out);
+int ana_cnt_az_state_read(struct pp_az *az, struct pp_wire *in);
+/* Ranges of one capture joined: slot 0 is where the first range's counters began. */
+void ana_cnt_az_state_join(struct pp_az *az, unsigned before, unsigned after);
 
 /* The names of an analyzer's events (its selector matches, by ana_sel.index) as reports show them. */
 struct ana_cnt_names {

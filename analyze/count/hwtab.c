@@ -145,10 +145,13 @@ int ana_hwtab_finish(struct pp_az *az)
 {
 	struct hwtab *h = hwtab(az);
 
+	bool states;
+
 	if (!h || !h->c)
 		return 0;
+	states = !ana_cnt_keep_empty(ana_cnt_kept(h->c));	/* a report of states */
 	ana_cnt_finish(h->c);
-	if (!h->nr_readings)
+	if (!h->nr_readings && !states)
 		pp_warn("%s: the capture has no counter readings of its events (record them with "
 			"pp-record --for %s)", az->name, az->name);
 	return 0;

@@ -30,6 +30,8 @@ struct ana_cnt {
 	struct pp_u64map idx;		/* (ins, ev) -> row index + 1 */
 	bool sorted;
 	uint64_t *slot_store;		/* hist per row, reallocated with rows */
+	bool rec;			/* --state-out: complete rounds are kept, not reported */
+	struct ana_cnt_keep *keep;	/* the kept rounds (keep.c): recorded, or read from states */
 };
 
 static uint64_t parse_u64(const char *v)
@@ -71,6 +73,8 @@ struct ana_cnt *ana_cnt_new(struct pp_az *az, const struct ana_cnt_opts *o)
 		free(c);
 		return NULL;
 	}
+	c->rec = ana_state_recording(az);
+	c->keep = ana_cnt_keep_new(c->hist);
 	az->engine = c;
 	return c;
 }
@@ -81,6 +85,7 @@ void ana_cnt_free(struct ana_cnt *c)
 		return;
 	free(c->rows);
 	free(c->slot_store);
+	ana_cnt_keep_free(c->keep);
 	pp_u64map_release(&c->idx);
 	free(c);
 }
@@ -153,7 +158,13 @@ static void sort_rows(struct ana_cnt *c)
 static void emit(struct ana_cnt *c)
 {
 	sort_rows(c);
-	c->o.round(c->az, c, c->t0 + (c->round + 1) * c->o.interval_ns);
+	if (c->rec) {
+		for (size_t k = 0; k < c->nr_rows; k++)
+			if (c->rows[k].seen)
+				ana_cnt_keep_add(c->keep, c->round, &c->rows[k]);
+	} else {
+		c->o.round(c->az, c, c->t0 + (c->round + 1) * c->o.interval_ns);
+	}
 	for (size_t k = 0; k < c->nr_rows; k++) {
 		struct ana_cnt_row *r = &c->rows[k];
 
@@ -235,6 +246,14 @@ void ana_cnt_feed(struct ana_cnt *c, const struct pp_event *ev, uint32_t idx, ui
 
 void ana_cnt_finish(struct ana_cnt *c)
 {
+	if (!c->rec && !ana_cnt_keep_empty(c->keep)) {
+		/* a report of states: the kept rounds, in order, as if fed */
+		struct ana_cnt_keep *k = c->keep;
+
+		c->keep = ana_cnt_keep_new(c->hist);
+		ana_cnt_keep_load(k, c);
+		ana_cnt_keep_free(k);
+	}
 	if (c->dirty)
 		emit(c);
 }
@@ -247,6 +266,16 @@ unsigned ana_cnt_slots(const struct ana_cnt *c)
 uint64_t ana_cnt_period(const struct ana_cnt *c)
 {
 	return c->o.period_ns;
+}
+
+bool ana_cnt_perins(const struct ana_cnt *c)
+{
+	return c->o.perins;
+}
+
+struct ana_cnt_keep *ana_cnt_kept(struct ana_cnt *c)
+{
+	return c->keep;
 }
 
 bool ana_cnt_threads(const struct ana_cnt *c)

@@ -65,6 +65,11 @@ bool ana_state_source_in(const struct pp_az *az, struct pp_wire *in, uint64_t i,
 	return true;
 }
 
+size_t ana_state_nr_sources_in(const struct pp_az *az)
+{
+	return az->state ? az->state->nr_in : 0;
+}
+
 /* --- the replay's side: --state-out ------------------------------------------- */
 
 static char **argv_dup(int argc, const char *const *argv)
