@@ -311,6 +311,14 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 	free(start);
 	if (s->range_end_ns && s->range_end_ns < s->range_start_ns)
 		pp_die("--time '%s': the end is before the start", range);
+	/*
+	 * A state is one range of a capture that others will be added to: it must see
+	 * what a whole replay sees at the range's start (task names, mappings, symbols,
+	 * counter bases), so the segments before it are read, their samples dropped.
+	 */
+	for (size_t i = 0; i < nr; i++)
+		if (ana_state_recording(azs[i]))
+			return;
 	if (s->range_start_ns && ppf_reader_seek_time(s->r, s->range_start_ns))
 		pp_die("cannot seek in '%s'", s->path);
 }

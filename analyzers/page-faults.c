@@ -12,6 +12,7 @@
  * fault where the capture has them (pp-record --for 'page-faults -g' records
  * them: perf's REGS_INTR, the user's registers for a fault in user space),
  * printed before the stack in perf-prof's layout.
+ * State (--state-out, with --summary): the faults by symbol name and by pid.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "common/table.h"
 #include "common/u64map.h"
 #include "common/vec.h"
+#include "common/wire.h"
 
 struct pf_proc {
 	uint32_t pid;
@@ -49,7 +51,16 @@ static const char *const pf_events[] = { "page-faults", NULL };
 static int pf_init(struct pp_az *az)
 {
 	struct pf_priv *p = az->priv;
+	const struct page_faults_opts *o = az->opts;
 
+	if (ana_state_recording(az) && (!o->summary || az->opt.flame_graph)) {
+		pp_err("page-faults: %s", az->opt.flame_graph ?
+		       "--flame-graph with --state-out: a state holds the tables only (replay the "
+		       "capture for the flame graph)" :
+		       "--state-out without --summary: the listing of every fault stays "
+		       "single-stream (give --summary for a state of the tables)");
+		return PP_EUSAGE;
+	}
 	p->syms = pp_flame_new();
 	if (az->opt.flame_graph)
 		p->flame = pp_flame_new();
@@ -114,12 +125,24 @@ static void pf_print(struct pp_az *az, const struct pp_event *ev)
 		fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
+static struct pf_proc *pf_proc_get(struct pf_priv *p, uint32_t pid)
+{
+	void **ps = pp_u64map_slot(&p->proc_map, pid);
+
+	if (!*ps) {
+		struct pf_proc *pr = pp_xcalloc(1, sizeof(*pr));
+		pr->pid = pid;
+		*ps = pr;
+		PP_VEC_PUSH(p->procs, p->nr_procs, p->cap_procs, pr);
+	}
+	return *ps;
+}
+
 static void pf_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct pf_priv *p = az->priv;
 	const struct page_faults_opts *o = az->opts;
 	void **slot = pp_stackmap_slot(&p->sym_cache, ana_stack_key(az->s, ev), &ev->ip, 1);
-	void **ps;
 
 	if (!*slot) {
 		char name[256];
@@ -127,14 +150,7 @@ static void pf_event(struct pp_az *az, const struct pp_event *ev)
 		*slot = pp_flame_child(p->syms, pp_flame_root(p->syms), name, strlen(name));
 	}
 	pp_flame_add(*slot, 1);
-	ps = pp_u64map_slot(&p->proc_map, ev->pid);
-	if (!*ps) {
-		struct pf_proc *pr = pp_xcalloc(1, sizeof(*pr));
-		pr->pid = ev->pid;
-		*ps = pr;
-		PP_VEC_PUSH(p->procs, p->nr_procs, p->cap_procs, pr);
-	}
-	((struct pf_proc *)*ps)->count++;
+	pf_proc_get(p, ev->pid)->count++;
 	p->nr_faults++;
 	if (p->flame) {
 		slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev), ev->stack,
@@ -284,6 +300,89 @@ static void pf_release(struct pp_az *az)
 	pp_buf_release(&p->line);
 }
 
+/* --- mergeable state (docs/state-format.md "page-faults") --------------------- */
+
+static int pf_cmp_name(const void *a, const void *b)
+{
+	return strcmp((*(struct pp_flame_node *const *)a)->name,
+		      (*(struct pp_flame_node *const *)b)->name);
+}
+
+static int pf_cmp_pid(const void *a, const void *b)
+{
+	const struct pf_proc *x = *(struct pf_proc *const *)a, *y = *(struct pf_proc *const *)b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int pf_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct pf_priv *p = az->priv;
+	struct pf_sym_list l = { 0 };
+
+	pp_flame_walk(p->syms, pf_collect, &l);
+	if (l.nr)
+		qsort(l.v, l.nr, sizeof(*l.v), pf_cmp_name);
+	pp_wire_put_varint(out, p->nr_faults);
+	pp_wire_put_varint(out, l.nr);
+	for (size_t i = 0; i < l.nr; i++) {
+		pp_wire_put_str(out, l.v[i]->name);
+		pp_wire_put_varint(out, l.v[i]->self);
+	}
+	free(l.v);
+	if (p->nr_procs)
+		qsort(p->procs, p->nr_procs, sizeof(*p->procs), pf_cmp_pid);
+	pp_wire_put_varint(out, p->nr_procs);
+	for (size_t i = 0; i < p->nr_procs; i++) {
+		pp_wire_put_varint(out, p->procs[i]->pid);
+		pp_wire_put_varint(out, p->procs[i]->count);
+	}
+	return 0;
+}
+
+static int pf_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct pf_priv *p = az->priv;
+	uint64_t faults = pp_wire_varint(in), by_sym = 0, by_proc = 0;
+	size_t nr = pp_wire_count(in, 3, SIZE_MAX, "symbols");
+	const char *prev = NULL;
+	uint32_t prev_pid = 0;
+
+	for (size_t i = 0; i < nr && pp_wire_ok(in); i++) {
+		const char *name = pp_wire_str(in);
+		uint64_t n = pp_wire_varint(in);
+
+		if (!pp_wire_ok(in))
+			break;
+		if (!*name || !n || (prev && strcmp(prev, name) >= 0) || by_sym + n < by_sym)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "symbol %zu ('%s', %llu faults): "
+					    "out of order, empty or too many", i, name,
+					    (unsigned long long)n);
+		prev = name;
+		by_sym += n;
+		pp_flame_add(pp_flame_child(p->syms, pp_flame_root(p->syms), name, strlen(name)), n);
+	}
+	nr = pp_wire_count(in, 2, SIZE_MAX, "processes");
+	for (size_t i = 0; i < nr && pp_wire_ok(in); i++) {
+		uint32_t pid = pp_wire_u32(in, "pid");
+		uint64_t n = pp_wire_varint(in);
+
+		if (!pp_wire_ok(in))
+			break;
+		if (!n || (i && pid <= prev_pid) || by_proc + n < by_proc)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "process %u (%llu faults): out of "
+					    "order, empty or too many", pid, (unsigned long long)n);
+		prev_pid = pid;
+		by_proc += n;
+		pf_proc_get(p, pid)->count += n;
+	}
+	if (pp_wire_ok(in) && (by_sym != faults || by_proc != faults || p->nr_faults + faults < faults))
+		return pp_wire_fail(in, PP_EBAD_RECORD, "%llu faults, %llu by symbol, %llu by "
+				    "process", (unsigned long long)faults, (unsigned long long)by_sym,
+				    (unsigned long long)by_proc);
+	p->nr_faults += faults;
+	return in->err;
+}
 
 const struct pp_analyzer_ops az_page_faults_ops = {
 	.summary = "every page fault with address, ip and stack; summary by symbol and by process",
@@ -301,4 +400,7 @@ const struct pp_analyzer_ops az_page_faults_ops = {
 	.interval = pf_interval,
 	.finish = pf_finish,
 	.release = pf_release,
+	.state_version = 1,
+	.state_write = pf_state_write,
+	.state_read = pf_state_read,
 };

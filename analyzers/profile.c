@@ -13,6 +13,9 @@
  * taken F*P/100 samples in the current 1 s window; --detail prints every sample.
  * Inline frames: unless --no-inline, az->inl (common/dwinline.c) expands user frames
  * whose binary has DWARF here, in the flame tree and in printed stacks.
+ * State (--state-out): the flame tree as resolved names (a report of a state
+ * needs no capture, no binary, no symbol table) with each path's samples, and
+ * the samples per process; both add by name and pid.
  * Not here: the flame graph writer (common/flamegraph.c).
  */
 #include <stdlib.h>
@@ -30,6 +33,7 @@
 #include "common/table.h"
 #include "common/u64map.h"
 #include "common/vec.h"
+#include "common/wire.h"
 
 #define NSEC_PER_SEC 1000000000ull
 
@@ -125,6 +129,18 @@ static int profile_init(struct pp_az *az)
 		return PP_EUSAGE;
 	}
 	p->by_children = o->sort && !strcmp(o->sort, "children");
+	if (ana_state_recording(az) && (o->prio || az->opt.detail || az->opt.than_ns ||
+					az->opt.flame_graph)) {
+		pp_err("profile: %s with --state-out: %s", o->prio ? "--prio" :
+		       az->opt.detail ? "--detail" : az->opt.than_ns ? "--than" : "--flame-graph",
+		       o->prio ? "a CPU's priority at a range's start is not in a state (replay the "
+				 "capture)" :
+		       az->opt.flame_graph ? "a state holds the tables only (replay the capture, or "
+					     "make the flame graph from the folded stacks)" :
+		       "it prints samples as they come, which stays single-stream (replay the "
+		       "capture)");
+		return PP_EUSAGE;
+	}
 	if (o->prio) {
 		if (pp_parse_list(o->prio, 140, &p->prio, &p->nr_prio) || !p->nr_prio) {
 			pp_err("profile: --prio %s: priorities 0-139 (0,100-120)", o->prio);
@@ -541,6 +557,194 @@ static void profile_release(struct pp_az *az)
 		fclose(p->fold_fp);
 }
 
+/* --- mergeable state (docs/state-format.md "profile") ------------------------- */
+
+static int cmp_node_name(const void *a, const void *b)
+{
+	return strcmp((*(struct pp_flame_node *const *)a)->name,
+		      (*(struct pp_flame_node *const *)b)->name);
+}
+
+/* @n's children, by name. Return: a new array (*@nr entries). */
+static struct pp_flame_node **children_sorted(const struct pp_flame_node *n, size_t *nr)
+{
+	struct pp_flame_node **v = NULL;
+	size_t cap = 0;
+
+	*nr = 0;
+	for (struct pp_flame_node *c = n->child; c; c = c->next)
+		PP_VEC_PUSH(v, *nr, cap, c);
+	if (*nr)
+		qsort(v, *nr, sizeof(*v), cmp_node_name);
+	return v;
+}
+
+/* A level of the tree being walked: its children by name, and the next one. */
+struct walk_level {
+	struct pp_flame_node **kids;
+	size_t nr, next;
+};
+
+static int cmp_proc_pid(const void *a, const void *b)
+{
+	const struct prof_proc *x = *(struct prof_proc *const *)a, *y = *(struct prof_proc *const *)b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int profile_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct profile_priv *p = az->priv;
+	struct walk_level *lv = NULL;
+	size_t nr_lv = 0, cap_lv = 0, n = 0;
+	struct prof_proc **procs;
+	struct walk_level top;
+
+	pp_wire_put_varint(out, p->nr_samples);
+	pp_wire_put_u8(out, p->stacks_used);
+	/* the tree in preorder, children by name, without recursion: a stack may be deep */
+	top.kids = children_sorted(pp_flame_root(p->flame), &top.nr);
+	top.next = 0;
+	pp_wire_put_varint(out, top.nr);
+	PP_VEC_PUSH(lv, nr_lv, cap_lv, top);
+	while (nr_lv) {
+		struct walk_level *l = &lv[nr_lv - 1], down;
+		struct pp_flame_node *c;
+
+		if (l->next == l->nr) {
+			free(l->kids);
+			nr_lv--;
+			continue;
+		}
+		c = l->kids[l->next++];
+		pp_wire_put_str(out, c->name);
+		pp_wire_put_varint(out, c->self);
+		down.kids = children_sorted(c, &down.nr);
+		down.next = 0;
+		pp_wire_put_varint(out, down.nr);
+		PP_VEC_PUSH(lv, nr_lv, cap_lv, down);
+	}
+	free(lv);
+	procs = pp_xmalloc((p->nr_procs + 1) * sizeof(*procs));
+	for (size_t i = 0; i < p->nr_procs; i++)
+		if (p->proc_list[i]->count)
+			procs[n++] = p->proc_list[i];
+	if (n)
+		qsort(procs, n, sizeof(*procs), cmp_proc_pid);
+	pp_wire_put_varint(out, n);
+	for (size_t i = 0; i < n; i++) {
+		pp_wire_put_varint(out, procs[i]->pid);
+		pp_wire_put_varint(out, procs[i]->count);
+	}
+	free(procs);
+	return 0;
+}
+
+/* Samples ending at @node: its leaf (made as a sample would make it) counts them too. */
+static void leaf_add(struct profile_priv *p, struct pp_flame_node *node, uint64_t n)
+{
+	void **slot = pp_u64map_slot(&p->leaf_map, (uint64_t)(uintptr_t)node);
+	struct prof_leaf *l = *slot;
+
+	if (!l) {
+		l = *slot = pp_xcalloc(1, sizeof(*l));
+		l->node = node;
+		PP_VEC_PUSH(p->leaves, p->nr_leaves, p->cap_leaves, l);
+	}
+	pp_flame_add(node, n);
+	l->count += n;
+}
+
+/* Add @b to *@sum, failing the read on overflow (the counts are a state's, not a replay's). */
+static bool add_count(struct pp_wire *in, uint64_t *sum, uint64_t b, const char *what)
+{
+	if (*sum + b < *sum) {
+		pp_wire_fail(in, PP_EBAD_RECORD, "%s: the counts overflow", what);
+		return false;
+	}
+	*sum += b;
+	return true;
+}
+
+/* One level being read: its node and how many children are still to come. */
+struct read_level {
+	struct pp_flame_node *node;
+	uint64_t left;
+	const char *prev;		/* the previous child's name: names ascend */
+};
+
+static int profile_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct profile_priv *p = az->priv;
+	uint64_t samples = pp_wire_varint(in), in_tree = 0, in_procs = 0;
+	uint8_t stacks = pp_wire_u8(in);
+	struct read_level *lv = NULL, top;
+	size_t nr_lv = 0, cap_lv = 0, nr_procs;
+	uint32_t prev_pid = 0;
+
+	if (pp_wire_ok(in) && stacks > 1)
+		return pp_wire_fail(in, PP_EBAD_RECORD, "stacks flag %u", stacks);
+	/* every node takes 3 bytes at least: the count bounds the levels too */
+	top = (struct read_level){ pp_flame_root(p->flame),
+				   pp_wire_count(in, 3, SIZE_MAX, "root's children"), NULL };
+	PP_VEC_PUSH(lv, nr_lv, cap_lv, top);
+	while (nr_lv && pp_wire_ok(in)) {
+		struct read_level *l = &lv[nr_lv - 1], down;
+		const char *name;
+		uint64_t self;
+		struct pp_flame_node *c;
+
+		if (!l->left) {
+			nr_lv--;
+			continue;
+		}
+		l->left--;
+		name = pp_wire_str(in);
+		self = pp_wire_varint(in);
+		down.left = pp_wire_count(in, 3, SIZE_MAX, "children");
+		if (!pp_wire_ok(in))
+			break;
+		if (!*name || (l->prev && strcmp(l->prev, name) >= 0)) {
+			pp_wire_fail(in, PP_EBAD_RECORD, "frame '%s': %s", name,
+				     *name ? "names out of order" : "an empty name");
+			break;
+		}
+		l->prev = name;		/* borrowed from the input, which outlives the read */
+		c = pp_flame_child(p->flame, l->node, name, strlen(name));
+		if (self && (!add_count(in, &in_tree, self, "paths") ||
+			     !add_count(in, &p->nr_samples, self, "samples")))
+			break;
+		if (self)
+			leaf_add(p, c, self);
+		down.node = c;
+		down.prev = NULL;
+		PP_VEC_PUSH(lv, nr_lv, cap_lv, down);
+	}
+	free(lv);
+	nr_procs = pp_wire_count(in, 2, SIZE_MAX, "processes");
+	for (size_t i = 0; i < nr_procs && pp_wire_ok(in); i++) {
+		uint32_t pid = pp_wire_u32(in, "pid");
+		uint64_t c = pp_wire_varint(in);
+
+		if (!pp_wire_ok(in))
+			break;
+		if (!c || (i && pid <= prev_pid)) {
+			pp_wire_fail(in, PP_EBAD_RECORD, "process %u: %s", pid,
+				     c ? "pids out of order" : "no samples");
+			break;
+		}
+		prev_pid = pid;
+		if (!add_count(in, &in_procs, c, "processes"))
+			break;
+		proc_get(p, pid)->count += c;
+	}
+	if (pp_wire_ok(in) && (in_tree != samples || in_procs != samples))
+		return pp_wire_fail(in, PP_EBAD_RECORD, "%llu samples, %llu in the paths, %llu in "
+				    "the processes", (unsigned long long)samples,
+				    (unsigned long long)in_tree, (unsigned long long)in_procs);
+	p->stacks_used |= stacks;
+	return in->err;
+}
 
 const struct pp_analyzer_ops az_profile_ops = {
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
@@ -566,4 +770,7 @@ const struct pp_analyzer_ops az_profile_ops = {
 	.interval = profile_interval,
 	.finish = profile_finish,
 	.release = profile_release,
+	.state_version = 1,
+	.state_write = profile_state_write,
+	.state_read = profile_state_read,
 };
