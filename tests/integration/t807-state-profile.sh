@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t807-state-profile: mergeable state of profile and page-faults --summary on the project's
+# loads (issue 19, 2026-12-05).  cpuburn (its known call tree) and pagetouch (one fault per
+# page) are recorded; each capture is cut in two with --time ,T and --time T+1ns,: the report
+# of the merge of the halves' states is the one-pass report byte for byte (text, JSON, CSV),
+# A+B and B+A are the same bytes, each half alone is not the whole, and the report of the
+# merge needs no capture (it is removed first: the names are in the state).  Ground truth:
+# the merge holds cpuburn's four functions, and pagetouch's N*R faults in touch_pages.
+# States of other options refuse to merge; --state-out refuses what prints per sample.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
+need_root
+
+# ns TIME: seconds (12.5) in nanoseconds; mid CAPTURE: halfway between its first and last event
+ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
+mid() {
+	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
+		read -r a b
+		echo $((($(ns "$a") + $(ns "$b")) / 2))
+	}
+}
+
+# check NAME CAPTURE T FORMAT ANALYZER ARGS...: the merge of ,T and T+1ns, is the replay
+check() {
+	_name=$1 _cap=$2 _t=$3 _fmt=$4
+	shift 4
+	run_ok one.out "$PP_ANALYZE" "$_cap" "$@" --format "$_fmt"
+	[ -s one.out ] || fail "$_name: the replay printed nothing"
+	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
+	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
+	run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
+	run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
+	cmp ab.state ba.state >/dev/null || fail "$_name: A+B and B+A differ"
+	mv "$_cap" away.cap
+	run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
+	run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"
+	mv away.cap "$_cap"
+	diff -u one.out merged.out >diff.out || { cat diff.out; fail "$_name: the merge is not the replay"; }
+	cmp -s a.out one.out && fail "$_name: the first half alone is the whole: a cut that tests nothing"
+	echo "ok $_name"
+}
+
+# t807.1 profile on cpuburn: the flame tree and the processes add by name and pid
+"$PP_RECORD" --for 'profile -F 997 -g' -o burn.cap -- "$PP_LOAD/cpuburn" -d 2 >rec.out 2>rec.err ||
+	{ cat rec.err; fail "pp-record cpuburn"; }
+grep -q '^LOAD cpuburn' rec.err || fail "cpuburn printed no LOAD line"
+T=$(mid burn.cap)
+check prof-g burn.cap "$T" text profile -g
+check prof-g-json burn.cap "$T" json profile -g
+check prof-ip burn.cap "$T" text profile
+check prof-children burn.cap "$T" csv profile -g --sort children --top 12
+check prof-all burn.cap "$T" text profile -g --all --no-inline
+check prof-pid burn.cap "$T" text profile -g -p "$(load_field "$(grep '^LOAD cpuburn' rec.err)" pid)"
+# ground truth: the merge has cpuburn's tree (check's last report: -p of the burner)
+for f in burn_a burn_b burn_c burn_d main; do
+	grep -q " $f\$" merged.out || { cat merged.out; fail "t807.1: $f missing from the merge"; }
+done
+
+# t807.2 page-faults --summary on pagetouch: faults by symbol and by process
+N=4000 R=3
+"$PP_RECORD" --for 'page-faults -g' -o pf.cap -- "$PP_LOAD/pagetouch" -n $N -r $R >rec.out 2>rec.err ||
+	{ cat rec.err; fail "pp-record pagetouch"; }
+load=$(grep '^LOAD pagetouch' rec.err) || fail "pagetouch printed no LOAD line"
+T=$(mid pf.cap)
+check pf pf.cap "$T" text page-faults --summary
+check pf-json pf.cap "$T" json page-faults --summary
+check pf-csv pf.cap "$T" csv page-faults --summary --top 5
+run_ok /dev/null "$PP_ANALYZE" pf.cap page-faults --summary --time ",${T}ns" --state-out a.state
+run_ok /dev/null "$PP_ANALYZE" pf.cap page-faults --summary --time "$((T + 1))ns," --state-out b.state
+run_ok merged.out "$PP_ANALYZE" report a.state b.state
+assert_eq "touch_pages faults of the merge" $((N * R)) \
+	"$(awk '$NF == "touch_pages" { print $1 }' merged.out)"
+
+# t807.3 refusals: other options, and what prints per sample (single-stream)
+refused() {
+	_what=$1 _msg=$2
+	shift 2
+	"$@" >/dev/null 2>err.out && fail "t807.3 $_what: accepted"
+	[ "$(wc -l <err.out)" -eq 1 ] || { cat err.out; fail "t807.3 $_what: not one line"; }
+	grep -q -- "$_msg" err.out || { cat err.out; fail "t807.3 $_what: message"; }
+}
+run_ok /dev/null "$PP_ANALYZE" burn.cap profile -g --time ",${T}ns" --state-out g.state
+run_ok /dev/null "$PP_ANALYZE" burn.cap profile --sort children --time "$((T + 1))ns," --state-out s.state
+refused "other options" "cannot merge 'g.state' and 's.state': different options" \
+	"$PP_ANALYZE" merge g.state s.state -o x.state
+refused "profile --detail" "single-stream" "$PP_ANALYZE" burn.cap profile --detail --state-out x.state
+refused "profile --than" "single-stream" "$PP_ANALYZE" burn.cap profile --than 50 --state-out x.state
+refused "profile --flame-graph" "holds the tables only" \
+	"$PP_ANALYZE" burn.cap profile -g --flame-graph x.svg --state-out x.state
+refused "profile -i" "a state holds the whole range" "$PP_ANALYZE" burn.cap profile -i 100 --state-out x.state
+refused "page-faults listing" "single-stream" "$PP_ANALYZE" pf.cap page-faults --state-out x.state
+refused "trace" "stays single-stream" "$PP_ANALYZE" pf.cap trace --state-out x.state
+[ -e x.state ] && fail "t807.3: a refused state was written"
+exit 0

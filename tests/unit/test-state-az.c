@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-state-az.c - analyzer sections of docs/state-format.md against
+ * hand-written bytes: profile's tree and the count engine's rounds (hwstat).
+ *
+ * Each case writes a state file whose ANALYZER section is typed here field by
+ * field as the spec's table gives it, loads it as `pp-analyze report` does,
+ * prints the analyzer's report (the numbers in it are the hand-written ones),
+ * writes it back (the same bytes: the layout is canonical), and merges it
+ * with a copy from another capture (counts double).  Hostile sections -
+ * out of order, sums that do not add up, counts larger than the bytes left -
+ * are refused with a message, and allocate nothing beyond their bytes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/cmd.h"
+#include "analyze/internal.h"
+#include "analyze/state/internal.h"
+#include "common/log.h"
+#include "format/format.h"
+#include "tests/unit/unit.h"
+
+#define S(lit) (const uint8_t *)(lit), sizeof(lit) - 1
+
+/* profile -g: cpu-clock samples, 3 of them in comm "burn": main->a (2) and main->b (1) */
+static const char profile_sec[] =
+	"\x03"			/* samples 3 */
+	"\x01"			/* with call stacks */
+	"\x01"			/* the root has one child */
+	"\x04" "burn\0" "\x00" "\x01"	/* burn: self 0, one child */
+	"\x04" "main\0" "\x00" "\x02"	/* main: self 0, two children */
+	"\x01" "a\0" "\x02" "\x00"	/* a: self 2, leaf */
+	"\x01" "b\0" "\x01" "\x00"	/* b: self 1, leaf */
+	"\x01"			/* one process */
+	"\x07" "\x03";		/* pid 7, 3 samples */
+
+/* hwstat: one round of one 1 s slot, CPU 0: cycles 2000, instructions 3000, RUN% 50 */
+static const char hwstat_sec[] =
+	"\x01"			/* slots 1 */
+	"\x80\x94\xeb\xdc\x03"	/* period 10^9 */
+	"\x80\x94\xeb\xdc\x03"	/* interval 10^9 */
+	"\x01" "\x80\xd0\xac\xf3\x0e"	/* origin 4 * 10^9 */
+	"\x00"			/* no thread counters */
+	"\x01"			/* one round */
+	"\x00" "\x02"		/* round 0, two rows */
+	"\x00" "\x00" "\x00" "\x80\x94\xeb\xdc\x03" "\x80\xca\xb5\xee\x01" "\xd0\x0f"
+				/* CPU 0, cycles, enabled 10^9, running 5 * 10^8: 2000 */
+	"\x00" "\x00" "\x01" "\x80\x94\xeb\xdc\x03" "\x80\x94\xeb\xdc\x03" "\xb8\x17";
+				/* CPU 0, instructions, 3000 */
+
+/* A state of @analyzer (options @argv) over events @names, with @sec as its section. */
+static void make_state(const char *path, const char *analyzer, const char *const *argv, int argc,
+		       const char *const *names, uint32_t kind, uint64_t created,
+		       const uint8_t *sec, size_t sec_sz)
+{
+	struct ana_state st = { 0 };
+	struct pp_buf b = PP_BUF_INIT;
+	char err[256];
+	size_t nr = 0;
+
+	while (names[nr])
+		nr++;
+	st.analyzer = (char *)analyzer;
+	st.version = 1;
+	st.argv = (char **)argv;
+	st.argc = argc;
+	st.options = ana_state_argv_str(argv, argc);
+	st.matches = pp_xcalloc(nr, sizeof(*st.matches));
+	st.ctx.events = pp_xcalloc(nr, sizeof(*st.ctx.events));
+	for (size_t i = 0; i < nr; i++) {
+		st.matches[i] = (struct ana_smatch){ (uint32_t)i, (char *)names[i] };
+		st.ctx.events[i] = (struct ana_sevent){ .id = (uint32_t)i + 1, .kind = kind,
+							.name = (char *)names[i],
+							.selector = (char *)names[i], .filter = "",
+							.format = "" };
+	}
+	st.nr_matches = st.ctx.nr_events = nr;
+	struct ana_ssrc src = { .created_ns = created, .fingerprint = 1, .host = "h", .path = "p",
+				.first_ns = 4000000000ull, .last_ns = 4900000000ull };
+	st.srcs = &src;
+	st.nr_srcs = 1;
+	ana_state_encode(&st, sec, sec_sz, &b);
+	CU_ASSERT_EQUAL_FATAL(ana_state_write_file(path, &b, err, sizeof(err)), 0);
+	free(st.options);
+	free(st.matches);
+	free(st.ctx.events);
+	pp_buf_release(&b);
+}
+
+/*
+ * `pp-analyze report PATHS` (@out_path NULL: `merge PATHS -o STATE`): the text of
+ * the report, or of the merged state, in @out. Return: the exit status.
+ */
+static int run_states(const char *const *paths, size_t nr, const char *out_path,
+		      struct pp_buf *out)
+{
+	struct ana_state **v = pp_xcalloc(nr, sizeof(*v));
+	char tmp[] = "/tmp/pp-state-az-XXXXXX", err[512];
+	struct ana_merge *m = NULL;
+	struct pp_az *az = NULL;
+	const char *const *argv;
+	bool help = false;
+	int argc, rc, fd = mkstemp(tmp);
+	FILE *fp;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < nr; i++)
+		CU_ASSERT_EQUAL_FATAL(ana_state_load(paths[i], &v[i], err, sizeof(err)), 0);
+	rc = ana_merge_new(v, nr, &m, err, sizeof(err));
+	if (rc)
+		goto out;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ana_merge_session(m));
+	argv = ana_state_argv(v[0], &argc);
+	az = ana_az_parse(argc, (const char **)argv, &help);
+	az->opt.output = tmp;
+	CU_ASSERT_EQUAL_FATAL(ana_out_open(&az->out, tmp, NULL, err, sizeof(err)), 0);
+	rc = ana_merge_load(m, az);
+	if (!rc)
+		rc = out_path ? ana_merge_write(m, az, out_path) : ana_merge_report(m, az);
+out:
+	if (az)
+		ana_az_free(az);
+	ana_merge_free(m);
+	fp = fopen(out_path ? out_path : tmp, "rb");
+	pp_buf_reset(out);
+	if (fp) {
+		char buf[4096];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+			pp_buf_add(out, buf, n);
+		fclose(fp);
+	}
+	unlink(tmp);
+	return rc;
+}
+
+/* The ANALYZER section of the state in @file (its bytes). */
+static void section_of(const struct pp_buf *file, struct pp_buf *sec)
+{
+	struct ana_state st = { 0 };
+	char err[256];
+
+	CU_ASSERT_EQUAL_FATAL(ana_state_decode((const uint8_t *)file->data, file->len, &st, err,
+					       sizeof(err)), 0);
+	pp_buf_reset(sec);
+	pp_buf_add(sec, st.az_data, st.az_size);
+	ana_state_release(&st);
+}
+
+static const char *const prof_argv[] = { "profile", "--call-graph" };
+static const char *const prof_events[] = { "cpu-clock", NULL };
+
+static void test_state_az__profile(void)
+{
+	const char *a = "/tmp/pp-state-az-a.state", *b = "/tmp/pp-state-az-b.state";
+	const char *ab = "/tmp/pp-state-az-ab.state";
+	struct pp_buf out = PP_BUF_INIT, sec = PP_BUF_INIT;
+	const char *paths[2] = { a, b };
+
+	make_state(a, "profile", prof_argv, 2, prof_events, PPF_EV_SOFTWARE, 5, S(profile_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 1, NULL, &out), 0);
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&out),
+		"profile: 3 samples of cpu-clock, with call stacks\n"
+		" Children     Self  Samples Symbol\n"
+		"--------- -------- -------- ------\n"
+		"   66.67%   66.67%        2 a\n"
+		"   33.33%   33.33%        1 b\n"
+		"  100.00%    0.00%        0 main\n"
+		"\n"
+		"   PID COMM              Samples    Share\n"
+		"------ ---------------- -------- --------\n"
+		"     7 <...>                   3  100.00%\n");
+	/* written back: the same section, byte for byte */
+	CU_ASSERT_EQUAL(run_states(paths, 1, ab, &out), 0);
+	section_of(&out, &sec);
+	CU_ASSERT_EQUAL(sec.len, sizeof(profile_sec) - 1);
+	CU_ASSERT(sec.len == sizeof(profile_sec) - 1 && !memcmp(sec.data, profile_sec, sec.len));
+	/* another capture's copy: every count doubles */
+	make_state(b, "profile", prof_argv, 2, prof_events, PPF_EV_SOFTWARE, 6, S(profile_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 2, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&out), "profile: 6 samples of cpu-clock"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&out), "   66.67%   66.67%        4 a\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&out), "     7 <...>                   6  100.00%\n"));
+	unlink(a);
+	unlink(b);
+	unlink(ab);
+	pp_buf_release(&out);
+	pp_buf_release(&sec);
+}
+
+/* A profile section @sec must be refused, saying @msg. */
+static void profile_refused(const uint8_t *sec, size_t sz, const char *msg)
+{
+	const char *a = "/tmp/pp-state-az-bad.state";
+	struct pp_buf out = PP_BUF_INIT;
+	FILE *saved = stderr, *err = tmpfile();
+	char line[512] = "";
+
+	make_state(a, "profile", prof_argv, 2, prof_events, PPF_EV_SOFTWARE, 5, sec, sz);
+	stderr = err;
+	CU_ASSERT_NOT_EQUAL(run_states(&a, 1, NULL, &out), 0);
+	stderr = saved;
+	rewind(err);
+	if (!fgets(line, sizeof(line), err))
+		line[0] = 0;
+	fclose(err);
+	if (!strstr(line, msg))
+		fprintf(stderr, "\n  expected '%s' in: %s", msg, line);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, msg));
+	unlink(a);
+	pp_buf_release(&out);
+}
+
+static void test_state_az__profile_hostile(void)
+{
+	/* b before a */
+	profile_refused(S("\x03\x01\x01" "\x04" "burn\0\x00\x01" "\x04" "main\0\x00\x02"
+			  "\x01" "b\0\x01\x00" "\x01" "a\0\x02\x00" "\x01\x07\x03"),
+			"names out of order");
+	/* the paths hold 3 samples, the header says 4 */
+	profile_refused(S("\x04\x01\x01" "\x04" "burn\0\x00\x01" "\x04" "main\0\x00\x02"
+			  "\x01" "a\0\x02\x00" "\x01" "b\0\x01\x00" "\x01\x07\x04"),
+			"4 samples, 3 in the paths");
+	/* 2^60 children in a few bytes: refused before any allocation */
+	profile_refused(S("\x03\x01\x80\x80\x80\x80\x80\x80\x80\x80\x10" "\x01" "a\0\x03\x00"),
+			"root's children");
+	/* an empty frame name */
+	profile_refused(S("\x01\x01\x01" "\x00\0\x01\x00" "\x01\x07\x01"), "an empty name");
+	/* the process table out of order */
+	profile_refused(S("\x02\x00\x01" "\x01" "a\0\x02\x00" "\x02\x07\x01\x05\x01"),
+			"pids out of order");
+	/* cut in the middle of the tree */
+	profile_refused(S("\x03\x01\x01" "\x04" "burn\0\x00\x01" "\x04" "ma"), "");
+	/* a bad flag */
+	profile_refused(S("\x00\x02\x00\x00"), "stacks flag 2");
+}
+
+static const char *const hw_argv[] = { "hwstat" };
+static const char *const hw_events[] = { "cycles", "instructions", NULL };
+
+static void test_state_az__count_engine(void)
+{
+	const char *a = "/tmp/pp-state-az-hw.state", *b = "/tmp/pp-state-az-hw2.state";
+	const char *ab = "/tmp/pp-state-az-hwab.state";
+	const char *paths[2] = { a, b };
+	struct pp_buf out = PP_BUF_INIT, sec = PP_BUF_INIT;
+
+	make_state(a, "hwstat", hw_argv, 1, hw_events, PPF_EV_HARDWARE, 5, S(hwstat_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 1, NULL, &out), 0);
+	/* the round ends at origin + interval: 5 s of capture time */
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&out),
+		"5.000000 \n"
+		"[CPU]     CYCLES      INSNS    IPC     RUN%\n"
+		"[000]       2000       3000   1.50   50.00%\n");
+	CU_ASSERT_EQUAL(run_states(paths, 1, ab, &out), 0);
+	section_of(&out, &sec);
+	CU_ASSERT(sec.len == sizeof(hwstat_sec) - 1 && !memcmp(sec.data, hwstat_sec, sec.len));
+	make_state(b, "hwstat", hw_argv, 1, hw_events, PPF_EV_HARDWARE, 6, S(hwstat_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 2, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&out), "[000]       4000       6000   1.50   50.00%\n"));
+	unlink(a);
+	unlink(b);
+	unlink(ab);
+	pp_buf_release(&out);
+	pp_buf_release(&sec);
+}
+
+static void test_state_az__count_hostile(void)
+{
+	const char *a = "/tmp/pp-state-az-hwbad.state";
+	struct pp_buf out = PP_BUF_INIT;
+	static const struct {
+		const uint8_t *sec;
+		size_t sz;
+	} bad[] = {
+		/* event 2 of 2 */
+		{ S("\x01\x01\x01\x00\x00\x00\x01\x00\x01\x00\x00\x02\x00\x00\x05") },
+		/* rounds out of order */
+		{ S("\x01\x01\x01\x00\x00\x00\x02\x03\x00\x01\x00") },
+		/* other slots than -i / --period make */
+		{ S("\x02\x01\x01\x00\x00\x00\x00") },
+		/* 2^40 rows in a few bytes */
+		{ S("\x01\x80\x94\xeb\xdc\x03\x80\x94\xeb\xdc\x03\x00\x00\x00\x01\x00"
+		    "\x80\x80\x80\x80\x80\x20") },
+	};
+	FILE *saved = stderr, *err = tmpfile();
+
+	stderr = err;
+	for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++) {
+		make_state(a, "hwstat", hw_argv, 1, hw_events, PPF_EV_HARDWARE, 5, bad[i].sec,
+			   bad[i].sz);
+		CU_ASSERT_NOT_EQUAL(run_states(&a, 1, NULL, &out), 0);
+	}
+	stderr = saved;
+	fclose(err);
+	unlink(a);
+	pp_buf_release(&out);
+}
+
+void test_state_az__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_state_az__profile, "profile's section by hand: its report, written back the same, merged"),
+		PP_TEST(test_state_az__profile_hostile, "profile's section: disorder, bad sums, huge counts, cuts refused"),
+		PP_TEST(test_state_az__count_engine, "the count engine's section by hand (hwstat): report, write back, merge"),
+		PP_TEST(test_state_az__count_hostile, "the count engine's section: bad events, order, slots, counts refused"),
+	};
+
+	pp_suite_add("state_az", tests, PP_ARRAY_SIZE(tests));
+}
