@@ -84,6 +84,12 @@ bool ana_command_help(FILE *fp, const char *name)
 		fflush(fp);
 		cmd_merge(2, margv);	/* --help: prints and exits */
 	}
+	if (!strcmp(name, "diff")) {
+		const char *dargv[] = { "diff", "--help", NULL };
+		fprintf(fp, "diff - an analyzer's reports of two captures or states, key by key\n\n");
+		fflush(fp);
+		exit(cmd_diff(2, dargv));
+	}
 	if (strcmp(name, "help"))
 		return false;
 	fprintf(fp, "help - %s\n\n", positional_help_summary);
@@ -137,6 +143,7 @@ const char *const ana_usage[] = {
 	"pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...",
 	"pp-analyze merge A.state B.state... [-o OUT.state]",
 	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]",
+	"pp-analyze diff [--fail-if EXPR] BEFORE AFTER [ANALYZER [OPTIONS]]",
 	"pp-analyze help [ANALYZER]",
 	NULL,
 };
@@ -145,7 +152,8 @@ const char ana_help_text[] =
 	"Several analyzers separated by ',' run over one pass of the capture.\n"
 	"An aggregating analyzer given --state-out FILE writes its state instead of its report:\n"
 	"'merge' adds states of the same analyzer and options (of several captures, or of\n"
-	"--time ranges of one), 'report' prints a state as the analyzer prints after a replay.\n";
+	"--time ranges of one), 'report' prints a state as the analyzer prints after a replay.\n"
+	"'diff' compares an analyzer's reports of two captures or states key by key.\n";
 
 void ana_general_help(FILE *fp)
 {

@@ -20,6 +20,11 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags);
 int cmd_merge(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 /**
+ * cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]` (argv[0] "diff")
+ * Return: exit status (1: --fail-if matched).
+ */
+int cmd_diff(int argc, const char **argv);
+/**
  * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
  * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
  * @help: set when a positional `help` asks for the events' formats

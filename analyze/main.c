@@ -94,11 +94,13 @@ int main(int argc, const char **argv)
 		ana_general_help(stdout);
 		return 0;
 	}
-	/* the state commands, unless a capture has their name */
+	/* the state commands and diff, unless a capture has their name */
 	if (!strcmp(argv[0], "merge") && access(argv[0], F_OK))
 		return cmd_merge(n, argv);
 	if (!strcmp(argv[0], "report") && access(argv[0], F_OK))
 		return cmd_report(n, argv);
+	if (!strcmp(argv[0], "diff") && access(argv[0], F_OK))
+		return cmd_diff(n, argv);
 	if (strcmp(argv[0], "-") && access(argv[0], F_OK) && ana_analyzer_find(argv[0])) {
 		pp_err("missing capture file before '%s': pp-analyze FILE %s ...", argv[0], argv[0]);
 		return 2;

@@ -27,6 +27,10 @@ static const char *const op_names[OP__COUNT] = {
 	[OP_JZ] = "JZ", [OP_JZK] = "JZK", [OP_JNZK] = "JNZK", [OP_POP] = "POP",
 	[OP_CPUS] = "CPUS", [OP_IDXADDR] = "IDXADDR", [OP_LOCADDR] = "LOCADDR", [OP_ST] = "ST",
 	[OP_INC] = "INC", [OP_CALL] = "CALL", [OP_RET] = "RET",
+	[OP_FADD] = "FADD", [OP_FSUB] = "FSUB", [OP_FMUL] = "FMUL", [OP_FDIV] = "FDIV",
+	[OP_FNEG] = "FNEG", [OP_FEQ] = "FEQ", [OP_FNE] = "FNE", [OP_FLT] = "FLT",
+	[OP_FLE] = "FLE", [OP_FGT] = "FGT", [OP_FGE] = "FGE", [OP_FBOOL] = "FBOOL",
+	[OP_I2D] = "I2D", [OP_U2D] = "U2D", [OP_D2I] = "D2I",
 };
 
 const char *pp_expr_op_name(int op)
@@ -68,7 +72,14 @@ void pp_expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
 	pp_buf_addf(out, "%4u  %-7s", i, name);
 	switch (in->op) {
 	case OP_IMM:
-		pp_buf_addf(out, " %lld", (long long)in->imm);
+		if (in->nargs) {	/* a double's bits */
+			double d;
+
+			memcpy(&d, &in->imm, sizeof(d));
+			pp_buf_addf(out, " %.17g", d);
+		} else {
+			pp_buf_addf(out, " %lld", (long long)in->imm);
+		}
 		break;
 	case OP_STR:
 		pp_buf_add_json_str(out, e->pool + in->a);
@@ -81,9 +92,10 @@ void pp_expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
 	case OP_ADDR: case OP_LOC: case OP_LOCOFF: case OP_LOCLEN:
 		pp_buf_addf(out, " off=%u", in->a);
 		break;
-	case OP_LD: case OP_SEXT: case OP_ZEXT: case OP_ST:
+	case OP_LD: case OP_SEXT: case OP_ZEXT: case OP_ST: case OP_D2I:
 		pp_buf_addf(out, " size=%u%s", in->size,
-			    (in->op == OP_LD || in->op == OP_ST) && in->sign ? " signed" : "");
+			    (in->op == OP_LD || in->op == OP_ST || in->op == OP_D2I) && in->sign ?
+			    " signed" : "");
 		break;
 	case OP_INC:	/* "size=4 signed +1 post", " as 8" through a cast */
 		pp_buf_addf(out, " size=%u%s %+lld%s", in->size, in->sign ? " signed" : "",
@@ -117,7 +129,8 @@ void pp_expr_insn_print(const struct pp_expr *e, uint32_t i, struct pp_buf *out)
 void pp_expr_dump(const struct pp_expr *e, struct pp_buf *out)
 {
 	pp_buf_addf(out, "; %s: %u instructions, stack %u, result %s\n", e->text ? e->text : "",
-		    e->nr_code, e->max_stack, pp_expr_is_string(e) ? "char *" : "long");
+		    e->nr_code, e->max_stack, pp_expr_is_string(e) ? "char *" :
+		    pp_expr_is_double(e->type) ? "double" : "long");
 	for (uint32_t i = 0; i < e->nr_code; i++) {
 		pp_expr_insn_print(e, i, out);
 		pp_buf_addch(out, '\n');

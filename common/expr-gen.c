@@ -96,7 +96,7 @@ uint32_t pp_expr_pool_add(struct expr_parser *p, const void *data, uint32_t n)
 int pp_expr_type_size(struct expr_type t)
 {
 	static const int sizes[] = { [B_VOID] = 1, [B_CHAR] = 1, [B_SHORT] = 2, [B_INT] = 4,
-				     [B_LONG] = 8 };
+				     [B_LONG] = 8, [B_DOUBLE] = 8 };
 
 	return t.ptr ? 8 : sizes[t.base];
 }
@@ -118,12 +118,17 @@ bool pp_expr_is_ptr(const struct expr_val *v)
 	return v->t.ptr > 0;
 }
 
+bool pp_expr_is_double(struct expr_type t)
+{
+	return !t.ptr && t.base == B_DOUBLE;
+}
+
 static bool is_signed(struct expr_type t)
 {
 	return !t.uns && !t.ptr;
 }
 
-/* The usual arithmetic conversions of two promoted integer types. */
+/* The usual arithmetic conversions of two promoted types: a double wins (the highest rank). */
 struct expr_type pp_expr_usual(struct expr_type a, struct expr_type b)
 {
 	if (a.base == b.base)
@@ -139,10 +144,22 @@ struct expr_type pp_expr_usual(struct expr_type a, struct expr_type b)
 }
 
 /* The one instruction converting a normalized @from value to @to, if any. */
-static bool conv_op(struct expr_type from, struct expr_type to, int *op, int *size)
+static bool conv_op(struct expr_type from, struct expr_type to, int *op, int *size, bool *sign)
 {
 	int fs = pp_expr_type_size(from), ts = pp_expr_type_size(to);
 
+	*sign = false;
+	if (pp_expr_is_double(to) && !pp_expr_is_double(from)) {
+		*op = from.uns || from.ptr ? OP_U2D : OP_I2D;
+		*size = 8;
+		return true;
+	}
+	if (pp_expr_is_double(from) && !pp_expr_is_double(to) && !to.ptr && to.base != B_VOID) {
+		*op = OP_D2I;
+		*size = ts;
+		*sign = !to.uns;
+		return true;
+	}
 	if (to.ptr || to.base == B_VOID || ts == 8)
 		return false;	/* 64-bit targets: normalized values are already right */
 	if (!from.ptr && from.base == to.base && from.uns == to.uns)
@@ -157,9 +174,10 @@ static bool conv_op(struct expr_type from, struct expr_type to, int *op, int *si
 void pp_expr_convert(struct expr_parser *p, struct expr_type from, struct expr_type to)
 {
 	int op, size;
+	bool sign;
 
-	if (conv_op(from, to, &op, &size))
-		pp_expr_emit_load(p, op, 0, size, false);
+	if (conv_op(from, to, &op, &size, &sign))
+		pp_expr_emit_load(p, op, 0, size, sign);
 }
 
 void pp_expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type from,
@@ -167,10 +185,12 @@ void pp_expr_patch_ext(struct expr_parser *p, uint32_t hole, struct expr_type fr
 {
 	struct expr_insn *in = &p->e->code[hole];
 	int op, size;
+	bool sign;
 
-	if (in->op == OP_NOP && conv_op(from, to, &op, &size)) {
+	if (in->op == OP_NOP && conv_op(from, to, &op, &size, &sign)) {
 		in->op = (uint8_t)op;
 		in->size = (uint8_t)size;
+		in->sign = sign;
 	}
 }
 
@@ -269,6 +289,51 @@ static int cmp_op(int tok, bool uns)
 	}
 }
 
+static int fcmp_op(int tok)
+{
+	switch (tok) {
+	case '<': return OP_FLT;
+	case TK_LE: return OP_FLE;
+	case '>': return OP_FGT;
+	case TK_GE: return OP_FGE;
+	case TK_EQ: return OP_FEQ;
+	default: return OP_FNE;
+	}
+}
+
+/* l OP r of doubles (one side maybe an integer, converted): + - * / and comparisons. */
+static void gen_double(struct expr_parser *p, int tok, int pos, struct expr_val *l,
+		       const struct expr_val *r, uint32_t hole)
+{
+	struct expr_type t = expr_type_make(B_DOUBLE, false, 0);
+	int op;
+
+	switch (tok) {
+	case '+': case '-': case '*': case '/':
+	case '<': case '>': case TK_LE: case TK_GE: case TK_EQ: case TK_NE:
+		break;
+	default:
+		pp_expr_fail(p, PP_ETYPE, pos, "'%s' needs integers, not a double", tok_text(tok));
+	}
+	if (pp_expr_is_ptr(l) || pp_expr_is_ptr(r))
+		pp_expr_fail(p, PP_ETYPE, pos, "'%s' of a pointer and a double", tok_text(tok));
+	pp_expr_patch_ext(p, hole, pp_expr_promote(l->t), t);
+	pp_expr_convert(p, pp_expr_promote(r->t), t);
+	switch (tok) {
+	case '+': op = OP_FADD; break;
+	case '-': op = OP_FSUB; break;
+	case '*': op = OP_FMUL; break;
+	case '/': op = OP_FDIV; break;
+	default:
+		pp_expr_emit(p, fcmp_op(tok), 0, 0);
+		set_result(l, expr_type_make(B_INT, false, 0));
+		l->is_bool = true;
+		return;
+	}
+	pp_expr_emit(p, op, 0, 0);
+	set_result(l, t);
+}
+
 void pp_expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val *l,
 		    const struct expr_val *r, uint32_t hole)
 {
@@ -279,6 +344,10 @@ void pp_expr_gen_binop(struct expr_parser *p, int tok, int pos, struct expr_val 
 	p->at = pos;
 	if (is_void(l) || is_void(r))
 		pp_expr_fail(p, PP_ETYPE, pos, "void value used with '%s'", tok_text(tok));
+	if (pp_expr_is_double(l->t) || pp_expr_is_double(r->t)) {
+		gen_double(p, tok, pos, l, r, hole);
+		return;
+	}
 	switch (tok) {
 	case '~':
 		if (!pp_expr_is_str(l->t) || !pp_expr_is_str(r->t))
@@ -358,6 +427,7 @@ void pp_expr_fold(struct expr_parser *p, struct expr_val *v, uint32_t start)
 	e->nr_code = start;
 	p->sp--;	/* what the range left on the stack */
 	pp_expr_emit(p, OP_IMM, 0, val);
+	e->code[e->nr_code - 1].nargs = pp_expr_is_double(v->t);	/* the listing shows it so */
 	p->at = at;
 	v->is_const = true;
 	v->start = start;
@@ -407,8 +477,8 @@ struct expr_val pp_expr_gen_assign(struct expr_parser *p, const struct expr_val 
 	struct expr_val v = { .t = l->t };
 	struct expr_type s = l->lv_t;
 
-	if (l->lv_cast)
-		pp_expr_convert(p, r->t, l->t);
+	if (l->lv_cast || pp_expr_is_double(r->t))
+		pp_expr_convert(p, r->t, l->lv_cast ? l->t : s);
 	emit_full(p, OP_ST, 0, 0, pp_expr_type_size(s), is_signed(s), 0);
 	if (l->lv_cast)
 		pp_expr_convert(p, s, l->t);

@@ -36,7 +36,7 @@ enum expr_tok {
 	TK_ARROW, TK_ASSIGN_OP,	/* += -= ...: recognized only to refuse them (perf-prof has none) */
 };
 
-enum expr_base { B_VOID, B_CHAR, B_SHORT, B_INT, B_LONG };
+enum expr_base { B_VOID, B_CHAR, B_SHORT, B_INT, B_LONG, B_DOUBLE };	/* B_DOUBLE: PP_EXPR_DOUBLE */
 
 /* A C type: base, signedness, pointer depth. */
 struct expr_type {
@@ -79,6 +79,13 @@ enum expr_op {
 	OP_INC,		/* pop address; add imm to the value there (size, sign) seen as
 			 * nargs bytes (a & INC_SIGNED), store, push new value or old (a & INC_POST) */
 	OP_CALL,	/* a = builtin, nargs arguments */
+	/* doubles (PP_EXPR_DOUBLE): a double on the stack is its bits, -0.0 made +0.0 */
+	OP_FADD, OP_FSUB, OP_FMUL, OP_FDIV, OP_FNEG,
+	OP_FEQ, OP_FNE, OP_FLT, OP_FLE, OP_FGT, OP_FGE,
+	OP_FBOOL,	/* top != 0.0 (NaN is true, as in C) */
+	OP_I2D,		/* signed integer -> double */
+	OP_U2D,		/* unsigned integer -> double */
+	OP_D2I,		/* double -> integer of size bytes (sign), truncated, NaN 0, clamped */
 	OP_RET,
 	OP__COUNT
 };
@@ -198,6 +205,7 @@ struct expr_type pp_expr_promote(struct expr_type t);
 struct expr_type pp_expr_usual(struct expr_type a, struct expr_type b);
 bool pp_expr_is_str(struct expr_type t);
 bool pp_expr_is_ptr(const struct expr_val *v);
+bool pp_expr_is_double(struct expr_type t);
 
 /* expr-vm.c */
 bool pp_expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out);

@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
@@ -144,12 +145,43 @@ static struct expr_type number_type(uint64_t v, bool dec, bool u, bool l)
 	return expr_type_make(B_LONG, true, 0);
 }
 
+/* A decimal constant of PP_EXPR_DOUBLE: digits, then '.' or an exponent (strtod's decimal form). */
+static bool lex_double(struct expr_parser *p, int i)
+{
+	const char *s = p->src;
+	char text[80], *end;
+	int j = i, n;
+	double d;
+
+	while (j < p->len && isdigit((unsigned char)s[j]))
+		j++;
+	if (j >= p->len || (s[j] != '.' && s[j] != 'e' && s[j] != 'E'))
+		return false;
+	n = p->len - i < (int)sizeof(text) - 1 ? p->len - i : (int)sizeof(text) - 1;
+	memcpy(text, s + i, (size_t)n);
+	text[n] = '\0';
+	d = strtod(text, &end);
+	j = i + (int)(end - text);
+	if (j < p->len && (isalnum((unsigned char)s[j]) || s[j] == '_' || s[j] == '.'))
+		pp_expr_fail(p, PP_ESYNTAX, i, "invalid decimal constant");
+	if (d != d || d - d != 0)
+		pp_expr_fail(p, PP_ERANGE, i, "decimal constant is too large");
+	p->tok = TK_NUM;
+	memcpy(&p->num, &d, sizeof(d));
+	p->num_type = expr_type_make(B_DOUBLE, false, 0);
+	p->cur = j;
+	return true;
+}
+
 static void lex_number(struct expr_parser *p, int i)
 {
 	const char *s = p->src;
 	int start = i, base = 10, d;
 	uint64_t v = 0;
 	bool u = false, l = false, any = false;
+
+	if ((p->env->flags & PP_EXPR_DOUBLE) && lex_double(p, i))
+		return;
 
 	if (s[i] == '0' && i + 1 < p->len && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
 		base = 16;
@@ -243,7 +275,11 @@ void pp_expr_lex_next(struct expr_parser *p)
 		return;
 	}
 	if (isalpha((unsigned char)s[i]) || s[i] == '_') {
-		while (i < p->len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
+		bool dotted = p->env->flags & PP_EXPR_DOTTED_NAMES;
+
+		while (i < p->len && (isalnum((unsigned char)s[i]) || s[i] == '_' ||
+				      (dotted && s[i] == '.' && i + 1 < p->len &&
+				       (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_'))))
 			i++;
 		p->tok = TK_ID;
 		p->cur = i;

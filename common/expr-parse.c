@@ -94,7 +94,7 @@ static void need_scalar(struct expr_parser *p, const struct expr_val *v, int pos
 static void need_integer(struct expr_parser *p, const struct expr_val *v, int pos,
 			 const char *what)
 {
-	if (v->t.ptr || v->t.base == B_VOID)
+	if (v->t.ptr || v->t.base == B_VOID || v->t.base == B_DOUBLE)
 		pp_expr_fail(p, PP_ETYPE, pos, "%s needs an integer", what);
 }
 
@@ -216,7 +216,9 @@ static bool resolve_name(struct expr_parser *p, const char *s, int n, struct exp
 			if (emit) {
 				pp_expr_emit(p, OP_VAR, (uint32_t)i, 0);
 				p->e->flags |= PP_EXPR_USES_VARS;
-				*v = val_of(expr_type_make(B_LONG, true, 0));
+				*v = val_of(p->env->flags & PP_EXPR_DOUBLE ?
+					    expr_type_make(B_DOUBLE, false, 0) :
+					    expr_type_make(B_LONG, true, 0));
 			}
 			return true;
 		}
@@ -272,6 +274,9 @@ static struct expr_val call(struct expr_parser *p, int fn, int pos)
 		argpos[nargs] = p->tok_pos;
 		a = assign(p);
 		need_scalar(p, &a, argpos[nargs]);
+		if (pp_expr_is_double(a.t))
+			pp_expr_fail(p, PP_ETYPE, argpos[nargs], "argument %d of %s() is a double",
+				     nargs + 1, b->name);
 		types[nargs++] = a.t;
 		if (p->tok != ',')
 			break;
@@ -351,6 +356,7 @@ static struct expr_val primary(struct expr_parser *p)
 		v = val_of(p->num_type);
 		v.is_const = true;
 		v.start = pp_expr_emit(p, OP_IMM, 0, p->num);
+		p->e->code[v.start].nargs = pp_expr_is_double(v.t);	/* the listing shows it so */
 		next(p);
 		return v;
 	case TK_STR:
@@ -454,7 +460,17 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 
 	p->at = pos;
 	switch (tok) {
-	case '-': case '+': case '~':
+	case '-': case '+':
+		if (!pp_expr_is_double(v.t))
+			goto integer;
+		if (tok == '-')
+			pp_expr_emit(p, OP_FNEG, 0, 0);
+		v = val_of(t);
+		if (c.is_const)
+			pp_expr_fold(p, &v, c.start);
+		return v;
+	case '~':
+	integer:
 		need_integer(p, &v, pos, tok == '-' ? "unary '-'" : tok == '+' ? "unary '+'" :
 			     "'~'");
 		t = pp_expr_promote(v.t);
@@ -468,6 +484,8 @@ static struct expr_val unary_op(struct expr_parser *p, int tok, int pos)
 		return v;
 	case '!':
 		need_scalar(p, &v, pos);
+		if (pp_expr_is_double(v.t))
+			pp_expr_emit(p, OP_FBOOL, 0, 0);
 		pp_expr_emit(p, OP_NOT, 0, 0);
 		v = val_of(expr_type_make(B_INT, false, 0));
 		v.is_bool = true;
@@ -560,6 +578,8 @@ static struct expr_val unary(struct expr_parser *p)
 		v = unary(p);
 		if (t.base != B_VOID || t.ptr)
 			need_scalar(p, &v, pos);
+		if (t.ptr && pp_expr_is_double(v.t))
+			pp_expr_fail(p, PP_ETYPE, pos, "a double cannot become a pointer");
 		p->at = pos;
 		pp_expr_convert(p, v.t, t);
 		if (v.is_const) {
@@ -780,7 +800,9 @@ static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int
 
 		need_scalar(p, &v, pos);
 		p->at = pos;
-		if (jop == OP_JNZK && !v.is_bool)
+		if (pp_expr_is_double(v.t))
+			pp_expr_emit(p, OP_FBOOL, 0, 0);	/* -0.0 is false, its bits are not 0 */
+		else if (jop == OP_JNZK && !v.is_bool)
 			pp_expr_emit(p, OP_BOOL, 0, 0);
 		j = pp_expr_emit(p, jop, 0, 0);
 		next(p);
@@ -788,7 +810,7 @@ static struct expr_val logical(struct expr_parser *p, level_fn sub, int tok, int
 		need_scalar(p, &r, pos);
 		p->at = pos;
 		if (!r.is_bool)
-			pp_expr_emit(p, OP_BOOL, 0, 0);
+			pp_expr_emit(p, pp_expr_is_double(r.t) ? OP_FBOOL : OP_BOOL, 0, 0);
 		p->e->code[j].a = p->e->nr_code;
 		v = val_of(expr_type_make(B_INT, false, 0));
 		v.is_bool = true;
@@ -819,6 +841,8 @@ static struct expr_val cond(struct expr_parser *p)
 	enter(p);
 	next(p);
 	p->at = pos;
+	if (pp_expr_is_double(v.t))
+		pp_expr_emit(p, OP_FBOOL, 0, 0);
 	jz = pp_expr_emit(p, OP_JZ, 0, 0);
 	sp = p->sp;
 	a = comma(p);
@@ -828,7 +852,9 @@ static struct expr_val cond(struct expr_parser *p)
 	p->sp = sp;
 	p->e->code[jz].a = p->e->nr_code;
 	b = cond(p);
-	if (a.t.ptr || b.t.ptr) {
+	if ((a.t.ptr || b.t.ptr) && (pp_expr_is_double(a.t) || pp_expr_is_double(b.t))) {
+		pp_expr_fail(p, PP_ETYPE, pos, "'?:' of a pointer and a double");
+	} else if (a.t.ptr || b.t.ptr) {
 		t = a.t.ptr ? a.t : b.t;
 	} else if (a.t.base == B_VOID || b.t.base == B_VOID) {
 		t = expr_type_make(B_VOID, false, 0);
@@ -866,6 +892,8 @@ static struct expr_val assign(struct expr_parser *p)
 	rpos = p->tok_pos;
 	r = assign(p);
 	need_scalar(p, &r, rpos);
+	if (pp_expr_is_double(r.t) && v.t.ptr)
+		pp_expr_fail(p, PP_ETYPE, rpos, "a double cannot become a pointer");
 	p->at = pos;
 	v = pp_expr_gen_assign(p, &v, &r);
 	p->depth--;

@@ -494,6 +494,39 @@ static int64_t vm_call(struct vm *vm, int fn, const uint64_t *a, int n)
 	}
 }
 
+/* Doubles on the stack are their bits; -0.0 becomes +0.0, so that 0.0 is the only false. */
+static double dv(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+static uint64_t db(double d)
+{
+	uint64_t u;
+
+	d += 0.0;
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+/* (T)d for an integer T of @size bytes: truncated, NaN 0, out of range clamped (C leaves it undefined). */
+static uint64_t d2i(double d, int size, bool sign)
+{
+	uint64_t v;
+
+	if (d != d)
+		v = 0;
+	else if (!sign && size == 8)
+		v = d <= 0 ? 0 : d >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
+	else
+		v = d <= -9223372036854775808.0 ? (uint64_t)INT64_MIN :
+		    d >= 9223372036854775808.0 ? (uint64_t)INT64_MAX : (uint64_t)(int64_t)d;
+	return size < 8 ? ext_value(v, size, sign) : v;
+}
+
 static inline __attribute__((always_inline)) uint64_t
 vm_exec(struct vm *vm, struct pp_buf *trace)
 {
@@ -577,7 +610,22 @@ vm_exec(struct vm *vm, struct pp_buf *trace)
 		BIN(OP_GTU, a > b)
 		BIN(OP_GE, (int64_t)a >= (int64_t)b)
 		BIN(OP_GEU, a >= b)
+		BIN(OP_FADD, db(dv(a) + dv(b)))
+		BIN(OP_FSUB, db(dv(a) - dv(b)))
+		BIN(OP_FMUL, db(dv(a) * dv(b)))
+		BIN(OP_FDIV, db(dv(a) / dv(b)))
+		BIN(OP_FEQ, dv(a) == dv(b))
+		BIN(OP_FNE, dv(a) != dv(b))
+		BIN(OP_FLT, dv(a) < dv(b))
+		BIN(OP_FLE, dv(a) <= dv(b))
+		BIN(OP_FGT, dv(a) > dv(b))
+		BIN(OP_FGE, dv(a) >= dv(b))
 #undef BIN
+		case OP_FNEG: s[sp - 1] = db(-dv(s[sp - 1])); break;
+		case OP_FBOOL: s[sp - 1] = dv(s[sp - 1]) != 0; break;
+		case OP_I2D: s[sp - 1] = db((double)(int64_t)s[sp - 1]); break;
+		case OP_U2D: s[sp - 1] = db((double)s[sp - 1]); break;
+		case OP_D2I: s[sp - 1] = d2i(dv(s[sp - 1]), in->size, in->sign); break;
 		case OP_STREQ: case OP_STRNE: case OP_GLOB: {
 			size_t la, lb;
 			const char *sa, *sb;
@@ -668,7 +716,7 @@ bool pp_expr_const_eval(const struct expr_insn *code, uint32_t n, int64_t *out)
 		int op = code[i].op;
 
 		if (op != OP_NOP && op != OP_IMM && (op < OP_ADD || op > OP_GEU) &&
-		    (op < OP_NEG || op > OP_ZEXT))
+		    (op < OP_NEG || op > OP_ZEXT) && (op < OP_FADD || op > OP_D2I))
 			return false;
 	}
 	memcpy(buf, code, n * sizeof(*buf));
@@ -739,6 +787,15 @@ int64_t pp_expr_eval_trace(const struct pp_expr *e, struct pp_expr_ctx *ctx,
 		return (int64_t)vm_run_on_copy(e, ctx, trace, NULL, 0);
 	vm_init(&vm, e, ctx);
 	return (int64_t)vm_exec(&vm, trace);
+}
+
+double pp_expr_eval_num(const struct pp_expr *e, struct pp_expr_ctx *ctx)
+{
+	uint64_t v = (uint64_t)pp_expr_eval(e, ctx);
+
+	if (pp_expr_is_double(e->type))
+		return dv(v);
+	return e->type.uns || e->type.ptr ? (double)v : (double)(int64_t)v;
 }
 
 int pp_expr_eval_str(const struct pp_expr *e, struct pp_expr_ctx *ctx, char *buf, size_t sz)

@@ -33,11 +33,12 @@
  *    variables cannot be assigned;
  *  - literals: 12 0x1f 017 (suffixes u l), 'c', "str" (escapes \n \t \r \0
  *    \\ \' \" \xHH \ooo; adjacent literals concatenate); comments # and //
- *    to the end of the line, and C comments;
+ *    to the end of the line, and C comments; with PP_EXPR_DOUBLE (below)
+ *    decimal constants too (1.10 2e-3);
  *  - names, looked up in this order: caller variables (struct pp_expr_env
- *    vars, type unsigned long), event fields, _cpu _pid _tid (int), _time
- *    (unsigned long, ns), then <f>_offset and <f>_len (unsigned short) for a
- *    __data_loc field <f>.  Fixed arrays (char comm[16]) and __data_loc
+ *    vars, type unsigned long; double with PP_EXPR_DOUBLE), event fields,
+ *    _cpu _pid _tid (int), _time (unsigned long, ns), then <f>_offset and
+ *    <f>_len (unsigned short) for a __data_loc field <f>.  Fixed arrays (char comm[16]) and __data_loc
  *    fields are arrays: indexable (bounds-checked against the field), they
  *    decay to pointers, and char arrays are strings.  Pointer fields
  *    (void *ptr) are unsigned long values: the kernel memory they point to
@@ -50,10 +51,11 @@
  *    exit_reason_str(isa, val) (1 VMX, 2 SVM, 3 ARM), and system(fmt, ...)
  *    only with PP_EXPR_ALLOW_SYSTEM.
  * Not supported (a compile error): compound assignment (+= -= ..., which
- * perf-prof does not have either), '.' and '->', user-defined variables,
- * floating point.  Pointer values are process addresses of the record (or
- * of its copy) or of string constants and are only meaningful inside one
- * evaluation.
+ * perf-prof does not have either), '.' and '->' (with PP_EXPR_DOTTED_NAMES a
+ * dot between two words is part of a name), user-defined variables,
+ * floating point but PP_EXPR_DOUBLE's.  Pointer values are process
+ * addresses of the record (or of its copy) or of string constants and are
+ * only meaningful inside one evaluation.
  */
 #ifndef PP_COMMON_EXPR_H
 #define PP_COMMON_EXPR_H
@@ -96,6 +98,20 @@ enum pp_expr_env_flags {
 	 * pid, tid and cpu name its sample's, as perf-prof's -k pid keys them
 	 */
 	PP_EXPR_SAMPLE_NAMES = 1 << 2,
+	/*
+	 * A name may hold dots between its words ("before.p99"): one identifier,
+	 * for caller variables named so (pp-analyze diff's --fail-if)
+	 */
+	PP_EXPR_DOTTED_NAMES = 1 << 3,
+	/*
+	 * Caller variables are doubles (vars[i] holds a double's bits:
+	 * memcpy), and so are decimal constants (1.10, 2e-3): + - * / unary -,
+	 * comparisons, ! && || ?: and casts to integer types take doubles, C's
+	 * conversions mixing them with integers; % << >> & | ^ ~, indexes,
+	 * pointers and built-in arguments refuse them.  A double cast to an
+	 * integer is truncated, NaN gives 0 and out-of-range values clamp.
+	 */
+	PP_EXPR_DOUBLE = 1 << 4,
 };
 
 /* What a compiled expression uses, from pp_expr_flags(). */
@@ -178,6 +194,12 @@ int64_t pp_expr_eval(const struct pp_expr *e, struct pp_expr_ctx *ctx);
  * expression is not a char *.
  */
 int pp_expr_eval_str(const struct pp_expr *e, struct pp_expr_ctx *ctx, char *buf, size_t sz);
+
+/**
+ * pp_expr_eval_num() - pp_expr_eval() as a double: a double program's value, or
+ * an integer program's converted with its signedness
+ */
+double pp_expr_eval_num(const struct pp_expr *e, struct pp_expr_ctx *ctx);
 
 /** pp_expr_is_string() - whether the expression's type is char * (for comm=EXPR). */
 bool pp_expr_is_string(const struct pp_expr *e);
