@@ -109,14 +109,14 @@ static void make_cols(struct ana_dtdiff *t, const struct ana_diff_opts *o, bool 
 		c->is_num = num && !text;
 		if (!strcmp(c->name, "time"))
 			continue;	/* when the report was printed */
-		if (keys_here) {
-			c->is_key = in_list(o->keys, c->name);
-		} else {
-			c->is_key = text;
-			for (size_t i = 0; i < PP_ARRAY_SIZE(identity_cols); i++)
-				c->is_key |= !strcmp(c->name, identity_cols[i]);
-		}
-		c->is_value = !c->is_key && num && !text && (!o->columns || in_list(o->columns, c->name));
+		bool ident = false;
+
+		for (size_t i = 0; i < PP_ARRAY_SIZE(identity_cols); i++)
+			ident |= !strcmp(c->name, identity_cols[i]);
+		c->is_key = keys_here ? in_list(o->keys, c->name) : text || ident;
+		/* an identity left out of the key (--match) is not a quantity either */
+		c->is_value = !c->is_key && !ident && num && !text &&
+			      (!o->columns || in_list(o->columns, c->name));
 	}
 }
 
@@ -165,15 +165,21 @@ static void side_keys(const struct ana_dtdiff *t, int side, struct kent *out)
 
 	memcpy(v, out, tb->nr_rows * sizeof(*v));
 	qsort(v, tb->nr_rows, sizeof(*v), kent_cmp);
+	size_t *nth = pp_xcalloc(tb->nr_rows + 1, sizeof(*nth));
+
 	for (size_t i = 1, n = 1; i < tb->nr_rows; i++) {
 		n = strcmp(v[i].key, v[i - 1].key) ? 1 : n + 1;
-		if (n > 1) {
-			char *k = pp_xasprintf("%s%s#%zu", v[i].key, *v[i].key ? " " : "", n);
-
-			free(out[v[i].row].key);
-			out[v[i].row].key = k;
-		}
+		nth[v[i].row] = n;
 	}
+	for (size_t r = 0; r < tb->nr_rows; r++) {
+		if (nth[r] < 2)
+			continue;
+		char *k = pp_xasprintf("%s%s#%zu", out[r].key, *out[r].key ? " " : "", nth[r]);
+
+		free(out[r].key);
+		out[r].key = k;
+	}
+	free(nth);
 	free(v);
 }
 
