@@ -351,13 +351,13 @@ bench: all
 
 # --- man pages and bash completion (docs/man/, completion/) ----------------
 #
-# make man: pp(1), pp-record(1), pp-analyze(1) and pp-capture(5) in $(O)/man/, from the
-# templates docs/man/NAME.SECTION.in: prose written there, synopsis, options, commands and
-# every analyzer from the programs' own help (--help-man=PART, the tables --help prints),
-# pp-capture(5) from docs/capture-format.md (docs/man/mkman.sh, md2man.awk).  The bash
-# completion is one script, completion/pp; pp-record and pp-analyze beside it are links to
-# it, so bash-completion finds it by each command's name.  make install takes $(MAN_PAGES)
-# and $(COMPLETION).
+# make man: pp(1), pp-record(1), pp-analyze(1), pp-capture(5) and pp-state(5) in $(O)/man/,
+# from the templates docs/man/NAME.SECTION.in: prose written there, synopsis, options,
+# commands and every analyzer from the programs' own help (--help-man=PART, the tables --help
+# prints), pp-capture(5) and pp-state(5) from docs/capture-format.md and docs/state-format.md
+# (docs/man/mkman.sh, md2man.awk).  The bash completion is one script, completion/pp;
+# pp-record and pp-analyze beside it are links to it, so bash-completion finds it by each
+# command's name.  make install takes $(MAN_PAGES) and $(COMPLETION).
 MAN_IN := $(sort $(wildcard docs/man/*.[15].in))
 MAN_PAGES := $(patsubst docs/man/%.in,$(O)/man/%,$(MAN_IN))
 COMPLETION := completion/pp completion/pp-record completion/pp-analyze
@@ -366,6 +366,7 @@ $(O)/man/%: docs/man/%.in docs/man/mkman.sh $(PROGS)
 	@echo "  MAN     $@"
 	$(Q)sh docs/man/mkman.sh $(BIN) $< $@
 $(O)/man/pp-capture.5: docs/capture-format.md docs/man/md2man.awk
+$(O)/man/pp-state.5: docs/state-format.md docs/man/md2man.awk
 man: $(MAN_PAGES)
 all: man
 # t703 renders the pages (groff, man -l)

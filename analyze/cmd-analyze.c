@@ -48,8 +48,8 @@ static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
 
 /*
  * `pp-analyze help NAME` for what is not an analyzer: the built-in commands
- * (their own --help) and the positional `help`.  Return: false if NAME is
- * none of them.
+ * (their own --help), merge, diff and the positional `help`.  Return: false if
+ * NAME is none of them.
  */
 /* The positional `help` after an analyzer (cmd-help.c), as `pp-analyze help help` tells it. */
 static const char *const positional_help_usage[] = {
@@ -65,6 +65,8 @@ static const char positional_help_text[] =
 	"\nEXAMPLES\n"
 	"  pp-analyze pp.capture trace -e sched:sched_wakeup help\n"
 	"  pp-analyze pp.capture top -e 'sched:sched_switch//key=prev_pid/' help\n";
+
+static const char diff_summary[] = "an analyzer's reports of two captures or states, key by key";
 
 bool ana_command_help(FILE *fp, const char *name)
 {
@@ -86,7 +88,7 @@ bool ana_command_help(FILE *fp, const char *name)
 	}
 	if (!strcmp(name, "diff")) {
 		const char *dargv[] = { "diff", "--help", NULL };
-		fprintf(fp, "diff - an analyzer's reports of two captures or states, key by key\n\n");
+		fprintf(fp, "diff - %s\n\n", diff_summary);
 		fflush(fp);
 		exit(cmd_diff(2, dargv));
 	}
@@ -102,10 +104,21 @@ bool ana_command_man(FILE *fp, size_t i)
 {
 	const char *argv[] = { "--help-man", NULL };
 
-	if (i > PP_ARRAY_SIZE(builtins))
+	if (i > PP_ARRAY_SIZE(builtins) + 1)
 		return false;
 	fputs(".SS ", fp);
 	if (i == PP_ARRAY_SIZE(builtins)) {
+		const char *dargv[] = { "diff", "--help-man", NULL };
+
+		fputs("diff\n", fp);
+		pp_man_escape(fp, diff_summary, strlen(diff_summary), true);
+		fputc('\n', fp);
+		fflush(fp);
+		cmd_diff(2, dargv);	/* pp_help_man() there, on stdout */
+		fflush(stdout);
+		return true;
+	}
+	if (i == PP_ARRAY_SIZE(builtins) + 1) {
 		fputs("help\n", fp);
 		pp_man_escape(fp, positional_help_summary, strlen(positional_help_summary), true);
 		fputc('\n', fp);

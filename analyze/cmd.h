@@ -42,7 +42,7 @@ bool ana_command_help(FILE *fp, const char *name);
 extern const char *const ana_usage[];
 extern const char ana_help_text[];
 /**
- * ana_command_man() - the @i-th built-in command (the positional `help` last) as a
+ * ana_command_man() - the @i-th built-in command (then diff, the positional `help` last) as a
  * .SS subsection of roff, for the man page
  * Return: false past the last one.
  */

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
 #
 # md2man.awk - the markdown of docs/*.md as man(7) source with tbl tables
-# (pp-capture(5) is docs/capture-format.md through this; mkman.sh runs it).
+# (pp-capture(5) and pp-state(5) are docs/capture-format.md and docs/state-format.md
+# through this; mkman.sh runs it).
 #
 # It knows what those pages use and nothing more: the first "# " title is
 # dropped (the page template has NAME), "## " is .SH in capitals, "### " .SS,
-# paragraphs, "- " lists with indented continuation lines, ``` blocks kept
-# as they are, `code` and **bold** in bold, *emphasis* in italics,
+# paragraphs, "- " lists with indented continuation lines, ``` blocks and
+# blocks indented by four spaces kept as they are, `code` and **bold** in bold, *emphasis* in italics,
 # [text](link) as its text, and |tables| as tbl tables whose long columns
 # wrap (text blocks with widths that fit 65 columns).  Run it with LC_ALL=C:
 # it counts bytes.
@@ -76,7 +77,16 @@ function end_para() {
 	para = 1
 }
 
-function flush_table(    r, c, fmt, line, total, avail, nb, sumb, w, wid, blk, best, lines, hdr, t) {
+# The longest word of @s, or @w if that is longer.
+function longest_word(s, w,    n, i, parts) {
+	n = split(s, parts, " ")
+	for (i = 1; i <= n; i++)
+		if (shown_len(parts[i]) > w)
+			w = shown_len(parts[i])
+	return w
+}
+
+function flush_table(    r, c, fmt, line, total, avail, nb, sumb, w, wid, word, blk, best, lines, hdr, t) {
 	if (!nrows)
 		return
 	for (c = 1; c <= ncols; c++) {
@@ -84,14 +94,16 @@ function flush_table(    r, c, fmt, line, total, avail, nb, sumb, w, wid, blk, b
 		blk[c] = 0
 	}
 	for (r = 1; r <= nrows; r++)
-		for (c = 1; c <= ncols; c++)
+		for (c = 1; c <= ncols; c++) {
 			if (shown_len(cell[r, c]) > wid[c])
 				wid[c] = shown_len(cell[r, c])
+			word[c] = longest_word(cell[r, c], word[c])
+		}
 	# the widest plain columns become text blocks until the table fits
 	for (;;) {
 		total = 3 * (ncols - 1)
 		for (c = 1; c <= ncols; c++)
-			total += blk[c] ? 8 : wid[c]
+			total += !blk[c] ? wid[c] : word[c] > 8 ? word[c] : 8
 		if (total <= 65)
 			break
 		best = 0
@@ -122,6 +134,8 @@ function flush_table(    r, c, fmt, line, total, avail, nb, sumb, w, wid, blk, b
 				w = int(avail * wid[c] / sumb)
 				if (w < 8)
 					w = 8
+				if (w < word[c])
+					w = word[c]	# a word longer than its block cannot break
 				fmt = fmt "w(" w "n)"
 			}
 			line = line (c > 1 ? " " : "") fmt
@@ -193,6 +207,26 @@ in_pre {
 	next
 }
 
+# an indented code block (four spaces after a blank line, not in a list), kept as it is
+in_ind && /^    / {
+	print esc(substr($0, 5), 1)
+	next
+}
+in_ind {
+	print ".fi"
+	print ".RE"
+	in_ind = 0
+	para = 1
+}
+para && !in_list && /^    [^ ]/ {
+	print ".PP"
+	print ".RS 4"
+	print ".nf"
+	print esc(substr($0, 5), 1)
+	in_ind = 1
+	next
+}
+
 /^ *\|/ {
 	table_row($0)
 	next
@@ -254,7 +288,7 @@ function esc_bol(s) {
 END {
 	if (nrows)
 		flush_table()
-	if (in_pre) {
+	if (in_pre || in_ind) {
 		print ".fi"
 		print ".RE"
 	}

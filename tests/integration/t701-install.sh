@@ -123,7 +123,7 @@ fi
 
 # --- t701.5 the man page and completion hooks ---
 mkdir -p man completion
-for f in man/pp.1 man/pp-record.1 man/pp-analyze.1 man/pp-capture.5 completion/pp \
+for f in man/pp.1 man/pp-record.1 man/pp-analyze.1 man/pp-capture.5 man/pp-state.5 completion/pp \
 	completion/pp-record completion/pp-analyze; do
 	echo "$f" >"$f"
 done
@@ -137,7 +137,7 @@ cat >rec.expect <<EOF
 EOF
 check_output rec.expect rec.files
 inst install-pp "$D5" MAN_DIRS="$T/man" COMPLETION_SRC="$T/completion" PREFIX=/usr
-for f in man1/pp.1 man1/pp-analyze.1 man5/pp-capture.5; do
+for f in man1/pp.1 man1/pp-analyze.1 man5/pp-capture.5 man5/pp-state.5; do
 	cmp -s "$D5/usr/share/man/$f" "man/${f#*/}" || fail "t701.5: no $D5/usr/share/man/$f"
 done
 for f in pp pp-analyze; do

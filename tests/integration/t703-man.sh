@@ -18,7 +18,7 @@ for in in "$TOP"/docs/man/*.[15].in; do
 	grep -q '^\.TH ' "man/$page" || fail "$page has no .TH"
 	grep -q '@gen\|@md\|@VERSION@\|@DATE@' "man/$page" && fail "$page: a directive was left in"
 done
-for page in pp.1 pp-record.1 pp-analyze.1 pp-capture.5; do
+for page in pp.1 pp-record.1 pp-analyze.1 pp-capture.5 pp-state.5; do
 	[ -s "man/$page" ] || fail "no page $page"
 done
 

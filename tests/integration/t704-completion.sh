@@ -106,6 +106,16 @@ offers "$A cap.ppcap info --fo" --format
 # a value is not completed as an option
 offers_only "$R -C "
 
+# t704.2b diff: its options, two files, an analyzer, the analyzer's options and BEFORE's events
+offers "$A di" diff
+offers "$A diff --fail" --fail-if
+offers "$A diff --format " text json csv
+offers "$A diff --fail-if x my-n" my-notes.txt
+offers "$A diff cap.ppcap my-n" my-notes.txt
+offers "$A diff cap.ppcap cap.ppcap tr" trace
+offers "$A diff --match a cap.ppcap cap.ppcap trace --flame" --flame-graph
+offers_only "$A diff cap.ppcap cap.ppcap trace -e kvm:kvm_ex" kvm_exit
+
 # t704.3 files, commands after --
 offers "$A my-n" my-notes.txt
 offers "$A cap.ppcap trace -o my-" my-notes.txt
