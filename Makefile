@@ -176,6 +176,11 @@ $(O)/tests/capbuild: $(call obj,tests/tools/capbuild.c) $(LIBFORMAT) $(LIBCOMMON
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 all: $(O)/tests/capbuild
 
+# Test-only captures that claim huge counts and lengths (t214-t216, docs/capture-format.md Limits).
+$(O)/tests/caphostile: $(call obj,tests/tools/caphostile.c) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
+all: $(O)/tests/caphostile
+
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/internal.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "common/quote.h"
 #include "common/sat.h"
@@ -43,8 +44,11 @@ static int scan(struct ana_session *s, struct info *in)
 		}
 		switch (rec.type) {
 		case PPF_REC_SAMPLE: {
-			void **c = pp_u64map_slot(&in->counts, rec.u.sample.id);
-			*c = (void *)((uintptr_t)*c + 1);
+			/* per event type: a count for each id the samples claim would be unbounded */
+			if (ana_session_type(s, rec.u.sample.id)) {
+				void **c = pp_u64map_slot(&in->counts, rec.u.sample.id);
+				*c = (void *)((uintptr_t)*c + 1);
+			}
 			if (!in->first_ns)
 				in->first_ns = rec.time_ns;
 			in->last_ns = rec.time_ns;
@@ -55,6 +59,8 @@ static int scan(struct ana_session *s, struct info *in)
 		}
 		case PPF_REC_COUNTER:
 			for (uint32_t i = 0; i < rec.u.counter.nr; i++) {
+				if (!ana_session_type(s, rec.u.counter.v[i].id))
+					continue;
 				void **c = pp_u64map_slot(&in->readings, rec.u.counter.v[i].id);
 				*c = (void *)((uintptr_t)*c + 1);
 			}
@@ -64,13 +70,15 @@ static int scan(struct ana_session *s, struct info *in)
 			in->nr_readings++;
 			break;
 		case PPF_REC_LOST: {
+			/* counts from the capture: 2^64-1 and 5 is not 4 */
+			in->lost_sat |= pp_sat_add(&in->nr_lost, rec.u.lost.count);
+			if (rec.u.lost.cpu >= PP_LIMIT_CPUS)
+				break;	/* in the sum only: no CPU has that number */
 			void **c = pp_u64map_slot(&in->lost, rec.u.lost.cpu);
 			uint64_t v = (uintptr_t)*c;
 
-			/* counts from the capture: 2^64-1 and 5 is not 4 */
 			in->lost_sat |= pp_sat_add(&v, rec.u.lost.count);
 			*c = (void *)(uintptr_t)v;
-			in->lost_sat |= pp_sat_add(&in->nr_lost, rec.u.lost.count);
 			break;
 		}
 		case PPF_REC_KSYM: in->nr_ksyms++; break;

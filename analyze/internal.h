@@ -95,6 +95,10 @@ struct ana_session {
 	uint64_t comm_serial;		/* the last ana_task.comm_id handed out */
 	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
 	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
+	/* the side-band budget (common/limits.h): bytes kept for the capture besides the symtab's */
+	uint64_t sb_bytes, sb_limit;
+	bool sb_full;			/* passed: what the capture adds is ignored (warned once) */
+	struct ana_task sb_spill;	/* task_get()'s answer for a task not kept */
 
 	bool have_sync;
 	uint64_t sync_perf_ns, sync_real_ns;

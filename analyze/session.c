@@ -19,9 +19,11 @@
 
 #include "analyze/internal.h"
 #include "common/expr.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "common/sat.h"
 #include "common/symbolize.h"
+#include "common/units.h"
 
 /* libtraceevent's %pS / %ps: kernel symbols from the capture's kallsyms. */
 static char *tep_ksym_resolver(void *priv, unsigned long long *addrp, char **modp)
@@ -48,6 +50,50 @@ static unsigned read_ahead_flag(void)
 	if (e && !strcmp(e, "0"))
 		return 0;
 	return sysconf(_SC_NPROCESSORS_ONLN) > 1 ? PPF_READ_AHEAD : 0;
+}
+
+/* The side-band budget: PP_LIMIT_SIDEBAND, or PP_SIDEBAND_MAX (a size: 512M, 4G). */
+static uint64_t sideband_limit(void)
+{
+	const char *e = getenv("PP_SIDEBAND_MAX");
+	uint64_t v;
+
+	if (!e || !*e)
+		return PP_LIMIT_SIDEBAND;
+	if (pp_parse_size(e, &v) || !v) {
+		pp_warn("PP_SIDEBAND_MAX='%s' is not a size: the limit stays %llu MiB", e,
+			(unsigned long long)(PP_LIMIT_SIDEBAND >> 20));
+		return PP_LIMIT_SIDEBAND;
+	}
+	return v;
+}
+
+/*
+ * Room for more side-band state: tasks, host keys, syscall names, event types
+ * (charged to s->sb_bytes as they are added) and symbols, binaries and maps
+ * (the symtab counts its own).  Once the budget is spent the capture's
+ * additions are ignored, and a warning says so once: a capture that claims
+ * 10^9 tasks or a 4 GB symbol table is read in bounded memory.
+ */
+static bool sb_room(struct ana_session *s)
+{
+	size_t sym = s->syms ? pp_symtab_mem(s->syms) : 0;
+
+	if (!s->sb_limit)	/* a session not made by ana_session_open() (a state's) */
+		s->sb_limit = sideband_limit();
+	if (s->sb_bytes + sym <= s->sb_limit)
+		return true;
+	if (!s->sb_full) {
+		char lim[32], t[32], y[32];
+
+		s->sb_full = true;
+		pp_warn("%s: the capture's side-band data passed the %s limit (%zu tasks: %s, symbols "
+			"and maps: %s): later tasks, symbols and maps are ignored (PP_SIDEBAND_MAX "
+			"raises the limit)", s->path, pp_format_bytes(s->sb_limit, lim, sizeof(lim)),
+			s->tasks.nr, pp_format_bytes(s->sb_bytes, t, sizeof(t)),
+			pp_format_bytes(sym, y, sizeof(y)));
+	}
+	return false;
 }
 
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
@@ -145,24 +191,42 @@ static void host_set(struct ana_session *s, const char *k, const char *v)
 {
 	for (size_t i = 0; i < s->nr_host; i++)
 		if (!strcmp(s->host_keys[i], k)) {
+			if (strlen(v) > strlen(s->host_vals[i]) && !sb_room(s))
+				return;
+			s->sb_bytes += strlen(v) + 1;	/* freed ones are not given back: a bound */
 			free(s->host_vals[i]);
 			s->host_vals[i] = pp_xstrdup(v);
 			return;
 		}
-	if (s->nr_host >= 100000)
+	if (s->nr_host >= PP_LIMIT_HOST_KEYS || !sb_room(s))
 		return;	/* a hostile file: stop growing */
+	s->sb_bytes += strlen(k) + strlen(v) + 2 + 4 * sizeof(char *);
 	s->host_keys = pp_xrealloc(s->host_keys, (s->nr_host + 1) * sizeof(char *));
 	s->host_vals = pp_xrealloc(s->host_vals, (s->nr_host + 1) * sizeof(char *));
 	s->host_keys[s->nr_host] = pp_xstrdup(k);
 	s->host_vals[s->nr_host++] = pp_xstrdup(v);
 }
 
+/*
+ * The task of @tid, made when new.  Past the side-band budget a new task is
+ * not kept: the answer is a blank scratch task (tid 0: no cache matches it),
+ * whatever the caller writes into it is forgotten.
+ */
 static struct ana_task *task_get(struct ana_session *s, uint32_t tid)
 {
+	struct ana_task *t = pp_u64map_get(&s->tasks, tid);
+
+	if (t)
+		return t;
+	if (!sb_room(s)) {
+		memset(&s->sb_spill, 0, sizeof(s->sb_spill));
+		return &s->sb_spill;
+	}
 	void **slot = pp_u64map_slot(&s->tasks, tid);
 
+	s->sb_bytes += sizeof(struct ana_task) + 2 * sizeof(struct pp_u64map_slot);
 	if (!*slot) {
-		struct ana_task *t = pp_xcalloc(1, sizeof(*t));
+		t = pp_xcalloc(1, sizeof(*t));
 		t->tid = tid;
 		t->pid = tid;
 		*slot = t;
@@ -445,11 +509,23 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		if (!strcmp(rec->u.kv.key, "page_size"))
 			tep_set_page_size(s->tep, atoi(rec->u.kv.value) > 0 ? atoi(rec->u.kv.value) : 4096);
 		break;
-	case PPF_REC_EVENT_DESC:
-		return ana_evtype_add(s, &rec->u.event);
+	case PPF_REC_EVENT_DESC: {
+		const struct ppf_event_desc *e = &rec->u.event;
+
+		if (ana_session_type(s, e->id))
+			return 0;	/* a repeated description (rotation) */
+		if (s->nr_types >= PP_LIMIT_EVENT_TYPES || !sb_room(s))
+			return 0;	/* its samples are skipped as those of an unknown event */
+		/* libtraceevent's event, fields and print arguments: a few times the text */
+		s->sb_bytes += 4096 + 4 * strlen(e->format) + strlen(e->name) + strlen(e->selector) +
+			       strlen(e->filter) + e->attr_sz;
+		return ana_evtype_add(s, e);
+	}
 	case PPF_REC_SYSCALL:
-		if (!pp_u64map_get(&s->syscalls, rec->u.syscall.nr))
+		if (!pp_u64map_get(&s->syscalls, rec->u.syscall.nr) && sb_room(s)) {
+			s->sb_bytes += strlen(rec->u.syscall.name) + 1 + 2 * sizeof(struct pp_u64map_slot);
 			pp_u64map_put(&s->syscalls, rec->u.syscall.nr, pp_xstrdup(rec->u.syscall.name));
+		}
 		break;
 	case PPF_REC_TASK:
 		t = task_get(s, rec->u.task.tid);
@@ -483,7 +559,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 			t->comm_id = parent->comm_id;	/* the same text */
 		}
 		if (rec->u.task_event.pid != rec->u.task_event.ppid &&
-		    rec->u.task_event.pid == rec->u.task_event.tid)
+		    rec->u.task_event.pid == rec->u.task_event.tid && sb_room(s))
 			pp_symtab_task_fork(s->syms, rec->u.task_event.ppid, rec->u.task_event.pid,
 					    rec->time_ns);
 		break;
@@ -500,13 +576,16 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		struct pp_mmap_ev ev = { rec->time_ns, m->pid, m->tid, m->addr, m->len, m->pgoff,
 					 m->path, m->build_id, m->build_id_sz };
 
-		pp_symtab_map_add(s->syms, m->pid, rec->time_ns, m->addr, m->len, m->pgoff, m->path,
-				  m->build_id, m->build_id_sz);
+		if (sb_room(s))
+			pp_symtab_map_add(s->syms, m->pid, rec->time_ns, m->addr, m->len, m->pgoff,
+					  m->path, m->build_id, m->build_id_sz);
 		for (size_t i = 0; i < s->nr_azs; i++)
 			s->azs[i]->ops->mmap(s->azs[i], &ev);
 		break;
 	}
 	case PPF_REC_KSYM:
+		if (!sb_room(s))
+			break;
 		pp_symtab_ksym_add(s->syms, rec->u.ksym.addr, rec->u.ksym.type, rec->u.ksym.name,
 				   rec->u.ksym.module);
 		s->ksyms_final = false;
@@ -524,7 +603,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		unsigned f = ((rec->u.dso.flags & PPF_DSO_JITMAP) ? PP_DSO_JIT : 0) |
 			     ((rec->u.dso.flags & PPF_DSO_DEBUGINFO) ? PP_DSO_DEBUGINFO : 0);
 		uint32_t jpid;
-		if (pp_symtab_dso_get(s->syms, rec->u.dso.build_id, rec->u.dso.build_id_sz,
+		if (sb_room(s) && pp_symtab_dso_get(s->syms, rec->u.dso.build_id, rec->u.dso.build_id_sz,
 				      rec->u.dso.path, f, &d) >= 0 && d) {
 			pp_dso_set_text(d, rec->u.dso.text_vaddr, rec->u.dso.text_offset);
 			pp_u64map_put(&s->dsos, 0, d);
@@ -535,7 +614,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 	}
 	case PPF_REC_SYM: {
 		struct pp_dso *d = pp_u64map_get(&s->dsos, 0);
-		if (d)
+		if (d && sb_room(s))
 			pp_dso_sym_add(d, rec->u.sym.start, rec->u.sym.size, rec->u.sym.name);
 		break;
 	}

@@ -80,6 +80,7 @@ struct pp_symtab {
 	struct pidmap procs;
 	struct sym_proc *last_proc;
 	struct sym_cache_ent cache[SYM_CACHE_SZ];
+	size_t mem;			/* bytes allocated for what was added (pp_symtab_mem()) */
 };
 
 #define KERNEL_DSO "[kernel.kallsyms]"

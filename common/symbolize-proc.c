@@ -67,6 +67,12 @@ static struct pp_dso *map_dso(struct pp_symtab *st, struct sym_map *m)
 	return m->dso;
 }
 
+/* bytes of @p's map arrays: what a change to them charges to pp_symtab_mem() */
+static size_t proc_bytes(const struct sym_proc *p)
+{
+	return p ? (p->alloc_live + p->alloc_old + p->alloc_big) * sizeof(struct sym_map) : 0;
+}
+
 static size_t pid_slot(const struct pidmap *m, uint32_t pid)
 {
 	size_t i = (pid * 0x9e3779b1u) & (m->cap - 1);
@@ -102,12 +108,14 @@ static struct sym_proc *proc_get(struct pp_symtab *st, uint32_t pid)
 
 		m->cap = old.cap ? old.cap * 2 : 256;
 		m->slots = pp_xcalloc(m->cap, sizeof(*m->slots));
+		st->mem += (m->cap - old.cap) * sizeof(*m->slots);
 		for (size_t i = 0; i < old.cap; i++)
 			if (old.slots[i])
 				m->slots[pid_slot(m, old.slots[i]->pid)] = old.slots[i];
 		free(old.slots);
 	}
 	p = pp_xcalloc(1, sizeof(*p));
+	st->mem += sizeof(*p);
 	p->pid = pid;
 	p->old_sorted = true;
 	m->slots[pid_slot(m, pid)] = p;
@@ -240,7 +248,12 @@ int pp_symtab_map_add(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint
 		pp_symtab__bid_hex(build_id, build_id_sz, hex);
 		m.bid = pp_symtab__intern(st, hex);
 	}
-	return proc_map_insert(proc_get(st, pid), &m);
+	struct sym_proc *p = proc_get(st, pid);
+	size_t before = proc_bytes(p);
+	int rc = proc_map_insert(p, &m);
+
+	st->mem += proc_bytes(p) - before;
+	return rc;
 }
 
 static void proc_retire_all(struct sym_proc *p, uint64_t time_ns)
@@ -271,10 +284,13 @@ void pp_symtab_task_fork(struct pp_symtab *st, uint32_t ppid, uint32_t pid, uint
 	if (pid == ppid)
 		return;
 	child = proc_get(st, pid);
+	size_t before = proc_bytes(child);
 	proc_retire_all(child, time_ns);
 	parent = proc_find(st, ppid);
-	if (!parent || !(parent->nr_live + parent->nr_old + parent->nr_big))
+	if (!parent || !(parent->nr_live + parent->nr_old + parent->nr_big)) {
+		st->mem += proc_bytes(child) - before;
 		return;
+	}
 	/* the parent's mappings valid at time_ns, live or already replaced */
 	v = pp_xmalloc((parent->nr_live + parent->nr_old + parent->nr_big) * sizeof(*v));
 	for (size_t i = 0; i < parent->nr_live; i++)
@@ -294,14 +310,17 @@ void pp_symtab_task_fork(struct pp_symtab *st, uint32_t ppid, uint32_t pid, uint
 			break;
 	}
 	free(v);
+	st->mem += proc_bytes(child) - before;
 }
 
 void pp_symtab_task_exec(struct pp_symtab *st, uint32_t pid, uint64_t time_ns)
 {
 	struct sym_proc *p = proc_find(st, pid);
+	size_t before = proc_bytes(p);
 
 	if (p)
 		proc_retire_all(p, time_ns);
+	st->mem += proc_bytes(p) - before;
 }
 
 void pp_symtab_task_exit(struct pp_symtab *st, uint32_t pid, uint64_t time_ns)

@@ -25,8 +25,9 @@
 
 #define POOL_CHUNK (64 * 1024)
 
-static const char *pool_strndup(struct pool_chunk **head, const char *s, size_t len)
+static const char *pool_strndup(struct pp_symtab *st, const char *s, size_t len)
 {
+	struct pool_chunk **head = &st->pool;
 	struct pool_chunk *c = *head, *n;
 	size_t need = len + 1;
 	char *r;
@@ -35,6 +36,7 @@ static const char *pool_strndup(struct pool_chunk **head, const char *s, size_t 
 		size_t sz = need > POOL_CHUNK / 4 ? need : POOL_CHUNK;
 
 		n = pp_xmalloc(sizeof(*n) + sz);
+		st->mem += sizeof(*n) + sz;
 		n->size = sz;
 		n->used = 0;
 		if (sz == need && c) {
@@ -90,7 +92,7 @@ static void *strmap_get(const struct strmap *m, const char *key, const char **st
 }
 
 /* @key must outlive the map (a pool string); an existing key gets @val replaced. */
-static void strmap_put(struct strmap *m, const char *key, void *val)
+static void strmap_put(struct pp_symtab *st, struct strmap *m, const char *key, void *val)
 {
 	uint64_t h = hash_str(key);
 	struct strmap_slot *s;
@@ -100,6 +102,7 @@ static void strmap_put(struct strmap *m, const char *key, void *val)
 
 		m->cap = old.cap ? old.cap * 2 : 64;
 		m->slots = pp_xcalloc(m->cap, sizeof(*m->slots));
+		st->mem += (m->cap - old.cap) * sizeof(*m->slots);
 		for (size_t i = 0; i < old.cap; i++)
 			if (old.slots[i].key)
 				*strmap_slot(m, old.slots[i].key, old.slots[i].hash) = old.slots[i];
@@ -120,8 +123,8 @@ const char *pp_symtab__intern(struct pp_symtab *st, const char *s)
 
 	if (stored)
 		return stored;
-	stored = pool_strndup(&st->pool, s, strlen(s));
-	strmap_put(&st->strings, stored, (void *)stored);
+	stored = pool_strndup(st, s, strlen(s));
+	strmap_put(st, &st->strings, stored, (void *)stored);
 	return stored;
 }
 
@@ -138,12 +141,16 @@ void pp_symtab__bid_hex(const uint8_t *bid, size_t sz, char *out)
 
 /* --- symbol vectors ----------------------------------------------------------- */
 
-static int symvec_push(struct symvec *sv, const struct sym *s)
+static int symvec_push(struct pp_symtab *st, struct symvec *sv, const struct sym *s)
 {
 	if (sv->nr >= PP_SYM_MAX_SYMS)
 		return PP_ERANGE;
 	if (sv->nr == sv->alloc) {
+		size_t old = sv->alloc;
+
 		sv->alloc = sv->alloc ? sv->alloc * 2 : 256;
+		/* and the dense array of starts the first lookup makes */
+		st->mem += (sv->alloc - old) * (sizeof(*sv->v) + sizeof(*sv->starts));
 		sv->v = pp_xrealloc(sv->v, sv->alloc * sizeof(*sv->v));
 	}
 	sv->v[sv->nr] = *s;
@@ -238,7 +245,7 @@ static const char *sym_display(struct pp_symtab *st, struct sym *s)
 		return s->name;
 	if (!s->dem) {
 		d = pp_sym_demangle_dup(s->name, !(st->flags & PP_SYMTAB_NO_PARAMS));
-		s->dem = d ? pool_strndup(&st->pool, d, strlen(d)) : s->name;
+		s->dem = d ? pool_strndup(st, d, strlen(d)) : s->name;
 		free(d);
 	}
 	return s->dem;
@@ -328,8 +335,8 @@ int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const cha
 		s.dso = pp_symtab__intern(st, KERNEL_DSO);
 	}
 	s.rank = type == 'T' ? 0 : type == 't' ? 1 : (type == 'W' || type == 'w') ? 2 : 3;
-	s.name = pool_strndup(&st->pool, name, strlen(name));
-	return symvec_push(&st->ksyms, &s);
+	s.name = pool_strndup(st, name, strlen(name));
+	return symvec_push(st, &st->ksyms, &s);
 }
 
 void pp_symtab_ksyms_finalize(struct pp_symtab *st)
@@ -377,19 +384,20 @@ int pp_symtab_dso_get(struct pp_symtab *st, const uint8_t *build_id, size_t buil
 	}
 	if (d) {
 		if (path && !strmap_get(&st->dso_by_path, path, NULL))
-			strmap_put(&st->dso_by_path, pp_symtab__intern(st, path), d);
+			strmap_put(st, &st->dso_by_path, pp_symtab__intern(st, path), d);
 		*out = d;
 		return 1;
 	}
 	d = pp_xcalloc(1, sizeof(*d));
+	st->mem += sizeof(*d) + sizeof(d);
 	d->st = st;
 	d->flags = flags;
 	d->path = path ? pp_symtab__intern(st, path) : "";
 	d->bid = bid ? pp_symtab__intern(st, bid) : "";
 	if (bid)
-		strmap_put(&st->dso_by_bid, d->bid, d);
+		strmap_put(st, &st->dso_by_bid, d->bid, d);
 	if (path && !strmap_get(&st->dso_by_path, path, NULL))
-		strmap_put(&st->dso_by_path, d->path, d);
+		strmap_put(st, &st->dso_by_path, d->path, d);
 	if (st->nr_dsos == st->alloc_dsos) {
 		st->alloc_dsos = st->alloc_dsos ? st->alloc_dsos * 2 : 16;
 		st->dsos = pp_xrealloc(st->dsos, st->alloc_dsos * sizeof(*st->dsos));
@@ -414,8 +422,8 @@ int pp_dso_sym_add(struct pp_dso *d, uint64_t start, uint64_t size, const char *
 	s.rank = (uint8_t)((size ? 0 : 128) | us);
 	if (size && start + size - 1 < start)
 		return PP_ERANGE;
-	s.name = pool_strndup(&d->st->pool, name, strlen(name));
-	return symvec_push(&d->syms, &s);
+	s.name = pool_strndup(d->st, name, strlen(name));
+	return symvec_push(d->st, &d->syms, &s);
 }
 
 void pp_dso_set_text(struct pp_dso *d, uint64_t text_vaddr, uint64_t text_offset)
@@ -448,6 +456,11 @@ const char *pp_dso_path(const struct pp_dso *d)
 const char *pp_dso_build_id(const struct pp_dso *d)
 {
 	return d->bid;
+}
+
+size_t pp_symtab_mem(const struct pp_symtab *st)
+{
+	return st->mem;
 }
 
 size_t pp_dso_nr_syms(const struct pp_dso *d)

@@ -24,15 +24,17 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "limits.h"
+
 struct pp_symtab;
 struct pp_dso;
 
-/* Bounds applied to untrusted input (a capture is a file from someone else). */
-#define PP_SYM_MAX_NAME 65536		/* bytes in one symbol name or path */
-#define PP_SYM_MAX_SYMS (1u << 24)	/* symbols in one DSO or in the kernel table */
-#define PP_SYM_MAX_BUILD_ID 64		/* bytes of a build id */
-#define PP_SYM_MAX_LIVE_MAPS (1u << 17)	/* current mappings of one process */
-#define PP_SYM_MAX_OLD_MAPS (1u << 20)	/* replaced mappings kept for one process */
+/* Bounds applied to untrusted input (a capture is a file from someone else): limits.h. */
+#define PP_SYM_MAX_NAME PP_LIMIT_SYM_NAME	/* bytes in one symbol name or path */
+#define PP_SYM_MAX_SYMS PP_LIMIT_SYMS		/* symbols in one DSO or in the kernel table */
+#define PP_SYM_MAX_BUILD_ID PP_LIMIT_BUILD_ID	/* bytes of a build id */
+#define PP_SYM_MAX_LIVE_MAPS PP_LIMIT_LIVE_MAPS	/* current mappings of one process */
+#define PP_SYM_MAX_OLD_MAPS PP_LIMIT_OLD_MAPS	/* replaced mappings kept for one process */
 #define PP_KSYM_TAIL_MAX 16384		/* size given to the last symbol of a module */
 
 enum pp_symtab_flags {
@@ -88,6 +90,13 @@ struct pp_symtab *pp_symtab_new(unsigned flags);
 
 /** pp_symtab_free() - free the symtab, its DSOs and every string it returned; NULL is fine. */
 void pp_symtab_free(struct pp_symtab *st);
+
+/**
+ * pp_symtab_mem() - bytes the symtab allocated for what was added to it: symbols, names,
+ * paths, DSOs, processes and their maps (what a capture's side-band budget is charged;
+ * limits.h).  Demangled names made by lookups are counted too; the fixed part is not.
+ */
+size_t pp_symtab_mem(const struct pp_symtab *st);
 
 /* --- Kernel ---------------------------------------------------------------- */
 

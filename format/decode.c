@@ -213,11 +213,13 @@ static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_
 	en = dec_varint(r);
 	gap = dec_varint(r);
 	c->nr = dec_varint32(r);
-	if (r->bad || !c->nr || c->nr > PPF_COUNTER_MAX || flags > 1)
+	if (r->bad || !c->nr || flags > 1)
 		return PP_EBAD_RECORD;
+	if (c->nr > PPF_COUNTER_MAX)
+		return PP_ELIMIT;
 	v = arena_alloc(&d->arena, c->nr * sizeof(*v));
 	if (!v)
-		return -ENOMEM;
+		return PP_ELIMIT;	/* the segment's decoded counters and stacks passed the arena's limit */
 	for (uint32_t i = 0; i < c->nr; i++) {
 		uint64_t idm = dec_varint(r), x;
 		struct ppf_ctr_slot *e;
@@ -268,8 +270,10 @@ static int decode_stack(struct ppf_decoder *d, struct ppf_rbuf *r)
 	uint32_t id = dec_varint32(r), nr = dec_varint32(r);
 	uint64_t *f;
 
-	if (r->bad || id != d->nr_stacks + 1 || nr == 0 || nr > PPF_MAX_STACK)
+	if (r->bad || id != d->nr_stacks + 1 || nr == 0)
 		return PP_EBAD_RECORD;
+	if (nr > PPF_MAX_STACK)
+		return PP_ELIMIT;
 	if (d->nr_stacks == d->cap_stacks) {
 		size_t cap = d->cap_stacks ? d->cap_stacks * 2 : 256;
 		struct ppf_stack_ref *s = realloc(d->stacks, cap * sizeof(*s));
@@ -280,7 +284,7 @@ static int decode_stack(struct ppf_decoder *d, struct ppf_rbuf *r)
 	}
 	f = arena_alloc(&d->arena, nr * sizeof(uint64_t));
 	if (!f)
-		return PP_EBAD_RECORD;
+		return PP_ELIMIT;
 	f[0] = dec_varint(r);
 	for (uint32_t i = 1; i < nr; i++)
 		f[i] = f[i - 1] + (uint64_t)unzigzag(dec_varint(r));
@@ -643,7 +647,7 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 	default:
 		break;		/* unknown: the caller sees type, body and body_sz */
 	}
-	return r->bad ? PP_EBAD_RECORD : 0;
+	return r->bad ? (r->over ? PP_ELIMIT : PP_EBAD_RECORD) : 0;
 }
 
 int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
@@ -670,7 +674,7 @@ int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 		return decode_sample(d, rec, p, p + len, end);
 	body.p = p;
 	body.end = p + len;
-	body.bad = false;
+	body.bad = body.over = false;
 	if (type >= PPF_REC_TIMED_FIRST && type <= PPF_REC_TIMED_LAST) {
 		uint64_t dt = d->time_col ? dec_varint(&d->tcol) : rb_varint(&body);
 		if (body.bad || d->tcol.bad || dt > UINT64_MAX - d->last_ns)

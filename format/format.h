@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/limits.h"
+
 #ifndef PP_MUST_CHECK
 #define PP_MUST_CHECK __attribute__((warn_unused_result))
 #endif
@@ -39,11 +41,11 @@
 #define PPF_TRAILER_SZ 16
 #define PPF_ENDIAN_TAG 0x01020304u
 
-/* Bounds a reader enforces before it allocates anything. */
-#define PPF_SEG_MAX_RAW (64u << 20)	/* usize */
-#define PPF_SEG_MAX_COMP (65u << 20)	/* csize */
-#define PPF_MAX_STACK 1024		/* frames in one STACK record */
-#define PPF_MAX_STR (1u << 20)		/* one string field */
+/* Bounds a reader enforces before it allocates anything (common/limits.h). */
+#define PPF_SEG_MAX_RAW PP_LIMIT_SEG_RAW	/* usize */
+#define PPF_SEG_MAX_COMP PP_LIMIT_SEG_COMP	/* csize */
+#define PPF_MAX_STACK PP_LIMIT_STACK		/* frames in one STACK record */
+#define PPF_MAX_STR PP_LIMIT_STR		/* one string field */
 
 enum ppf_seg_kind {
 	PPF_SEG_META = 1,	/* KV, EVENT_DESC, TASK, SYSCALL, snapshot MMAP ... */
@@ -249,7 +251,7 @@ struct ppf_counter_val {
 };
 
 /* The most counters one COUNTER record holds (a group the kernel reads at once). */
-#define PPF_COUNTER_MAX 64
+#define PPF_COUNTER_MAX PP_LIMIT_COUNTERS
 
 /*
  * A COUNTER record: counting-mode events read at one instant (a timer read,
@@ -388,7 +390,7 @@ int ppf_writer_open_cb(ppf_sink_fn fn, void *arg, const struct ppf_writer_opts *
  * sequence number, and indexed.  Index segments are refused (the writer
  * makes its own).  Timed records that follow must not be older than the
  * segment's last_ns.
- * Return: 0, PP_EBAD_MAGIC/PP_EBAD_CRC/PP_EBAD_LENGTH for a bad segment
+ * Return: 0, PP_EBAD_MAGIC/PP_EBAD_CRC/PP_EBAD_LENGTH/PP_ELIMIT for a bad segment
  * (the writer stays usable), or the writer's sticky error.
  */
 int ppf_writer_put_segment(struct ppf_writer *w, const void *seg, size_t len) PP_MUST_CHECK;

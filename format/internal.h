@@ -74,6 +74,7 @@ static inline int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_
 struct ppf_rbuf {
 	const uint8_t *p, *end;
 	bool bad;
+	bool over;		/* what made it bad is a length over a limit (PP_ELIMIT) */
 };
 
 static inline uint64_t rb_varint(struct ppf_rbuf *r)
@@ -131,6 +132,7 @@ static inline const char *rb_str(struct ppf_rbuf *r)
 	const uint8_t *p;
 
 	if (r->bad || n > PPF_MAX_STR) {
+		r->over |= !r->bad;
 		r->bad = true;
 		return "";
 	}
@@ -194,7 +196,7 @@ struct ppf_seg_hdr {
 };
 
 void ppf_seg_hdr_encode(const struct ppf_seg_hdr *h, uint8_t out[PPF_SEG_HDR_SZ]);
-/* Return 0, or PP_EBAD_MAGIC / PP_EBAD_CRC / PP_EBAD_LENGTH for a header not to be trusted. */
+/* Return 0, or PP_EBAD_MAGIC / PP_EBAD_CRC / PP_EBAD_LENGTH / PP_ELIMIT (sizes over the limits) for a header not to be trusted. */
 int ppf_seg_hdr_decode(const uint8_t in[PPF_SEG_HDR_SZ], struct ppf_seg_hdr *h);
 
 void ppf_file_hdr_encode(uint64_t created_ns, uint8_t out[PPF_FILE_HDR_SZ]);
@@ -238,7 +240,7 @@ static inline uint32_t ppf_xor_key(bool per_cpu, uint64_t id, uint64_t cpu)
 
 	return k < PPF_XOR_MAX_ID ? (uint32_t)k : PPF_XOR_MAX_ID;	/* ids are < 2^32 */
 }
-#define PPF_DECODE_MAX_ARENA (512u << 20)
+#define PPF_DECODE_MAX_ARENA PP_LIMIT_DECODE_ARENA
 
 struct ppf_stack_ref {
 	const uint64_t *frames;

@@ -64,7 +64,7 @@ struct ppf_reader {
 	uint64_t next_off;
 	struct ppf_wbuf next_payload, next_raw;
 	struct ppf_index_entry *idx;	/* from the trailer's index, sorted by offset */
-	size_t nr_idx;
+	size_t nr_idx, cap_idx;
 };
 
 static void set_msg(struct ppf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -230,6 +230,18 @@ static int collect_index(const struct ppf_record *rec, void *arg)
 		return 0;
 	if (r->nr_idx && rec->u.index.offset <= r->idx[r->nr_idx - 1].offset)
 		return PP_EBAD_RECORD;
+	/* as many entries as the payload holds, whatever the header's nr_records says */
+	if (r->nr_idx == PP_LIMIT_INDEX_ENTRIES)
+		return PP_ELIMIT;
+	if (r->nr_idx == r->cap_idx) {
+		size_t cap = r->cap_idx ? 2 * r->cap_idx : 256;
+		struct ppf_index_entry *n = realloc(r->idx, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		r->idx = n;
+		r->cap_idx = cap;
+	}
 	r->idx[r->nr_idx++] = rec->u.index;
 	return 0;
 }
@@ -243,12 +255,11 @@ static void load_index(struct ppf_reader *r, uint64_t off, uint64_t size)
 
 	if (pread(r->fd, hb, sizeof(hb), (off_t)off) != (ssize_t)sizeof(hb) ||
 	    ppf_seg_hdr_decode(hb, &h) || h.kind != PPF_SEG_INDEX ||
-	    off + PPF_SEG_HDR_SZ + h.csize > size || h.nr_records > h.usize)
+	    off + PPF_SEG_HDR_SZ + h.csize > size)
 		return;
 	c = malloc(h.csize ? h.csize : 1);
 	u = malloc(h.usize ? h.usize : 1);
-	r->idx = calloc(h.nr_records ? h.nr_records : 1, sizeof(*r->idx));
-	if (!c || !u || !r->idx ||
+	if (!c || !u ||
 	    pread(r->fd, c, h.csize, (off_t)(off + PPF_SEG_HDR_SZ)) != (ssize_t)h.csize ||
 	    ppf_crc32c(0, c, h.csize) != h.payload_crc)
 		goto out;
@@ -265,7 +276,7 @@ out:
 	if (!r->info.has_index) {
 		free(r->idx);
 		r->idx = NULL;
-		r->nr_idx = 0;
+		r->nr_idx = r->cap_idx = 0;
 	}
 	free(c);
 	free(u);
@@ -652,7 +663,7 @@ static int __attribute__((noinline)) reader_next_slow(struct ppf_reader *r, stru
 			continue;
 		if (rc == -ENOMEM)
 			return rc;
-		problem(r, r->seg.seq, r->seg.offset, PP_EBAD_RECORD, 0);
+		problem(r, r->seg.seq, r->seg.offset, rc == PP_ELIMIT ? PP_ELIMIT : PP_EBAD_RECORD, 0);
 		if (r->flags & PPF_READ_STRICT)
 			return rc;
 	}

@@ -83,10 +83,11 @@ int ppf_seg_hdr_decode(const uint8_t in[PPF_SEG_HDR_SZ], struct ppf_seg_hdr *h)
 	h->nr_records = get_le32(in + 40);
 	h->nr_samples = get_le32(in + 44);
 	h->payload_crc = get_le32(in + 48);
-	if (get_le16(in + 52) != PPF_SEG_HDR_SZ || h->usize > PPF_SEG_MAX_RAW ||
-	    h->csize > PPF_SEG_MAX_COMP || h->last_ns < h->first_ns ||
+	if (get_le16(in + 52) != PPF_SEG_HDR_SZ || h->last_ns < h->first_ns ||
 	    (!(h->flags & PPF_SEGF_ZSTD) && h->csize != h->usize))
 		return PP_EBAD_LENGTH;
+	if (h->usize > PPF_SEG_MAX_RAW || h->csize > PPF_SEG_MAX_COMP)
+		return PP_ELIMIT;	/* a segment "of 4 GB": refused before anything is allocated */
 	return 0;
 }
 

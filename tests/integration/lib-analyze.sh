@@ -7,8 +7,20 @@
 
 CAPBUILD=${PP_CAPBUILD:-$PP_LOAD/../tests/capbuild}
 [ -x "$CAPBUILD" ] || { echo "missing $CAPBUILD: run make first"; exit 1; }
+CAPHOSTILE=$PP_LOAD/../tests/caphostile
 TZ=UTC
 export TZ
+
+# peak_rss NAME CMD...: run CMD (stdout to NAME.out, stderr to NAME.err); print its peak RSS
+# in KiB; fail on a non-zero exit.  NAME.rss keeps the number.
+peak_rss() {
+	_n=$1
+	shift
+	python3 "$TOP/tests/integration/peakrss.py" "$_n.out" "$_n.err" "$@" >"$_n.rss"
+	_rc=$?
+	[ $_rc -eq 0 ] || { cat "$_n.err" >&2; echo "FAIL: '$*' exited $_rc" >&2; exit 1; }
+	cat "$_n.rss"
+}
 
 # build_fixture NAME [OUT]: build $FIX/NAME.desc into OUT (default NAME.ppcap)
 build_fixture() {

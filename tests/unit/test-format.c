@@ -536,11 +536,11 @@ static void test_ppf__bounds(void)
 	struct ppf_seg_hdr out;
 
 	ppf_seg_hdr_encode(&h, b);
-	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_EBAD_LENGTH);
+	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_ELIMIT);
 	h.usize = 100;
 	h.csize = PPF_SEG_MAX_COMP + 1;
 	ppf_seg_hdr_encode(&h, b);
-	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_EBAD_LENGTH);
+	CU_ASSERT_EQUAL(ppf_seg_hdr_decode(b, &out), PP_ELIMIT);
 	h.csize = 50;
 	h.flags = 0;	/* stored raw but csize != usize */
 	ppf_seg_hdr_encode(&h, b);
@@ -551,10 +551,12 @@ static void test_ppf__bounds(void)
 	CU_ASSERT_EQUAL(ppf_segment_decode(rec, sizeof(rec), 0, 0, NULL, NULL), PP_EBAD_RECORD);
 	uint8_t s2[] = { PPF_REC_SAMPLE, 7, 0, PPF_SF_STACK, 1, 0, 1, 1, 5 };	/* undefined stack */
 	CU_ASSERT_EQUAL(ppf_segment_decode(s2, sizeof(s2), 0, 0, NULL, NULL), PP_EBAD_RECORD);
-	uint8_t s3[] = { PPF_REC_KV, 4, 0x80, 0x80, 0x80, 0x10 };	/* string longer than the body */
-	CU_ASSERT_EQUAL(ppf_segment_decode(s3, sizeof(s3), 0, 0, NULL, NULL), PP_EBAD_RECORD);
+	uint8_t s3[] = { PPF_REC_KV, 4, 0x80, 0x80, 0x80, 0x10 };	/* a 32 MiB string: over the limit */
+	CU_ASSERT_EQUAL(ppf_segment_decode(s3, sizeof(s3), 0, 0, NULL, NULL), PP_ELIMIT);
+	uint8_t s5[] = { PPF_REC_KV, 3, 0x80, 0x01, 'a' };	/* 128 bytes: longer than the body */
+	CU_ASSERT_EQUAL(ppf_segment_decode(s5, sizeof(s5), 0, 0, NULL, NULL), PP_EBAD_RECORD);
 	uint8_t s4[] = { PPF_REC_STACK, 3, 1, 0x90, 0x4e };	/* 10000 frames: over the cap */
-	CU_ASSERT_EQUAL(ppf_segment_decode(s4, sizeof(s4), 0, 0, NULL, NULL), PP_EBAD_RECORD);
+	CU_ASSERT_EQUAL(ppf_segment_decode(s4, sizeof(s4), 0, 0, NULL, NULL), PP_ELIMIT);
 }
 
 static int count_unknown(const struct ppf_record *rec, void *arg)
