@@ -10,6 +10,9 @@
  * itself: segments skipped because their checksum or compression was bad,
  * and a file cut short.  The report ends with "ok" or the number of
  * problems, and pp-analyze exits 1 when there is any (a CI gate).
+ * State (--state-out): the instances' counts and the detail lines kept (the
+ * first of each kind, in the order they came); merged, counts add and the
+ * lines follow the states' order (time order for ranges of one capture).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +20,12 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "common/err.h"
 #include "common/sat.h"
 #include "common/table.h"
 #include "common/u64map.h"
+#include "common/vec.h"
+#include "common/wire.h"
 
 #define EC_MAX_DETAIL 10	/* detail lines per kind of problem */
 
@@ -30,14 +36,36 @@ struct ec_ins {
 	bool lost_sat;		/* the loss records claim more than 2^64-1 (common/sat.h) */
 };
 
+enum ec_kind { EC_LOST, EC_LATE, EC_DISORDER, EC_NR_KINDS };
+
+/* A detail line: at most EC_MAX_DETAIL of each kind are kept, in the order they came. */
+struct ec_line {
+	uint64_t time_ns;
+	enum ec_kind kind;
+	char *text;		/* with its newline */
+};
+
 struct ec_priv {
 	struct pp_u64map ins;	/* instance -> struct ec_ins */
 	struct ec_ins **list;
 	size_t nr, cap;
 	bool by_thread;
-	struct pp_buf detail;
-	unsigned nr_lost_lines, nr_late_lines, nr_disorder_lines;
+	struct ec_line *lines;
+	size_t nr_lines, cap_lines;
+	uint64_t nr_kind[EC_NR_KINDS];	/* lines of each kind there were */
+	unsigned kept[EC_NR_KINDS];	/* and kept */
 };
+
+/* Count a line of @kind; keep its text if it is among the first. */
+static void line_add(struct ec_priv *p, enum ec_kind kind, uint64_t time_ns, const char *text)
+{
+	p->nr_kind[kind]++;
+	if (p->kept[kind] >= EC_MAX_DETAIL)
+		return;
+	p->kept[kind]++;
+	struct ec_line l = { time_ns, kind, pp_xstrdup(text) };
+	PP_VEC_PUSH(p->lines, p->nr_lines, p->cap_lines, l);
+}
 
 static struct ec_ins *ins_get(struct ec_priv *p, uint32_t id)
 {
@@ -80,27 +108,25 @@ static void ec_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct ec_priv *p = az->priv;
 	struct ec_ins *in = ins_get(p, p->by_thread ? ev->tid : ev->cpu);
-	char name[32], ts[32];
+	char name[32], ts[32], line[512];
 
 	in->events++;
 	if (ev->flags & (1u << 7)) {	/* PPF_SF_LATE */
 		in->late++;
-		if (p->nr_late_lines++ < EC_MAX_DETAIL) {
-			ins_name(p, in->id, name, sizeof(name));
-			pp_buf_addf(&p->detail,
-				    "%s LATE %s at %s (written after the reorder window)\n", name,
-				    ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)));
-		}
+		ins_name(p, in->id, name, sizeof(name));
+		snprintf(line, sizeof(line), "%s LATE %s at %s (written after the reorder window)\n",
+			 name, ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)));
+		line_add(p, EC_LATE, ev->time_ns, line);
 	}
 	if (ev->time_ns < in->last_ns) {
+		char prev[32];
+
 		in->disorder++;
-		if (p->nr_disorder_lines++ < EC_MAX_DETAIL) {
-			char prev[32];
-			ins_name(p, in->id, name, sizeof(name));
-			pp_buf_addf(&p->detail, "%s out-of-order %s %s < %s\n", name,
-				    ev->type->name, ana_ts_str(ev->time_ns, ts, sizeof(ts)),
-				    ana_ts_str(in->last_ns, prev, sizeof(prev)));
-		}
+		ins_name(p, in->id, name, sizeof(name));
+		snprintf(line, sizeof(line), "%s out-of-order %s %s < %s\n", name, ev->type->name,
+			 ana_ts_str(ev->time_ns, ts, sizeof(ts)),
+			 ana_ts_str(in->last_ns, prev, sizeof(prev)));
+		line_add(p, EC_DISORDER, ev->time_ns, line);
 	} else {
 		in->last_ns = ev->time_ns;
 	}
@@ -110,7 +136,7 @@ static void ec_lost(struct pp_az *az, const struct pp_lost_ev *l)
 {
 	struct ec_priv *p = az->priv;
 	struct ec_ins *in;
-	char name[32], ts[32];
+	char name[32], ts[32], line[128];
 
 	if (p->by_thread)
 		in = ins_get(p, (uint32_t)-1);	/* losses are per ring buffer, not per thread */
@@ -118,12 +144,10 @@ static void ec_lost(struct pp_az *az, const struct pp_lost_ev *l)
 		in = ins_get(p, l->cpu);
 	if (pp_sat_add(&in->lost, l->count))	/* 2^64-1 and 5 lost is not 4 */
 		in->lost_sat = true;
-	if (p->nr_lost_lines++ < EC_MAX_DETAIL) {
-		ins_name(p, p->by_thread ? l->cpu : in->id, name, sizeof(name));
-		pp_buf_addf(&p->detail, "%s%s lost %llu events at %s\n",
-			    p->by_thread ? "cpu " : "", name, (unsigned long long)l->count,
-			    ana_ts_str(l->time_ns, ts, sizeof(ts)));
-	}
+	ins_name(p, p->by_thread ? l->cpu : in->id, name, sizeof(name));
+	snprintf(line, sizeof(line), "%s%s lost %llu events at %s\n", p->by_thread ? "cpu " : "",
+		 name, (unsigned long long)l->count, ana_ts_str(l->time_ns, ts, sizeof(ts)));
+	line_add(p, EC_LOST, l->time_ns, line);
 }
 
 static int ins_cmp(const void *a, const void *b)
@@ -138,7 +162,7 @@ static int ec_finish(struct pp_az *az)
 {
 	struct ec_priv *p = az->priv;
 	struct pp_table *t = pp_table_new();
-	struct pp_buf file = PP_BUF_INIT;
+	struct pp_buf file = PP_BUF_INIT, detail = PP_BUF_INIT;
 	uint64_t problems = 0;
 	FILE *fp = az->out.fp;
 	char name[32];
@@ -172,11 +196,13 @@ static int ec_finish(struct pp_az *az)
 			"the capture claims more");
 	problems += ana_capture_problems(az->s, &file);
 	pp_table_print(t, fp, (enum pp_table_format)az->out.format, "instances");
+	for (size_t i = 0; i < p->nr_lines; i++)
+		pp_buf_adds(&detail, p->lines[i].text);
 	if (az->out.format == ANA_FMT_TEXT) {
-		if (p->detail.len || file.len)
-			fprintf(fp, "\n%s%s", pp_buf_str(&p->detail), pp_buf_str(&file));
-		if (p->nr_lost_lines > EC_MAX_DETAIL || p->nr_late_lines > EC_MAX_DETAIL ||
-		    p->nr_disorder_lines > EC_MAX_DETAIL)
+		if (detail.len || file.len)
+			fprintf(fp, "\n%s%s", pp_buf_str(&detail), pp_buf_str(&file));
+		if (p->nr_kind[EC_LOST] > EC_MAX_DETAIL || p->nr_kind[EC_LATE] > EC_MAX_DETAIL ||
+		    p->nr_kind[EC_DISORDER] > EC_MAX_DETAIL)
 			fprintf(fp, "(only the first %d of each kind are listed)\n", EC_MAX_DETAIL);
 		if (sat)
 			fprintf(fp, "(a sum of losses passed 2^64-1: LOST says 18446744073709551615, "
@@ -202,6 +228,7 @@ static int ec_finish(struct pp_az *az)
 	}
 	pp_table_free(t);
 	pp_buf_release(&file);
+	pp_buf_release(&detail);
 	fflush(fp);
 	return problems ? 1 : 0;
 }
@@ -214,7 +241,102 @@ static void ec_release(struct pp_az *az)
 		free(p->list[i]);
 	free(p->list);
 	pp_u64map_release(&p->ins);
-	pp_buf_release(&p->detail);
+	for (size_t i = 0; i < p->nr_lines; i++)
+		free(p->lines[i].text);
+	free(p->lines);
+}
+
+/* --- mergeable state (docs/state-format.md "event-care") ----------------------- */
+
+static int ec_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct ec_priv *p = az->priv;
+
+	if (p->nr)
+		qsort(p->list, p->nr, sizeof(*p->list), ins_cmp);
+	pp_wire_put_varint(out, p->nr);
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct ec_ins *in = p->list[i];
+
+		pp_wire_put_varint(out, in->id);
+		pp_wire_put_varint(out, in->events);
+		pp_wire_put_varint(out, in->lost);
+		pp_wire_put_varint(out, in->late);
+		pp_wire_put_varint(out, in->disorder);
+		pp_wire_put_u8(out, in->lost_sat);
+		pp_wire_put_varint(out, in->last_ns);
+	}
+	for (int k = 0; k < EC_NR_KINDS; k++)
+		pp_wire_put_varint(out, p->nr_kind[k]);
+	pp_wire_put_varint(out, p->nr_lines);
+	for (size_t i = 0; i < p->nr_lines; i++) {
+		pp_wire_put_varint(out, p->lines[i].time_ns);
+		pp_wire_put_u8(out, (uint8_t)p->lines[i].kind);
+		pp_wire_put_str(out, p->lines[i].text);
+	}
+	return 0;
+}
+
+static int ec_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct ec_priv *p = az->priv;
+	size_t nr = pp_wire_count(in, 7, SIZE_MAX, "instances");
+	uint64_t kinds[EC_NR_KINDS], have[EC_NR_KINDS] = { 0 };
+	uint32_t prev = 0;
+
+	for (size_t i = 0; i < nr && pp_wire_ok(in); i++) {
+		uint32_t id = pp_wire_u32(in, "instance");
+		uint64_t events = pp_wire_varint(in), lost = pp_wire_varint(in);
+		uint64_t late = pp_wire_varint(in), disorder = pp_wire_varint(in);
+		uint8_t sat = pp_wire_u8(in);
+		uint64_t last = pp_wire_varint(in);
+		struct ec_ins *e;
+
+		if (!pp_wire_ok(in))
+			break;
+		if ((i && id <= prev) || sat > 1 || late > events || disorder > events)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "instance %u: out of order, or more "
+					    "late or out-of-order events than events", id);
+		prev = id;
+		e = ins_get(p, id);
+		if (pp_sat_add(&e->lost, lost) || sat)
+			e->lost_sat = true;
+		pp_sat_add(&e->events, events);
+		pp_sat_add(&e->late, late);
+		pp_sat_add(&e->disorder, disorder);
+		if (last > e->last_ns)
+			e->last_ns = last;
+	}
+	for (int k = 0; k < EC_NR_KINDS; k++)
+		kinds[k] = pp_wire_varint(in);
+	nr = pp_wire_count(in, 3, 3 * EC_MAX_DETAIL, "detail lines");
+	for (size_t i = 0; i < nr && pp_wire_ok(in); i++) {
+		uint64_t t = pp_wire_varint(in);
+		uint8_t kind = pp_wire_u8(in);
+		const char *text = pp_wire_str(in);
+		size_t len = strlen(text);
+
+		if (!pp_wire_ok(in))
+			break;
+		if (kind >= EC_NR_KINDS || ++have[kind] > kinds[kind] || !len || text[len - 1] != '\n')
+			return pp_wire_fail(in, PP_EBAD_RECORD, "detail line %zu: kind %u, or not a "
+					    "line", i, kind);
+		/* the first of each kind over the states, as line_add() keeps them */
+		if (p->kept[kind] < EC_MAX_DETAIL) {
+			struct ec_line l = { t, kind, pp_xstrdup(text) };
+			PP_VEC_PUSH(p->lines, p->nr_lines, p->cap_lines, l);
+			p->kept[kind]++;
+		}
+	}
+	if (!pp_wire_ok(in))
+		return in->err;
+	for (int k = 0; k < EC_NR_KINDS; k++) {
+		if (have[k] != (kinds[k] < EC_MAX_DETAIL ? kinds[k] : EC_MAX_DETAIL))
+			return pp_wire_fail(in, PP_EBAD_RECORD, "%llu lines of a kind, %llu kept",
+					    (unsigned long long)kinds[k], (unsigned long long)have[k]);
+		pp_sat_add(&p->nr_kind[k], kinds[k]);
+	}
+	return 0;
 }
 
 
@@ -230,4 +352,7 @@ const struct pp_analyzer_ops az_event_care_ops = {
 	.lost = ec_lost,
 	.finish = ec_finish,
 	.release = ec_release,
+	.state_version = 1,
+	.state_write = ec_state_write,
+	.state_read = ec_state_read,
 };
