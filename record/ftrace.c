@@ -57,6 +57,9 @@ struct rec_ftrace {
 	int guard_fd;			/* write end of the guardian's pipe, -1 */
 	pid_t guard_pid;		/* the guardian, 0 if none */
 	uint64_t nr_pages, nr_events, nr_bad, nr_unknown, nr_pre_exec, nr_foreign;
+	bool drop_own;			/* system-wide: pp-record's own events dropped here */
+	uint32_t own_pid, notrace_pid;	/* ... of this process, of PP_NOTRACE_PID's */
+	uint64_t nr_own;
 	bool local_clock;		/* trace_clock "local", mapped by clk (else "mono") */
 	bool clock_inst;		/* instances/pp-PID-clock was made */
 	struct rec_clocksync clk;
@@ -229,14 +232,23 @@ static int pid_filter(struct rec_session *s)
 
 /*
  * pp-record's own events stay out: each read of a page is a syscall, and
- * with raw_syscalls recorded system-wide every read would make the next
- * page.  The main thread goes into set_event_notrace_pid before it starts
- * the drain thread, and event-fork adds the threads it creates (and, with
- * per-task targets, the children of the followed tasks to set_event_pid).
- * The kernel leaves out pp-record's own context switches too, either side
- * (seen on 6.18): a system-wide capture does not show pp-record running.
- * Live, pp names its pp-analyze in PP_NOTRACE_PID: it and the commands its
- * expressions run (system()) stay out the same way.
+ * with raw_syscalls recorded the reads would be recorded too.  Live, pp
+ * names its pp-analyze in PP_NOTRACE_PID: it stays out the same way.
+ *
+ * System-wide, the events of those processes are dropped here, when they
+ * are written (rec_ftrace_emit()).  The kernel's own way, a notrace pid
+ * list, would cost every traced task: with a pid list the instance hooks
+ * sched_switch and sched_wakeup to track, on each switch, whether the next
+ * task is to be ignored - about 10% more of a context-switch storm's own
+ * CPU time than the events alone (docs/performance.md).  The feedback is
+ * small: a drain round is a few system calls a CPU.
+ *
+ * With per-task targets the instance has a pid list anyway (set_event_pid),
+ * so the main thread goes into set_event_notrace_pid before it starts the
+ * drain thread, and event-fork adds the threads it creates (and the children
+ * of the followed tasks to set_event_pid); the kernel then also leaves out
+ * pp-record's own context switches, either side (seen on 6.18), and the
+ * commands a live analyzer's expressions run (system()).
  */
 static void exclude_self(struct rec_session *s)
 {
@@ -244,8 +256,16 @@ static void exclude_self(struct rec_session *s)
 	char tid[64];
 	int n = 0;
 
+	if (more && (n = atoi(more)) < 0)
+		n = 0;
+	if (s->tgt.kind == REC_TGT_SYSTEM || s->tgt.kind == REC_TGT_CGROUP) {
+		s->ftrace->drop_own = true;
+		s->ftrace->own_pid = (uint32_t)getpid();
+		s->ftrace->notrace_pid = (uint32_t)n;
+		return;
+	}
 	snprintf(tid, sizeof(tid), "%d", (int)syscall(SYS_gettid));
-	if (more && (n = atoi(more)) > 0)
+	if (n > 0)
 		snprintf(tid + strlen(tid), sizeof(tid) - strlen(tid), " %d", n);
 	if (inst_write(s, "options/event-fork", "1") ||
 	    inst_write(s, "set_event_notrace_pid", tid))
@@ -745,6 +765,12 @@ int rec_ftrace_emit(struct rec_session *s, const struct rec_mev *e)
 		}
 	}
 	smp.pid &= ~TG_FOLLOW;
+	if (s->ftrace->drop_own && smp.pid &&
+	    (smp.pid == s->ftrace->own_pid || smp.pid == s->ftrace->notrace_pid ||
+	     smp.pid == (uint32_t)s->ftrace->guard_pid)) {
+		s->ftrace->nr_own++;
+		return 0;
+	}
 	smp.period = 1;
 	smp.raw = (const uint8_t *)(fe + 1);
 	smp.raw_sz = fe->raw_sz;
@@ -801,10 +827,11 @@ void rec_ftrace_losses(struct rec_session *s)
 		}
 	}
 	if (f)
-		pp_debug(1, "tracefs pages: %llu, events %llu; malformed %llu, of other events %llu, before the exec %llu, of other tasks %llu",
+		pp_debug(1, "tracefs pages: %llu, events %llu; malformed %llu, of other events %llu, before the exec %llu, of other tasks %llu, of pp-record %llu",
 			 (unsigned long long)f->nr_pages, (unsigned long long)f->nr_events,
 			 (unsigned long long)f->nr_bad, (unsigned long long)f->nr_unknown,
-			 (unsigned long long)f->nr_pre_exec, (unsigned long long)f->nr_foreign);
+			 (unsigned long long)f->nr_pre_exec, (unsigned long long)f->nr_foreign,
+			 (unsigned long long)f->nr_own);
 }
 
 int rec_ftrace_write_stats(struct rec_session *s)
@@ -820,6 +847,7 @@ int rec_ftrace_write_stats(struct rec_session *s)
 	STAT("rec.ftrace_malformed", f->nr_bad);
 	STAT("rec.ftrace_pre_exec", f->nr_pre_exec);
 	STAT("rec.ftrace_other_tasks", f->nr_foreign);
+	STAT("rec.ftrace_own", f->nr_own);
 #undef STAT
 	return rc;
 }
