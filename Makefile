@@ -222,7 +222,8 @@ $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 
 # The suites that reach into analyze/ (the registry) are built as the analyzer side is.
-UNIT_AZ_SRC := tests/unit/test-registry.c tests/unit/test-state-az.c
+UNIT_AZ_SRC := tests/unit/test-registry.c tests/unit/test-state-az.c \
+	tests/unit/test-state-latency.c
 $(call obj,$(UNIT_AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
 $(call obj,$(UNIT_AZ_SRC)): $(FLAGS_AZ_STAMP)
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
