@@ -119,7 +119,8 @@ int cmd_merge(int argc, const char **argv)
 	struct ana_merge *m;
 	struct pp_az *az;
 	int n = parse(argc, argv, opts, merge_usage);
-	int rc = open_merge(argv + 1, n, NULL, NULL, &m, &az);
+	/* the merge's instance prints nothing: what its ->init() says goes nowhere */
+	int rc = open_merge(argv + 1, n, NULL, "/dev/null", &m, &az);
 
 	if (!rc)
 		rc = ana_merge_write(m, az, out);

@@ -13,6 +13,7 @@
  *   sched-migrate total N, same LLC N hit P%, same L2 N hit P%
  * --detail prints each cross-LLC migration (with -g its kernel stack), -v
  * every migration; --flame-graph collects the stacks of cross-LLC ones.
+ * State (--state-out): the three counts, which add; the listings refuse it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "common/log.h"
 #include "common/stackmap.h"
 #include "common/table.h"
+#include "common/wire.h"
 
 struct sm_priv {
 	uint64_t *l2, *llc;		/* per CPU: a hash of the shared_cpu_list, 0 = unknown */
@@ -78,6 +80,12 @@ static int sm_init(struct pp_az *az)
 	const struct ana_evtype *t = az->sels[0].type;
 	bool any_cache = false;
 
+	if (ana_state_recording(az) && (az->opt.verbose || az->opt.detail || az->opt.flame_graph)) {
+		pp_err("sched-migrate: %s with --state-out: it lists migrations as they come, and a "
+		       "state holds the counts only (replay the capture for them)",
+		       az->opt.verbose ? "-v" : az->opt.detail ? "--detail" : "--flame-graph");
+		return PP_EUSAGE;
+	}
 	p->nr_cpus = n ? (uint32_t)strtoul(n, NULL, 10) : 0;
 	if (!p->nr_cpus)
 		p->nr_cpus = 1024;
@@ -108,7 +116,7 @@ static int sm_init(struct pp_az *az)
 	}
 	if (az->opt.flame_graph)
 		p->flame = pp_flame_new();
-	if (p->fallback && az->out.format == ANA_FMT_TEXT)
+	if (p->fallback && az->out.format == ANA_FMT_TEXT && !ana_state_recording(az))
 		fprintf(az->out.fp,
 			"# no cache topology in the capture: LLC = package (core_siblings), "
 			"L2 = core (thread_siblings)\n");
@@ -229,6 +237,34 @@ static int sm_finish(struct pp_az *az)
 	return rc;
 }
 
+/* docs/state-format.md "sched-migrate": total, same LLC, same L2. */
+static int sm_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct sm_priv *p = az->priv;
+
+	pp_wire_put_varint(out, p->total);
+	pp_wire_put_varint(out, p->same_llc);
+	pp_wire_put_varint(out, p->same_l2);
+	return 0;
+}
+
+static int sm_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct sm_priv *p = az->priv;
+	uint64_t total = pp_wire_varint(in), llc = pp_wire_varint(in), l2 = pp_wire_varint(in);
+
+	if (!pp_wire_ok(in))
+		return in->err;
+	if (llc > total || l2 > total || p->total + total < total)
+		return pp_wire_fail(in, PP_EBAD_RECORD, "%llu migrations, %llu same LLC, %llu same L2",
+				    (unsigned long long)total, (unsigned long long)llc,
+				    (unsigned long long)l2);
+	p->total += total;
+	p->same_llc += llc;
+	p->same_l2 += l2;
+	return 0;
+}
+
 static void sm_release(struct pp_az *az)
 {
 	struct sm_priv *p = az->priv;
@@ -260,4 +296,7 @@ const struct pp_analyzer_ops az_sched_migrate_ops = {
 	.interval = sm_interval,
 	.finish = sm_finish,
 	.release = sm_release,
+	.state_version = 1,
+	.state_write = sm_state_write,
+	.state_read = sm_state_read,
 };
