@@ -14,7 +14,10 @@
  * HLT excepted (a halted guest waits on purpose); --heatmap F writes "time
  * delay" lines to F.lat; --filter applies to kvm_exit only.
  * An exit followed by another exit of the same thread, or an entry without
- * an exit, is not a pair.  Not here: the rows, their order and the exit
+ * an exit, is not a pair.  State (--state-out): the rows, and per range its
+ * edges - each thread's exit left waiting at the end (tail) and whether the
+ * thread's first event in the range was an entry (head), which meets the
+ * range before's tail when two adjacent ranges merge.  Not here: the rows, their order and the exit
  * reason names, shared with bpf-kvm-exit (common/exit-stat.c, exit-reasons.c).
  */
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 #include "common/log.h"
 #include "common/table.h"
 #include "common/u64map.h"
+#include "common/wire.h"
 
 #define KX_GUEST_KERNEL 0xffff000000000000ull
 #define KX_GSYS 0			/* extra[] of a row: ns of exits taken in guest kernel mode */
@@ -41,6 +45,20 @@ struct kx_exit {
 	uint32_t raw_sz, raw_cap;
 };
 
+/* A thread's first event in a range: an entry (it meets the range before's exit) or not. */
+struct kx_head {
+	bool entry;
+	uint64_t time_ns;
+	uint32_t cpu;
+};
+
+/* A range's edges (docs/state-format.md "kvm-exit"): heads and tails by thread. */
+struct kx_edge {
+	bool lost;			/* a loss dropped the exits left before it */
+	struct pp_u64map heads;		/* tid -> struct kx_head */
+	struct pp_u64map tails;		/* tid -> struct kx_exit (valid) */
+};
+
 struct kx_priv {
 	const struct pp_field *f_reason, *f_isa, *f_rip;
 	unsigned exit_pos;		/* -e position of kvm_exit */
@@ -51,6 +69,10 @@ struct kx_priv {
 	char *exit_sel;			/* "kvm:kvm_exit/FILTER/" */
 	bool own_events;		/* set_events() ran: no -e was given */
 	struct pp_buf line;
+	struct pp_u64map rec_heads;	/* --state-out: tid -> struct kx_head */
+	bool rec, rec_lost;
+	struct kx_edge **edges;		/* a state read: per source id */
+	size_t nr_edges;
 };
 
 static int kx_set_events(struct pp_az *az, struct pp_strlist *events)
@@ -74,6 +96,13 @@ static int kx_init(struct pp_az *az)
 
 	if (!p->own_events) {
 		pp_err("kvm-exit: does not take -e: it uses kvm:kvm_exit and kvm:kvm_entry");
+		return PP_EUSAGE;
+	}
+	p->rec = ana_state_recording(az);
+	if (p->rec && (az->opt.than_ns || az->opt.verbose)) {
+		pp_err("kvm-exit: %s with --state-out: it prints events as they come, and a state "
+		       "holds the table only (replay the capture for them)",
+		       az->opt.than_ns ? "--than" : "-v");
 		return PP_EUSAGE;
 	}
 	p->exit_pos = 0;
@@ -118,11 +147,13 @@ static void print_event(struct pp_az *az, const struct pp_event *ev)
 	fwrite(p->line.data, 1, p->line.len, az->out.fp);
 }
 
-static void pair(struct pp_az *az, struct kx_exit *x, const struct pp_event *entry)
+/* The exit @x met its entry at @time_ns on @cpu in thread @tid: its row. */
+static void add(struct pp_az *az, const struct kx_exit *x, uint64_t time_ns, uint32_t cpu,
+		uint32_t tid)
 {
 	struct kx_priv *p = az->priv;
-	uint64_t delta = entry->time_ns - x->time_ns;
-	uint32_t ins = !az->opt.perins ? 0 : p->cpu_ins ? entry->cpu : entry->tid;
+	uint64_t delta = time_ns - x->time_ns;
+	uint32_t ins = !az->opt.perins ? 0 : p->cpu_ins ? cpu : tid;
 	struct pp_exit_row *r = pp_exit_stat_row(&p->rows, ins, x->isa, x->reason);
 
 	pp_hist_add(&r->h, delta);
@@ -131,6 +162,13 @@ static void pair(struct pp_az *az, struct kx_exit *x, const struct pp_event *ent
 	if (p->heatmap)
 		fprintf(p->heatmap, "%llu %llu\n", (unsigned long long)x->time_ns,
 			(unsigned long long)delta);
+}
+
+static void pair(struct pp_az *az, struct kx_exit *x, const struct pp_event *entry)
+{
+	uint64_t delta = entry->time_ns - x->time_ns;
+
+	add(az, x, entry->time_ns, entry->cpu, entry->tid);
 	if (az->opt.than_ns && delta > az->opt.than_ns && !pp_exit_reason_is_hlt(x->isa, x->reason) &&
 	    az->out.format == ANA_FMT_TEXT) {
 		struct pp_event ev = {
@@ -152,6 +190,14 @@ static void kx_event(struct pp_az *az, const struct pp_event *ev)
 		print_event(az, ev);
 	if (!x)
 		x = *slot = pp_xcalloc(1, sizeof(*x));
+	if (p->rec && !p->rec_lost && !pp_u64map_get(&p->rec_heads, ev->tid)) {
+		/* the thread's first event in the range */
+		struct kx_head *h = pp_xcalloc(1, sizeof(*h));
+		h->entry = ev->sel->pos != p->exit_pos;
+		h->time_ns = ev->time_ns;
+		h->cpu = ev->cpu;
+		pp_u64map_put(&p->rec_heads, ev->tid, h);
+	}
 	if (ev->sel->pos == p->exit_pos) {
 		x->valid = true;
 		x->time_ns = ev->time_ns;
@@ -186,6 +232,7 @@ static void kx_lost(struct pp_az *az, const struct pp_lost_ev *l)
 	/* the entry of a pending exit may be what was lost: do not pair across */
 	for (size_t it = 0; pp_u64map_next(&p->pending, &it, &k, &v);)
 		((struct kx_exit *)v)->valid = false;
+	p->rec_lost = true;	/* nor with what the range before left */
 	(void)l;
 }
 
@@ -245,11 +292,246 @@ static int kx_finish(struct pp_az *az)
 	return 0;
 }
 
+static void map_free(struct pp_u64map *m)
+{
+	uint64_t k;
+	void *v;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
+		free(v);
+	pp_u64map_release(m);
+}
+
+static void edge_free(struct kx_edge *e)
+{
+	if (!e)
+		return;
+	map_free(&e->heads);
+	map_free(&e->tails);
+	free(e);
+}
+
+/* --- state (docs/state-format.md "kvm-exit") ------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The keys of @m, ascending (the caller frees); with @valid only valid exits'. */
+static uint64_t *keys_of(const struct pp_u64map *m, bool valid, size_t *nr)
+{
+	size_t n = 0, cap = 16;
+	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
+	void *val;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &val);) {
+		if (valid && !((struct kx_exit *)val)->valid)
+			continue;
+		if (n == cap)
+			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = k;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	*nr = n;
+	return v;
+}
+
+static void *dup_of(const void *v, size_t n)
+{
+	return memcpy(pp_xmalloc(n), v, n);
+}
+
+static void put_edge(struct pp_buf *b, bool lost, const struct pp_u64map *heads,
+		     const struct pp_u64map *tails)
+{
+	size_t n;
+	uint64_t *keys = keys_of(heads, false, &n);
+
+	pp_wire_put_u8(b, lost);
+	pp_wire_put_varint(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct kx_head *h = pp_u64map_get(heads, keys[i]);
+		pp_wire_put_varint(b, keys[i]);
+		pp_wire_put_u8(b, h->entry);
+		if (h->entry) {
+			pp_wire_put_varint(b, h->time_ns);
+			pp_wire_put_varint(b, h->cpu);
+		}
+	}
+	free(keys);
+	keys = keys_of(tails, true, &n);
+	pp_wire_put_varint(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct kx_exit *x = pp_u64map_get(tails, keys[i]);
+		pp_wire_put_varint(b, keys[i]);
+		pp_wire_put_varint(b, x->time_ns);
+		pp_wire_put_varint(b, x->cpu);
+		pp_wire_put_varint(b, x->pid);
+		pp_wire_put_varint(b, x->isa);
+		pp_wire_put_varint(b, x->reason);
+		pp_wire_put_varint(b, x->guest_rip);
+	}
+	free(keys);
+}
+
+static int kx_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct kx_priv *p = az->priv;
+	const unsigned *ids;
+	size_t n = ana_state_sources(az, &ids);
+	struct kx_edge none = { 0 };
+
+	pp_exit_stat_put(out, &p->rows, 1);
+	if (p->rec) {
+		pp_wire_put_varint(out, 1);
+		put_edge(out, p->rec_lost, &p->rec_heads, &p->pending);
+		return 0;
+	}
+	pp_wire_put_varint(out, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct kx_edge *e = ids[i] < p->nr_edges && p->edges[ids[i]] ?
+					  p->edges[ids[i]] : &none;
+		put_edge(out, e->lost, &e->heads, &e->tails);
+	}
+	return 0;
+}
+
+static int read_edge(struct pp_wire *r, struct kx_edge *e)
+{
+	uint8_t lost = pp_wire_u8(r);
+	size_t n = pp_wire_count(r, 2, SIZE_MAX, "heads");
+	uint64_t prev = 0;
+
+	if (pp_wire_ok(r) && lost > 1)
+		return pp_wire_fail(r, PP_EBAD_RECORD, "lost flag %u", lost);
+	e->lost = lost;
+	for (size_t i = 0; i < n && pp_wire_ok(r); i++) {
+		uint64_t tid = pp_wire_varint(r);
+		uint8_t entry = pp_wire_u8(r);
+		struct kx_head h = { .entry = entry == 1 };
+		if (h.entry) {
+			h.time_ns = pp_wire_varint(r);
+			h.cpu = pp_wire_u32(r, "cpu");
+		}
+		if (pp_wire_ok(r) && ((i && tid <= prev) || tid > UINT32_MAX || entry > 1))
+			return pp_wire_fail(r, PP_EBAD_RECORD, "head %zu: thread %llu", i,
+					    (unsigned long long)tid);
+		prev = tid;
+		if (pp_wire_ok(r))
+			pp_u64map_put(&e->heads, tid, dup_of(&h, sizeof(h)));
+	}
+	n = pp_wire_count(r, 7, SIZE_MAX, "tails");
+	for (size_t i = 0; i < n && pp_wire_ok(r); i++) {
+		uint64_t tid = pp_wire_varint(r);
+		struct kx_exit x = { .valid = true, .time_ns = pp_wire_varint(r) };
+		x.cpu = pp_wire_u32(r, "cpu");
+		x.pid = pp_wire_u32(r, "pid");
+		x.isa = pp_wire_u32(r, "isa");
+		x.reason = pp_wire_u32(r, "exit reason");
+		x.guest_rip = pp_wire_varint(r);
+		if (pp_wire_ok(r) && ((i && tid <= prev) || tid > UINT32_MAX))
+			return pp_wire_fail(r, PP_EBAD_RECORD, "tail %zu: thread %llu", i,
+					    (unsigned long long)tid);
+		prev = tid;
+		if (pp_wire_ok(r))
+			pp_u64map_put(&e->tails, tid, dup_of(&x, sizeof(x)));
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
+}
+
+static struct kx_edge **edge_slot(struct kx_priv *p, unsigned id)
+{
+	if (id >= p->nr_edges) {
+		size_t n = (size_t)id + 1;
+		p->edges = pp_xrealloc(p->edges, n * sizeof(*p->edges));
+		memset(p->edges + p->nr_edges, 0, (n - p->nr_edges) * sizeof(*p->edges));
+		p->nr_edges = n;
+	}
+	return &p->edges[id];
+}
+
+static int kx_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct kx_priv *p = az->priv;
+	int rc = pp_exit_stat_read(in, &p->rows, 1);
+	size_t n = rc ? 0 : pp_wire_count(in, 3, SIZE_MAX, "sources");
+
+	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
+		struct kx_edge **slot;
+		unsigned id;
+
+		if (!ana_state_source_in(az, in, i, &id))
+			return in->err;
+		slot = edge_slot(p, id);
+		if (*slot)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "source %zu twice", i);
+		*slot = pp_xcalloc(1, sizeof(**slot));
+		if ((rc = read_edge(in, *slot)))
+			return rc;
+	}
+	return rc ? rc : pp_wire_ok(in) ? 0 : in->err;
+}
+
+/*
+ * Adjacent ranges: each thread's first event of the second range meets the exit the
+ * first left; the threads the second did not touch keep the first's exit (unless a
+ * loss in the second dropped it).
+ */
+static void kx_state_join(struct pp_az *az, unsigned before, unsigned after)
+{
+	struct kx_priv *p = az->priv;
+	struct kx_edge *a, *b;
+	size_t n;
+	uint64_t *keys;
+
+	edge_slot(p, before > after ? before : after);
+	if (!p->edges[before])
+		p->edges[before] = pp_xcalloc(1, sizeof(*a));
+	a = p->edges[before];
+	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
+	p->edges[after] = NULL;
+	keys = keys_of(&b->heads, false, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct kx_head *h = pp_u64map_del(&b->heads, keys[i]);
+		struct kx_exit *x = pp_u64map_del(&a->tails, keys[i]);
+		if (h->entry && x && h->time_ns > x->time_ns)
+			add(az, x, h->time_ns, h->cpu, (uint32_t)keys[i]);
+		free(x);
+		if (!a->lost && !pp_u64map_get(&a->heads, keys[i]))
+			pp_u64map_put(&a->heads, keys[i], h);	/* an entry found nothing: further back */
+		else
+			free(h);
+	}
+	free(keys);
+	if (b->lost) {
+		keys = keys_of(&a->tails, false, &n);
+		for (size_t i = 0; i < n; i++)
+			free(pp_u64map_del(&a->tails, keys[i]));
+		free(keys);
+		a->lost = true;
+	}
+	keys = keys_of(&b->tails, false, &n);
+	for (size_t i = 0; i < n; i++) {
+		free(pp_u64map_del(&a->tails, keys[i]));
+		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
+	}
+	free(keys);
+	edge_free(b);
+}
+
 static void kx_release(struct pp_az *az)
 {
 	struct kx_priv *p = az->priv;
 	uint64_t k;
 	void *v;
+
+	map_free(&p->rec_heads);
+	for (size_t i = 0; i < p->nr_edges; i++)
+		edge_free(p->edges[i]);
+	free(p->edges);
 
 	for (size_t it = 0; pp_u64map_next(&p->pending, &it, &k, &v);) {
 		free(((struct kx_exit *)v)->raw);
@@ -281,4 +563,8 @@ const struct pp_analyzer_ops az_kvm_exit_ops = {
 	.interval = kx_interval,
 	.finish = kx_finish,
 	.release = kx_release,
+	.state_version = 1,
+	.state_write = kx_state_write,
+	.state_read = kx_state_read,
+	.state_join = kx_state_join,
 };

@@ -4,13 +4,17 @@
  *
  * A row is found through a hash of its key in a u64map; rows whose keys
  * hash alike are chained, so the key needs no packing limits (an instance
- * may be "tgid << 32 | tid").  Not here: the exit reason names
+ * may be "tgid << 32 | tid").  Rows are also mergeable state: written by key,
+ * read by adding.  Not here: the exit reason names
  * (exit-reasons.c).
  */
 #include <stdlib.h>
 
+#include "buf.h"
+#include "err.h"
 #include "exit-stat.h"
 #include "log.h"
+#include "wire.h"
 
 void pp_exit_stat_init(struct pp_exit_stat *st)
 {
@@ -121,4 +125,74 @@ void pp_exit_table_cells(struct pp_table *t, const struct pp_exit_row *r)
 	pp_table_num(t, "%.3f", pp_hist_mean(&r->h) / 1000.0);
 	pp_table_num(t, "%.3f", pp_hist_percentile(&r->h, 99) / 1000.0);
 	pp_table_num(t, "%.3f", pp_hist_max(&r->h) / 1000.0);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct pp_exit_row *x = *(struct pp_exit_row *const *)a;
+	const struct pp_exit_row *y = *(struct pp_exit_row *const *)b;
+
+	if (x->ins != y->ins)
+		return x->ins < y->ins ? -1 : 1;
+	if (x->isa != y->isa)
+		return x->isa < y->isa ? -1 : 1;
+	return x->reason < y->reason ? -1 : x->reason > y->reason;
+}
+
+void pp_exit_stat_put(struct pp_buf *b, const struct pp_exit_stat *st, unsigned nr_extra)
+{
+	struct pp_exit_row **v = pp_xmalloc((st->nr + 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->nr; i++)
+		if (st->list[i]->h.count)	/* a row -i emptied */
+			v[n++] = st->list[i];
+	qsort(v, n, sizeof(*v), cmp_key);
+	pp_wire_put_varint(b, n);
+	for (size_t i = 0; i < n; i++) {
+		pp_wire_put_varint(b, v[i]->ins);
+		pp_wire_put_varint(b, v[i]->isa);
+		pp_wire_put_varint(b, v[i]->reason);
+		pp_wire_put_hist(b, &v[i]->h);
+		for (unsigned k = 0; k < nr_extra && k < PP_EXIT_ROW_EXTRA; k++)
+			pp_wire_put_varint(b, v[i]->extra[k]);
+	}
+	free(v);
+}
+
+int pp_exit_stat_read(struct pp_wire *r, struct pp_exit_stat *st, unsigned nr_extra)
+{
+	size_t n = pp_wire_count(r, 4, SIZE_MAX, "exit rows");
+	struct pp_exit_row prev = { 0 }, *pp = NULL;
+	struct pp_hist h;
+	int rc;
+
+	for (size_t i = 0; i < n && pp_wire_ok(r); i++) {
+		struct pp_exit_row key = { .ins = pp_wire_varint(r) }, *row;
+		const struct pp_exit_row *kp = &key;
+		key.isa = pp_wire_u32(r, "isa");
+		key.reason = pp_wire_u32(r, "exit reason");
+		if (pp_wire_ok(r) && pp && cmp_key(&pp, &kp) >= 0)
+			return pp_wire_fail(r, PP_EBAD_RECORD, "exit row %zu: rows not in key order", i);
+		prev = key;
+		pp = &prev;
+		pp_hist_init(&h);
+		rc = pp_wire_hist(r, &h);
+		if (!rc && !h.count)
+			rc = pp_wire_fail(r, PP_EBAD_RECORD, "exit row %zu: no exits", i);
+		if (rc) {
+			pp_hist_release(&h);
+			return rc;
+		}
+		row = pp_exit_stat_row(st, key.ins, key.isa, key.reason);
+		pp_hist_merge(&row->h, &h);
+		pp_hist_release(&h);
+		for (unsigned k = 0; k < nr_extra && k < PP_EXIT_ROW_EXTRA; k++) {
+			uint64_t x = pp_wire_varint(r);
+			if (row->extra[k] + x < x)
+				return pp_wire_fail(r, PP_EBAD_RECORD, "exit row %zu: a sum overflows", i);
+			row->extra[k] += x;
+		}
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
 }

@@ -24,6 +24,9 @@
 #include "table.h"
 #include "u64map.h"
 
+struct pp_buf;
+struct pp_wire;
+
 #define PP_EXIT_ROW_EXTRA 3
 
 struct pp_exit_row {
@@ -57,6 +60,20 @@ struct pp_exit_row *pp_exit_stat_row(struct pp_exit_stat *st, uint64_t ins, uint
  */
 size_t pp_exit_stat_sorted(const struct pp_exit_stat *st, struct pp_exit_row ***out,
 			   bool *all_vmx);
+
+/**
+ * pp_exit_stat_put() - the rows as mergeable state (docs/state-format.md "kvm-exit"): their
+ * number, then by (ins, isa, reason) each one's key, histogram (not empty) and the first
+ * @nr_extra extra sums
+ */
+void pp_exit_stat_put(struct pp_buf *b, const struct pp_exit_stat *st, unsigned nr_extra);
+
+/**
+ * pp_exit_stat_read() - add rows written by pp_exit_stat_put() to @st: histograms merge,
+ * extra sums add
+ * Return: 0 or the reader's error (rows out of order, an empty histogram, a sum overflowing).
+ */
+int pp_exit_stat_read(struct pp_wire *r, struct pp_exit_stat *st, unsigned nr_extra);
 
 /** pp_exit_stat_reset() - empty every row (histogram and extra sums), keeping them. */
 void pp_exit_stat_reset(struct pp_exit_stat *st);
