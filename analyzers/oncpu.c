@@ -13,7 +13,10 @@
  * accounting of each thread, split by CPU.  An update charged to another
  * task than the sample's (a wakeup on a remote CPU) is skipped, as perf-prof.
  * --filter EXPR or --prio LIST filter the events.  Tables every -i (1 s
- * default) and at the end.  Not here: perf-prof's co-running siblings.
+ * default) and at the end.  State (--state-out): the rows of the range (one
+ * table), and per range each CPU's first switch (head) and the task it ends
+ * running (tail): two adjacent ranges charge the run across the cut as one.
+ * Not here: perf-prof's co-running siblings.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +29,21 @@
 #include "common/table.h"
 #include "common/u64map.h"
 #include "common/vec.h"
+#include "common/wire.h"
 
 struct oc_row {
 	uint32_t ins;			/* CPU, or thread in thread mode */
 	uint32_t other;			/* thread, or CPU in thread mode */
 	char comm[32];
+	uint64_t comm_ns;		/* when @comm was seen: merged rows keep the latest */
 	uint64_t runtime_ns, nr_run, max_ns;
+};
+
+/* A CPU's first switch in a range: it ends the run the range before left going. */
+struct oc_head {
+	uint64_t time_ns;
+	uint32_t prev;
+	char prev_comm[32];
 };
 
 struct oc_cpu {
@@ -40,6 +52,13 @@ struct oc_cpu {
 	char cur_comm[32];
 	uint64_t last_ns;		/* time charged up to here */
 	uint64_t run_start_ns;		/* when @cur was switched in */
+};
+
+/* A range's edges (docs/state-format.md "oncpu"): heads and the CPUs' runs at its end. */
+struct oc_edge {
+	uint64_t end_ns;		/* where a report cuts the runs still going */
+	struct pp_u64map heads;		/* cpu -> struct oc_head */
+	struct pp_u64map tails;		/* cpu -> struct oc_cpu (known) */
 };
 
 struct oc_priv {
@@ -53,6 +72,10 @@ struct oc_priv {
 	const struct pp_field *prev_pid, *next_pid, *prev_comm, *next_comm;
 	const struct pp_field *rt_pid, *rt_runtime;
 	struct pp_buf line;
+	bool rec;			/* --state-out: note heads */
+	struct pp_u64map rec_heads;	/* cpu -> struct oc_head */
+	struct oc_edge **edges;		/* a state read: per source id */
+	size_t nr_edges;
 };
 
 static int oc_set_events(struct pp_az *az, struct pp_strlist *events)
@@ -81,6 +104,7 @@ static int oc_init(struct pp_az *az)
 
 	p->thread_mode = az->nr_pids || az->nr_tids;
 	p->only_comm = o->only_comm;
+	p->rec = ana_state_recording(az);
 	if (!az->opt.interval_ns)
 		az->opt.interval_ns = 1000000000ull;	/* perf-prof's default: -i 1000 */
 	if (!az->nr_sels) {
@@ -135,7 +159,8 @@ static uint64_t oc_comm_hash(const char *s)
 	return h;
 }
 
-static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other, const char *comm)
+static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other, const char *comm,
+			  uint64_t time_ns)
 {
 	uint64_t key = p->only_comm ? oc_comm_hash(comm) ^ ((uint64_t)ins << 40)
 				    : ((uint64_t)ins << 32) | other;
@@ -149,8 +174,10 @@ static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other
 		PP_VEC_PUSH(p->rows, p->nr_rows, p->cap_rows, r);
 	}
 	/* the latest name: a task seen before its exec is shown by what it became */
-	if (*comm && strcmp(r->comm, comm))
+	if (*comm && time_ns >= r->comm_ns) {
 		snprintf(r->comm, sizeof(r->comm), "%s", comm);
+		r->comm_ns = time_ns;
+	}
 	return r;
 }
 
@@ -165,6 +192,23 @@ static struct oc_cpu *oc_cpu_get(struct oc_priv *p, uint32_t cpu)
 	return &p->cpus[cpu];
 }
 
+/* A switch at @t_ns on @cpu (known as @c) from @prev: its run is charged. */
+static void oc_charge(struct oc_priv *p, uint32_t cpu, const struct oc_cpu *c, uint64_t t_ns,
+		      uint32_t prev, const char *comm)
+{
+	struct oc_row *r;
+	uint64_t run;
+
+	if (!prev || t_ns < c->last_ns)
+		return;
+	run = t_ns - (c->cur == prev ? c->run_start_ns : c->last_ns);
+	r = oc_row_get(p, cpu, prev, comm, t_ns);
+	r->runtime_ns += t_ns - c->last_ns;
+	r->nr_run++;
+	if (run > r->max_ns)
+		r->max_ns = run;
+}
+
 static void oc_switch(struct pp_az *az, const struct pp_event *ev)
 {
 	struct oc_priv *p = az->priv;
@@ -172,16 +216,15 @@ static void oc_switch(struct pp_az *az, const struct pp_event *ev)
 	uint32_t prev = (uint32_t)ana_field_read(ev, p->prev_pid);
 	char comm[32];
 
-	if (c->known && prev && ev->time_ns >= c->last_ns) {
-		struct oc_row *r;
-		uint64_t run = ev->time_ns - (c->cur == prev ? c->run_start_ns : c->last_ns);
-
+	if (c->known) {
 		oc_str_field(ev, p->prev_comm, comm, sizeof(comm));
-		r = oc_row_get(p, ev->cpu, prev, comm);
-		r->runtime_ns += ev->time_ns - c->last_ns;
-		r->nr_run++;
-		if (run > r->max_ns)
-			r->max_ns = run;
+		oc_charge(p, ev->cpu, c, ev->time_ns, prev, comm);
+	} else if (p->rec && !pp_u64map_get(&p->rec_heads, ev->cpu)) {
+		struct oc_head *h = pp_xcalloc(1, sizeof(*h));	/* the range before's run ends */
+		h->time_ns = ev->time_ns;
+		h->prev = prev;
+		oc_str_field(ev, p->prev_comm, h->prev_comm, sizeof(h->prev_comm));
+		pp_u64map_put(&p->rec_heads, ev->cpu, h);
 	}
 	c->known = true;
 	c->cur = (uint32_t)ana_field_read(ev, p->next_pid);
@@ -201,7 +244,7 @@ static void oc_runtime(struct pp_az *az, const struct pp_event *ev)
 		return;
 	if (!ana_field_str(ev, "comm", comm, sizeof(comm)))
 		snprintf(comm, sizeof(comm), "%s", ana_comm(az->s, ev->tid));
-	r = oc_row_get(p, ev->tid, ev->cpu, comm);
+	r = oc_row_get(p, ev->tid, ev->cpu, comm, ev->time_ns);
 	r->runtime_ns += runtime;
 	r->nr_run++;
 	if (runtime > r->max_ns)
@@ -220,19 +263,30 @@ static void oc_event(struct pp_az *az, const struct pp_event *ev)
 		oc_switch(az, ev);
 }
 
-/* Charge the runs still going to the interval that ends at @now_ns. */
-static void oc_cut_runs(struct oc_priv *p, uint64_t now_ns)
+/* Charge @c's run still going to the interval that ends at @now_ns. */
+static void oc_cut_run(struct oc_priv *p, uint32_t cpu, struct oc_cpu *c, uint64_t now_ns)
 {
-	for (size_t i = 0; i < p->nr_cpus; i++) {
-		struct oc_cpu *c = &p->cpus[i];
-		if (!c->known || !c->cur || now_ns <= c->last_ns)
-			continue;
-		struct oc_row *r = oc_row_get(p, (uint32_t)i, c->cur, c->cur_comm);
-		r->runtime_ns += now_ns - c->last_ns;
-		if (now_ns - c->run_start_ns > r->max_ns)
-			r->max_ns = now_ns - c->run_start_ns;
-		c->last_ns = now_ns;
-	}
+	struct oc_row *r;
+
+	if (!c->known || !c->cur || now_ns <= c->last_ns)
+		return;
+	r = oc_row_get(p, cpu, c->cur, c->cur_comm, now_ns);
+	r->runtime_ns += now_ns - c->last_ns;
+	if (now_ns - c->run_start_ns > r->max_ns)
+		r->max_ns = now_ns - c->run_start_ns;
+	c->last_ns = now_ns;
+}
+
+static void oc_settle(struct pp_az *az);
+
+/* Charge the runs still going to the interval that ends at @now_ns. */
+static void oc_cut_runs(struct pp_az *az, uint64_t now_ns)
+{
+	struct oc_priv *p = az->priv;
+
+	for (size_t i = 0; i < p->nr_cpus; i++)
+		oc_cut_run(p, (uint32_t)i, &p->cpus[i], now_ns);
+	oc_settle(az);		/* a report of states: each range's runs at its end */
 }
 
 static int oc_cmp_row(const void *a, const void *b)
@@ -324,7 +378,7 @@ static void oc_report(struct pp_az *az, uint64_t now_ns)
 	char when[48];
 
 	if (!p->thread_mode)
-		oc_cut_runs(p, now_ns);
+		oc_cut_runs(az, now_ns);
 	if (!p->nr_rows)
 		return;
 	qsort(p->rows, p->nr_rows, sizeof(*p->rows), oc_cmp_row);
@@ -354,9 +408,313 @@ static int oc_finish(struct pp_az *az)
 	return 0;
 }
 
+/* --- state (docs/state-format.md "oncpu") ------------------------------------------------ */
+
+static void map_free(struct pp_u64map *m)
+{
+	uint64_t k;
+	void *v;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
+		free(v);
+	pp_u64map_release(m);
+}
+
+static void edge_free(struct oc_edge *e)
+{
+	if (!e)
+		return;
+	map_free(&e->heads);
+	map_free(&e->tails);
+	free(e);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t *keys_of(const struct pp_u64map *m, size_t *nr)
+{
+	size_t n = 0, cap = 16;
+	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
+	void *val;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &val);) {
+		if (n == cap)
+			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = k;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	*nr = n;
+	return v;
+}
+
+static int oc_cmp_key(const void *a, const void *b)
+{
+	const struct oc_row *x = *(struct oc_row *const *)a, *y = *(struct oc_row *const *)b;
+
+	if (x->ins != y->ins)
+		return x->ins < y->ins ? -1 : 1;
+	if (x->other != y->other)
+		return x->other < y->other ? -1 : 1;
+	return strcmp(x->comm, y->comm);
+}
+
+static void put_edge(struct pp_buf *b, uint64_t end_ns, const struct pp_u64map *heads,
+		     const struct pp_u64map *tails, const struct oc_cpu *cpus, size_t nr_cpus)
+{
+	size_t n;
+	uint64_t *keys = keys_of(heads, &n);
+
+	pp_wire_put_varint(b, end_ns);
+	pp_wire_put_varint(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_head *h = pp_u64map_get(heads, keys[i]);
+		pp_wire_put_varint(b, keys[i]);
+		pp_wire_put_varint(b, h->time_ns);
+		pp_wire_put_varint(b, h->prev);
+		pp_wire_put_str(b, h->prev_comm);
+	}
+	free(keys);
+	if (cpus) {	/* a replay's: its CPUs */
+		n = 0;
+		for (size_t i = 0; i < nr_cpus; i++)
+			n += cpus[i].known;
+		keys = pp_xmalloc((n + 1) * sizeof(*keys));
+		n = 0;
+		for (size_t i = 0; i < nr_cpus; i++)
+			if (cpus[i].known)
+				keys[n++] = i;
+	} else {
+		keys = keys_of(tails, &n);
+	}
+	pp_wire_put_varint(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct oc_cpu *c = cpus ? &cpus[keys[i]] : pp_u64map_get(tails, keys[i]);
+		pp_wire_put_varint(b, keys[i]);
+		pp_wire_put_varint(b, c->cur);
+		pp_wire_put_str(b, c->cur_comm);
+		pp_wire_put_varint(b, c->last_ns);
+		pp_wire_put_varint(b, c->run_start_ns);
+	}
+	free(keys);
+}
+
+static int oc_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct oc_priv *p = az->priv;
+	struct oc_row **v = pp_xmalloc((p->nr_rows + 1) * sizeof(*v));
+	const unsigned *ids;
+	size_t n = ana_state_sources(az, &ids);
+
+	memcpy(v, p->rows, p->nr_rows * sizeof(*v));
+	qsort(v, p->nr_rows, sizeof(*v), oc_cmp_key);
+	pp_wire_put_varint(out, p->nr_rows);
+	for (size_t i = 0; i < p->nr_rows; i++) {
+		pp_wire_put_varint(out, v[i]->ins);
+		pp_wire_put_varint(out, v[i]->other);
+		pp_wire_put_str(out, v[i]->comm);
+		pp_wire_put_varint(out, v[i]->comm_ns);
+		pp_wire_put_varint(out, v[i]->runtime_ns);
+		pp_wire_put_varint(out, v[i]->nr_run);
+		pp_wire_put_varint(out, v[i]->max_ns);
+	}
+	free(v);
+	if (p->rec) {
+		pp_wire_put_varint(out, 1);
+		put_edge(out, ana_capture_end_ns(az->s), &p->rec_heads, NULL, p->cpus, p->nr_cpus);
+		return 0;
+	}
+	pp_wire_put_varint(out, n);
+	for (size_t i = 0; i < n; i++) {
+		struct oc_edge none = { 0 };
+		const struct oc_edge *e = ids[i] < p->nr_edges && p->edges[ids[i]] ?
+					  p->edges[ids[i]] : &none;
+		put_edge(out, e->end_ns, &e->heads, &e->tails, NULL, 0);
+	}
+	return 0;
+}
+
+/* A string of a state that fits a comm[32]. */
+static bool read_comm(struct pp_wire *r, char *buf, const char *what)
+{
+	const char *s = pp_wire_str(r);
+
+	if (pp_wire_ok(r) && strlen(s) >= 32) {
+		pp_wire_fail(r, PP_EBAD_RECORD, "%s: a name of %zu bytes", what, strlen(s));
+		return false;
+	}
+	snprintf(buf, 32, "%s", s);
+	return pp_wire_ok(r);
+}
+
+static int read_edge(struct pp_wire *r, struct oc_edge *e)
+{
+	size_t n;
+	uint64_t prev = 0;
+
+	e->end_ns = pp_wire_varint(r);
+	n = pp_wire_count(r, 4, SIZE_MAX, "heads");
+	for (size_t i = 0; i < n && pp_wire_ok(r); i++) {
+		uint32_t cpu = pp_wire_u32(r, "cpu");
+		struct oc_head h = { .time_ns = pp_wire_varint(r) };
+		h.prev = pp_wire_u32(r, "thread");
+		if (!read_comm(r, h.prev_comm, "head"))
+			return r->err;
+		if (i && cpu <= prev)
+			return pp_wire_fail(r, PP_EBAD_RECORD, "heads not by cpu");
+		prev = cpu;
+		pp_u64map_put(&e->heads, cpu, memcpy(pp_xmalloc(sizeof(h)), &h, sizeof(h)));
+	}
+	n = pp_wire_count(r, 5, SIZE_MAX, "tails");
+	for (size_t i = 0; i < n && pp_wire_ok(r); i++) {
+		uint32_t cpu = pp_wire_u32(r, "cpu");
+		struct oc_cpu c = { .known = true, .cur = pp_wire_u32(r, "thread") };
+		if (!read_comm(r, c.cur_comm, "tail"))
+			return r->err;
+		c.last_ns = pp_wire_varint(r);
+		c.run_start_ns = pp_wire_varint(r);
+		if (pp_wire_ok(r) && ((i && cpu <= prev) || c.run_start_ns > c.last_ns))
+			return pp_wire_fail(r, PP_EBAD_RECORD, "tail %zu: cpu %u, run from %llu to %llu",
+					    i, cpu, (unsigned long long)c.run_start_ns,
+					    (unsigned long long)c.last_ns);
+		prev = cpu;
+		if (pp_wire_ok(r))
+			pp_u64map_put(&e->tails, cpu, memcpy(pp_xmalloc(sizeof(c)), &c, sizeof(c)));
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
+}
+
+static struct oc_edge **edge_slot(struct oc_priv *p, unsigned id)
+{
+	if (id >= p->nr_edges) {
+		size_t n = (size_t)id + 1;
+		p->edges = pp_xrealloc(p->edges, n * sizeof(*p->edges));
+		memset(p->edges + p->nr_edges, 0, (n - p->nr_edges) * sizeof(*p->edges));
+		p->nr_edges = n;
+	}
+	return &p->edges[id];
+}
+
+static int oc_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct oc_priv *p = az->priv;
+	size_t n = pp_wire_count(in, 8, SIZE_MAX, "rows");
+	int rc;
+
+	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
+		uint32_t ins = pp_wire_u32(in, "instance"), other = pp_wire_u32(in, "other");
+		char comm[32];
+		uint64_t comm_ns, runtime, nr_run, max;
+		struct oc_row *r;
+
+		if (!read_comm(in, comm, "row"))
+			return in->err;
+		comm_ns = pp_wire_varint(in);
+		runtime = pp_wire_varint(in);
+		nr_run = pp_wire_varint(in);
+		max = pp_wire_varint(in);
+		if (!pp_wire_ok(in))
+			return in->err;
+		if (p->only_comm && !p->thread_mode && other)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "row %zu: thread %u, %llu ns in %llu runs",
+					    i, other, (unsigned long long)runtime,
+					    (unsigned long long)nr_run);
+		r = oc_row_get(p, ins, other, comm, comm_ns);
+		if (r->runtime_ns + runtime < runtime || r->nr_run + nr_run < nr_run)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "row %zu: a sum overflows", i);
+		r->runtime_ns += runtime;
+		r->nr_run += nr_run;
+		if (max > r->max_ns)
+			r->max_ns = max;
+	}
+	n = pp_wire_count(in, 3, SIZE_MAX, "sources");
+	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
+		struct oc_edge **slot;
+		unsigned id;
+
+		if (!ana_state_source_in(az, in, i, &id))
+			return in->err;
+		slot = edge_slot(p, id);
+		if (*slot)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "source %zu twice", i);
+		*slot = pp_xcalloc(1, sizeof(**slot));
+		if ((rc = read_edge(in, *slot)))
+			return rc;
+	}
+	return pp_wire_ok(in) ? 0 : in->err;
+}
+
+/* Adjacent ranges: each CPU's first switch in the second ends the run the first left going. */
+static void oc_state_join(struct pp_az *az, unsigned before, unsigned after)
+{
+	struct oc_priv *p = az->priv;
+	struct oc_edge *a, *b;
+	size_t n;
+	uint64_t *keys;
+
+	edge_slot(p, before > after ? before : after);
+	if (!p->edges[before])
+		p->edges[before] = pp_xcalloc(1, sizeof(*a));
+	a = p->edges[before];
+	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
+	p->edges[after] = NULL;
+	keys = keys_of(&b->heads, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct oc_head *h = pp_u64map_del(&b->heads, keys[i]);
+		struct oc_cpu *c = pp_u64map_del(&a->tails, keys[i]);
+		if (c)
+			oc_charge(p, (uint32_t)keys[i], c, h->time_ns, h->prev, h->prev_comm);
+		if (!c && !pp_u64map_get(&a->heads, keys[i]))
+			pp_u64map_put(&a->heads, keys[i], h);	/* the CPU's first switch yet */
+		else
+			free(h);
+		free(c);
+	}
+	free(keys);
+	keys = keys_of(&b->tails, &n);
+	for (size_t i = 0; i < n; i++) {
+		free(pp_u64map_del(&a->tails, keys[i]));
+		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
+	}
+	free(keys);
+	if (b->end_ns > a->end_ns)
+		a->end_ns = b->end_ns;
+	edge_free(b);
+}
+
+/* Before a report of states: each range's runs still going, cut at its end. */
+static void oc_settle(struct pp_az *az)
+{
+	struct oc_priv *p = az->priv;
+
+	for (size_t i = 0; i < p->nr_edges; i++) {
+		struct oc_edge *e = p->edges[i];
+		size_t n;
+		uint64_t *keys;
+
+		if (!e)
+			continue;
+		keys = keys_of(&e->tails, &n);
+		for (size_t k = 0; k < n; k++)
+			oc_cut_run(p, (uint32_t)keys[k], pp_u64map_get(&e->tails, keys[k]), e->end_ns);
+		free(keys);
+		edge_free(e);
+		p->edges[i] = NULL;
+	}
+}
+
 static void oc_release(struct pp_az *az)
 {
 	struct oc_priv *p = az->priv;
+
+	map_free(&p->rec_heads);
+	for (size_t i = 0; i < p->nr_edges; i++)
+		edge_free(p->edges[i]);
+	free(p->edges);
 
 	for (size_t i = 0; i < p->nr_rows; i++)
 		free(p->rows[i]);
@@ -386,4 +744,8 @@ const struct pp_analyzer_ops az_oncpu_ops = {
 	.interval = oc_interval,
 	.finish = oc_finish,
 	.release = oc_release,
+	.state_version = 1,
+	.state_write = oc_state_write,
+	.state_read = oc_state_read,
+	.state_join = oc_state_join,
 };
