@@ -479,7 +479,7 @@ static void put_edge(struct pp_buf *b, uint64_t end_ns, const struct pp_u64map *
 		pp_wire_put_str(b, h->prev_comm);
 	}
 	free(keys);
-	if (cpus) {	/* a replay's: its CPUs */
+	if (!tails) {	/* a replay's: its CPUs (none per thread) */
 		n = 0;
 		for (size_t i = 0; i < nr_cpus; i++)
 			n += cpus[i].known;
@@ -493,7 +493,7 @@ static void put_edge(struct pp_buf *b, uint64_t end_ns, const struct pp_u64map *
 	}
 	pp_wire_put_varint(b, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct oc_cpu *c = cpus ? &cpus[keys[i]] : pp_u64map_get(tails, keys[i]);
+		const struct oc_cpu *c = !tails ? &cpus[keys[i]] : pp_u64map_get(tails, keys[i]);
 		pp_wire_put_varint(b, keys[i]);
 		pp_wire_put_varint(b, c->cur);
 		pp_wire_put_str(b, c->cur_comm);

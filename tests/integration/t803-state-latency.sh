@@ -9,6 +9,7 @@
 # options refuse to merge; what prints as it goes refuses --state-out in one line.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
+. "$TOP/tests/integration/lib-state.sh"
 need_event sched:sched_switch
 need_event raw_syscalls:sys_enter
 
@@ -29,49 +30,6 @@ NR=$(load_field "$load" getppid_nr)
 CALLS=$(load_field "$load" getppid)
 assert_eq "getppid calls of the load" 40000 "$CALLS"
 
-ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
-# cuts CAPTURE: three times between its first and last event (1/3, 1/2, 2/3)
-cuts() {
-	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
-		read -r a b
-		a=$(ns "$a") b=$(ns "$b")
-		echo $((a + (b - a) / 3)) $((a + (b - a) / 2)) $((a + (b - a) * 2 / 3))
-	}
-}
-fmt_of() {
-	_f=text
-	while [ $# -gt 0 ]; do
-		[ "$1" = --format ] && _f=$2
-		shift
-	done
-	echo "$_f"
-}
-
-# check NAME CAPTURE ARGS...: at each cut, the merge of the halves is the replay
-checks=0
-check() {
-	_name=$1 _cap=$2
-	shift 2
-	_fmt=$(fmt_of "$@")
-	run_ok one.out "$PP_ANALYZE" "$_cap" "$@"
-	[ -s one.out ] || fail "$_name: the replay printed nothing"
-	_split=0
-	for _t in $(cuts "$_cap"); do
-		run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
-		run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
-		run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
-		run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
-		cmp ab.state ba.state >/dev/null || fail "$_name at $_t: A+B and B+A differ"
-		run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
-		diff -u one.out merged.out >diff.out ||
-			{ head -40 diff.out; fail "$_name at $_t: the merge is not the replay"; }
-		run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"
-		cmp -s a.out one.out || _split=$((_split + 1))
-		checks=$((checks + 1))
-	done
-	[ $_split -gt 0 ] || fail "$_name: no cut left the first half short of the whole"
-}
-
 # t803.1 rundelay: the spinners' preemptions and the sleeper's wakeups cross every cut
 check rd sched.ppcap rundelay
 check rd-perins sched.ppcap rundelay --perins
@@ -79,11 +37,12 @@ check rd-json sched.ppcap rundelay --perins --format json
 # ... and the join does the work: the same halves merged with a 1 ns gap (not adjacent, not
 # joined) miss the delays that crossed
 joined=0
-for t in $(cuts sched.ppcap); do
+run_ok one.out "$PP_ANALYZE" sched.ppcap rundelay --perins
+set -- $(cuts sched.ppcap)
+for t in $1 $2 $3 $(($1 / 2 + $2 / 2)) $(($2 / 2 + $3 / 2)) $(($1 - ($2 - $1) / 2)) $(($3 + ($3 - $2) / 2)); do
 	run_ok /dev/null "$PP_ANALYZE" sched.ppcap rundelay --perins --time ",${t}ns" --state-out a.state
 	run_ok /dev/null "$PP_ANALYZE" sched.ppcap rundelay --perins --time "$((t + 2))ns," --state-out g.state
 	run_ok gap.out "$PP_ANALYZE" report a.state g.state
-	run_ok one.out "$PP_ANALYZE" sched.ppcap rundelay --perins
 	cmp -s gap.out one.out || joined=$((joined + 1))
 done
 [ $joined -gt 0 ] || fail "rundelay: no cut had a delay across it (the join is untested)"
@@ -127,15 +86,6 @@ assert_between "getppid pairs of the merge" $((CALLS * 999 / 1000)) "$CALLS" \
 	"$(awk -F, 'NR > 1 { s += $4 } END { print s }' gt.csv)"
 
 # t803.6 states of other options do not merge; what prints as it goes has no state
-refused() {	# WHAT PATTERN CMD...: CMD exits 2 with one line on stderr matching PATTERN
-	_what=$1 _pat=$2
-	shift 2
-	"$@" >out.out 2>err.out
-	_rc=$?
-	[ $_rc -eq 2 ] || { cat err.out; fail "$_what: exit $_rc, not 2"; }
-	[ "$(wc -l <err.out)" -eq 1 ] || { cat err.out; fail "$_what: not one line"; }
-	grep -q "$_pat" err.out || { cat err.out; fail "$_what: no '$_pat'"; }
-}
 CUT=$(cuts sched.ppcap | cut -d' ' -f2)
 run_ok /dev/null "$PP_ANALYZE" sched.ppcap rundelay --time ",${CUT}ns" --state-out a.state
 run_ok /dev/null "$PP_ANALYZE" sched.ppcap rundelay --perins --time "$((CUT + 1))ns," --state-out b.state

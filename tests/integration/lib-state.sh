@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: MIT
+# lib-state.sh - helpers for the mergeable-state tests (t803, t804): source after lib.sh and
+# lib-analyze.sh.
+#
+# ns SECONDS             seconds (12.5) in nanoseconds
+# cuts CAPTURE           three times between its first and last event (1/3, 1/2, 2/3)
+# check NAME CAP ARGS... at each of cuts CAP (or of $CUTS when set): the report of the merge
+#                        of --time ,T and --time T+1ns, is the replay (with $ONE_ARGS added)
+#                        byte for byte in the --format given, A+B = B+A in bytes, and some cut
+#                        leaves the first half short of the whole; counts $checks
+# refused WHAT PAT CMD.. CMD exits 2 with one line on stderr matching PAT
+
+ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
+
+cuts() {
+	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
+		read -r a b
+		a=$(ns "$a") b=$(ns "$b")
+		echo $((a + (b - a) / 3)) $((a + (b - a) / 2)) $((a + (b - a) * 2 / 3))
+	}
+}
+
+fmt_of() {
+	_f=text
+	while [ $# -gt 0 ]; do
+		[ "$1" = --format ] && _f=$2
+		shift
+	done
+	echo "$_f"
+}
+
+checks=0
+check() {
+	_name=$1 _cap=$2
+	shift 2
+	_fmt=$(fmt_of "$@")
+	# shellcheck disable=SC2086
+	run_ok one.out "$PP_ANALYZE" "$_cap" "$@" ${ONE_ARGS:-}
+	[ -s one.out ] || fail "$_name: the replay printed nothing"
+	_split=0
+	for _t in ${CUTS:-$(cuts "$_cap")}; do
+		run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
+		run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
+		run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
+		run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
+		cmp ab.state ba.state >/dev/null || fail "$_name at $_t: A+B and B+A differ"
+		run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
+		diff -u one.out merged.out >diff.out ||
+			{ head -40 diff.out; fail "$_name at $_t: the merge is not the replay"; }
+		run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"
+		cmp -s a.out one.out || _split=$((_split + 1))
+		checks=$((checks + 1))
+	done
+	[ $_split -gt 0 ] || fail "$_name: no cut left the first half short of the whole"
+}
+
+refused() {
+	_what=$1 _pat=$2
+	shift 2
+	"$@" >out.out 2>err.out
+	_rc=$?
+	[ $_rc -eq 2 ] || { cat err.out; fail "$_what: exit $_rc, not 2"; }
+	[ "$(wc -l <err.out)" -eq 1 ] || { cat err.out; fail "$_what: not one line"; }
+	grep -q "$_pat" err.out || { cat err.out; fail "$_what: no '$_pat'"; }
+}
