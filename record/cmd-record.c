@@ -184,6 +184,14 @@ static int validate(struct rec_session *s)
 		return rec_session_fail(s, PP_ERANGE,
 					"-F %llu is above the kernel's limit of %ld Hz (/proc/sys/kernel/perf_event_max_sample_rate)",
 					(unsigned long long)o->freq, maxrate);
+	/*
+	 * Call chains on whole CPUs come at 100 MB/s a CPU and more at the peaks of a
+	 * context-switch storm: a 1 MiB ring is 5-10 ms of them, and one late round
+	 * of the single drain thread loses events (docs/performance.md, issue 22).
+	 */
+	if (o->mmap_pages == REC_PAGES_AUTO)
+		o->mmap_pages = o->callgraph && (o->all_cpus || o->cpus || !targets) ?
+				REC_DEFAULT_PAGES_CALLCHAINS : REC_DEFAULT_PAGES;
 	if (o->mmap_pages <= 0 || (o->mmap_pages & (o->mmap_pages - 1)))
 		return rec_session_fail(s, PP_ERANGE,
 					"-m %d: the number of pages must be a power of 2",
@@ -260,7 +268,7 @@ int cmd_record(int argc, const char **argv)
 			      "tasks of these cgroups (under /sys/fs/cgroup)"),
 		PP_OPT_GROUP("How"),
 		PP_OPT_INT('m', "mmap-pages", &o->mmap_pages, "pages",
-			   "ring buffer pages per CPU, a power of 2 (256)"),
+			   "ring buffer pages per CPU, a power of 2 (256; 1024 with -g on whole CPUs)"),
 		PP_OPT_INT(0, "watermark", &o->watermark, "pct",
 			   "wake up when a ring is this % full (50)"),
 		{ .type = PP_OPT_T_INT, .long_name = "command-stdout", .value = &o->command_stdout,

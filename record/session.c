@@ -60,7 +60,7 @@ void rec_session_init(struct rec_session *s)
 	memset(s, 0, sizeof(*s));
 	s->opts.user_callchain = true;
 	s->opts.kernel_callchain = true;
-	s->opts.mmap_pages = REC_DEFAULT_PAGES;
+	s->opts.mmap_pages = REC_PAGES_AUTO;
 	s->opts.watermark = REC_DEFAULT_WATERMARK;
 	s->opts.kallsyms = -1;
 	s->opts.command_stdout = -1;

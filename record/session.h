@@ -38,6 +38,8 @@
 #define REC_DEFAULT_OUTPUT "pp.capture"
 #define REC_DEFAULT_FREQ 997
 #define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
+#define REC_DEFAULT_PAGES_CALLCHAINS 1024	/* -g on whole CPUs: 4 MiB per CPU */
+#define REC_PAGES_AUTO (-1)		/* -m not given: one of the two above */
 #define REC_DEFAULT_SPILL (512ull << 20)	/* --spill-max (spill.h) */
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
 #define REC_REORDER_WINDOW_NS 25000000ull	/* 25 ms: a vCPU can stall that long */

@@ -15,7 +15,7 @@ need_event sched:sched_switch
 DUR=${PP_FOOTPRINT_S:-60}
 ncpu=$(getconf _NPROCESSORS_ONLN)
 page=$(getconf PAGESIZE)
-ring=$((256 * page))
+ring=$((1024 * page))	# -g on every CPU: 1024 pages a ring by default
 fifo=$((8 * ring))
 [ $fifo -lt $((4 << 20)) ] && fifo=$((4 << 20))
 [ $fifo -gt $((64 << 20)) ] && fifo=$((64 << 20))
