@@ -44,4 +44,8 @@ const struct pp_analyzer_ops az_kmemprof_ops = {
 	.interval = ana_te_az_interval,
 	.finish = ana_te_az_finish,
 	.release = ana_te_az_release,
+	.state_version = 1,
+	.state_write = ana_te_az_state_write,
+	.state_read = ana_te_az_state_read,
+	.state_join = ana_te_az_state_join,
 };

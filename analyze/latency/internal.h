@@ -6,7 +6,8 @@
  * twoevent.c         keys and roles per event, the backup, the timeline, losses
  * twoevent-detail.c  printing a pair with the events around it (--detail)
  * twoevent-delay.c   the delay, syscalls and pair implementations
- * twoevent-call.c    kmemprof and nested-trace's call / call-delay
+ * twoevent-kmem.c    kmemprof
+ * twoevent-call.c    nested-trace's call / call-delay
  * twoevent-state.c   the engine's mergeable state: its section (docs/state-format.md)
  * twoevent-edge.c    what a range leaves open at its edges, joined across ranges
  * Invariant: a node is in the backup (in_backup) or pending on the timeline
@@ -266,12 +267,18 @@ void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge
 		     const struct pp_u64map *tails);
 int ana_te_edge_read(struct ana_te *te, struct pp_wire *in, struct te_edge *e);
 void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b);
+/* Every event of @e's heads and of @tails, in no particular order. */
+void ana_te_edge_nodes(struct ana_te *te, const struct te_edge *e, const struct pp_u64map *tails,
+		       void (*fn)(struct ana_te *te, const struct te_node *n, void *arg), void *arg);
 /* At a report of states: each source's tails left unmatched at its end, as a replay's finish. */
 void ana_te_edge_settle(struct ana_te *te);
 
 /* twoevent-state.c */
 /* --state-out, or a state read: the engine keeps its ranges' edges. */
 bool ana_te_stateful(const struct ana_te *te);
+/* Every event the engine's state_write() writes in its edges (after the aggregate). */
+void ana_te_state_nodes(struct ana_te *te,
+			void (*fn)(struct ana_te *te, const struct te_node *n, void *arg), void *arg);
 void ana_te_lat_state_write(struct ana_te *te, struct pp_buf *out);
 int ana_te_lat_state_read(struct ana_te *te, struct pp_wire *in);
 void ana_te_pair_state_write(struct ana_te *te, struct pp_buf *out);
@@ -284,7 +291,7 @@ uint64_t ana_te_lat_pct(struct te_lat *l, double p);
 void ana_te_lat_reset(struct ana_te *te);
 extern const struct te_impl_ops ana_te_delay_ops, ana_te_syscalls_ops, ana_te_pair_ops;
 
-/* twoevent-call.c */
+/* twoevent-kmem.c, twoevent-call.c */
 extern const struct te_impl_ops ana_te_kmemprof_ops, ana_te_call_ops, ana_te_call_delay_ops;
 
 #endif

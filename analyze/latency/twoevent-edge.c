@@ -273,6 +273,25 @@ void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge
 	free(keys);
 }
 
+void ana_te_edge_nodes(struct ana_te *te, const struct te_edge *e, const struct pp_u64map *tails,
+		       void (*fn)(struct ana_te *te, const struct te_node *n, void *arg), void *arg)
+{
+	size_t it = 0;
+	uint64_t k;
+	void *v;
+
+	while (pp_u64map_next(&e->heads, &it, &k, &v)) {
+		const struct te_head *h = v;
+		for (size_t j = 0; j < h->nr; j++)
+			if (h->ev[j])
+				fn(te, h->ev[j], arg);
+	}
+	it = 0;
+	while (pp_u64map_next(tails, &it, &k, &v))
+		for (const struct te_node *n = v; n; n = n->bnext)
+			fn(te, n, arg);
+}
+
 /* One event; NULL after pp_wire_fail(). */
 static struct te_node *read_node(struct ana_te *te, struct pp_wire *r, const char *where)
 {

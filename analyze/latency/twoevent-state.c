@@ -2,7 +2,7 @@
 /*
  * twoevent-state.c - the two-event engine as mergeable state (docs/state-format.md
  * "the latency engine"), shared by its analyzers: multi-trace, rundelay,
- * syscalls, nested-trace.
+ * syscalls, nested-trace, kmemprof.
  *
  * The section holds the engine's latest time, its implementation's aggregate
  * and, per capture range, its edges (twoevent-edge.c).  The aggregates:
@@ -16,8 +16,8 @@
  * approximation of it.  pair keeps its paired and unpaired counts.  What is
  * left unmatched at a range's end is not counted here but kept as the range's
  * tails: joined with the next range, or counted by the report as ->finish()
- * counts it.  Implementations without an aggregate here (kmemprof, call,
- * call-delay) refuse --state-out.
+ * counts it.  kmemprof's aggregate is its own (twoevent-kmem.c); call and
+ * call-delay have none and refuse --state-out.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +262,22 @@ static int state_write(struct ana_te *te, struct pp_buf *out)
 	return 0;
 }
 
+void ana_te_state_nodes(struct ana_te *te,
+			void (*fn)(struct ana_te *te, const struct te_node *n, void *arg), void *arg)
+{
+	const unsigned *ids;
+	size_t n;
+
+	if (te->rec) {
+		ana_te_edge_nodes(te, te->rec, &te->backup, fn, arg);
+		return;
+	}
+	n = ana_state_sources(te->az, &ids);
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] < te->nr_edges && te->edges[ids[i]])
+			ana_te_edge_nodes(te, te->edges[ids[i]], &te->edges[ids[i]]->tails, fn, arg);
+}
+
 static int state_read(struct pp_az *az, struct ana_te *te, struct pp_wire *r)
 {
 	uint64_t recent = pp_wire_varint(r);
@@ -314,7 +330,7 @@ int ana_te_state_check(struct ana_te *te)
 		return PP_EUSAGE;
 	}
 	if (!te->impl->state_write) {
-		pp_err("%s: --impl %s has no mergeable state (yet); delay, pair and syscalls have",
+		pp_err("%s: --impl %s has no mergeable state (yet); delay, pair, syscalls and kmemprof have",
 		       name, te->impl->name);
 		return PP_EUSAGE;
 	}

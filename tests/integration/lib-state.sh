@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# lib-state.sh - helpers for the mergeable-state tests (t803, t804): source after lib.sh and
+# lib-state.sh - helpers for the mergeable-state tests (t801, t803-t805): source after lib.sh and
 # lib-analyze.sh.
 #
 # ns SECONDS             seconds (12.5) in nanoseconds
@@ -9,6 +9,9 @@
 #                        byte for byte in the --format given, A+B = B+A in bytes, and some cut
 #                        leaves the first half short of the whole; counts $checks
 # refused WHAT PAT CMD.. CMD exits 2 with one line on stderr matching PAT
+# state_hostile STATE... every copy tests/integration/statefix.py makes of each STATE (one
+#                        byte of its sections changed, checksums made right) is refused or
+#                        read by a report, status 0-2, no sanitizer report
 
 ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
 
@@ -61,5 +64,24 @@ refused() {
 	_rc=$?
 	[ $_rc -eq 2 ] || { cat err.out; fail "$_what: exit $_rc, not 2"; }
 	[ "$(wc -l <err.out)" -eq 1 ] || { cat err.out; fail "$_what: not one line"; }
-	grep -q "$_pat" err.out || { cat err.out; fail "$_what: no '$_pat'"; }
+	grep -q -- "$_pat" err.out || { cat err.out; fail "$_what: no '$_pat'"; }
+}
+
+state_hostile() {
+	for _st in "$@"; do
+		python3 "$TOP/tests/integration/statefix.py" "$_st" hostile || fail "statefix $_st"
+		_n=0
+		for _f in hostile/*.state; do
+			"$PP_ANALYZE" report "$_f" >/dev/null 2>err.out
+			_rc=$?
+			[ $_rc -le 2 ] || { cat err.out; fail "$_f: exit $_rc"; }
+			if grep -q "Sanitizer\|runtime error" err.out; then
+				cat err.out
+				fail "$_f: sanitizer"
+			fi
+			_n=$((_n + 1))
+		done
+		[ $_n -gt 50 ] || fail "statefix made $_n files of $_st"
+		rm -rf hostile
+	done
 }

@@ -8,6 +8,7 @@
 # changed, a byte changed with its checksums made right again) are refused or read, never crash.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
+. "$TOP/tests/integration/lib-state.sh"
 
 for f in sched-basic print-mix lat-softirq lat-syscalls counters; do build_fixture "$f"; done
 CPU=$FIX/cpu
@@ -177,15 +178,6 @@ three lat-syscalls.ppcap "$(ns 1000.0021)" "$(ns 1000.0032)" syscalls --perins
 three $C "$(ns 1000.35)" "$(ns 1000.75)" hrcount -e sched:sched_switch,sched:sched_wakeup -i 500 --perins
 
 # t801.7 what a merge refuses, in one line, with status 2
-refused() {	# WHAT PATTERN CMD...: CMD exits 2 with one line on stderr matching PATTERN
-	_what=$1 _pat=$2
-	shift 2
-	"$@" >out.out 2>err.out
-	_rc=$?
-	[ $_rc -eq 2 ] || { cat err.out; fail "$_what: exit $_rc, not 2"; }
-	[ "$(wc -l <err.out)" -eq 1 ] || { cat err.out; fail "$_what: not one line"; }
-	grep -q "$_pat" err.out || { cat err.out; fail "$_what: no '$_pat'"; }
-}
 T=$(ns 1000.002)
 run_ok /dev/null "$PP_ANALYZE" $S top -e sched:sched_switch --time ",${T}ns" --state-out a.state
 run_ok /dev/null "$PP_ANALYZE" $S top -e sched:sched_switch --time "$((T + 1))ns," --state-out b.state
@@ -261,17 +253,5 @@ open('sql.state', 'wb').write(b)
 EOT
 refused "a state of sql" "a state of 'sql', which has no state" "$PP_ANALYZE" report sql.state
 # every byte of the analyzer sections, checksums fixed: tests/integration/statefix.py
-for st in a.state nd.state ts.state ab.state; do
-	python3 "$TOP/tests/integration/statefix.py" $st hostile || fail "statefix $st"
-	n=0
-	for f in hostile/*.state; do
-		"$PP_ANALYZE" report "$f" >/dev/null 2>err.out
-		rc=$?
-		[ $rc -le 2 ] || { cat err.out; fail "$f: exit $rc"; }
-		if grep -q "Sanitizer\|runtime error" err.out; then cat err.out; fail "$f: sanitizer"; fi
-		n=$((n + 1))
-	done
-	[ $n -gt 50 ] || fail "statefix made $n files of $st"
-	rm -rf hostile
-done
+state_hostile a.state nd.state ts.state ab.state
 exit 0

@@ -118,17 +118,5 @@ refused "a trigger" "trigger of .* single-stream" \
 # read, never a crash (statefix.py rewrites every byte with the checksums made right)
 run_ok /dev/null "$PP_ANALYZE" sched.ppcap rundelay --perins --time ",${CUT}ns" --state-out rd.state
 run_ok /dev/null "$PP_ANALYZE" sched.ppcap $MT --impl pair --time "$((CUT + 1))ns," --state-out pr.state
-for st in rd.state pr.state; do
-	python3 "$TOP/tests/integration/statefix.py" $st hostile || fail "statefix $st"
-	n=0
-	for f in hostile/*.state; do
-		"$PP_ANALYZE" report "$f" >/dev/null 2>err.out
-		rc=$?
-		[ $rc -le 2 ] || { cat err.out; fail "$f: exit $rc"; }
-		if grep -q "Sanitizer\|runtime error" err.out; then cat err.out; fail "$f: sanitizer"; fi
-		n=$((n + 1))
-	done
-	[ $n -gt 50 ] || fail "statefix made $n files of $st"
-	rm -rf hostile
-done
+state_hostile rd.state pr.state
 exit 0
