@@ -80,7 +80,7 @@ static void fifo_populate(struct rec_fifo *f, uint64_t wpos, bool may_touch)
 }
 
 int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_t fifo_sz,
-		   int base_ms)
+		   size_t ahead, int base_ms)
 {
 	pthread_condattr_t ca;
 	pthread_mutexattr_t ma;
@@ -110,8 +110,8 @@ int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_
 			return -ENOMEM;
 		}
 		f->size = sz;
-		f->ahead = 2 * rings[i].data_sz;
-		f->reset_at = rings[i].data_sz;
+		f->ahead = ahead ? ahead : 2 * rings[i].data_sz;
+		f->reset_at = f->ahead < rings[i].data_sz ? f->ahead : rings[i].data_sz;
 		f->bounce = pp_xmalloc(65536);	/* a record is at most 64 KiB */
 		fifo_populate(f, 0, true);
 	}

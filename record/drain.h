@@ -111,11 +111,13 @@ struct rec_drain {
  * @rings: the rings; those without a mapping are skipped
  * @nr: their number
  * @fifo_sz: bytes of FIFO per ring (rounded up to a power of 2)
+ * @ahead: how far ahead of the drain thread the FIFO's pages are populated,
+ *         at most what one round may copy into it; 0: two rings' worth
  * @base_ms: longest time between two rounds
  * Return: 0 or -errno (-ENOMEM when the FIFOs cannot be mapped).
  */
 int rec_drain_init(struct rec_drain *d, struct rec_ring *rings, size_t nr, size_t fifo_sz,
-		   int base_ms);
+		   size_t ahead, int base_ms);
 
 /**
  * rec_drain_set_tp() - also read tracefs pages, one file per ring (before the start)

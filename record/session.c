@@ -203,6 +203,30 @@ static size_t fifo_size(const struct rec_session *s)
 	return sz;
 }
 
+static bool spill_wanted(const struct rec_session *s)
+{
+	return s->ftrace && s->opts.spill_max && !s->out_stream && !s->prod;
+}
+
+/*
+ * How far ahead of the drain thread its FIFO pages are populated: two rings
+ * when perf samples come through the rings; 256 KiB when every event is read
+ * from tracefs and its pages go to the spill file, so the rings hold the side
+ * band alone and a round puts markers and a few partial pages in the FIFO.
+ * (Two 1 MiB rings ahead were 4-6 MiB of the RSS on a syscall storm.)  Should
+ * the spill stop (a full disk), pages go into the FIFO and the drain thread
+ * faults the rest in: slower, nothing lost.
+ */
+static size_t fifo_ahead(const struct rec_session *s)
+{
+	if (!spill_wanted(s))
+		return 0;
+	for (size_t i = 0; i < s->nr_evsels; i++)
+		if (!s->evsels[i].ftrace)
+			return 0;
+	return 256u << 10;
+}
+
 /*
  * Tracefs pages wait in a file next to the capture while the workload runs
  * (spill.h) - not for -o -, where the analyzer waits for them, nor for the
@@ -215,7 +239,7 @@ static void set_spill(struct rec_session *s)
 	char *dir;
 	int rc;
 
-	if (!s->ftrace || !s->opts.spill_max || s->out_stream || s->prod)
+	if (!spill_wanted(s))
 		return;
 	dir = slash ? pp_xstrndup(out, slash == out ? 1 : (size_t)(slash - out)) : pp_xstrdup(".");
 	rc = rec_drain_set_spill(&s->drain, dir, s->opts.spill_max);
@@ -298,7 +322,7 @@ int rec_session_open(struct rec_session *s)
 	if (rc)
 		return rc;
 	/* reading starts before the events do: the snapshots below take a while */
-	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s),
+	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s), fifo_ahead(s),
 			    s->out_stream ? 25 : 100);
 	s->drain.realtime = !s->opts.no_realtime;
 	if (!rc)

@@ -93,7 +93,7 @@ static void test_drain__fifo_reset_keeps_the_skip_until_read(void)
 	struct fake f;
 
 	fake_init(&f);
-	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 10), 0);
+	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 0, 10), 0);
 
 	/* 1.5 KiB through the FIFO and two round marks, consumed: empty past reset_at (1 KiB) */
 	for (int i = 0; i < 2; i++) {
@@ -135,7 +135,7 @@ static void test_drain__laps_with_varying_lag(void)
 	struct fake f;
 
 	fake_init(&f);
-	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 10), 0);
+	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 0, 10), 0);
 	for (unsigned i = 0; i < 3000; i++) {
 		fake_write(&f, 1 + i % 29);
 		rec_drain_round(&d, i);
@@ -163,7 +163,7 @@ static void test_drain__hold_leaves_a_ring(void)
 	bool hold = true, more = false;
 
 	fake_init(&f);
-	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 10), 0);
+	CU_ASSERT_EQUAL_FATAL(rec_drain_init(&d, &f.ring, 1, 4096, 0, 10), 0);
 	fake_write(&f, 10);
 	rec_drain_round(&d, 77);
 	CU_ASSERT(rec_drain_left(&d, 0));

@@ -247,7 +247,7 @@ static void drain_pages(bool spill)
 	ring.map_sz = 8192;
 	ring.data_sz = 4096;
 	fds[0] = pfd[0];
-	CU_ASSERT_FATAL(rec_drain_init(&d, &ring, 1, 16384, 10) == 0);
+	CU_ASSERT_FATAL(rec_drain_init(&d, &ring, 1, 16384, 0, 10) == 0);
 	rec_drain_set_tp(&d, fds, PAGE, 65536);
 	if (spill)
 		CU_ASSERT_FATAL(rec_drain_set_spill(&d, ".", 512u << 10) == 0);
