@@ -190,6 +190,13 @@ enum pp_az_flags {
 	 * ev->period = the count of the period): stat, hrcount, percpu-stat ...
 	 */
 	PP_AZ_COUNTERS = 1 << 5,
+	/*
+	 * The state of a range holds nothing open at the range's ends (every event
+	 * counts alone: top, num-dist), so the states of adjacent ranges add up to one
+	 * replay's without a state_join.  pp-analyze -j N cuts a capture into parts
+	 * for analyzers that have this flag or a state_join (cmd-parallel.c).
+	 */
+	PP_AZ_STATE_CUT = 1 << 6,
 };
 
 /*

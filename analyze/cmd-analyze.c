@@ -153,7 +153,7 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 }
 
 const char *const ana_usage[] = {
-	"pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...",
+	"pp-analyze [-v] [-q] [--strict] [-j N] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...",
 	"pp-analyze merge A.state B.state... [-o OUT.state]",
 	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]",
 	"pp-analyze diff [--fail-if EXPR] BEFORE AFTER [ANALYZER [OPTIONS]]",
@@ -163,6 +163,8 @@ const char *const ana_usage[] = {
 const char ana_help_text[] =
 	"Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
 	"Several analyzers separated by ',' run over one pass of the capture.\n"
+	"-j N replays a file on N threads (default: the CPUs) where every analyzer has a\n"
+	"mergeable state: its parts are merged as --state-out states are, byte for byte.\n"
 	"An aggregating analyzer given --state-out FILE writes its state instead of its report:\n"
 	"'merge' adds states of the same analyzer and options (of several captures, or of\n"
 	"--time ranges of one), 'report' prints a state as the analyzer prints after a replay.\n"
@@ -349,10 +351,8 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
  * line on stderr, so that partial reports are not taken for whole ones.
  * event-care reports these itself.
  */
-static void tell_damage(struct ana_session *s)
+static void tell_damage(struct ana_session *s, const struct ppf_read_stats *st)
 {
-	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
-
 	for (size_t i = 0; i < s->nr_azs; i++)
 		if (!strcmp(s->azs[i]->name, "event-care"))
 			return;
@@ -379,8 +379,25 @@ static bool recorder_said_why(const char *path, const struct ana_session *s)
 	       strstr(s->errmsg, "empty file") != NULL;
 }
 
+int ana_replay_status(int rc)
+{
+	if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
+	    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE ||
+	    rc == PP_EOFFLINE || rc == PP_ENOTSUP || rc == PP_ERANGE)
+		return 2;
+	return rc ? 1 : 0;
+}
+
 int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 {
+	return cmd_analyze_jobs(argc, argv, read_flags, 1);
+}
+
+int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned jobs)
+{
+	int *sl_argc = NULL;
+	const char ***sl_argv = NULL;
+	struct ppf_read_stats pst;
 	const char *path = argv[0];
 	struct ana_session *s;
 	struct ppf_record first;
@@ -417,6 +434,10 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 		if (j == i)
 			pp_die("empty analyzer between ','");
 		azs = pp_xrealloc(azs, (nr + 1) * sizeof(*azs));
+		sl_argc = pp_xrealloc(sl_argc, (nr + 1) * sizeof(*sl_argc));
+		sl_argv = pp_xrealloc(sl_argv, (nr + 1) * sizeof(*sl_argv));
+		sl_argc[nr] = j - i;
+		sl_argv[nr] = argv + i;
 		bool h = false;
 		azs[nr++] = az_new(j - i, argv + i, &h);
 		help |= h;
@@ -445,16 +466,26 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags)
 		status = 1;
 	} else {
 		set_range(s, azs, nr, rc == 0 ? first.time_ns : 0);
-		rc = ana_replay(s, &first, rc == 0);
-		if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
-		    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE ||
-		    rc == PP_EOFFLINE || rc == PP_ENOTSUP || rc == PP_ERANGE)
-			status = 2;
-		else if (rc)
-			status = 1;
-		else
-			tell_damage(s);
+		/* init first: whether the instances can run in parts is known after it (top's -i) */
+		int irc = ana_replay_init(s);
+		int pst_status = irc ? ana_replay_status(irc) :
+			ana_parallel(s, jobs, sl_argc, (const char *const *const *)sl_argv, read_flags,
+				     &pst);
+		if (irc) {
+			status = pst_status;
+		} else if (pst_status >= 0) {
+			status = pst_status;
+			if (!status)
+				tell_damage(s, &pst);
+		} else {
+			rc = ana_replay(s, &first, rc == 0);
+			status = ana_replay_status(rc);
+			if (!rc)
+				tell_damage(s, ppf_reader_stats(s->r));
+		}
 	}
+	free(sl_argc);
+	free(sl_argv);
 	for (size_t i = 0; i < nr; i++) {
 		if (azs[i]->exit_status && !status)
 			status = azs[i]->exit_status;

@@ -26,11 +26,9 @@ static const char *const report_usage[] = {
 	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]", NULL,
 };
 
-/* Load @nr states, merge them, and build their analyzer on the merge. Return: exit status. */
-static int open_merge(const char **paths, int nr, const char *format, const char *output,
-		      struct ana_merge **m_out, struct pp_az **az_out)
+int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
+		   struct ana_merge **m_out, struct pp_az **az_out)
 {
-	struct ana_state **v = pp_xcalloc((size_t)nr, sizeof(*v));
 	const char *const *argv;
 	struct ana_merge *m;
 	struct pp_az *az;
@@ -38,19 +36,8 @@ static int open_merge(const char **paths, int nr, const char *format, const char
 	bool help = false;
 	int argc, rc;
 
-	*m_out = NULL;
 	*az_out = NULL;
-	for (int i = 0; i < nr; i++) {
-		rc = ana_state_load(paths[i], &v[i], err, sizeof(err));
-		if (rc) {
-			pp_err("%s", err);
-			for (int k = 0; k < i; k++)
-				ana_state_free(v[k]);
-			free(v);
-			return 2;
-		}
-	}
-	rc = ana_merge_new(v, (size_t)nr, &m, err, sizeof(err));
+	rc = ana_merge_new(v, nr, &m, err, sizeof(err));
 	*m_out = m;
 	if (rc) {
 		pp_err("%s", err);
@@ -78,7 +65,30 @@ static int open_merge(const char **paths, int nr, const char *format, const char
 	return ana_merge_load(m, az);
 }
 
-static void close_merge(struct ana_merge *m, struct pp_az *az)
+/* Load @nr states, merge them, and build their analyzer on the merge. Return: exit status. */
+static int open_merge(const char **paths, int nr, const char *format, const char *output,
+		      struct ana_merge **m_out, struct pp_az **az_out)
+{
+	struct ana_state **v = pp_xcalloc((size_t)nr, sizeof(*v));
+	char err[1024];
+	int rc;
+
+	*m_out = NULL;
+	*az_out = NULL;
+	for (int i = 0; i < nr; i++) {
+		rc = ana_state_load(paths[i], &v[i], err, sizeof(err));
+		if (rc) {
+			pp_err("%s", err);
+			for (int k = 0; k < i; k++)
+				ana_state_free(v[k]);
+			free(v);
+			return 2;
+		}
+	}
+	return ana_merge_open(v, (size_t)nr, format, output, m_out, az_out);
+}
+
+void ana_merge_close(struct ana_merge *m, struct pp_az *az)
 {
 	if (az)
 		ana_az_free(az);
@@ -124,7 +134,7 @@ int cmd_merge(int argc, const char **argv)
 
 	if (!rc)
 		rc = ana_merge_write(m, az, out);
-	close_merge(m, az);
+	ana_merge_close(m, az);
 	return rc;
 }
 
@@ -143,6 +153,6 @@ int cmd_report(int argc, const char **argv)
 
 	if (!rc)
 		rc = ana_merge_report(m, az);
-	close_merge(m, az);
+	ana_merge_close(m, az);
 	return rc;
 }

@@ -12,6 +12,35 @@
 
 /** cmd_analyze() - run `FILE [ANALYZER ...]`; argv[0] is the file. Return: exit status. */
 int cmd_analyze(int argc, const char **argv, unsigned read_flags);
+/** cmd_analyze_jobs() - cmd_analyze() on @jobs threads where it can (cmd-parallel.c); 0, 1: one. */
+int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned jobs);
+/** ana_replay_status() - the exit status of a replay that returned @rc (2 for usage errors). */
+int ana_replay_status(int rc);
+
+/* cmd-parallel.c: -j N */
+#include <stdint.h>
+struct ana_session;
+struct ppf_read_stats;
+/** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */
+unsigned ana_parallel_jobs(int option);
+/**
+ * ana_parallel_able() - NULL when every one of the @nr instances, init()ed, can be replayed
+ * in parts (a mergeable state, nothing printed or written while replaying: no -i report
+ * within @span_ns, the range's length); else why not, and in *@name which instance
+ */
+const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span_ns,
+			      const char **name);
+/**
+ * ana_parallel() - replay @s's capture (metadata read, --time set, its instances init()ed:
+ * ana_replay_init()) on @jobs threads into
+ * instances parsed again from @argc/@argv (one command line per instance of @s), and
+ * print each instance's merged report (or write its --state-out)
+ * @stats: the damage the parts met, as one reader would count it
+ * Return: -1 when it cannot (a stream, an instance without a mergeable state, one segment;
+ * said with -v): replay @s as usual; else the exit status.
+ */
+int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
+		 const char *const *const *argv, unsigned read_flags, struct ppf_read_stats *stats);
 /**
  * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]` (argv[0] "merge")
  * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]` (argv[0] "report")
@@ -19,6 +48,17 @@ int cmd_analyze(int argc, const char **argv, unsigned read_flags);
  */
 int cmd_merge(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+struct ana_state;
+struct ana_merge;
+/**
+ * ana_merge_open() - merge @nr loaded states (taken: freed with the merge) and build their
+ * analyzer on the merge, its report going to @output (NULL: stdout) in @format: what
+ * `merge` and `report` do after loading their files, and a parallel replay after its workers
+ * Return: exit status (0; 1 or 2 after printing why); free with ana_merge_close() in any case.
+ */
+int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
+		   struct ana_merge **m, struct pp_az **az);
+void ana_merge_close(struct ana_merge *m, struct pp_az *az);
 /**
  * cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]` (argv[0] "diff")
  * Return: exit status (1: --fail-if matched).

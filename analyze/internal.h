@@ -133,12 +133,20 @@ struct ana_session {
 	uint64_t wall_sec;		/* print.c's cache of the last wall-clock second */
 	char wall_str[24];		/* "YYYY-MM-DD HH:MM:SS" of wall_sec */
 	struct pp_buf print_check;	/* print.c's scratch for the fast-path self-check */
+	/*
+	 * A part of a parallel replay (parallel.c): no progress line, no signal requests;
+	 * the task exits before @exit_from_ns were the part before's to deliver.
+	 */
+	bool part;
+	uint64_t exit_from_ns;
 	/* a session made from a state (analyze/state/, no reader): its captures' damage */
 	struct ppf_read_stats state_stats;
 	char errmsg[512];
 };
 
 /* session.c */
+/* ana_session_open()'s own flag besides PPF_READ_*: no read-ahead thread (a part of -j N) */
+#define ANA_OPEN_NO_READ_AHEAD (1u << 31)
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out);
 void ana_session_free(struct ana_session *s);
 /* Feed one metadata/side-band record to the session (everything but samples). */
@@ -157,6 +165,8 @@ void ana_session_finalize_syms(struct ana_session *s);
 int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
 
 /* replay.c */
+/** ana_replay_init() - match every analyzer's selectors and ->init() it (ana_replay() does it first). */
+int ana_replay_init(struct ana_session *s);
 int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
 /*
  * Set by pp-analyze's SIGUSR1 handler (main.c), cleared by the replay: at the
@@ -164,6 +174,22 @@ int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
  * at once, as perf-prof's analyzers print their state on SIGUSR1.
  */
 extern volatile sig_atomic_t ana_interval_now, ana_print_stat_now;
+
+/* parts.c: where -j N cuts a capture */
+struct ana_part {
+	uint64_t from_off, to_off;	/* ppf_reader_set_window(): its segments' file offsets */
+	uint64_t start_ns, end_ns;	/* the --time range it is (0: open) */
+};
+/**
+ * ana_parts_split() - cut the capture whose segments are @segs (ppf_reader_segments())
+ * into at most @jobs parts for the analysed range [@t0, @t1] (0: open), cutting only
+ * between EVENTS segments whose times do not touch, sized so that parts that first skim
+ * what is before them (at @skim of a replay's cost per record) end together
+ * @parts: room for @jobs
+ * Return: the number of parts (1: nowhere to cut).
+ */
+size_t ana_parts_split(const struct ppf_index_entry *segs, size_t nr, unsigned jobs, double skim,
+		       uint64_t t0, uint64_t t1, struct ana_part *parts);
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
 /**

@@ -31,16 +31,18 @@ static void on_usr(int sig)
 int main(int argc, const char **argv)
 {
 	bool strict = false, version = false;
-	int verbose = 0, quiet = 0;
+	int verbose = 0, quiet = 0, jobs = 0;
 	char err[256], bug[256];
 	const struct pp_option opts[] = {
 		PP_OPT_COUNT('v', "verbose", &verbose, "more messages"),
 		PP_OPT_COUNT('q', "quiet", &quiet, "no informational messages (-qq: no warnings either)"),
 		PP_OPT_BOOL(0, "strict", &strict, "a truncated or corrupt capture is an error"),
+		PP_OPT_INT('j', "jobs", &jobs, "n",
+			   "replay a file on n threads (default: $PP_JOBS, else the CPUs); 1 for one"),
 		PP_OPT_BOOL('V', "version", &version, "print the version"),
 		PP_OPT_END(),
 	};
-	const char *usage[] = { "pp-analyze [-v] [-q] [--strict] FILE|- [ANALYZER [OPTIONS]] [, ...]", NULL };
+	const char *usage[] = { "pp-analyze [-v] [-q] [--strict] [-j N] FILE|- [ANALYZER [OPTIONS]] [, ...]", NULL };
 
 	pp_progname = "pp-analyze";
 	if (argc == 2 && !strncmp(argv[1], "--help-man", 10)) {	/* make man: pp-analyze(1) */
@@ -115,5 +117,9 @@ int main(int argc, const char **argv)
 	/* handlers, not SIG_IGN: a process a python script starts must not inherit them */
 	signal(SIGUSR1, on_usr);
 	signal(SIGUSR2, on_usr);
-	return cmd_analyze(n, argv, strict ? PPF_READ_STRICT : 0);
+	if (jobs < 0) {
+		pp_err("-j %d: the number of threads is 1 or more", jobs);
+		return 2;
+	}
+	return cmd_analyze_jobs(n, argv, strict ? PPF_READ_STRICT : 0, ana_parallel_jobs(jobs));
 }

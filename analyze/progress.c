@@ -62,7 +62,7 @@ void ana_progress_start(struct ana_progress *p, struct ana_session *s)
 	memset(p, 0, sizeof(*p));
 	p->next_check = UINT64_MAX;
 	p->fd = STDERR_FILENO;
-	if (s->live || pp_log_level < PP_LOG_INFO || !isatty(p->fd))
+	if (s->live || s->part || pp_log_level < PP_LOG_INFO || !isatty(p->fd))
 		return;
 	if (!s->path || stat(s->path, &st) || !S_ISREG(st.st_mode))
 		return;

@@ -132,6 +132,8 @@ int ana_analyzer_check(const struct pp_analyzer *an, char *err, size_t errsz)
 		bad = "state_write and state_read come together";
 	else if ((ops->state_write || ops->state_join) && !(an->caps & PP_AZC_MERGE))
 		bad = "state hooks without PP_AZC_MERGE";
+	else if ((ops->flags & PP_AZ_STATE_CUT) && !ops->state_write)
+		bad = "PP_AZ_STATE_CUT without a state";
 	else if (!ops->state_write != !ops->state_version)
 		bad = "a state needs a state_version (>= 1), and only a state has one";
 	if (!bad)

@@ -57,7 +57,7 @@ static int check_cpus(struct ana_session *s, const struct pp_az *az)
 	return 0;
 }
 
-static int init_analyzers(struct ana_session *s)
+int ana_replay_init(struct ana_session *s)
 {
 	int rc;
 
@@ -345,7 +345,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 	int rc = 0;
 
 	s->live = s->path && !strcmp(s->path, "-");
-	if (!s->inited && (rc = init_analyzers(s)))
+	if (!s->inited && (rc = ana_replay_init(s)))
 		return rc;
 	ana_progress_start(&progress, s);
 	for (;;) {
@@ -362,9 +362,10 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		ana_progress_record(&progress, s);
 		if (pp_stop || s->all_done || s->stop)
 			break;
-		if (ana_interval_now && rec->time_ns)
+		/* the signals' requests are the main thread's, not a part's (parallel.c) */
+		if (ana_interval_now && rec->time_ns && !s->part)
 			interval_now(s, rec->time_ns);
-		if (ana_print_stat_now) {
+		if (ana_print_stat_now && !s->part) {
 			ana_print_stat_now = 0;
 			for (size_t i = 0; i < s->nr_azs; i++) {
 				s->azs[i]->ops->flush(s->azs[i]);
@@ -410,7 +411,7 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 				continue;
 			for (size_t i = 0; i < s->nr_azs; i++)
 				s->azs[i]->ops->sideband(s->azs[i], &sb);
-		} else if (rec->type == PPF_REC_EXIT) {
+		} else if (rec->type == PPF_REC_EXIT && rec->time_ns >= s->exit_from_ns) {
 			for (size_t i = 0; i < s->nr_azs; i++)
 				s->azs[i]->ops->task_exit(s->azs[i], rec->u.task_event.pid,
 							  rec->u.task_event.tid, rec->time_ns);

@@ -103,7 +103,11 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 
 	*out = s;
 	s->path = path;
-	rc = ppf_reader_open(path, flags | read_ahead_flag(), &s->r);
+	if (flags & ANA_OPEN_NO_READ_AHEAD)
+		flags &= ~ANA_OPEN_NO_READ_AHEAD;
+	else
+		flags |= read_ahead_flag();
+	rc = ppf_reader_open(path, flags, &s->r);
 	if (rc) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s'%s: %s", path,
 			 strcmp(path, "-") ? "" : " (standard input)",

@@ -358,7 +358,7 @@ const struct pp_analyzer_ops az_num_dist_ops = {
 		"--perins --than 4096\n",
 	.help_attrs = "num=./alias=./stack/",
 	.priv_size = sizeof(struct nd_priv),
-	.flags = PP_AZ_NEED_EVENTS,
+	.flags = PP_AZ_NEED_EVENTS | PP_AZ_STATE_CUT,
 	.init = nd_init,
 	.event = nd_event,
 	.interval = nd_interval,

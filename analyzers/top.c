@@ -605,7 +605,7 @@ const struct pp_analyzer_ops az_top_ops = {
 		"alias=NUM/comm=ksymbol(function)/' --only-comm\n",
 	.help_attrs = "alias=./top-by=./top-add=./key=./comm=./printkey=./",
 	.priv_size = sizeof(struct top_priv),
-	.flags = PP_AZ_NEED_EVENTS,
+	.flags = PP_AZ_NEED_EVENTS | PP_AZ_STATE_CUT,
 	.init = top_init,
 	.event = top_event,
 	.interval = top_interval,

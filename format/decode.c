@@ -650,8 +650,64 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 	return r->bad ? (r->over ? PP_ELIMIT : PP_EBAD_RECORD) : 0;
 }
 
+/*
+ * Skimming: the time of the SAMPLE whose body is [p, end), as decode_sample()
+ * takes it (dt, then flags, id and cpu, for CPU_TIME), nothing else.
+ */
+static int skim_sample(struct ppf_decoder *d, const uint8_t *p, const uint8_t *end)
+{
+	uint64_t dt, flags, id, cpu, t;
+
+	if (d->time_col) {
+		dt = dec_varint(&d->tcol);
+		if (d->tcol.bad)
+			return PP_EBAD_RECORD;
+	} else if (!get_varint(&p, end, &dt)) {
+		return PP_EBAD_RECORD;
+	}
+	if (!get_varint32(&p, end, &flags) || !get_varint32(&p, end, &id) ||
+	    !get_varint32(&p, end, &cpu))
+		return PP_EBAD_RECORD;
+	if (d->cpu_time)
+		return sample_time(d, (uint32_t)cpu, dt, &t);
+	if (dt > UINT64_MAX - d->last_ns)
+		return PP_EBAD_RECORD;
+	d->last_ns += dt;
+	return 0;
+}
+
+/* ppf_decoder_next() of a skimming decoder: the next record that is not a SAMPLE or STACK. */
+static int __attribute__((noinline)) skim_next(struct ppf_decoder *d)
+{
+	for (;;) {
+		const uint8_t *p = d->in.p, *end = d->in.end;
+		uint64_t len;
+		uint32_t type;
+		int rc;
+
+		if (p >= end)
+			return 0;	/* ppf_decoder_next() says PPF_END */
+		type = *p;
+		if (type != PPF_REC_SAMPLE && type != PPF_REC_STACK)
+			return 0;
+		p++;
+		if (!get_varint(&p, end, &len) || len > (uint64_t)(end - p))
+			return 0;	/* ppf_decoder_next() meets it */
+		if (type == PPF_REC_SAMPLE && (rc = skim_sample(d, p, p + len)))
+			return rc;
+		d->in.p = p + len;
+	}
+}
+
 int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec)
 {
+	if (__builtin_expect(d->skim, 0)) {
+		int rc = skim_next(d);
+		if (rc) {
+			d->in.bad = true;
+			return rc;
+		}
+	}
 	const uint8_t *p = d->in.p, *end = d->in.end;
 	struct ppf_rbuf body;
 	uint64_t len;

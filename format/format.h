@@ -589,6 +589,29 @@ int ppf_reader_rewind(struct ppf_reader *r) PP_MUST_CHECK;
  */
 int ppf_reader_seek_time(struct ppf_reader *r, uint64_t t_ns) PP_MUST_CHECK;
 
+/**
+ * ppf_reader_set_window() - read one part of a file (parallel replay, docs/capture-format.md
+ * "Reading a capture in parts")
+ * @from: file offset of the part's first segment; before it, EVENTS segments give their
+ *        records but SAMPLEs (and STACKs): the side band, counters and losses, so that the
+ *        state at @from is known; problems there are not reported (that part's reader does)
+ * @to: the read ends (PPF_END, not a cut) at the first segment at or after this offset;
+ *      0: the end of the file
+ * Offsets are those of ppf_reader_segments().  Call before reading.
+ * Return: 0, -ESPIPE on a stream, -EINVAL for @to before @from.
+ */
+int ppf_reader_set_window(struct ppf_reader *r, uint64_t from, uint64_t to) PP_MUST_CHECK;
+
+/**
+ * ppf_reader_segments() - every segment of the file but the index, in file order: from
+ * the index when the file has one, else from a scan of the headers (a header that fails
+ * its checks is stepped over, as the reader does; a segment cut by the end of the file
+ * ends the list)
+ * @out: new array (free()), with offset, kind, seq, first_ns, last_ns, nr_records
+ * Return: 0, -ESPIPE on a stream, -ENOMEM.
+ */
+int ppf_reader_segments(struct ppf_reader *r, struct ppf_index_entry **out, size_t *nr) PP_MUST_CHECK;
+
 /* --- Low-level pieces, exposed for tests and tools ------------------------- */
 
 /** ppf_crc32c() - CRC32C (Castagnoli) of @len bytes, continuing from @crc (start with 0). */

@@ -295,6 +295,12 @@ struct ppf_decoder {
 	struct ppf_arena arena;
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
 	bool xor_in_place;		/* the data is writable: RAW_XOR is undone in it (reader.c) */
+	/*
+	 * Side band only (ppf_reader_set_window()): SAMPLE records are read up to
+	 * their time (the times after them count from it) and skipped, with the
+	 * STACK records they would use; every other record is decoded.
+	 */
+	bool skim;
 };
 
 void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,

@@ -65,6 +65,7 @@ struct ppf_reader {
 	struct ppf_wbuf next_payload, next_raw;
 	struct ppf_index_entry *idx;	/* from the trailer's index, sorted by offset */
 	size_t nr_idx, cap_idx;
+	uint64_t win_from, win_to;	/* ppf_reader_set_window(); 0: open */
 };
 
 static void set_msg(struct ppf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -79,6 +80,8 @@ static void set_msg(struct ppf_reader *r, const char *fmt, ...)
 
 static void problem(struct ppf_reader *r, uint64_t seq, uint64_t off, int err, uint32_t nr)
 {
+	if (off < r->win_from)
+		return;		/* before the window: the reader of that part reports it */
 	if (r->stats.nr_problems < MAX_PROBLEMS) {
 		r->problems[r->stats.nr_problems++] = (struct ppf_problem){ seq, off, err, nr };
 		r->stats.problems = r->problems;
@@ -566,6 +569,10 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 	for (;;) {
 		if (r->done)
 			return PPF_END;
+		if (r->win_to && r->pos >= r->win_to) {
+			r->done = true;	/* the window's end: not a cut */
+			return PPF_END;
+		}
 		if (r->seek_ns && r->nr_idx && r->seekable)
 			index_skip(r);
 		size_t avail = in_fill(r, PPF_SEG_HDR_SZ);
@@ -647,6 +654,7 @@ static int __attribute__((noinline)) reader_next_slow(struct ppf_reader *r, stru
 				ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns, s->flags);
 				/* s->data is r->raw or r->payload: ours, rewritten by the next segment */
 				r->dec.xor_in_place = true;
+				r->dec.skim = s->kind == PPF_SEG_EVENTS && s->offset < r->win_from;
 				r->in_seg = true;
 			}
 			rc = ppf_decoder_next(&r->dec, rec);
@@ -702,5 +710,103 @@ int ppf_reader_rewind(struct ppf_reader *r)
 int ppf_reader_seek_time(struct ppf_reader *r, uint64_t t_ns)
 {
 	r->seek_ns = t_ns;
+	return 0;
+}
+
+int ppf_reader_set_window(struct ppf_reader *r, uint64_t from, uint64_t to)
+{
+	if (!r->seekable)
+		return -ESPIPE;
+	if (to && to < from)
+		return -EINVAL;
+	r->win_from = from;
+	r->win_to = to;
+	return 0;
+}
+
+/* Append one entry to *@v. Return: 0 or -ENOMEM. */
+static int list_add(struct ppf_index_entry **v, size_t *nr, size_t *cap,
+		    const struct ppf_seg_hdr *h, uint64_t off)
+{
+	if (*nr == *cap) {
+		size_t n = *cap ? 2 * *cap : 256;
+		struct ppf_index_entry *p = realloc(*v, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = n;
+	}
+	(*v)[(*nr)++] = (struct ppf_index_entry){ off, h->kind, h->seq, h->first_ns, h->last_ns,
+						  h->nr_records };
+	return 0;
+}
+
+int ppf_reader_segments(struct ppf_reader *r, struct ppf_index_entry **out, size_t *nr_out)
+{
+	struct ppf_index_entry *v = NULL;
+	size_t nr = 0, cap = 0;
+	struct stat st;
+	uint8_t *buf;
+	uint64_t off = PPF_FILE_HDR_SZ;
+	int rc = 0;
+
+	*out = NULL;
+	*nr_out = 0;
+	if (!r->seekable || fstat(r->fd, &st))
+		return -ESPIPE;
+	if (r->info.has_index) {
+		for (size_t i = 0; i < r->nr_idx; i++)
+			if (r->idx[i].kind != PPF_SEG_INDEX) {
+				struct ppf_seg_hdr h = { .kind = r->idx[i].kind, .seq = r->idx[i].seq,
+							 .first_ns = r->idx[i].first_ns,
+							 .last_ns = r->idx[i].last_ns,
+							 .nr_records = r->idx[i].nr_records };
+				if ((rc = list_add(&v, &nr, &cap, &h, r->idx[i].offset)))
+					break;
+			}
+		if (!rc) {
+			*out = v;
+			*nr_out = nr;
+			return 0;
+		}
+		free(v);
+		return rc;
+	}
+	/*
+	 * No index (a cut or killed recording): the headers, as the reader meets
+	 * them - a header that fails its checks is stepped over a byte at a time
+	 * (resync()), a segment that does not fit in the file ends the list.
+	 */
+	buf = malloc(IBUF_SZ);
+	if (!buf)
+		return -ENOMEM;
+	while (off + PPF_SEG_HDR_SZ <= (uint64_t)st.st_size) {
+		size_t want = (uint64_t)st.st_size - off < IBUF_SZ ? (size_t)(st.st_size - off) : IBUF_SZ;
+		ssize_t got = pread(r->fd, buf, want, (off_t)off);
+		struct ppf_seg_hdr h;
+		size_t i = 0;
+
+		if (got < PPF_SEG_HDR_SZ)
+			break;
+		while (i + PPF_SEG_HDR_SZ <= (size_t)got && ppf_seg_hdr_decode(buf + i, &h))
+			i++;
+		if (i + PPF_SEG_HDR_SZ > (size_t)got) {
+			off += i;	/* no header in this block: on from where one may start */
+			continue;
+		}
+		off += i;
+		if (off + PPF_SEG_HDR_SZ + h.csize > (uint64_t)st.st_size)
+			break;
+		if (h.kind != PPF_SEG_INDEX && (rc = list_add(&v, &nr, &cap, &h, off)))
+			break;
+		off += PPF_SEG_HDR_SZ + h.csize;
+	}
+	free(buf);
+	if (rc) {
+		free(v);
+		return rc;
+	}
+	*out = v;
+	*nr_out = nr;
 	return 0;
 }

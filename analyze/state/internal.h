@@ -133,6 +133,7 @@ struct ana_az_state {
 	size_t nr_ids;
 	const unsigned *in_ids;		/* the state being read: its source i is in_ids[i] */
 	size_t nr_in;
+	struct pp_buf *sink;		/* recording into memory (ana_state_az_new_mem()), or NULL */
 };
 
 /* file.c */

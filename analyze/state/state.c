@@ -106,10 +106,21 @@ static void with_state(struct pp_buf *b)
 	}
 }
 
+static void attach(struct pp_az *az)
+{
+	struct ana_az_state *st = pp_xcalloc(1, sizeof(*st));
+
+	st->recording = true;
+	st->argv = ana_state_argv_canon(az, &st->argc);
+	st->options = ana_state_argv_str((const char *const *)st->argv, st->argc);
+	st->ids = pp_xcalloc(1, sizeof(*st->ids));
+	st->nr_ids = 1;
+	az->state = st;
+}
+
 int ana_state_az_new(struct pp_az *az, char *err, size_t errsz)
 {
 	const struct pp_analyzer_ops *ops = az->an->ops;
-	struct ana_az_state *st;
 
 	if (!ops->state_write && (az->an->caps & PP_AZC_STREAM)) {
 		snprintf(err, errsz, "--state-out: %s prints a sequence in time order, which stays "
@@ -134,13 +145,31 @@ int ana_state_az_new(struct pp_az *az, char *err, size_t errsz)
 			 "per interval, not part of a state");
 		return PP_EUSAGE;
 	}
-	st = pp_xcalloc(1, sizeof(*st));
-	st->recording = true;
-	st->argv = ana_state_argv_canon(az, &st->argc);
-	st->options = ana_state_argv_str((const char *const *)st->argv, st->argc);
-	st->ids = pp_xcalloc(1, sizeof(*st->ids));
-	st->nr_ids = 1;
-	az->state = st;
+	attach(az);
+	return 0;
+}
+
+void ana_state_az_new_mem(struct pp_az *az, struct pp_buf *sink)
+{
+	attach(az);
+	az->state->sink = sink;
+}
+
+int ana_state_from_mem(const void *data, size_t size, const char *name, struct ana_state **out,
+		       char *err, size_t errsz)
+{
+	struct ana_state *st = pp_xcalloc(1, sizeof(*st));
+	char why[320];
+	int rc = ana_state_decode(data, size, st, why, sizeof(why));
+
+	*out = NULL;
+	if (rc) {
+		snprintf(err, errsz, "%s: %s", name, why);
+		ana_state_free(st);
+		return rc;
+	}
+	st->path = pp_xstrdup(name);
+	*out = st;
 	return 0;
 }
 
@@ -179,6 +208,12 @@ static int write_state(struct ana_state *st, struct pp_az *az, const char *path)
 		return 1;
 	}
 	ana_state_encode(st, sec.data ? sec.data : "", sec.len, &file);
+	if (az->state && az->state->sink) {
+		pp_buf_add(az->state->sink, file.data, file.len);	/* a worker's (parallel.c) */
+		pp_buf_release(&sec);
+		pp_buf_release(&file);
+		return 0;
+	}
 	rc = ana_state_write_file(path, &file, err, sizeof(err));
 	if (rc)
 		pp_err("%s: %s", az->name, err);

@@ -38,6 +38,21 @@ struct ana_merge;
  */
 int ana_state_az_new(struct pp_az *az, char *err, size_t errsz);
 
+/**
+ * ana_state_az_new_mem() - make @az, an instance of an analyzer with a state, record one
+ * whose file bytes are appended to @sink at the end of the replay (a part of a parallel
+ * replay: the caller checked that nothing, -i included, prints within its range)
+ */
+void ana_state_az_new_mem(struct pp_az *az, struct pp_buf *sink);
+
+/**
+ * ana_state_from_mem() - ana_state_load() of the @size bytes at @data, named @name in
+ * messages (the state of a worker of a parallel replay)
+ * Return: 0, or a negative code with "NAME: what is wrong" in @err.
+ */
+int ana_state_from_mem(const void *data, size_t size, const char *name, struct ana_state **out,
+		       char *err, size_t errsz);
+
 /** ana_state_az_free() - what ana_state_az_new() or ana_merge_bind() attached to @az. */
 void ana_state_az_free(struct pp_az *az);
 

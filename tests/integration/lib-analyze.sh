@@ -22,16 +22,59 @@ peak_rss() {
 	cat "$_n.rss"
 }
 
-# build_fixture NAME [OUT]: build $FIX/NAME.desc into OUT (default NAME.ppcap)
+# Parallel replay (pp-analyze -j N): every golden command runs twice, first on one thread
+# (its output is compared with the expected file), then with PP_JOBS=$PP_JOBS_CHECK (8) on
+# OUT.cut, the fixture built again in segments of PP_CUT_BYTES (1: a record each), so that
+# the parts cut the fixture's intervals (a sleep, a call) many times: the output and the
+# exit status must be the same, byte for byte.  PP_JOBS_CHECK=0 skips the second run.
+PP_JOBS_CHECK=${PP_JOBS_CHECK:-8}
+PP_CUT_BYTES=${PP_CUT_BYTES:-1}
+
+# build_fixture NAME [OUT]: build $FIX/NAME.desc into OUT (default NAME.ppcap), and OUT.cut
 build_fixture() {
 	"$CAPBUILD" "$FIX/$1.desc" "${2:-$1.ppcap}" || fail "capbuild $1.desc"
+	if [ "$PP_JOBS_CHECK" != 0 ]; then
+		"$CAPBUILD" -s "$PP_CUT_BYTES" "$FIX/$1.desc" "${2:-$1.ppcap}.cut" ||
+			fail "capbuild -s $PP_CUT_BYTES $1.desc"
+	fi
 }
 
-# run_ok OUT CMD...: run CMD with stdout to OUT; fail on a non-zero exit
+# jobs_check REF RC CMD...: CMD again with PP_JOBS=$PP_JOBS_CHECK on the .cut captures of
+# its arguments (those that have one) must print what file REF holds and exit RC
+jobs_check() {
+	_jref=$1 _jrc=$2 _jn=$(basename "$1")
+	shift 2
+	[ "$PP_JOBS_CHECK" != 0 ] || return 0
+	case "$1" in *pp-analyze) ;; *) return 0 ;; esac
+	_cut=0
+	for _a in "$@"; do
+		[ -f "$_a.cut" ] && _cut=1
+	done
+	[ $_cut = 1 ] || return 0
+	_first=1
+	for _a in "$@"; do
+		[ $_first = 1 ] && set --
+		_first=0
+		if [ -f "$_a.cut" ]; then set -- "$@" "$_a.cut"; else set -- "$@" "$_a"; fi
+	done
+	PP_JOBS=$PP_JOBS_CHECK "$@" >"jobs-$_jn.out" 2>"jobs-$_jn.err"
+	_rc2=$?
+	if ! cmp -s "$_jref" "jobs-$_jn.out"; then
+		diff -u "$_jref" "jobs-$_jn.out" | head -40
+		cat "jobs-$_jn.err"
+		fail "$_jn: PP_JOBS=$PP_JOBS_CHECK on a capture cut in small segments prints otherwise"
+	fi
+	[ "$_rc2" = "$_jrc" ] ||
+		fail "$_jn: PP_JOBS=$PP_JOBS_CHECK exits $_rc2, one thread $_jrc"
+}
+
+# run_ok OUT CMD...: run CMD with stdout to OUT on one thread; fail on a non-zero exit;
+# then jobs_check
 run_ok() {
 	_out=$1
 	shift
-	"$@" >"$_out" 2>stderr.out || { cat stderr.out; fail "'$*' exited $?"; }
+	PP_JOBS=1 "$@" >"$_out" 2>stderr.out || { cat stderr.out; fail "'$*' exited $?"; }
+	jobs_check "$_out" 0 "$@"
 }
 
 # load_field LINE KEY: the value of KEY=... in a load generator's LOAD line
@@ -59,16 +102,18 @@ golden_file() {
 }
 
 # golden NAME CMD...: CMD's stdout must equal tests/fixtures/expected/NAME.out
-# (golden_file; PP_REGEN=1 rewrites it).  Returns CMD's exit status.
+# (golden_file; PP_REGEN=1 rewrites it), on one thread; then jobs_check.  Returns CMD's
+# exit status.
 golden() {
 	_name=$1
 	shift
-	"$@" >"golden-$_name.out" 2>"golden-$_name.err"
+	PP_JOBS=1 "$@" >"golden-$_name.out" 2>"golden-$_name.err"
 	_rc=$?
 	golden_file "$_name" "golden-$_name.out" || {
 		cat "golden-$_name.err"
 		fail "$_name: output differs from tests/fixtures/expected/$_name.out"
 	}
+	jobs_check "golden-$_name.out" $_rc "$@"
 	return $_rc
 }
 
