@@ -294,7 +294,7 @@ int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
 
 	if (jobs < 2)
 		return -1;
-	if (s->live) {
+	if (s->live || !strcmp(s->path, "-")) {
 		pp_debug(1, "-j %u: a stream is replayed by one thread", jobs);
 		return -1;
 	}

@@ -55,6 +55,8 @@ int main(int argc, const char **argv)
 	int n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err, sizeof(err));
 	if (n == PP_OPT_HELP) {
 		ana_general_help(stdout);
+		printf("\nOptions (before FILE):");
+		pp_usage_print(stdout, NULL, opts);
 		return 0;
 	}
 	if (n < 0) {

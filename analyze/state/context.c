@@ -333,10 +333,16 @@ void ana_sctx_merge(struct ana_sctx *dst, const struct ana_sctx *src, bool src_l
 		struct ana_stask *hit = !n0 ? NULL : bsearch(t, dst->tasks, n0, sizeof(*dst->tasks), cmp_task);
 
 		if (hit) {
+			/*
+			 * The later range's task, but not its lack of a name: one a replay learnt
+			 * (from an event's fields) stays in its task table until a COMM renames it.
+			 */
 			if (src_later) {
-				free(hit->comm);
+				char *comm = *t->comm || !*hit->comm ? pp_xstrdup(t->comm) : hit->comm;
+				if (comm != hit->comm)
+					free(hit->comm);
 				*hit = *t;
-				hit->comm = pp_xstrdup(t->comm);
+				hit->comm = comm;
 			}
 			continue;
 		}

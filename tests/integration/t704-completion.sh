@@ -98,6 +98,11 @@ offers "$A cap.ppcap trace --flame" --flame-graph
 offers "$A cap.ppcap trace --over" --overwrite
 offers "$A cap.ppcap multi-trace --im" --impl
 offers "$A --st" --strict
+offers "$A --jo" --jobs
+# -j's number is not the capture: the analyzers come after the file that follows it
+offers "$A -j " 2
+offers "$A -j 2 cap.ppcap ta" task-state
+offers "$A --jobs 2 cap.ppcap to" top
 offers "$P top --sa" --save
 offers "$P top --only" --only-comm
 offers "$A cap.ppcap trace --format " text json csv

@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t830-jobs-loads: pp-analyze -j N on real recordings of the project's loads (issue 19).
+# ctxsw (K round trips, both threads on one CPU) and syscalls run while pp-record records the
+# scheduler events and the raw syscalls of every CPU: a capture of many segments.  Every
+# analyzer that runs in parts prints the same bytes with -j 1, -j 2 and -j 4, and -v says it
+# ran in parts; the counts are the loads' ground truth (ctxsw's threads switched out at
+# least K times each).
+. "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
+need_event sched:sched_switch
+need_event raw_syscalls:sys_enter
+
+K=60000
+"$PP_RECORD" -m 4096 -a \
+	-e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,raw_syscalls:sys_enter,raw_syscalls:sys_exit \
+	-o load.ppcap -- sh -c "'$PP_LOAD/ctxsw' -n $K -c 0 & '$PP_LOAD/syscalls' -n 100000; wait" \
+	>rec.out 2>rec.err || { cat rec.err; fail "pp-record exited $?"; }
+ctx=$(grep '^LOAD ctxsw' rec.err) || { cat rec.err; fail "no LOAD ctxsw line"; }
+tids=$(load_field "$ctx" tids)
+ev=$("$PP_ANALYZE" load.ppcap info | awk '$1 == "segments" { print $0 }')
+echo "capture: $ev"
+nev=$("$PP_ANALYZE" load.ppcap info | sed -n 's/^segments .* events \([0-9]*\),.*/\1/p')
+assert_ge "events segments (a capture to cut)" 4 "$nev"
+
+# same NAME ARGS...: -j 1, 2 and 4 print the same bytes and exit 0; -j 2 ran in parts
+same() {
+	_n=$1
+	shift
+	"$PP_ANALYZE" -j 1 load.ppcap "$@" >"$_n.1" 2>"$_n.1.err" || { cat "$_n.1.err"; fail "$_n -j 1 exited $?"; }
+	[ -s "$_n.1" ] || fail "$_n: nothing printed"
+	for j in 2 4; do
+		"$PP_ANALYZE" -v -j $j load.ppcap "$@" >"$_n.$j" 2>"$_n.$j.err" ||
+			{ cat "$_n.$j.err"; fail "$_n -j $j exited $?"; }
+		cmp -s "$_n.1" "$_n.$j" || { diff -u "$_n.1" "$_n.$j" | head -30; fail "$_n: -j $j differs from -j 1"; }
+	done
+	grep -q "in [0-9]* parts" "$_n.2.err" || { cat "$_n.2.err"; fail "$_n: -j 2 did not run in parts"; }
+	echo "ok $_n: $(grep -o 'in [0-9]* parts' "$_n.4.err")"
+}
+
+# t830.1 task-state, in total, per thread, -S, -p, json
+same ts task-state
+same ts-perins task-state --perins
+same ts-s task-state --perins -S
+same ts-json task-state --perins --format json
+same ts-p task-state --perins -p "$(echo "$tids" | cut -d, -f1)"
+# t830.2 top (-i longer than the capture) and num-dist
+same top top -e sched:sched_switch,raw_syscalls:sys_enter -i 100000
+same top-k top -e 'raw_syscalls:sys_enter//key=id/' -i 100000 --format csv
+same nd num-dist -e 'sched:sched_switch//num=prev_prio/' -i 100000
+# t830.3 two analyzers in one pass
+same chain task-state --perins , top -e sched:sched_wakeup -i 100000
+
+# t830.4 ground truth: each ctxsw thread was switched out at least K times
+same sw top -e 'sched:sched_switch//key=prev_pid/' -i 100000 --format csv
+for t in $(echo "$tids" | tr ',' ' '); do
+	n=$(awk -v t="$t" -F, '$1 == t { print $2 }' sw.2)
+	assert_ge "switches of ctxsw thread $t" $K "${n:-0}"
+done
+exit 0
