@@ -19,12 +19,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "analyze/state/state.h"
 #include "common/log.h"
+#include "common/symbolize.h"
 
 /*
  * What a skim costs per record, as a share of a replay's: decompressing is about
@@ -39,7 +41,16 @@ struct part_run {
 	struct pp_buf *sinks;		/* one state per analyzer */
 	int rc;
 	pthread_t th;
+	double t0, t1;			/* its replay's start and end (CLOCK_MONOTONIC, s) */
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 unsigned ana_parallel_jobs(int option)
 {
@@ -90,7 +101,9 @@ static void *part_main(void *arg)
 {
 	struct part_run *p = arg;
 
+	p->t0 = now_s();
 	p->rc = ana_replay(p->s, &p->first, p->have_first);
+	p->t1 = now_s();
 	return NULL;
 }
 
@@ -241,8 +254,12 @@ static int run(struct ana_session *main_s, const struct ana_part *parts, size_t 
 			break;
 		}
 	}
-	for (size_t k = 0; k < started; k++)
+	for (size_t k = 0; k < started; k++) {
 		pthread_join(runs[k].th, NULL);
+		pp_debug(2, "part %zu: from offset %llu, %.3f s of %.3f s", k + 1,
+			 (unsigned long long)parts[k].from_off, runs[k].t1 - runs[k].t0,
+			 runs[k].t1 - runs[0].t0);
+	}
 	for (size_t k = 0; k < started && !status; k++) {
 		if (runs[k].rc)
 			status = ana_replay_status(runs[k].rc);
@@ -319,6 +336,15 @@ int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
 		return -1;
 	}
 	pp_debug(1, "-j %u: '%s' in %zu parts", jobs, s->path, nparts);
+	/*
+	 * This session only read the metadata and named the instances: its reader and
+	 * symbol tables make way for the parts' (peak RSS: N parts, not N + 1).
+	 */
+	ppf_reader_close(s->r);
+	s->r = NULL;
+	pp_u64map_del(&s->dsos, 0);	/* a DSO of those tables, being filled */
+	pp_symtab_free(s->syms);
+	s->syms = pp_symtab_new(0);
 	status = run(s, parts, nparts, argc, argv, read_flags, stats);
 	free(parts);
 	return status;

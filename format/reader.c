@@ -588,7 +588,12 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			continue;
 		}
 		in_skip(r, PPF_SEG_HDR_SZ);
-		if (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) {
+		/*
+		 * Skimmed (before the window) and holding SAMPLEs only: nothing in it for the
+		 * side band, and no time after it counts from its records - not even read.
+		 */
+		if ((r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) ||
+		    (h.kind == PPF_SEG_EVENTS && off < r->win_from && h.nr_records == h.nr_samples)) {
 			if (in_skip(r, h.csize) < h.csize)
 				return end_of_data(r, 1);
 			continue;

@@ -1118,6 +1118,11 @@ def stage_fleet():
     return run_script('fleet.sh')
 
 
+def stage_parallel():
+    """issue 19: pp-analyze -j 1 vs -j 2 on a ~10M-event capture of the loads."""
+    return run_script('parallel.sh')
+
+
 # ---- rendering ----------------------------------------------------------------------------------
 def md_table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
@@ -1691,6 +1696,48 @@ def render_counters(res):
     return '\n\n'.join(parts)
 
 
+def render_parallel(res):
+    st = res.get('parallel')
+    if not st:
+        return '_not run yet_'
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_'
+    cap = next(iter(pick(st, bench='parallel-capture')), {})
+    parts = [script_head(st, 'Issue 19.  `pp-analyze -j 2` against `-j 1` on one recording of the '
+                         'loads on both CPUs (ctxsw, syscalls, cpuburn under cpu-clock -g): '
+                         f'{cap.get("events", "?")} events, {cap.get("capture_mb", "?")} MB, '
+                         f'{cap.get("segments", "?")} segments.  -j 1 and -j 2 read without '
+                         'read-ahead (-j 1 is one thread), "-j 1 +ra" is the one pass as it ran '
+                         'before -j, a decompression thread beside it.  The settings run '
+                         'interleaved, round by round, so that the load of this shared machine '
+                         '(other work ran throughout) falls on all of them; wall times are the '
+                         'best of the rounds.  parts: how many parts -j 2 made (1: the analyzer '
+                         'has no state that joins yet and ran on one thread).')]
+    rows, targets = [], []
+    for name in ('top', 'task-state', 'syscalls', 'multi-trace', 'profile'):
+        by = {r['setting']: r for r in pick(st, bench='parallel', analyzer=name)}
+        j1, j2, ra = by.get('j1'), by.get('j2'), by.get('j1-ra')
+        if not j1 or not j2:
+            continue
+        sp = j1['wall_s'] / j2['wall_s'] if j2['wall_s'] else 0
+        rr = j2['maxrss_kb'] / j1['maxrss_kb'] if j1['maxrss_kb'] else 0
+        rows.append([name, j2['parts'], f"{j1['wall_s']:.2f}", f"{ra['wall_s']:.2f}" if ra else '',
+                     f"{j2['wall_s']:.2f}", f'{sp:.2f}x',
+                     f"{j1['cpu_s']:.2f} / {j2['cpu_s']:.2f}",
+                     f"{j1['maxrss_kb'] / 1024:.1f} / {j2['maxrss_kb'] / 1024:.1f}", f'{rr:.2f}',
+                     'yes' if j2.get('same') else '**no**', f"{j2['loadavg']:.1f}"])
+        if j2['parts'] > 1:
+            targets.append(f'- {name}: {sp:.2f}x at -j 2 (target >= 1.7x: {verdict(sp >= 1.7)}), '
+                           f'peak RSS {rr:.2f}x (target <= 2x: {verdict(rr <= 2)})')
+        else:
+            targets.append(f'- {name}: one thread (no state that joins yet): {sp:.2f}x')
+    parts.append(md_table(['analyzer', 'parts', '-j 1 (s)', '-j 1 +ra (s)', '-j 2 (s)',
+                           'speedup', 'CPU s -j 1 / -j 2', 'peak RSS MiB -j 1 / -j 2', 'RSS ratio',
+                           'same bytes', 'load'], rows))
+    parts.append('**Targets** (issue 19):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
 def render_export(res):
     st = res.get('export')
     if not st:
@@ -1835,6 +1882,7 @@ STAGES = [
     dict(name='export', run=stage_export, doc='export', render=render_export),
     dict(name='fleet', run=stage_fleet, doc='fleet', render=render_fleet),
     dict(name='counters', run=stage_counters, doc='counters', render=render_counters),
+    dict(name='parallel', run=stage_parallel, doc='parallel', render=render_parallel),
 ]
 
 
