@@ -16,6 +16,7 @@
  * Only instances that can be merged run so (ana_parallel_able()); anything
  * else is one pass, as without -j.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,16 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			return "its side files are made by one pass";
 		if (o->perfeval_cpus || o->perfeval_pids)
 			return "--perfeval-* lists counts as the replay goes";
+		/*
+		 * The latency engine's pair: the events a loss leaves unpaired are listed at the
+		 * loss, and a join does not list those of the range before yet (a --time merge
+		 * prints them neither): one pass until it does.
+		 */
+		char *canon = ana_state_options(az);
+		bool pair = strstr(canon, "--impl=pair") != NULL;
+		free(canon);
+		if (pair)
+			return "--impl pair lists what a loss leaves unpaired as the replay goes";
 	}
 	*name = NULL;
 	return NULL;
@@ -244,8 +255,42 @@ static int run(struct ana_session *main_s, const struct ana_part *parts, size_t 
 	int status = 0;
 
 	memset(stats, 0, sizeof(*stats));
+	/*
+	 * The parts' instances are made as --state-out makes them, quietly: the one pass
+	 * said what there is to say of them (warnings, -v notes) already, once.  An
+	 * analyzer that refuses to make a state with its options (a listing of its own,
+	 * multi-trace's trigger, nested-trace's call tree) is left to the one pass.
+	 */
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
 	for (size_t k = 0; k < nparts && !status; k++)
 		status = part_open(path, read_flags, &parts[k], k == 0, argc, argv, nr, &runs[k]);
+	fflush(stderr);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDERR_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	if (status) {
+		pp_debug(1, "-j: one thread: %s refuses a state with these options (its listings "
+			 "are one pass's)", nr == 1 ? main_s->azs[0]->name : "an analyzer");
+		for (size_t k = 0; k < nparts; k++)
+			part_close(&runs[k], nr);
+		free(runs);
+		return -1;
+	}
+	/*
+	 * The one pass's session only read the metadata and named the instances: its reader
+	 * and symbol tables make way for the parts' (peak RSS: N parts, not N + 1).
+	 */
+	ppf_reader_close(main_s->r);
+	main_s->r = NULL;
+	pp_u64map_del(&main_s->dsos, 0);	/* a DSO of those tables, being filled */
+	pp_symtab_free(main_s->syms);
+	main_s->syms = pp_symtab_new(0);
 	for (size_t k = 0; k < nparts && !status; k++, started++) {
 		int e = pthread_create(&runs[k].th, NULL, part_main, &runs[k]);
 		if (e) {
@@ -335,17 +380,9 @@ int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
 		free(parts);
 		return -1;
 	}
-	pp_debug(1, "-j %u: '%s' in %zu parts", jobs, s->path, nparts);
-	/*
-	 * This session only read the metadata and named the instances: its reader and
-	 * symbol tables make way for the parts' (peak RSS: N parts, not N + 1).
-	 */
-	ppf_reader_close(s->r);
-	s->r = NULL;
-	pp_u64map_del(&s->dsos, 0);	/* a DSO of those tables, being filled */
-	pp_symtab_free(s->syms);
-	s->syms = pp_symtab_new(0);
 	status = run(s, parts, nparts, argc, argv, read_flags, stats);
+	if (status >= 0)
+		pp_debug(1, "-j %u: '%s' in %zu parts", jobs, s->path, nparts);
 	free(parts);
 	return status;
 }

@@ -48,14 +48,14 @@ jobs_check() {
 	case "$1" in *pp-analyze) ;; *) return 0 ;; esac
 	# the capture's own commands and the positional help show its segments or name its
 	# file; --time seeks past whole segments (their side band too), so what it sees
-	# depends on where they end
+	# depends on where they end; --output2 appends to its file
 	_cut=0 _next=0
 	for _a in "$@"; do
 		if [ $_next = 1 ]; then
 			case "$_a" in info | dump | scrub | slice) return 0 ;; esac
 			_next=0
 		fi
-		case "$_a" in --time | --time=* | help) return 0 ;; esac
+		case "$_a" in --time | --time=* | --output2 | --output2=* | help) return 0 ;; esac
 		[ -f "$_a.cut" ] && _cut=1 _next=1
 	done
 	[ $_cut = 1 ] || return 0
