@@ -14,7 +14,10 @@
  * skipped.  -v prints the tagged events, -vv every event; --than T counts the
  * stage times above T per row and prints those events (GREATER_THAN).
  * Tables every -i of capture time and at the end.  A loss clears the
- * tracking: a request is never measured across it.
+ * tracking: a request is never measured across it.  State (--state-out):
+ * the three rows, and per range each request's first event (head) and the
+ * requests still tracked at its end (tails): merging two adjacent ranges
+ * measures the head from the tail, as one replay does.
  *
  * -d narrows the events to one device at analysis: as the capture's host
  * key blockdev.NAME describes it, else as this machine has it; the
@@ -31,6 +34,7 @@
 #include "common/log.h"
 #include "common/table.h"
 #include "common/u64map.h"
+#include "common/wire.h"
 
 enum { BT_GETRQ, BT_INSERT, BT_ISSUE, BT_COMPLETE };
 
@@ -48,6 +52,21 @@ struct bt_row {
 	uint64_t n, sum, min, max, than;
 };
 
+/* A request's first event in a range (it continues what the range before tracked). */
+struct bt_head {
+	uint64_t sector;
+	uint32_t dev;
+	int state;
+	uint64_t time_ns;
+};
+
+/* A range's edges (docs/state-format.md "blktrace"): heads and tails by request key. */
+struct bt_edge {
+	bool lost;			/* a loss cleared what was tracked before it */
+	struct pp_u64map heads;		/* key -> struct bt_head */
+	struct pp_u64map tails;		/* key -> struct bt_req */
+};
+
 struct bt_priv {
 	const struct pp_field *f_dev[BLKTRACE_NR_EVENTS];
 	const struct pp_field *f_sector[BLKTRACE_NR_EVENTS];
@@ -58,6 +77,10 @@ struct bt_priv {
 	char *events[BLKTRACE_NR_EVENTS];
 	bool own_events;		/* set_events() ran: no -e was given */
 	struct pp_buf line;
+	bool rec, rec_lost;		/* --state-out: note heads (until a loss) */
+	struct pp_u64map rec_heads;	/* key -> struct bt_head */
+	struct bt_edge **edges;		/* a state read: per source id */
+	size_t nr_edges;
 };
 
 /*
@@ -135,6 +158,13 @@ static int bt_init(struct pp_az *az)
 	}
 	for (int r = 0; r < 3; r++)
 		p->rows[r].min = UINT64_MAX;
+	p->rec = ana_state_recording(az);
+	if (p->rec && (az->opt.than_ns || az->opt.verbose)) {
+		pp_err("blktrace: %s with --state-out: it prints events as they come, and a state "
+		       "holds the table only (replay the capture for them)",
+		       az->opt.than_ns ? "--than" : "-v");
+		return PP_EUSAGE;
+	}
 	return 0;
 }
 
@@ -142,7 +172,7 @@ static void print_tagged(struct pp_az *az, const char *tag, const struct pp_even
 {
 	struct bt_priv *p = az->priv;
 
-	if (az->out.format != ANA_FMT_TEXT)
+	if (az->out.format != ANA_FMT_TEXT || !ev)	/* !ev: a join of states, which list nothing */
 		return;
 	pp_buf_reset(&p->line);
 	if (tag)
@@ -184,6 +214,29 @@ static void req_free(struct bt_priv *p, struct bt_req *q)
 	p->free_reqs = q;
 }
 
+/*
+ * Event @st at @t_ns of the request (@dev, @sector) tracked as @q: what it measures (the
+ * tracking's update is the caller's).
+ */
+static void bt_step(struct pp_az *az, const struct bt_req *q, int st, uint64_t t_ns,
+		    const struct pp_event *ev)
+{
+	bool verbose = az->opt.verbose == 1;
+
+	if (st == BT_GETRQ) {
+		if (verbose)
+			print_tagged(az, "EXIST", ev);
+	} else if (st == q->state + 1) {
+		account(az, st - 1, t_ns - q->time_ns, ev);
+	} else if (st == BT_ISSUE && q->state == BT_GETRQ) {
+		if (verbose)
+			print_tagged(az, "BYPASS_INSERT", ev);
+		account(az, BT_ISSUE - 1, t_ns - q->time_ns, ev);
+	} else if (verbose) {
+		print_tagged(az, "LOST", ev);
+	}
+}
+
 static void bt_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct bt_priv *p = az->priv;
@@ -191,7 +244,6 @@ static void bt_event(struct pp_az *az, const struct pp_event *ev)
 	uint64_t sector, key;
 	uint32_t dev, nr;
 	struct bt_req *q;
-	bool verbose = az->opt.verbose >= 1;
 	void **slot;
 
 	if (st > BT_COMPLETE)
@@ -208,6 +260,11 @@ static void bt_event(struct pp_az *az, const struct pp_event *ev)
 	q = *slot;
 	if (q && (q->dev != dev || q->sector != sector))
 		q = NULL;	/* a key collision: track the newer one */
+	if (!q && p->rec && !p->rec_lost && !pp_u64map_get(&p->rec_heads, key)) {
+		/* the request's first event: it may continue what the range before tracked */
+		struct bt_head h = { sector, dev, st, ev->time_ns };
+		pp_u64map_put(&p->rec_heads, key, memcpy(pp_xmalloc(sizeof(h)), &h, sizeof(h)));
+	}
 	if (!q) {
 		if (st == BT_COMPLETE) {
 			pp_u64map_del(&p->reqs, key);
@@ -222,18 +279,7 @@ static void bt_event(struct pp_az *az, const struct pp_event *ev)
 		q->time_ns = ev->time_ns;
 		return;
 	}
-	if (st == BT_GETRQ) {
-		if (verbose && az->opt.verbose < 2)
-			print_tagged(az, "EXIST", ev);
-	} else if (st == q->state + 1) {
-		account(az, st - 1, ev->time_ns - q->time_ns, ev);
-	} else if (st == BT_ISSUE && q->state == BT_GETRQ) {
-		if (verbose && az->opt.verbose < 2)
-			print_tagged(az, "BYPASS_INSERT", ev);
-		account(az, BT_ISSUE - 1, ev->time_ns - q->time_ns, ev);
-	} else if (verbose && az->opt.verbose < 2) {
-		print_tagged(az, "LOST", ev);
-	}
+	bt_step(az, q, st, ev->time_ns, ev);
 	if (st == BT_COMPLETE) {
 		req_free(p, q);
 		pp_u64map_del(&p->reqs, key);
@@ -255,8 +301,11 @@ static void reqs_clear(struct bt_priv *p)
 
 static void bt_lost(struct pp_az *az, const struct pp_lost_ev *l)
 {
+	struct bt_priv *p = az->priv;
+
 	(void)l;
-	reqs_clear(az->priv);
+	reqs_clear(p);
+	p->rec_lost = true;	/* nor what the range before tracked */
 }
 
 static void report(struct pp_az *az, uint64_t now_ns)
@@ -323,10 +372,245 @@ static int bt_finish(struct pp_az *az)
 	return 0;
 }
 
+/* --- state (docs/state-format.md "blktrace") -------------------------------------------- */
+
+static void map_free(struct pp_u64map *m)
+{
+	uint64_t k;
+	void *v;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
+		free(v);
+	pp_u64map_release(m);
+}
+
+static void edge_free(struct bt_edge *e)
+{
+	if (!e)
+		return;
+	map_free(&e->heads);
+	map_free(&e->tails);
+	free(e);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t *keys_of(const struct pp_u64map *m, size_t *nr)
+{
+	size_t n = 0, cap = 16;
+	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
+	void *val;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &val);) {
+		if (n == cap)
+			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
+		v[n++] = k;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	*nr = n;
+	return v;
+}
+
+/* Heads and tails alike: (dev, sector, state, time) by key. */
+static void put_reqs(struct pp_buf *b, const struct pp_u64map *m, bool heads)
+{
+	size_t n;
+	uint64_t *keys = keys_of(m, &n);
+
+	pp_wire_put_varint(b, n);
+	for (size_t i = 0; i < n; i++) {
+		const void *v = pp_u64map_get(m, keys[i]);
+		const struct bt_head *h = v;
+		const struct bt_req *q = v;
+		pp_wire_put_varint(b, heads ? h->dev : q->dev);
+		pp_wire_put_varint(b, heads ? h->sector : q->sector);
+		pp_wire_put_u8(b, (uint8_t)(heads ? h->state : q->state));
+		pp_wire_put_varint(b, heads ? h->time_ns : q->time_ns);
+	}
+	free(keys);
+}
+
+static int bt_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct bt_priv *p = az->priv;
+	const unsigned *ids;
+	size_t n = ana_state_sources(az, &ids);
+
+	for (int i = 0; i < 3; i++) {
+		const struct bt_row *r = &p->rows[i];
+		pp_wire_put_varint(out, r->n);
+		pp_wire_put_varint(out, r->sum);
+		pp_wire_put_varint(out, r->n ? r->min : 0);
+		pp_wire_put_varint(out, r->max);
+		pp_wire_put_varint(out, r->than);
+	}
+	if (p->rec) {
+		pp_wire_put_varint(out, 1);
+		pp_wire_put_u8(out, p->rec_lost);
+		put_reqs(out, &p->rec_heads, true);
+		put_reqs(out, &p->reqs, false);
+		return 0;
+	}
+	pp_wire_put_varint(out, n);
+	for (size_t i = 0; i < n; i++) {
+		struct bt_edge none = { 0 };
+		const struct bt_edge *e = ids[i] < p->nr_edges && p->edges[ids[i]] ?
+					  p->edges[ids[i]] : &none;
+		pp_wire_put_u8(out, e->lost);
+		put_reqs(out, &e->heads, true);
+		put_reqs(out, &e->tails, false);
+	}
+	return 0;
+}
+
+static int read_reqs(struct pp_wire *r, struct pp_u64map *m, bool heads)
+{
+	size_t n = pp_wire_count(r, 4, SIZE_MAX, heads ? "heads" : "tails");
+	uint64_t prev = 0;
+
+	for (size_t i = 0; i < n && pp_wire_ok(r); i++) {
+		uint32_t dev = pp_wire_u32(r, "dev");
+		uint64_t sector = pp_wire_varint(r);
+		uint8_t st = pp_wire_u8(r);
+		uint64_t t = pp_wire_varint(r), key = ((uint64_t)dev << 44) ^ sector;
+		if (!pp_wire_ok(r))
+			break;
+		if ((i && key <= prev) || st > (heads ? BT_COMPLETE : BT_ISSUE) || sector == UINT64_MAX)
+			return pp_wire_fail(r, PP_EBAD_RECORD, "%s %zu: dev %u sector %llu state %u",
+					    heads ? "head" : "tail", i, dev,
+					    (unsigned long long)sector, st);
+		prev = key;
+		if (heads) {
+			struct bt_head h = { sector, dev, st, t };
+			pp_u64map_put(m, key, memcpy(pp_xmalloc(sizeof(h)), &h, sizeof(h)));
+		} else {
+			struct bt_req q = { sector, dev, st, t };
+			pp_u64map_put(m, key, memcpy(pp_xmalloc(sizeof(q)), &q, sizeof(q)));
+		}
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
+}
+
+static struct bt_edge **edge_slot(struct bt_priv *p, unsigned id)
+{
+	if (id >= p->nr_edges) {
+		size_t n = (size_t)id + 1;
+		p->edges = pp_xrealloc(p->edges, n * sizeof(*p->edges));
+		memset(p->edges + p->nr_edges, 0, (n - p->nr_edges) * sizeof(*p->edges));
+		p->nr_edges = n;
+	}
+	return &p->edges[id];
+}
+
+static int bt_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	struct bt_priv *p = az->priv;
+	size_t n;
+	int rc;
+
+	for (int i = 0; i < 3; i++) {
+		struct bt_row *r = &p->rows[i];
+		uint64_t cnt = pp_wire_varint(in), sum = pp_wire_varint(in), min = pp_wire_varint(in);
+		uint64_t max = pp_wire_varint(in), than = pp_wire_varint(in);
+		if (!pp_wire_ok(in))
+			return in->err;
+		if (cnt ? min > max || than > cnt || sum < max : sum || min || max || than)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "row %d: %llu reqs, min %llu, max %llu",
+					    i, (unsigned long long)cnt, (unsigned long long)min,
+					    (unsigned long long)max);
+		if (!cnt)
+			continue;
+		if (r->n + cnt < cnt || r->sum + sum < sum)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "row %d: a sum overflows", i);
+		r->n += cnt;
+		r->sum += sum;
+		r->than += than;
+		if (min < r->min)
+			r->min = min;
+		if (max > r->max)
+			r->max = max;
+	}
+	n = pp_wire_count(in, 3, SIZE_MAX, "sources");
+	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
+		struct bt_edge **slot;
+		unsigned id;
+		uint8_t lost;
+
+		if (!ana_state_source_in(az, in, i, &id))
+			return in->err;
+		slot = edge_slot(p, id);
+		if (*slot)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "source %zu twice", i);
+		*slot = pp_xcalloc(1, sizeof(**slot));
+		lost = pp_wire_u8(in);
+		if (pp_wire_ok(in) && lost > 1)
+			return pp_wire_fail(in, PP_EBAD_RECORD, "lost flag %u", lost);
+		(*slot)->lost = lost;
+		if ((rc = read_reqs(in, &(*slot)->heads, true)) ||
+		    (rc = read_reqs(in, &(*slot)->tails, false)))
+			return rc;
+	}
+	return pp_wire_ok(in) ? 0 : in->err;
+}
+
+/*
+ * Adjacent ranges: each request's first event in the second is measured from where the
+ * first left it, as one replay measures it; a request the second did not see keeps the
+ * first's tracking, unless the second lost events before it saw the request.
+ */
+static void bt_state_join(struct pp_az *az, unsigned before, unsigned after)
+{
+	struct bt_priv *p = az->priv;
+	struct bt_edge *a, *b;
+	size_t n;
+	uint64_t *keys;
+
+	edge_slot(p, before > after ? before : after);
+	if (!p->edges[before])
+		p->edges[before] = pp_xcalloc(1, sizeof(*a));
+	a = p->edges[before];
+	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
+	p->edges[after] = NULL;
+	keys = keys_of(&b->heads, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct bt_head *h = pp_u64map_del(&b->heads, keys[i]);
+		struct bt_req *q = pp_u64map_del(&a->tails, keys[i]);
+		if (q && q->dev == h->dev && q->sector == h->sector)
+			bt_step(az, q, h->state, h->time_ns, NULL);
+		if (!q && !a->lost && !pp_u64map_get(&a->heads, keys[i]))
+			pp_u64map_put(&a->heads, keys[i], h);	/* the request's first event yet */
+		else
+			free(h);
+		free(q);
+	}
+	free(keys);
+	if (b->lost) {
+		keys = keys_of(&a->tails, &n);
+		for (size_t i = 0; i < n; i++)
+			free(pp_u64map_del(&a->tails, keys[i]));
+		free(keys);
+		a->lost = true;
+	}
+	keys = keys_of(&b->tails, &n);
+	for (size_t i = 0; i < n; i++)
+		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
+	free(keys);
+	edge_free(b);
+}
+
 static void bt_release(struct pp_az *az)
 {
 	struct bt_priv *p = az->priv;
 
+	map_free(&p->rec_heads);
+	for (size_t i = 0; i < p->nr_edges; i++)
+		edge_free(p->edges[i]);
+	free(p->edges);
 	reqs_clear(p);
 	while (p->free_reqs) {
 		struct bt_req *q = p->free_reqs;
@@ -355,4 +639,8 @@ const struct pp_analyzer_ops az_blktrace_ops = {
 	.interval = bt_interval,
 	.finish = bt_finish,
 	.release = bt_release,
+	.state_version = 1,
+	.state_write = bt_state_write,
+	.state_read = bt_state_read,
+	.state_join = bt_state_join,
 };
