@@ -86,17 +86,5 @@ run_ok /dev/null "$PP_ANALYZE" sched.ppcap oncpu --time ",${2}ns" --state-out oc
 run_ok /dev/null "$PP_ANALYZE" kvm-lost.ppcap kvm-exit --perins --time ",$(ns 3000.0021)ns" \
 	--state-out kx.state
 run_ok /dev/null "$PP_ANALYZE" sched.ppcap sched-migrate --state-out sm.state
-for st in oc.state kx.state sm.state; do
-	python3 "$TOP/tests/integration/statefix.py" $st hostile || fail "statefix $st"
-	n=0
-	for f in hostile/*.state; do
-		"$PP_ANALYZE" report "$f" >/dev/null 2>err.out
-		rc=$?
-		[ $rc -le 2 ] || { cat err.out; fail "$f: exit $rc"; }
-		if grep -q "Sanitizer\|runtime error" err.out; then cat err.out; fail "$f: sanitizer"; fi
-		n=$((n + 1))
-	done
-	[ $n -gt 10 ] || fail "statefix made $n files of $st"
-	rm -rf hostile
-done
+state_hostile oc.state kx.state sm.state
 exit 0
