@@ -251,7 +251,8 @@ struct pp_analyzer_ops {
 	 * state_write: append the analyzer's section to @out: what ->finish() would
 	 *   report, as data.  Called in place of ->finish() after the replay of a
 	 *   range (--state-out; ana_state_recording() was true all along), and after
-	 *   a merge.  Return: 0 or a negative code.
+	 *   a merge.  Return: 0 or a negative code; PP_EUSAGE after printing why
+	 *   (one line: what in the range a state cannot hold).
 	 * state_read: add one state's section to the instance (after ->init() on a
 	 *   session made from the states' context): what the replay of that state's
 	 *   range would have added.  Adding is commutative and exact.  Return: 0, or

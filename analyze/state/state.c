@@ -202,8 +202,9 @@ static int write_state(struct ana_state *st, struct pp_az *az, const char *path)
 	char err[512];
 	int rc = az->ops->state_write(az, &sec);
 
-	if (rc) {
-		pp_err("%s: cannot make its state: %s", az->name, pp_strerror(rc));
+	if (rc) {	/* PP_EUSAGE: the analyzer said why, in its own line */
+		if (rc != PP_EUSAGE)
+			pp_err("%s: cannot make its state: %s", az->name, pp_strerror(rc));
 		pp_buf_release(&sec);
 		return 1;
 	}
