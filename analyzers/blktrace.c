@@ -374,53 +374,20 @@ static int bt_finish(struct pp_az *az)
 
 /* --- state (docs/state-format.md "blktrace") -------------------------------------------- */
 
-static void map_free(struct pp_u64map *m)
-{
-	uint64_t k;
-	void *v;
-
-	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
-		free(v);
-	pp_u64map_release(m);
-}
-
 static void edge_free(struct bt_edge *e)
 {
 	if (!e)
 		return;
-	map_free(&e->heads);
-	map_free(&e->tails);
+	pp_u64map_free_all(&e->heads);
+	pp_u64map_free_all(&e->tails);
 	free(e);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t *keys_of(const struct pp_u64map *m, size_t *nr)
-{
-	size_t n = 0, cap = 16;
-	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
-	void *val;
-
-	for (size_t it = 0; pp_u64map_next(m, &it, &k, &val);) {
-		if (n == cap)
-			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
-		v[n++] = k;
-	}
-	qsort(v, n, sizeof(*v), cmp_u64);
-	*nr = n;
-	return v;
 }
 
 /* Heads and tails alike: (dev, sector, state, time) by key. */
 static void put_reqs(struct pp_buf *b, const struct pp_u64map *m, bool heads)
 {
 	size_t n;
-	uint64_t *keys = keys_of(m, &n);
+	uint64_t *keys = pp_u64map_keys(m, &n);
 
 	pp_wire_put_varint(b, n);
 	for (size_t i = 0; i < n; i++) {
@@ -576,7 +543,7 @@ static void bt_state_join(struct pp_az *az, unsigned before, unsigned after)
 	a = p->edges[before];
 	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
 	p->edges[after] = NULL;
-	keys = keys_of(&b->heads, &n);
+	keys = pp_u64map_keys(&b->heads, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct bt_head *h = pp_u64map_del(&b->heads, keys[i]);
 		struct bt_req *q = pp_u64map_del(&a->tails, keys[i]);
@@ -590,13 +557,13 @@ static void bt_state_join(struct pp_az *az, unsigned before, unsigned after)
 	}
 	free(keys);
 	if (b->lost) {
-		keys = keys_of(&a->tails, &n);
+		keys = pp_u64map_keys(&a->tails, &n);
 		for (size_t i = 0; i < n; i++)
 			free(pp_u64map_del(&a->tails, keys[i]));
 		free(keys);
 		a->lost = true;
 	}
-	keys = keys_of(&b->tails, &n);
+	keys = pp_u64map_keys(&b->tails, &n);
 	for (size_t i = 0; i < n; i++)
 		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
 	free(keys);
@@ -607,7 +574,7 @@ static void bt_release(struct pp_az *az)
 {
 	struct bt_priv *p = az->priv;
 
-	map_free(&p->rec_heads);
+	pp_u64map_free_all(&p->rec_heads);
 	for (size_t i = 0; i < p->nr_edges; i++)
 		edge_free(p->edges[i]);
 	free(p->edges);

@@ -292,52 +292,16 @@ static int kx_finish(struct pp_az *az)
 	return 0;
 }
 
-static void map_free(struct pp_u64map *m)
-{
-	uint64_t k;
-	void *v;
-
-	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
-		free(v);
-	pp_u64map_release(m);
-}
-
 static void edge_free(struct kx_edge *e)
 {
 	if (!e)
 		return;
-	map_free(&e->heads);
-	map_free(&e->tails);
+	pp_u64map_free_all(&e->heads);
+	pp_u64map_free_all(&e->tails);
 	free(e);
 }
 
 /* --- state (docs/state-format.md "kvm-exit") ------------------------------------------- */
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The keys of @m, ascending (the caller frees); with @valid only valid exits'. */
-static uint64_t *keys_of(const struct pp_u64map *m, bool valid, size_t *nr)
-{
-	size_t n = 0, cap = 16;
-	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
-	void *val;
-
-	for (size_t it = 0; pp_u64map_next(m, &it, &k, &val);) {
-		if (valid && !((struct kx_exit *)val)->valid)
-			continue;
-		if (n == cap)
-			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
-		v[n++] = k;
-	}
-	qsort(v, n, sizeof(*v), cmp_u64);
-	*nr = n;
-	return v;
-}
 
 static void *dup_of(const void *v, size_t n)
 {
@@ -348,7 +312,7 @@ static void put_edge(struct pp_buf *b, bool lost, const struct pp_u64map *heads,
 		     const struct pp_u64map *tails)
 {
 	size_t n;
-	uint64_t *keys = keys_of(heads, false, &n);
+	uint64_t *keys = pp_u64map_keys(heads, &n);
 
 	pp_wire_put_u8(b, lost);
 	pp_wire_put_varint(b, n);
@@ -362,9 +326,13 @@ static void put_edge(struct pp_buf *b, bool lost, const struct pp_u64map *heads,
 		}
 	}
 	free(keys);
-	keys = keys_of(tails, true, &n);
-	pp_wire_put_varint(b, n);
-	for (size_t i = 0; i < n; i++) {
+	keys = pp_u64map_keys(tails, &n);
+	size_t nv = 0;	/* a replay's map holds the threads' entries too: only waiting exits */
+	for (size_t i = 0; i < n; i++)
+		if (((struct kx_exit *)pp_u64map_get(tails, keys[i]))->valid)
+			keys[nv++] = keys[i];
+	pp_wire_put_varint(b, nv);
+	for (size_t i = 0; i < nv; i++) {
 		const struct kx_exit *x = pp_u64map_get(tails, keys[i]);
 		pp_wire_put_varint(b, keys[i]);
 		pp_wire_put_varint(b, x->time_ns);
@@ -493,7 +461,7 @@ static void kx_state_join(struct pp_az *az, unsigned before, unsigned after)
 	a = p->edges[before];
 	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
 	p->edges[after] = NULL;
-	keys = keys_of(&b->heads, false, &n);
+	keys = pp_u64map_keys(&b->heads, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct kx_head *h = pp_u64map_del(&b->heads, keys[i]);
 		struct kx_exit *x = pp_u64map_del(&a->tails, keys[i]);
@@ -507,13 +475,13 @@ static void kx_state_join(struct pp_az *az, unsigned before, unsigned after)
 	}
 	free(keys);
 	if (b->lost) {
-		keys = keys_of(&a->tails, false, &n);
+		keys = pp_u64map_keys(&a->tails, &n);
 		for (size_t i = 0; i < n; i++)
 			free(pp_u64map_del(&a->tails, keys[i]));
 		free(keys);
 		a->lost = true;
 	}
-	keys = keys_of(&b->tails, false, &n);
+	keys = pp_u64map_keys(&b->tails, &n);
 	for (size_t i = 0; i < n; i++) {
 		free(pp_u64map_del(&a->tails, keys[i]));
 		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
@@ -528,7 +496,7 @@ static void kx_release(struct pp_az *az)
 	uint64_t k;
 	void *v;
 
-	map_free(&p->rec_heads);
+	pp_u64map_free_all(&p->rec_heads);
 	for (size_t i = 0; i < p->nr_edges; i++)
 		edge_free(p->edges[i]);
 	free(p->edges);

@@ -410,46 +410,13 @@ static int oc_finish(struct pp_az *az)
 
 /* --- state (docs/state-format.md "oncpu") ------------------------------------------------ */
 
-static void map_free(struct pp_u64map *m)
-{
-	uint64_t k;
-	void *v;
-
-	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
-		free(v);
-	pp_u64map_release(m);
-}
-
 static void edge_free(struct oc_edge *e)
 {
 	if (!e)
 		return;
-	map_free(&e->heads);
-	map_free(&e->tails);
+	pp_u64map_free_all(&e->heads);
+	pp_u64map_free_all(&e->tails);
 	free(e);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t *keys_of(const struct pp_u64map *m, size_t *nr)
-{
-	size_t n = 0, cap = 16;
-	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
-	void *val;
-
-	for (size_t it = 0; pp_u64map_next(m, &it, &k, &val);) {
-		if (n == cap)
-			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
-		v[n++] = k;
-	}
-	qsort(v, n, sizeof(*v), cmp_u64);
-	*nr = n;
-	return v;
 }
 
 static int oc_cmp_key(const void *a, const void *b)
@@ -467,7 +434,7 @@ static void put_edge(struct pp_buf *b, uint64_t end_ns, const struct pp_u64map *
 		     const struct pp_u64map *tails, const struct oc_cpu *cpus, size_t nr_cpus)
 {
 	size_t n;
-	uint64_t *keys = keys_of(heads, &n);
+	uint64_t *keys = pp_u64map_keys(heads, &n);
 
 	pp_wire_put_varint(b, end_ns);
 	pp_wire_put_varint(b, n);
@@ -489,7 +456,7 @@ static void put_edge(struct pp_buf *b, uint64_t end_ns, const struct pp_u64map *
 			if (cpus[i].known)
 				keys[n++] = i;
 	} else {
-		keys = keys_of(tails, &n);
+		keys = pp_u64map_keys(tails, &n);
 	}
 	pp_wire_put_varint(b, n);
 	for (size_t i = 0; i < n; i++) {
@@ -662,7 +629,7 @@ static void oc_state_join(struct pp_az *az, unsigned before, unsigned after)
 	a = p->edges[before];
 	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
 	p->edges[after] = NULL;
-	keys = keys_of(&b->heads, &n);
+	keys = pp_u64map_keys(&b->heads, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct oc_head *h = pp_u64map_del(&b->heads, keys[i]);
 		struct oc_cpu *c = pp_u64map_del(&a->tails, keys[i]);
@@ -675,7 +642,7 @@ static void oc_state_join(struct pp_az *az, unsigned before, unsigned after)
 		free(c);
 	}
 	free(keys);
-	keys = keys_of(&b->tails, &n);
+	keys = pp_u64map_keys(&b->tails, &n);
 	for (size_t i = 0; i < n; i++) {
 		free(pp_u64map_del(&a->tails, keys[i]));
 		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
@@ -698,7 +665,7 @@ static void oc_settle(struct pp_az *az)
 
 		if (!e)
 			continue;
-		keys = keys_of(&e->tails, &n);
+		keys = pp_u64map_keys(&e->tails, &n);
 		for (size_t k = 0; k < n; k++)
 			oc_cut_run(p, (uint32_t)keys[k], pp_u64map_get(&e->tails, keys[k]), e->end_ns);
 		free(keys);
@@ -711,7 +678,7 @@ static void oc_release(struct pp_az *az)
 {
 	struct oc_priv *p = az->priv;
 
-	map_free(&p->rec_heads);
+	pp_u64map_free_all(&p->rec_heads);
 	for (size_t i = 0; i < p->nr_edges; i++)
 		edge_free(p->edges[i]);
 	free(p->edges);

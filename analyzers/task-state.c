@@ -645,27 +645,6 @@ static bool ts_head_resolve(struct pp_az *az, uint32_t tid, const struct ts_head
 	return known;
 }
 
-static int cmp_tid(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The keys of @m, sorted; *@nr set. */
-static uint64_t *ts_keys(const struct pp_u64map *m, size_t *nr)
-{
-	uint64_t *v = pp_xmalloc((m->nr + 1) * sizeof(*v)), k;
-	size_t it = 0, n = 0;
-	void *x;
-
-	while (pp_u64map_next(m, &it, &k, &x))
-		v[n++] = k;
-	qsort(v, n, sizeof(*v), cmp_tid);
-	*nr = n;
-	return v;
-}
-
 /*
  * Sources @a_id and @b_id are ranges of one capture, @b right after @a: B's heads
  * meet A's tails.  A head whose task A knew at its end is replayed from that state;
@@ -681,20 +660,20 @@ static void ts_state_join(struct pp_az *az, unsigned a_id, unsigned b_id)
 	if (!b)
 		return;
 	if (b->lost) {	/* B forgot the tasks it did not see again */
-		tids = ts_keys(&a->heads, &nr);
+		tids = pp_u64map_keys(&a->heads, &nr);
 		for (size_t i = 0; i < nr; i++) {
 			struct ts_head *ha = pp_u64map_get(&a->heads, tids[i]);
 			if (!pp_u64map_get(&b->heads, tids[i]))
 				ha->closed = true;
 		}
 		free(tids);
-		tids = ts_keys(&a->tails, &nr);
+		tids = pp_u64map_keys(&a->tails, &nr);
 		for (size_t i = 0; i < nr; i++)
 			if (!pp_u64map_get(&b->heads, tids[i]))
 				ts_tail_set(a, (uint32_t)tids[i], NULL);
 		free(tids);
 	}
-	tids = ts_keys(&b->heads, &nr);
+	tids = pp_u64map_keys(&b->heads, &nr);
 	for (size_t i = 0; i < nr; i++) {
 		uint32_t tid = (uint32_t)tids[i];
 		struct ts_head *hb = pp_u64map_get(&b->heads, tid);
@@ -730,10 +709,10 @@ static void ts_resolve_heads(struct pp_az *az)
 
 	if (p->rec)
 		return;
-	ids = ts_keys(&p->edges, &nr_ids);
+	ids = pp_u64map_keys(&p->edges, &nr_ids);
 	for (size_t i = 0; i < nr_ids; i++) {
 		struct ts_edge *e = pp_u64map_del(&p->edges, ids[i]);
-		tids = ts_keys(&e->heads, &nr);
+		tids = pp_u64map_keys(&e->heads, &nr);
 		for (size_t k = 0; k < nr; k++)
 			ts_head_resolve(az, (uint32_t)tids[k], pp_u64map_get(&e->heads, tids[k]),
 					NULL, &res);
@@ -938,7 +917,7 @@ static void ts_put_edge(struct pp_az *az, struct ts_edge *e, struct pp_buf *out)
 	size_t nr, n = 0;
 
 	pp_wire_put_u8(out, e->lost);
-	tids = ts_keys(&e->heads, &nr);
+	tids = pp_u64map_keys(&e->heads, &nr);
 	pp_wire_put_varint(out, nr);
 	for (size_t i = 0; i < nr; i++) {
 		const struct ts_head *h = pp_u64map_get(&e->heads, tids[i]);
@@ -953,7 +932,7 @@ static void ts_put_edge(struct pp_az *az, struct ts_edge *e, struct pp_buf *out)
 	}
 	free(tids);
 	if (!p->rec) {
-		tids = ts_keys(&e->tails, &nr);
+		tids = pp_u64map_keys(&e->tails, &nr);
 		pp_wire_put_varint(out, nr);
 		for (size_t i = 0; i < nr; i++) {
 			const struct ts_tail *t = pp_u64map_get(&e->tails, tids[i]);
@@ -966,7 +945,7 @@ static void ts_put_edge(struct pp_az *az, struct ts_edge *e, struct pp_buf *out)
 		return;
 	}
 	/* the replay's tails: its known tasks, but those whose head is still open */
-	tids = ts_keys(&p->tasks, &nr);
+	tids = pp_u64map_keys(&p->tasks, &nr);
 	for (size_t i = 0; i < nr; i++) {
 		const struct ts_head *h = pp_u64map_get(&e->heads, tids[i]);
 		const struct ts_task *t = pp_u64map_get(&p->tasks, tids[i]);

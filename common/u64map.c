@@ -136,3 +136,33 @@ bool pp_u64map_next(const struct pp_u64map *m, size_t *iter, uint64_t *key, void
 	}
 	return false;
 }
+
+static int cmp_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t *pp_u64map_keys(const struct pp_u64map *m, size_t *nr)
+{
+	uint64_t *v = pp_xmalloc((m->nr + 1) * sizeof(*v)), k;
+	size_t it = 0, n = 0;
+	void *x;
+
+	while (n < m->nr && pp_u64map_next(m, &it, &k, &x))
+		v[n++] = k;
+	qsort(v, n, sizeof(*v), cmp_key);
+	*nr = n;
+	return v;
+}
+
+void pp_u64map_free_all(struct pp_u64map *m)
+{
+	uint64_t k;
+	void *v;
+
+	for (size_t it = 0; pp_u64map_next(m, &it, &k, &v);)
+		free(v);
+	pp_u64map_release(m);
+}

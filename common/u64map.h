@@ -42,4 +42,14 @@ void *pp_u64map_del(struct pp_u64map *m, uint64_t key);
 /* Iteration: for (size_t i = 0; pp_u64map_next(m, &i, &k, &v);) ... (no inserts meanwhile) */
 bool pp_u64map_next(const struct pp_u64map *m, size_t *iter, uint64_t *key, void **val);
 
+/**
+ * pp_u64map_keys() - every key of @m, ascending: an order that does not depend on the
+ * table's history (what is written for others to read)
+ * Return: a new array of *@nr keys, the caller's (never NULL).
+ */
+uint64_t *pp_u64map_keys(const struct pp_u64map *m, size_t *nr);
+
+/** pp_u64map_free_all() - free() every value, then release the table. */
+void pp_u64map_free_all(struct pp_u64map *m);
+
 #endif

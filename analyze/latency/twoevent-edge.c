@@ -177,30 +177,6 @@ void ana_te_edge_free(struct ana_te *te, struct te_edge *e)
 	free(e);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The keys of @m, ascending (the caller frees). */
-static uint64_t *keys_sorted(const struct pp_u64map *m, size_t *nr)
-{
-	size_t it = 0, n = 0, cap = 16;
-	uint64_t *v = pp_xmalloc(cap * sizeof(*v)), k;
-	void *val;
-
-	while (pp_u64map_next(m, &it, &k, &val)) {
-		if (n == cap)
-			v = pp_xrealloc(v, (cap *= 2) * sizeof(*v));
-		v[n++] = k;
-	}
-	qsort(v, n, sizeof(*v), cmp_u64);
-	*nr = n;
-	return v;
-}
-
 /* --- the wire form (docs/state-format.md "the latency engine's edges") -------------- */
 
 static void put_node(struct ana_te *te, struct pp_buf *b, const struct te_node *n)
@@ -235,7 +211,7 @@ void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge
 		pp_wire_put_varint(out, e->losses[i].cpu);
 		pp_wire_put_varint(out, e->losses[i].count);
 	}
-	keys = keys_sorted(&e->heads, &nr);
+	keys = pp_u64map_keys(&e->heads, &nr);
 	pp_wire_put_varint(out, nr);
 	for (size_t i = 0; i < nr; i++) {
 		const struct te_head *h = pp_u64map_get(&e->heads, keys[i]);
@@ -248,7 +224,7 @@ void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge
 			put_node(te, out, h->ev[j]);
 	}
 	free(keys);
-	keys = keys_sorted(tails, &nr);
+	keys = pp_u64map_keys(tails, &nr);
 	for (size_t i = 0; i < nr; i++)
 		for (const struct te_node *n = pp_u64map_get(tails, keys[i]); n; n = n->bnext)
 			nt++;
@@ -515,7 +491,7 @@ void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
 
 	/* a loss in B dropped what A left under the keys B had not closed */
 	if (b->lost) {
-		keys = keys_sorted(&a->tails, &nr);
+		keys = pp_u64map_keys(&a->tails, &nr);
 		for (size_t i = 0; i < nr; i++) {
 			const struct te_head *hb = pp_u64map_get(&b->heads, keys[i]);
 			if (!hb)
@@ -523,7 +499,7 @@ void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
 					   b->lost_ns);
 		}
 		free(keys);
-		keys = keys_sorted(&a->heads, &nr);
+		keys = pp_u64map_keys(&a->heads, &nr);
 		for (size_t i = 0; i < nr; i++) {
 			struct te_head *ha = pp_u64map_get(&a->heads, keys[i]);
 			if (ha->state == TE_HEAD_OPEN && !pp_u64map_get(&b->heads, keys[i])) {
@@ -533,12 +509,12 @@ void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
 		}
 		free(keys);
 	}
-	keys = keys_sorted(&b->heads, &nr);
+	keys = pp_u64map_keys(&b->heads, &nr);
 	for (size_t i = 0; i < nr; i++)
 		join_head(te, a, b, keys[i]);
 	free(keys);
 	/* B's other tails: keys B opened after a loss, or (nested) on A's stack */
-	keys = keys_sorted(&b->tails, &nr);
+	keys = pp_u64map_keys(&b->tails, &nr);
 	for (size_t i = 0; i < nr; i++) {
 		struct te_node *sb = pp_u64map_del(&b->tails, keys[i]);
 		void **slot = pp_u64map_slot(&a->tails, keys[i]);
@@ -573,7 +549,7 @@ void ana_te_edge_settle(struct ana_te *te)
 		for (size_t k = 0; k < e->nr_losses; k++)
 			ana_te_print_lost(te, &e->losses[k]);
 		te->recent_ns = e->recent_ns;
-		keys = keys_sorted(&e->tails, &nr);
+		keys = pp_u64map_keys(&e->tails, &nr);
 		for (size_t k = 0; k < nr; k++) {
 			struct te_node *s = pp_u64map_del(&e->tails, keys[k]);
 			for (struct te_node *x = s; x && more; x = x->bnext)

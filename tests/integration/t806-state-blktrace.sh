@@ -6,7 +6,7 @@
 # stage, a bypassed insert, a loss): at every cut the report of the merge of --time ,T and
 # --time T+1ns, is the replay byte for byte (requests in flight at T are measured from where
 # the first half left them), A+B = B+A; the merged issue => complete requests are the load's
-# reads at least; -d and no -d do not merge; --than and -v refuse --state-out; hostile
+# reads (to 1 %); -d and no -d do not merge; --than and -v refuse --state-out; hostile
 # sections are refused or read.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
@@ -50,12 +50,14 @@ check bt-csv bt.cap blktrace -d "$LOOP" --format csv
 check bt-all bt.cap blktrace
 echo "t806: $checks cuts merged back into their replay"
 
-# t806.3 ground truth: every read of the load completed in the merged halves' last stage
+# t806.3 ground truth: the load's reads completed in the merged halves' last stage
 set -- $(cuts bt.cap)
 run_ok /dev/null "$PP_ANALYZE" bt.cap blktrace -d "$LOOP" --time ",${2}ns" --state-out a.state
 run_ok /dev/null "$PP_ANALYZE" bt.cap blktrace -d "$LOOP" --time "$(($2 + 1))ns," --state-out b.state
 run_ok m.csv "$PP_ANALYZE" report a.state b.state --format csv
-assert_ge "issue => complete requests of the merge" $N \
+# (to the 1 %: a request blktrace cannot follow whole - a getrq of a sector still tracked, a
+# stage out of order - is not measured, in one pass as in the merge)
+assert_between "issue => complete requests of the merge" $((N * 99 / 100)) $((N + N / 10)) \
 	"$(awk -F, '$1 == "block_rq_issue" { print $3 }' m.csv)"
 
 # t806.4 refusals
