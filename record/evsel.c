@@ -560,7 +560,7 @@ static int add_source(struct rec_session *s, const struct pp_selector *sel)
 	if (!rc) {
 		s->opts.sideband |= p.sideband;
 		s->opts.regs |= p.regs;
-		if (p.mmap_pages > s->opts.mmap_pages)
+		if (p.mmap_pages > 0 && p.mmap_pages > s->opts.mmap_pages)
 			s->opts.mmap_pages = p.mmap_pages;
 	}
 	pp_plan_release(&p);

@@ -129,7 +129,7 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		o->regs |= p.regs;
 		if (p.all_cpus && !o->cpus && !o->pids && !o->tids && !o->cgroups)
 			o->all_cpus = true;
-		if (p.mmap_pages > o->mmap_pages)
+		if (p.mmap_pages > 0 && p.mmap_pages > o->mmap_pages)
 			o->mmap_pages = p.mmap_pages;
 	}
 	if (!rc && p.nr_counters) {

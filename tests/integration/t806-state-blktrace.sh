@@ -39,7 +39,7 @@ rc=$?
 [ $rc = 3 ] && skip "no O_DIRECT on ext4 here"
 [ $rc = 0 ] || { cat prep.err; fail "dio setup run exited $rc"; }
 sync
-"$PP_RECORD" --for "blktrace -d $LOOP" -m 256 -o bt.cap -- \
+"$PP_RECORD" --for "blktrace -d $LOOP" -o bt.cap -- \
 	"$PP_LOAD/dio" -f "$T/mnt/dio.dat" -n $N -s 4096 -F 8M -R >rec.out 2>&1 ||
 	{ cat rec.out; fail "pp-record exited $?"; }
 grep -q "^LOAD dio reads=$N size=4096 " rec.out || { cat rec.out; fail "no LOAD line"; }
