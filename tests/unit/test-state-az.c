@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-state-az.c - analyzer sections of docs/state-format.md against
- * hand-written bytes: profile's tree and the count engine's rounds (hwstat).
+ * hand-written bytes: profile's tree, the count engine's rounds (hwstat) and
+ * kmemleak's stacks and live allocations.
  *
  * Each case writes a state file whose ANALYZER section is typed here field by
  * field as the spec's table gives it, loads it as `pp-analyze report` does,
@@ -51,6 +52,10 @@ static const char hwstat_sec[] =
 	"\x00" "\x00" "\x01" "\x80\x94\xeb\xdc\x03" "\x80\x94\xeb\xdc\x03" "\xb8\x17";
 				/* CPU 0, instructions, 3000 */
 
+/* Tracepoint formats and event flags (bit 2: with stacks) of the next make_state(), or NULL. */
+static const char *const *state_formats;
+static const uint32_t *state_flags;
+
 /* A state of @analyzer (options @argv) over events @names, with @sec as its section. */
 static void make_state(const char *path, const char *analyzer, const char *const *argv, int argc,
 		       const char *const *names, uint32_t kind, uint64_t created,
@@ -75,7 +80,9 @@ static void make_state(const char *path, const char *analyzer, const char *const
 		st.ctx.events[i] = (struct ana_sevent){ .id = (uint32_t)i + 1, .kind = kind,
 							.name = (char *)names[i],
 							.selector = (char *)names[i], .filter = "",
-							.format = "" };
+							.format = state_formats ? (char *)state_formats[i]
+										: "",
+							.flags = state_flags ? state_flags[i] : 0 };
 	}
 	st.nr_matches = st.ctx.nr_events = nr;
 	struct ana_ssrc src = { .created_ns = created, .fingerprint = 1, .host = "h", .path = "p",
@@ -192,15 +199,16 @@ static void test_state_az__profile(void)
 	pp_buf_release(&sec);
 }
 
-/* A profile section @sec must be refused, saying @msg. */
-static void profile_refused(const uint8_t *sec, size_t sz, const char *msg)
+/* The state @make writes of section @sec must be refused, saying @msg. */
+static void refused(void (*make)(const char *path, const uint8_t *sec, size_t sz),
+		    const uint8_t *sec, size_t sz, const char *msg)
 {
 	const char *a = "/tmp/pp-state-az-bad.state";
 	struct pp_buf out = PP_BUF_INIT;
 	FILE *saved = stderr, *err = tmpfile();
 	char line[512] = "";
 
-	make_state(a, "profile", prof_argv, 2, prof_events, PPF_EV_SOFTWARE, 5, sec, sz);
+	make(a, sec, sz);
 	stderr = err;
 	CU_ASSERT_NOT_EQUAL(run_states(&a, 1, NULL, &out), 0);
 	stderr = saved;
@@ -213,6 +221,17 @@ static void profile_refused(const uint8_t *sec, size_t sz, const char *msg)
 	CU_ASSERT_PTR_NOT_NULL(strstr(line, msg));
 	unlink(a);
 	pp_buf_release(&out);
+}
+
+static void profile_state(const char *path, const uint8_t *sec, size_t sz)
+{
+	make_state(path, "profile", prof_argv, 2, prof_events, PPF_EV_SOFTWARE, 5, sec, sz);
+}
+
+/* A profile section @sec must be refused, saying @msg. */
+static void profile_refused(const uint8_t *sec, size_t sz, const char *msg)
+{
+	refused(profile_state, sec, sz, msg);
 }
 
 static void test_state_az__profile_hostile(void)
@@ -301,12 +320,125 @@ static void test_state_az__count_hostile(void)
 	pp_buf_release(&out);
 }
 
+/* kmemleak: kmem:kmalloc (with stacks) and kmem:kfree; the layouts of the fields it reads */
+static const char *const kl_argv[] = { "kmemleak", "--alloc=kmem:kmalloc", "--free=kmem:kfree" };
+static const char *const kl_events[] = { "kmem:kmalloc", "kmem:kfree", NULL };
+static const char *const kl_formats[] = {
+	"name: kmalloc\nID: 1\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:size_t bytes_alloc;\toffset:32;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"\n",
+	"name: kfree\nID: 2\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n\nprint fmt: \"\"\n",
+};
+static const uint32_t kl_flags[] = { 4, 0 };
+
+/*
+ * 3 allocations, 2 releases (1 unmatched); one stack; live at the end: 0x100 (64 bytes) and
+ * 0x200 (32 bytes) from it; touched: 0x100, 0x200 allocated first, 0x180 released first.
+ */
+#define KL_LIVE(ptr, size) ptr size "\x05" "\x00\x07\x07" "\x00" "\x01" "\x00"
+static const char kmemleak_sec[] =
+	"\x03\x02\x01"		/* alloc 3, free 2, unmatched 1 */
+	"\x01"			/* one stack */
+	"\x00\x07" "\x01"	/* key 0, pid 7, first seen at 1 */
+	"\x02\x10\x20"		/* two frames */
+	"\x0b" "    leak_a\n\0"	/* its text */
+	"\x06" "leak_a\0"	/* folded */
+	"\x01"			/* one source */
+	"\x02"			/* two live: ptr, size, time 5, cpu 0, pid 7, tid 7, event 0, stack 1, no raw */
+	KL_LIVE("\x80\x02", "\x40") KL_LIVE("\x80\x04", "\x20")
+	"\x03" "\x80\x02\x02" "\x80\x03\x01" "\x80\x04\x02"	/* touched */
+	"\x00";			/* no thread with a pending size */
+
+static void kl_state(const char *path, uint64_t created, const uint8_t *sec, size_t sz)
+{
+	state_formats = kl_formats;
+	state_flags = kl_flags;
+	make_state(path, "kmemleak", kl_argv, 3, kl_events, PPF_EV_TRACEPOINT, created, sec, sz);
+	state_formats = NULL;
+	state_flags = NULL;
+}
+
+static void test_state_az__kmemleak(void)
+{
+	const char *a = "/tmp/pp-state-az-kla.state", *b = "/tmp/pp-state-az-klb.state";
+	const char *ab = "/tmp/pp-state-az-klab.state";
+	struct pp_buf out = PP_BUF_INIT, sec = PP_BUF_INIT;
+	const char *paths[2] = { a, b };
+
+	kl_state(a, 5, S(kmemleak_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 1, NULL, &out), 0);
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&out),
+		"LEAKED BYTES REPORT:\n"
+		"Leak of 96 bytes in 2 objects allocated from:\n"
+		"    leak_a\n"
+		"KMEMLEAK STATS:\n"
+		"ALLOC LIST num 2 mem 96\n"
+		"TOTAL alloc 3 free 2\n");
+	CU_ASSERT_EQUAL(run_states(paths, 1, ab, &out), 0);
+	section_of(&out, &sec);
+	CU_ASSERT(sec.len == sizeof(kmemleak_sec) - 1 && !memcmp(sec.data, kmemleak_sec, sec.len));
+	/* another capture's copy: its allocations are its own, the stack is the same */
+	kl_state(b, 6, S(kmemleak_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 2, NULL, &out), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&out), "Leak of 192 bytes in 4 objects"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pp_buf_str(&out), "ALLOC LIST num 4 mem 192\nTOTAL alloc 6 free 4\n"));
+	unlink(a);
+	unlink(b);
+	unlink(ab);
+	pp_buf_release(&out);
+	pp_buf_release(&sec);
+}
+
+static void kl_bad_state(const char *path, const uint8_t *sec, size_t sz)
+{
+	kl_state(path, 5, sec, sz);
+}
+
+static void test_state_az__kmemleak_hostile(void)
+{
+	static const struct {
+		const uint8_t *sec;
+		size_t sz;
+		const char *msg;
+	} bad[] = {
+		/* more unmatched releases than releases */
+		{ S("\x03\x02\x03" "\x00\x00"), "2 releases, 3 of them unmatched" },
+		/* 2^60 stacks in a few bytes: refused before any allocation */
+		{ S("\x03\x02\x01" "\x80\x80\x80\x80\x80\x80\x80\x80\x10" "\x00"), "stacks" },
+		/* a stack without frames */
+		{ S("\x03\x02\x01" "\x01\x00\x07\x01\x00" "\x01" "a\0" "\x01" "a\0" "\x00"),
+		  "stack 0: 0 frames" },
+		/* a live allocation of stack 2 of 1 */
+		{ S("\x03\x02\x01" "\x01\x00\x07\x01\x01\x10" "\x01" "a\0" "\x01" "a\0"
+		    "\x01\x01" "\x80\x02\x40\x05\x00\x07\x07\x00\x02\x00" "\x00\x00"),
+		  "stack 2 of 1" },
+		/* live pointers out of order */
+		{ S("\x03\x02\x01" "\x00" "\x01\x02" "\x80\x04\x40\x05\x00\x07\x07\x00\x00\x00"
+		    "\x80\x02\x40\x05\x00\x07\x07\x00\x00\x00" "\x00\x00"), "live allocation 1" },
+		/* a live allocation of the free event */
+		{ S("\x03\x02\x01" "\x00" "\x01\x01" "\x80\x02\x40\x05\x00\x07\x07\x01\x00\x00"
+		    "\x00\x00"), "event 1 of 2" },
+		/* a pointer touched by a kind of event that is neither */
+		{ S("\x03\x02\x01" "\x00" "\x01\x00" "\x01\x80\x02\x03" "\x00"), "first event kind 3" },
+		/* a thread with a pending size of nothing */
+		{ S("\x03\x02\x01" "\x00" "\x01\x00\x00" "\x01\x07\x02\x00"), "thread 0: tid 7" },
+	};
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++)
+		refused(kl_bad_state, bad[i].sec, bad[i].sz, bad[i].msg);
+}
+
 void test_state_az__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_state_az__profile, "profile's section by hand: its report, written back the same, merged"),
 		PP_TEST(test_state_az__profile_hostile, "profile's section: disorder, bad sums, huge counts, cuts refused"),
 		PP_TEST(test_state_az__count_engine, "the count engine's section by hand (hwstat): report, write back, merge"),
+		PP_TEST(test_state_az__kmemleak, "kmemleak's section by hand: report, write back, merge"),
+		PP_TEST(test_state_az__kmemleak_hostile, "kmemleak's section: counts, stacks, live allocations, pointers, threads refused"),
 		PP_TEST(test_state_az__count_hostile, "the count engine's section: bad events, order, slots, counts refused"),
 	};
 
