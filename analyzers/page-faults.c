@@ -393,7 +393,7 @@ const struct pp_analyzer_ops az_page_faults_ops = {
 		    "  pp-analyze pp.capture page-faults --summary -p 1234\n"
 		    "  pp-analyze pp.capture page-faults -g --flame-graph faults.svg --summary\n",
 	.priv_size = sizeof(struct pf_priv),
-	.flags = PP_AZ_NO_EVENTS,
+	.flags = PP_AZ_NO_EVENTS | PP_AZ_STATE_CUT,
 	.builtin_events = pf_events,
 	.init = pf_init,
 	.event = pf_event,

@@ -763,7 +763,7 @@ const struct pp_analyzer_ops az_profile_ops = {
 		    "recorded path, shows the functions inlined there as 'func (inlined)' frames\n"
 		    "above it; --no-inline turns that off.\n",
 	.priv_size = sizeof(struct profile_priv),
-	.flags = PP_AZ_NO_EVENTS,
+	.flags = PP_AZ_NO_EVENTS | PP_AZ_STATE_CUT,
 	.set_events = profile_set_events,
 	.init = profile_init,
 	.event = profile_event,

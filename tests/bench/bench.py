@@ -1702,41 +1702,44 @@ def render_parallel(res):
         return '_not run yet_'
     if st['status'] != 'ok':
         return f'_skipped: {st["reason"]}_'
-    cap = next(iter(pick(st, bench='parallel-capture')), {})
-    parts = [script_head(st, 'Issue 19.  `pp-analyze -j 2` against `-j 1` on one recording of the '
-                         'loads on both CPUs (ctxsw, syscalls, cpuburn under cpu-clock -g): '
-                         f'{cap.get("events", "?")} events, {cap.get("capture_mb", "?")} MB, '
-                         f'{cap.get("segments", "?")} segments.  -j 1 and -j 2 read without '
-                         'read-ahead (-j 1 is one thread), "-j 1 +ra" is the one pass as it ran '
-                         'before -j, a decompression thread beside it.  The settings run '
-                         'interleaved, round by round, so that the load of this shared machine '
-                         '(other work ran throughout) falls on all of them; wall times are the '
-                         'best of the rounds.  parts: how many parts -j 2 made (1: the analyzer '
-                         'has no state that joins yet and ran on one thread).')]
+    caps = {r.get('capture'): r for r in pick(st, bench='parallel-capture')}
+    desc = '; '.join(f'"{c}": {r.get("events", "?")} events, {r.get("capture_mb", "?")} MB, '
+                     f'{r.get("segments", "?")} segments' for c, r in caps.items())
+    parts = [script_head(st, 'Issue 19.  `pp-analyze -j 2` against `-j 1` on two recordings of the '
+                         'loads on both CPUs (ctxsw, syscalls, cpuburn): "stacks" with cpu-clock -g '
+                         'samples (STACK records in every segment: a part decompresses the segments '
+                         'before it to skim their side band), "nostacks" without (most segments hold '
+                         f'samples only: a part does not even read those before it).  {desc}.  '
+                         '-j 1 and -j 2 read without read-ahead (-j 1 is one thread); "-j 1 +ra" is '
+                         'the one pass as it ran before -j, a decompression thread beside it.  The '
+                         'settings run interleaved, round by round, so that the load of this shared '
+                         'machine (other work ran throughout) falls on all of them; wall times are '
+                         'the best of the rounds.  parts: how many parts -j 2 made (1: one thread).')]
     rows, targets = [], []
-    for name in ('top', 'task-state', 'syscalls', 'multi-trace', 'profile'):
-        by = {r['setting']: r for r in pick(st, bench='parallel', analyzer=name)}
-        j1, j2, ra = by.get('j1'), by.get('j2'), by.get('j1-ra')
-        if not j1 or not j2:
-            continue
-        sp = j1['wall_s'] / j2['wall_s'] if j2['wall_s'] else 0
-        rr = j2['maxrss_kb'] / j1['maxrss_kb'] if j1['maxrss_kb'] else 0
-        rows.append([name, j2['parts'], f"{j1['wall_s']:.2f}", f"{ra['wall_s']:.2f}" if ra else '',
-                     f"{j2['wall_s']:.2f}", f'{sp:.2f}x',
-                     f"{j1['cpu_s']:.2f} / {j2['cpu_s']:.2f}",
-                     f"{j1['maxrss_kb'] / 1024:.1f} / {j2['maxrss_kb'] / 1024:.1f}", f'{rr:.2f}',
-                     'yes' if j2.get('same') else '**no**', f"{j2['loadavg']:.1f}"])
-        if j2['parts'] > 1:
-            targets.append(f'- {name}: {sp:.2f}x at -j 2 (target >= 1.7x: {verdict(sp >= 1.7)}), '
-                           f'peak RSS {rr:.2f}x (target <= 2x: {verdict(rr <= 2)})')
-        else:
-            targets.append(f'- {name}: one thread (no state that joins yet): {sp:.2f}x')
-    parts.append(md_table(['analyzer', 'parts', '-j 1 (s)', '-j 1 +ra (s)', '-j 2 (s)',
+    for cap in ('stacks', 'nostacks'):
+        for name in ('top', 'task-state', 'syscalls', 'multi-trace', 'profile'):
+            by = {r['setting']: r for r in pick(st, bench='parallel', capture=cap, analyzer=name)}
+            j1, j2, ra = by.get('j1'), by.get('j2'), by.get('j1-ra')
+            if not j1 or not j2:
+                continue
+            sp = j1['wall_s'] / j2['wall_s'] if j2['wall_s'] else 0
+            rr = j2['maxrss_kb'] / j1['maxrss_kb'] if j1['maxrss_kb'] else 0
+            rows.append([cap, name, j2['parts'], f"{j1['wall_s']:.2f}",
+                         f"{ra['wall_s']:.2f}" if ra else '', f"{j2['wall_s']:.2f}", f'{sp:.2f}x',
+                         f"{j1['cpu_s']:.2f} / {j2['cpu_s']:.2f}",
+                         f"{j1['maxrss_kb'] / 1024:.1f} / {j2['maxrss_kb'] / 1024:.1f}",
+                         f'{rr:.2f}', 'yes' if j2.get('same') else '**no**', f"{j2['loadavg']:.1f}"])
+            if j2['parts'] > 1:
+                targets.append(f'- {cap} {name}: {sp:.2f}x at -j 2 (target >= 1.7x: '
+                               f'{verdict(sp >= 1.7)}), peak RSS {rr:.2f}x (target <= 2x: '
+                               f'{verdict(rr <= 2)})')
+            else:
+                targets.append(f'- {cap} {name}: one thread: {sp:.2f}x')
+    parts.append(md_table(['capture', 'analyzer', 'parts', '-j 1 (s)', '-j 1 +ra (s)', '-j 2 (s)',
                            'speedup', 'CPU s -j 1 / -j 2', 'peak RSS MiB -j 1 / -j 2', 'RSS ratio',
                            'same bytes', 'load'], rows))
     parts.append('**Targets** (issue 19):\n\n' + '\n'.join(targets + failed_rows(st)))
     return '\n\n'.join(parts)
-
 
 def render_export(res):
     st = res.get('export')
