@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # t830-jobs-loads: pp-analyze -j N on real recordings of the project's loads (issue 19).
 # ctxsw (K round trips, both threads on one CPU) and syscalls run while pp-record records the
-# scheduler events and the raw syscalls of every CPU: a capture of many segments.  Every
+# scheduler events, the raw syscalls and cpu-clock with call stacks on every CPU: a capture of
+# many segments, stacks in each (the parts skim what is before them).  Every
 # analyzer that runs in parts prints the same bytes with -j 1, -j 2 and -j 4, and -v says it
 # ran in parts; the counts are the loads' ground truth (ctxsw's threads switched out at
 # least K times each).
@@ -14,7 +15,7 @@ need_event raw_syscalls:sys_enter
 K=60000
 "$PP_RECORD" -m 4096 -a \
 	-e sched:sched_switch,sched:sched_wakeup,sched:sched_wakeup_new,raw_syscalls:sys_enter,raw_syscalls:sys_exit \
-	-o load.ppcap -- sh -c "'$PP_LOAD/ctxsw' -n $K -c 0 & '$PP_LOAD/syscalls' -n 100000; wait" \
+	-e cpu-clock -F 997 -g -o load.ppcap -- sh -c "'$PP_LOAD/ctxsw' -n $K -c 0 & '$PP_LOAD/syscalls' -n 100000; wait" \
 	>rec.out 2>rec.err || { cat rec.err; fail "pp-record exited $?"; }
 ctx=$(grep '^LOAD ctxsw' rec.err) || { cat rec.err; fail "no LOAD ctxsw line"; }
 tids=$(load_field "$ctx" tids)
@@ -50,6 +51,11 @@ same top-k top -e 'raw_syscalls:sys_enter//key=id/' -i 100000 --format csv
 same nd num-dist -e 'sched:sched_switch//num=prev_prio/' -i 100000
 # t830.3 two analyzers in one pass
 same chain task-state --perins , top -e sched:sched_wakeup -i 100000
+# t830.5 the latency engine (calls and delays across the cuts joined) and profile (stacks)
+same sc syscalls --perins
+same mt multi-trace -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -k common_pid --perins
+same rd rundelay --perins
+same prof profile -g
 
 # t830.4 ground truth: each ctxsw thread was switched out at least K times
 same sw top -e 'sched:sched_switch//key=prev_pid/' -i 100000 --format csv
