@@ -142,7 +142,8 @@ static int load_head(struct ana_session *s, struct ppf_record *first)
 
 /* A part's session and instances, ready to replay. Return: 0 or an exit status. */
 static int part_open(const char *path, unsigned read_flags, const struct ana_part *pt, bool first,
-		     const int *argc, const char *const *const *argv, size_t nr, struct part_run *p)
+		     uint64_t seek_ns, const int *argc, const char *const *const *argv, size_t nr,
+		     struct part_run *p)
 {
 	struct ana_session *s;
 	char err[512];
@@ -155,7 +156,8 @@ static int part_open(const char *path, unsigned read_flags, const struct ana_par
 		pp_err("%s", s->errmsg);
 		return 2;
 	}
-	if (ppf_reader_set_window(s->r, pt->from_off, pt->to_off)) {
+	if (ppf_reader_set_window(s->r, pt->from_off, pt->to_off) ||
+	    (seek_ns && ppf_reader_seek_time(s->r, seek_ns))) {
 		pp_err("'%s': cannot read it in parts", path);
 		return 1;
 	}
@@ -265,8 +267,18 @@ static int run(struct ana_session *main_s, const struct ana_part *parts, size_t 
 	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (saved >= 0 && null >= 0)
 		dup2(null, STDERR_FILENO);
+	/*
+	 * --time: the one pass skips the EVENTS segments that end before the range, side band
+	 * and all (cmd-analyze.c's set_range(): ppf_reader_seek_time(), unless it makes a
+	 * state); so do the parts, to know at its start what the one pass knows there.
+	 */
+	uint64_t seek_ns = main_s->range_start_ns;
+	for (size_t i = 0; i < nr; i++)
+		if (ana_state_recording(main_s->azs[i]))
+			seek_ns = 0;
 	for (size_t k = 0; k < nparts && !status; k++)
-		status = part_open(path, read_flags, &parts[k], k == 0, argc, argv, nr, &runs[k]);
+		status = part_open(path, read_flags, &parts[k], k == 0, seek_ns, argc, argv, nr,
+				   &runs[k]);
 	fflush(stderr);
 	if (saved >= 0 && null >= 0)
 		dup2(saved, STDERR_FILENO);

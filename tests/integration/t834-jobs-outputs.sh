@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # t834-jobs-outputs: where the report of -j N goes (issue 19).  --state-out writes the same
 # state bytes as one thread (the parts' states merged and joined into one source), which
-# merges with another range's state as a one-thread state does; -o FILE and --format json/csv
+# merges with another range's state as a one-thread state does; a --time range without a state
+# prints the one-thread report; -o FILE and --format json/csv
 # write the same files; two analyzers in one pass print their reports in order; a capture
 # with a single segment of events runs on one thread (nowhere to cut).
 . "$(dirname "$0")/lib.sh"
@@ -28,6 +29,18 @@ T=1000052000000
 cmp a1.state a4.state || fail "--time ,T: -j 4 wrote another state than -j 1"
 "$PP_ANALYZE" report a4.state b3.state >ab.out || fail "report a4 b3"
 cmp -s replay.out ab.out || { diff -u replay.out ab.out; fail "the ranges' merge is not the replay"; }
+
+# a --time range without a state: the parts skip what the one pass seeks past (the segments
+# that end before the range, side band and all), and skim the rest
+for r in "$((T - 20000000))ns,$((T + 20000000))ns" "$((T + 1))ns," ",${T}ns"; do
+	for a in "task-state --perins" "top -e sched:sched_switch -i 10000"; do
+		# shellcheck disable=SC2086 # $a are words
+		"$PP_ANALYZE" -j 1 s.ppcap $a --time "$r" >t1.out || fail "-j 1 $a --time $r"
+		# shellcheck disable=SC2086
+		"$PP_ANALYZE" -j 4 s.ppcap $a --time "$r" >t4.out || fail "-j 4 $a --time $r"
+		cmp -s t1.out t4.out || { diff -u t1.out t4.out; fail "$a --time $r: -j 4 differs"; }
+	done
+done
 
 # t834.2 -o FILE, --format json and csv
 for f in json csv; do
