@@ -43,13 +43,14 @@ struct part_run {
 	int rc;
 	pthread_t th;
 	double t0, t1;			/* its replay's start and end (CLOCK_MONOTONIC, s) */
+	double cpu;			/* its thread's CPU time (s) */
 };
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -112,9 +113,10 @@ static void *part_main(void *arg)
 {
 	struct part_run *p = arg;
 
-	p->t0 = now_s();
+	p->t0 = clock_s(CLOCK_MONOTONIC);
 	p->rc = ana_replay(p->s, &p->first, p->have_first);
-	p->t1 = now_s();
+	p->t1 = clock_s(CLOCK_MONOTONIC);
+	p->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
 
@@ -313,9 +315,9 @@ static int run(struct ana_session *main_s, const struct ana_part *parts, size_t 
 	}
 	for (size_t k = 0; k < started; k++) {
 		pthread_join(runs[k].th, NULL);
-		pp_debug(2, "part %zu: from offset %llu, %.3f s of %.3f s", k + 1,
+		pp_debug(2, "part %zu: from offset %llu, %.3f s of %.3f s, cpu %.3f s", k + 1,
 			 (unsigned long long)parts[k].from_off, runs[k].t1 - runs[k].t0,
-			 runs[k].t1 - runs[0].t0);
+			 runs[k].t1 - runs[0].t0, runs[k].cpu);
 	}
 	for (size_t k = 0; k < started && !status; k++) {
 		if (runs[k].rc)

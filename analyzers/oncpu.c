@@ -477,8 +477,10 @@ static int oc_state_write(struct pp_az *az, struct pp_buf *out)
 	const unsigned *ids;
 	size_t n = ana_state_sources(az, &ids);
 
-	memcpy(v, p->rows, p->nr_rows * sizeof(*v));
-	qsort(v, p->nr_rows, sizeof(*v), oc_cmp_key);
+	if (p->nr_rows) {	/* a range without a run (a part of -j N): no rows, NULL */
+		memcpy(v, p->rows, p->nr_rows * sizeof(*v));
+		qsort(v, p->nr_rows, sizeof(*v), oc_cmp_key);
+	}
 	pp_wire_put_varint(out, p->nr_rows);
 	for (size_t i = 0; i < p->nr_rows; i++) {
 		pp_wire_put_varint(out, v[i]->ins);

@@ -12,7 +12,11 @@
 # interleaved - round r runs every analyzer at every setting before round r+1 - so that the
 # load of a shared machine falls on all settings alike; the best wall time of the rounds and
 # the largest peak RSS are kept.  -v tells whether the analyzer ran in parts (parts=N) or on
-# one thread (parts=1: no state that joins yet).
+# one thread (parts=1: no state that joins yet).  crit_s: the critical path on free CPUs, the
+# process's CPU time less its parts' but the longest one's (-vv times each part's thread):
+# on this VM every shell session is one autogroup of the scheduler, so two threads of one
+# process get no more CPU than one while other sessions keep both CPUs busy, and the wall
+# time ratio says little; the CPU ratio j1 / crit is the speedup two free CPUs would give.
 # Lines: {"bench":"parallel","capture":"stacks"|"nostacks","analyzer":...,"setting":"j1"|"j2"|"j1-ra","events":N,
 # "parts":N,"wall_s":..,"cpu_s":..,"maxrss_kb":..,"loadavg":..}; {"bench":"parallel-capture",...}.
 # Run by `make bench` as its stage `parallel` (tests/bench/bench.py).
@@ -73,9 +77,15 @@ one() {
 	j2) _env="PP_READ_AHEAD=0" _j=2 ;;
 	j1-ra) _env="PP_READ_AHEAD=1" _j=1 ;;
 	esac
-	env $_env "$RUNSTAT" -o rs.out -- "$PP_BIN/pp-analyze" -v -j $_j "$_cap" "$@" \
+	env $_env "$RUNSTAT" -o rs.out -- "$PP_BIN/pp-analyze" -vv -j $_j "$_cap" "$@" \
 		>"out.$_n.$_s" 2>"err.$_n.$_s" || { bench_note "$_n $_s failed: $(tail -1 "err.$_n.$_s")"; return 1; }
-	echo "$(cat rs.out) load=$(bench_loadavg)" >>"rs.$_n.$_s"
+	# the critical path on free CPUs: the process's CPU time less its parts' but the longest
+	_crit=$(awk -v rs="$(cat rs.out)" 'BEGIN { n = split(rs, a, " "); for (i = 1; i <= n; i++) {
+			split(a[i], kv, "="); v[kv[1]] = kv[2] } cpu = v["user_s"] + v["sys_s"] }
+		/^pp-analyze: part [0-9]*: .* cpu / { c = $(NF - 1)
+			sum += c; if (c > max) max = c }
+		END { printf "%.3f", cpu - sum + max }' "err.$_n.$_s")
+	echo "$(cat rs.out) load=$(bench_loadavg) crit=$_crit" >>"rs.$_n.$_s"
 }
 
 rm -f rs.*
@@ -100,11 +110,12 @@ while read -r c name args; do
 		# best wall time, the CPU of that run, the largest RSS, the mean load
 		set -- $(awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 			if (!best || v["wall_s"] < best) { best = v["wall_s"]; cpu = v["user_s"] + v["sys_s"] }
-			if (v["maxrss_kb"] > rss) rss = v["maxrss_kb"]; load += v["load"]; n++ }
-			END { printf "%s %.3f %d %.2f %d", best, cpu, rss, load / n, n }' "rs.$n.$s")
+			if (v["maxrss_kb"] > rss) rss = v["maxrss_kb"]; load += v["load"]; n++
+			if (!crit || v["crit"] < crit) crit = v["crit"] }
+			END { printf "%s %.3f %d %.2f %d %.3f", best, cpu, rss, load / n, n, crit }' "rs.$n.$s")
 		bench_emit bench=parallel capture="$c" analyzer="$name" setting="$s" events="$events" \
 			parts="${parts:-1}" same="$(cmp -s "out.$n.j1" "out.$n.j2" && echo 1 || echo 0)" \
-			wall_s="$1" cpu_s="$2" maxrss_kb="$3" loadavg="$4" runs="$5"
+			wall_s="$1" cpu_s="$2" maxrss_kb="$3" loadavg="$4" runs="$5" crit_s="$6"
 	done
 done <analyzers.txt
 [ -n "${KEEP:-}" ] || rm -f "$work/stacks.ppcap" "$work/nostacks.ppcap"
