@@ -451,6 +451,8 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		for (size_t i = 0; i < nr; i++)
 			ana_az_free(azs[i]);
 		free(azs);
+		free(sl_argc);
+		free(sl_argv);
 		return 2;
 	}
 	s->azs = azs;

@@ -44,6 +44,8 @@ struct part_run {
 	pthread_t th;
 	double t0, t1;			/* its replay's start and end (CLOCK_MONOTONIC, s) */
 	double cpu;			/* its thread's CPU time (s) */
+	struct ppf_read_stats stats;	/* its reader's, kept when its session is freed */
+	int exit_status;		/* the first of its instances' */
 };
 
 static double clock_s(clockid_t id)
@@ -109,12 +111,21 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 	return NULL;
 }
 
+static void part_free_session(struct part_run *p);
+
 static void *part_main(void *arg)
 {
 	struct part_run *p = arg;
 
 	p->t0 = clock_s(CLOCK_MONOTONIC);
 	p->rc = ana_replay(p->s, &p->first, p->have_first);
+	/* its states are made: the session makes way for the merge (peak RSS) */
+	p->stats = *ppf_reader_stats(p->s->r);
+	p->stats.problems = NULL;
+	p->stats.nr_problems = 0;
+	for (size_t i = 0; i < p->s->nr_azs && !p->exit_status; i++)
+		p->exit_status = p->s->azs[i]->exit_status;
+	part_free_session(p);
 	p->t1 = clock_s(CLOCK_MONOTONIC);
 	p->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
@@ -190,7 +201,8 @@ static int part_open(const char *path, unsigned read_flags, const struct ana_par
 	return rc == 0 ? 0 : ana_replay_status(rc);
 }
 
-static void part_close(struct part_run *p, size_t nr)
+/* The part's session and instances (its states stay in its sinks). */
+static void part_free_session(struct part_run *p)
 {
 	if (!p->s)
 		return;
@@ -199,9 +211,16 @@ static void part_close(struct part_run *p, size_t nr)
 	free(p->s->azs);
 	p->s->azs = NULL;
 	ana_session_free(p->s);
+	p->s = NULL;
+}
+
+static void part_close(struct part_run *p, size_t nr)
+{
+	part_free_session(p);
 	for (size_t i = 0; p->sinks && i < nr; i++)
 		pp_buf_release(&p->sinks[i]);
 	free(p->sinks);
+	p->sinks = NULL;
 }
 
 /* The damage the parts met, as one reader of the whole file would report it. */
@@ -322,12 +341,12 @@ static int run(struct ana_session *main_s, const struct ana_part *parts, size_t 
 	for (size_t k = 0; k < started && !status; k++) {
 		if (runs[k].rc)
 			status = ana_replay_status(runs[k].rc);
-		for (size_t i = 0; i < nr && !status; i++)
-			status = runs[k].s->azs[i]->exit_status;
+		if (!status)
+			status = runs[k].exit_status;
 	}
 	if (!status)
 		for (size_t k = 0; k < nparts; k++)
-			add_stats(stats, ppf_reader_stats(runs[k].s->r), k + 1 == nparts);
+			add_stats(stats, &runs[k].stats, k + 1 == nparts);
 	/* each analyzer's report in the order of the command line, as after one pass */
 	for (size_t i = 0; i < nr && !status; i++) {
 		ana_out_close(&main_s->azs[i]->out);	/* the merge's instance opens -o itself */
