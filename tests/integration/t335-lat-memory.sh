@@ -31,11 +31,12 @@ gen 400000 >big.desc
 "$CAPBUILD" small.desc small.ppcap || fail "capbuild small"
 "$CAPBUILD" big.desc big.ppcap || fail "capbuild big"
 
-# peak NAME ARGS...: pp-analyze's peak RSS in KB; its table's calls column in calls.NAME
+# peak NAME ARGS...: pp-analyze's peak RSS in KB, on one thread (the engine's state per pair
+# is measured, not -j's parts: t830 and make bench see those); the table's calls in calls.NAME
 peak() {
 	_n=$1
 	shift
-	/usr/bin/time -f '%M' -o "rss.$_n" "$PP_ANALYZE" "$@" >"out.$_n" 2>"err.$_n" ||
+	PP_JOBS=1 /usr/bin/time -f '%M' -o "rss.$_n" "$PP_ANALYZE" "$@" >"out.$_n" 2>"err.$_n" ||
 		{ cat "err.$_n"; fail "pp-analyze $*"; }
 	awk '$2 == "=>" && $1 != "start" { print $4 }' "out.$_n" >"calls.$_n"
 	tail -1 "rss.$_n"
