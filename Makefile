@@ -283,10 +283,10 @@ $(addprefix werror-,$(WERROR_CCS)): werror-%:
 # it, leaving the input in $(O)-fuzz/fuzz/crash-TARGET/.  make fuzz-regress replays only;
 # make fuzz-cov measures the line coverage of the corpora (llvm-cov).
 FUZZ_S ?= 60
-FUZZ_TARGETS ?= reader pipeline python expr filter selector
+FUZZ_TARGETS ?= reader pipeline python state expr filter selector
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-FUZZ_AZ_SRC := tests/fuzz/fuzz-pipeline.c tests/fuzz/fuzz-python.c
+FUZZ_AZ_SRC := tests/fuzz/fuzz-pipeline.c tests/fuzz/fuzz-python.c tests/fuzz/fuzz-state.c
 $(call obj,$(FUZZ_AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
 $(call obj,$(FUZZ_AZ_SRC)): $(FLAGS_AZ_STAMP)
 
@@ -316,7 +316,8 @@ $(eval $(call fuzz_target,filter,$(FUZZ_EXPR) $(LIBCOMMON),-ldw -lelf -liberty -
 $(eval $(call fuzz_target,selector,$(LIBCOMMON),-lm))
 $(eval $(call fuzz_target,pipeline,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
 $(eval $(call fuzz_target,python,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
-FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline expr filter selector \
+$(eval $(call fuzz_target,state,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
+FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline state expr filter selector \
 	$(if $(NO_PYTHON),,python))
 all: $(FUZZ_REPLAY)
 # capture -> seed program (not a fuzz target: a plain program of the same build)
@@ -324,7 +325,7 @@ $(O)/tests/fuzz-seed: $(call obj,tests/fuzz/fuzz-seed.c) $(FUZZ_CAP) $(LIBFORMAT
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 fuzz-targets: $(addprefix $(O)/tests/fuzz-,$(FUZZ_TARGETS)) $(O)/tests/fuzz-seed \
-	$(O)/tests/capbuild
+	$(O)/tests/capbuild $(BIN)/pp-analyze
 fuzz-build:
 	$(MAKE) O=$(O)-fuzz BIN=$(O)-fuzz CC=clang SAN="$(FUZZ_SAN)" OPT="-O1 -g" \
 		FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-targets

@@ -184,7 +184,7 @@ void ana_general_help(FILE *fp)
 	fprintf(fp, "\n'pp-analyze help ANALYZER' or 'pp-analyze FILE ANALYZER -h' shows an analyzer's options.\n");
 }
 
-static void unknown_analyzer(const char *name)
+static PP_NORETURN void unknown_analyzer(const char *name)
 {
 	if (!strcmp(name, "help")) {
 		pp_err("'help' goes after an analyzer and its events: pp-analyze FILE ANALYZER -e EVENTS help"
@@ -201,12 +201,13 @@ static void unknown_analyzer(const char *name)
 	exit(2);
 }
 
-static void parse_list(const char *what, const char *text, int **v, size_t *nr)
+static bool parse_list(const char *what, const char *text, int **v, size_t *nr, char *err,
+		       size_t errsz)
 {
-	if (!text)
-		return;
-	if (pp_parse_list(text, 0, v, nr))
-		pp_die("bad %s list '%s': expected numbers and ranges like 0,2-3", what, text);
+	if (!text || !pp_parse_list(text, 0, v, nr))
+		return true;
+	snprintf(err, errsz, "bad %s list '%s': expected numbers and ranges like 0,2-3", what, text);
+	return false;
 }
 
 /* A positional "help" after an analyzer asks for its events' formats (perf-prof's help). */
@@ -225,17 +226,25 @@ static bool take_help(struct pp_az *az)
 	return help;
 }
 
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
+/* Why az_parse() made no instance */
+enum az_refusal { AZ_UNKNOWN = 1, AZ_HELP, AZ_OPTION, AZ_OTHER };
+
+static struct pp_az *az_parse(int argc, const char **argv, bool *help, enum az_refusal *why,
+			      char *err, size_t errsz)
 {
-	const struct pp_analyzer *an = ana_analyzer_find(argv[0]);
+	const struct pp_analyzer *an = argc > 0 ? ana_analyzer_find(argv[0]) : NULL;
 	const struct pp_analyzer_ops *ops;
 	struct pp_option *common, *tbl;
 	struct pp_az *az;
-	char err[256];
+	char e[256];
 	int n;
 
-	if (!an)
-		unknown_analyzer(argv[0]);
+	*help = false;
+	if (!an) {
+		*why = AZ_UNKNOWN;
+		snprintf(err, errsz, "unknown analyzer '%s'", argc > 0 ? argv[0] : "");
+		return NULL;
+	}
 	ops = an->ops;
 	az = pp_xcalloc(1, sizeof(*az));
 	ana_az_bind(az, an);
@@ -243,30 +252,62 @@ struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
 	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
 	az->opt.user_callchain = az->opt.kernel_callchain = true;
 	tbl = az_table(az, &common);
-	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, err, sizeof(err));
+	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, e, sizeof(e));
 	free(tbl);
 	free(common);
-	if (n == PP_OPT_HELP) {
-		ana_analyzer_help(stdout, an);
+	*why = n == PP_OPT_HELP ? AZ_HELP : AZ_OPTION;
+	if (n == PP_OPT_HELP)
+		snprintf(err, errsz, "%s: -h asks for its help", az->name);
+	else if (n < 0)
+		snprintf(err, errsz, "%s: %s", az->name, e);
+	if (n >= 0 && n != PP_OPT_HELP) {
+		*why = AZ_OTHER;
+		az->args = argv + 1;
+		az->nr_args = n;
+		*help = take_help(az);
+		if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr && !*help)
+			snprintf(err, errsz, "%s: needs events: -e sys:name[/filter/ATTR/] (see "
+				 "'pp-analyze help %s')", az->name, az->name);
+		else if ((ops->flags & PP_AZ_NO_EVENTS) && az->opt.events.nr && !ops->set_events)
+			snprintf(err, errsz, "%s: does not take -e: it chooses its own events",
+				 az->name);
+		else if (parse_list("cpu", az->opt.cpus, &az->cpus, &az->nr_cpus, err, errsz) &&
+			 parse_list("pid", az->opt.pids, &az->pids, &az->nr_pids, err, errsz) &&
+			 parse_list("tid", az->opt.tids, &az->tids, &az->nr_tids, err, errsz))
+			return az;
+	}
+	ana_az_free(az);
+	return NULL;
+}
+
+struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz)
+{
+	enum az_refusal why;
+
+	return az_parse(argc, argv, help, &why, err, errsz);
+}
+
+struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
+{
+	enum az_refusal why;
+	char err[512];
+	struct pp_az *az = az_parse(argc, argv, help, &why, err, sizeof(err));
+
+	if (az)
+		return az;
+	switch (why) {
+	case AZ_UNKNOWN:
+		unknown_analyzer(argv[0]);
+	case AZ_HELP:
+		ana_analyzer_help(stdout, ana_analyzer_find(argv[0]));
 		exit(0);
-	}
-	if (n < 0) {
-		pp_err("%s: %s", az->name, err);
-		fprintf(stderr, "  see 'pp-analyze help %s'\n", az->name);
+	case AZ_OPTION:
+		pp_err("%s", err);
+		fprintf(stderr, "  see 'pp-analyze help %s'\n", argv[0]);
 		exit(2);
+	default:
+		pp_die("%s", err);
 	}
-	az->args = argv + 1;
-	az->nr_args = n;
-	*help = take_help(az);
-	if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr && !*help)
-		pp_die("%s: needs events: -e sys:name[/filter/ATTR/] (see 'pp-analyze help %s')",
-		       az->name, az->name);
-	if ((ops->flags & PP_AZ_NO_EVENTS) && az->opt.events.nr && !ops->set_events)
-		pp_die("%s: does not take -e: it chooses its own events", az->name);
-	parse_list("cpu", az->opt.cpus, &az->cpus, &az->nr_cpus);
-	parse_list("pid", az->opt.pids, &az->pids, &az->nr_pids);
-	parse_list("tid", az->opt.tids, &az->tids, &az->nr_tids);
-	return az;
 }
 
 /* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */

@@ -46,8 +46,13 @@ int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const ch
 	if (!ana_merge_session(m))
 		return 1;
 	argv = ana_state_argv(v[0], &argc);
-	az = ana_az_parse(argc, (const char **)argv, &help);
+	/* the options come from a file: a state whose options do not parse is refused */
+	az = ana_az_try_parse(argc, (const char **)argv, &help, err, sizeof(err));
 	*az_out = az;
+	if (!az) {
+		pp_err("'%s': its analyzer and options do not parse here: %s", paths[0], err);
+		return 2;
+	}
 	/*
 	 * Where the report goes is this command's.  The files a replay writes besides its
 	 * report are not written again - nor anywhere a state's options (a file's bytes) say.

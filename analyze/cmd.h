@@ -71,6 +71,12 @@ int cmd_diff(int argc, const char **argv);
  * Return: the instance, the caller's (ana_az_free()).
  */
 struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
+/**
+ * ana_az_try_parse() - ana_az_parse() of arguments that came from a file (a state's):
+ * nothing printed and no exit - an unknown analyzer, a bad option, -h, missing events
+ * are a one-line message in @err and NULL
+ */
+struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz);
 /** ana_az_free() - release and free an instance of ana_az_parse(). */
 void ana_az_free(struct pp_az *az);
 /** ana_general_help() - the list of commands and analyzers. */

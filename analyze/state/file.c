@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/state/internal.h"
@@ -398,6 +399,23 @@ int ana_state_write_file(const char *path, const struct pp_buf *buf, char *err, 
 				 strerror(errno));
 			return -EIO;
 		}
+		return 0;
+	}
+	/*
+	 * Not a regular file (/dev/null, a FIFO, a terminal's device): written in place.
+	 * Renamed onto, /dev/null became a regular file holding the state.
+	 */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fp = fopen(path, "wb");
+		if (!fp || fwrite(buf->data, 1, buf->len, fp) != buf->len || fflush(fp)) {
+			e = errno;
+			if (fp)
+				fclose(fp);
+			snprintf(err, errsz, "cannot write state '%s': %s", path, strerror(e));
+			return -e;
+		}
+		fclose(fp);
 		return 0;
 	}
 	/* a state appears whole or not at all: a killed run leaves only PATH.tmp */

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: MIT
 # run.sh DIR SECONDS TARGET... - seed, replay and run the fuzz targets built in DIR (make fuzz).
 #
-# For each TARGET (reader pipeline python expr filter selector): the inputs of
+# For each TARGET (reader pipeline python state expr filter selector): the inputs of
 # tests/fuzz/regress/TARGET/ are replayed first (each must pass), then the target runs
 # SECONDS (0: replay only) on DIR/fuzz/corpus-TARGET (kept between runs) and a seed
 # corpus made here:
 #   reader            samples/*.ppcap, tests/fixtures/*.ppcap, capbuild of tests/fixtures/*.desc
 #   pipeline, python  the same captures as capfuzz programs (fuzz-seed), with four configs each
+#   state             states of those captures (tests/fuzz/state-seeds.txt: each analyzer with a
+#                     state), halves cut in time and the pairs of halves (fuzz-state.c)
 #   expr, filter      the expressions and filters of the unit suites (tests/unit/test-expr*.c)
 #   selector          the -e arguments of the unit suite and of the integration tests
-# with the dictionary tests/fuzz/TARGET.dict (capture.dict, expr.dict).  A crash leaves its
+# with the dictionary tests/fuzz/TARGET.dict (capture.dict, state.dict, expr.dict).  A crash leaves its
 # input in DIR/fuzz/crash-TARGET/ and fails the run after the other targets ran.  The
 # figures (executions, edges and features covered, corpus, peak RSS) go to
 # DIR/fuzz/report.txt and stdout.
@@ -76,6 +78,19 @@ seed() {
 					echo "fuzz-seed failed on $c"
 			done
 		done ;;
+	state)
+		caps=$(captures)
+		n=0
+		grep -v '^#' "$src/tests/fuzz/state-seeds.txt" | while IFS='|' read -r cap t args; do
+			cap=$(echo $cap)
+			ns=$(echo $t | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s", p[1], f }')
+			n=$((n + 1))
+			# shellcheck disable=SC2086
+			"$dir/pp-analyze" "$caps/$cap.ppcap" $args --state-out "$s/w$n" 2>/dev/null &&
+			"$dir/pp-analyze" "$caps/$cap.ppcap" $args --time ",${ns}ns" --state-out "$s/a$n" 2>/dev/null &&
+			"$dir/pp-analyze" "$caps/$cap.ppcap" $args --time "$((ns + 1))ns," --state-out "$s/b$n" 2>/dev/null &&
+			cat "$s/a$n" "$s/b$n" >"$s/p$n" || echo "state seed $n ($cap: $args) failed" >&2
+		done ;;
 	expr|filter)
 		c_strings 'EQ|FEQ|STR|BAD|FBAD' "$s" "$src"/tests/unit/test-expr*.c ;;
 	selector)
@@ -94,12 +109,14 @@ for t in "$@"; do
 	[ -x "$exe" ] || { echo "missing $exe: make fuzz-build"; exit 1; }
 	case $t in
 	reader|pipeline|python) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
+	state) dict=$src/tests/fuzz/state.dict; max_len=65536 ;;
 	*) dict=$src/tests/fuzz/expr.dict; max_len=4096 ;;
 	esac
 	opts="-dict=$dict -max_len=$max_len -timeout=30 -rss_limit_mb=4096"
 	case $t in
 	pipeline) opts="$opts -close_fd_mask=2" ;;
 	python) opts="$opts -close_fd_mask=2 -detect_leaks=0" ;;
+	state) opts="$opts -close_fd_mask=2" ;;
 	esac
 	crash=$work/crash-$t
 	mkdir -p "$crash" "$work/corpus-$t"
