@@ -50,7 +50,8 @@ int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const ch
 	az = ana_az_try_parse(argc, (const char **)argv, &help, err, sizeof(err));
 	*az_out = az;
 	if (!az) {
-		pp_err("'%s': its analyzer and options do not parse here: %s", paths[0], err);
+		pp_err("'%s': its analyzer and options do not parse here: %s",
+		       ana_state_path(v[0]), err);
 		return 2;
 	}
 	/*

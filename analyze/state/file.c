@@ -310,6 +310,7 @@ void ana_state_release(struct ana_state *st)
 	for (int i = 0; st->argv && i < st->argc; i++)
 		free(st->argv[i]);
 	free(st->argv);
+	free(st->argv_view);
 	free(st->options);
 	for (size_t i = 0; i < st->nr_matches; i++)
 		free(st->matches[i].name);

@@ -112,6 +112,8 @@ struct ana_state {
 	char *analyzer;
 	uint32_t version;		/* the analyzer's state_version */
 	char **argv;			/* ana_state_argv_canon(), NULL-terminated */
+	const char **argv_view;		/* ana_state_argv()'s copy of it: the option parser
+					 * reorders and compacts the array it is given */
 	int argc;
 	char *options;			/* ana_state_argv_str() of it: compared by merges */
 	struct ana_smatch *matches;

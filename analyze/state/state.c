@@ -244,10 +244,25 @@ int ana_state_save(struct pp_az *az)
 	return rc;
 }
 
+const char *ana_state_path(const struct ana_state *st)
+{
+	return st->path ? st->path : "(state)";
+}
+
 const char *const *ana_state_argv(const struct ana_state *st, int *argc)
 {
+	struct ana_state *w = (struct ana_state *)st;	/* the view is a cache */
+
 	*argc = st->argc;
-	return (const char *const *)st->argv;
+	/*
+	 * A copy of the pointers: the parser reorders them and take_help() compacts them
+	 * in place, which left st->argv with one string twice (a double free, fuzz-state)
+	 */
+	free(w->argv_view);
+	w->argv_view = pp_xcalloc((size_t)st->argc + 1, sizeof(*w->argv_view));
+	for (int i = 0; i < st->argc; i++)
+		w->argv_view[i] = st->argv[i];
+	return w->argv_view;
 }
 
 /* --- merging -------------------------------------------------------------------- */

@@ -87,6 +87,8 @@ char *ana_state_options(const struct pp_az *az);
  */
 int ana_state_load(const char *path, struct ana_state **out, char *err, size_t errsz);
 void ana_state_free(struct ana_state *st);
+/** ana_state_path() - the file a state was loaded from ("(state)" when none). Borrowed. */
+const char *ana_state_path(const struct ana_state *st);
 
 /**
  * ana_state_argv() - the instance's canonical command line (ana_state_argv_canon(),

@@ -30,6 +30,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64];
 
+/* the scratch directory goes with the process */
+static void cleanup(void)
+{
+	static const char *const names[] = { "a.state", "b.state", "ab.state", "ab.state.tmp" };
+	char p[128];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	int fd = open("/dev/null", O_WRONLY);
@@ -45,6 +58,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	setenv("TZ", "UTC", 1);
 	snprintf(dir, sizeof(dir), "/tmp/pp-fuzz-state.%d", (int)getpid());
 	mkdir(dir, 0700);
+	atexit(cleanup);
 	return 0;
 }
 
