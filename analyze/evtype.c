@@ -234,18 +234,37 @@ static const char *bad_field(const char *f, const char *end, char *why, size_t s
 }
 
 /*
+ * Whether the "->" at @arrow (in a print fmt starting at @start, outside its strings)
+ * follows "REC" or "(REC)", as in every kernel format: libtraceevent takes "x->y" of any
+ * other x for a field it then dereferences as NULL (found by tests/fuzz/fuzz-state in a
+ * state's context: "next_pid->next_comm").
+ */
+static bool rec_arrow(const char *start, const char *arrow)
+{
+	size_t n = (size_t)(arrow - start);
+
+	if (n >= 5 && !strncmp(arrow - 5, "(REC)", 5))
+		return true;
+	return n >= 3 && !strncmp(arrow - 3, "REC", 3) &&
+	       (n == 3 || (!isalnum((unsigned char)arrow[-4]) && arrow[-4] != '_'));
+}
+
+/*
  * Why libtraceevent must not see @format, or NULL.  Its parser trusts the text (a
  * field line cut in its declaration made it strcmp() a NULL name, found by
  * tests/fuzz/fuzz-pipeline), so a format must look as the kernel writes them: lines
  * "name:", "ID:", "format:", field lines (bad_field()) and, last, a print fmt of
- * printable ASCII (tabs and newlines in its strings) with its quotes closed.  Then it reads a record's fields where the format
+ * printable ASCII (tabs and newlines in its strings) with its quotes closed and "->"
+ * only after REC (rec_arrow()).  The lines are as strict as the kernel's; what the
+ * fuzzers still find is in the print fmt's expressions, so that is where the checks
+ * grow (each with its finding), not a grammar of the whole text.  Then it reads a record's fields where the format
  * says, without the record's size, and finds a record's format by the common_type
  * at the place the first format it parsed gave: print.c pads each record it prints
  * to the reach of the fields of the format libtraceevent will pick, which needs
  * fields within 1 MiB, common fields within the first 64 bytes and common_type the
  * kernel's (offset 0, 2 bytes).
  */
-static const char *format_unsafe(const char *format, char *why, size_t sz)
+const char *ana_format_unsafe(const char *format, char *why, size_t sz)
 {
 	for (const char *l = format; *l;) {
 		const char *end = strchr(l, '\n'), *p = l, *r;
@@ -269,6 +288,9 @@ static const char *format_unsafe(const char *format, char *why, size_t sz)
 					r++;
 				else if (*r == '"')
 					quoted = !quoted;
+				else if (!quoted && r[0] == '-' && r[1] == '>' && !rec_arrow(p, r))
+					return snprintf(why, sz, "a print format with '->' after "
+							"something else than REC"), why;
 			}
 			if (quoted)
 				return snprintf(why, sz, "a print format with a string not closed"), why;
@@ -312,7 +334,7 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 		t->event = pp_xstrdup(d->name);
 	}
 	char why[128];
-	if (d->format && d->format[0] && t->sys && format_unsafe(d->format, why, sizeof(why))) {
+	if (d->format && d->format[0] && t->sys && ana_format_unsafe(d->format, why, sizeof(why))) {
 		pp_warn("the stored format of %s has %s: its fields are not available", d->name, why);
 	} else if (d->format && d->format[0] && t->sys) {
 		struct tep_event *ev = NULL;

@@ -245,6 +245,13 @@ bool ana_filter_pass(struct ana_session *s, const struct pp_expr *f, const struc
 
 /* evtype.c */
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d);
+/*
+ * ana_format_unsafe() - why libtraceevent must not parse the tracefs format text
+ * @format (from a capture or a state: its parser trusts the text), in @why; NULL when
+ * it looks as the kernel writes formats (every format of a tracefs passes; unit suite
+ * evformat).
+ */
+const char *ana_format_unsafe(const char *format, char *why, size_t sz);
 void ana_evtype_free(struct ana_evtype *t);
 
 /* fastfmt.c: tracepoint print formats compiled for speed */

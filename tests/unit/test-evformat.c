@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-evformat.c - the check of a tracefs format text before libtraceevent parses it
+ * (ana_format_unsafe(), analyze/evtype.c): every format of this machine's tracefs and
+ * the kernel's own shapes pass; hostile texts (the fuzzers' findings among them) do not.
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/internal.h"
+#include "tests/unit/unit.h"
+
+#define HDR "name: ev\nID: 7\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+#define F_NEXT "\tfield:pid_t next_pid;\toffset:8;\tsize:4;\tsigned:1;\n"
+#define F_COMM "\tfield:char next_comm[16];\toffset:12;\tsize:16;\tsigned:0;\n\n"
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+
+	if (!fp)
+		return NULL;
+	do {
+		if (n + 4096 > cap)
+			buf = realloc(buf, cap = cap * 2 + 8192);
+		if (!buf)
+			break;
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+	} while (got);
+	fclose(fp);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+/* Every format of the running kernel's tracefs passes (skipped without tracefs access). */
+static void test_evformat__tracefs(void)
+{
+	static const char *const pats[] = { "/sys/kernel/tracing/events/*/*/format",
+					    "/sys/kernel/debug/tracing/events/*/*/format" };
+	size_t nr = 0, bad = 0;
+	char why[128];
+	glob_t g;
+
+	for (size_t k = 0; k < 2 && !nr; k++) {
+		if (glob(pats[k], 0, NULL, &g))
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char *text = slurp(g.gl_pathv[i]);
+
+			if (!text || !*text) {
+				free(text);
+				continue;
+			}
+			nr++;
+			if (ana_format_unsafe(text, why, sizeof(why))) {
+				if (bad++ < 10)
+					fprintf(stderr, "    refused %s: %s\n", g.gl_pathv[i], why);
+			}
+			free(text);
+		}
+		globfree(&g);
+	}
+	if (!nr)
+		fprintf(stderr, "    no tracefs formats readable here: only the built-in ones checked\n");
+	else
+		fprintf(stderr, "    %zu tracefs formats checked\n", nr);
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Shapes the kernel writes: REC->x, (REC)->x, "->" in strings, no "signed:" (old kernels). */
+static void test_evformat__kernel_shapes(void)
+{
+	static const char *const ok[] = {
+		HDR F_NEXT F_COMM "print fmt: \"next_pid=%d\", REC->next_pid\n",
+		HDR F_NEXT "print fmt: \"%d -> %d\", (REC)->next_pid, REC->next_pid\n",
+		HDR F_NEXT "print fmt: \"a->b=%d\", ((REC->next_pid) & 1)\n",
+		HDR "\tfield:int x;\toffset:8;\tsize:4;\n\nprint fmt: \"%d\", REC->x\n",
+		HDR F_COMM "print fmt: \"%s\", __get_str(next_comm)\n",
+	};
+	char why[128];
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
+		const char *r = ana_format_unsafe(ok[i], why, sizeof(why));
+		if (r)
+			fprintf(stderr, "    refused ok[%zu]: %s\n", i, r);
+		CU_ASSERT_PTR_NULL(r);
+	}
+}
+
+/* Hostile texts: each refused, and the reason says what. */
+static void test_evformat__hostile(void)
+{
+	static const struct { const char *text, *why; } bad[] = {
+		/* fuzz-state: "x->y" of a name that is not REC: libtraceevent read NULL */
+		{ HDR F_NEXT F_COMM "print fmt: \"%s\", next_pid->next_comm\n", "'->' after" },
+		{ HDR F_NEXT "print fmt: \"%d\", XREC->next_pid\n", "'->' after" },
+		{ HDR F_NEXT "print fmt: \"%d\", (REC->next_pid)->x\n", "'->' after" },
+		/* fuzz-pipeline: a field line cut in its declaration */
+		{ HDR "\tfield:unsign\tsigned:1;\n\nprint fmt: \"\"\n", "field" },
+		{ HDR F_NEXT "print fmt: \"%d, REC->next_pid\n", "not closed" },
+		{ HDR F_NEXT "print fmt: \"\x1b[2J\", REC->next_pid\n", "byte 0x1b" },
+		{ HDR "\tfield:int x;\toffset:8;\tsize:99999999;\tsigned:1;\n", "field" },
+		{ HDR "\tfield:int common_type;\toffset:4;\tsize:4;\tsigned:1;\n", "common_type" },
+		{ HDR "\tfield:int x[9;\toffset:8;\tsize:4;\tsigned:1;\n", "[size]" },
+		{ HDR "\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\tgarbage\n", "no part of" },
+	};
+	char why[128];
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++) {
+		const char *r = ana_format_unsafe(bad[i].text, why, sizeof(why));
+		CU_ASSERT_PTR_NOT_NULL(r);
+		if (r && !strstr(r, bad[i].why)) {
+			fprintf(stderr, "    bad[%zu]: '%s' does not say '%s'\n", i, r, bad[i].why);
+			CU_FAIL("the reason");
+		}
+	}
+}
+
+void test_evformat__register(void)
+{
+	static const struct pp_test tests[] = {
+		PP_TEST(test_evformat__tracefs, "every format of this machine's tracefs passes"),
+		PP_TEST(test_evformat__kernel_shapes, "REC->, (REC)->, arrows in strings, no signed:"),
+		PP_TEST(test_evformat__hostile, "hostile format texts refused, each for its reason"),
+	};
+
+	pp_suite_add("evformat", tests, PP_ARRAY_SIZE(tests));
+}
