@@ -366,6 +366,17 @@ static inline bool get_varint32(const uint8_t **pp, const uint8_t *end, uint64_t
 	return get_varint(pp, end, out) && *out <= UINT32_MAX;
 }
 
+/* A SAMPLE's dt: from the time column, or the body's first varint (at *@pp, moved on). */
+static inline int sample_dt(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end,
+			    uint64_t *dt)
+{
+	if (d->time_col) {
+		*dt = dec_varint(&d->tcol);
+		return d->tcol.bad ? PP_EBAD_RECORD : 0;
+	}
+	return get_varint(pp, end, dt) ? 0 : PP_EBAD_RECORD;
+}
+
 /*
  * A SAMPLE's body [p, end), in a segment that ends at @seg_end: the hot
  * path of every replay.  The cursor and
@@ -414,13 +425,8 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 			return rc;
 		}
 	} else {
-		if (d->time_col) {
-			dt = dec_varint(&d->tcol);
-			if (d->tcol.bad)
-				return PP_EBAD_RECORD;
-		} else if (!get_varint(&p, end, &dt)) {
-			return PP_EBAD_RECORD;
-		}
+		if ((rc = sample_dt(d, &p, end, &dt)))
+			return rc;
 		if (!d->cpu_time) {
 			if (dt > UINT64_MAX - d->last_ns)
 				return PP_EBAD_RECORD;
@@ -657,14 +663,10 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 static int skim_sample(struct ppf_decoder *d, const uint8_t *p, const uint8_t *end)
 {
 	uint64_t dt, flags, id, cpu, t;
+	int rc = sample_dt(d, &p, end, &dt);
 
-	if (d->time_col) {
-		dt = dec_varint(&d->tcol);
-		if (d->tcol.bad)
-			return PP_EBAD_RECORD;
-	} else if (!get_varint(&p, end, &dt)) {
-		return PP_EBAD_RECORD;
-	}
+	if (rc)
+		return rc;
 	if (!get_varint32(&p, end, &flags) || !get_varint32(&p, end, &id) ||
 	    !get_varint32(&p, end, &cpu))
 		return PP_EBAD_RECORD;
