@@ -197,6 +197,12 @@ enum pp_az_flags {
 	 * for analyzers that have this flag or a state_join (cmd-parallel.c).
 	 */
 	PP_AZ_STATE_CUT = 1 << 6,
+	/*
+	 * Its state_write() may refuse what a range met (kmemleak: a loss, which
+	 * reports early; split-lock: samples): pp-analyze -j N, which learns that
+	 * only after the parts' replays, runs it in one pass.
+	 */
+	PP_AZ_STATE_MAY_REFUSE = 1 << 7,
 };
 
 /*

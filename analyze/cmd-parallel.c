@@ -85,6 +85,8 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			return "it has no mergeable state";
 		if (!az->an->ops->state_join && !(az->an->ops->flags & PP_AZ_STATE_CUT))
 			return "its state does not join what crosses a cut (no state_join)";
+		if (az->an->ops->flags & PP_AZ_STATE_MAY_REFUSE)
+			return "its state refuses some captures (a loss, samples) after the replay";
 		/* top's own 1 s: reports before the last one only when the range is that long */
 		if (o->interval_ns && az->an->ops->interval && span_ns >= o->interval_ns)
 			return "-i prints as the replay goes";

@@ -18,6 +18,10 @@
  * knows a round is over only when a reading of the next one arrives.  The
  * mode of a sample comes from its IP (the kernel's half of the address
  * space) and from -G (guest): the capture does not keep perf's cpumode bits.
+ *
+ * Mergeable state: the count engine's rounds (analyze/count/keep.c), for
+ * captures of counts only; the sampled RIPs of a round are not kept, so a
+ * replay that met samples (-T) refuses --state-out in one line.
  */
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -47,7 +51,8 @@ struct sl_priv {
 	struct ana_cnt *c;
 	struct sl_sample *pend;		/* samples not reported yet, in time order */
 	size_t nr_pend, cap_pend;
-	uint64_t nr_readings;
+	uint64_t nr_readings, nr_samples;
+	bool read_state;		/* a report of states: no readings of its own */
 	bool csv_head;
 	struct pp_buf out, line;
 };
@@ -114,6 +119,7 @@ static void sl_event(struct pp_az *az, const struct pp_event *ev)
 		ana_cnt_feed(p->c, ev, 0, ev->count->d_value);
 		return;
 	}
+	p->nr_samples++;
 	if (p->nr_pend == p->cap_pend) {
 		p->cap_pend = p->cap_pend ? 2 * p->cap_pend : 64;
 		p->pend = pp_xrealloc(p->pend, p->cap_pend * sizeof(*p->pend));
@@ -299,7 +305,7 @@ static int sl_finish(struct pp_az *az)
 	ana_cnt_finish(p->c);
 	if (p->nr_pend)		/* sampled after the last reading: no counts to go with */
 		sl_report(az, NULL, p->pend[p->nr_pend - 1].time_ns);
-	if (!p->nr_readings)
+	if (!p->nr_readings && !p->read_state)
 		pp_warn("split-lock: the capture has no counter readings of the split-lock event "
 			"(record them with pp-record --for split-lock)");
 	return 0;
@@ -321,6 +327,25 @@ static void sl_release(struct pp_az *az)
 	*(struct sl_priv **)az->priv = NULL;
 }
 
+static int sl_state_write(struct pp_az *az, struct pp_buf *out)
+{
+	struct sl_priv *p = sl(az);
+
+	if (p->nr_samples) {
+		pp_err("split-lock: the capture has %llu split-lock samples (recorded with -T): "
+		       "a state keeps the counts, not each round's sampled RIPs (replay the capture)",
+		       (unsigned long long)p->nr_samples);
+		return PP_EUSAGE;
+	}
+	return ana_cnt_az_state_write(az, out);
+}
+
+static int sl_state_read(struct pp_az *az, struct pp_wire *in)
+{
+	sl(az)->read_state = true;
+	return ana_cnt_az_state_read(az, in);
+}
+
 const struct pp_analyzer_ops az_split_lock_ops = {
 	.summary = "split locks per CPU each -i, with the sampled RIPs that take them (x86 PMU)",
 	.usage = "pp-analyze FILE split-lock [-i MS] [-C CPUS] [-v] [-g]   (record: [-T N] [-G])",
@@ -329,10 +354,14 @@ const struct pp_analyzer_ops az_split_lock_ops = {
 		    "  pp-record --for 'split-lock -T 100 -g' -a --duration 10 -o sl.pp\n"
 		    "  pp-analyze sl.pp split-lock -g\n",
 	.priv_size = sizeof(void *),
-	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS,
+	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS | PP_AZ_STATE_MAY_REFUSE,
 	.set_events = sl_set_events,
 	.init = sl_init,
 	.event = sl_event,
 	.finish = sl_finish,
 	.release = sl_release,
+	.state_version = 1,
+	.state_write = sl_state_write,
+	.state_read = sl_state_read,
+	.state_join = ana_cnt_az_state_join,
 };
