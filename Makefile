@@ -254,6 +254,13 @@ unit: $(UNIT)
 integration: $(PROGS) $(LOADS) $(TOOLS)
 	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
 
+# make soak [SOAK_S=1800]: pp-record -a with rotation for SOAK_S seconds under the loads; its
+# RSS and open fds (and its children's) must stay flat after warm-up (tests/tools/soak.sh; t752
+# runs 120 s of it in make check).  Root; the samples in $(O)/soak/soak.samples.
+SOAK_S ?= 1800
+soak: $(PROGS) $(LOADS)
+	sh tests/tools/soak.sh $(CURDIR)/$(BIN) $(CURDIR)/$(O)/load $(SOAK_S) $(O)/soak
+
 # The layout rules the compiler cannot see (docs/hacking.md).
 tree:
 	@sh tests/tools/check-tree.sh
@@ -490,7 +497,7 @@ ifeq ($(O),build)
 	rm -rf build-asan
 endif
 
-.PHONY: all deps tree unit integration check test asan werror $(addprefix werror-,$(WERROR_CCS)) \
+.PHONY: all deps tree unit integration check test asan werror soak $(addprefix werror-,$(WERROR_CCS)) \
 	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
