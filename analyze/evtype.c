@@ -254,8 +254,8 @@ static bool rec_arrow(const char *start, const char *arrow)
  * field line cut in its declaration made it strcmp() a NULL name, found by
  * tests/fuzz/fuzz-pipeline), so a format must look as the kernel writes them: lines
  * "name:", "ID:", "format:", field lines (bad_field()) and, last, a print fmt of
- * printable ASCII (tabs and newlines in its strings) with its quotes closed and "->"
- * only after REC (rec_arrow()).  The lines are as strict as the kernel's; what the
+ * printable ASCII (tabs and newlines in its strings) with its quotes closed, its
+ * brackets balanced and "->" only after REC (rec_arrow()).  The lines are as strict as the kernel's; what the
  * fuzzers still find is in the print fmt's expressions, so that is where the checks
  * grow (each with its finding), not a grammar of the whole text.  Then it reads a record's fields where the format
  * says, without the record's size, and finds a record's format by the common_type
@@ -279,6 +279,8 @@ const char *ana_format_unsafe(const char *format, char *why, size_t sz)
 		} else if (after(p, "print fmt:")) {
 			/* the last part: its strings may hold tabs and newlines (ext4, maple_tree) */
 			bool quoted = false;
+			char open[64];		/* the brackets open outside strings */
+			size_t depth = 0;
 			for (r = p; *r; r++) {
 				if (((unsigned char)*r < 0x20 && *r != '\t' && *r != '\n') ||
 				    (unsigned char)*r > 0x7e)
@@ -291,9 +293,26 @@ const char *ana_format_unsafe(const char *format, char *why, size_t sz)
 				else if (!quoted && r[0] == '-' && r[1] == '>' && !rec_arrow(p, r))
 					return snprintf(why, sz, "a print format with '->' after "
 							"something else than REC"), why;
+				else if (!quoted && *r == '\t')
+					return snprintf(why, sz, "a print format with a tab outside "
+							"its strings"), why;
+				else if (!quoted && strchr("([{", *r)) {
+					if (depth == sizeof(open))
+						return snprintf(why, sz, "a print format nested over %zu "
+								"deep", sizeof(open)), why;
+					open[depth++] = *r;
+				} else if (!quoted && strchr(")]}", *r)) {
+					/* unbalanced text sent libtraceevent's parser to NULL (fuzz-state) */
+					if (!depth || open[--depth] != (*r == ')' ? '(' : *r == ']' ? '[' : '{'))
+						return snprintf(why, sz, "a print format with a '%c' that "
+								"closes nothing open", *r), why;
+				}
 			}
 			if (quoted)
 				return snprintf(why, sz, "a print format with a string not closed"), why;
+			if (depth)
+				return snprintf(why, sz, "a print format with a '%c' not closed",
+						open[depth - 1]), why;
 			return NULL;
 		} else if (p < end && !after(p, "name:") && !after(p, "ID:") && !after(p, "format:")) {
 			return snprintf(why, sz, "a line that is no part of a format"), why;

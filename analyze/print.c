@@ -43,7 +43,7 @@ uint64_t ana_field_read(const struct pp_event *ev, const struct pp_field *f)
 	if (!ev->raw || sz > 8 || (uint64_t)f->offset + sz > ev->raw_sz)
 		return 0;
 	memcpy(&v, ev->raw + f->offset, sz);	/* little-endian hosts and captures */
-	if (f->is_signed && sz < 8 && (v >> (sz * 8 - 1)) & 1)
+	if (f->is_signed && sz && sz < 8 && (v >> (sz * 8 - 1)) & 1)	/* size 0: a hostile format */
 		v |= ~0ull << (sz * 8);
 	return v;
 }

@@ -231,7 +231,7 @@ uint64_t ana_xfield_elem(const struct ana_xfield *f, uint32_t i)
 	uint32_t sz = f->elem_size;
 
 	memcpy(&v, f->data + (size_t)i * sz, sz);	/* little-endian captures and hosts */
-	if (f->is_signed && sz < 8 && (v >> (sz * 8 - 1)) & 1)
+	if (f->is_signed && sz && sz < 8 && (v >> (sz * 8 - 1)) & 1)
 		v |= ~0ull << (sz * 8);
 	return v;
 }

@@ -105,6 +105,12 @@ static void test_evformat__hostile(void)
 		{ HDR F_NEXT F_COMM "print fmt: \"%s\", next_pid->next_comm\n", "'->' after" },
 		{ HDR F_NEXT "print fmt: \"%d\", XREC->next_pid\n", "'->' after" },
 		{ HDR F_NEXT "print fmt: \"%d\", (REC->next_pid)->x\n", "'->' after" },
+		/* fuzz-state: a field line pasted into __print_flags' list */
+		{ HDR F_NEXT "print fmt: \"%s\", __print_flags(REC->next_pid, \"|\", { 0x0_comm[16];\toffs "
+		  "{ 1, \"S\" })\n", "tab" },
+		{ HDR F_NEXT "print fmt: \"%s\", __print_flags(REC->next_pid, \"|\", { 1, \"S\" )\n",
+		  "closes nothing" },
+		{ HDR F_NEXT "print fmt: \"%d\", (REC->next_pid\n", "not closed" },
 		/* fuzz-pipeline: a field line cut in its declaration */
 		{ HDR "\tfield:unsign\tsigned:1;\n\nprint fmt: \"\"\n", "field" },
 		{ HDR F_NEXT "print fmt: \"%d, REC->next_pid\n", "not closed" },
