@@ -394,7 +394,8 @@ static double eval_d(const char *text, const double *vals, size_t nr)
 	struct pp_expr *e;
 	double r;
 
-	memcpy(bits, vals, nr * sizeof(*vals));
+	if (nr)	/* memcpy(_, NULL, 0) is undefined */
+		memcpy(bits, vals, nr * sizeof(*vals));
 	if (pp_expr_compile(text, &env, &e, &err)) {
 		CU_FAIL("compile");
 		fprintf(stderr, "'%s': %s at %d\n", text, err.msg, err.pos);
