@@ -61,6 +61,8 @@ int ana_replay_init(struct ana_session *s)
 {
 	int rc;
 
+	s->live = s->path && !strcmp(s->path, "-");	/* analyzers ask in init (ana_is_live()) */
+
 	ana_session_finalize_syms(s);
 	for (size_t i = 0; i < s->nr_azs; i++) {
 		struct pp_az *az = s->azs[i];
