@@ -69,8 +69,14 @@ check pf-csv pf.cap "$T" csv page-faults --summary --top 5
 run_ok /dev/null "$PP_ANALYZE" pf.cap page-faults --summary --time ",${T}ns" --state-out a.state
 run_ok /dev/null "$PP_ANALYZE" pf.cap page-faults --summary --time "$((T + 1))ns," --state-out b.state
 run_ok merged.out "$PP_ANALYZE" report a.state b.state
-assert_eq "touch_pages faults of the merge" $((N * R)) \
-	"$(awk '$NF == "touch_pages" { print $1 }' merged.out)"
+# (a sanitizer build of the load also faults in its shadow memory from touch_pages)
+if sanitized; then
+	assert_ge "touch_pages faults of the merge" $((N * R)) \
+		"$(awk '$NF == "touch_pages" { print $1 }' merged.out)"
+else
+	assert_eq "touch_pages faults of the merge" $((N * R)) \
+		"$(awk '$NF == "touch_pages" { print $1 }' merged.out)"
+fi
 
 # t807.3 refusals: other options, and what prints per sample (single-stream)
 refused() {
