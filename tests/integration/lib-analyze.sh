@@ -11,6 +11,11 @@ CAPHOSTILE=$PP_LOAD/../tests/caphostile
 TZ=UTC
 export TZ
 
+# SAN_K: 2 when pp-analyze is a sanitizer build (ASan's redzones and shadow take about as
+# much again per allocation), else 1: memory bounds are multiplied by it
+SAN_K=1
+grep -q __asan_init "$PP_ANALYZE" 2>/dev/null && SAN_K=2
+
 # peak_rss NAME CMD...: run CMD (stdout to NAME.out, stderr to NAME.err); print its peak RSS
 # in KiB; fail on a non-zero exit.  NAME.rss keeps the number.
 peak_rss() {
