@@ -61,7 +61,7 @@ assert s["status"] == "changed" and s["keys"] == {"state": "S"}
 for v in t["values"]:   # before/after are the reports' own numbers, delta their difference
     assert s["before"][v] == a["S"][v] and s["after"][v] == b["S"][v], v
     assert abs(s["delta"][v] - (b["S"][v] - a["S"][v])) < 0.01, v
-assert k - 2 <= s["before"]["calls"] <= k and k - 2 <= s["after"]["calls"] <= k, s
+assert k - 2 <= s["before"]["calls"] <= k + 2 and k - 2 <= s["after"]["calls"] <= k + 2, s  # a sleep or two of its own start and exit (more under a sanitizer)
 assert 5000 <= s["before"]["p50_us"] <= 5600, s["before"]
 assert 400 <= s["delta"]["p50_us"] <= 1600, s["delta"]
 assert abs(s["change"] - max(abs(s["delta"][v]) / s["before"][v] for v in t["values"]
