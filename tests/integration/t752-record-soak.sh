@@ -7,6 +7,7 @@
 # rotated, and the newest file reads whole.
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
+skip_if_sanitized "pp-record's RSS over a long recording (ASan's quarantine grows it by design)"
 secs=${SOAK_S:-120}
 sh "$TOP/tests/tools/soak.sh" "$PP_BIN" "$PP_LOAD" "$secs" soak >soak.out 2>&1
 rc=$?
