@@ -313,6 +313,7 @@ int rec_session_open(struct rec_session *s)
 	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));
 	rec_merge_bound(&s->merge, s->opts.merge_max);
 	s->ring_hold = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_hold));
+	s->ring_newest = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_newest));
 
 	s->start_ns = rec_now_ns();
 	s->start_real_ns = real_ns();
@@ -429,10 +430,15 @@ static void on_record(const struct perf_event_header *h, void *arg)
 		}
 		memcpy(&t, (const uint8_t *)h + s->evsels[ix].time_off, 8);
 		rec_merge_push(&s->merge, c->qi, t, ix, c->cpu, h);
+		if (t > s->ring_newest[c->qi])
+			s->ring_newest[c->qi] = t;
 		return;
 	}
-	if (!rec_record_time(h, &t))
+	if (!rec_record_time(h, &t)) {
 		t = s->merge.last_ns;
+	} else if (t > s->ring_newest[c->qi]) {
+		s->ring_newest[c->qi] = t;
+	}
 	rec_merge_push(&s->merge, c->qi, t, -1, c->cpu, h);
 }
 
@@ -450,8 +456,9 @@ static void on_drained(size_t ring, const struct perf_event_header *h, void *arg
 
 /*
  * How far in time ring @i's records have been taken: its last round mark, or the
- * newest record taken from it less REC_RING_SLACK_NS.  What is still in its FIFO
- * is later.  A round copies the perf ring, then the tracefs pages of its CPU, so
+ * newest record taken from its FIFO less REC_RING_SLACK_NS (not the newest in its
+ * merge queue: counter readings go there stamped with the time they were read).
+ * What is still in its FIFO is later.  A round copies the perf ring, then the tracefs pages of its CPU, so
  * with tracefs the newest tracefs event counts: the perf records after it in the
  * FIFO were written after the round before read the perf ring, which it read
  * just before those pages (the slack covers that instant), while a perf record
@@ -459,7 +466,7 @@ static void on_drained(size_t ring, const struct perf_event_header *h, void *arg
  */
 static uint64_t ring_progress(const struct rec_session *s, size_t i)
 {
-	uint64_t t = s->merge.q[s->ftrace ? s->tgt.nr_cpus + 1 + i : i].newest;
+	uint64_t t = s->ftrace ? s->merge.q[s->tgt.nr_cpus + 1 + i].newest : s->ring_newest[i];
 
 	t = t > REC_RING_SLACK_NS ? t - REC_RING_SLACK_NS : 0;
 	return t > s->drain.fifos[i].round_seen ? t : s->drain.fifos[i].round_seen;
@@ -470,24 +477,28 @@ static uint64_t ring_progress(const struct rec_session *s, size_t i)
  * taken in time order across the rings, not in equal bytes (a ring whose records
  * are denser would fall further behind each time, and the merge hold every
  * other ring's records until it caught up), so a ring more than
- * REC_RING_SLICE_NS ahead of the furthest-behind one waits.  The bytes are what
- * the merge has room for under --merge-max, shared by the rings (a tracefs
- * page's records take about twice its bytes in the merge), between 16 KiB and
- * 1 MiB.
+ * REC_RING_SLICE_NS ahead of the furthest-behind one waits - and with the merge
+ * at --merge-max, every ring but that one: what it gives is older than what the
+ * others gave, so the flush can take it and more out.  The bytes are what the
+ * merge has room for, shared by the rings (a tracefs page's records take about
+ * twice its bytes in the merge), between 16 KiB and 1 MiB.
  */
 static size_t consume_plan(struct rec_session *s)
 {
 	size_t used = rec_merge_bytes(&s->merge), n = s->drain.nr_rings ? s->drain.nr_rings : 1, b;
-	uint64_t least = UINT64_MAX;
+	uint64_t least = UINT64_MAX, slice = used >= s->opts.merge_max ? 0 : REC_RING_SLICE_NS;
+	size_t behind = SIZE_MAX;
 
 	for (size_t i = 0; i < s->drain.nr_rings; i++) {
 		s->ring_hold[i] = false;
-		if (rec_drain_left(&s->drain, i) && ring_progress(s, i) < least)
+		if (rec_drain_left(&s->drain, i) && ring_progress(s, i) < least) {
 			least = ring_progress(s, i);
+			behind = i;
+		}
 	}
 	for (size_t i = 0; least != UINT64_MAX && i < s->drain.nr_rings; i++)
-		s->ring_hold[i] = rec_drain_left(&s->drain, i) &&
-				  ring_progress(s, i) > least + REC_RING_SLICE_NS;
+		s->ring_hold[i] = rec_drain_left(&s->drain, i) && i != behind &&
+				  ring_progress(s, i) >= least + slice;
 	if (used >= s->opts.merge_max)
 		return 16u << 10;
 	b = (size_t)(s->opts.merge_max - used) / (2 * n);
@@ -705,6 +716,7 @@ void rec_session_release(struct rec_session *s)
 	s->insn = NULL;
 	rec_merge_release(&s->merge);
 	free(s->ring_hold);
+	free(s->ring_newest);
 	rec_drain_stop(&s->drain);
 	rec_ftrace_release(s);		/* after the thread that reads its files */
 	rec_drain_release(&s->drain);

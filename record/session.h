@@ -155,7 +155,8 @@ struct rec_session {
 	uint64_t nr_lost_counted;
 	uint64_t nr_bad_records;	/* samples of unknown events or too short: dropped */
 	uint64_t nr_merge_tight;	/* flushes past the window at --merge-max */
-	bool *ring_hold;		/* per ring: left for now, ahead of the others (process()) */	/* the kernel's per-event counters at the end */
+	bool *ring_hold;		/* per ring: left for now, ahead of the others (process()) */
+	uint64_t *ring_newest;		/* per ring: the latest time of a perf record from its FIFO */	/* the kernel's per-event counters at the end */
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
 	bool stop_workload_exit;
 	struct rec_prod *prod;		/* production modes, NULL when none (prod.c) */
