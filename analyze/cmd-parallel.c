@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "analyze/cmd.h"
+#include "analyze/count/count.h"
 #include "analyze/internal.h"
 #include "analyze/state/state.h"
 #include "common/log.h"
@@ -87,6 +88,14 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			return "its state does not join what crosses a cut (no state_join)";
 		if (az->an->ops->flags & PP_AZ_STATE_MAY_REFUSE)
 			return "its state refuses some captures (a loss, samples) after the replay";
+		/*
+		 * The count engine bins events into slots from the first event a replay
+		 * sees: each part's slots would start at its own first event, and their
+		 * rounds add up misaligned (hrcount -i 100 on a recording counted the
+		 * first intervals twice).  One pass until the slots are the capture's.
+		 */
+		if (az->an->ops->state_write == ana_cnt_az_state_write)
+			return "the count engine's slots start at the first event a part sees";
 		/* top's own 1 s: reports before the last one only when the range is that long */
 		if (o->interval_ns && az->an->ops->interval && span_ns >= o->interval_ns)
 			return "-i prints as the replay goes";

@@ -453,15 +453,8 @@ void rec_drain_round(struct rec_drain *d, uint64_t now_ns)
 	d->nr_rounds++;
 }
 
-/*
- * See the file comment: rounds paced to keep every ring under ~20% at the
- * fastest rate seen in the last second or so, not only the last round's: a
- * ring's wake-up alone did not save it from a burst after a quiet round (a
- * system-wide recording with call chains lost 36k events on one CPU behind a
- * 91 ms sleep of this thread, its poll woken by nothing; the issue-22 notes in
- * docs/performance.md).  The peak decays linearly over a second.
- */
-static int next_timeout(struct rec_drain *d, uint64_t elapsed_ns)
+/* See the file comment: rounds paced to keep every ring under ~20%. */
+static int next_timeout(const struct rec_drain *d, uint64_t elapsed_ns)
 {
 	double most = 0, rate, ms;	/* the largest share of a buffer filled since the last round */
 
@@ -473,16 +466,10 @@ static int next_timeout(struct rec_drain *d, uint64_t elapsed_ns)
 		if (d->tp_fds && (double)d->tp_last[i] / (double)d->tp_buf_sz > most)
 			most = (double)d->tp_last[i] / (double)d->tp_buf_sz;
 	}
-	d->peak_rate = elapsed_ns >= 1000000000ull ? 0 :
-		       d->peak_rate * (1.0 - (double)elapsed_ns / 1e9);
-	if (most > 0 && elapsed_ns) {
-		rate = most / (double)elapsed_ns * 1e6;		/* share of a buffer per ms */
-		if (rate > d->peak_rate)
-			d->peak_rate = rate;
-	}
-	if (d->peak_rate <= 0)
+	if (most <= 0 || !elapsed_ns)
 		return d->base_ms;
-	ms = 0.2 / d->peak_rate;
+	rate = most / (double)elapsed_ns * 1e6;		/* share of a buffer per ms */
+	ms = 0.2 / rate;
 	if (ms < 1)
 		return 1;
 	return ms > d->base_ms ? d->base_ms : (int)ms;

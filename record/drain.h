@@ -101,7 +101,6 @@ struct rec_drain {
 	uint64_t nr_bad;		/* FIFO bytes dropped as not records (internal error) */
 	uint64_t max_round_ns;		/* longest round */
 	uint64_t max_gap_ns;		/* longest time between two rounds */
-	double peak_rate;		/* drain thread: fastest fill seen lately, share of a ring per ms */
 	uint64_t cpu_ns;		/* the thread's own CPU time */
 };
 

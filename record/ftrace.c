@@ -21,6 +21,7 @@
 #include "clocksync.h"
 #include "format/format.h"
 #include "ftrace-page.h"
+#include "filter.h"
 #include "ftrace.h"
 #include "session.h"
 #include "sideband.h"
@@ -60,6 +61,7 @@ struct rec_ftrace {
 	bool drop_own;			/* system-wide: pp-record's own events dropped here */
 	uint32_t own_pid, notrace_pid;	/* ... of this process, of PP_NOTRACE_PID's */
 	uint64_t nr_own;
+	int32_t *other_off;		/* per evsel: offset of next_pid/pid (switch, wakeup), -1 */
 	bool local_clock;		/* trace_clock "local", mapped by clk (else "mono") */
 	bool clock_inst;		/* instances/pp-PID-clock was made */
 	struct rec_clocksync clk;
@@ -259,9 +261,37 @@ static void exclude_self(struct rec_session *s)
 	if (more && (n = atoi(more)) < 0)
 		n = 0;
 	if (s->tgt.kind == REC_TGT_SYSTEM || s->tgt.kind == REC_TGT_CGROUP) {
-		s->ftrace->drop_own = true;
-		s->ftrace->own_pid = (uint32_t)getpid();
-		s->ftrace->notrace_pid = (uint32_t)n;
+		struct rec_ftrace *f = s->ftrace;
+
+		f->drop_own = true;
+		f->own_pid = (uint32_t)getpid();
+		f->notrace_pid = (uint32_t)n;
+		/*
+		 * As the kernel's list did, either side: a switch to one of those tasks
+		 * and a wakeup of one go too, so that a CPU's time line does not show
+		 * a switch in without its switch out.
+		 */
+		f->other_off = pp_xmalloc((s->nr_evsels ? s->nr_evsels : 1) * sizeof(*f->other_off));
+		for (size_t i = 0; i < s->nr_evsels; i++) {
+			const struct rec_evsel *e = &s->evsels[i];
+			const char *want = NULL;
+			struct pp_field *fl = NULL;
+			size_t nr = 0;
+
+			f->other_off[i] = -1;
+			if (!e->format || strncmp(e->name, "sched:", 6))
+				continue;
+			if (!strcmp(e->name + 6, "sched_switch"))
+				want = "next_pid";
+			else if (!strncmp(e->name + 6, "sched_wak", 9))
+				want = "pid";
+			if (!want || rec_format_fields(e->format, &fl, &nr))
+				continue;
+			for (size_t k = 0; k < nr; k++)
+				if (!strcmp(fl[k].name, want) && fl[k].size == 4)
+					f->other_off[i] = (int32_t)fl[k].offset;
+			rec_format_fields_free(fl, nr);
+		}
 		return;
 	}
 	snprintf(tid, sizeof(tid), "%d", (int)syscall(SYS_gettid));
@@ -733,6 +763,24 @@ void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size
 		f->nr_bad++;
 }
 
+/* @pid is pp-record's, its guardian's or PP_NOTRACE_PID's (drop_own) */
+static bool own_task(const struct rec_ftrace *f, uint32_t pid)
+{
+	return pid && (pid == f->own_pid || pid == f->notrace_pid || pid == (uint32_t)f->guard_pid);
+}
+
+/* the task a switch goes to or a wakeup wakes, in @raw, is one of those (other_off) */
+static bool own_other(struct rec_ftrace *f, int evsel, const uint8_t *raw, uint32_t raw_sz)
+{
+	int32_t tid;
+
+	if (!f->other_off || evsel < 0 || f->other_off[evsel] < 0 ||
+	    (uint32_t)f->other_off[evsel] + 4 > raw_sz)
+		return false;
+	memcpy(&tid, raw + f->other_off[evsel], sizeof(tid));
+	return tid > 0 && own_task(f, tgid_of(f, (uint32_t)tid) & ~TG_FOLLOW);
+}
+
 int rec_ftrace_emit(struct rec_session *s, const struct rec_mev *e)
 {
 	const struct perf_event_header *h = rec_mev_rec(e);
@@ -765,9 +813,9 @@ int rec_ftrace_emit(struct rec_session *s, const struct rec_mev *e)
 		}
 	}
 	smp.pid &= ~TG_FOLLOW;
-	if (s->ftrace->drop_own && smp.pid &&
-	    (smp.pid == s->ftrace->own_pid || smp.pid == s->ftrace->notrace_pid ||
-	     smp.pid == (uint32_t)s->ftrace->guard_pid)) {
+	if (s->ftrace->drop_own && (own_task(s->ftrace, smp.pid) ||
+				     own_other(s->ftrace, e->evsel, (const uint8_t *)(fe + 1),
+					       fe->raw_sz))) {
 		s->ftrace->nr_own++;
 		return 0;
 	}
@@ -886,6 +934,7 @@ void rec_ftrace_release(struct rec_session *s)
 	free(f->announced);
 	free(f->emitted);
 	free(f->by_type);
+	free(f->other_off);
 	free(f->tg.tid);
 	free(f->tg.pid);
 	free(f->rec);
