@@ -266,11 +266,7 @@ static void exclude_self(struct rec_session *s)
 		f->drop_own = true;
 		f->own_pid = (uint32_t)getpid();
 		f->notrace_pid = (uint32_t)n;
-		/*
-		 * As the kernel's list did, either side: a switch to one of those tasks
-		 * and a wakeup of one go too, so that a CPU's time line does not show
-		 * a switch in without its switch out.
-		 */
+		/* a switch or a wakeup is dropped when both its tasks are theirs (own_other()) */
 		f->other_off = pp_xmalloc((s->nr_evsels ? s->nr_evsels : 1) * sizeof(*f->other_off));
 		for (size_t i = 0; i < s->nr_evsels; i++) {
 			const struct rec_evsel *e = &s->evsels[i];
@@ -769,13 +765,19 @@ static bool own_task(const struct rec_ftrace *f, uint32_t pid)
 	return pid && (pid == f->own_pid || pid == f->notrace_pid || pid == (uint32_t)f->guard_pid);
 }
 
-/* the task a switch goes to or a wakeup wakes, in @raw, is one of those (other_off) */
+/*
+ * An event of one of those tasks is theirs alone - but for a switch or a wakeup,
+ * which is also the other task's: it goes only when that task, the one switched
+ * to or woken (@raw at other_off), is one of them too, as the kernel's pid list
+ * decides (a switch out of pp-record is the next task's switch in).
+ */
 static bool own_other(struct rec_ftrace *f, int evsel, const uint8_t *raw, uint32_t raw_sz)
 {
 	int32_t tid;
 
-	if (!f->other_off || evsel < 0 || f->other_off[evsel] < 0 ||
-	    (uint32_t)f->other_off[evsel] + 4 > raw_sz)
+	if (!f->other_off || evsel < 0 || f->other_off[evsel] < 0)
+		return true;
+	if ((uint32_t)f->other_off[evsel] + 4 > raw_sz)
 		return false;
 	memcpy(&tid, raw + f->other_off[evsel], sizeof(tid));
 	return tid > 0 && own_task(f, tgid_of(f, (uint32_t)tid) & ~TG_FOLLOW);
@@ -813,9 +815,8 @@ int rec_ftrace_emit(struct rec_session *s, const struct rec_mev *e)
 		}
 	}
 	smp.pid &= ~TG_FOLLOW;
-	if (s->ftrace->drop_own && (own_task(s->ftrace, smp.pid) ||
-				     own_other(s->ftrace, e->evsel, (const uint8_t *)(fe + 1),
-					       fe->raw_sz))) {
+	if (s->ftrace->drop_own && own_task(s->ftrace, smp.pid) &&
+	    own_other(s->ftrace, e->evsel, (const uint8_t *)(fe + 1), fe->raw_sz)) {
 		s->ftrace->nr_own++;
 		return 0;
 	}
