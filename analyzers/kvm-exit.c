@@ -412,12 +412,7 @@ static int read_edge(struct pp_wire *r, struct kx_edge *e)
 
 static struct kx_edge **edge_slot(struct kx_priv *p, unsigned id)
 {
-	if (id >= p->nr_edges) {
-		size_t n = (size_t)id + 1;
-		p->edges = pp_xrealloc(p->edges, n * sizeof(*p->edges));
-		memset(p->edges + p->nr_edges, 0, (n - p->nr_edges) * sizeof(*p->edges));
-		p->nr_edges = n;
-	}
+	p->edges = pp_xgrow(p->edges, &p->nr_edges, (size_t)id + 1, sizeof(*p->edges));
 	return &p->edges[id];
 }
 

@@ -133,6 +133,16 @@ void *pp_xrealloc(void *p, size_t sz)
 	return q ? q : oom(sz);
 }
 
+void *pp_xgrow(void *p, size_t *nr, size_t want, size_t elsz)
+{
+	if (want <= *nr)
+		return p;
+	p = pp_xrealloc(p, want * elsz);
+	memset((char *)p + *nr * elsz, 0, (want - *nr) * elsz);
+	*nr = want;
+	return p;
+}
+
 char *pp_xstrdup(const char *s)
 {
 	return pp_xstrndup(s, strlen(s));

@@ -70,6 +70,8 @@ void pp_bug(const char *file, int line, const char *what) PP_NORETURN;
 void *pp_xmalloc(size_t sz);
 void *pp_xcalloc(size_t n, size_t sz);
 void *pp_xrealloc(void *p, size_t sz);
+/* pp_xgrow() - array @p of *@nr elements of @elsz bytes grown to @want, the new ones zeroed */
+void *pp_xgrow(void *p, size_t *nr, size_t want, size_t elsz);
 char *pp_xstrdup(const char *s);
 char *pp_xstrndup(const char *s, size_t n);
 /** pp_xasprintf() - formatted string; the caller owns the result. */
