@@ -5,7 +5,7 @@
 # module; fields that collide with fixed columns get an f_ prefix; the decoded fields agree
 # with libtraceevent's rendering in `trace` (next_pid per CPU); --stacks gives the events
 # recorded with stacks a symbolized stack; JSON lines parse, one per event; -p and --time
-# select what `trace` selects with the same options.
+# select what `trace` selects with the same options (a --time window inside the storm).
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
 
@@ -22,9 +22,15 @@ pid=$(grep '^LOAD ' rec.err | tail -1 | tr ' ' '\n' | sed -n 's/^pid=//p')
 "$PP_ANALYZE" ctx.cap trace -e sched:sched_switch >switch.txt || fail "trace failed"
 "$PP_ANALYZE" ctx.cap export --to csv -p "$pid" -o pid.csv || fail "export -p failed"
 "$PP_ANALYZE" ctx.cap trace -p "$pid" >pid.txt || fail "trace -p failed"
-"$PP_ANALYZE" ctx.cap export --to jsonl --time +0.05,+0.1 -o range.jsonl ||
+# a window inside the storm, at most 50 ms long: a fast machine runs the whole load in less
+win=$(python3 -c '
+import csv, sys
+t = [float(r["time"]) for r in csv.DictReader(open(sys.argv[1]))]
+a = t[len(t) // 3]
+print("%.6f,%.6f" % (a, min(a + 0.05, t[2 * len(t) // 3])))' all.csv) || fail "no window from all.csv"
+"$PP_ANALYZE" ctx.cap export --to jsonl --time "$win" -o range.jsonl ||
 	fail "export --time failed"
-"$PP_ANALYZE" ctx.cap trace --time +0.05,+0.1 >range.txt || fail "trace --time failed"
+"$PP_ANALYZE" ctx.cap trace --time "$win" >range.txt || fail "trace --time failed"
 
 python3 - all.csv all.jsonl info.json switch.txt pid.csv pid.txt range.jsonl range.txt \
 	"$pid" <<'PY' ||
