@@ -568,6 +568,13 @@ bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);
 uint64_t ana_capture_end_ns(struct ana_session *s);
+/**
+ * ana_grid_origin_ns() - where a grid of time slots over the capture starts: the --time
+ * start with @from_range (the one-pass report of a range), else the capture's first
+ * time, --time aside (a state: every range and every part of a parallel replay bins on
+ * one grid).  0 before the replay has seen the capture's first time.
+ */
+uint64_t ana_grid_origin_ns(struct ana_session *s, bool from_range);
 
 /** ana_host() - a host key of the capture ("hostname", "release"...), or NULL. */
 const char *ana_host(struct ana_session *s, const char *key);
@@ -675,6 +682,9 @@ bool ana_state_source_in(const struct pp_az *az, struct pp_wire *in, uint64_t i,
 
 /** ana_state_nr_sources_in() - in state_read(), the number of sources of the state being read. */
 size_t ana_state_nr_sources_in(const struct pp_az *az);
+
+/** ana_state_same_capture() - in state_read() and state_join(), whether sources @a and @b are ranges of one capture. */
+bool ana_state_same_capture(const struct pp_az *az, unsigned a, unsigned b);
 
 /* --- Registers a sample carries ---------------------------------------------- */
 

@@ -512,7 +512,7 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		/* init first: whether the instances can run in parts is known after it (top's -i) */
 		int irc = ana_replay_init(s);
 		int pst_status = irc ? ana_replay_status(irc) :
-			ana_parallel(s, jobs, sl_argc, (const char *const *const *)sl_argv, read_flags,
+			ana_parallel(s, &first, rc == 0, jobs, sl_argc, (const char *const *const *)sl_argv, read_flags,
 				     &pst);
 		if (irc) {
 			status = pst_status;

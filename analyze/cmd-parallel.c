@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "analyze/cmd.h"
-#include "analyze/count/count.h"
 #include "analyze/internal.h"
 #include "analyze/state/state.h"
 #include "common/log.h"
@@ -88,14 +87,6 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			return "its state does not join what crosses a cut (no state_join)";
 		if (az->an->ops->flags & PP_AZ_STATE_MAY_REFUSE)
 			return "its state refuses some captures (a loss, samples) after the replay";
-		/*
-		 * The count engine bins events into slots from the first event a replay
-		 * sees: each part's slots would start at its own first event, and their
-		 * rounds add up misaligned (hrcount -i 100 on a recording counted the
-		 * first intervals twice).  One pass until the slots are the capture's.
-		 */
-		if (az->an->ops->state_write == ana_cnt_az_state_write)
-			return "the count engine's slots start at the first event a part sees";
 		/* top's own 1 s: reports before the last one only when the range is that long */
 		if (o->interval_ns && az->an->ops->interval && span_ns >= o->interval_ns)
 			return "-i prints as the replay goes";
@@ -279,9 +270,9 @@ static int merge_one(const char *path, struct part_run *runs, size_t nparts, siz
 	return rc;
 }
 
-static int run(struct ana_session *main_s, const struct ana_part *parts, size_t nparts,
-	       const int *argc, const char *const *const *argv, unsigned read_flags,
-	       struct ppf_read_stats *stats)
+static int run(struct ana_session *main_s, struct ppf_record *first, int have_first,
+	       const struct ana_part *parts, size_t nparts, const int *argc,
+	       const char *const *const *argv, unsigned read_flags, struct ppf_read_stats *stats)
 {
 	struct part_run *runs = pp_xcalloc(nparts, sizeof(*runs));
 	const char *path = main_s->path;
@@ -325,6 +316,20 @@ static int run(struct ana_session *main_s, const struct ana_part *parts, size_t 
 			part_close(&runs[k], nr);
 		free(runs);
 		return -1;
+	}
+	/*
+	 * The count engine bins events on one grid for the capture (ana_grid_origin_ns()):
+	 * from the --time start a report counts from, or from the capture's first time,
+	 * which only the first part would see (the others, and with --time all, start
+	 * later).  The one pass's reader is where that time is, unless it went to --time.
+	 */
+	if (!seek_ns && ana_replay_capture_first(main_s, first, have_first) < 0) {
+		pp_err("reading '%s': %s", path, ppf_reader_errmsg(main_s->r));
+		status = 1;
+	}
+	for (size_t k = 0; k < nparts; k++) {
+		runs[k].s->capture_first_ns = main_s->capture_first_ns;
+		runs[k].s->from_ns = main_s->range_start_ns;
 	}
 	/*
 	 * The one pass's session only read the metadata and named the instances: its reader
@@ -389,8 +394,9 @@ static uint64_t span(const struct ppf_index_entry *segs, size_t nr, const struct
 	return last > first ? last - first : 0;
 }
 
-int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
-		 const char *const *const *argv, unsigned read_flags, struct ppf_read_stats *stats)
+int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
+		 const int *argc, const char *const *const *argv, unsigned read_flags,
+		 struct ppf_read_stats *stats)
 {
 	struct ppf_index_entry *segs;
 	struct ana_part *parts;
@@ -424,7 +430,7 @@ int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
 		free(parts);
 		return -1;
 	}
-	status = run(s, parts, nparts, argc, argv, read_flags, stats);
+	status = run(s, first, have_first, parts, nparts, argc, argv, read_flags, stats);
 	if (status >= 0)
 		pp_debug(1, "-j %u: '%s' in %zu parts", jobs, s->path, nparts);
 	free(parts);

@@ -21,6 +21,7 @@ int ana_replay_status(int rc);
 #include <stdint.h>
 struct ana_session;
 struct ppf_read_stats;
+struct ppf_record;
 /** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */
 unsigned ana_parallel_jobs(int option);
 /**
@@ -32,15 +33,17 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			      const char **name);
 /**
  * ana_parallel() - replay @s's capture (metadata read, --time set, its instances init()ed:
- * ana_replay_init()) on @jobs threads into
+ * ana_replay_init(); @first the record ana_session_load_meta() stopped at, if @have_first)
+ * on @jobs threads into
  * instances parsed again from @argc/@argv (one command line per instance of @s), and
  * print each instance's merged report (or write its --state-out)
  * @stats: the damage the parts met, as one reader would count it
  * Return: -1 when it cannot (a stream, an instance without a mergeable state, one segment;
  * said with -v): replay @s as usual; else the exit status.
  */
-int ana_parallel(struct ana_session *s, unsigned jobs, const int *argc,
-		 const char *const *const *argv, unsigned read_flags, struct ppf_read_stats *stats);
+int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
+		 const int *argc, const char *const *const *argv, unsigned read_flags,
+		 struct ppf_read_stats *stats);
 /**
  * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]` (argv[0] "merge")
  * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]` (argv[0] "report")

@@ -104,6 +104,12 @@ struct ana_session {
 	uint64_t sync_perf_ns, sync_real_ns;
 	uint64_t first_ns, last_ns;	/* of the samples replayed */
 	uint64_t range_start_ns, range_end_ns;	/* --time, 0 = open */
+	/*
+	 * The capture's first time as first_ns counts it, --time aside (0: none yet): set by
+	 * the replay, or given to a part by the parallel replay (its reader starts later);
+	 * from_ns: a part's user --time start (its range_start_ns is the part's).
+	 */
+	uint64_t capture_first_ns, from_ns;
 	uint64_t lost_total;
 	bool lost_saturated;		/* a loss sum reached 2^64-1 (common/sat.h) */
 	struct ana_lost_cpu *lost_cpus;
@@ -168,6 +174,13 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
 /** ana_replay_init() - match every analyzer's selectors and ->init() it (ana_replay() does it first). */
 int ana_replay_init(struct ana_session *s);
 int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
+/**
+ * ana_replay_capture_first() - read on from @rec (the record read last, @have_first:
+ * not yet looked at) to the capture's first time (s->capture_first_ns), as ana_replay()
+ * would see it; a session that will not replay (the parallel replay's own)
+ * Return: 0 (capture_first_ns 0: the capture has no such record) or the reader's error.
+ */
+int ana_replay_capture_first(struct ana_session *s, struct ppf_record *rec, int have_first);
 /*
  * Set by pp-analyze's SIGUSR1 handler (main.c), cleared by the replay: at the
  * next record with a time, every analyzer given -i prints its interval report

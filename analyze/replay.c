@@ -339,6 +339,34 @@ static void live_flush(struct ana_session *s)
 	fflush(stdout);
 }
 
+/* Whether @rec is one that sets first_ns in a replay of its time: a sample or a reading of a known type. */
+static bool counts_first(struct ana_session *s, const struct ppf_record *rec)
+{
+	if (rec->type == PPF_REC_SAMPLE)
+		return ana_session_type(s, rec->u.sample.id) != NULL;
+	if (rec->type != PPF_REC_COUNTER)
+		return false;
+	for (uint32_t i = 0; i < rec->u.counter.nr; i++)
+		if (ana_session_type(s, rec->u.counter.v[i].id))
+			return true;
+	return false;
+}
+
+int ana_replay_capture_first(struct ana_session *s, struct ppf_record *rec, int have_first)
+{
+	int rc = 0;
+
+	while (!s->capture_first_ns) {
+		if (have_first)
+			have_first = 0;
+		else if ((rc = ppf_reader_next(s->r, rec, NULL)) != 0)
+			return rc == PPF_END ? 0 : rc;
+		if (!bad_cpu(s, rec) && counts_first(s, rec))
+			s->capture_first_ns = rec->time_ns;
+	}
+	return 0;
+}
+
 int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 {
 	const struct ppf_segment *seg = NULL;
@@ -377,6 +405,8 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 		}
 		if (bad_cpu(s, rec))
 			continue;
+		if (!s->capture_first_ns && counts_first(s, rec))
+			s->capture_first_ns = rec->time_ns;
 		if (rec->type == PPF_REC_SAMPLE) {
 			if (s->range_start_ns && rec->time_ns < s->range_start_ns)
 				continue;

@@ -719,6 +719,18 @@ uint64_t ana_capture_start_ns(struct ana_session *s)
 	return s->range_start_ns ? s->range_start_ns : first;
 }
 
+uint64_t ana_grid_origin_ns(struct ana_session *s, bool from_range)
+{
+	uint64_t start = s->part ? s->from_ns : s->range_start_ns, first = s->capture_first_ns;
+	uint64_t sf, sl;
+
+	if (from_range && start)
+		return start;
+	if (slice_span(s, &sf, &sl) && (!first || sf < first))
+		first = sf;
+	return first;
+}
+
 uint64_t ana_capture_end_ns(struct ana_session *s)
 {
 	uint64_t sf, sl;

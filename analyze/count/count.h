@@ -15,6 +15,9 @@
  * k-1, found from its time as round((t - t0) / P) - 1 with t0 the enable
  * (the first reading's time minus its enabled time).  An analysis period
  * that is a multiple of P merges readings; any other is refused.
+ * Events binned (no readings) count from ana_grid_origin_ns(): the --time
+ * start of a report, else the capture's first time, so that the ranges and
+ * the parts of one capture share one grid.
  */
 #ifndef PP_ANALYZE_COUNT_COUNT_H
 #define PP_ANALYZE_COUNT_COUNT_H
@@ -84,10 +87,16 @@ uint64_t ana_cnt_round(const struct ana_cnt *c);
 uint64_t ana_cnt_interval(const struct ana_cnt *c);
 /** ana_cnt_perins() - instances are kept apart (else summed into UINT32_MAX). */
 bool ana_cnt_perins(const struct ana_cnt *c);
-/** ana_cnt_origin() - where slot 0 starts, in *@t0. Return: whether it is known yet. */
-bool ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0);
+/* Whence slot 0's start (the state's origin byte). */
+enum ana_cnt_origin {
+	ANA_CNT_ORIGIN_NONE,		/* nothing fed yet */
+	ANA_CNT_ORIGIN_ENABLE,		/* the counters' enable, from a reading (ranges differ by ns) */
+	ANA_CNT_ORIGIN_GRID,		/* events binned: ana_grid_origin_ns(), one for the capture */
+};
+/** ana_cnt_origin() - where slot 0 starts, in *@t0. Return: whence (NONE: not known yet). */
+enum ana_cnt_origin ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0);
 /** ana_cnt_set_origin() - set slot 0's start; @threads: some instances are threads. */
-void ana_cnt_set_origin(struct ana_cnt *c, bool have_t0, uint64_t t0, bool threads);
+void ana_cnt_set_origin(struct ana_cnt *c, enum ana_cnt_origin kind, uint64_t t0, bool threads);
 /**
  * ana_cnt_load() - add one row of round @round (its ana_cnt_slots() @slots and counter
  * times), reporting the rounds before it first as ana_cnt_feed() would; rounds come in
@@ -122,6 +131,8 @@ int ana_cnt_keep_read(struct ana_cnt_keep *k, struct pp_wire *in, uint32_t nr_ev
  * interval and origin, then the kept rounds; a state of another period is refused.
  */
 int ana_cnt_az_state_write(struct pp_az *az, struct pp_buf *out);
+/* Their state_version: 2 since the origin byte says whence (1: binned from each range's start). */
+#define ANA_CNT_STATE_VERSION 2
 int ana_cnt_az_state_read(struct pp_az *az, struct pp_wire *in);
 /* Ranges of one capture joined: slot 0 is where the first range's counters began. */
 void ana_cnt_az_state_join(struct pp_az *az, unsigned before, unsigned after);

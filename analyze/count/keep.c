@@ -40,7 +40,7 @@ struct kept_round {
 struct src_origin {
 	unsigned id;			/* the source's */
 	unsigned state;			/* which state read held it */
-	bool have;
+	enum ana_cnt_origin kind;
 	uint64_t t0;
 };
 
@@ -230,33 +230,33 @@ int ana_cnt_keep_read(struct ana_cnt_keep *k, struct pp_wire *in, uint32_t nr_ev
 int ana_cnt_az_state_write(struct pp_az *az, struct pp_buf *out)
 {
 	struct ana_cnt *c = az->engine;
+	enum ana_cnt_origin kind;
 	uint64_t t0;
-	bool have_t0;
 
 	if (ana_state_recording(az))
 		ana_cnt_finish(c);	/* the last round, kept */
-	have_t0 = ana_cnt_origin(c, &t0);
+	kind = ana_cnt_origin(c, &t0);
 	pp_wire_put_varint(out, ana_cnt_slots(c));
 	pp_wire_put_varint(out, ana_cnt_period(c));
 	pp_wire_put_varint(out, ana_cnt_interval(c));
-	pp_wire_put_u8(out, have_t0);
-	pp_wire_put_varint(out, have_t0 ? t0 : 0);
+	pp_wire_put_u8(out, (uint8_t)kind);
+	pp_wire_put_varint(out, kind ? t0 : 0);
 	pp_wire_put_u8(out, ana_cnt_threads(c));
 	ana_cnt_keep_write(ana_cnt_kept(c), out);
 	return 0;
 }
 
-/* The sources of the state being read, with its origin if @have (the engine's now). */
-static void note_origin(struct pp_az *az, struct ana_cnt_keep *k, struct pp_wire *in, bool have,
-			uint64_t t0)
+/* The sources of the state being read, with its origin if @kind (the engine's now). */
+static void note_origin(struct pp_az *az, struct ana_cnt_keep *k, struct pp_wire *in,
+			enum ana_cnt_origin kind, uint64_t t0)
 {
 	size_t n = ana_state_nr_sources_in(az);
 
 	k->nr_read++;
-	if (have)
+	if (kind)
 		k->owner = k->nr_read;
 	for (size_t i = 0; i < n; i++) {
-		struct src_origin o = { .state = k->nr_read, .have = have, .t0 = t0 };
+		struct src_origin o = { .state = k->nr_read, .kind = kind, .t0 = t0 };
 
 		if (!ana_state_source_in(az, in, i, &o.id))
 			return;
@@ -285,10 +285,40 @@ void ana_cnt_az_state_join(struct pp_az *az, unsigned before, unsigned after)
 	struct ana_cnt_keep *k = ana_cnt_kept(c);
 	const struct src_origin *a = origin_of(k, after), *b = origin_of(k, before);
 
-	if (!a || !b || !b->have || a->state != k->owner)
+	if (!a || !b || !b->kind || a->state != k->owner)
 		return;
-	ana_cnt_set_origin(c, true, b->t0, false);
+	ana_cnt_set_origin(c, b->kind, b->t0, false);
 	k->owner = b->state;
+}
+
+/*
+ * Whether a range of a capture binned from events from @t0 meets a range of the same
+ * capture read before that was binned from another origin (their slots would not line
+ * up): then the read fails, naming both.  Readings' origins differ by the ns between
+ * a counter's enable and its reading: the join picks one, as before.
+ */
+static bool other_grid(struct pp_az *az, const struct ana_cnt_keep *k, struct pp_wire *in,
+		       uint64_t t0)
+{
+	size_t n = ana_state_nr_sources_in(az);
+	unsigned id;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!ana_state_source_in(az, in, i, &id))
+			return true;
+		for (size_t j = 0; j < k->nr_origins; j++) {
+			const struct src_origin *o = &k->origins[j];
+
+			if (o->kind != ANA_CNT_ORIGIN_GRID || o->t0 == t0 ||
+			    !ana_state_same_capture(az, id, o->id))
+				continue;
+			pp_wire_fail(in, PP_EUSAGE, "slot 0 at %llu ns, another range of its capture "
+				     "at %llu ns: binned on other grids, their slots do not add up",
+				     (unsigned long long)t0, (unsigned long long)o->t0);
+			return true;
+		}
+	}
+	return false;
 }
 
 int ana_cnt_az_state_read(struct pp_az *az, struct pp_wire *in)
@@ -297,7 +327,7 @@ int ana_cnt_az_state_read(struct pp_az *az, struct pp_wire *in)
 	unsigned hist = ana_cnt_slots(c);
 	uint64_t nslots = pp_wire_varint(in), period = pp_wire_varint(in);
 	uint64_t interval = pp_wire_varint(in), t0;
-	uint8_t have_t0 = pp_wire_u8(in), threads;
+	uint8_t kind = pp_wire_u8(in), threads;
 
 	t0 = pp_wire_varint(in);
 	threads = pp_wire_u8(in);
@@ -308,13 +338,16 @@ int ana_cnt_az_state_read(struct pp_az *az, struct pp_wire *in)
 				    "ns: counters read at another period", (unsigned long long)nslots,
 				    (unsigned long long)period, hist,
 				    (unsigned long long)ana_cnt_period(c));
-	if (have_t0 > 1 || threads > 1)
+	if (kind > ANA_CNT_ORIGIN_GRID || threads > 1)
 		return pp_wire_fail(in, PP_EBAD_RECORD, "bad origin flags");
-	if (have_t0) {	/* inputs come in time order: the latest capture's origin wins */
-		ana_cnt_set_origin(c, true, t0, threads);
+	if (kind == ANA_CNT_ORIGIN_GRID && other_grid(az, ana_cnt_kept(c), in, t0))
+		return in->err;
+	if (kind) {	/* inputs come in time order: the latest capture's origin wins */
+		ana_cnt_set_origin(c, kind, t0, threads);
 	} else if (threads) {
-		ana_cnt_set_origin(c, ana_cnt_origin(c, &t0), t0, true);
+		enum ana_cnt_origin had = ana_cnt_origin(c, &t0);
+		ana_cnt_set_origin(c, had, t0, true);
 	}
-	note_origin(az, ana_cnt_kept(c), in, have_t0, t0);
+	note_origin(az, ana_cnt_kept(c), in, kind, t0);
 	return ana_cnt_keep_read(ana_cnt_kept(c), in, (uint32_t)az->nr_sels, ana_cnt_perins(c));
 }

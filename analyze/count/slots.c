@@ -20,7 +20,7 @@ struct ana_cnt {
 	uint64_t rec_period;		/* the recorded counter period (0: unknown) */
 	unsigned hist;			/* slots per round */
 	bool threads;
-	bool have_t0;
+	enum ana_cnt_origin t0_kind;	/* whence t0 (none yet, counters' enable, the grid) */
 	uint64_t t0;			/* slot 0 starts here */
 	uint64_t round;			/* the round being filled */
 	bool dirty;			/* something was fed into it */
@@ -199,18 +199,22 @@ static uint64_t slot_of(struct ana_cnt *c, const struct pp_event *ev)
 	if (ev->count && c->rec_period) {
 		uint64_t p = c->rec_period, k;
 
-		if (!c->have_t0) {
+		if (!c->t0_kind) {
 			c->t0 = ev->time_ns > ev->count->enabled ? ev->time_ns - ev->count->enabled : 0;
-			c->have_t0 = true;
+			c->t0_kind = ANA_CNT_ORIGIN_ENABLE;
 		}
 		k = ev->time_ns >= c->t0 ? (ev->time_ns - c->t0 + p / 2) / p : 0;
 		return (k ? k - 1 : 0) / (c->o.period_ns / p);
 	}
-	if (!c->have_t0) {
-		uint64_t start = ana_capture_start_ns(c->az->s);
+	if (!c->t0_kind) {
+		/*
+		 * One grid for the capture: a state's (every range, every part of -j) starts at
+		 * the capture's first time; a report of --time A,B at A, as it always did.
+		 */
+		uint64_t start = ana_grid_origin_ns(c->az->s, !c->az->opt.state_out);
 
 		c->t0 = start && start <= ev->time_ns ? start : ev->time_ns;
-		c->have_t0 = true;
+		c->t0_kind = ANA_CNT_ORIGIN_GRID;
 	}
 	return ev->time_ns >= c->t0 ? (ev->time_ns - c->t0) / c->o.period_ns : 0;
 }
@@ -305,15 +309,15 @@ uint64_t ana_cnt_interval(const struct ana_cnt *c)
 	return c->o.interval_ns;
 }
 
-bool ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0)
+enum ana_cnt_origin ana_cnt_origin(const struct ana_cnt *c, uint64_t *t0)
 {
 	*t0 = c->t0;
-	return c->have_t0;
+	return c->t0_kind;
 }
 
-void ana_cnt_set_origin(struct ana_cnt *c, bool have_t0, uint64_t t0, bool threads)
+void ana_cnt_set_origin(struct ana_cnt *c, enum ana_cnt_origin kind, uint64_t t0, bool threads)
 {
-	c->have_t0 = have_t0;
+	c->t0_kind = kind;
 	c->t0 = t0;
 	c->threads |= threads;
 }

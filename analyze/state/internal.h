@@ -136,6 +136,8 @@ struct ana_az_state {
 	const unsigned *in_ids;		/* the state being read: its source i is in_ids[i] */
 	size_t nr_in;
 	struct pp_buf *sink;		/* recording into memory (ana_state_az_new_mem()), or NULL */
+	const struct ana_ssrc *srcs;	/* a merge's sources, by id (the merge's) */
+	size_t nr_srcs;
 };
 
 /* file.c */

@@ -70,6 +70,14 @@ size_t ana_state_nr_sources_in(const struct pp_az *az)
 	return az->state ? az->state->nr_in : 0;
 }
 
+bool ana_state_same_capture(const struct pp_az *az, unsigned a, unsigned b)
+{
+	const struct ana_az_state *as = az->state;
+
+	return as && a < as->nr_srcs && b < as->nr_srcs &&
+	       ana_ssrc_same_capture(&as->srcs[a], &as->srcs[b]);
+}
+
 /* --- the replay's side: --state-out ------------------------------------------- */
 
 static char **argv_dup(int argc, const char *const *argv)
@@ -505,6 +513,8 @@ int ana_merge_load(struct ana_merge *m, struct pp_az *az)
 	}
 	as = pp_xcalloc(1, sizeof(*as));
 	as->ids = pp_xcalloc(m->nr_srcs, sizeof(*as->ids));
+	as->srcs = m->srcs;
+	as->nr_srcs = m->nr_srcs;
 	az->state = as;
 	for (size_t i = 0; i < m->nr_in; i++) {
 		struct pp_wire r;

@@ -43,7 +43,7 @@ static const char hwstat_sec[] =
 	"\x01"			/* slots 1 */
 	"\x80\x94\xeb\xdc\x03"	/* period 10^9 */
 	"\x80\x94\xeb\xdc\x03"	/* interval 10^9 */
-	"\x01" "\x80\xd0\xac\xf3\x0e"	/* origin 4 * 10^9 */
+	"\x01" "\x80\xd0\xac\xf3\x0e"	/* origin 4 * 10^9: the counters' enable */
 	"\x00"			/* no thread counters */
 	"\x01"			/* one round */
 	"\x00" "\x02"		/* round 0, two rows */
@@ -55,6 +55,8 @@ static const char hwstat_sec[] =
 /* Tracepoint formats and event flags (bit 2: with stacks) of the next make_state(), or NULL. */
 static const char *const *state_formats;
 static const uint32_t *state_flags;
+/* The --time range of the next make_state()'s source (0, 0: the whole capture). */
+static uint64_t state_range[2];
 
 /* A state of @analyzer (options @argv) over events @names, with @sec as its section. */
 static void make_state(const char *path, const char *analyzer, const char *const *argv, int argc,
@@ -69,7 +71,7 @@ static void make_state(const char *path, const char *analyzer, const char *const
 	while (names[nr])
 		nr++;
 	st.analyzer = (char *)analyzer;
-	st.version = 1;
+	st.version = ana_analyzer_find(analyzer)->ops->state_version;
 	st.argv = (char **)argv;
 	st.argc = argc;
 	st.options = ana_state_argv_str(argv, argc);
@@ -86,7 +88,13 @@ static void make_state(const char *path, const char *analyzer, const char *const
 	}
 	st.nr_matches = st.ctx.nr_events = nr;
 	struct ana_ssrc src = { .created_ns = created, .fingerprint = 1, .host = "h", .path = "p",
-				.first_ns = 4000000000ull, .last_ns = 4900000000ull };
+				.first_ns = 4000000000ull, .last_ns = 4900000000ull,
+				.range_start_ns = state_range[0], .range_end_ns = state_range[1] };
+
+	if (state_range[0] > src.first_ns)
+		src.first_ns = state_range[0];
+	if (state_range[1] && state_range[1] < src.last_ns)
+		src.last_ns = state_range[1];
 	st.srcs = &src;
 	st.nr_srcs = 1;
 	ana_state_encode(&st, sec, sec_sz, &b);
@@ -320,6 +328,90 @@ static void test_state_az__count_hostile(void)
 	pp_buf_release(&out);
 }
 
+/*
+ * hrcount -e cpu-clock --period 100ms -i 200, events binned (no readings): origin byte 2,
+ * the capture's grid from 4 s.  Range a (to 4.15 s) counted 5 and 7 in round 0's slots,
+ * range b (from 4.15 s + 1 ns) 3 in round 1's first slot and 4 in round 0's second (the
+ * cut is inside that slot: both ranges counted in it).
+ */
+#define HR_HEAD "\x02" "\x80\xc2\xd7\x2f" "\x80\x84\xaf\x5f"	/* 2 slots of 10^8, 2 * 10^8 */
+#define HR_ROW(a, b) "\x00" "\xff\xff\xff\xff\x0f" "\x00" "\x00" "\x00" a b
+						/* summed, cpu-clock, enabled 0, running 0 */
+static const char hr_a_sec[] =
+	HR_HEAD "\x02" "\x80\xd0\xac\xf3\x0e"	/* the grid, 4 * 10^9 */
+	"\x00"				/* no thread counters */
+	"\x01" "\x00" "\x01" HR_ROW("\x05", "\x07");	/* round 0: 5 | 7 */
+static const char hr_b_sec[] =
+	HR_HEAD "\x02" "\x80\xd0\xac\xf3\x0e" "\x00"
+	"\x02" "\x00" "\x01" HR_ROW("\x00", "\x04")	/* round 0: 0 | 4 */
+	"\x01" "\x01" HR_ROW("\x03", "\x00");		/* round 1: 3 | 0 */
+/* b binned from 4.05 s (a grid 50 ms off a's) */
+static const char hr_off_sec[] =
+	HR_HEAD "\x02" "\x80\xb1\x98\x8b\x0f" "\x00"
+	"\x01" "\x00" "\x01" HR_ROW("\x03", "\x00");
+/* an origin byte beyond 2 */
+static const char hr_bad_sec[] =
+	HR_HEAD "\x03" "\x80\xd0\xac\xf3\x0e" "\x00" "\x00";
+static const char *const hr_argv[] = { "hrcount", "--event=cpu-clock", "--interval=200000000ns",
+				       "--period=100000000ns" };
+static const char *const hr_events[] = { "cpu-clock", NULL };
+
+static void test_state_az__count_origin(void)
+{
+	const char *a = "/tmp/pp-state-az-hra.state", *b = "/tmp/pp-state-az-hrb.state";
+	const char *ab = "/tmp/pp-state-az-hrab.state", *paths[2] = { a, b };
+	struct pp_buf out = PP_BUF_INIT, sec = PP_BUF_INIT;
+	FILE *saved = stderr, *err = tmpfile();
+	char line[512] = "";
+
+	state_range[0] = 0;
+	state_range[1] = 4150000000ull;
+	make_state(a, "hrcount", hr_argv, 4, hr_events, PPF_EV_SOFTWARE, 5, S(hr_a_sec));
+	state_range[0] = 4150000001ull;
+	state_range[1] = 0;
+	make_state(b, "hrcount", hr_argv, 4, hr_events, PPF_EV_SOFTWARE, 5, S(hr_b_sec));
+	/* one grid: the rounds add by index, slot by slot; a round ends at origin + k * 200 ms */
+	CU_ASSERT_EQUAL(run_states(paths, 2, NULL, &out), 0);
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&out),
+		"4.200000 \n"
+		"cpu-clock  5|11 | total 16\n"
+		"4.400000 \n"
+		"cpu-clock  3| 0 | total 3\n");
+	CU_ASSERT_EQUAL(run_states(paths, 2, ab, &out), 0);
+	section_of(&out, &sec);		/* joined: one range, the grid's origin kept */
+	static const char joined[] = HR_HEAD "\x02" "\x80\xd0\xac\xf3\x0e" "\x00"
+		"\x02" "\x00" "\x01" HR_ROW("\x05", "\x0b") "\x01" "\x01" HR_ROW("\x03", "\x00");
+	CU_ASSERT(sec.len == sizeof(joined) - 1 && !memcmp(sec.data, joined, sec.len));
+
+	/* another grid for a range of the same capture: refused, in one line naming both origins */
+	make_state(b, "hrcount", hr_argv, 4, hr_events, PPF_EV_SOFTWARE, 5, S(hr_off_sec));
+	stderr = err;
+	CU_ASSERT_NOT_EQUAL(run_states(paths, 2, NULL, &out), 0);
+	CU_ASSERT_NOT_EQUAL(run_states(paths, 2, ab, &out), 0);
+	stderr = saved;
+	rewind(err);
+	CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), err));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "slot 0 at 4050000000 ns, another range of its capture at "
+					    "4000000000 ns"));
+	/* ... but another capture has its own grid: rounds add by index, the latest's origin */
+	make_state(b, "hrcount", hr_argv, 4, hr_events, PPF_EV_SOFTWARE, 6, S(hr_off_sec));
+	CU_ASSERT_EQUAL(run_states(paths, 2, NULL, &out), 0);
+	CU_ASSERT_STRING_EQUAL(pp_buf_str(&out), "4.250000 \ncpu-clock  8| 7 | total 15\n");
+
+	/* an origin byte beyond 2 */
+	make_state(b, "hrcount", hr_argv, 4, hr_events, PPF_EV_SOFTWARE, 5, S(hr_bad_sec));
+	stderr = err;
+	CU_ASSERT_NOT_EQUAL(run_states(paths + 1, 1, NULL, &out), 0);
+	stderr = saved;
+	fclose(err);
+	state_range[0] = state_range[1] = 0;
+	unlink(a);
+	unlink(b);
+	unlink(ab);
+	pp_buf_release(&out);
+	pp_buf_release(&sec);
+}
+
 /* kmemleak: kmem:kmalloc (with stacks) and kmem:kfree; the layouts of the fields it reads */
 static const char *const kl_argv[] = { "kmemleak", "--alloc=kmem:kmalloc", "--free=kmem:kfree" };
 static const char *const kl_events[] = { "kmem:kmalloc", "kmem:kfree", NULL };
@@ -439,6 +531,7 @@ void test_state_az__register(void)
 		PP_TEST(test_state_az__count_engine, "the count engine's section by hand (hwstat): report, write back, merge"),
 		PP_TEST(test_state_az__kmemleak, "kmemleak's section by hand: report, write back, merge"),
 		PP_TEST(test_state_az__kmemleak_hostile, "kmemleak's section: counts, stacks, live allocations, pointers, threads refused"),
+		PP_TEST(test_state_az__count_origin, "the count engine's origin: one grid merges, another range's grid refused"),
 		PP_TEST(test_state_az__count_hostile, "the count engine's section: bad events, order, slots, counts refused"),
 	};
 
