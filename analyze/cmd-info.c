@@ -163,12 +163,15 @@ static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 	}
 	printf("%s\n", in->lost.nr ? ")" : "");
 	printf("late         %llu (written after the reorder window)\n", (unsigned long long)in->nr_late);
-	printf("segments     %llu: meta %llu, events %llu, ksyms %llu, usyms %llu, stats %llu\n",
+	printf("segments     %llu: meta %llu, events %llu, ksyms %llu, usyms %llu, stats %llu",
 	       (unsigned long long)st->nr_segments, (unsigned long long)in->seg_by_kind[PPF_SEG_META],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_EVENTS],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_KSYMS],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_USYMS],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_STATS]);
+	if (st->nr_digests)
+		printf(", digest %llu", (unsigned long long)st->nr_digests);
+	putchar('\n');
 	printf("bytes        raw %s, compressed %s, ratio %.2f",
 	       pp_format_bytes(st->raw_bytes, a, sizeof(a)), pp_format_bytes(st->comp_bytes, b, sizeof(b)),
 	       st->comp_bytes ? (double)st->raw_bytes / (double)st->comp_bytes : 0.0);
@@ -250,9 +253,11 @@ static void print_json(struct ana_session *s, struct info *in)
 			    (unsigned long long)(uintptr_t)v);
 		first = false;
 	}
-	pp_buf_addf(&b, "},\"late\":%llu,\"segments\":%llu,\"raw_bytes\":%llu,\"compressed_bytes\":%llu,",
+	pp_buf_addf(&b, "},\"late\":%llu,\"segments\":%llu,\"digest_segments\":%llu,"
+		    "\"raw_bytes\":%llu,\"compressed_bytes\":%llu,",
 		    (unsigned long long)in->nr_late, (unsigned long long)st->nr_segments,
-		    (unsigned long long)st->raw_bytes, (unsigned long long)st->comp_bytes);
+		    (unsigned long long)st->nr_digests, (unsigned long long)st->raw_bytes,
+		    (unsigned long long)st->comp_bytes);
 	pp_buf_addf(&b, "\"kernel_symbols\":%llu,\"user_binaries\":%llu,\"user_symbols\":%llu,",
 		    (unsigned long long)in->nr_ksyms, (unsigned long long)in->nr_dsos,
 		    (unsigned long long)in->nr_syms);

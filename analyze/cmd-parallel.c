@@ -32,8 +32,11 @@
 /*
  * What a skim costs per record, as a share of a replay's: decompressing is about
  * half of decoding, and decoding about half of top's replay (docs/performance.md).
+ * With side-band digests the records before a part cost only their segments'
+ * checksums and their side band, read from the digests: DIGEST_COST.
  */
 #define SKIM_COST 0.3
+#define DIGEST_COST 0.05
 
 struct part_run {
 	struct ana_session *s;
@@ -157,8 +160,8 @@ static int load_head(struct ana_session *s, struct ppf_record *first)
 
 /* A part's session and instances, ready to replay. Return: 0 or an exit status. */
 static int part_open(const char *path, unsigned read_flags, const struct ana_part *pt, bool first,
-		     uint64_t seek_ns, const int *argc, const char *const *const *argv, size_t nr,
-		     struct part_run *p)
+		     uint64_t seek_ns, const struct ppf_index_entry *segs, size_t nsegs,
+		     const int *argc, const char *const *const *argv, size_t nr, struct part_run *p)
 {
 	struct ana_session *s;
 	char err[512];
@@ -172,6 +175,7 @@ static int part_open(const char *path, unsigned read_flags, const struct ana_par
 		return 2;
 	}
 	if (ppf_reader_set_window(s->r, pt->from_off, pt->to_off) ||
+	    ppf_reader_set_digests(s->r, segs, nsegs) ||
 	    (seek_ns && ppf_reader_seek_time(s->r, seek_ns))) {
 		pp_err("'%s': cannot read it in parts", path);
 		return 1;
@@ -271,7 +275,8 @@ static int merge_one(const char *path, struct part_run *runs, size_t nparts, siz
 }
 
 static int run(struct ana_session *main_s, struct ppf_record *first, int have_first,
-	       const struct ana_part *parts, size_t nparts, const int *argc,
+	       const struct ana_part *parts, size_t nparts, const struct ppf_index_entry *segs,
+	       size_t nsegs, const int *argc,
 	       const char *const *const *argv, unsigned read_flags, struct ppf_read_stats *stats)
 {
 	struct part_run *runs = pp_xcalloc(nparts, sizeof(*runs));
@@ -300,8 +305,8 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 		if (ana_state_recording(main_s->azs[i]))
 			seek_ns = 0;
 	for (size_t k = 0; k < nparts && !status; k++)
-		status = part_open(path, read_flags, &parts[k], k == 0, seek_ns, argc, argv, nr,
-				   &runs[k]);
+		status = part_open(path, read_flags, &parts[k], k == 0, seek_ns, segs, nsegs, argc,
+				   argv, nr, &runs[k]);
 	fflush(stderr);
 	if (saved >= 0 && null >= 0)
 		dup2(saved, STDERR_FILENO);
@@ -350,9 +355,18 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	}
 	for (size_t k = 0; k < started; k++) {
 		pthread_join(runs[k].th, NULL);
+		const struct ppf_read_stats *st = &runs[k].stats;
+
 		pp_debug(2, "part %zu: from offset %llu, %.3f s of %.3f s, cpu %.3f s", k + 1,
 			 (unsigned long long)parts[k].from_off, runs[k].t1 - runs[k].t0,
 			 runs[k].t1 - runs[0].t0, runs[k].cpu);
+		if (k)
+			pp_debug(1, "part %zu: side band before it: %llu segments from digests "
+				 "(%llu bytes decompressed), %llu skimmed (%llu bytes decompressed)",
+				 k + 1, (unsigned long long)st->digest_segments,
+				 (unsigned long long)st->digest_raw_bytes,
+				 (unsigned long long)st->skim_segments,
+				 (unsigned long long)st->skim_raw_bytes);
 	}
 	for (size_t k = 0; k < started && !status; k++) {
 		if (runs[k].rc)
@@ -394,6 +408,18 @@ static uint64_t span(const struct ppf_index_entry *segs, size_t nr, const struct
 	return last > first ? last - first : 0;
 }
 
+/*
+ * Whether pp-record wrote side-band digests: it writes one after every few EVENTS
+ * segments, so a capture with any has them for all but its last few.
+ */
+static bool has_digests(const struct ppf_index_entry *segs, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (segs[i].kind == PPF_SEG_DIGEST)
+			return true;
+	return false;
+}
+
 int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
 		 const int *argc, const char *const *const *argv, unsigned read_flags,
 		 struct ppf_read_stats *stats)
@@ -421,16 +447,17 @@ int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first
 		return -1;
 	}
 	parts = pp_xcalloc(jobs, sizeof(*parts));
-	nparts = ana_parts_split(segs, nsegs, jobs, SKIM_COST, s->range_start_ns, s->range_end_ns,
-				 parts);
-	free(segs);
+	nparts = ana_parts_split(segs, nsegs, jobs, has_digests(segs, nsegs) ? DIGEST_COST : SKIM_COST,
+				 s->range_start_ns, s->range_end_ns, parts);
 	if (nparts < 2) {
 		pp_debug(1, "-j %u: one thread: nowhere to cut '%s' (one segment of events)", jobs,
 			 s->path);
+		free(segs);
 		free(parts);
 		return -1;
 	}
-	status = run(s, first, have_first, parts, nparts, argc, argv, read_flags, stats);
+	status = run(s, first, have_first, parts, nparts, segs, nsegs, argc, argv, read_flags, stats);
+	free(segs);
 	if (status >= 0)
 		pp_debug(1, "-j %u: '%s' in %zu parts", jobs, s->path, nparts);
 	free(parts);

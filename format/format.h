@@ -54,6 +54,7 @@ enum ppf_seg_kind {
 	PPF_SEG_USYMS = 4,	/* DSO followed by its SYMs */
 	PPF_SEG_STATS = 5,	/* STAT, written at close */
 	PPF_SEG_INDEX = 6,	/* INDEX_ENTRY, last segment of a closed file */
+	PPF_SEG_DIGEST = 7,	/* DIGEST_SEG + copies of earlier EVENTS segments' side band */
 };
 
 enum ppf_seg_flags {
@@ -85,6 +86,7 @@ enum ppf_rec_type {
 	PPF_REC_STACK = 0x08,		/* stack_id, frames: segment-local interning */
 	PPF_REC_INDEX_ENTRY = 0x09,	/* one segment in the index */
 	PPF_REC_SYSCALL = 0x0a,		/* nr, name */
+	PPF_REC_DIGEST_SEG = 0x0b,	/* a DIGEST's entry for one EVENTS segment (digest.c) */
 	PPF_REC_TIMED_FIRST = 0x10,
 	PPF_REC_SAMPLE = 0x10,
 	PPF_REC_COMM = 0x11,
@@ -313,6 +315,8 @@ struct ppf_writer_opts {
 	uint64_t seg_max_age_ns;	/* ... or this long after its first record (0: never) */
 	bool own_fd;			/* ppf_writer_close() closes the fd */
 	bool no_index;			/* streaming: write no index/trailer at close */
+	bool no_digest;			/* write no DIGEST segments */
+	uint32_t digest_segs;		/* a DIGEST covers at most this many EVENTS segments (0: 16) */
 	uint64_t created_ns;		/* wall clock for the header; 0 = now */
 };
 
@@ -511,6 +515,13 @@ struct ppf_read_stats {
 	uint64_t last_time_ns;		/* last timed record of the last good events segment */
 	size_t nr_problems;
 	const struct ppf_problem *problems;	/* the first 64 problems, borrowed */
+	/* DIGEST segments passed over by ppf_reader_next() (counted in nr_segments and bytes) */
+	uint64_t nr_digests;
+	/* before the window (ppf_reader_set_window()): how the side band was had */
+	uint64_t skim_segments;		/* EVENTS segments decompressed and skimmed */
+	uint64_t skim_raw_bytes;	/* their decompressed bytes */
+	uint64_t digest_segments;	/* EVENTS segments whose side band came from a digest */
+	uint64_t digest_raw_bytes;	/* bytes of the digests decompressed for them */
 };
 
 /** A segment as read: header fields plus the decompressed payload. */
@@ -601,6 +612,20 @@ int ppf_reader_seek_time(struct ppf_reader *r, uint64_t t_ns) PP_MUST_CHECK;
  * Return: 0, -ESPIPE on a stream, -EINVAL for @to before @from.
  */
 int ppf_reader_set_window(struct ppf_reader *r, uint64_t from, uint64_t to) PP_MUST_CHECK;
+
+/**
+ * ppf_reader_set_digests() - let the part before the window take its side band from DIGEST
+ * segments (docs/capture-format.md "Side-band digests")
+ * @segs, @nr: the file's segments, as ppf_reader_segments() lists them (copied)
+ *
+ * An EVENTS segment before the window whose entry the first DIGEST after it holds, and
+ * whose header and payload checksum agree with it, is not decompressed: its side-band
+ * records come from the digest.  Anything else about it is read as without.  A reader
+ * never uses digests otherwise: ppf_reader_next() passes DIGEST segments over unread.
+ * Return: 0 or -ENOMEM.
+ */
+int ppf_reader_set_digests(struct ppf_reader *r, const struct ppf_index_entry *segs,
+			   size_t nr) PP_MUST_CHECK;
 
 /**
  * ppf_reader_segments() - every segment of the file but the index, in file order: from

@@ -309,4 +309,46 @@ void ppf_decoder_release(struct ppf_decoder *d);
 /* Return 0, PPF_END at the end of the segment, or PP_EBAD_RECORD. */
 int ppf_decoder_next(struct ppf_decoder *d, struct ppf_record *rec);
 
+/* --- side-band digests (digest.c) ----------------------------------------- */
+
+#define PPF_DIGEST_MAX_SEGS 65536	/* entries of one DIGEST: more, and it is not used */
+
+/* The writer's digest under construction. */
+struct ppf_digest_w {
+	struct ppf_wbuf grp;		/* the open EVENTS segment's side-band copies */
+	uint32_t grp_nr;
+	uint64_t grp_last_ns;		/* time of its last copy */
+	struct ppf_wbuf out;		/* entries and copies of the closed segments */
+	uint32_t nr_segs, nr_records;	/* entries; records of @out */
+	uint64_t first_ns, last_ns;	/* first entry's first_ns, last entry's last_ns */
+};
+
+/* Copy one side-band record (@body without its dt) of the open EVENTS segment. Return 0 or -ENOMEM. */
+int ppf_digest_copy(struct ppf_digest_w *d, uint8_t type, uint64_t t_ns, uint64_t seg_first_ns,
+		    const uint8_t *body, size_t len);
+/* The open EVENTS segment was written with header @h: its entry and copies join @out. */
+int ppf_digest_seg_end(struct ppf_digest_w *d, const struct ppf_seg_hdr *h, uint32_t nr_stacks);
+/* @out was written: start the next digest. */
+void ppf_digest_clear(struct ppf_digest_w *d);
+void ppf_digest_w_release(struct ppf_digest_w *d);
+
+/* One entry of a digest read back: an EVENTS segment's header fields and its copies. */
+struct ppf_digest_grp {
+	uint64_t first_ns, last_ns;
+	uint32_t csize, crc, nr_records, nr_samples, nr_copied;
+	const uint8_t *data;		/* the copies: records with their dt, from first_ns */
+	size_t len;
+};
+
+/*
+ * ppf_digest_parse() - a digest's decompressed payload, checked whole: every record
+ * well formed, each entry's counts adding up and its copies that many, none a SAMPLE
+ * or STACK, their times inside the entry's.  @out (free()) borrows from @data.
+ * Return: 0, PP_EBAD_RECORD (the digest is not to be used) or -ENOMEM.
+ */
+int ppf_digest_parse(const uint8_t *data, size_t len, struct ppf_digest_grp **out, size_t *nr);
+/* The entry of @v (from ppf_digest_parse()) for the segment of header @h, or NULL. */
+const struct ppf_digest_grp *ppf_digest_find(const struct ppf_digest_grp *v, size_t nr,
+					     const struct ppf_seg_hdr *h);
+
 #endif

@@ -20,6 +20,12 @@
  * input buffer, starts its decompression on a helper thread (readahead.c);
  * anything else about it - a bad header, a cut, a CRC failure - is left in
  * the input for the next call to meet exactly as it would without.
+ *
+ * DIGEST segments are passed over unread by ppf_reader_next(); before a
+ * window (ppf_reader_set_window()) with the digests' offsets given
+ * (ppf_reader_set_digests()), an EVENTS segment that the first digest after
+ * it describes is read (its checksum) but not decompressed: its side band
+ * comes from the digest, loaded with pread() beside the sequential read.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -66,6 +72,14 @@ struct ppf_reader {
 	struct ppf_index_entry *idx;	/* from the trailer's index, sorted by offset */
 	size_t nr_idx, cap_idx;
 	uint64_t win_from, win_to;	/* ppf_reader_set_window(); 0: open */
+	bool records;			/* read through ppf_reader_next(): digests passed over */
+	/* ppf_reader_set_digests(): the DIGEST segments' offsets, and the one loaded */
+	uint64_t *dig_off;
+	size_t nr_dig;
+	uint64_t dig_at;		/* offset of the digest in dig_grp (0: none) */
+	struct ppf_wbuf dig_c, dig_u;
+	struct ppf_digest_grp *dig_grp;	/* NULL: none, or not to be used */
+	size_t dig_nr_grp;
 };
 
 static void set_msg(struct ppf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -399,6 +413,10 @@ void ppf_reader_close(struct ppf_reader *r)
 	ppf_wbuf_release(&r->next_raw);
 	ppf_decoder_release(&r->dec);
 	free(r->idx);
+	free(r->dig_off);
+	free(r->dig_grp);
+	ppf_wbuf_release(&r->dig_c);
+	ppf_wbuf_release(&r->dig_u);
 	free(r);
 }
 
@@ -487,7 +505,9 @@ static void read_ahead(struct ppf_reader *r)
 	if (in_fill(r, PPF_SEG_HDR_SZ) < PPF_SEG_HDR_SZ ||
 	    ppf_seg_hdr_decode(r->ibuf + r->ioff, &h) || !(h.flags & PPF_SEGF_ZSTD) ||
 	    (size_t)PPF_SEG_HDR_SZ + h.csize > IBUF_SZ ||
-	    (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns))
+	    (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) ||
+	    (r->records && h.kind == PPF_SEG_DIGEST) ||
+	    (r->nr_dig && h.kind == PPF_SEG_EVENTS && r->pos < r->win_from))
 		return;
 	if (in_fill(r, PPF_SEG_HDR_SZ + h.csize) < PPF_SEG_HDR_SZ + h.csize)
 		return;
@@ -541,6 +561,68 @@ static int segment_out(struct ppf_reader *r, const struct ppf_seg_hdr *h, uint64
 	return 0;
 }
 
+/* Read, check and parse the DIGEST segment at @off; any problem leaves none loaded. */
+static int digest_load(struct ppf_reader *r, uint64_t off)
+{
+	uint8_t hb[PPF_SEG_HDR_SZ];
+	struct ppf_seg_hdr h;
+	const uint8_t *data;
+	int rc;
+
+	free(r->dig_grp);
+	r->dig_grp = NULL;
+	r->dig_nr_grp = 0;
+	r->dig_at = off;
+	if (pread(r->fd, hb, sizeof(hb), (off_t)off) != (ssize_t)sizeof(hb) ||
+	    ppf_seg_hdr_decode(hb, &h) || h.kind != PPF_SEG_DIGEST)
+		return 0;
+	r->dig_c.len = 0;
+	if ((rc = ppf_wbuf_reserve(&r->dig_c, h.csize ? h.csize : 1)))
+		return rc;
+	if (pread(r->fd, r->dig_c.data, h.csize, (off_t)(off + PPF_SEG_HDR_SZ)) != (ssize_t)h.csize ||
+	    ppf_crc32c(0, r->dig_c.data, h.csize) != h.payload_crc)
+		return 0;
+	data = r->dig_c.data;
+	if (h.flags & PPF_SEGF_ZSTD) {
+		r->dig_u.len = 0;
+		if ((rc = ppf_wbuf_reserve(&r->dig_u, h.usize ? h.usize : 1)))
+			return rc;
+		if (ZSTD_getFrameContentSize(data, h.csize) != h.usize)
+			return 0;
+		size_t got = ZSTD_decompressDCtx(r->dctx, r->dig_u.data, h.usize, data, h.csize);
+		if (ZSTD_isError(got) || got != h.usize)
+			return 0;
+		data = r->dig_u.data;
+	}
+	r->stats.digest_raw_bytes += h.usize;
+	rc = ppf_digest_parse(data, h.usize, &r->dig_grp, &r->dig_nr_grp);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/*
+ * The entry for the EVENTS segment of header @h at @off in the first DIGEST after it,
+ * or NULL (no digest after it, a digest not to be used, no entry that agrees).
+ */
+static const struct ppf_digest_grp *digest_find(struct ppf_reader *r, uint64_t off,
+						const struct ppf_seg_hdr *h)
+{
+	size_t lo = 0, hi = r->nr_dig;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->dig_off[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nr_dig)
+		return NULL;
+	if (r->dig_at != r->dig_off[lo] && digest_load(r, r->dig_off[lo]))
+		return NULL;	/* out of memory: the skim, which needs less */
+	return r->dig_grp ? ppf_digest_find(r->dig_grp, r->dig_nr_grp, h) : NULL;
+}
+
 int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out)
 {
 	struct ppf_seg_hdr h;
@@ -588,6 +670,17 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			continue;
 		}
 		in_skip(r, PPF_SEG_HDR_SZ);
+		/* a digest, to a reader of records: for parts (below), passed over */
+		if (h.kind == PPF_SEG_DIGEST && r->records) {
+			if (in_skip(r, h.csize) < h.csize)
+				return end_of_data(r, 1);
+			r->stats.nr_digests++;
+			r->stats.nr_segments++;
+			r->stats.raw_bytes += h.usize;
+			r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
+			r->stats.last_seq = h.seq;
+			continue;
+		}
 		/*
 		 * Skimmed (before the window) and holding SAMPLEs only: nothing in it for the
 		 * side band, and no time after it counts from its records - not even read.
@@ -617,6 +710,21 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			continue;
 		}
 		const uint8_t *data = r->payload.data;
+		if (h.kind == PPF_SEG_EVENTS && off < r->win_from) {
+			/* before the window: its side band from a digest that agrees, else a skim */
+			const struct ppf_digest_grp *g = r->nr_dig ? digest_find(r, off, &h) : NULL;
+
+			if (g) {
+				struct ppf_seg_hdr dh = h;
+
+				dh.flags = 0;	/* the copies: dt in each body, from first_ns */
+				dh.usize = (uint32_t)g->len;
+				r->stats.digest_segments++;
+				return segment_out(r, &dh, off, g->data, out);
+			}
+			r->stats.skim_segments++;
+			r->stats.skim_raw_bytes += h.usize;
+		}
 		if (h.flags & PPF_SEGF_ZSTD) {
 			r->raw.len = 0;
 			if ((rc = ppf_wbuf_reserve(&r->raw, h.usize ? h.usize : 1)))
@@ -650,6 +758,7 @@ static int __attribute__((noinline)) reader_next_slow(struct ppf_reader *r, stru
 	for (;; rc = PPF_NO_RC) {
 		if (rc == PPF_NO_RC) {
 			if (!r->in_seg) {
+				r->records = true;
 				rc = ppf_reader_next_segment(r, &s);
 				if (rc)
 					return rc;
@@ -726,6 +835,34 @@ int ppf_reader_set_window(struct ppf_reader *r, uint64_t from, uint64_t to)
 		return -EINVAL;
 	r->win_from = from;
 	r->win_to = to;
+	return 0;
+}
+
+static int off_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int ppf_reader_set_digests(struct ppf_reader *r, const struct ppf_index_entry *segs, size_t nr)
+{
+	size_t n = 0;
+
+	free(r->dig_off);
+	r->dig_off = NULL;
+	r->nr_dig = 0;
+	for (size_t i = 0; i < nr; i++)
+		n += segs[i].kind == PPF_SEG_DIGEST;
+	if (!n)
+		return 0;
+	r->dig_off = malloc(n * sizeof(*r->dig_off));
+	if (!r->dig_off)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		if (segs[i].kind == PPF_SEG_DIGEST)
+			r->dig_off[r->nr_dig++] = segs[i].offset;
+	qsort(r->dig_off, r->nr_dig, sizeof(*r->dig_off), off_cmp);
 	return 0;
 }
 

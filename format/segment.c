@@ -100,6 +100,7 @@ const char *ppf_kind_name(uint32_t kind)
 	case PPF_SEG_USYMS: return "usyms";
 	case PPF_SEG_STATS: return "stats";
 	case PPF_SEG_INDEX: return "index";
+	case PPF_SEG_DIGEST: return "digest";
 	default: return "unknown";
 	}
 }

@@ -11,6 +11,9 @@
  * Call stacks are interned per segment (STACK records) and tracepoint raw
  * data is XORed with the previous raw of the same event id when the sizes
  * match: both exploit the repetition of traces and both reset per segment.
+ * The side band of each EVENTS segment is copied as it is written into a
+ * DIGEST segment (digest.c), written after every digest_segs of them, before
+ * a copied segment and at close.
  * Not here: decoding (decode.c) or reading files (reader.c).
  */
 #include <fcntl.h>
@@ -69,6 +72,7 @@ struct ppf_writer {
 	uint32_t *cpu_gen;
 	size_t cap_cpu;
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
+	struct ppf_digest_w dig;	/* the side band of the EVENTS segments since the last DIGEST */
 
 	struct ppf_index_entry *idx;
 	size_t nr_idx, cap_idx;
@@ -167,6 +171,8 @@ static int writer_init(int fd, bool own, ppf_sink_fn sink, void *sink_arg,
 		w->opts.seg_max_raw = PPF_SEG_MAX_RAW / 2;
 	if (!w->opts.zstd_level)
 		w->opts.zstd_level = 3;
+	if (!w->opts.digest_segs)
+		w->opts.digest_segs = 16;
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx) {
 		if (own)
@@ -262,13 +268,78 @@ static void segment_reset(struct ppf_writer *w)
 	w->gen++;
 }
 
+/*
+ * Compress @len bytes of payload @raw (stored as is when that is not smaller), checksum,
+ * write and index a segment of header @h (kind, flags, times and counts set; the rest
+ * is filled in here).
+ */
+static int seg_emit(struct ppf_writer *w, struct ppf_seg_hdr *h, const uint8_t *raw, size_t len)
+{
+	uint8_t hdr[PPF_SEG_HDR_SZ];
+	const uint8_t *payload = raw;
+	size_t plen = len;
+	int rc;
+
+	h->seq = w->seq;
+	h->usize = (uint32_t)len;
+	size_t bound = ZSTD_compressBound(len);
+	w->cbuf.len = 0;
+	rc = ppf_wbuf_reserve(&w->cbuf, bound);
+	if (rc)
+		return fail(w, rc, "compress");
+	size_t c = ZSTD_compress2(w->cctx, w->cbuf.data, w->cbuf.cap, raw, len);
+	if (ZSTD_isError(c)) {
+		snprintf(w->errmsg, sizeof(w->errmsg), "zstd: %s", ZSTD_getErrorName(c));
+		return w->err = PP_EBAD_ZSTD;
+	}
+	if (c < len) {
+		h->flags |= PPF_SEGF_ZSTD;
+		payload = w->cbuf.data;
+		plen = c;
+	}
+	h->csize = (uint32_t)plen;
+	h->payload_crc = ppf_crc32c(0, payload, plen);
+	ppf_seg_hdr_encode(h, hdr);
+
+	struct ppf_index_entry e = {
+		.offset = w->offset, .kind = h->kind, .seq = h->seq, .first_ns = h->first_ns,
+		.last_ns = h->last_ns, .nr_records = h->nr_records,
+	};
+	struct iovec iov[2] = { { hdr, sizeof(hdr) }, { (void *)payload, plen } };
+	rc = write_all(w, iov, 2);
+	if (rc)
+		return rc;
+	w->seq++;
+	w->totals.nr_segments++;
+	w->totals.raw_bytes += h->usize;
+	w->totals.comp_bytes += PPF_SEG_HDR_SZ + plen;
+	if (h->kind != PPF_SEG_INDEX && (rc = index_add(w, &e)))
+		return rc;
+	return 0;
+}
+
+/* Write the digest of the EVENTS segments since the last one (none: nothing). */
+static int digest_emit(struct ppf_writer *w)
+{
+	struct ppf_seg_hdr h = { .kind = PPF_SEG_DIGEST };
+	int rc;
+
+	if (w->err)
+		return w->err;
+	if (!w->dig.nr_segs)
+		return 0;
+	h.first_ns = w->dig.first_ns;
+	h.last_ns = w->dig.last_ns;
+	h.nr_records = w->dig.nr_records;
+	rc = seg_emit(w, &h, w->dig.out.data, w->dig.out.len);
+	ppf_digest_clear(&w->dig);
+	return rc;
+}
+
 /* Compress, checksum and write the open segment. */
 static int segment_close(struct ppf_writer *w)
 {
 	struct ppf_seg_hdr h = { 0 };
-	uint8_t hdr[PPF_SEG_HDR_SZ];
-	const uint8_t *payload = w->seg.data;
-	size_t plen = w->seg.len;
 	int rc;
 
 	if (!w->open)
@@ -292,48 +363,21 @@ static int segment_close(struct ppf_writer *w)
 			wb_u8(&w->seg, (uint8_t)(w->tcol.len >> (8 * i)));	/* u32, little-endian */
 		h.flags |= PPF_SEGF_TIME_COL;
 	}
-	payload = w->seg.data;
-	plen = w->seg.len;
-	h.seq = w->seq;
 	h.first_ns = w->first_ns;
 	h.last_ns = w->last_ns;
-	h.usize = (uint32_t)w->seg.len;
 	h.nr_records = w->nr_records;
 	h.nr_samples = w->nr_samples;
-	size_t bound = ZSTD_compressBound(w->seg.len);
-	w->cbuf.len = 0;
-	rc = ppf_wbuf_reserve(&w->cbuf, bound);
-	if (rc)
-		return fail(w, rc, "compress");
-	size_t c = ZSTD_compress2(w->cctx, w->cbuf.data, w->cbuf.cap, w->seg.data, w->seg.len);
-	if (ZSTD_isError(c)) {
-		snprintf(w->errmsg, sizeof(w->errmsg), "zstd: %s", ZSTD_getErrorName(c));
-		return w->err = PP_EBAD_ZSTD;
-	}
-	if (c < w->seg.len) {
-		h.flags |= PPF_SEGF_ZSTD;
-		payload = w->cbuf.data;
-		plen = c;
-	}
-	h.csize = (uint32_t)plen;
-	h.payload_crc = ppf_crc32c(0, payload, plen);
-	ppf_seg_hdr_encode(&h, hdr);
-
-	struct ppf_index_entry e = {
-		.offset = w->offset, .kind = h.kind, .seq = h.seq, .first_ns = h.first_ns,
-		.last_ns = h.last_ns, .nr_records = h.nr_records,
-	};
-	struct iovec iov[2] = { { hdr, sizeof(hdr) }, { (void *)payload, plen } };
-	rc = write_all(w, iov, 2);
+	rc = seg_emit(w, &h, w->seg.data, w->seg.len);
 	if (rc)
 		return rc;
-	w->seq++;
-	w->totals.nr_segments++;
-	w->totals.raw_bytes += h.usize;
-	w->totals.comp_bytes += PPF_SEG_HDR_SZ + plen;
-	if (h.kind != PPF_SEG_INDEX && (rc = index_add(w, &e)))
-		return rc;
+	bool digest = h.kind == PPF_SEG_EVENTS && !w->opts.no_digest;
+	if (digest && (rc = ppf_digest_seg_end(&w->dig, &h, (uint32_t)w->nr_stacks)))
+		return fail(w, rc, "digest");
 	segment_reset(w);
+	/* a digest of digest_segs segments, or of about a segment's bytes */
+	if (digest && (w->dig.nr_segs >= w->opts.digest_segs ||
+		       w->dig.out.len >= w->opts.seg_max_raw))
+		return digest_emit(w);
 	return 0;
 }
 
@@ -356,6 +400,9 @@ int ppf_writer_put_segment(struct ppf_writer *w, const void *seg, size_t len)
 	if (ppf_crc32c(0, p + PPF_SEG_HDR_SZ, h.csize) != h.payload_crc)
 		return PP_EBAD_CRC;
 	rc = segment_close(w);
+	/* this writer's digest before: its segments' entries are looked for in the first after them */
+	if (!rc)
+		rc = digest_emit(w);
 	if (rc)
 		return rc;
 	h.seq = w->seq;
@@ -517,6 +564,10 @@ static int rec_end(struct ppf_writer *w, uint8_t type)
 	wb_u8(&w->seg, type);
 	wb_varint(&w->seg, w->body.len);
 	wb_bytes(&w->seg, w->body.data, w->body.len);
+	/* every record of an EVENTS segment but SAMPLE and STACK is side band, and timed */
+	if (w->kind == PPF_SEG_EVENTS && !w->opts.no_digest &&
+	    (rc = ppf_digest_copy(&w->dig, type, w->last_ns, w->first_ns, w->body.data, w->body.len)))
+		return fail(w, rc, "digest");
 	return rec_done(w);
 }
 
@@ -1120,6 +1171,8 @@ static int write_index(struct ppf_writer *w)
 	int rc;
 
 	rc = segment_close(w);
+	if (!rc)
+		rc = digest_emit(w);
 	if (rc)
 		return rc;
 	index_off = w->offset;
@@ -1164,6 +1217,8 @@ int ppf_writer_close(struct ppf_writer *w)
 	rc = w->err;
 	if (!rc && w->cctx)
 		rc = w->opts.no_index ? segment_close(w) : write_index(w);
+	if (!rc && w->cctx && w->opts.no_index)
+		rc = digest_emit(w);
 	if (w->own_fd && close(w->fd) && !rc)
 		rc = -errno;
 	writer_free(w);
@@ -1187,6 +1242,7 @@ static void writer_free(struct ppf_writer *w)
 	free(w->cpu_last);
 	free(w->cpu_gen);
 	ppf_ctrtab_release(&w->ctr);
+	ppf_digest_w_release(&w->dig);
 	free(w->idx);
 	free(w);
 }

@@ -9,7 +9,8 @@
  *   rotation:  sink -> FILE.n; once FILE.n holds max_size bytes, the next
  *              record first closes it, opens FILE.n+1 and writes the
  *              metadata again (rotate_switch), then FILE.n+1-N is removed.
- *   flight:    sink -> memory: events segments into a ring trimmed to
+ *   flight:    sink -> memory: events segments (and the side-band digests
+ *              after them) into a ring trimmed to
  *              flight_size (not after a trigger: the post-trigger window
  *              adds up to flight_size), symbol segments aside, metadata dropped; a dump
  *              (flight_dump) writes fresh metadata, the symbols and the ring
@@ -199,11 +200,22 @@ static int flight_sink(void *arg, const struct ppf_chunk *c)
 		}
 		ksegq_push(&p->ring, kseg_new(c));
 		while (p->ring.bytes > p->flight_size && p->ring.nr > 1) {
+			p->nr_dropped += p->ring.head->kind != PPF_SEG_DIGEST;
 			ksegq_drop_head(&p->ring);
-			p->nr_dropped++;
 		}
+		/* a digest whose segments went first goes with them */
+		while (p->ring.head && p->ring.head->kind == PPF_SEG_DIGEST)
+			ksegq_drop_head(&p->ring);
 		if (p->ring.bytes > p->ring_max_bytes)
 			p->ring_max_bytes = p->ring.bytes;
+		break;
+	case PPF_SEG_DIGEST:
+		/*
+		 * The side band of the segments before it: kept with them, so that a dump
+		 * reads in parts without decompressing what is before each (-j).
+		 */
+		if (p->ring.nr && !(p->triggered && p->post_bytes >= p->flight_size))
+			ksegq_push(&p->ring, kseg_new(c));
 		break;
 	case PPF_SEG_KSYMS:
 		ksegq_push(&p->ksyms, kseg_new(c));

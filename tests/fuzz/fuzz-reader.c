@@ -8,9 +8,12 @@
  * The reader must return an error or records for every input: no crash, no
  * leak, no read outside the buffers, no endless loop.  Inputs of odd size are
  * read with PPF_READ_AHEAD (the helper thread's decompression), the others
- * without.
+ * without.  Inputs whose size is 2 modulo 3 are read as the last part of a
+ * parallel replay: from the middle segment of the list, the side band before it
+ * taken from the capture's digests where they agree (ppf_reader_set_digests()).
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -28,6 +31,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (write(fd, data, size) == (ssize_t)size && lseek(fd, 0, SEEK_SET) == 0 &&
 	    ppf_reader_open_fd(fd, size & 1 ? PPF_READ_AHEAD : 0, &r) == 0) {
+		struct ppf_index_entry *segs;
+		size_t nr;
+
+		if (size % 3 == 2 && ppf_reader_segments(r, &segs, &nr) == 0) {
+			int rc = nr ? ppf_reader_set_window(r, segs[nr / 2].offset, 0) : 0;
+
+			if (!rc)
+				rc = ppf_reader_set_digests(r, segs, nr);
+			(void)rc;	/* refused: the whole file is read */
+			free(segs);
+		}
 		while (ppf_reader_next(r, &rec, NULL) == 0)
 			;
 	}

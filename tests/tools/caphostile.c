@@ -13,6 +13,12 @@
  *   bigseg           a segment header claiming 4 GB (csize = usize = 2^32-1, the most
  *                    32 bits say; its CRC is right), then a good segment
  *   bigstr           a KV record whose key claims 1 GB, then a good segment
+ *   digest-strip IN  IN's segments but its side-band digests (a capture as pp-record wrote
+ *                    them before digests), through format/'s writer (indexed anew)
+ *   digest-lie IN    IN with one copy taken out of each digest's first entry that has
+ *                    any (the digest stored raw, its checksums right): counts that do
+ *                    not add up, so a reader must not use it
+ *   digest-flip IN   IN with one payload byte of each digest flipped (checksum wrong)
  *
  * The side-band cases go through format/'s writer (checksums right, segments of
  * 1 MiB); the header and record claims are written byte by byte.  Used by
@@ -21,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zstd.h>
 
 #include "common/log.h"
 #include "format/internal.h"
@@ -196,6 +204,112 @@ static void claims(bool bigseg, const char *out)
 	ppf_wbuf_release(&b);
 }
 
+static void load(const char *in, struct ppf_wbuf *b)
+{
+	FILE *f = fopen(in, "rb");
+	size_t got;
+
+	if (!f)
+		pp_die("cannot read %s", in);
+	do {
+		if (ppf_wbuf_reserve(b, 1 << 16))
+			pp_die("out of memory");
+		got = fread(b->data + b->len, 1, 1 << 16, f);
+		b->len += got;
+	} while (got);
+	fclose(f);
+}
+
+/* The digest segment @h, @payload with one copy record taken out of its first entry with any. */
+static void digest_lie(struct ppf_seg_hdr *h, const uint8_t *payload, struct ppf_wbuf *seg)
+{
+	struct ppf_wbuf u = { 0 };
+	size_t i = 0, cut = 0, cut_len = 0;
+	bool in_entry = false;
+
+	if (ppf_wbuf_reserve(&u, h->usize + 1))
+		pp_die("out of memory");
+	if (h->flags & PPF_SEGF_ZSTD) {
+		if (ZSTD_decompress(u.data, h->usize, payload, h->csize) != h->usize)
+			pp_die("a digest does not decompress");
+	} else {
+		memcpy(u.data, payload, h->usize);
+	}
+	u.len = h->usize;
+	while (i < u.len && !cut_len) {
+		struct ppf_rbuf r = { u.data + i, u.data + u.len, false, false };
+		uint8_t type = rb_u8(&r);
+		uint64_t n = rb_varint(&r);
+		size_t next = (size_t)(r.p - u.data) + (size_t)n;
+
+		if (r.bad || next > u.len)
+			pp_die("a digest is malformed");
+		if (type == PPF_REC_DIGEST_SEG)
+			in_entry = true;
+		else if (in_entry)
+			cut = i, cut_len = next - i;
+		i = next;
+	}
+	memmove(u.data + cut, u.data + cut + cut_len, u.len - cut - cut_len);
+	u.len -= cut_len;
+	h->flags = 0;
+	h->csize = h->usize = (uint32_t)u.len;
+	h->nr_records -= cut_len ? 1 : 0;
+	h->payload_crc = ppf_crc32c(0, u.data, u.len);
+	seg->len = 0;
+	if (ppf_wbuf_reserve(seg, PPF_SEG_HDR_SZ + u.len))
+		pp_die("out of memory");
+	ppf_seg_hdr_encode(h, seg->data);
+	memcpy(seg->data + PPF_SEG_HDR_SZ, u.data, u.len);
+	seg->len = PPF_SEG_HDR_SZ + u.len;
+	ppf_wbuf_release(&u);
+}
+
+/* IN's digests stripped, falsified or damaged, into OUT. */
+static void digests(const char *mode, const char *in, const char *out)
+{
+	struct ppf_writer_opts o = { .no_digest = true };
+	struct ppf_wbuf b = { 0 }, seg = { 0 };
+	struct ppf_writer *w = NULL;
+	size_t off = PPF_FILE_HDR_SZ, nr = 0;
+
+	load(in, &b);
+	if (b.len < PPF_FILE_HDR_SZ || memcmp(b.data, PPF_FILE_MAGIC, 8))
+		pp_die("%s: not a pp capture", in);
+	if (strcmp(mode, "flip"))
+		w = open_w(out, &o);
+	while (off + PPF_SEG_HDR_SZ <= b.len) {
+		struct ppf_seg_hdr h;
+		uint8_t *p = b.data + off;
+
+		if (ppf_seg_hdr_decode(p, &h) || off + PPF_SEG_HDR_SZ + h.csize > b.len)
+			break;
+		off += PPF_SEG_HDR_SZ + h.csize;
+		if (h.kind == PPF_SEG_DIGEST)
+			nr++;
+		if (!w) {
+			if (h.kind == PPF_SEG_DIGEST && h.csize)
+				p[PPF_SEG_HDR_SZ + h.csize / 2] ^= 0x5a;
+			continue;
+		}
+		if (h.kind == PPF_SEG_INDEX || (h.kind == PPF_SEG_DIGEST && !strcmp(mode, "strip")))
+			continue;
+		if (h.kind == PPF_SEG_DIGEST) {
+			digest_lie(&h, p + PPF_SEG_HDR_SZ, &seg);
+			check(w, ppf_writer_put_segment(w, seg.data, seg.len));
+		} else {
+			check(w, ppf_writer_put_segment(w, p, PPF_SEG_HDR_SZ + h.csize));
+		}
+	}
+	if (w)
+		done(w);
+	else
+		save(&b, out);
+	fprintf(stderr, "caphostile: %s: %zu digests\n", mode, nr);
+	ppf_wbuf_release(&b);
+	ppf_wbuf_release(&seg);
+}
+
 int main(int argc, char **argv)
 {
 	const char *c = argc > 2 ? argv[1] : "";
@@ -212,9 +326,13 @@ int main(int argc, char **argv)
 		events(n, c[0] == 'e' && c[1] == 't', out);
 	else if ((!strcmp(c, "bigseg") || !strcmp(c, "bigstr")) && argc == 3)
 		claims(c[4] == 'e', out);
+	else if ((!strcmp(c, "digest-strip") || !strcmp(c, "digest-lie") ||
+		  !strcmp(c, "digest-flip")) && argc == 4)
+		digests(c + 7, argv[2], out);
 	else {
 		fprintf(stderr, "usage: caphostile tasks N | symtab N LEN | ksyms N LEN | events N | "
-				"etasks N | bigseg | bigstr  OUTPUT\n");
+				"etasks N | bigseg | bigstr | digest-strip|digest-lie|digest-flip IN  "
+				"OUTPUT\n");
 		return 2;
 	}
 	return 0;

@@ -2,7 +2,7 @@
 /*
  * fmtbench.c - capture writer and reader throughput, for `make bench`.
  *
- * usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [-r REPEAT] [CAPTURE]
+ * usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [-r REPEAT] [-D SEGS] [CAPTURE]
  *
  * Without CAPTURE it writes a synthetic scheduler trace (sched_switch-like
  * records: a small set of tasks on 2 CPUs, 64-byte raw payloads, varying
@@ -15,7 +15,8 @@
  * reader is timed twice: as pp-analyze reads a file (PPF_READ_AHEAD: the
  * next segment decompressed on a second thread; read_s, read_mbs, and its
  * CPU time of both threads read_cpu_s) and on one thread (read1_*); both
- * must hand out the same records.  It
+ * must hand out the same records.  -D: a side-band digest every SEGS events
+ * segments (0: none; the writer's default otherwise).  It
  * also leaves DIR/raw.bin (the concatenated uncompressed segment
  * payloads), so the harness can time the zstd CLI on the very same bytes.
  * Each phase is timed REPEAT times (default 3) and the best time is
@@ -119,9 +120,11 @@ static uint8_t raws[24][64];
 static uint32_t pids[24];
 
 /* Write the capture; return its wall time in seconds, or -1. */
-static double write_capture(const char *path, int level, const char *src, unsigned long *n)
+static double write_capture(const char *path, int level, const char *src, unsigned long *n,
+			    long digest)
 {
-	struct ppf_writer_opts o = { .zstd_level = level };
+	struct ppf_writer_opts o = { .zstd_level = level, .no_digest = digest == 0,
+				     .digest_segs = digest > 0 ? (uint32_t)digest : 0 };
 	struct ppf_writer *w;
 	uint64_t t = 1000000000ull;
 	double t0 = now();
@@ -209,17 +212,20 @@ int main(int argc, char **argv)
 {
 	unsigned long n = 0;
 	int level = 3, repeat = 3, opt;
+	long digest = -1;
 	const char *dir = "/tmp";
 	char path[512], rawpath[512];
 
-	while ((opt = getopt(argc, argv, "n:l:o:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:o:r:D:")) != -1) {
 		switch (opt) {
 		case 'n': n = strtoul(optarg, NULL, 0); break;
 		case 'l': level = atoi(optarg); break;
 		case 'o': dir = optarg; break;
 		case 'r': repeat = atoi(optarg); break;
+		case 'D': digest = atol(optarg); break;
 		default:
-			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [-r REPEAT] [CAPTURE]\n");
+			fprintf(stderr, "usage: fmtbench [-n EVENTS] [-l LEVEL] [-o DIR] [-r REPEAT] "
+				"[-D SEGS] [CAPTURE]\n");
 			return 2;
 		}
 	}
@@ -239,7 +245,7 @@ int main(int argc, char **argv)
 	uint64_t sum = 0, sum1 = 0, raw_bytes = 0, comp_bytes = 0;
 	for (int k = 0; k < repeat; k++) {
 		unsigned long nk = n;
-		double w = write_capture(path, level, src, &nk);
+		double w = write_capture(path, level, src, &nk, digest);
 		if (w < 0)
 			return 1;
 		double c, c1;
