@@ -670,17 +670,6 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			continue;
 		}
 		in_skip(r, PPF_SEG_HDR_SZ);
-		/* a digest, to a reader of records: for parts (below), passed over */
-		if (h.kind == PPF_SEG_DIGEST && r->records) {
-			if (in_skip(r, h.csize) < h.csize)
-				return end_of_data(r, 1);
-			r->stats.nr_digests++;
-			r->stats.nr_segments++;
-			r->stats.raw_bytes += h.usize;
-			r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
-			r->stats.last_seq = h.seq;
-			continue;
-		}
 		/*
 		 * Skimmed (before the window) and holding SAMPLEs only: nothing in it for the
 		 * side band, and no time after it counts from its records - not even read.
@@ -704,9 +693,19 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			return (r->flags & PPF_READ_STRICT) ? PP_ETRUNCATED : PPF_END;
 		}
 		if (ppf_crc32c(0, r->payload.data, h.csize) != h.payload_crc) {
-			problem(r, h.seq, off, PP_EBAD_CRC, h.nr_records);
+			/* a digest's records are copies: none lost with it */
+			problem(r, h.seq, off, PP_EBAD_CRC, h.kind == PPF_SEG_DIGEST ? 0 : h.nr_records);
 			if (r->flags & PPF_READ_STRICT)
 				return PP_EBAD_CRC;
+			continue;
+		}
+		/* a digest, to a reader of records: for parts (below), checked and passed over */
+		if (h.kind == PPF_SEG_DIGEST && r->records) {
+			r->stats.nr_digests++;
+			r->stats.nr_segments++;
+			r->stats.raw_bytes += h.usize;
+			r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
+			r->stats.last_seq = h.seq;
 			continue;
 		}
 		const uint8_t *data = r->payload.data;

@@ -5,6 +5,8 @@
  * If one of these fails, either the code or the spec is wrong: change both
  * together, and think about the version number.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -544,6 +546,109 @@ static void test_spec__time_col(void)
 	CU_ASSERT_EQUAL(c.n, 0);
 }
 
+/* Records of a digest's copies, decoded. */
+struct dg_recs {
+	unsigned n;
+	uint32_t type[8];
+	uint64_t t[8];
+	char comm[8][16];
+};
+
+static int dg_collect(const struct ppf_record *r, void *arg)
+{
+	struct dg_recs *d = arg;
+
+	if (d->n == 8)
+		return 1;
+	d->type[d->n] = r->type;
+	d->t[d->n] = r->time_ns;
+	if (r->type == PPF_REC_COMM)
+		snprintf(d->comm[d->n], sizeof(d->comm[0]), "%s", r->u.comm.comm);
+	d->n++;
+	return 0;
+}
+
+/* Whether ppf_digest_parse() takes @b (and frees what it made). */
+static bool dg_parses(const uint8_t *b, size_t n)
+{
+	struct ppf_digest_grp *g = NULL;
+	size_t nr;
+	int rc = ppf_digest_parse(b, n, &g, &nr);
+
+	free(g);
+	return rc == 0;
+}
+
+/*
+ * A DIGEST payload by hand: DIGEST_SEG (csize, crc, first_ns, last_ns - first_ns,
+ * nr_records, nr_samples, nr_stacks, nr_copied), then the copies with dt in their
+ * bodies from the entry's first_ns.  Counts that do not add up, a copy too many or
+ * too few, one outside the segment's times, a SAMPLE among them, a copy before any
+ * entry, and every cut of it: the digest is not to be used.
+ */
+static void test_spec__digest(void)
+{
+	const uint8_t dg[] = {
+		/* csize 100, crc 0x12345678, first 1000, span 500, 5 records: 2 samples,
+		 * 1 stack, 2 copies */
+		0x0b, 14, 100, 0xf8, 0xac, 0xd1, 0x91, 0x01, 0xe8, 0x07, 0xf4, 0x03, 5, 2, 1, 2,
+		/* COMM dt 10 (t 1010) pid 7 tid 7 exec 1 "sh" */
+		0x11, 8, 10, 7, 7, 1, 2, 's', 'h', 0,
+		/* EXIT dt 490 (t 1500) pid 7 ppid 1 tid 7 ptid 1 */
+		0x13, 6, 0xea, 0x03, 7, 1, 7, 1,
+	};
+	struct ppf_seg_hdr h = { .kind = PPF_SEG_EVENTS, .first_ns = 1000, .last_ns = 1500,
+				 .csize = 100, .nr_records = 5, .nr_samples = 2,
+				 .payload_crc = 0x12345678 };
+	struct ppf_digest_grp *g = NULL;
+	struct dg_recs d = { 0 };
+	uint8_t b[sizeof(dg)];
+	size_t nr = 0;
+
+	CU_ASSERT(PPF_SEG_DIGEST == 7 && PPF_REC_DIGEST_SEG == 0x0b);
+	CU_ASSERT_STRING_EQUAL(ppf_kind_name(PPF_SEG_DIGEST), "digest");
+	CU_ASSERT_EQUAL_FATAL(ppf_digest_parse(dg, sizeof(dg), &g, &nr), 0);
+	CU_ASSERT_EQUAL_FATAL(nr, 1);
+	CU_ASSERT(g[0].first_ns == 1000 && g[0].last_ns == 1500 && g[0].csize == 100 &&
+		  g[0].crc == 0x12345678 && g[0].nr_records == 5 && g[0].nr_samples == 2 &&
+		  g[0].nr_copied == 2 && g[0].data == dg + 16 && g[0].len == sizeof(dg) - 16);
+	CU_ASSERT(ppf_digest_find(g, nr, &h) == &g[0]);
+	CU_ASSERT_EQUAL(ppf_segment_decode(g[0].data, g[0].len, 1000, 0, dg_collect, &d), 0);
+	CU_ASSERT(d.n == 2 && d.type[0] == PPF_REC_COMM && d.t[0] == 1010 &&
+		  !strcmp(d.comm[0], "sh") && d.type[1] == PPF_REC_EXIT && d.t[1] == 1500);
+	/* a segment that is not the one described: no entry */
+	h.nr_samples = 3;
+	CU_ASSERT(ppf_digest_find(g, nr, &h) == NULL);
+	h.nr_samples = 2;
+	h.payload_crc ^= 1;
+	CU_ASSERT(ppf_digest_find(g, nr, &h) == NULL);
+	h.payload_crc ^= 1;
+	h.last_ns++;
+	CU_ASSERT(ppf_digest_find(g, nr, &h) == NULL);
+	free(g);
+
+	memcpy(b, dg, sizeof(b));
+	b[14] = 0, b[15] = 3;		/* 2 + 0 + 3 = 5, but 2 copies */
+	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	memcpy(b, dg, sizeof(b));
+	b[12] = 6;			/* 6 records != 2 + 1 + 2 */
+	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	memcpy(b, dg, sizeof(b));
+	b[13] = 5;			/* samples only: a skim never reads such a segment */
+	b[14] = 0, b[15] = 0;
+	CU_ASSERT(!dg_parses(b, 16));
+	memcpy(b, dg, sizeof(b));
+	b[sizeof(b) - 5] = 0x04;	/* EXIT dt 618: t 1618, after the segment's last_ns */
+	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	memcpy(b, dg, sizeof(b));
+	b[16] = PPF_REC_SAMPLE;		/* a SAMPLE among the copies */
+	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	CU_ASSERT(!dg_parses(dg + 16, sizeof(dg) - 16));	/* copies before any entry */
+	for (size_t n = 1; n < sizeof(dg); n++)
+		CU_ASSERT(!dg_parses(dg, n));
+	CU_ASSERT(dg_parses(dg, 0));	/* an empty digest: no entry, nothing used */
+}
+
 void test_spec__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -558,6 +663,7 @@ void test_spec__register(void)
 		PP_TEST(test_spec__sideband_task, "SIDEBAND pid/tid, present, absent (older files) and cut"),
 		PP_TEST(test_spec__counter, "COUNTER by hand: absolute, delta-coded, per key; a delta without base"),
 		PP_TEST(test_spec__writer_counter, "the writer's COUNTERs read back across segments"),
+		PP_TEST(test_spec__digest, "a side-band DIGEST by hand; inconsistent and cut ones are refused"),
 	};
 	pp_suite_add("spec", tests, PP_ARRAY_SIZE(tests));
 }

@@ -853,6 +853,145 @@ static void test_ppf__read_ahead_paths(void)
 }
 
 /* ENOSPC-like failures: writing to a full pipe-less fd returns the error, stays sticky. */
+/*
+ * A capture with side band in most segments (COMM, FORK, EXIT, MMAP, LOST and
+ * delta-coded COUNTERs), samples with stacks, small segments; @no_digest: as
+ * written before digests.
+ */
+static void write_sideband_capture(int fd, bool no_digest)
+{
+	struct ppf_writer_opts o = { .seg_max_raw = 2048, .no_digest = no_digest, .digest_segs = 5 };
+	struct ppf_writer *w;
+	uint64_t stack[4];
+	uint8_t raw[24];
+
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	CU_ASSERT(ppf_write_kv(w, "hostname", "testhost") == 0);
+	for (unsigned i = 0; i < 2000; i++) {
+		struct ppf_sample s;
+		uint64_t t;
+
+		fill_sample(&s, i, stack, raw);
+		t = s.time_ns;
+		CU_ASSERT(ppf_write_sample(w, &s) == 0);
+		if (i % 7 == 0)
+			CU_ASSERT(ppf_write_fork(w, &(struct ppf_task_event){ t, 200 + i, 100, 200 + i, 100 }) == 0);
+		if (i % 7 == 1)
+			CU_ASSERT(ppf_write_comm(w, &(struct ppf_comm){ t, 200 + i, 200 + i, 1, "cc1" }) == 0);
+		if (i % 7 == 2) {
+			struct ppf_mmap m = { t, 200 + i, 200 + i, 0x400000 + i * 4096ull, 8192, 0, 5, 2,
+					      NULL, 0, "/usr/lib/cc1" };
+			CU_ASSERT(ppf_write_mmap(w, &m) == 0);
+		}
+		if (i % 7 == 3)
+			CU_ASSERT(ppf_write_exit(w, &(struct ppf_task_event){ t, 200 + i, 100, 200 + i, 100 }) == 0);
+		if (i % 11 == 0) {
+			struct ppf_counter_val v[2] = { { 1, 1000 + 3ull * i }, { 2, 77 * i } };
+			struct ppf_counter c = { t, i % 2, UINT32_MAX, 10ull * i, 10ull * i, 2, v };
+			CU_ASSERT(ppf_write_counter(w, &c) == 0);
+		}
+		if (i == 999)
+			CU_ASSERT(ppf_write_lost(w, &(struct ppf_lost){ t, 1, 0, 42 }) == 0);
+	}
+	CU_ASSERT(ppf_writer_close(w) == 0);
+}
+
+/* What a part starting at the EVENTS segment @at of the list hands out, as one hash. */
+static uint64_t part_hash(int fd, size_t at, bool digests, struct ppf_read_stats *st)
+{
+	struct ppf_index_entry *segs;
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	uint64_t h = 1469598103934665603ull;
+	size_t nr, k = 0;
+
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	CU_ASSERT_FATAL(ppf_reader_segments(r, &segs, &nr) == 0);
+	for (size_t i = 0; i < nr; i++)
+		if (segs[i].kind == PPF_SEG_EVENTS && k++ == at)
+			CU_ASSERT(ppf_reader_set_window(r, segs[i].offset, 0) == 0);
+	if (digests)
+		CU_ASSERT(ppf_reader_set_digests(r, segs, nr) == 0);
+	free(segs);
+	while (ppf_reader_next(r, &rec, NULL) == 0) {
+		h = fnv(h, &rec.type, sizeof(rec.type));
+		h = fnv(h, &rec.time_ns, sizeof(rec.time_ns));
+		switch (rec.type) {
+		case PPF_REC_SAMPLE: h = fnv(h, &rec.u.sample.tid, 4); break;
+		case PPF_REC_COMM: h = fnv(h, rec.u.comm.comm, strlen(rec.u.comm.comm)); break;
+		case PPF_REC_FORK:
+		case PPF_REC_EXIT: h = fnv(h, &rec.u.task_event.pid, 4); break;
+		case PPF_REC_MMAP: h = fnv(h, &rec.u.mmap.addr, 8); break;
+		case PPF_REC_LOST: h = fnv(h, &rec.u.lost.count, 8); break;
+		case PPF_REC_COUNTER:
+			h = fnv(h, &rec.u.counter.enabled, 8);
+			for (uint32_t j = 0; j < rec.u.counter.nr; j++)
+				h = fnv(h, &rec.u.counter.v[j].value, 8);
+			break;
+		}
+	}
+	*st = *ppf_reader_stats(r);
+	ppf_reader_close(r);
+	return h;
+}
+
+/*
+ * Side-band digests: a part reads the side band before it from them, the same
+ * records as a skim gives, without decompressing one EVENTS segment; a damaged
+ * digest (its checksum, or counts that do not add up) is not used, and a
+ * capture without digests or cut before its last one is skimmed as before.
+ */
+static void test_ppf__digest_parts(void)
+{
+	int fd = memfd(), old = memfd();
+	struct ppf_read_stats st;
+	uint64_t skim, dig;
+	size_t nd = 0;
+
+	write_sideband_capture(fd, false);
+	write_sideband_capture(old, true);
+	for (size_t at = 1; at < 40; at += 9) {
+		skim = part_hash(fd, at, false, &st);
+		CU_ASSERT(st.skim_segments > 0 && st.digest_segments == 0);
+		dig = part_hash(fd, at, true, &st);
+		CU_ASSERT_EQUAL(dig, skim);
+		CU_ASSERT(st.digest_segments > 0 && st.skim_segments == 0);
+		CU_ASSERT(st.digest_raw_bytes > 0 && st.digest_raw_bytes < 64 * 2048);
+		CU_ASSERT_EQUAL(part_hash(old, at, true, &st), skim);	/* same records, no digest */
+		CU_ASSERT(st.digest_segments == 0 && st.skim_segments > 0);
+	}
+	/* one pass passes digests over, and says how many */
+	struct seginfo v[256];
+	struct tally t0;
+	size_t n = map_segments(fd, v, 256);
+	CU_ASSERT(read_all(fd, 0, &t0, &st) == 0);
+	CU_ASSERT(st.nr_digests >= 8 && t0.samples == 2000);
+	/* a byte of each digest flipped: the checksum says so, every segment is skimmed */
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].kind != PPF_SEG_DIGEST)
+			continue;
+		uint8_t c;
+		off_t at = (off_t)(v[i].off + PPF_SEG_HDR_SZ + 3);
+		CU_ASSERT(pread(fd, &c, 1, at) == 1);
+		c ^= 0x40;
+		CU_ASSERT(pwrite(fd, &c, 1, at) == 1);
+		nd++;
+	}
+	CU_ASSERT(nd >= 8);
+	CU_ASSERT_EQUAL(part_hash(fd, 30, true, &st), part_hash(fd, 30, false, &st));
+	CU_ASSERT(st.digest_segments == 0);
+	/* one pass: damaged digests are reported, with no record lost */
+	struct tally t;
+	CU_ASSERT(read_all(old, 0, &t, &st) == 0);
+	CU_ASSERT(st.nr_digests == 0 && st.nr_corrupt == 0);
+	CU_ASSERT(read_all(fd, 0, &t, &st) == 0);
+	CU_ASSERT(st.nr_digests == 0 && st.nr_corrupt == nd && st.records_lost == 0);
+	CU_ASSERT_EQUAL(t.samples, 2000);
+	close(fd);
+	close(old);
+}
+
 static void test_ppf__write_error(void)
 {
 	struct ppf_writer *w;
@@ -907,6 +1046,7 @@ void test_ppf__register(void)
 		PP_TEST(test_ppf__read_ahead_paths, "read-ahead: a payload past the input buffer, a cut zstd frame under a good CRC"),
 		PP_TEST(test_ppf__seek_time, "seeking by time skips earlier event segments only"),
 		PP_TEST(test_ppf__write_error, "write errors are returned, not ignored"),
+		PP_TEST(test_ppf__digest_parts, "a part reads the side band before it from digests, as a skim would; damaged ones are not used"),
 	};
 	pp_suite_add("ppf", tests, PP_ARRAY_SIZE(tests));
 }
