@@ -361,9 +361,9 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 			 (unsigned long long)parts[k].from_off, runs[k].t1 - runs[k].t0,
 			 runs[k].t1 - runs[0].t0, runs[k].cpu);
 		if (k)
-			pp_debug(1, "part %zu: side band before it: %llu segments from digests "
-				 "(%llu bytes decompressed), %llu skimmed (%llu bytes decompressed)",
-				 k + 1, (unsigned long long)st->digest_segments,
+			pp_debug(1, "-j %zu: part %zu: side band before it: %llu segments from "
+				 "digests (%llu bytes decompressed), %llu skimmed (%llu bytes "
+				 "decompressed)", nparts, k + 1, (unsigned long long)st->digest_segments,
 				 (unsigned long long)st->digest_raw_bytes,
 				 (unsigned long long)st->skim_segments,
 				 (unsigned long long)st->skim_raw_bytes);

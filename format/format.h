@@ -31,7 +31,7 @@
 #endif
 
 #define PPF_VERSION_MAJOR 1
-#define PPF_VERSION_MINOR 0
+#define PPF_VERSION_MINOR 1
 
 #define PPF_FILE_MAGIC "PPCAP\r\n\032"	/* 8 bytes */
 #define PPF_FILE_HDR_SZ 64

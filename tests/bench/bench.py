@@ -1707,8 +1707,9 @@ def render_parallel(res):
                      f'{r.get("segments", "?")} segments' for c, r in caps.items())
     parts = [script_head(st, 'Issue 19.  `pp-analyze -j 2` against `-j 1` on two recordings of the '
                          'loads on both CPUs (ctxsw, syscalls, cpuburn): "stacks" with cpu-clock -g '
-                         'samples (STACK records in every segment: a part decompresses the segments '
-                         'before it to skim their side band), "nostacks" without (most segments hold '
+                         'samples (STACK records in every segment: a part reads the side band before '
+                         'it from the side-band digests pp-record writes, or without them decompresses '
+                         'the segments to skim it), "nostacks" without (most segments hold '
                          f'samples only: a part does not even read those before it).  {desc}.  '
                          '-j 1 and -j 2 read without read-ahead (-j 1 is one thread); "-j 1 +ra" is '
                          'the one pass as it ran before -j, a decompression thread beside it.  The '

@@ -11,7 +11,7 @@ run_ok info.out "$PP_ANALYZE" sched-basic.ppcap info
 grep -v '^bytes ' info.out | sed 's|^capture .*|capture      X|' >actual
 cat >expect <<'EOT'
 capture      X
-format       1.0 (indexed)
+format       1.1 (indexed)
 host         testhost (Linux 6.18.0-test x86_64), 2 CPUs online / 2 possible, page size 4096
 command      pp-record -e sched:sched_switch,sched:sched_wakeup,irq:irq_handler_entry -a
 recorder     pp-record 0.1.0, clock monotonic
@@ -23,7 +23,7 @@ events       6
   irq:irq_handler_entry                               1
 lost         7 (cpu1=7)
 late         0 (written after the reorder window)
-segments     4: meta 1, events 1, ksyms 1, usyms 0, stats 0
+segments     5: meta 1, events 1, ksyms 1, usyms 0, stats 0, digest 1
 symbols      kernel: yes (4); user: 0 binaries, 0 symbols
 tasks        4 at start, 1 comm changes, 0 mmaps
 integrity    ok

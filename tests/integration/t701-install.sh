@@ -101,7 +101,7 @@ assert_eq "t701.3: pp-record --version" "pp-record $ver (git $commit)" "$(cat v.
 cat >v.expect <<EOF
 pp $ver (git $commit)
 pp-record $ver (git $commit)
-pp-analyze $ver (git $commit, capture format 1.0)
+pp-analyze $ver (git $commit, capture format 1.1)
 EOF
 check_output v.expect v.pp
 "$P/bin/pp-analyze" --version >v.az || fail "t701.3: pp-analyze --version failed"
