@@ -164,7 +164,8 @@ static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 	printf("%s\n", in->lost.nr ? ")" : "");
 	printf("late         %llu (written after the reorder window)\n", (unsigned long long)in->nr_late);
 	printf("segments     %llu: meta %llu, events %llu, ksyms %llu, usyms %llu, stats %llu",
-	       (unsigned long long)st->nr_segments, (unsigned long long)in->seg_by_kind[PPF_SEG_META],
+	       (unsigned long long)(st->nr_segments + st->nr_digests),
+	       (unsigned long long)in->seg_by_kind[PPF_SEG_META],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_EVENTS],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_KSYMS],
 	       (unsigned long long)in->seg_by_kind[PPF_SEG_USYMS],
@@ -255,7 +256,8 @@ static void print_json(struct ana_session *s, struct info *in)
 	}
 	pp_buf_addf(&b, "},\"late\":%llu,\"segments\":%llu,\"digest_segments\":%llu,"
 		    "\"raw_bytes\":%llu,\"compressed_bytes\":%llu,",
-		    (unsigned long long)in->nr_late, (unsigned long long)st->nr_segments,
+		    (unsigned long long)in->nr_late,
+		    (unsigned long long)(st->nr_segments + st->nr_digests),
 		    (unsigned long long)st->nr_digests, (unsigned long long)st->raw_bytes,
 		    (unsigned long long)st->comp_bytes);
 	pp_buf_addf(&b, "\"kernel_symbols\":%llu,\"user_binaries\":%llu,\"user_symbols\":%llu,",

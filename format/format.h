@@ -515,7 +515,7 @@ struct ppf_read_stats {
 	uint64_t last_time_ns;		/* last timed record of the last good events segment */
 	size_t nr_problems;
 	const struct ppf_problem *problems;	/* the first 64 problems, borrowed */
-	/* DIGEST segments passed over by ppf_reader_next() (counted in nr_segments and bytes) */
+	/* DIGEST segments passed over by ppf_reader_next() (not in nr_segments; in the bytes) */
 	uint64_t nr_digests;
 	/* before the window (ppf_reader_set_window()): how the side band was had */
 	uint64_t skim_segments;		/* EVENTS segments decompressed and skimmed */

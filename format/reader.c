@@ -702,10 +702,8 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 		/* a digest, to a reader of records: for parts (below), checked and passed over */
 		if (h.kind == PPF_SEG_DIGEST && r->records) {
 			r->stats.nr_digests++;
-			r->stats.nr_segments++;
 			r->stats.raw_bytes += h.usize;
 			r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
-			r->stats.last_seq = h.seq;
 			continue;
 		}
 		const uint8_t *data = r->payload.data;

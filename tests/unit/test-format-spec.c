@@ -61,7 +61,7 @@ static void test_spec__layout(void)
 	CU_ASSERT_EQUAL(get_le64(f + 24),	/* this writer's */
 			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL);
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
-	CU_ASSERT_EQUAL(get_le16(f + 10), 0);
+	CU_ASSERT_EQUAL(get_le16(f + 10), 1);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
 	CU_ASSERT(f[16] == 0x04 && f[17] == 0x03 && f[18] == 0x02 && f[19] == 0x01);
 	CU_ASSERT_EQUAL(get_le64(f + 40), 0x0102030405060708ull);
