@@ -271,7 +271,8 @@ test: deps
 	$(MAKE) check
 
 asan:
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp $(MAKE) O=build-asan BIN=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" check
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ASAN_OPTIONS=malloc_context_size=255 \
+		$(MAKE) O=build-asan BIN=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" check
 
 # Warnings as errors with each compiler, in its own build directory beside $(O) (CI).
 WERROR_CCS := gcc clang

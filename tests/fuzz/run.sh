@@ -26,7 +26,10 @@ bin=$dir/tests
 mkdir -p "$work"
 # the suppressions of make asan (libpython's and libtraceevent's own leaks)
 LSAN_OPTIONS=suppressions=$src/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
-export LSAN_OPTIONS
+# ...which name tep_parse_format(): a fuzzed format nests libtraceevent's parser deeper than
+# ASan's default 30 frames of an allocation's stack, so keep them all
+ASAN_OPTIONS=malloc_context_size=255${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+export LSAN_OPTIONS ASAN_OPTIONS
 report=$work/report.txt
 : >"$report"
 failed=""
