@@ -361,7 +361,7 @@ struct live {
 	uint8_t *buf;			/* --save: a chunk read, written to @out up to @off */
 	size_t len, off;
 	struct timespec stop_by;	/* after a stop signal: when pp-analyze is told to end */
-	bool stopping;
+	enum { LIVE_RUNNING, LIVE_GRACE, LIVE_TERMED, LIVE_KILLED } stop;
 };
 
 /*
@@ -370,6 +370,12 @@ struct live {
  * long, then told to stop where it is and report, as perf-prof stops at once.
  */
 #define LIVE_STOP_GRACE_S 2
+/*
+ * ...and this long after that to end, or it is killed: an analyzer that cannot
+ * (blocked writing to a stdout nobody reads, a system() command that hangs)
+ * must not outlive pp, and pp must not wait for it forever.
+ */
+#define LIVE_STOP_KILL_S 5
 
 /* utime and stime (ticks) from /proc/PID/stat, the peak RSS (KiB) from /proc/PID/status. */
 static int proc_cpu(pid_t pid, unsigned long long *usr, unsigned long long *sys,
@@ -456,10 +462,10 @@ static void live_signals(struct live *lv)
 		got_stop = 0;
 		if (!lv->rec.done)
 			kill(lv->rec.pid, sig);	/* it ends the stream, pp-analyze reads it */
-		if (!lv->stopping) {
+		if (lv->stop == LIVE_RUNNING) {
 			clock_gettime(CLOCK_MONOTONIC, &lv->stop_by);
 			lv->stop_by.tv_sec += LIVE_STOP_GRACE_S;
-			lv->stopping = true;
+			lv->stop = LIVE_GRACE;
 		}
 	}
 	if (got_usr1) {
@@ -573,7 +579,7 @@ static void live_loop(struct live *lv, const sigset_t *waitmask)
 			fds[nfds++] = (struct pollfd){ .fd = lv->out, .events = POLLOUT };
 		struct timespec left, *tmo = NULL;
 
-		if (lv->stopping && !lv->ana.done) {
+		if (lv->stop != LIVE_RUNNING && lv->stop != LIVE_KILLED && !lv->ana.done) {
 			struct timespec now;
 
 			clock_gettime(CLOCK_MONOTONIC, &now);
@@ -583,9 +589,16 @@ static void live_loop(struct live *lv, const sigset_t *waitmask)
 				left.tv_nsec += 1000000000L;
 				left.tv_sec--;
 			}
-			if (left.tv_sec < 0) {	/* the grace is over: report what you have */
-				kill(lv->ana.pid, SIGTERM);
-				lv->stopping = false;
+			if (left.tv_sec < 0 && lv->stop == LIVE_GRACE) {
+				kill(lv->ana.pid, SIGTERM);	/* report what you have */
+				lv->stop = LIVE_TERMED;
+				lv->stop_by.tv_sec += LIVE_STOP_KILL_S;
+				continue;
+			} else if (left.tv_sec < 0) {
+				pp_err("pp-analyze did not end %d s after it was told to: killed",
+				       LIVE_STOP_GRACE_S + LIVE_STOP_KILL_S);
+				kill(lv->ana.pid, SIGKILL);
+				lv->stop = LIVE_KILLED;
 			} else {
 				tmo = &left;
 			}

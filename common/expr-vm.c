@@ -21,6 +21,7 @@
 
 #include "err.h"
 #include "expr-internal.h"
+#include "shell.h"
 
 struct vm {
 	const struct pp_expr *e;
@@ -458,7 +459,7 @@ static int64_t vm_call(struct vm *vm, int fn, const uint64_t *a, int n)
 		if (o.len >= sizeof(cmd) - 1)
 			return -1;	/* cut: not the command that was asked for */
 		fflush(NULL);	/* the command's output after what was printed before */
-		return (int32_t)system(cmd);
+		return (int32_t)pp_shell(cmd);
 	case FN_KSYMBOL:
 		return (int64_t)vm_ext(vm, ops && ops->ksymbol ? ops->ksymbol(priv, a[0]) : NULL);
 	case FN_COMM_GET:

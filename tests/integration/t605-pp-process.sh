@@ -14,6 +14,8 @@
 #          summary; -vvv: a filter the kernel cannot apply is said (without -v: nothing,
 #          t605.6, from pp or from pp-record alone)
 #   t605.7 `pp -h`, `pp top -h`: help on stdout, exit 0
+#   t605.10/11 a system() command that hangs, or pp's stdout no longer read: pp still ends
+#          within 10 s, nothing of it left running
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
 need_event sched:sched_wakeup
@@ -23,7 +25,9 @@ INST=/sys/kernel/tracing/instances
 # drive.py RUNTIME SIGNALS TAG CMD...: start CMD as the harness does, after RUNTIME seconds
 # write its children ("PID COMM" lines) to TAG.kids, send SIGNALS (SIGxxx, or sleepN, comma
 # separated) to its pid, wait 10 s at most; TAG.out, TAG.err, TAG.rc ("timeout" if it hung),
-# TAG.eof: "yes" when its stdout and stderr were closed by all who had them 5 s after its end
+# TAG.eof: "yes" when its stdout and stderr were closed by all who had them 5 s after its end.
+# With DRIVE_NOREAD=1 its stdout is not read until it ended, as the harness stops reading
+# when a test fails on a stderr line and then ends the program
 cat >drive.py <<'EOF'
 import os, signal, subprocess, sys, threading, time
 
@@ -46,7 +50,8 @@ def drain(name, f):
     got[name] = f.read()
 readers = [threading.Thread(target=drain, args=(n, f), daemon=True) for n, f in
            (("out", p.stdout), ("err", p.stderr))]
-for r in readers:
+noread = os.environ.get("DRIVE_NOREAD") == "1"
+for r in readers[1:] if noread else readers:
     r.start()
 time.sleep(runtime)
 with open(tag + ".kids", "w") as f:
@@ -67,6 +72,8 @@ except subprocess.TimeoutExpired:
     p.kill()
     p.wait()
     rc = "timeout"
+if noread:
+    readers[0].start()
 end = time.time() + 5   # the pipes stay open while a child of pp lives on
 for r in readers:
     r.join(max(0, end - time.time()))
@@ -194,6 +201,28 @@ assert_eq "t605.9 exit status of a stopped slow analyzer" 0 "$RC"
 quiet slow
 assert_ge "t605.9 lines printed" 100 "$(grep -c '^syscall ' slow.out)"
 gone slow
+
+# t605.10 (2026-12-05): a system() command that does not end (perf-prof's suite:
+# system("cat /proc/%d/status", pid)) is killed with its process group when pp-analyze is
+# told to stop: pp ends within the harness's 10 s and leaves no command behind
+"$PP_LOAD/ctxsw" -n 200000 >/dev/null 2>&1 &
+storm=$!
+run 2 SIGINT hang expr -e sched:sched_wakeup 'system("sleep 605.10; : t605-hang")'
+assert_eq "t605.10 exit status with a system() command that hangs" 0 "$RC"
+quiet hang
+gone hang
+pgrep -f 't605-hang|sleep 605.10' >/dev/null && fail "t605.10: the system() command was left running"
+
+# t605.11: ... and when nobody reads pp's stdout any more (the command and pp-analyze
+# blocked writing), pp kills pp-analyze 7 s after the stop, says so, and still ends
+DRIVE_NOREAD=1 run 1 SIGUSR2,SIGINT noread expr -e sched:sched_wakeup \
+	'system("cat /proc/%d/status /proc/self/status; : t605-noread", pid)'
+kill $storm 2>/dev/null
+wait $storm 2>/dev/null
+[ "$RC" != timeout ] || fail "t605.11: pp did not end within 10 s with its stdout not read"
+assert_ge "t605.11 exit status (not killed by a signal)" 0 "$RC"
+gone noread
+pgrep -f 't605-noread' >/dev/null && fail "t605.11: a system() command was left running"
 
 # t605.8 (2026-12-04): the command's output goes to pp's stdout, as perf-prof's, not into
 # the capture's pipe (perf-prof's `task-state -- ip link show` got a corrupt segment)
