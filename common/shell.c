@@ -10,6 +10,7 @@
 #include "shell.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -29,6 +30,13 @@ static void shell_child(const char *cmd, pid_t parent)
 	sigset_t all;
 
 	setpgid(0, 0);
+	/* pp-analyze's stdin is the capture's stream (system() runs live only) */
+	int null = open("/dev/null", O_RDONLY);
+
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+		_exit(127);
+	if (null != STDIN_FILENO)
+		close(null);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 	sigemptyset(&all);

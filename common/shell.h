@@ -17,8 +17,8 @@
  * pp_shell() - run @cmd with `/bin/sh -c`, wait for it
  *
  * The command has SIGINT, SIGTERM, SIGPIPE, SIGUSR1 and SIGUSR2 at their
- * defaults, whatever the caller set, and dies with its caller
- * (PR_SET_PDEATHSIG).  Return: the wait status as system(3) returns it; -1
+ * defaults, whatever the caller set, reads /dev/null (a live pp-analyze's
+ * stdin is the capture's stream), and dies with its caller (PR_SET_PDEATHSIG).  Return: the wait status as system(3) returns it; -1
  * when it could not be started (errno set); when a stop request ended it,
  * the status of a command killed by SIGKILL.
  */

@@ -33,6 +33,26 @@ static void test_shell__status(void)
 	CU_ASSERT_EQUAL(WEXITSTATUS(st), 127);
 }
 
+/* The command reads /dev/null, not the caller's stdin (a live pp-analyze's is the stream). */
+static void test_shell__stdin(void)
+{
+	int p[2], saved = dup(STDIN_FILENO), st;
+	char c = 0;
+
+	CU_ASSERT_FATAL(saved >= 0 && pipe(p) == 0);
+	CU_ASSERT_EQUAL(write(p[1], "x", 1), 1);
+	close(p[1]);
+	dup2(p[0], STDIN_FILENO);
+	close(p[0]);
+	st = pp_shell("test -z \"$(head -c 1)\"");
+	CU_ASSERT_TRUE(WIFEXITED(st));
+	CU_ASSERT_EQUAL(WEXITSTATUS(st), 0);
+	CU_ASSERT_EQUAL(read(STDIN_FILENO, &c, 1), 1);	/* still ours */
+	CU_ASSERT_EQUAL(c, 'x');
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -103,6 +123,7 @@ void test_shell__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_shell__status, "a command's exit status and signal, as system(3) gives them"),
+		PP_TEST(test_shell__stdin, "the command reads /dev/null, not the caller's stdin"),
 		PP_TEST(test_shell__stop, "a stop request kills a command that would not end, and what it started"),
 	};
 	pp_suite_add("shell", tests, PP_ARRAY_SIZE(tests));
