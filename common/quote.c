@@ -108,7 +108,7 @@ size_t pp_quote_safe_len(const char *s, size_t n, enum pp_quote_rule rule)
  */
 #ifdef __SSE2__
 #if defined(__clang__) || defined(__GNUC__)
-__attribute__((no_sanitize_address))
+__attribute__((no_sanitize("address", "thread")))
 #endif
 static bool plain_cstr(const char *s)
 {

@@ -1714,7 +1714,7 @@ def render_parallel(res):
                          '-j 1 and -j 2 read without read-ahead (-j 1 is one thread); "-j 1 +ra" is '
                          'the one pass as it ran before -j, a decompression thread beside it.  The '
                          'settings run interleaved, round by round, so that the load of this shared '
-                         'machine (other work ran throughout) falls on all of them; wall times are '
+                         'machine (when other work runs) falls on all of them; wall times are '
                          'the best of the rounds.  parts: how many parts -j 2 made (1: one thread).  '
                          'Every shell session of this VM is one autogroup of the scheduler: two '
                          'threads of one process get no more CPU than one while other sessions keep '
