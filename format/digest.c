@@ -188,7 +188,8 @@ int ppf_digest_parse(const uint8_t *data, size_t len, struct ppf_digest_grp **ou
 	for (size_t i = 0; i < nr; i++)
 		if ((rc = grp_check(&v[i], &dec)) != 0)
 			goto bad;
-	qsort(v, nr, sizeof(*v), grp_cmp);
+	if (nr)		/* an empty digest: v is NULL, which qsort() may not be given */
+		qsort(v, nr, sizeof(*v), grp_cmp);
 	*out = v;
 	*nr_out = nr;
 	v = NULL;
