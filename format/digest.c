@@ -15,18 +15,6 @@
  */
 #include "format/internal.h"
 
-/* Bytes of @v as a varint. */
-static unsigned vlen(uint64_t v)
-{
-	unsigned n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 int ppf_digest_copy(struct ppf_digest_w *d, uint8_t type, uint64_t t_ns, uint64_t seg_first_ns,
 		    const uint8_t *body, size_t len)
 {
@@ -37,7 +25,7 @@ int ppf_digest_copy(struct ppf_digest_w *d, uint8_t type, uint64_t t_ns, uint64_
 	if (rc)
 		return rc;
 	wb_u8(&d->grp, type);
-	wb_varint(&d->grp, vlen(dt) + len);
+	wb_varint(&d->grp, ppf_varint_len(dt) + len);
 	wb_varint(&d->grp, dt);
 	wb_bytes(&d->grp, body, len);
 	d->grp_nr++;

@@ -1040,18 +1040,6 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 	return rec_end(w, PPF_REC_LOST);
 }
 
-/* Bytes of @v as a varint. */
-static unsigned varint_len(uint64_t v)
-{
-	unsigned n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /*
  * COUNTER (docs/capture-format.md): cpu+1, tid+1 (0: every), flags, enabled,
  * gap, nr, then nr x (id << 2 | mode, value).  Counters are cumulative, so
@@ -1107,7 +1095,7 @@ int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 			if (c->enabled >= e->enabled) {
 				uint64_t z = zigzag((int64_t)(dv - (c->enabled - e->enabled)));
 
-				if (varint_len(z) < varint_len(dv)) {
+				if (ppf_varint_len(z) < ppf_varint_len(dv)) {
 					mode = 2;
 					out = z;
 				}
