@@ -585,6 +585,14 @@ const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name
 /** ana_syscall_name() - name of syscall @nr from the capture's table, or NULL. */
 const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
 
+/**
+ * ana_session_inl() - the inline-frame resolver (common/dwinline.h) for --debug-dir
+ * @debug_dir (NULL: none) of @s's capture: one per session and directory, opened debug
+ * files and answers shared by its instances (and by the parts of a parallel replay, which
+ * use their one pass's).  Owned by the session.
+ */
+struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir);
+
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
 

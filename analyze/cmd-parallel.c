@@ -4,15 +4,21 @@
  * N threads.
  *
  * The capture is cut into parts (parts.c); each part gets its own session
- * (reader, event types, tasks, symbols) and its own analyzer instances,
- * parsed and initialised here on the main thread (libtraceevent's format
- * parser is not reentrant), then replayed on a thread of its own: the side
- * band before its segments skimmed, its segments whole, into a state in
- * memory (--state-out's bytes).  The main thread then merges each
- * analyzer's states in the order of the parts with `pp-analyze report`'s
- * code (ana_merge_open()): adjacent ranges of one capture are joined by the
- * analyzer's state_join, so intervals that cross a cut come out as in one
- * pass, and the report is printed by the analyzer's own finish().
+ * (reader, event types, tasks, user symbols) and its own analyzer instances,
+ * and is replayed by one of N worker threads: the side band before its
+ * segments from the digests (or skimmed), its segments whole, into a state in
+ * memory (--state-out's bytes).  With digests there are several parts a
+ * thread, shared out as the threads go (struct part_sched); what every part
+ * would read and build alike is the one pass's, read once: the kernel symbol
+ * table (lent), the inline-frame resolvers (its session's), the checksums of
+ * the segments before a part (format/checks.c).  A part is opened one at a
+ * time (libtraceevent's format parser is not reentrant): the workers' first
+ * ones on the main thread, the others by the worker that takes them.  The
+ * main thread then merges each analyzer's states in the order of the parts
+ * with `pp-analyze report`'s code (ana_merge_open()): adjacent ranges of one
+ * capture are joined by the analyzer's state_join, so intervals that cross a
+ * cut come out as in one pass, and the report is printed by the analyzer's
+ * own finish().
  * Only instances that can be merged run so (ana_parallel_able()); anything
  * else is one pass, as without -j.
  */
@@ -37,18 +43,61 @@
  */
 #define SKIM_COST 0.3
 #define DIGEST_COST 0.05
+#define PARTS_PER_JOB 6
 
 struct part_run {
 	struct ana_session *s;
+	bool opened;
 	struct ppf_record first;
 	int have_first;
 	struct pp_buf *sinks;		/* one state per analyzer */
 	int rc;
-	pthread_t th;
+	unsigned thread;		/* the worker that replayed it */
 	double t0, t1;			/* its replay's start and end (CLOCK_MONOTONIC, s) */
-	double cpu;			/* its thread's CPU time (s) */
+	double cpu;			/* its replay's CPU time (s) */
 	struct ppf_read_stats stats;	/* its reader's, kept when its session is freed */
 	int exit_status;		/* the first of its instances' */
+};
+
+/*
+ * The parts and who takes which.  A worker replays its first part (opened on the main
+ * thread, before the workers start), then the next one if nobody has it, else the middle
+ * of the longest run of parts nobody has taken - the second half of what is left to the
+ * slowest worker - and goes on from there: the workers end together whatever a part costs.
+ * A part taken so is opened by its worker, one at a time (libtraceevent's format parser is
+ * not reentrant), its messages muted.
+ */
+#define NO_PART ((size_t)-1)
+
+struct part_sched {
+	pthread_mutex_t claim_lock, open_lock;
+	struct part_run *runs;
+	bool *claimed;
+	size_t nparts;
+	bool failed;			/* a part could not be opened: take no more */
+	size_t failed_part;
+	int failed_status;
+	/* what opening a part needs */
+	struct ana_session *main_s;	/* lends its kernel symbols */
+	struct ppf_checks *checks;	/* the segments the parts' readers found whole */
+	const char *path;
+	unsigned read_flags;
+	const struct ana_part *parts;
+	uint64_t seek_ns;
+	const struct ppf_index_entry *segs;
+	size_t nsegs;
+	const int *argc;
+	const char *const *const *argv;
+	size_t nr;
+};
+
+struct worker {
+	struct part_sched *sc;
+	unsigned id;
+	size_t first;
+	pthread_t th;
+	size_t nr_parts;
+	double cpu;			/* its thread's CPU time (s) */
 };
 
 static double clock_s(clockid_t id)
@@ -118,13 +167,14 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 
 static void part_free_session(struct part_run *p);
 
-static void *part_main(void *arg)
+static void part_replay(struct part_run *p, unsigned thread)
 {
-	struct part_run *p = arg;
+	double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 
+	p->thread = thread;
 	p->t0 = clock_s(CLOCK_MONOTONIC);
 	p->rc = ana_replay(p->s, &p->first, p->have_first);
-	/* its states are made: the session makes way for the merge (peak RSS) */
+	/* its states are made: the session makes way for the next part's (peak RSS) */
 	p->stats = *ppf_reader_stats(p->s->r);
 	p->stats.problems = NULL;
 	p->stats.nr_problems = 0;
@@ -132,7 +182,92 @@ static void *part_main(void *arg)
 		p->exit_status = p->s->azs[i]->exit_status;
 	part_free_session(p);
 	p->t1 = clock_s(CLOCK_MONOTONIC);
-	p->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
+	p->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+}
+
+/* The part a worker that ended part @k replays next, claimed; NO_PART: none is left. */
+static size_t claim_next(struct part_sched *sc, size_t k)
+{
+	size_t n = sc->nparts, best = 0, best_len = 0, next = NO_PART;
+
+	pthread_mutex_lock(&sc->claim_lock);
+	if (sc->failed) {
+		pthread_mutex_unlock(&sc->claim_lock);
+		return NO_PART;
+	}
+	if (k + 1 < n && !sc->claimed[k + 1]) {
+		next = k + 1;
+	} else {
+		uint64_t most = 0, half = 0;
+
+		/* the run of parts nobody has taken with the most records */
+		for (size_t i = 0; i < n;) {
+			size_t j = i;
+			uint64_t recs = 0;
+
+			while (j < n && !sc->claimed[j])
+				recs += sc->parts[j++].records + 1;
+			if (j > i && recs > most) {
+				best = i;
+				best_len = j - i;
+				most = recs;
+			}
+			i = j + 1;
+		}
+		/*
+		 * Its first half stays with the worker replaying the part before it; the
+		 * second half, from the part where it starts, is this worker's.
+		 */
+		if (best_len) {
+			next = best;
+			for (size_t j = best; j + 1 < best + best_len; j++) {
+				half += sc->parts[j].records + 1;
+				next = j + 1;
+				if (2 * half >= most)
+					break;
+			}
+		}
+	}
+	if (next != NO_PART)
+		sc->claimed[next] = true;
+	pthread_mutex_unlock(&sc->claim_lock);
+	return next;
+}
+
+static int part_open(struct part_sched *sc, size_t k, struct part_run *p);
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct part_sched *sc = w->sc;
+
+	for (size_t k = w->first; k != NO_PART; k = claim_next(sc, k)) {
+		struct part_run *p = &sc->runs[k];
+
+		if (!p->opened) {
+			pthread_mutex_lock(&sc->open_lock);
+			pp_log_mute++;
+			int status = part_open(sc, k, p);
+			pp_log_mute--;
+			pthread_mutex_unlock(&sc->open_lock);
+			if (status) {
+				pthread_mutex_lock(&sc->claim_lock);
+				if (!sc->failed) {
+					sc->failed = true;
+					sc->failed_part = k;
+					sc->failed_status = status;
+				}
+				pthread_mutex_unlock(&sc->claim_lock);
+				break;
+			}
+		}
+		/* what the main thread learnt after the first parts were opened */
+		p->s->capture_first_ns = sc->main_s->capture_first_ns;
+		p->s->from_ns = sc->main_s->range_start_ns;
+		part_replay(p, w->id);
+		w->nr_parts++;
+	}
+	w->cpu = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	return NULL;
 }
 
@@ -158,34 +293,46 @@ static int load_head(struct ana_session *s, struct ppf_record *first)
 	return rc;
 }
 
-/* A part's session and instances, ready to replay. Return: 0 or an exit status. */
-static int part_open(const char *path, unsigned read_flags, const struct ana_part *pt, bool first,
-		     uint64_t seek_ns, const struct ppf_index_entry *segs, size_t nsegs,
-		     const int *argc, const char *const *const *argv, size_t nr, struct part_run *p)
+/*
+ * Part @k's session and instances, ready to replay; its kernel symbols are the one pass's
+ * (sc->main_s: read before the first sample, which every part reads first too).
+ * Return: 0 or an exit status.
+ */
+static int part_open(struct part_sched *sc, size_t k, struct part_run *p)
 {
+	const struct ana_part *pt = &sc->parts[k];
+	const char *path = sc->path;
 	struct ana_session *s;
 	char err[512];
 	bool help = false;
 	int rc;
 
-	rc = ana_session_open(path, read_flags | ANA_OPEN_NO_READ_AHEAD, &s);
+	p->opened = true;
+	rc = ana_session_open(path, sc->read_flags | ANA_OPEN_NO_READ_AHEAD, &s);
 	p->s = s;
 	if (rc) {
 		pp_err("%s", s->errmsg);
 		return 2;
 	}
 	if (ppf_reader_set_window(s->r, pt->from_off, pt->to_off) ||
-	    ppf_reader_set_digests(s->r, segs, nsegs) ||
-	    (seek_ns && ppf_reader_seek_time(s->r, seek_ns))) {
+	    ppf_reader_set_digests(s->r, sc->segs, sc->nsegs) ||
+	    (sc->seek_ns && ppf_reader_seek_time(s->r, sc->seek_ns))) {
 		pp_err("'%s': cannot read it in parts", path);
 		return 1;
 	}
+	if (sc->checks)
+		ppf_reader_share_checks(s->r, sc->checks);
+	/* the kernel symbols: the one pass's table, its segments not even decompressed */
+	pp_symtab_ksyms_borrow(s->syms, sc->main_s->syms, sc->main_s->ksyms_mem);
+	if (sc->main_s->meta_end_off)
+		ppf_reader_pass_over(s->r, 1u << PPF_SEG_KSYMS, sc->main_s->meta_end_off);
 	s->part = true;
-	s->exit_from_ns = first ? 0 : pt->start_ns;
-	s->azs = pp_xcalloc(nr, sizeof(*s->azs));
-	p->sinks = pp_xcalloc(nr, sizeof(*p->sinks));
-	for (size_t i = 0; i < nr; i++) {
-		struct pp_az *az = ana_az_parse(argc[i], (const char **)argv[i], &help);
+	s->lender = sc->main_s;	/* its inline-frame resolvers */
+	s->exit_from_ns = k ? pt->start_ns : 0;
+	s->azs = pp_xcalloc(sc->nr, sizeof(*s->azs));
+	p->sinks = pp_xcalloc(sc->nr, sizeof(*p->sinks));
+	for (size_t i = 0; i < sc->nr; i++) {
+		struct pp_az *az = ana_az_parse(sc->argc[i], (const char **)sc->argv[i], &help);
 
 		s->azs[s->nr_azs++] = az;
 		az->s = s;
@@ -195,7 +342,7 @@ static int part_open(const char *path, unsigned read_flags, const struct ana_par
 			return 2;
 		}
 	}
-	rc = first ? ana_session_load_meta(s, &p->first) : load_head(s, &p->first);
+	rc = k ? load_head(s, &p->first) : ana_session_load_meta(s, &p->first);
 	if (rc < 0) {
 		pp_err("reading '%s': %s", path, ppf_reader_errmsg(s->r));
 		return 1;
@@ -274,39 +421,77 @@ static int merge_one(const char *path, struct part_run *runs, size_t nparts, siz
 	return rc;
 }
 
+/*
+ * The parts a worker of @jobs starts with: the first of its share, nparts / jobs parts
+ * each.  Return: how many workers there are (no more than parts).
+ */
+static unsigned first_parts(size_t nparts, unsigned jobs, struct worker *w)
+{
+	if (jobs > nparts)
+		jobs = (unsigned)nparts;
+	for (unsigned t = 0; t < jobs; t++)
+		w[t].first = t * nparts / jobs;
+	return jobs;
+}
+
 static int run(struct ana_session *main_s, struct ppf_record *first, int have_first,
-	       const struct ana_part *parts, size_t nparts, const struct ppf_index_entry *segs,
-	       size_t nsegs, const int *argc,
+	       unsigned jobs, const struct ana_part *parts, size_t nparts,
+	       const struct ppf_index_entry *segs, size_t nsegs, const int *argc,
 	       const char *const *const *argv, unsigned read_flags, struct ppf_read_stats *stats)
 {
-	struct part_run *runs = pp_xcalloc(nparts, sizeof(*runs));
-	const char *path = main_s->path;
-	size_t nr = main_s->nr_azs, started = 0;
+	struct part_sched sc = {
+		.claim_lock = PTHREAD_MUTEX_INITIALIZER,
+		.open_lock = PTHREAD_MUTEX_INITIALIZER,
+		.runs = pp_xcalloc(nparts, sizeof(*sc.runs)),
+		.claimed = pp_xcalloc(nparts, sizeof(*sc.claimed)),
+		.nparts = nparts,
+		.main_s = main_s,
+		.path = main_s->path,
+		.read_flags = read_flags,
+		.parts = parts,
+		.seek_ns = main_s->range_start_ns,
+		.segs = segs,
+		.nsegs = nsegs,
+		.argc = argc,
+		.argv = argv,
+		.nr = main_s->nr_azs,
+		.checks = ppf_checks_new(segs, nsegs),	/* NULL: each reader checks alone */
+	};
+	struct worker *w = pp_xcalloc(jobs, sizeof(*w));
+	struct part_run *runs = sc.runs;
+	size_t nr = sc.nr;
+	unsigned nw = first_parts(nparts, jobs, w), started = 0;
 	int status = 0;
 
 	memset(stats, 0, sizeof(*stats));
-	/*
-	 * The parts' instances are made as --state-out makes them, quietly: the one pass
-	 * said what there is to say of them (warnings, -v notes) already, once.  An
-	 * analyzer that refuses to make a state with its options (a listing of its own,
-	 * multi-trace's trigger, nested-trace's call tree) is left to the one pass.
-	 */
-	fflush(stderr);
-	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (saved >= 0 && null >= 0)
-		dup2(null, STDERR_FILENO);
 	/*
 	 * --time: the one pass skips the EVENTS segments that end before the range, side band
 	 * and all (cmd-analyze.c's set_range(): ppf_reader_seek_time(), unless it makes a
 	 * state); so do the parts, to know at its start what the one pass knows there.
 	 */
-	uint64_t seek_ns = main_s->range_start_ns;
 	for (size_t i = 0; i < nr; i++)
 		if (ana_state_recording(main_s->azs[i]))
-			seek_ns = 0;
-	for (size_t k = 0; k < nparts && !status; k++)
-		status = part_open(path, read_flags, &parts[k], k == 0, seek_ns, segs, nsegs, argc,
-				   argv, nr, &runs[k]);
+			sc.seek_ns = 0;
+	/* the kernel symbols the one pass read: one table for every part */
+	ana_session_finalize_syms(main_s);
+	pp_symtab_ksyms_lend(main_s->syms);
+	/*
+	 * The workers' first parts are opened here, as --state-out makes its instances,
+	 * quietly: the one pass said what there is to say of them (warnings, -v notes)
+	 * already, once.  An analyzer that refuses to make a state with its options (a
+	 * listing of its own, multi-trace's trigger, nested-trace's call tree) is left to the
+	 * one pass.
+	 */
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	for (unsigned t = 0; t < nw && !status; t++) {
+		w[t].sc = &sc;
+		w[t].id = t + 1;
+		sc.claimed[w[t].first] = true;
+		status = part_open(&sc, w[t].first, &runs[w[t].first]);
+	}
 	fflush(stderr);
 	if (saved >= 0 && null >= 0)
 		dup2(saved, STDERR_FILENO);
@@ -320,6 +505,9 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 		for (size_t k = 0; k < nparts; k++)
 			part_close(&runs[k], nr);
 		free(runs);
+		free(sc.claimed);
+		free(w);
+		ppf_checks_free(sc.checks);
 		return -1;
 	}
 	/*
@@ -328,38 +516,36 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	 * which only the first part would see (the others, and with --time all, start
 	 * later).  The one pass's reader is where that time is, unless it went to --time.
 	 */
-	if (!seek_ns && ana_replay_capture_first(main_s, first, have_first) < 0) {
-		pp_err("reading '%s': %s", path, ppf_reader_errmsg(main_s->r));
+	if (!sc.seek_ns && ana_replay_capture_first(main_s, first, have_first) < 0) {
+		pp_err("reading '%s': %s", sc.path, ppf_reader_errmsg(main_s->r));
 		status = 1;
 	}
-	for (size_t k = 0; k < nparts; k++) {
-		runs[k].s->capture_first_ns = main_s->capture_first_ns;
-		runs[k].s->from_ns = main_s->range_start_ns;
-	}
-	/*
-	 * The one pass's session only read the metadata and named the instances: its reader
-	 * and symbol tables make way for the parts' (peak RSS: N parts, not N + 1).
-	 */
+	/* the one pass's reader makes way for the parts' (its symbols are theirs) */
 	ppf_reader_close(main_s->r);
 	main_s->r = NULL;
-	pp_u64map_del(&main_s->dsos, 0);	/* a DSO of those tables, being filled */
-	pp_symtab_free(main_s->syms);
-	main_s->syms = pp_symtab_new(0);
-	for (size_t k = 0; k < nparts && !status; k++, started++) {
-		int e = pthread_create(&runs[k].th, NULL, part_main, &runs[k]);
+	for (unsigned t = 0; t < nw && !status; t++, started++) {
+		int e = pthread_create(&w[t].th, NULL, worker_main, &w[t]);
 		if (e) {
 			pp_err("cannot start a thread: %s", strerror(e));
 			status = 1;
+			pthread_mutex_lock(&sc.claim_lock);
+			sc.failed = true;	/* the started ones take the parts left */
+			pthread_mutex_unlock(&sc.claim_lock);
 			break;
 		}
 	}
-	for (size_t k = 0; k < started; k++) {
-		pthread_join(runs[k].th, NULL);
+	for (unsigned t = 0; t < started; t++) {
+		pthread_join(w[t].th, NULL);
+		pp_debug(2, "thread %u: %zu parts, cpu %.3f s", w[t].id, w[t].nr_parts, w[t].cpu);
+	}
+	for (size_t k = 0; k < nparts; k++) {
 		const struct ppf_read_stats *st = &runs[k].stats;
 
-		pp_debug(2, "part %zu: from offset %llu, %.3f s of %.3f s, cpu %.3f s", k + 1,
-			 (unsigned long long)parts[k].from_off, runs[k].t1 - runs[k].t0,
-			 runs[k].t1 - runs[0].t0, runs[k].cpu);
+		if (runs[k].t1 <= 0)
+			continue;
+		pp_debug(2, "part %zu: from offset %llu, on thread %u, %.3f s of %.3f s, cpu %.3f s",
+			 k + 1, (unsigned long long)parts[k].from_off, runs[k].thread,
+			 runs[k].t1 - runs[k].t0, runs[k].t1 - runs[0].t0, runs[k].cpu);
 		if (k)
 			pp_debug(1, "-j %zu: part %zu: side band before it: %llu segments from "
 				 "digests (%llu bytes decompressed), %llu skimmed (%llu bytes "
@@ -368,7 +554,12 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 				 (unsigned long long)st->skim_segments,
 				 (unsigned long long)st->skim_raw_bytes);
 	}
-	for (size_t k = 0; k < started && !status; k++) {
+	if (!status && sc.failed) {
+		pp_err("reading '%s' in parts: part %zu of %zu could not be opened (-j 1 reads it "
+		       "in one pass)", sc.path, sc.failed_part + 1, nparts);
+		status = sc.failed_status;
+	}
+	for (size_t k = 0; k < nparts && !status; k++) {
 		if (runs[k].rc)
 			status = ana_replay_status(runs[k].rc);
 		if (!status)
@@ -380,11 +571,14 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	/* each analyzer's report in the order of the command line, as after one pass */
 	for (size_t i = 0; i < nr && !status; i++) {
 		ana_out_close(&main_s->azs[i]->out);	/* the merge's instance opens -o itself */
-		status = merge_one(path, runs, nparts, i, main_s->azs[i]);
+		status = merge_one(sc.path, runs, nparts, i, main_s->azs[i]);
 	}
 	for (size_t k = 0; k < nparts; k++)
 		part_close(&runs[k], nr);
 	free(runs);
+	free(sc.claimed);
+	free(w);
+	ppf_checks_free(sc.checks);
 	return status;
 }
 
@@ -406,6 +600,26 @@ static uint64_t span(const struct ppf_index_entry *segs, size_t nr, const struct
 	if (s->range_end_ns && s->range_end_ns < last)
 		last = s->range_end_ns;
 	return last > first ? last - first : 0;
+}
+
+/*
+ * Parts a thread: with side-band digests, enough that the threads end together (what a
+ * record costs varies along a recording with its events), few enough that opening a part
+ * stays cheap; without, one (each part skims all that is before it).  $PP_PARTS_PER_JOB
+ * (1-64) sets it either way, for tests.
+ */
+static unsigned parts_per_job(bool digests)
+{
+	const char *e = getenv("PP_PARTS_PER_JOB");
+	char *end;
+	long n;
+
+	if (e && *e) {
+		n = strtol(e, &end, 10);
+		if (!*end && n >= 1 && n <= 64)
+			return (unsigned)n;
+	}
+	return digests ? PARTS_PER_JOB : 1;
 }
 
 /*
@@ -446,9 +660,22 @@ int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first
 		free(segs);
 		return -1;
 	}
-	parts = pp_xcalloc(jobs, sizeof(*parts));
-	nparts = ana_parts_split(segs, nsegs, jobs, has_digests(segs, nsegs) ? DIGEST_COST : SKIM_COST,
-				 s->range_start_ns, s->range_end_ns, parts);
+	/*
+	 * With digests a part costs little more than its own segments, so the capture is cut
+	 * into several parts a thread, shrinking, and the threads share them out as they go
+	 * (struct part_sched); without, a part skims everything before it, and each thread
+	 * gets one part, sized so that they end together.
+	 */
+	unsigned per_job = parts_per_job(has_digests(segs, nsegs));
+	size_t want = (size_t)jobs * per_job;
+	parts = pp_xcalloc(want, sizeof(*parts));
+	if (per_job > 1)
+		nparts = ana_parts_split_shared(segs, nsegs, jobs, per_job, s->range_start_ns,
+						s->range_end_ns, parts);
+	else
+		nparts = ana_parts_split(segs, nsegs, jobs, has_digests(segs, nsegs) ? DIGEST_COST
+										   : SKIM_COST,
+					 s->range_start_ns, s->range_end_ns, parts);
 	if (nparts < 2) {
 		pp_debug(1, "-j %u: one thread: nowhere to cut '%s' (one segment of events)", jobs,
 			 s->path);
@@ -456,7 +683,7 @@ int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first
 		free(parts);
 		return -1;
 	}
-	status = run(s, first, have_first, parts, nparts, segs, nsegs, argc, argv, read_flags, stats);
+	status = run(s, first, have_first, jobs, parts, nparts, segs, nsegs, argc, argv, read_flags, stats);
 	free(segs);
 	if (status >= 0)
 		pp_debug(1, "-j %u: '%s' in %zu parts", jobs, s->path, nparts);

@@ -84,6 +84,20 @@ struct ana_session {
 	struct tep_handle *tep;
 	struct pp_symtab *syms;
 	bool ksyms_final;
+	/*
+	 * What the kernel symbols count in the symtab's size (a parallel replay's part borrows
+	 * them, cmd-parallel.c), and where ana_session_load_meta() stopped: the file offset of
+	 * the segment of the first sample (every KSYMS segment before it is read).
+	 */
+	size_t ksyms_mem;
+	uint64_t meta_end_off;
+	/* ana_session_inl(): by --debug-dir; a part's are its lender's (the one pass's) */
+	struct ana_inl_dir {
+		char *dir;
+		struct pp_inl *inl;
+	} *inls;
+	size_t nr_inls;
+	struct ana_session *lender;
 
 	char **host_keys, **host_vals;
 	size_t nr_host;
@@ -192,6 +206,7 @@ extern volatile sig_atomic_t ana_interval_now, ana_print_stat_now;
 struct ana_part {
 	uint64_t from_off, to_off;	/* ppf_reader_set_window(): its segments' file offsets */
 	uint64_t start_ns, end_ns;	/* the --time range it is (0: open) */
+	uint64_t records;		/* in its segments (of the range) */
 };
 /**
  * ana_parts_split() - cut the capture whose segments are @segs (ppf_reader_segments())
@@ -203,6 +218,15 @@ struct ana_part {
  */
 size_t ana_parts_split(const struct ppf_index_entry *segs, size_t nr, unsigned jobs, double skim,
 		       uint64_t t0, uint64_t t1, struct ana_part *parts);
+/**
+ * ana_parts_split_shared() - cut as ana_parts_split() into at most @jobs * @per_job parts
+ * that threads share out as they go: @jobs equal shares of the records, each in @per_job
+ * parts that shrink, the largest first (parts.c)
+ * @parts: room for @jobs * @per_job
+ * Return: the number of parts.
+ */
+size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
+			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts);
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
 /**

@@ -14,10 +14,17 @@
  * A part's thread pays for the skim of what lies before it, so the parts are
  * not equal: with a skim costing @skim of a full replay per record, parts of
  * T, T(1-skim), T(1-skim)^2 ... records end at the same time (part k reads
- * T(1 - (1-skim)^k)/skim records' worth of skim plus its own, = T).  Pure
- * logic: the unit suite parts checks it.
+ * T(1 - (1-skim)^k)/skim records' worth of skim plus its own, = T).
+ *
+ * With side-band digests what lies before a part costs next to nothing, and the threads
+ * share out more parts than there are threads as they go (cmd-parallel.c): each thread's
+ * share of the records, in parts that shrink by PARTS_SHRINK, the largest first - few
+ * parts to open, and small ones at the end, when whoever is done first takes what is left.
+ * Pure logic: the unit suite parts checks it.
  */
 #include "analyze/internal.h"
+
+#define PARTS_SHRINK 0.65
 
 /* The EVENTS segments of the analysed range [@t0, @t1] (0 = open), by index into @segs. */
 static size_t events_in(const struct ppf_index_entry *segs, size_t nr, uint64_t t0, uint64_t t1,
@@ -37,48 +44,93 @@ static size_t events_in(const struct ppf_index_entry *segs, size_t nr, uint64_t 
 	return n;
 }
 
+/*
+ * Cut before the events segment nearest to each cumulative share @cum[k] of the records
+ * (k < @want - 1), where the times do not touch.  Return: the number of parts.
+ */
+static size_t cut(const struct ppf_index_entry *segs, const size_t *ev, size_t nev,
+		  const double *cum, size_t want, uint64_t t0, uint64_t t1, struct ana_part *parts)
+{
+	double total = 0, done = 0;
+	size_t k = 0, at = 0;
+
+	for (size_t j = 0; j < nev; j++)
+		total += segs[ev[j]].nr_records;
+	parts[0] = (struct ana_part){
+		.from_off = t0 && nev ? segs[ev[0]].offset : 0,
+		.start_ns = t0,
+	};
+	for (size_t j = 0; j < nev; j++) {
+		const struct ppf_index_entry *e = &segs[ev[j]];
+
+		/* a cut before segment j: only where the times do not touch */
+		if (k + 1 < want && j > at && segs[ev[j - 1]].last_ns < e->first_ns && e->first_ns > t0 &&
+		    done + e->nr_records / 2.0 > cum[k] * total) {
+			parts[k].to_off = e->offset;
+			parts[k].end_ns = e->first_ns - 1;
+			k++;
+			parts[k] = (struct ana_part){ .from_off = e->offset, .start_ns = e->first_ns };
+			at = j;
+		}
+		parts[k].records += e->nr_records;
+		done += e->nr_records;
+	}
+	parts[k].to_off = 0;
+	parts[k].end_ns = t1;
+	return k + 1;
+}
+
 size_t ana_parts_split(const struct ppf_index_entry *segs, size_t nr, unsigned jobs, double skim,
 		       uint64_t t0, uint64_t t1, struct ana_part *parts)
 {
 	size_t *ev = pp_xcalloc(nr + 1, sizeof(*ev));
 	size_t nev = events_in(segs, nr, t0, t1, ev);
-	double total = 0, t, want, done = 0, w, keep = 1;
-	size_t k = 0, cut = 0;
+	double *cum = pp_xcalloc(jobs + 1, sizeof(*cum)), keep = 1, w, sum = 0, norm;
 
 	if (!jobs)
 		jobs = 1;
 	if (skim < 0 || skim >= 1)
 		skim = 0;
-	for (size_t j = 0; j < nev; j++)
-		total += segs[ev[j]].nr_records;
-	/* part 0's size T: the sum of T(1-skim)^k over the parts is the total */
+	/* part k's share: (1-skim)^k, normalized; the sum of those before k+1 is cum[k] */
 	for (unsigned i = 0; i < jobs; i++)
 		keep *= 1 - skim;
-	t = skim > 0 ? total * skim / (1 - keep) : total / jobs;
-	parts[0] = (struct ana_part){
-		.from_off = t0 && nev ? segs[ev[0]].offset : 0,
-		.start_ns = t0,
-	};
-	want = t;
-	w = t;
-	for (size_t j = 0; j < nev && k + 1 < jobs; j++) {
-		const struct ppf_index_entry *e = &segs[ev[j]];
-
-		/* a cut before segment j: only where the times do not touch */
-		if (j > cut && segs[ev[j - 1]].last_ns < e->first_ns && e->first_ns > t0 &&
-		    done + e->nr_records / 2.0 > want) {
-			parts[k].to_off = e->offset;
-			parts[k].end_ns = e->first_ns - 1;
-			k++;
-			parts[k] = (struct ana_part){ .from_off = e->offset, .start_ns = e->first_ns };
-			cut = j;
-			w *= 1 - skim;
-			want += w;
-		}
-		done += e->nr_records;
+	norm = skim > 0 ? skim / (1 - keep) : 1.0 / jobs;
+	w = norm;
+	for (unsigned i = 0; i < jobs; i++) {
+		sum += w;
+		cum[i] = sum;
+		w *= 1 - skim;
 	}
-	parts[k].to_off = 0;
-	parts[k].end_ns = t1;
+	size_t n = cut(segs, ev, nev, cum, jobs, t0, t1, parts);
+	free(cum);
 	free(ev);
-	return k + 1;
+	return n;
+}
+
+size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
+			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts)
+{
+	size_t *ev = pp_xcalloc(nr + 1, sizeof(*ev));
+	size_t nev = events_in(segs, nr, t0, t1, ev), want;
+	double *cum, wsum = 0, w = 1, done = 0;
+
+	if (!jobs)
+		jobs = 1;
+	if (!per_job)
+		per_job = 1;
+	want = (size_t)jobs * per_job;
+	cum = pp_xcalloc(want + 1, sizeof(*cum));
+	for (unsigned i = 0; i < per_job; i++, w *= PARTS_SHRINK)
+		wsum += w;
+	for (unsigned r = 0; r < jobs; r++) {
+		w = 1;
+		for (unsigned i = 0; i < per_job; i++, w *= PARTS_SHRINK) {
+			done += w / wsum / jobs;
+			cum[r * per_job + i] = done;
+		}
+	}
+	size_t n = cut(segs, ev, nev, cum, want, t0, t1, parts);
+	free(cum);
+	free(ev);
+	return n;
 }

@@ -18,6 +18,7 @@
 #include <traceevent/event-parse.h>
 
 #include "analyze/internal.h"
+#include "common/dwinline.h"
 #include "common/expr.h"
 #include "common/limits.h"
 #include "common/log.h"
@@ -128,6 +129,20 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 	return 0;
 }
 
+struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir)
+{
+	const char *dir = debug_dir ? debug_dir : "";
+
+	while (s->lender)
+		s = s->lender;
+	for (size_t i = 0; i < s->nr_inls; i++)
+		if (!strcmp(s->inls[i].dir, dir))
+			return s->inls[i].inl;
+	s->inls = pp_xrealloc(s->inls, (s->nr_inls + 1) * sizeof(*s->inls));
+	s->inls[s->nr_inls] = (struct ana_inl_dir){ pp_xstrdup(dir), pp_inl_new_dirs(debug_dir) };
+	return s->inls[s->nr_inls++].inl;
+}
+
 void ana_session_free(struct ana_session *s)
 {
 	size_t it = 0;
@@ -136,6 +151,11 @@ void ana_session_free(struct ana_session *s)
 
 	if (!s)
 		return;
+	for (size_t i = 0; i < s->nr_inls; i++) {
+		free(s->inls[i].dir);
+		pp_inl_free(s->inls[i].inl);
+	}
+	free(s->inls);
 	ppf_reader_close(s->r);
 	for (size_t i = 0; i < s->nr_types; i++)
 		ana_evtype_free(s->type_list[i]);
@@ -587,13 +607,17 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 			s->azs[i]->ops->mmap(s->azs[i], &ev);
 		break;
 	}
-	case PPF_REC_KSYM:
+	case PPF_REC_KSYM: {
+		size_t mem = pp_symtab_mem(s->syms);
+
 		if (!sb_room(s))
 			break;
 		pp_symtab_ksym_add(s->syms, rec->u.ksym.addr, rec->u.ksym.type, rec->u.ksym.name,
 				   rec->u.ksym.module);
+		s->ksyms_mem += pp_symtab_mem(s->syms) - mem;
 		s->ksyms_final = false;
 		break;
+	}
 	case PPF_REC_DSO: {
 		struct pp_dso *d = pp_u64map_del(&s->dsos, 0);
 		if (d)
@@ -639,13 +663,16 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 
 int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
 {
+	const struct ppf_segment *seg;
 	int rc;
 
-	while ((rc = ppf_reader_next(s->r, first, NULL)) == 0) {
+	while ((rc = ppf_reader_next(s->r, first, &seg)) == 0) {
 		/* the first record for analyzers: a sample, a counter reading, or a side-band record (misc) */
 		if (first->type == PPF_REC_SAMPLE || first->type == PPF_REC_SIDEBAND ||
-		    first->type == PPF_REC_COUNTER)
+		    first->type == PPF_REC_COUNTER) {
+			s->meta_end_off = seg->offset;
 			return 0;
+		}
 		rc = ana_session_meta(s, first);
 		if (rc)
 			return rc;

@@ -47,7 +47,7 @@ static int export_init(struct pp_az *az)
 		return PP_EUSAGE;
 	}
 	if (!strcmp(to, "folded") && !o->no_inline)
-		az->inl = pp_inl_new_dirs(o->debug_dir);	/* the same stacks as profile's */
+		az->inl = ana_session_inl(az->s, o->debug_dir);	/* the same stacks as profile's */
 	rc = ana_export_new(az, &cfg, &p->x);
 	if (rc)
 		pp_err("export: %s", ana_export_errmsg(p->x));
@@ -93,8 +93,7 @@ static void export_release(struct pp_az *az)
 
 	ana_export_free(p->x);
 	p->x = NULL;
-	pp_inl_free(az->inl);
-	az->inl = NULL;
+	az->inl = NULL;	/* the session's */
 }
 
 

@@ -158,7 +158,7 @@ static int profile_init(struct pp_az *az)
 	}
 	p->flame = pp_flame_new();
 	if (!o->no_inline)
-		az->inl = pp_inl_new_dirs(o->debug_dir);
+		az->inl = ana_session_inl(az->s, o->debug_dir);
 	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
 	if (az->opt.than_ns)
 		p->than_samples = (freq * az->opt.than_ns + 99) / 100;
@@ -550,8 +550,7 @@ static void profile_release(struct pp_az *az)
 	pp_u64map_release(&p->leaf_map);
 	pp_stackmap_release(&p->stacks);
 	pp_flame_free(p->flame);
-	pp_inl_free(az->inl);
-	az->inl = NULL;
+	az->inl = NULL;	/* the session's */
 	pp_buf_release(&p->line);
 	if (p->fold_fp && p->fold_fp != stdout)
 		fclose(p->fold_fp);

@@ -20,6 +20,7 @@
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,8 @@ struct pp_inl {
 	struct inl_dso **dsos;
 	size_t nr_dsos, cap_dsos;
 	struct pp_intern *strs;		/* names and files */
-	struct inl_ent miss;		/* shared "not covered" answer */
+	pthread_mutex_t lock;		/* lookups from several threads: one at a time */
+	struct inl_ent miss;		/* shared "not covered" answer (flexible: last) */
 };
 
 struct pp_inl *pp_inl_new(const char *search_path)
@@ -102,6 +104,7 @@ struct pp_inl *pp_inl_new(const char *search_path)
 	}
 	r->bids = pp_intern_new();
 	r->strs = pp_intern_new();
+	pthread_mutex_init(&r->lock, NULL);
 	return r;
 }
 
@@ -162,6 +165,7 @@ void pp_inl_free(struct pp_inl *r)
 	free(r->dirs);
 	pp_intern_free(r->bids);
 	pp_intern_free(r->strs);
+	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
 
@@ -564,15 +568,13 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 	return e;
 }
 
-bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
+static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
 		   struct pp_inl_res *out)
 {
 	struct inl_dso *d;
 	void **slot;
 	struct inl_ent *e;
 
-	if (!bid_ok(build_id))
-		return false;
 	d = dso_get(r, build_id, path);
 	if (!d->dw)
 		return false;
@@ -589,12 +591,29 @@ bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 	return true;
 }
 
+bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
+		   struct pp_inl_res *out)
+{
+	bool found;
+
+	if (!bid_ok(build_id))
+		return false;
+	pthread_mutex_lock(&r->lock);
+	found = lookup(r, build_id, path, vaddr, out);
+	pthread_mutex_unlock(&r->lock);
+	return found;
+}
+
 const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char *path)
 {
+	const char *file;
 	int64_t idx;
 
 	if (!bid_ok(build_id))
 		return NULL;
+	pthread_mutex_lock(&r->lock);
 	idx = pp_intern_find(r->bids, build_id, strlen(build_id));
-	return idx < 0 ? NULL : r->dsos[idx]->file;
+	file = idx < 0 ? NULL : r->dsos[idx]->file;
+	pthread_mutex_unlock(&r->lock);
+	return file;
 }

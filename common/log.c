@@ -3,7 +3,7 @@
  * log.c - stderr messages, fatal exits and allocation that cannot fail.
  *
  * The only mutable globals of the project live here: the log level and the
- * program name, both set once in main() before any work starts.
+ * program name, both set once in main() before any work starts, and a thread's mute.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 int pp_log_level = PP_LOG_INFO;
 volatile sig_atomic_t pp_stop;
+_Thread_local int pp_log_mute;
 const char *pp_progname = "pp";
 
 /*
@@ -58,7 +59,7 @@ static void PP_PRINTF(2, 0) vlog(const char *kind, const char *fmt, va_list ap)
 #define PP_LOG_AT(min, kind)                                                               \
 	do {                                                                               \
 		va_list ap;                                                                \
-		if (pp_log_level < (min))                                                  \
+		if (pp_log_level < (min) || pp_log_mute)                                   \
 			return;                                                            \
 		va_start(ap, fmt);                                                         \
 		vlog(kind, fmt, ap);                                                       \

@@ -39,6 +39,12 @@ extern int pp_log_level;
  * handlers (SIGINT, SIGTERM ...), polled by its main loop.
  */
 extern volatile sig_atomic_t pp_stop;
+/*
+ * Non-zero: this thread's messages (pp_err() to pp_debug()) are dropped; pp_die() still
+ * prints.  A parallel replay's part opening on a worker thread says nothing the one pass
+ * has not said.
+ */
+extern _Thread_local int pp_log_mute;
 /* The program name used as the message prefix ("pp-record"). */
 extern const char *pp_progname;
 

@@ -72,6 +72,11 @@ struct pp_symtab {
 	struct pool_chunk *pool;
 	struct strmap strings;		/* interned paths, build ids, module names */
 	struct symvec ksyms;
+	/*
+	 * pp_symtab_ksyms_borrow(): another symtab's kernel table, read in place of ksyms
+	 * until this one adds a kernel symbol of its own (then copied into ksyms).
+	 */
+	struct symvec *ksyms_lent;
 	const char *last_mod, *last_mod_dso;
 	struct strmap dso_by_bid, dso_by_path;
 	struct pp_dso **dsos;

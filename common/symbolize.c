@@ -310,6 +310,19 @@ void pp_symtab_free(struct pp_symtab *st)
 
 /* --- kernel ------------------------------------------------------------------- */
 
+/* A borrowed kernel table becomes @st's own: copied, its names still the owner's. */
+static void ksyms_own(struct pp_symtab *st)
+{
+	const struct symvec *from = st->ksyms_lent;
+	size_t n = from->nr;
+
+	st->ksyms_lent = NULL;
+	st->ksyms.v = pp_xrealloc(st->ksyms.v, (n ? n : 1) * sizeof(*st->ksyms.v));
+	memcpy(st->ksyms.v, from->v, n * sizeof(*from->v));
+	st->ksyms.nr = st->ksyms.alloc = n;
+	st->ksyms.sorted = false;
+}
+
 int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const char *name,
 		       const char *module)
 {
@@ -320,6 +333,8 @@ int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const cha
 		return err;
 	if (!addr || type == 'U' || type == 'u')
 		return 0;
+	if (st->ksyms_lent)
+		ksyms_own(st);
 	if (module && *module) {
 		if (strnlen(module, PP_SYM_MAX_NAME) >= PP_SYM_MAX_NAME)
 			return PP_ERANGE;
@@ -341,12 +356,28 @@ int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const cha
 
 void pp_symtab_ksyms_finalize(struct pp_symtab *st)
 {
+	symvec_finalize(st->ksyms_lent ? st->ksyms_lent : &st->ksyms, true);
+}
+
+void pp_symtab_ksyms_lend(struct pp_symtab *st)
+{
+	PP_BUG_ON(st->ksyms_lent);
 	symvec_finalize(&st->ksyms, true);
+	for (size_t i = 0; i < st->ksyms.nr; i++)
+		sym_display(st, &st->ksyms.v[i]);
+}
+
+void pp_symtab_ksyms_borrow(struct pp_symtab *st, struct pp_symtab *owner, size_t mem)
+{
+	PP_BUG_ON(st->ksyms.nr || owner->ksyms_lent || !owner->ksyms.sorted);
+	st->ksyms_lent = &owner->ksyms;
+	st->mem += mem;
 }
 
 bool pp_symtab_lookup_kernel(struct pp_symtab *st, uint64_t addr, struct pp_sym_res *res)
 {
-	struct sym *s = pp_symtab__find(st, &st->ksyms, true, addr);
+	struct sym *s = pp_symtab__find(st, st->ksyms_lent ? st->ksyms_lent : &st->ksyms, true,
+					addr);
 
 	memset(res, 0, sizeof(*res));
 	res->flags = PP_SYMR_KERNEL;

@@ -123,6 +123,24 @@ int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const cha
 void pp_symtab_ksyms_finalize(struct pp_symtab *st);
 
 /**
+ * pp_symtab_ksyms_lend() - make @st's kernel table readable by other threads' symtabs
+ *
+ * Finalizes it and fills in what lookups would otherwise write into it (the display
+ * names).  From then on @st must not change its kernel table while a borrower uses it.
+ */
+void pp_symtab_ksyms_lend(struct pp_symtab *st);
+
+/**
+ * pp_symtab_ksyms_borrow() - resolve kernel addresses of @st with @owner's table
+ * @owner: lent (pp_symtab_ksyms_lend()); must outlive @st
+ * @mem: what @owner's kernel table counts in pp_symtab_mem(), charged to @st too
+ *
+ * For a parallel replay's parts: one table of tens of thousands of symbols, sorted once,
+ * instead of one a part.  A later pp_symtab_ksym_add() on @st copies the table first.
+ */
+void pp_symtab_ksyms_borrow(struct pp_symtab *st, struct pp_symtab *owner, size_t mem);
+
+/**
  * pp_symtab_lookup_kernel() - resolve a kernel address
  * @res: filled in every case; @res->dso is "[kernel.kallsyms]" unless the address is in a
  *       module's range ("[modname]")

@@ -627,6 +627,33 @@ int ppf_reader_set_window(struct ppf_reader *r, uint64_t from, uint64_t to) PP_M
 int ppf_reader_set_digests(struct ppf_reader *r, const struct ppf_index_entry *segs,
 			   size_t nr) PP_MUST_CHECK;
 
+/*
+ * Which segments of one file passed their checksum (format/checks.c), shared by the
+ * readers of a parallel replay's parts (any thread): a segment before a reader's window
+ * that another reader checked is not read again - its side band comes from its digest.
+ */
+struct ppf_checks;
+/** ppf_checks_new() - none passed yet, for the segments @segs (ppf_reader_segments()); NULL: no memory */
+struct ppf_checks *ppf_checks_new(const struct ppf_index_entry *segs, size_t nr);
+void ppf_checks_free(struct ppf_checks *c);
+/** ppf_checks_pass() - the segment at file offset @off passed its checksum */
+void ppf_checks_pass(struct ppf_checks *c, uint64_t off);
+/** ppf_checks_passed() - whether a reader noted the segment at @off as passed */
+bool ppf_checks_passed(const struct ppf_checks *c, uint64_t off);
+/**
+ * ppf_reader_share_checks() - @r notes in @c the segments that pass their checksum, and
+ * takes a segment before its window that @c holds as passed from its digest unread
+ * (ppf_reader_set_digests()).  @c must outlive @r.
+ */
+void ppf_reader_share_checks(struct ppf_reader *r, struct ppf_checks *c);
+
+/**
+ * ppf_reader_pass_over() - segments of the kinds in @kinds (1 << PPF_SEG_*) before file
+ * offset @before are not read: skipped as if absent (a parallel replay's part, whose
+ * kernel symbols are another reader's).  Call before reading.
+ */
+void ppf_reader_pass_over(struct ppf_reader *r, unsigned kinds, uint64_t before);
+
 /**
  * ppf_reader_segments() - every segment of the file but the index, in file order: from
  * the index when the file has one, else from a scan of the headers (a header that fails

@@ -80,6 +80,9 @@ struct ppf_reader {
 	struct ppf_wbuf dig_c, dig_u;
 	struct ppf_digest_grp *dig_grp;	/* NULL: none, or not to be used */
 	size_t dig_nr_grp;
+	struct ppf_checks *checks;	/* ppf_reader_share_checks(); NULL: none */
+	unsigned pass_kinds;		/* ppf_reader_pass_over() */
+	uint64_t pass_before;
 };
 
 static void set_msg(struct ppf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -623,6 +626,41 @@ static const struct ppf_digest_grp *digest_find(struct ppf_reader *r, uint64_t o
 	return r->dig_grp ? ppf_digest_find(r->dig_grp, r->dig_nr_grp, h) : NULL;
 }
 
+/*
+ * Before the window of a file whose segments other parts' readers check
+ * (ppf_reader_share_checks()): the next segment from its header alone, read with pread()
+ * past the input buffer, which would otherwise fill with the payloads that are skipped -
+ * every byte before the window read again by every part.  Return: 1 the segment is out,
+ * from its digest; 2 it was skipped as the loop below would; 0 the loop below reads it.
+ */
+static int sparse_next(struct ppf_reader *r, const struct ppf_segment **out)
+{
+	uint8_t hb[PPF_SEG_HDR_SZ];
+	const struct ppf_digest_grp *g = NULL;
+	struct ppf_seg_hdr h;
+	uint64_t off = r->pos;
+	bool skip;
+
+	if (r->eof || pread(r->fd, hb, sizeof(hb), (off_t)off) != (ssize_t)sizeof(hb) ||
+	    ppf_seg_hdr_decode(hb, &h) || h.kind != PPF_SEG_EVENTS)
+		return 0;
+	skip = (r->seek_ns && h.last_ns < r->seek_ns) || h.nr_records == h.nr_samples;
+	if (!skip && (!r->nr_dig || !ppf_checks_passed(r->checks, off) ||
+		      !(g = digest_find(r, off, &h))))
+		return 0;
+	if (lseek(r->fd, (off_t)(off + PPF_SEG_HDR_SZ + h.csize), SEEK_SET) < 0)
+		return 0;
+	r->ioff = r->ilen = 0;	/* what it held is before the new position */
+	r->pos = off + PPF_SEG_HDR_SZ + h.csize;
+	if (skip)
+		return 2;
+	h.flags = 0;	/* the copies: dt in each body, from first_ns */
+	h.usize = (uint32_t)g->len;
+	r->stats.digest_segments++;
+	segment_out(r, &h, off, g->data, out);
+	return 1;
+}
+
 int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out)
 {
 	struct ppf_seg_hdr h;
@@ -657,6 +695,14 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 		}
 		if (r->seek_ns && r->nr_idx && r->seekable)
 			index_skip(r);
+		if (r->checks && r->seekable && r->pos < r->win_from) {
+			int got = sparse_next(r, out);
+
+			if (got == 1)
+				return 0;
+			if (got == 2)
+				continue;
+		}
 		size_t avail = in_fill(r, PPF_SEG_HDR_SZ);
 		if (avail < PPF_SEG_HDR_SZ)
 			return end_of_data(r, avail);
@@ -675,7 +721,8 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 		 * side band, and no time after it counts from its records - not even read.
 		 */
 		if ((r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) ||
-		    (h.kind == PPF_SEG_EVENTS && off < r->win_from && h.nr_records == h.nr_samples)) {
+		    (h.kind == PPF_SEG_EVENTS && off < r->win_from && h.nr_records == h.nr_samples) ||
+		    (off < r->pass_before && h.kind < 32 && (r->pass_kinds & (1u << h.kind)))) {
 			if (in_skip(r, h.csize) < h.csize)
 				return end_of_data(r, 1);
 			continue;
@@ -699,6 +746,8 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 				return PP_EBAD_CRC;
 			continue;
 		}
+		if (r->checks)
+			ppf_checks_pass(r->checks, off);
 		/* a digest, to a reader of records: for parts (below), checked and passed over */
 		if (h.kind == PPF_SEG_DIGEST && r->records) {
 			r->stats.nr_digests++;
@@ -861,6 +910,17 @@ int ppf_reader_set_digests(struct ppf_reader *r, const struct ppf_index_entry *s
 			r->dig_off[r->nr_dig++] = segs[i].offset;
 	qsort(r->dig_off, r->nr_dig, sizeof(*r->dig_off), off_cmp);
 	return 0;
+}
+
+void ppf_reader_share_checks(struct ppf_reader *r, struct ppf_checks *c)
+{
+	r->checks = c;
+}
+
+void ppf_reader_pass_over(struct ppf_reader *r, unsigned kinds, uint64_t before)
+{
+	r->pass_kinds = kinds;
+	r->pass_before = before;
 }
 
 /* Append one entry to *@v. Return: 0 or -ENOMEM. */

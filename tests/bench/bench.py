@@ -1715,12 +1715,15 @@ def render_parallel(res):
                          'the one pass as it ran before -j, a decompression thread beside it.  The '
                          'settings run interleaved, round by round, so that the load of this shared '
                          'machine (when other work runs) falls on all of them; wall times are '
-                         'the best of the rounds.  parts: how many parts -j 2 made (1: one thread).  '
+                         'the best of the rounds.  parts: how many parts -j 2 made (1: one thread); '
+                         'with digests, six a thread in shrinking sizes, taken by whichever thread '
+                         'is free.  '
                          'Every shell session of this VM is one autogroup of the scheduler: two '
                          'threads of one process get no more CPU than one while other sessions keep '
                          'both CPUs busy, so the wall ratio mostly measures the neighbours; the '
-                         'critical path (the CPU time of -j 2 less its parts\' but the longest one, '
-                         'from -vv) is what its wall time is on two free CPUs, and "speedup on free '
+                         'critical path (the CPU time of -j 2 less its worker threads\' but the '
+                         'busiest one\'s, from -vv) is what its wall time is on two free CPUs, and '
+                         '"speedup on free '
                          'CPUs" is -j 1\'s CPU time over it.')]
     rows, targets = [], []
     for cap in ('stacks', 'nostacks'):

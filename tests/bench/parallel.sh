@@ -13,7 +13,7 @@
 # load of a shared machine falls on all settings alike; the best wall time of the rounds and
 # the largest peak RSS are kept.  -v tells whether the analyzer ran in parts (parts=N) or on
 # one thread (parts=1: no state that joins yet).  crit_s: the critical path on free CPUs, the
-# process's CPU time less its parts' but the longest one's (-vv times each part's thread):
+# process's CPU time less its worker threads' but the busiest one's (-vv times each thread):
 # on this VM every shell session is one autogroup of the scheduler, so two threads of one
 # process get no more CPU than one while other sessions keep both CPUs busy, and the wall
 # time ratio says little; the CPU ratio j1 / crit is the speedup two free CPUs would give.
@@ -79,10 +79,11 @@ one() {
 	esac
 	env $_env "$RUNSTAT" -o rs.out -- "$PP_BIN/pp-analyze" -vv -j $_j "$_cap" "$@" \
 		>"out.$_n.$_s" 2>"err.$_n.$_s" || { bench_note "$_n $_s failed: $(tail -1 "err.$_n.$_s")"; return 1; }
-	# the critical path on free CPUs: the process's CPU time less its parts' but the longest
+	# the critical path on free CPUs: the process's CPU time less its worker threads' but
+	# the busiest one's
 	_crit=$(awk -v rs="$(cat rs.out)" 'BEGIN { n = split(rs, a, " "); for (i = 1; i <= n; i++) {
 			split(a[i], kv, "="); v[kv[1]] = kv[2] } cpu = v["user_s"] + v["sys_s"] }
-		/^pp-analyze: part [0-9]*: .* cpu / { c = $(NF - 1)
+		/^pp-analyze: thread [0-9]*: .* cpu / { c = $(NF - 1)
 			sum += c; if (c > max) max = c }
 		END { printf "%.3f", cpu - sum + max }' "err.$_n.$_s")
 	echo "$(cat rs.out) load=$(bench_loadavg) crit=$_crit" >>"rs.$_n.$_s"

@@ -4,8 +4,8 @@
 # ctxsw (K round trips, both threads on one CPU) and syscalls run while pp-record records the
 # scheduler events, the raw syscalls and cpu-clock with call stacks on every CPU: a capture of
 # many segments, stacks in each (the parts skim what is before them).  Every
-# analyzer that runs in parts prints the same bytes with -j 1, -j 2 and -j 4, and -v says it
-# ran in parts; the counts are the loads' ground truth (ctxsw's threads switched out at
+# analyzer that runs in parts prints the same bytes with -j 1, -j 2, -j 4 and -j 3 in many
+# small parts shared out as the threads go, and -v says it ran in parts; the counts are the loads' ground truth (ctxsw's threads switched out at
 # least K times each).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
@@ -36,7 +36,15 @@ same() {
 		cmp -s "$_n.1" "$_n.$j" || { diff -u "$_n.1" "$_n.$j" | head -30; fail "$_n: -j $j differs from -j 1"; }
 	done
 	grep -q "in [0-9]* parts" "$_n.2.err" || { cat "$_n.2.err"; fail "$_n: -j 2 did not run in parts"; }
-	echo "ok $_n: $(grep -o 'in [0-9]* parts' "$_n.4.err")"
+	# many small parts, taken by whichever of 3 threads is free (the capture has digests)
+	PP_PARTS_PER_JOB=9 "$PP_ANALYZE" -vv -j 3 load.ppcap "$@" >"$_n.3" 2>"$_n.3.err" ||
+		{ cat "$_n.3.err"; fail "$_n -j 3 (27 parts) exited $?"; }
+	cmp -s "$_n.1" "$_n.3" || { diff -u "$_n.1" "$_n.3" | head -30; fail "$_n: -j 3 in small parts differs from -j 1"; }
+	_np=$(sed -n 's/.* in \([0-9]*\) parts/\1/p' "$_n.3.err")
+	assert_ge "$_n: parts of -j 3 with 9 a thread" 12 "${_np:-0}"
+	_nt=$(grep -c '^pp-analyze: thread [0-9]*: [1-9][0-9]* parts' "$_n.3.err")
+	assert_eq "$_n: threads that replayed parts" 3 "$_nt"
+	echo "ok $_n: $(grep -o 'in [0-9]* parts' "$_n.4.err"); -j 3: $_np parts"
 }
 
 # t830.1 task-state, in total, per thread, -S, -p, json

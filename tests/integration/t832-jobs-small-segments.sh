@@ -57,6 +57,12 @@ same() {
 	done
 	parts=$(sed -n 's/.* in \([0-9]*\) parts/\1/p' "$_n.16.err")
 	assert_ge "$_n: parts of -j 16" 10 "${parts:-0}"
+	# more parts than threads, shared out as they go (what digests make the default)
+	for jk in 2:7 3:5; do
+		PP_PARTS_PER_JOB=${jk#*:} "$PP_ANALYZE" -v -j ${jk%:*} mix.ppcap "$@" >"$_n.s" 2>"$_n.s.err" ||
+			{ cat "$_n.s.err"; fail "$_n -j ${jk%:*} in ${jk#*:} parts a thread exited $?"; }
+		cmp -s "$_n.1" "$_n.s" || { diff -u "$_n.1" "$_n.s" | head -30; fail "$_n: -j $jk differs from -j 1"; }
+	done
 }
 same ts task-state
 same ts-perins task-state --perins

@@ -250,6 +250,186 @@ static void test_split(void)
 	CU_ASSERT(np == 1);
 }
 
+static void test_split_shared(void)
+{
+	struct ppf_index_entry segs[200];
+	struct ana_part p[64];
+	size_t n = 0, np;
+	uint64_t sum = 0, half = 0;
+
+	segs[n++] = (struct ppf_index_entry){ .offset = 64, .kind = PPF_SEG_META };
+	for (size_t i = 0; i < 120; i++)
+		segs[n] = ev(n, 100 * i + 1, 100 * i + 90, 1000), n++;
+	/* 2 threads, 5 parts each: every record in one part, the halves equal */
+	np = ana_parts_split_shared(segs, n, 2, 5, 0, 0, p);
+	CU_ASSERT_FATAL(np == 10);
+	check_parts(segs, n, p, np, 0, 0);
+	for (size_t k = 0; k < np; k++) {
+		sum += p[k].records;
+		if (k < 5)
+			half += p[k].records;
+	}
+	CU_ASSERT(sum == 120000);
+	CU_ASSERT(half >= 59000 && half <= 61000);
+	/* within a thread's share the parts shrink: the largest first, small ones last */
+	for (size_t k = 0; k < np; k++)
+		if (k % 5)
+			CU_ASSERT(p[k].records <= p[k - 1].records);
+	CU_ASSERT(p[4].records * 3 < p[0].records);
+	/* one part a thread: the equal split */
+	np = ana_parts_split_shared(segs, n, 4, 1, 0, 0, p);
+	CU_ASSERT_FATAL(np == 4);
+	for (size_t k = 0; k < np; k++)
+		CU_ASSERT(p[k].records == 30000);
+	/* more parts than segments: at most one a segment, all records counted */
+	np = ana_parts_split_shared(segs, 11, 4, 16, 0, 0, p);
+	CU_ASSERT(np == 10);
+	check_parts(segs, 11, p, np, 0, 0);
+	sum = 0;
+	for (size_t k = 0; k < np; k++)
+		sum += p[k].records;
+	CU_ASSERT(sum == 10000);
+	/* a --time range */
+	np = ana_parts_split_shared(segs, n, 2, 3, 3050, 6950, p);
+	CU_ASSERT(np == 6);
+	check_parts(segs, n, p, np, 3050, 6950);
+}
+
+/* The checksums one reader found good, seen by another: lookups by offset. */
+static void test_checks_shared(void)
+{
+	struct ppf_index_entry segs[4] = { { .offset = 64 }, { .offset = 500 }, { .offset = 900 },
+					   { .offset = 4000 } };
+	struct ppf_checks *c = ppf_checks_new(segs, 4);
+
+	CU_ASSERT_FATAL(c != NULL);
+	CU_ASSERT(!ppf_checks_passed(c, 500));
+	ppf_checks_pass(c, 500);
+	ppf_checks_pass(c, 777);	/* not a segment: ignored */
+	CU_ASSERT(ppf_checks_passed(c, 500));
+	CU_ASSERT(!ppf_checks_passed(c, 777) && !ppf_checks_passed(c, 900));
+	CU_ASSERT(!ppf_checks_passed(c, 64) && !ppf_checks_passed(c, 5000));
+	ppf_checks_free(c);
+	ppf_checks_free(NULL);
+}
+
+/* The window [@from, end) of @fd read with its digests and @c: side band in @side. */
+static const struct ppf_read_stats *read_digested(int fd, uint64_t from,
+						  const struct ppf_index_entry *segs, size_t nsegs,
+						  struct ppf_checks *c, char *side, size_t sz,
+						  struct ppf_read_stats *st)
+{
+	struct ppf_reader *r = open_fd(fd);
+	struct ppf_record rec;
+
+	side[0] = '\0';
+	CU_ASSERT_FATAL(ppf_reader_set_window(r, from, 0) == 0);
+	CU_ASSERT_FATAL(ppf_reader_set_digests(r, segs, nsegs) == 0);
+	if (c)
+		ppf_reader_share_checks(r, c);
+	while (ppf_reader_next(r, &rec, NULL) == 0)
+		if (rec.type != PPF_REC_SAMPLE)
+			add_rec(side, sz, &rec);
+	*st = *ppf_reader_stats(r);
+	ppf_reader_close(r);
+	return st;
+}
+
+/*
+ * A part's reader takes the segments before its window from their digests without
+ * reading them once another reader found them whole: shown by damaging one afterwards,
+ * which a reader on its own finds (and loses its side band) and a sharing one never reads.
+ */
+static void test_windows_shared_checks(void)
+{
+	int fd = capture(500);
+	struct ppf_reader *r = open_fd(fd);
+	struct ppf_index_entry *segs;
+	struct ppf_read_stats st;
+	size_t nsegs, sz = 64 * 1024, x = 0, hit = 0;
+	char *all = calloc(1, sz), *allside = calloc(1, sz), *side = calloc(1, sz);
+	struct ppf_checks *c;
+
+	CU_ASSERT_FATAL(ppf_reader_segments(r, &segs, &nsegs) == 0);
+	ppf_reader_close(r);
+	c = ppf_checks_new(segs, nsegs);
+	CU_ASSERT_FATAL(c != NULL);
+	read_window(fd, 0, 0, all, allside, sz);
+	/* the cut: an events segment late in the file */
+	for (size_t i = nsegs; i-- > 1 && !x;)
+		if (segs[i].kind == PPF_SEG_EVENTS && i > nsegs / 2)
+			x = i;
+	CU_ASSERT_FATAL(x > 0);
+	/* alone, and sharing checks nobody made yet: read and checked, from the digests */
+	read_digested(fd, segs[x].offset, segs, nsegs, NULL, side, sz, &st);
+	CU_ASSERT_STRING_EQUAL(side, allside);
+	CU_ASSERT(st.digest_segments > 0);
+	read_digested(fd, segs[x].offset, segs, nsegs, c, side, sz, &st);
+	CU_ASSERT_STRING_EQUAL(side, allside);
+	/* an events segment before the cut with side band in it, noted as whole */
+	for (size_t i = 1; i < x && !hit; i++)
+		if (segs[i].kind == PPF_SEG_EVENTS && ppf_checks_passed(c, segs[i].offset) &&
+		    segs[i].nr_records > 1)
+			hit = i;
+	CU_ASSERT_FATAL(hit > 0);
+	/* damaged since: its last payload byte */
+	uint64_t end = segs[hit + 1].offset - 1;
+	uint8_t b;
+	CU_ASSERT_FATAL(pread(fd, &b, 1, (off_t)end) == 1);
+	b ^= 0x55;
+	CU_ASSERT_FATAL(pwrite(fd, &b, 1, (off_t)end) == 1);
+	/* sharing: not read again, the same side band from its digest */
+	read_digested(fd, segs[x].offset, segs, nsegs, c, side, sz, &st);
+	CU_ASSERT_STRING_EQUAL(side, allside);
+	/* alone: read, found damaged (not reported before the window), its digest not used */
+	read_digested(fd, segs[x].offset, segs, nsegs, NULL, side, sz, &st);
+	CU_ASSERT(strcmp(side, allside) != 0);
+	ppf_checks_free(c);
+	free(segs);
+	free(all);
+	free(allside);
+	free(side);
+	close(fd);
+}
+
+/* Segments a reader is told to pass over are not read: the kernel symbols a part borrows. */
+static void test_pass_over(void)
+{
+	struct ppf_writer_opts o = { 0 };
+	struct ppf_writer *w;
+	int fd = memfd_create("ksyms", 0);
+	struct ppf_record rec;
+	struct ppf_reader *r;
+	unsigned nk = 0, ns = 0;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	for (unsigned i = 0; i < 3; i++)
+		CU_ASSERT(ppf_write_ksym(w, &(struct ppf_ksym){ 0xffffffff81000000ull + 16 * i, 'T',
+							 "fn", "" }) == 0);
+	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_TRACEPOINT, .name = "a:b",
+				    .selector = "a:b", .filter = "", .format = "" };
+	CU_ASSERT(ppf_write_event_desc(w, &d) == 0);
+	CU_ASSERT(ppf_write_sample(w, &(struct ppf_sample){ .time_ns = 5, .id = 1, .pid = 1,
+							    .tid = 1, .period = 1 }) == 0);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	for (int pass = 0; pass < 2; pass++) {
+		r = open_fd(fd);
+		if (pass)
+			ppf_reader_pass_over(r, 1u << PPF_SEG_KSYMS, UINT64_MAX);
+		nk = ns = 0;
+		while (ppf_reader_next(r, &rec, NULL) == 0) {
+			nk += rec.type == PPF_REC_KSYM;
+			ns += rec.type == PPF_REC_SAMPLE;
+		}
+		CU_ASSERT(ns == 1);
+		CU_ASSERT(nk == (pass ? 0u : 3u));
+		CU_ASSERT(ppf_reader_stats(r)->nr_corrupt == 0);
+		ppf_reader_close(r);
+	}
+	close(fd);
+}
+
 void test_parts__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -257,6 +437,10 @@ void test_parts__register(void)
 		PP_TEST(test_segments_index_or_scan, "parts: the segment list from the index = from the headers"),
 		PP_TEST(test_windows_add_up, "parts: two windows of a reader hold one reader's records"),
 		PP_TEST(test_window_refusals, "parts: a window ending before it starts is refused"),
+		PP_TEST(test_split_shared, "parts: shared out, each thread's share in shrinking parts"),
+		PP_TEST(test_checks_shared, "parts: the checksums one reader found good, by offset"),
+		PP_TEST(test_windows_shared_checks, "parts: a segment another reader checked is not read again"),
+		PP_TEST(test_pass_over, "parts: segments passed over are not read (borrowed kernel symbols)"),
 	};
 	pp_suite_add("parts", tests, PP_ARRAY_SIZE(tests));
 }

@@ -72,6 +72,48 @@ static void test_symbolize__kernel(void)
 	pp_symtab_free(NULL);
 }
 
+/* A borrowed kernel table answers as the owner's; an add makes it the borrower's own. */
+static void test_symbolize__ksyms_lent(void)
+{
+	struct pp_symtab *own = pp_symtab_new(0), *a = pp_symtab_new(0), *b = pp_symtab_new(0);
+	struct pp_sym_res r, o;
+
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(own, KBASE + 0x100, 'T', "schedule", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(own, KBASE, 'T', "_stext", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(own, MBASE, 't', "ext4_init", "ext4"), 0);
+	size_t mem = pp_symtab_mem(own);
+	pp_symtab_ksyms_lend(own);
+	pp_symtab_ksyms_borrow(a, own, mem);
+	pp_symtab_ksyms_borrow(b, own, mem);
+	/* what it is charged for the side-band budget */
+	CU_ASSERT(pp_symtab_mem(a) >= mem);
+	for (uint64_t addr = KBASE - 8; addr < KBASE + 0x200; addr += 8) {
+		bool fo = pp_symtab_lookup_kernel(own, addr, &o);
+		CU_ASSERT_EQUAL(pp_symtab_lookup_kernel(a, addr, &r), fo);
+		CU_ASSERT(!fo || (!strcmp(r.name, o.name) && r.offset == o.offset));
+	}
+	CU_ASSERT(pp_symtab_lookup_kernel(a, MBASE + 4, &r));
+	CU_ASSERT_STRING_EQUAL(r.dso, "[ext4]");
+	/* the owner's names, not copies: one table */
+	CU_ASSERT(pp_symtab_lookup_kernel(own, KBASE + 0x104, &o));
+	CU_ASSERT(pp_symtab_lookup_kernel(a, KBASE + 0x104, &r));
+	CU_ASSERT_PTR_EQUAL(r.name, o.name);
+	/* a borrower that adds: its own copy with the new symbol; the owner and b unchanged */
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(a, KBASE + 0x180, 't', "late_fn", NULL), 0);
+	CU_ASSERT(pp_symtab_lookup_kernel(a, KBASE + 0x190, &r));
+	CU_ASSERT_STRING_EQUAL(r.name, "late_fn");
+	CU_ASSERT(pp_symtab_lookup_kernel(a, KBASE + 0x110, &r));
+	CU_ASSERT_STRING_EQUAL(r.name, "schedule");
+	CU_ASSERT(pp_symtab_lookup_kernel(b, KBASE + 0x190, &r));
+	CU_ASSERT_STRING_EQUAL(r.name, "schedule");
+	CU_ASSERT(pp_symtab_lookup_kernel(own, KBASE + 0x190, &o));
+	CU_ASSERT_STRING_EQUAL(o.name, "schedule");
+	pp_symtab_free(a);
+	pp_symtab_free(b);
+	CU_ASSERT(pp_symtab_lookup_kernel(own, KBASE + 0x100, &o));
+	pp_symtab_free(own);
+}
+
 static const uint8_t BID_A[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3 };
 static const uint8_t BID_B[20] = { 0xca, 0xfe, 0xba, 0xbe, 9 };
 
@@ -469,6 +511,7 @@ void test_symbolize__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_symbolize__kernel, "kernel symbols: order, aliases, modules, tails"),
+		PP_TEST(test_symbolize__ksyms_lent, "kernel symbols lent: the owner's answers, copied on add"),
 		PP_TEST(test_symbolize__dso_and_maps, "DSO symbols through a mapping, unknowns"),
 		PP_TEST(test_symbolize__replaced_maps, "overlapping and replaced mappings"),
 		PP_TEST(test_symbolize__fork_exec, "fork inherits, exec clears, exit keeps"),
