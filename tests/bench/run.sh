@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# run.sh - `make bench`: check the tools, build the helper, run tests/bench/bench.py.
+# run.sh - `make bench`: check the tools, build the helpers, run tests/bench/bench.py.
 #
 # usage: [RUNS=3] [QUICK=1] [BENCH_TOOLS=none,perf,...] sh tests/bench/run.sh [STAGE...]
 # Needs root (tracepoints, tracefs, mount namespaces).  Installs missing Debian packages
 # (linux-perf, trace-cmd, zstd) with apt-get, mounts tracefs if needed, compiles
-# tests/bench/runstat.c into build/bench/runstat, then hands over to bench.py, which writes
-# docs/performance.md and build/bench/results.json.  Stages: see `bench.py --help`.
+# tests/bench/runstat.c and spliceread.c into build/bench/, then hands over to bench.py,
+# which writes docs/performance.md and build/bench/results.json.  Stages: see `bench.py --help`.
 set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,6 +46,8 @@ fi
 
 mkdir -p "$bench_dir"
 ${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -o "$bench_dir/runstat" tests/bench/runstat.c
+${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -O2 -pthread -o "$bench_dir/spliceread" \
+	tests/bench/spliceread.c
 
 # a trace-cmd that dies leaves its events on: switch them off whatever happens
 trap 'echo 0 >/sys/kernel/tracing/events/enable 2>/dev/null || true' EXIT INT TERM
