@@ -503,13 +503,36 @@ def stage_fixed():
 # ---- stage: sysw -----------------------------------------------------------------------------
 # System-wide recording (issue 22): the record stage's workloads with every recorder on every
 # CPU and task, beside the kernel's floor - the events enabled in a tracefs instance nobody
-# reads (tests/bench/floor.sh): what any recorder that keeps every event must pay.
+# reads (tests/bench/floor.sh): what any recorder that keeps every event must pay - and the
+# least a reader of that instance can add to it: one thread per CPU splicing the rings' pages
+# into /dev/null (tests/bench/spliceread.c, built by run.sh): what any reader must pay.
 FLOOR = os.path.join(HERE, 'floor.sh')
+SPLICEREAD = os.path.join(BENCH_DIR, 'spliceread')
 SYSW_RUNS = int(os.environ.get('SYSW_RUNS') or (3 if QUICK else 9))
 
 
 def floor_argv(events, out, load):
     return ['env', 'EVENTS=' + ' '.join(events), 'sh', FLOOR] + load
+
+
+def splice_argv(events, out, load):
+    return ['env', 'EVENTS=' + ' '.join(events), SPLICEREAD] + load
+
+
+SPLICEREAD_RE = re.compile(r'^SPLICEREAD (.*)$', re.M)
+
+
+def splice_stats(err):
+    """The last SPLICEREAD line of spliceread's stderr: events and lost (the rings' own
+    counts), pages, splice() calls that moved pages and that came back empty; {} if there
+    is none."""
+    m = list(SPLICEREAD_RE.finditer(err))
+    if not m:
+        return {}
+    kv = parse_kv(m[-1].group(1))
+    return dict(events=int(kv['events']), lost=int(kv['lost']),
+                pages=int(kv['pages']) + int(kv['partial_pages']), splices=int(kv['splices']),
+                empty_splices=int(kv['empty']))
 
 
 def tc_sys_argv(events, out, load):
@@ -530,6 +553,8 @@ def pp_sys_argv(events, out, load):
 SYSW_TOOLS = [
     dict(name='none', argv=None),
     dict(name='floor', argv=floor_argv, suffix=None, stats=None, needs=FLOOR),
+    dict(name='splice reader', argv=splice_argv, suffix=None, stats=None, errstats=splice_stats,
+         needs=SPLICEREAD),
     dict(name='trace-cmd -a', argv=tc_sys_argv, suffix='sys-tc.dat', stats=tc_stats,
          needs='trace-cmd'),
     dict(name='perf -a', argv=perf_sys_argv, suffix='sys-perf.data', stats=perf_stats,
@@ -540,10 +565,14 @@ SYSW_TOOLS = [
 
 
 def sysw_once(tool, wl, wname, run):
-    if tool['argv'] is not None and not tool.get('suffix'):   # the floor: no capture
+    if tool['argv'] is not None and not tool.get('suffix'):   # floor, splice reader: no capture
         settle()
-        return run_row(measure(tool['argv'](wl['events'], None, wl['argv']),
-                               f'sysw-{wname}-floor-{run}'), tool)
+        r = measure(tool['argv'](wl['events'], None, wl['argv']),
+                    f'sysw-{wname}-{tool["name"].replace(" ", "-")}-{run}')
+        row = run_row(r, tool)
+        if 'failed' not in row and tool.get('errstats'):
+            row.update(tool['errstats'](r['err']))
+        return row
     return record_once(tool, wl, wname, run)
 
 
@@ -1192,9 +1221,10 @@ def tools_table(w, first, cols, titles=None):
     return md_table([first] + [titles.get(c, c) for c in cols], rows)
 
 
-def paired_line(w, a='pp-record', b='trace-cmd'):
-    """@a against @b round by round: each round runs the tools one after the other, so the
-    ratio of their workload times in one round shares that minute's speed of the VM."""
+def paired_line(w, a='pp-record', b='trace-cmd', b_label=None):
+    """@a against @b (called @b_label in the text, if given) round by round: each round runs
+    the tools one after the other, so the ratio of their workload times in one round shares
+    that minute's speed of the VM."""
     ra = w['tools'].get(a, {}).get('runs') or []
     rb = w['tools'].get(b, {}).get('runs') or []
     ratios = sorted(x['wl_wall'] / y['wl_wall'] for x, y in zip(ra, rb)
@@ -1202,7 +1232,7 @@ def paired_line(w, a='pp-record', b='trace-cmd'):
     if len(ratios) < 3:
         return None
     n = len(ratios)
-    return (f'{a} against {b}, round by round: workload time ratio median '
+    return (f'{a} against {b_label or b}, round by round: workload time ratio median '
             f'{statistics.median(ratios):.3f} (quartiles {ratios[n // 4]:.3f}-'
             f'{ratios[(3 * n) // 4]:.3f}); {a} faster in {sum(r < 1 for r in ratios)} of {n} '
             f'rounds.')
@@ -1263,8 +1293,11 @@ def render_sysw(res):
         return '_not run yet_'
     parts = [f'RUNS={sw["runs"]}{" QUICK" if sw["quick"] else ""}, interleaved; cells are '
              'median (min). Every recorder records every CPU and task; `floor` is the events '
-             'enabled in a tracefs instance nobody reads (tests/bench/floor.sh). slowdown as in '
-             'the record tables; vs floor = slowdown / the floor\'s slowdown (medians).']
+             'enabled in a tracefs instance nobody reads (tests/bench/floor.sh); `splice '
+             'reader` is the same instance with one thread per CPU splicing its pages into '
+             '/dev/null (tests/bench/spliceread.c; events and lost are its rings\' counts). '
+             'slowdown as in the record tables; vs floor = slowdown / the floor\'s slowdown '
+             '(medians).']
     targets = []
     for wname, w in sw['workloads'].items():
         parts.append(workload_head(w))
@@ -1283,8 +1316,11 @@ def render_sysw(res):
                 cells['events'] = cells['lost'] = '-'
             rows.append([tname] + [cells[c] for c in SYSW_COLS])
         parts.append(md_table(['tool'] + SYSW_COLS, rows))
-        for b in ('floor', 'trace-cmd -a'):
-            line = paired_line(w, 'pp-record -a', b)
+        for a, b, label in (('splice reader', 'floor', None),
+                            ('pp-record -a', 'floor', None),
+                            ('pp-record -a', 'splice reader', 'the splice reader'),
+                            ('pp-record -a', 'trace-cmd -a', None)):
+            line = paired_line(w, a, b, label)
             if line:
                 parts.append(line)
         pf = paired_median(w, 'pp-record -a', 'floor')
