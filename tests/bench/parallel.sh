@@ -27,8 +27,8 @@ work=$BENCH_DIR/parallel
 mkdir -p "$work"
 cd "$work" || exit 1
 [ "$(id -u)" = 0 ] || { bench_emit bench=parallel status=skipped reason="needs root"; exit 0; }
-n_ctx=${N_CTXSW:-500000}
-n_sys=${N_SYSCALLS:-1500000}
+n_ctx=${N_CTXSW:-600000}
+n_sys=${N_SYSCALLS:-1800000}
 burn_s=${BURN_S:-8}
 if [ -n "$QUICK" ]; then
 	n_ctx=50000 n_sys=150000 burn_s=2
