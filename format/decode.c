@@ -592,6 +592,28 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.index.last_ns = rec->u.index.first_ns + rb_varint(r);
 		rec->u.index.nr_records = rb_varint32(r);
 		break;
+	case PPF_REC_DIGEST_SEG: {
+		struct ppf_digest_entry *e = &rec->u.digest;
+		uint64_t span;
+
+		e->csize = rb_varint32(r);
+		e->payload_crc = rb_varint32(r);
+		e->first_ns = rb_varint(r);
+		span = rb_varint(r);
+		e->nr_records = rb_varint32(r);
+		e->nr_samples = rb_varint32(r);
+		e->nr_stacks = rb_varint32(r);
+		e->nr_copied = rb_varint32(r);
+		if (span > UINT64_MAX - e->first_ns)
+			return PP_EBAD_RECORD;
+		e->last_ns = e->first_ns + span;
+		if (d->digest && !r->bad) {
+			/* the copies after it decode as a segment of their own */
+			d->last_ns = e->first_ns;
+			ppf_ctrtab_reset(&d->ctr);
+		}
+		break;
+	}
 	case PPF_REC_COMM:
 		rec->u.comm.time_ns = rec->time_ns;
 		rec->u.comm.pid = rb_varint32(r);

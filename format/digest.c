@@ -13,6 +13,9 @@
  * Not here: where digests go in the file (writer.c), which digest a segment's
  * entry is looked for in (reader.c).  docs/capture-format.md "Side-band digests".
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "format/internal.h"
 
 int ppf_digest_copy(struct ppf_digest_w *d, uint8_t type, uint64_t t_ns, uint64_t seg_first_ns,
@@ -83,109 +86,171 @@ void ppf_digest_w_release(struct ppf_digest_w *d)
 
 /* --- reading ---------------------------------------------------------------- */
 
-/* Order of ppf_digest_find()'s binary search. */
-static int grp_cmp(const void *a, const void *b)
-{
-	const struct ppf_digest_grp *x = a, *y = b;
+/* @a's field @f against @b's, as a comparison returns it (when they differ). */
+#define CMP_FIELD(a, b, f)                                   \
+	do {                                                 \
+		if ((a)->f != (b)->f)                        \
+			return (a)->f < (b)->f ? -1 : 1;     \
+	} while (0)
 
-	if (x->crc != y->crc)
-		return x->crc < y->crc ? -1 : 1;
-	if (x->csize != y->csize)
-		return x->csize < y->csize ? -1 : 1;
-	if (x->first_ns != y->first_ns)
-		return x->first_ns < y->first_ns ? -1 : 1;
+int ppf_digest_entry_cmp(const struct ppf_digest_entry *a, const struct ppf_digest_entry *b)
+{
+	CMP_FIELD(a, b, payload_crc);	/* the most telling first */
+	CMP_FIELD(a, b, csize);
+	CMP_FIELD(a, b, first_ns);
+	CMP_FIELD(a, b, last_ns);
+	CMP_FIELD(a, b, nr_records);
+	CMP_FIELD(a, b, nr_samples);
 	return 0;
 }
 
-/* A group's copies, decoded as a reader would: what a skim of its segment could hand out. */
-static int grp_check(const struct ppf_digest_grp *g, struct ppf_decoder *dec)
+/* Order of ppf_digest_find()'s binary search. */
+static int grp_cmp(const void *a, const void *b)
 {
+	return ppf_digest_entry_cmp(&((const struct ppf_digest_grp *)a)->e,
+				    &((const struct ppf_digest_grp *)b)->e);
+}
+
+/* Why a digest is not to be used, into @why when there is one. Return: PP_EBAD_RECORD. */
+static int refuse(char *why, size_t whysz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int refuse(char *why, size_t whysz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && whysz) {
+		va_start(ap, fmt);
+		vsnprintf(why, whysz, fmt, ap);
+		va_end(ap);
+	}
+	return PP_EBAD_RECORD;
+}
+
+/* The entry's own fields, as a part checks them before it believes its copies. */
+static int entry_check(const struct ppf_digest_entry *e, size_t i, char *why, size_t whysz)
+{
+	uint64_t sum = (uint64_t)e->nr_samples + e->nr_stacks + e->nr_copied;
+
+	if (e->csize > PPF_SEG_MAX_COMP)
+		return refuse(why, whysz, "entry %zu: csize %u is over the limit of a segment (%u)",
+			      i, e->csize, (unsigned)PPF_SEG_MAX_COMP);
+	if (sum != e->nr_records)
+		return refuse(why, whysz, "entry %zu: nr_samples %u + nr_stacks %u + nr_copied %u "
+			      "is not nr_records %u", i, e->nr_samples, e->nr_stacks, e->nr_copied,
+			      e->nr_records);
+	if (e->nr_records == e->nr_samples)
+		return refuse(why, whysz, "entry %zu: a segment of samples only (%u records) has "
+			      "no entry", i, e->nr_records);
+	return 0;
+}
+
+/*
+ * Walk a digest's payload as the decoder reads it (each DIGEST_SEG restarts the
+ * times and COUNTER bases, dec.digest) and check it whole; the entries go into
+ * *@out in file order.  The first check that fails is said in @why.
+ */
+static int digest_walk(const uint8_t *data, size_t len, struct ppf_digest_grp **out,
+		       size_t *nr_out, char *why, size_t whysz)
+{
+	struct ppf_digest_grp *v = NULL, *g = NULL;
+	struct ppf_decoder dec = { 0 };
 	struct ppf_record rec;
-	uint64_t n = 0;
+	size_t nr = 0, cap = 0;
+	uint32_t copies = 0;	/* of the entry g, so far */
 	int rc;
 
-	ppf_decoder_reset(dec, g->data, g->len, g->first_ns, 0);
-	while ((rc = ppf_decoder_next(dec, &rec)) == 0) {
-		if (rec.type == PPF_REC_SAMPLE || rec.type == PPF_REC_STACK ||
-		    rec.type == PPF_REC_DIGEST_SEG)
-			return PP_EBAD_RECORD;
+	*out = NULL;
+	*nr_out = 0;
+	ppf_decoder_reset(&dec, data, len, 0, 0);
+	dec.digest = true;
+	for (;;) {
+		const uint8_t *at = dec.in.p;
+
+		rc = ppf_decoder_next(&dec, &rec);
+		if (rc == -ENOMEM)
+			goto out;
+		if (rc != 0 && rc != PPF_END) {
+			rc = refuse(why, whysz, "%s at byte %zu (entry %zu): %s", g ? "a copy" : "a record",
+				    (size_t)(at - data), nr, pp_strerror(rc));
+			goto out;
+		}
+		if (rc == PPF_END || rec.type == PPF_REC_DIGEST_SEG) {
+			if (g) {	/* the entry before ends here */
+				g->len = (size_t)(at - g->data);
+				if (copies != g->e.nr_copied) {
+					rc = refuse(why, whysz, "entry %zu: %u copies follow it, "
+						    "nr_copied says %u", nr, copies, g->e.nr_copied);
+					goto out;
+				}
+			}
+			if (rc == PPF_END)
+				break;
+			if (nr == PPF_DIGEST_MAX_SEGS) {
+				rc = refuse(why, whysz, "more than %d entries", PPF_DIGEST_MAX_SEGS);
+				goto out;
+			}
+			if ((rc = entry_check(&rec.u.digest, nr + 1, why, whysz)))
+				goto out;
+			if (nr == cap) {
+				size_t c = cap ? 2 * cap : 16;
+				struct ppf_digest_grp *p = realloc(v, c * sizeof(*p));
+
+				if (!p) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				v = p;
+				cap = c;
+			}
+			g = &v[nr++];
+			*g = (struct ppf_digest_grp){ .e = rec.u.digest, .data = dec.in.p, .len = 0 };
+			copies = 0;
+			continue;
+		}
+		/* a copy: what a skim of its segment could hand out */
+		if (!g) {
+			rc = refuse(why, whysz, "a record of type 0x%02x before any entry", rec.type);
+			goto out;
+		}
+		if (rec.type == PPF_REC_SAMPLE || rec.type == PPF_REC_STACK) {
+			rc = refuse(why, whysz, "entry %zu: copy %u is a %s, not side band", nr,
+				    copies + 1, rec.type == PPF_REC_SAMPLE ? "SAMPLE" : "STACK");
+			goto out;
+		}
 		if (rec.type >= PPF_REC_TIMED_FIRST && rec.type <= PPF_REC_TIMED_LAST &&
-		    (rec.time_ns < g->first_ns || rec.time_ns > g->last_ns))
-			return PP_EBAD_RECORD;
-		n++;
+		    (rec.time_ns < g->e.first_ns || rec.time_ns > g->e.last_ns)) {
+			rc = refuse(why, whysz, "entry %zu: copy %u at %llu is outside the "
+				    "segment's %llu..%llu", nr, copies + 1,
+				    (unsigned long long)rec.time_ns, (unsigned long long)g->e.first_ns,
+				    (unsigned long long)g->e.last_ns);
+			goto out;
+		}
+		copies++;
 	}
-	if (rc != PPF_END)
-		return rc;
-	return n == g->nr_copied ? 0 : PP_EBAD_RECORD;
+	*out = v;
+	*nr_out = nr;
+	v = NULL;
+	rc = 0;
+out:
+	ppf_decoder_release(&dec);
+	free(v);
+	return rc;
 }
 
 int ppf_digest_parse(const uint8_t *data, size_t len, struct ppf_digest_grp **out, size_t *nr_out)
 {
-	struct ppf_rbuf in = { data, data + len, false, false };
-	struct ppf_digest_grp *v = NULL, *g = NULL;
-	struct ppf_decoder dec = { 0 };
-	size_t nr = 0, cap = 0;
-	int rc = 0;
+	int rc = digest_walk(data, len, out, nr_out, NULL, 0);
 
-	*out = NULL;
-	*nr_out = 0;
-	while (in.p < in.end) {
-		uint8_t type = rb_u8(&in);
-		uint64_t n = rb_varint(&in);
-		const uint8_t *body = in.bad || n > (uint64_t)(in.end - in.p) ? NULL : rb_bytes(&in, n);
+	if (!rc && *nr_out)	/* an empty digest: NULL, which qsort() may not be given */
+		qsort(*out, *nr_out, sizeof(**out), grp_cmp);
+	return rc;
+}
 
-		if (!body)
-			goto bad;
-		if (type != PPF_REC_DIGEST_SEG) {
-			if (!g)
-				goto bad;	/* a copy before any entry */
-			g->len = (size_t)(body + n - g->data);
-			continue;
-		}
-		if (nr == PPF_DIGEST_MAX_SEGS)
-			goto bad;
-		if (nr == cap) {
-			size_t c = cap ? 2 * cap : 16;
-			struct ppf_digest_grp *p = realloc(v, c * sizeof(*p));
+int ppf_digest_check(const uint8_t *data, size_t size, char *why, size_t whysz)
+{
+	struct ppf_digest_grp *v;
+	size_t nr;
+	int rc = digest_walk(data, size, &v, &nr, why, whysz);
 
-			if (!p) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			v = p;
-			cap = c;
-		}
-		struct ppf_rbuf e = { body, body + n, false, false };
-		uint64_t csize = rb_varint(&e), crc = rb_varint(&e), first = rb_varint(&e);
-		uint64_t span = rb_varint(&e), nrec = rb_varint(&e), nsamp = rb_varint(&e);
-		uint64_t nstk = rb_varint(&e), ncopy = rb_varint(&e);
-
-		/* trailing fields of a newer minor version are allowed, as in any record */
-		if (e.bad || csize > PPF_SEG_MAX_COMP || crc > UINT32_MAX || span > UINT64_MAX - first ||
-		    nrec > UINT32_MAX || nsamp > UINT32_MAX || nstk > UINT32_MAX || ncopy > UINT32_MAX ||
-		    nsamp + nstk + ncopy != nrec || nrec == nsamp)
-			goto bad;
-		g = &v[nr++];
-		*g = (struct ppf_digest_grp){
-			.first_ns = first, .last_ns = first + span, .csize = (uint32_t)csize,
-			.crc = (uint32_t)crc, .nr_records = (uint32_t)nrec,
-			.nr_samples = (uint32_t)nsamp, .nr_copied = (uint32_t)ncopy,
-			.data = in.p, .len = 0,
-		};
-	}
-	for (size_t i = 0; i < nr; i++)
-		if ((rc = grp_check(&v[i], &dec)) != 0)
-			goto bad;
-	if (nr)		/* an empty digest: v is NULL, which qsort() may not be given */
-		qsort(v, nr, sizeof(*v), grp_cmp);
-	*out = v;
-	*nr_out = nr;
-	v = NULL;
-	goto out;
-bad:
-	rc = rc == -ENOMEM ? rc : PP_EBAD_RECORD;
-out:
-	ppf_decoder_release(&dec);
 	free(v);
 	return rc;
 }
@@ -193,21 +258,10 @@ out:
 const struct ppf_digest_grp *ppf_digest_find(const struct ppf_digest_grp *v, size_t nr,
 					     const struct ppf_seg_hdr *h)
 {
-	struct ppf_digest_grp key = { .crc = h->payload_crc, .csize = h->csize,
-				      .first_ns = h->first_ns };
-	size_t lo = 0, hi = nr;
+	struct ppf_digest_grp key = { .e = {
+		.csize = h->csize, .payload_crc = h->payload_crc, .first_ns = h->first_ns,
+		.last_ns = h->last_ns, .nr_records = h->nr_records, .nr_samples = h->nr_samples,
+	} };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (grp_cmp(&v[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < nr && grp_cmp(&v[lo], &key) == 0; lo++)
-		if (v[lo].last_ns == h->last_ns && v[lo].nr_records == h->nr_records &&
-		    v[lo].nr_samples == h->nr_samples)
-			return &v[lo];
-	return NULL;
+	return nr ? bsearch(&key, v, nr, sizeof(*v), grp_cmp) : NULL;	/* v may be NULL */
 }

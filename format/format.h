@@ -270,6 +270,18 @@ struct ppf_counter {
 	const struct ppf_counter_val *v;
 };
 
+/*
+ * PPF_REC_DIGEST_SEG: one entry of a DIGEST segment, naming an EVENTS segment by the
+ * fields of its header (not by seq or offset); nr_copied copies of its side band follow.
+ */
+struct ppf_digest_entry {
+	uint32_t csize, payload_crc;
+	uint64_t first_ns, last_ns;
+	uint32_t nr_records, nr_samples;
+	uint32_t nr_stacks;		/* its STACK records */
+	uint32_t nr_copied;		/* the copies after this record */
+};
+
 struct ppf_index_entry {
 	uint64_t offset;
 	uint32_t kind;
@@ -302,6 +314,7 @@ struct ppf_record {
 		struct ppf_sideband sideband;
 		struct ppf_counter counter;
 		struct ppf_index_entry index;
+		struct ppf_digest_entry digest;
 	} u;
 };
 
@@ -415,6 +428,15 @@ int ppf_writer_begin(struct ppf_writer *w, enum ppf_seg_kind kind) PP_MUST_CHECK
 /** ppf_writer_flush() - close the open segment now (pipe latency, reorder flush). */
 int ppf_writer_flush(struct ppf_writer *w) PP_MUST_CHECK;
 
+/**
+ * ppf_writer_flush_digest() - close the open segment and write the DIGEST of the EVENTS
+ * segments since the last one now (none: nothing), rather than after digest_segs more or
+ * at close: what a sink that is copied out in the middle (a flight recorder's dump)
+ * needs for its last segments
+ * Return: 0 or a negative code.
+ */
+int ppf_writer_flush_digest(struct ppf_writer *w) PP_MUST_CHECK;
+
 /** ppf_writer_tick() - close the open segment if it is older than seg_max_age_ns. */
 int ppf_writer_tick(struct ppf_writer *w) PP_MUST_CHECK;
 
@@ -485,6 +507,12 @@ enum ppf_reader_flags {
 	 * Same records, problems and stats, in the same order, as without.
 	 */
 	PPF_READ_AHEAD = 1 << 2,
+	/*
+	 * ppf_reader_next() hands out the records of DIGEST segments too, instead of
+	 * passing them over: for each entry a DIGEST_SEG record (rec->u.digest), then
+	 * its copies with their times (pp-analyze dump).
+	 */
+	PPF_READ_DIGESTS = 1 << 3,
 };
 
 struct ppf_file_info {
@@ -501,6 +529,7 @@ struct ppf_problem {
 	uint64_t offset;		/* file offset of the segment header */
 	int err;			/* PP_EBAD_CRC, PP_EBAD_ZSTD, PP_ETRUNCATED, ... */
 	uint32_t nr_records;		/* records lost with it, when the header was trusted */
+	uint32_t kind;			/* its kind, when the header was trusted; else 0 */
 };
 
 struct ppf_read_stats {
@@ -532,6 +561,7 @@ struct ppf_segment {
 	uint64_t first_ns, last_ns;
 	uint32_t csize, usize;
 	uint32_t nr_records, nr_samples;
+	uint32_t payload_crc;		/* as in its header (what a digest's entry names) */
 	const uint8_t *data;		/* usize bytes, borrowed until the next segment */
 };
 
@@ -621,7 +651,8 @@ int ppf_reader_set_window(struct ppf_reader *r, uint64_t from, uint64_t to) PP_M
  * An EVENTS segment before the window whose entry the first DIGEST after it holds, and
  * whose header and payload checksum agree with it, is not decompressed: its side-band
  * records come from the digest.  Anything else about it is read as without.  A reader
- * never uses digests otherwise: ppf_reader_next() passes DIGEST segments over unread.
+ * never uses digests otherwise: ppf_reader_next() passes DIGEST segments over unread
+ * (unless PPF_READ_DIGESTS).
  * Return: 0 or -ENOMEM.
  */
 int ppf_reader_set_digests(struct ppf_reader *r, const struct ppf_index_entry *segs,
@@ -680,6 +711,25 @@ uint32_t ppf_crc32c(uint32_t crc, const void *buf, size_t len);
 typedef int (*ppf_record_fn)(const struct ppf_record *rec, void *arg);
 int ppf_segment_decode(const uint8_t *data, size_t size, uint64_t first_ns, uint32_t seg_flags,
 		       ppf_record_fn cb, void *arg) PP_MUST_CHECK;
+
+/**
+ * ppf_digest_check() - whether a part of a parallel read would use a DIGEST segment
+ * (docs/capture-format.md "Side-band digests": every check after its checksum's and its
+ * zstd frame's, which the reader makes)
+ * @data, @size: its decompressed payload (a DIGEST segment's data from the reader)
+ * @why: receives, when it would not be used, the first check it fails
+ *       ("entry 3: 4 copies follow it, nr_copied says 5")
+ * Return: 0, PP_EBAD_RECORD (not used: @why says why) or -ENOMEM.
+ */
+int ppf_digest_check(const uint8_t *data, size_t size, char *why, size_t whysz) PP_MUST_CHECK;
+
+/**
+ * ppf_digest_entry_cmp() - an order of digest entries by the six header fields that name
+ * their segment (csize, payload_crc, first_ns, last_ns, nr_records, nr_samples; not
+ * nr_stacks or nr_copied): 0 when @a and @b name the same segment
+ * Return: <0, 0 or >0, as qsort() and bsearch() want.
+ */
+int ppf_digest_entry_cmp(const struct ppf_digest_entry *a, const struct ppf_digest_entry *b);
 
 /** ppf_kind_name() - "events", "meta", ... for a segment kind. */
 const char *ppf_kind_name(uint32_t kind);

@@ -313,6 +313,12 @@ struct ppf_decoder {
 	 * STACK records they would use; every other record is decoded.
 	 */
 	bool skim;
+	/*
+	 * A DIGEST segment's payload: each DIGEST_SEG record starts its copies' times
+	 * at its first_ns and empties the COUNTER bases (digest.c); elsewhere the
+	 * record changes nothing.
+	 */
+	bool digest;
 };
 
 void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, uint64_t first_ns,
@@ -346,9 +352,8 @@ void ppf_digest_w_release(struct ppf_digest_w *d);
 
 /* One entry of a digest read back: an EVENTS segment's header fields and its copies. */
 struct ppf_digest_grp {
-	uint64_t first_ns, last_ns;
-	uint32_t csize, crc, nr_records, nr_samples, nr_copied;
-	const uint8_t *data;		/* the copies: records with their dt, from first_ns */
+	struct ppf_digest_entry e;	/* its DIGEST_SEG */
+	const uint8_t *data;		/* the copies: records with their dt, from e.first_ns */
 	size_t len;
 };
 

@@ -21,7 +21,8 @@
  * anything else about it - a bad header, a cut, a CRC failure - is left in
  * the input for the next call to meet exactly as it would without.
  *
- * DIGEST segments are passed over unread by ppf_reader_next(); before a
+ * DIGEST segments are passed over unread by ppf_reader_next() (handed out,
+ * entries and copies, with PPF_READ_DIGESTS: pp-analyze dump); before a
  * window (ppf_reader_set_window()) with the digests' offsets given
  * (ppf_reader_set_digests()), an EVENTS segment that the first digest after
  * it describes is read (its checksum) but not decompressed: its side band
@@ -95,12 +96,20 @@ static void set_msg(struct ppf_reader *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void problem(struct ppf_reader *r, uint64_t seq, uint64_t off, int err, uint32_t nr)
+/* Records lost with a skipped segment of header @h: a digest's are copies, none lost. */
+static uint32_t lost(const struct ppf_seg_hdr *h)
+{
+	return h->kind == PPF_SEG_DIGEST ? 0 : h->nr_records;
+}
+
+/* A problem at @off: @kind 0 when the header there is not trusted. */
+static void problem(struct ppf_reader *r, uint64_t seq, uint64_t off, int err, uint32_t nr,
+		    uint32_t kind)
 {
 	if (off < r->win_from)
 		return;		/* before the window: the reader of that part reports it */
 	if (r->stats.nr_problems < MAX_PROBLEMS) {
-		r->problems[r->stats.nr_problems++] = (struct ppf_problem){ seq, off, err, nr };
+		r->problems[r->stats.nr_problems++] = (struct ppf_problem){ seq, off, err, nr, kind };
 		r->stats.problems = r->problems;
 	}
 	if (err != PP_ETRUNCATED) {
@@ -463,7 +472,7 @@ static int end_of_data(struct ppf_reader *r, size_t avail)
 	r->stats.truncated = true;
 	r->stats.cut_mid_segment = true;
 	r->stats.truncated_at = r->pos;
-	problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, r->pos, PP_ETRUNCATED, 0);
+	problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, r->pos, PP_ETRUNCATED, 0, 0);
 	return (r->flags & PPF_READ_STRICT) ? PP_ETRUNCATED : PPF_END;
 }
 
@@ -509,7 +518,7 @@ static void read_ahead(struct ppf_reader *r)
 	    ppf_seg_hdr_decode(r->ibuf + r->ioff, &h) || !(h.flags & PPF_SEGF_ZSTD) ||
 	    (size_t)PPF_SEG_HDR_SZ + h.csize > IBUF_SZ ||
 	    (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) ||
-	    (r->records && h.kind == PPF_SEG_DIGEST) ||
+	    (r->records && h.kind == PPF_SEG_DIGEST && !(r->flags & PPF_READ_DIGESTS)) ||
 	    (r->nr_dig && h.kind == PPF_SEG_EVENTS && r->pos < r->win_from))
 		return;
 	if (in_fill(r, PPF_SEG_HDR_SZ + h.csize) < PPF_SEG_HDR_SZ + h.csize)
@@ -551,7 +560,7 @@ static int segment_out(struct ppf_reader *r, const struct ppf_seg_hdr *h, uint64
 		.kind = h->kind, .flags = h->flags, .seq = h->seq, .offset = off,
 		.first_ns = h->first_ns, .last_ns = h->last_ns, .csize = h->csize,
 		.usize = h->usize, .nr_records = h->nr_records, .nr_samples = h->nr_samples,
-		.data = data,
+		.payload_crc = h->payload_crc, .data = data,
 	};
 	r->stats.nr_segments++;
 	r->stats.raw_bytes += h->usize;
@@ -679,7 +688,7 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 		if (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns) {
 			/* seeking began after it was read: skipped, as the loop would have */
 		} else if (ZSTD_isError(got) || got != h.usize) {
-			problem(r, h.seq, r->next_off, PP_EBAD_ZSTD, h.nr_records);
+			problem(r, h.seq, r->next_off, PP_EBAD_ZSTD, lost(&h), h.kind);
 			if (r->flags & PPF_READ_STRICT)
 				return PP_EBAD_ZSTD;
 		} else {
@@ -709,7 +718,7 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 		uint64_t off = r->pos;
 		rc = ppf_seg_hdr_decode(r->ibuf + r->ioff, &h);
 		if (rc) {
-			problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, off, rc, 0);
+			problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, off, rc, 0, 0);
 			if (r->flags & PPF_READ_STRICT)
 				return rc;
 			resync(r);
@@ -736,12 +745,11 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 			r->stats.truncated = true;
 			r->stats.truncated_at = off;
 			r->done = true;
-			problem(r, h.seq, off, PP_ETRUNCATED, h.nr_records);
+			problem(r, h.seq, off, PP_ETRUNCATED, h.nr_records, h.kind);
 			return (r->flags & PPF_READ_STRICT) ? PP_ETRUNCATED : PPF_END;
 		}
 		if (ppf_crc32c(0, r->payload.data, h.csize) != h.payload_crc) {
-			/* a digest's records are copies: none lost with it */
-			problem(r, h.seq, off, PP_EBAD_CRC, h.kind == PPF_SEG_DIGEST ? 0 : h.nr_records);
+			problem(r, h.seq, off, PP_EBAD_CRC, lost(&h), h.kind);
 			if (r->flags & PPF_READ_STRICT)
 				return PP_EBAD_CRC;
 			continue;
@@ -749,7 +757,7 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 		if (r->checks)
 			ppf_checks_pass(r->checks, off);
 		/* a digest, to a reader of records: for parts (below), checked and passed over */
-		if (h.kind == PPF_SEG_DIGEST && r->records) {
+		if (h.kind == PPF_SEG_DIGEST && r->records && !(r->flags & PPF_READ_DIGESTS)) {
 			r->stats.nr_digests++;
 			r->stats.raw_bytes += h.usize;
 			r->stats.comp_bytes += PPF_SEG_HDR_SZ + h.csize;
@@ -780,7 +788,7 @@ int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out
 									  r->payload.data, h.csize)
 						    : (size_t)-1;
 			if (ZSTD_isError(got) || got != h.usize) {
-				problem(r, h.seq, off, PP_EBAD_ZSTD, h.nr_records);
+				problem(r, h.seq, off, PP_EBAD_ZSTD, lost(&h), h.kind);
 				if (r->flags & PPF_READ_STRICT)
 					return PP_EBAD_ZSTD;
 				continue;
@@ -809,12 +817,14 @@ static int __attribute__((noinline)) reader_next_slow(struct ppf_reader *r, stru
 				if (rc)
 					return rc;
 				/* the index is the reader's own; unknown kinds are for newer readers */
-				if (s->kind == PPF_SEG_INDEX || s->kind > PPF_SEG_INDEX || s->kind == 0)
+				if (s->kind == PPF_SEG_INDEX || s->kind == 0 ||
+				    (s->kind > PPF_SEG_INDEX && s->kind != PPF_SEG_DIGEST))
 					continue;
 				ppf_decoder_reset(&r->dec, s->data, s->usize, s->first_ns, s->flags);
 				/* s->data is r->raw or r->payload: ours, rewritten by the next segment */
 				r->dec.xor_in_place = true;
 				r->dec.skim = s->kind == PPF_SEG_EVENTS && s->offset < r->win_from;
+				r->dec.digest = s->kind == PPF_SEG_DIGEST;	/* PPF_READ_DIGESTS */
 				r->in_seg = true;
 			}
 			rc = ppf_decoder_next(&r->dec, rec);
@@ -831,7 +841,8 @@ static int __attribute__((noinline)) reader_next_slow(struct ppf_reader *r, stru
 			continue;
 		if (rc == -ENOMEM)
 			return rc;
-		problem(r, r->seg.seq, r->seg.offset, rc == PP_ELIMIT ? PP_ELIMIT : PP_EBAD_RECORD, 0);
+		problem(r, r->seg.seq, r->seg.offset, rc == PP_ELIMIT ? PP_ELIMIT : PP_EBAD_RECORD, 0,
+			r->seg.kind);
 		if (r->flags & PPF_READ_STRICT)
 			return rc;
 	}

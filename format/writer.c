@@ -13,7 +13,7 @@
  * match: both exploit the repetition of traces and both reset per segment.
  * The side band of each EVENTS segment is copied as it is written into a
  * DIGEST segment (digest.c), written after every digest_segs of them, before
- * a copied segment and at close.
+ * a copied segment, at close and when asked (ppf_writer_flush_digest()).
  * Not here: decoding (decode.c) or reading files (reader.c).
  */
 #include <fcntl.h>
@@ -445,6 +445,13 @@ int ppf_writer_begin(struct ppf_writer *w, enum ppf_seg_kind kind)
 int ppf_writer_flush(struct ppf_writer *w)
 {
 	return w->err ? w->err : segment_close(w);
+}
+
+int ppf_writer_flush_digest(struct ppf_writer *w)
+{
+	int rc = w->err ? w->err : segment_close(w);
+
+	return rc ? rc : digest_emit(w);
 }
 
 int ppf_writer_tick(struct ppf_writer *w)

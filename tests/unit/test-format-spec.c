@@ -568,15 +568,30 @@ static int dg_collect(const struct ppf_record *r, void *arg)
 	return 0;
 }
 
-/* Whether ppf_digest_parse() takes @b (and frees what it made). */
-static bool dg_parses(const uint8_t *b, size_t n)
+/*
+ * Whether ppf_digest_parse() takes @b (and frees what it made); ppf_digest_check() must
+ * agree, and say why not in a message holding @why (NULL: any).
+ */
+static bool dg_refused_why(const uint8_t *b, size_t n, const char *why)
 {
 	struct ppf_digest_grp *g = NULL;
+	char msg[256] = "";
 	size_t nr;
 	int rc = ppf_digest_parse(b, n, &g, &nr);
+	int crc = ppf_digest_check(b, n, msg, sizeof(msg));
 
 	free(g);
-	return rc == 0;
+	CU_ASSERT_EQUAL(rc, crc);
+	if (rc && why && !strstr(msg, why)) {
+		fprintf(stderr, "digest refused with '%s', not '%s'\n", msg, why);
+		CU_FAIL("the reason");
+	}
+	return rc != 0;
+}
+
+static bool dg_parses(const uint8_t *b, size_t n)
+{
+	return !dg_refused_why(b, n, NULL);
 }
 
 /*
@@ -609,9 +624,10 @@ static void test_spec__digest(void)
 	CU_ASSERT_STRING_EQUAL(ppf_kind_name(PPF_SEG_DIGEST), "digest");
 	CU_ASSERT_EQUAL_FATAL(ppf_digest_parse(dg, sizeof(dg), &g, &nr), 0);
 	CU_ASSERT_EQUAL_FATAL(nr, 1);
-	CU_ASSERT(g[0].first_ns == 1000 && g[0].last_ns == 1500 && g[0].csize == 100 &&
-		  g[0].crc == 0x12345678 && g[0].nr_records == 5 && g[0].nr_samples == 2 &&
-		  g[0].nr_copied == 2 && g[0].data == dg + 16 && g[0].len == sizeof(dg) - 16);
+	CU_ASSERT(g[0].e.first_ns == 1000 && g[0].e.last_ns == 1500 && g[0].e.csize == 100 &&
+		  g[0].e.payload_crc == 0x12345678 && g[0].e.nr_records == 5 &&
+		  g[0].e.nr_samples == 2 && g[0].e.nr_stacks == 1 && g[0].e.nr_copied == 2 &&
+		  g[0].data == dg + 16 && g[0].len == sizeof(dg) - 16);
 	CU_ASSERT(ppf_digest_find(g, nr, &h) == &g[0]);
 	CU_ASSERT_EQUAL(ppf_segment_decode(g[0].data, g[0].len, 1000, 0, dg_collect, &d), 0);
 	CU_ASSERT(d.n == 2 && d.type[0] == PPF_REC_COMM && d.t[0] == 1010 &&
@@ -627,26 +643,32 @@ static void test_spec__digest(void)
 	CU_ASSERT(ppf_digest_find(g, nr, &h) == NULL);
 	free(g);
 
+	/* each refusal, and the reason ppf_digest_check() gives for it */
 	memcpy(b, dg, sizeof(b));
 	b[14] = 0, b[15] = 3;		/* 2 + 0 + 3 = 5, but 2 copies */
-	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	CU_ASSERT(dg_refused_why(b, sizeof(b), "entry 1: 2 copies follow it, nr_copied says 3"));
 	memcpy(b, dg, sizeof(b));
 	b[12] = 6;			/* 6 records != 2 + 1 + 2 */
-	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	CU_ASSERT(dg_refused_why(b, sizeof(b),
+				 "entry 1: nr_samples 2 + nr_stacks 1 + nr_copied 2 is not nr_records 6"));
 	memcpy(b, dg, sizeof(b));
 	b[13] = 5;			/* samples only: a skim never reads such a segment */
 	b[14] = 0, b[15] = 0;
-	CU_ASSERT(!dg_parses(b, 16));
+	CU_ASSERT(dg_refused_why(b, 16, "entry 1: a segment of samples only"));
 	memcpy(b, dg, sizeof(b));
-	b[sizeof(b) - 5] = 0x04;	/* EXIT dt 618: t 1618, after the segment's last_ns */
-	CU_ASSERT(!dg_parses(b, sizeof(b)));
+	b[sizeof(b) - 5] = 0x04;	/* EXIT dt 618: t 1628, after the segment's last_ns */
+	CU_ASSERT(dg_refused_why(b, sizeof(b), "entry 1: copy 2 at 1628 is outside the segment's 1000..1500"));
 	memcpy(b, dg, sizeof(b));
 	b[16] = PPF_REC_SAMPLE;		/* a SAMPLE among the copies */
-	CU_ASSERT(!dg_parses(b, sizeof(b)));
-	CU_ASSERT(!dg_parses(dg + 16, sizeof(dg) - 16));	/* copies before any entry */
+	CU_ASSERT(dg_refused_why(b, sizeof(b), "entry 1"));
+	memcpy(b, dg, sizeof(b));
+	b[16] = PPF_REC_STACK, b[17] = 3, b[18] = 1, b[19] = 1, b[20] = 9;	/* a STACK */
+	CU_ASSERT(dg_refused_why(b, 21, "entry 1: copy 1 is a STACK, not side band"));
+	CU_ASSERT(dg_refused_why(dg + 16, sizeof(dg) - 16, "before any entry"));
 	for (size_t n = 1; n < sizeof(dg); n++)
-		CU_ASSERT(!dg_parses(dg, n));
+		CU_ASSERT(dg_refused_why(dg, n, n < 16 ? "a record at byte 0" : "entry 1"));
 	CU_ASSERT(dg_parses(dg, 0));	/* an empty digest: no entry, nothing used */
+	CU_ASSERT_EQUAL(ppf_digest_check(dg, sizeof(dg), (char[8]){ 0 }, 8), 0);
 }
 
 void test_spec__register(void)

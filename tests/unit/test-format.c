@@ -8,6 +8,7 @@
  * says where it stopped.
  */
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -896,6 +897,27 @@ static void write_sideband_capture(int fd, bool no_digest)
 	CU_ASSERT(ppf_writer_close(w) == 0);
 }
 
+/* @h, continued with what @rec says (the fields write_sideband_capture() varies). */
+static uint64_t rec_hash(uint64_t h, const struct ppf_record *rec)
+{
+	h = fnv(h, &rec->type, sizeof(rec->type));
+	h = fnv(h, &rec->time_ns, sizeof(rec->time_ns));
+	switch (rec->type) {
+	case PPF_REC_SAMPLE: h = fnv(h, &rec->u.sample.tid, 4); break;
+	case PPF_REC_COMM: h = fnv(h, rec->u.comm.comm, strlen(rec->u.comm.comm)); break;
+	case PPF_REC_FORK:
+	case PPF_REC_EXIT: h = fnv(h, &rec->u.task_event.pid, 4); break;
+	case PPF_REC_MMAP: h = fnv(h, &rec->u.mmap.addr, 8); break;
+	case PPF_REC_LOST: h = fnv(h, &rec->u.lost.count, 8); break;
+	case PPF_REC_COUNTER:
+		h = fnv(h, &rec->u.counter.enabled, 8);
+		for (uint32_t j = 0; j < rec->u.counter.nr; j++)
+			h = fnv(h, &rec->u.counter.v[j].value, 8);
+		break;
+	}
+	return h;
+}
+
 /* What a part starting at the EVENTS segment @at of the list hands out, as one hash. */
 static uint64_t part_hash(int fd, size_t at, bool digests, struct ppf_read_stats *st)
 {
@@ -914,23 +936,8 @@ static uint64_t part_hash(int fd, size_t at, bool digests, struct ppf_read_stats
 	if (digests)
 		CU_ASSERT(ppf_reader_set_digests(r, segs, nr) == 0);
 	free(segs);
-	while (ppf_reader_next(r, &rec, NULL) == 0) {
-		h = fnv(h, &rec.type, sizeof(rec.type));
-		h = fnv(h, &rec.time_ns, sizeof(rec.time_ns));
-		switch (rec.type) {
-		case PPF_REC_SAMPLE: h = fnv(h, &rec.u.sample.tid, 4); break;
-		case PPF_REC_COMM: h = fnv(h, rec.u.comm.comm, strlen(rec.u.comm.comm)); break;
-		case PPF_REC_FORK:
-		case PPF_REC_EXIT: h = fnv(h, &rec.u.task_event.pid, 4); break;
-		case PPF_REC_MMAP: h = fnv(h, &rec.u.mmap.addr, 8); break;
-		case PPF_REC_LOST: h = fnv(h, &rec.u.lost.count, 8); break;
-		case PPF_REC_COUNTER:
-			h = fnv(h, &rec.u.counter.enabled, 8);
-			for (uint32_t j = 0; j < rec.u.counter.nr; j++)
-				h = fnv(h, &rec.u.counter.v[j].value, 8);
-			break;
-		}
-	}
+	while (ppf_reader_next(r, &rec, NULL) == 0)
+		h = rec_hash(h, &rec);
 	*st = *ppf_reader_stats(r);
 	ppf_reader_close(r);
 	return h;
@@ -992,6 +999,134 @@ static void test_ppf__digest_parts(void)
 	close(old);
 }
 
+/* An EVENTS segment as a digest's entry names it, and its side band as one hash. */
+struct dg_seg {
+	struct ppf_digest_entry e;
+	uint64_t seq, hash;
+	uint32_t nr_side;
+	bool named;
+};
+
+/*
+ * Every record of @fd read with PPF_READ_DIGESTS: each EVENTS segment into @v (its side
+ * band hashed), each digest entry checked against the segment it names since the digest
+ * before (its copies hashed the same way).  Return: the EVENTS segments; *@nr_ent the
+ * entries, *@nr_dig the DIGEST segments.
+ */
+static size_t read_digests(int fd, struct dg_seg *v, size_t max, size_t *nr_ent, size_t *nr_dig)
+{
+	const struct ppf_segment *seg, *prev = NULL;
+	uint64_t prev_off = UINT64_MAX, h = 0;
+	struct dg_seg *ent = NULL;	/* the segment the current entry names */
+	struct ppf_reader *r;
+	struct ppf_record rec;
+	size_t n = 0, from = 0;
+
+	*nr_ent = *nr_dig = 0;
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, PPF_READ_DIGESTS, &r) == 0);
+	for (int rc = 0; (rc = ppf_reader_next(r, &rec, &seg)) == 0 || rc == PPF_END;) {
+		bool last = rc == PPF_END;
+
+		if (last || seg != prev || seg->offset != prev_off) {
+			if (ent)	/* the entry before ends with its segment */
+				CU_ASSERT_EQUAL(h, ent->hash);
+			ent = NULL;
+			if (last)
+				break;
+			prev = seg;
+			prev_off = seg->offset;
+			*nr_dig += seg->kind == PPF_SEG_DIGEST;
+			if (seg->kind == PPF_SEG_EVENTS && n < max) {
+				if (n && v[n - 1].named)
+					from = n;	/* its entry is in the first digest after it */
+				v[n++] = (struct dg_seg){
+					.e = { seg->csize, seg->payload_crc, seg->first_ns, seg->last_ns,
+					       seg->nr_records, seg->nr_samples, 0, 0 },
+					.seq = seg->seq, .hash = 1,
+				};
+			}
+		}
+		if (seg->kind == PPF_SEG_EVENTS && rec.type != PPF_REC_SAMPLE && n) {
+			v[n - 1].hash = rec_hash(v[n - 1].hash, &rec);
+			v[n - 1].nr_side++;
+		}
+		if (seg->kind != PPF_SEG_DIGEST)
+			continue;
+		if (rec.type == PPF_REC_DIGEST_SEG) {
+			if (ent)
+				CU_ASSERT_EQUAL(h, ent->hash);
+			ent = NULL;
+			for (size_t i = from; i < n && !ent; i++)
+				if (!memcmp(&v[i].e, &rec.u.digest, offsetof(struct ppf_digest_entry, nr_stacks)))
+					ent = &v[i];
+			CU_ASSERT_PTR_NOT_NULL(ent);
+			if (ent) {
+				CU_ASSERT_EQUAL(rec.u.digest.nr_copied, ent->nr_side);
+				ent->named = true;
+			}
+			h = 1;
+			(*nr_ent)++;
+			continue;
+		}
+		CU_ASSERT(rec.time_ns >= (ent ? ent->e.first_ns : 0) &&
+			  rec.time_ns <= (ent ? ent->e.last_ns : 0));
+		h = rec_hash(h, &rec);
+	}
+	ppf_reader_close(r);
+	return n;
+}
+
+/*
+ * PPF_READ_DIGESTS: the reader hands out each digest's entries and copies, the copies
+ * with their times (each entry's count from its first_ns, its COUNTERs from no base), the
+ * very side band of the segment the entry names; every segment with side band is named.
+ * ppf_writer_flush_digest() writes the pending digest at once, none when nothing is pending.
+ */
+static void test_ppf__digest_records(void)
+{
+	struct dg_seg v[128];
+	size_t n, nr_ent, nr_dig, side = 0, named = 0;
+	int fd = memfd();
+
+	write_sideband_capture(fd, false);
+	n = read_digests(fd, v, 128, &nr_ent, &nr_dig);
+	for (size_t i = 0; i < n; i++) {
+		side += v[i].nr_side > 0;
+		named += v[i].named;
+		CU_ASSERT(v[i].named == (v[i].e.nr_records != v[i].e.nr_samples));
+	}
+	CU_ASSERT(n > 30 && side > 30 && named == side && nr_ent == named);
+	CU_ASSERT(nr_dig >= 8);
+	/* without the flag, no record of a digest */
+	struct tally t;
+	struct ppf_read_stats st;
+	CU_ASSERT(read_all(fd, 0, &t, &st) == 0);
+	CU_ASSERT(st.nr_digests == nr_dig);
+	close(fd);
+
+	/* 3 segments with side band, a digest at once; then 2, the digest at close */
+	struct ppf_writer_opts o = { .digest_segs = 16 };
+	struct ppf_writer *w;
+	fd = memfd();
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	for (unsigned i = 0; i < 5; i++) {
+		uint64_t at = 1000 + 100 * i;
+		CU_ASSERT(ppf_write_comm(w, &(struct ppf_comm){ at, 7, 7, 0, "sh" }) == 0);
+		CU_ASSERT(ppf_writer_flush(w) == 0);
+		if (i == 2) {
+			CU_ASSERT(ppf_writer_flush_digest(w) == 0);
+			CU_ASSERT(ppf_writer_flush_digest(w) == 0);	/* nothing pending: none */
+		}
+	}
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	n = read_digests(fd, v, 128, &nr_ent, &nr_dig);
+	CU_ASSERT(n == 5 && nr_ent == 5 && nr_dig == 2);
+	for (size_t i = 0; i < n; i++)
+		CU_ASSERT(v[i].named && v[i].nr_side == 1);
+	close(fd);
+}
+
 static void test_ppf__write_error(void)
 {
 	struct ppf_writer *w;
@@ -1047,6 +1182,7 @@ void test_ppf__register(void)
 		PP_TEST(test_ppf__seek_time, "seeking by time skips earlier event segments only"),
 		PP_TEST(test_ppf__write_error, "write errors are returned, not ignored"),
 		PP_TEST(test_ppf__digest_parts, "a part reads the side band before it from digests, as a skim would; damaged ones are not used"),
+		PP_TEST(test_ppf__digest_records, "PPF_READ_DIGESTS: each entry's copies are the side band of the segment it names; a digest on demand"),
 	};
 	pp_suite_add("ppf", tests, PP_ARRAY_SIZE(tests));
 }
