@@ -25,11 +25,12 @@ static const struct {
 	const char *name;
 	int (*fn)(struct ana_session *s, int argc, const char **argv);
 	const char *summary;
+	unsigned read_flags;	/* PPF_READ_* it reads with besides the command line's */
 } builtins[] = {
-	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments" },
-	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)" },
-	{ "scrub", cmd_scrub, "a copy for a public bug report: names replaced by stable hashes" },
-	{ "slice", cmd_slice, "a smaller self-contained capture: a time range, processes, events" },
+	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments", 0 },
+	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)", PPF_READ_DIGESTS },
+	{ "scrub", cmd_scrub, "a copy for a public bug report: names replaced by stable hashes", 0 },
+	{ "slice", cmd_slice, "a smaller self-contained capture: a time range, processes, events", 0 },
 };
 
 /* The full table of an instance: its own options, then the common ones. */
@@ -456,7 +457,7 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++) {
 		if (strcmp(argv[1], builtins[i].name))
 			continue;
-		rc = ana_session_open(path, read_flags, &s);
+		rc = ana_session_open(path, read_flags | builtins[i].read_flags, &s);
 		if (rc) {
 			if (!recorder_said_why(path, s))
 				pp_err("%s", s->errmsg);

@@ -19,10 +19,13 @@
  *                    any (the digest stored raw, its checksums right): counts that do
  *                    not add up, so a reader must not use it
  *   digest-flip IN   IN with one payload byte of each digest flipped (checksum wrong)
+ *   digest-mangle S IN  IN with 1 to 8 bytes of each digest's payload changed, the
+ *                    positions and values from seed S (the digest stored raw, its
+ *                    checksums right): what the records and checks of a digest meet
  *
  * The side-band cases go through format/'s writer (checksums right, segments of
  * 1 MiB); the header and record claims are written byte by byte.  Used by
- * t214-t216 (docs/capture-format.md, Limits).
+ * t214-t216 (docs/capture-format.md, Limits), the digest cases by t218 and t835.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +223,50 @@ static void load(const char *in, struct ppf_wbuf *b)
 	fclose(f);
 }
 
+/* The payload of the digest segment @h, decompressed into @u. */
+static void digest_raw(const struct ppf_seg_hdr *h, const uint8_t *payload, struct ppf_wbuf *u)
+{
+	u->len = 0;
+	if (ppf_wbuf_reserve(u, h->usize + 1))
+		pp_die("out of memory");
+	if (h->flags & PPF_SEGF_ZSTD) {
+		if (ZSTD_decompress(u->data, h->usize, payload, h->csize) != h->usize)
+			pp_die("a digest does not decompress");
+	} else {
+		memcpy(u->data, payload, h->usize);
+	}
+	u->len = h->usize;
+}
+
+/* @u as the payload of the digest segment @h, stored raw with its checksums right, into @seg. */
+static void digest_store(struct ppf_seg_hdr *h, const struct ppf_wbuf *u, struct ppf_wbuf *seg)
+{
+	h->flags = 0;
+	h->csize = h->usize = (uint32_t)u->len;
+	h->payload_crc = ppf_crc32c(0, u->data, u->len);
+	seg->len = 0;
+	if (ppf_wbuf_reserve(seg, PPF_SEG_HDR_SZ + u->len))
+		pp_die("out of memory");
+	ppf_seg_hdr_encode(h, seg->data);
+	memcpy(seg->data + PPF_SEG_HDR_SZ, u->data, u->len);
+	seg->len = PPF_SEG_HDR_SZ + u->len;
+}
+
+/* The digest segment @h, @payload with 1 to 8 of its bytes changed (seed *@seed). */
+static void digest_mangle(struct ppf_seg_hdr *h, const uint8_t *payload, uint64_t *seed,
+			  struct ppf_wbuf *seg)
+{
+	struct ppf_wbuf u = { 0 };
+
+	digest_raw(h, payload, &u);
+	for (unsigned n = 1 + (unsigned)(*seed % 8); n && u.len; n--) {
+		*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+		u.data[(*seed >> 33) % u.len] = (uint8_t)(*seed >> 17);
+	}
+	digest_store(h, &u, seg);
+	ppf_wbuf_release(&u);
+}
+
 /* The digest segment @h, @payload with one copy record taken out of its first entry with any. */
 static void digest_lie(struct ppf_seg_hdr *h, const uint8_t *payload, struct ppf_wbuf *seg)
 {
@@ -227,15 +274,7 @@ static void digest_lie(struct ppf_seg_hdr *h, const uint8_t *payload, struct ppf
 	size_t i = 0, cut = 0, cut_len = 0;
 	bool in_entry = false;
 
-	if (ppf_wbuf_reserve(&u, h->usize + 1))
-		pp_die("out of memory");
-	if (h->flags & PPF_SEGF_ZSTD) {
-		if (ZSTD_decompress(u.data, h->usize, payload, h->csize) != h->usize)
-			pp_die("a digest does not decompress");
-	} else {
-		memcpy(u.data, payload, h->usize);
-	}
-	u.len = h->usize;
+	digest_raw(h, payload, &u);
 	while (i < u.len && !cut_len) {
 		struct ppf_rbuf r = { u.data + i, u.data + u.len, false, false };
 		uint8_t type = rb_u8(&r);
@@ -252,21 +291,13 @@ static void digest_lie(struct ppf_seg_hdr *h, const uint8_t *payload, struct ppf
 	}
 	memmove(u.data + cut, u.data + cut + cut_len, u.len - cut - cut_len);
 	u.len -= cut_len;
-	h->flags = 0;
-	h->csize = h->usize = (uint32_t)u.len;
 	h->nr_records -= cut_len ? 1 : 0;
-	h->payload_crc = ppf_crc32c(0, u.data, u.len);
-	seg->len = 0;
-	if (ppf_wbuf_reserve(seg, PPF_SEG_HDR_SZ + u.len))
-		pp_die("out of memory");
-	ppf_seg_hdr_encode(h, seg->data);
-	memcpy(seg->data + PPF_SEG_HDR_SZ, u.data, u.len);
-	seg->len = PPF_SEG_HDR_SZ + u.len;
+	digest_store(h, &u, seg);
 	ppf_wbuf_release(&u);
 }
 
-/* IN's digests stripped, falsified or damaged, into OUT. */
-static void digests(const char *mode, const char *in, const char *out)
+/* IN's digests stripped, falsified, mangled (from @seed) or damaged, into OUT. */
+static void digests(const char *mode, uint64_t seed, const char *in, const char *out)
 {
 	struct ppf_writer_opts o = { .no_digest = true };
 	struct ppf_wbuf b = { 0 }, seg = { 0 };
@@ -295,7 +326,10 @@ static void digests(const char *mode, const char *in, const char *out)
 		if (h.kind == PPF_SEG_INDEX || (h.kind == PPF_SEG_DIGEST && !strcmp(mode, "strip")))
 			continue;
 		if (h.kind == PPF_SEG_DIGEST) {
-			digest_lie(&h, p + PPF_SEG_HDR_SZ, &seg);
+			if (!strcmp(mode, "mangle"))
+				digest_mangle(&h, p + PPF_SEG_HDR_SZ, &seed, &seg);
+			else
+				digest_lie(&h, p + PPF_SEG_HDR_SZ, &seg);
 			check(w, ppf_writer_put_segment(w, seg.data, seg.len));
 		} else {
 			check(w, ppf_writer_put_segment(w, p, PPF_SEG_HDR_SZ + h.csize));
@@ -328,11 +362,13 @@ int main(int argc, char **argv)
 		claims(c[4] == 'e', out);
 	else if ((!strcmp(c, "digest-strip") || !strcmp(c, "digest-lie") ||
 		  !strcmp(c, "digest-flip")) && argc == 4)
-		digests(c + 7, argv[2], out);
+		digests(c + 7, 0, argv[2], out);
+	else if (!strcmp(c, "digest-mangle") && argc == 5)
+		digests(c + 7, n, argv[3], out);
 	else {
 		fprintf(stderr, "usage: caphostile tasks N | symtab N LEN | ksyms N LEN | events N | "
-				"etasks N | bigseg | bigstr | digest-strip|digest-lie|digest-flip IN  "
-				"OUTPUT\n");
+				"etasks N | bigseg | bigstr | digest-strip|digest-lie|digest-flip IN | "
+				"digest-mangle SEED IN  OUTPUT\n");
 		return 2;
 	}
 	return 0;
