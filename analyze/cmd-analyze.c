@@ -101,6 +101,32 @@ bool ana_command_help(FILE *fp, const char *name)
 	return true;
 }
 
+bool ana_help_asked(int argc, const char *const *argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], ",") && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
+bool ana_name_known(const char *name)
+{
+	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
+		if (!strcmp(name, builtins[i].name))
+			return true;
+	return ana_analyzer_find(name) != NULL;
+}
+
+bool ana_name_help(FILE *fp, const char *name)
+{
+	const struct pp_analyzer *an = ana_analyzer_find(name);
+
+	if (!an)
+		return ana_command_help(fp, name);
+	ana_analyzer_help(fp, an);
+	return true;
+}
+
 bool ana_command_man(FILE *fp, size_t i)
 {
 	const char *argv[] = { "--help-man", NULL };
@@ -457,6 +483,9 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++) {
 		if (strcmp(argv[1], builtins[i].name))
 			continue;
+		/* its help needs no capture, and reads as `pp-analyze help NAME` */
+		if (ana_help_asked(argc - 2, argv + 2))
+			return ana_command_help(stdout, builtins[i].name) ? 0 : 2;
 		rc = ana_session_open(path, read_flags | builtins[i].read_flags, &s);
 		if (rc) {
 			if (!recorder_said_why(path, s))

@@ -87,6 +87,16 @@ void ana_general_help(FILE *fp);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 bool ana_command_help(FILE *fp, const char *name);
+/**
+ * ana_name_help() - the help of the analyzer or command @name, as `pp-analyze help NAME`,
+ * `pp-analyze NAME --help` and `pp-analyze FILE NAME --help` all print it
+ * Return: false if @name is neither (nothing printed).
+ */
+bool ana_name_help(FILE *fp, const char *name);
+/** ana_name_known() - whether @name is a built-in command (info, dump ...) or an analyzer. */
+bool ana_name_known(const char *name);
+/** ana_help_asked() - whether -h or --help is among @argv, up to a ',' or '--'. */
+bool ana_help_asked(int argc, const char *const *argv);
 /** ana_usage - pp-analyze's usage lines (NULL-terminated); ana_help_text - what it does. */
 extern const char *const ana_usage[];
 extern const char ana_help_text[];

@@ -84,28 +84,29 @@ int main(int argc, const char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[0], "help")) {
-		if (n > 1) {
-			const struct pp_analyzer *an = ana_analyzer_find(argv[1]);
-			if (!an && ana_command_help(stdout, argv[1]))
+		if (n > 1 && !ana_help_asked(1, argv + 1)) {
+			if (ana_name_help(stdout, argv[1]))
 				return 0;
-			if (!an) {
-				pp_err("no analyzer or command named '%s' ('pp-analyze help' lists them)", argv[1]);
-				return 2;
-			}
-			ana_analyzer_help(stdout, an);
-			return 0;
+			pp_err("no analyzer or command named '%s' ('pp-analyze help' lists them)", argv[1]);
+			return 2;
 		}
 		ana_general_help(stdout);
 		return 0;
 	}
 	/* the state commands and diff, unless a capture has their name */
+	if ((!strcmp(argv[0], "merge") || !strcmp(argv[0], "diff")) && access(argv[0], F_OK) &&
+	    n > 1 && ana_help_asked(1, argv + 1))
+		return ana_command_help(stdout, argv[0]) ? 0 : 2;	/* as `pp-analyze help NAME` */
 	if (!strcmp(argv[0], "merge") && access(argv[0], F_OK))
 		return cmd_merge(n, argv);
 	if (!strcmp(argv[0], "report") && access(argv[0], F_OK))
 		return cmd_report(n, argv);
 	if (!strcmp(argv[0], "diff") && access(argv[0], F_OK))
 		return cmd_diff(n, argv);
-	if (strcmp(argv[0], "-") && access(argv[0], F_OK) && ana_analyzer_find(argv[0])) {
+	/* NAME without a capture: its help if asked (`pp-analyze dump --help`), else what is missing */
+	if (strcmp(argv[0], "-") && access(argv[0], F_OK) && ana_name_known(argv[0])) {
+		if (ana_help_asked(n - 1, argv + 1))
+			return ana_name_help(stdout, argv[0]) ? 0 : 2;
 		pp_err("missing capture file before '%s': pp-analyze FILE %s ...", argv[0], argv[0]);
 		return 2;
 	}
