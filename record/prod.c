@@ -10,7 +10,8 @@
  *              record first closes it, opens FILE.n+1 and writes the
  *              metadata again (rotate_switch), then FILE.n+1-N is removed.
  *   flight:    sink -> memory: events segments (and the side-band digests
- *              after them) into a ring trimmed to
+ *              after them; a dump first has the writer write the pending one,
+ *              so that every segment it copies has its digest) into a ring trimmed to
  *              flight_size (not after a trigger: the post-trigger window
  *              adds up to flight_size), symbol segments aside, metadata dropped; a dump
  *              (flight_dump) writes fresh metadata, the symbols and the ring
@@ -193,12 +194,14 @@ static int flight_sink(void *arg, const struct ppf_chunk *c)
 				break;
 			}
 			ksegq_push(&p->ring, kseg_new(c));
+			p->nr_undigested++;
 			p->post_bytes += c->head_sz + c->body_sz;
 			if (p->ring.bytes > p->ring_max_bytes)
 				p->ring_max_bytes = p->ring.bytes;
 			break;
 		}
 		ksegq_push(&p->ring, kseg_new(c));
+		p->nr_undigested++;
 		while (p->ring.bytes > p->flight_size && p->ring.nr > 1) {
 			p->nr_dropped += p->ring.head->kind != PPF_SEG_DIGEST;
 			ksegq_drop_head(&p->ring);
@@ -212,10 +215,15 @@ static int flight_sink(void *arg, const struct ppf_chunk *c)
 	case PPF_SEG_DIGEST:
 		/*
 		 * The side band of the segments before it: kept with them, so that a dump
-		 * reads in parts without decompressing what is before each (-j).
+		 * reads in parts without decompressing what is before each (-j).  Kept
+		 * while the ring has segments it may cover (the newest is never pushed
+		 * out): after a full post-trigger window too, once, for the segments
+		 * kept before it filled (its entries for those cut are never looked at).
 		 */
-		if (p->ring.nr && !(p->triggered && p->post_bytes >= p->flight_size))
+		if (p->nr_undigested) {
 			ksegq_push(&p->ring, kseg_new(c));
+			p->nr_undigested = 0;
+		}
 		break;
 	case PPF_SEG_KSYMS:
 		ksegq_push(&p->ksyms, kseg_new(c));
@@ -369,7 +377,12 @@ static int flight_dump(struct rec_session *s, bool final)
 	int rc;
 
 	if (!final && s->w) {
-		rc = ppf_writer_flush(s->w);	/* the open segment joins the ring */
+		/*
+		 * The open segment joins the ring, and so does the digest of the segments
+		 * since the last one: else a part of -j skims those (at the end, closing the
+		 * writer wrote it)
+		 */
+		rc = ppf_writer_flush_digest(s->w);
 		if (rc) {
 			free(path);
 			return write_error(s, rc, "", n);

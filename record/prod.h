@@ -81,6 +81,7 @@ struct rec_prod {
 	uint64_t ring_max_bytes;	/* flight: high-water mark of ring.bytes */
 	uint64_t post_bytes;		/* flight: bytes pushed since the trigger (never evicted) */
 	uint64_t nr_post_cut;		/* flight: segments past a full post-trigger window */
+	uint64_t nr_undigested;		/* flight: events segments into the ring since a digest */
 
 	struct rec_tasks *tasks;	/* the task table, for each file's snapshot */
 };
