@@ -61,9 +61,10 @@ struct part_run {
 
 /*
  * The parts and who takes which.  A worker replays its first part (opened on the main
- * thread, before the workers start), then the next one if nobody has it, else the middle
- * of the longest run of parts nobody has taken - the second half of what is left to the
- * slowest worker - and goes on from there: the workers end together whatever a part costs.
+ * thread, before the workers start), then the next one if nobody has it, else the second
+ * half (by records) of the run of parts nobody has taken that holds the most records - what
+ * is left to the slowest worker - and goes on from there: the workers end together whatever
+ * a part costs (parts.c makes each worker's share of parts shrink, small ones last).
  * A part taken so is opened by its worker, one at a time (libtraceevent's format parser is
  * not reentrant), its messages muted.
  */
