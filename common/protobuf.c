@@ -110,7 +110,7 @@ void pp_pb_end(struct pp_pb *pb)
 	PP_BUG_ON(pb->depth <= 0);
 	at = pb->open[--pb->depth];
 	len = b->len - at - 1;
-	extra = pp_pb_varint_size(len) - 1;
+	extra = pp_wire_varint_len(len) - 1;
 	if (extra) {
 		pp_buf_grow(b, extra);
 		memmove(b->data + at + 1 + extra, b->data + at + 1, len);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "wire.h"
 
 #define PP_PB_MAX_DEPTH 16
 
@@ -65,17 +66,5 @@ void pp_pb_str(struct pp_pb *pb, uint32_t field, const char *s);
 void pp_pb_begin(struct pp_pb *pb, uint32_t field);
 /** pp_pb_end() - close the innermost open message, writing its length. */
 void pp_pb_end(struct pp_pb *pb);
-
-/** pp_pb_varint_size() - bytes of @v as a varint (1..10). */
-static inline size_t pp_pb_varint_size(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
 
 #endif

@@ -33,6 +33,20 @@ void pp_wire_put_le32(struct pp_buf *b, uint32_t v);
 void pp_wire_put_le64(struct pp_buf *b, uint64_t v);
 /** pp_wire_put_varint() - unsigned LEB128, 1 to 10 bytes. */
 void pp_wire_put_varint(struct pp_buf *b, uint64_t v);
+/**
+ * pp_wire_varint_len() - bytes of @v as an unsigned LEB128 varint (1..10): the one length
+ * function of every varint the project writes (states, captures, protobuf)
+ */
+static inline unsigned pp_wire_varint_len(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
 /** pp_wire_put_bytes() - varint @n, then @n bytes. */
 void pp_wire_put_bytes(struct pp_buf *b, const void *p, size_t n);
 /** pp_wire_put_str() - varint length, the bytes of @s, one NUL (NULL writes ""). */

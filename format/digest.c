@@ -28,7 +28,7 @@ int ppf_digest_copy(struct ppf_digest_w *d, uint8_t type, uint64_t t_ns, uint64_
 	if (rc)
 		return rc;
 	wb_u8(&d->grp, type);
-	wb_varint(&d->grp, ppf_varint_len(dt) + len);
+	wb_varint(&d->grp, pp_wire_varint_len(dt) + len);
 	wb_varint(&d->grp, dt);
 	wb_bytes(&d->grp, body, len);
 	d->grp_nr++;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/wire.h"
 #include "format/format.h"
 
 static inline void put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
@@ -30,17 +31,6 @@ static inline void put_le64(uint8_t *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
-}
-/* Bytes of @v as a varint (the writer's and the digests' length fields). */
-static inline unsigned ppf_varint_len(uint64_t v)
-{
-	unsigned n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
 }
 
 static inline uint16_t get_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }

@@ -1102,7 +1102,7 @@ int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 			if (c->enabled >= e->enabled) {
 				uint64_t z = zigzag((int64_t)(dv - (c->enabled - e->enabled)));
 
-				if (ppf_varint_len(z) < ppf_varint_len(dv)) {
+				if (pp_wire_varint_len(z) < pp_wire_varint_len(dv)) {
 					mode = 2;
 					out = z;
 				}

@@ -42,10 +42,10 @@ static void test_pb__scalars(void)
 	/* a large field number needs a multi-byte tag: 87 << 3 = 696 = b8 05 */
 	pp_pb_varint(&pb, 87, 1);
 	CU_ASSERT(bytes_eq(&pb, "\xb8\x05\x01", 3));
-	CU_ASSERT_EQUAL(pp_pb_varint_size(0), 1);
-	CU_ASSERT_EQUAL(pp_pb_varint_size(127), 1);
-	CU_ASSERT_EQUAL(pp_pb_varint_size(128), 2);
-	CU_ASSERT_EQUAL(pp_pb_varint_size(UINT64_MAX), 10);
+	CU_ASSERT_EQUAL(pp_wire_varint_len(0), 1);
+	CU_ASSERT_EQUAL(pp_wire_varint_len(127), 1);
+	CU_ASSERT_EQUAL(pp_wire_varint_len(128), 2);
+	CU_ASSERT_EQUAL(pp_wire_varint_len(UINT64_MAX), 10);
 	pp_pb_release(&pb);
 }
 
