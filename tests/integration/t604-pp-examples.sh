@@ -169,7 +169,7 @@ help-kmemleak§1.4 | none | ^pp kmemleak --alloc "kmem:kmalloc/\./ptr=ptr/size=b
 help-python§4.9 | none | ^def sched__sched_wakeup\(event\): | pp python -e sched:sched_wakeup help
 python-shebang§4.9 | none | ^sched:sched_switch [1-9][0-9]* a1 a2$ | ./shebang.py a1 a2
 trace-template§1.4 | sleep1ms | : sched:sched_wakeup: comm=.* pid=[0-9]+ | pp trace -e "sched:sched_wakeup//stack/" -C 0 -i 1000 --order -m 64 -g --flame-graph wakeup.folded
-trace-template-p§1.4 | forks | : sched:sched_wakeup(_new)?: comm=.* pid=[0-9]+ | pp trace -e "sched:sched_wakeup//stack/" -p $LOAD_PID -g
+trace-template-p§1.4 | python | python3 +[0-9]+ .*: sched:sched_wakeup: comm=python3 pid=[0-9]+ | pp trace -e "sched:sched_wakeup//stack/" -p $LOAD_PID -g
 trace-comm_get§3.4 | python | python3 +[0-9]+ .*: sched:sched_wakeup: | pp trace -e 'sched:sched_wakeup/comm_get(_pid) ~ "python*"/'
 expr§1.1,§3.4 | pages | ^result: 0x[0-9a-f]+$ | pp expr -e exceptions:page_fault_user '(((address>>18)&1)?42:0) + ((address>>12)&0x3f)'
 top§1.1 | ctxsw | ^PREV_PID SCHED_SWITCH +RUNTIME PREV_COMM$ | pp top -e 'sched:sched_switch//key=prev_pid/comm=prev_comm/,sched:sched_stat_runtime//key=pid/top-by=runtime/comm=comm/'
