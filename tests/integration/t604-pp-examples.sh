@@ -65,6 +65,9 @@ load_start() {
 		command -v chrt >/dev/null 2>&1 || { LOAD_WHY="no chrt(1) for a real-time load"; return 1; }
 		setsid chrt -f 10 "$L/sleeper" -n 1000000 -s 2ms >/dev/null 2>&1 & ;;
 	sleep1ms) setsid "$L/sleeper" -n 10000000 -s 1ms >/dev/null 2>&1 & ;;
+	sleep1ms-cpu0)	# on CPU 0, whose events a -C 0 example records (an idle CPU 0 has few)
+		command -v taskset >/dev/null 2>&1 || { LOAD_WHY="no taskset(1) to keep a load on CPU 0"; return 1; }
+		setsid taskset -c 0 "$L/sleeper" -n 10000000 -s 1ms >/dev/null 2>&1 & ;;
 	ctxsw) setsid "$L/ctxsw" -n 1000000000 >/dev/null 2>&1 & ;;
 	syscalls) setsid "$L/syscalls" -n 1000000000 -r 20000 -m both >/dev/null 2>&1 & ;;
 	cpuburn) setsid "$L/cpuburn" -d 3600 >/dev/null 2>&1 & ;;
@@ -168,7 +171,7 @@ help-trace§1.4 | none | ^pp trace -e "sched:sched_wakeup/\./\[stack/ | pp trace
 help-kmemleak§1.4 | none | ^pp kmemleak --alloc "kmem:kmalloc/\./ptr=ptr/size=bytes_alloc/ | pp kmemleak --alloc "kmem:kmalloc//ptr=ptr/size=bytes_alloc/stack/" --free "kmem:kfree//ptr=ptr/" help
 help-python§4.9 | none | ^def sched__sched_wakeup\(event\): | pp python -e sched:sched_wakeup help
 python-shebang§4.9 | none | ^sched:sched_switch [1-9][0-9]* a1 a2$ | ./shebang.py a1 a2
-trace-template§1.4 | sleep1ms | : sched:sched_wakeup: comm=.* pid=[0-9]+ | pp trace -e "sched:sched_wakeup//stack/" -C 0 -i 1000 --order -m 64 -g --flame-graph wakeup.folded
+trace-template§1.4 | sleep1ms-cpu0 | : sched:sched_wakeup: comm=sleeper pid=[0-9]+ | pp trace -e "sched:sched_wakeup//stack/" -C 0 -i 1000 --order -m 64 -g --flame-graph wakeup.folded
 trace-template-p§1.4 | python | python3 +[0-9]+ .*: sched:sched_wakeup: comm=python3 pid=[0-9]+ | pp trace -e "sched:sched_wakeup//stack/" -p $LOAD_PID -g
 trace-comm_get§3.4 | python | python3 +[0-9]+ .*: sched:sched_wakeup: | pp trace -e 'sched:sched_wakeup/comm_get(_pid) ~ "python*"/'
 expr§1.1,§3.4 | pages | ^result: 0x[0-9a-f]+$ | pp expr -e exceptions:page_fault_user '(((address>>18)&1)?42:0) + ((address>>12)&0x3f)'
