@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t101-record-ctxsw: a context-switch storm of N round trips between two pinned threads,
-# recorded system-wide: >= 2N sched_switch samples of those two tids, timestamps
+# recorded system-wide: >= 2N sched_switch samples of those two tids (less 10), timestamps
 # non-decreasing over the whole file, nothing lost, nothing late.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-record.sh"
@@ -19,7 +19,9 @@ tids=$(lv rec.err tids)
 "$CAPCHECK" ctx.cap summary >sum.txt || fail "capcheck cannot read the capture"
 cat sum.txt
 switches=$("$CAPCHECK" ctx.cap count sched:sched_switch "$tids")
-assert_ge "sched_switch samples of tids $tids" $((2 * N)) "$switches"
+# each round trip switches each thread out once, but for a trip or two at the ends whose
+# read finds its data already there (t750's slack)
+assert_ge "sched_switch samples of tids $tids" $((2 * N - 10)) "$switches"
 assert_eq "timestamp order" ok "$(sv ctx.cap order)"
 assert_eq "lost" 0 "$(sv ctx.cap lost)"
 assert_eq "late" 0 "$(sv ctx.cap late)"

@@ -55,10 +55,20 @@ n=$("$CAPCHECK" tid.cap count sched:sched_switch $upid)
 assert_ge "switches of the -t thread" 100 "$n"
 assert_eq "-t records only that thread" "$n" "$(sv tid.cap samples)"
 
-# -C 1: only CPU 1
-if [ "$(nproc)" -ge 2 ]; then
+# -C 1: only CPU 1, while a sleeper switches on each CPU (an idle CPU can go a second
+# without a switch)
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	taskset -c 0 "$PP_LOAD/sleeper" -n 600 -s 5ms 2>/dev/null &
+	s0=$!
+	taskset -c 1 "$PP_LOAD/sleeper" -n 600 -s 5ms 2>/dev/null &
+	s1=$!
 	"$PP_RECORD" -C 1 -e sched:sched_switch -o cpu.cap --duration 1 2>/dev/null
+	wait $s0 $s1
 	assert_eq "CPUs with samples under -C 1" 1 "$(sv cpu.cap cpus)"
+	assert_ge "switches of the sleeper on CPU 1" 100 "$("$CAPCHECK" cpu.cap count sched:sched_switch $s1)"
+	assert_eq "switches of the sleeper on CPU 0" 0 "$("$CAPCHECK" cpu.cap count sched:sched_switch $s0)"
+else
+	echo "t110: -C 1 not checked: needs 2 CPUs and taskset(1)"
 fi
 
 # --duration
@@ -68,7 +78,8 @@ took=$(( ($(date +%s%N) - start) / 1000000 ))
 assert_between "--duration 1.5 took (ms)" 1400 3500 "$took"
 
 # SIGTERM: finalized capture, command stopped
-"$PP_RECORD" -e sched:sched_switch -o term.cap -- sleep 30 2>/dev/null &
+# (an odd length: no other test's sleep looks like this one)
+"$PP_RECORD" -e sched:sched_switch -o term.cap -- sleep 30.25 2>/dev/null &
 rpid=$!
 sleep 1
 kill -TERM $rpid
@@ -76,7 +87,7 @@ wait $rpid
 rc=$?
 [ $rc -ne 0 ] || fail "SIGTERM: exit status 0 though the command was stopped"
 assert_eq "capture after SIGTERM has its index" 0 "$(sv term.cap truncated)"
-pgrep -f "^sleep 30$" >/dev/null && fail "the command survived"
+pgrep -f "^sleep 30.25$" >/dev/null && fail "the command survived"
 
 # hardware breakpoint: pp_watch_var of uprobe_target, at a fixed address without ASLR
 if command -v setarch >/dev/null 2>&1; then

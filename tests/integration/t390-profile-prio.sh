@@ -24,13 +24,17 @@ low=$(samples 100-139)
 all=$(samples 0-139)
 echo "rt=$rt normal=$low all=$all"
 assert_ge "t390.1 real-time samples (1 s at 997 Hz)" 800 "$rt"
-[ "$rt" -le 1100 ] || fail "t390.1 $rt real-time samples: more than its second"
 assert_eq "t390.2 the two ranges make every sample" "$all" $((rt + low))
 "$PP_ANALYZE" prio.cap profile --prio 0-99 >rt.txt
 grep -q 'cpuburn' rt.txt || { cat rt.txt; fail "t390.1 the real-time samples are not the burner's"; }
-# pp-record's ring reader runs SCHED_FIFO too: a few of its samples may be there
+# the burner has its second at 997 Hz; the other real-time samples can only be pp-record's
+# (its ring reader runs SCHED_FIFO: on a busy machine it wakes more) and the burner's
+# starter (chrt's sh, its sleep) - a real-time sample of any other task is a wrong filter
 burner=$(awk -v pid="$rtpid" '$1 == pid { print $3 }' rt.txt)
-assert_ge "t390.1 the real-time burner's samples (pid $rtpid, 95% at least)" $((rt * 95 / 100)) "${burner:-0}"
+assert_between "t390.1 the real-time burner's samples (pid $rtpid, 1 s at 997 Hz)" 800 1100 "${burner:-0}"
+others=$(awk -v pid="$rtpid" '/^ *PID COMM/ { t = 1; next }
+	t && $1 ~ /^[0-9]+$/ && $1 != pid && $2 !~ /^(pp-record|sh|sleep|chrt)$/ { print }' rt.txt)
+[ -z "$others" ] || { cat rt.txt; fail "t390.1 real-time samples of other tasks: $others"; }
 "$PP_ANALYZE" prio.cap profile --prio 200 >/dev/null 2>bad.err && fail "t390.3 --prio 200 accepted"
 assert_eq "t390.3 one line" 1 "$(wc -l <bad.err)"
 echo PASS

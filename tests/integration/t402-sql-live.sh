@@ -29,7 +29,8 @@ sq() {	# QUERY: the rows as CSV without the header
 sql_n=$(sq "select count(*) from sched_switch where _tid in ($main, $peer)")
 lost=$("$PP_ANALYZE" cap.ppcap info --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["lost"])')
 if [ "$lost" = 0 ]; then
-	assert_ge "sched_switch of the load" $((2 * N)) "$sql_n"
+	# each round trip switches each thread out once, but for a trip or two at the ends
+	assert_ge "sched_switch of the load" $((2 * N - 10)) "$sql_n"
 else	# a loaded machine: the counts below must still agree
 	echo "t402.1: $lost events lost while recording: not checking >= $((2 * N)) switches"
 	assert_ge "sched_switch of the load" 1 "$sql_n"

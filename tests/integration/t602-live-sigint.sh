@@ -10,6 +10,11 @@ need_event sched:sched_switch
 need_event raw_syscalls:sys_enter
 command -v setsid >/dev/null 2>&1 || skip "no setsid(1) for a process group"
 
+# the events every run below records: an idle machine makes few (pp leaves its own out);
+# 2000 rounds a second of getppid, read and the pacing sleep, for at most 30 s
+"$PP_LOAD/syscalls" -n 60000 -r 2000 -m both >/dev/null 2>&1 &
+load=$!
+
 # ctrl_c SECONDS OUT ERR CMD...: run CMD as its own process group, SIGINT the group
 ctrl_c() {
 	d=$1 out=$2 err=$3
@@ -18,7 +23,7 @@ ctrl_c() {
 	pid=$!
 	sleep "$d"
 	kill -INT -"$pid"
-	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) &
+	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) >/dev/null 2>&1 &
 	k=$!
 	wait $pid
 	rc=$?
@@ -28,7 +33,8 @@ ctrl_c() {
 	return $rc
 }
 
-ctrl_c 2.5 top.out top.err "$PP" top -e sched:sched_switch -i 1000
+# 3.5 s: two intervals even when starting takes more than a second
+ctrl_c 3.5 top.out top.err "$PP" top -e sched:sched_switch -i 1000
 rc=$?
 cat top.err
 assert_eq "pp top exit status after Ctrl-C" 0 $rc
@@ -61,4 +67,5 @@ cat term.err
 assert_eq "pp exit status after SIGTERM" 0 $rc
 grep -q "sample .* events" term.out || fail "no report after SIGTERM"
 [ -s term.err ] && fail "lines on stderr after SIGTERM"
+kill $load 2>/dev/null
 exit 0

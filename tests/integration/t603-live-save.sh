@@ -16,7 +16,7 @@ ctrl_c() {
 	pid=$!
 	sleep "$d"
 	kill -INT -"$pid"
-	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) &
+	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) >/dev/null 2>&1 &
 	k=$!
 	wait $pid
 	rc=$?

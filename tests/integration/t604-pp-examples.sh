@@ -51,6 +51,19 @@ while True:
     a.set(); b.wait(); b.clear(); time.sleep(0.002)
 PY
 
+# UDP datagrams over the loopback, about 1000 a second: each is received in a NET_RX
+# softirq (an idle machine may run few softirqs of its own: timers expire in hard IRQs)
+cat >udploop.py <<'PY'
+import socket, time
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+a.bind(("127.0.0.1", 0))
+b.bind(("127.0.0.1", 0))
+while True:
+    a.sendto(b"x", b.getsockname())
+    b.recv(16)
+    time.sleep(0.001)
+PY
 
 L=$PP_LOAD
 LOAD_PID=
@@ -80,6 +93,9 @@ load_start() {
 	python)
 		[ -n "$PYTHON" ] || { LOAD_WHY="no python3 for the load"; return 1; }
 		setsid "$PYTHON" pingpong.py >/dev/null 2>&1 & ;;
+	softirqs)
+		[ -n "$PYTHON" ] || { LOAD_WHY="no python3 for the load"; return 1; }
+		setsid "$PYTHON" udploop.py >/dev/null 2>&1 & ;;
 	bpf)
 		[ -n "$BPF_WHY" ] && { LOAD_WHY=$BPF_WHY; return 1; }
 		setsid sh -c "while :; do '$PYTHON' '$TOP/tests/integration/bpfload.py' pp_t604; sleep 0.2; done" >/dev/null 2>&1 & ;;
@@ -183,11 +199,11 @@ sql§1.1,§4.8 | ctxsw | ^=== SELECT prev_comm, count\(\*\) AS n FROM sched_swit
 sql-output2§1.1 | ctxsw | ^=== SELECT count\(\*\) AS switches FROM sched_switch ===$ | pp sql -e sched:sched_switch --output2 switch.db --query 'SELECT count(*) AS switches FROM sched_switch'
 event-care§1.1 | sleeper | ^CPU +EVENTS +LOST +LATE +OUT-OF-ORDER$ | pp event-care -e sched:sched_switch
 irq-off§1.1 | cpuburn | ^irq-off: gaps over 20\.000 ms between timer samples$ | pp irq-off --period 10ms --than 20ms -g
-multi-trace§4.1 | sleep1ms | ^ +start => end +calls +total\(us\) +min\(us\) +p50\(us\) | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -i 1000
-multi-trace-detail§4.1 | sleep1ms | than\(reqs\)$ | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit --than 100us --detail=-1ms,samecpu
-multi-trace-perins§4.1 | sleep1ms | ^CPU +start => end +calls | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -i 1000 --perins --heatmap softirq
-multi-trace-profiler-source§3.1,§4.1 | sleep1ms | ^ +start => end +calls | pp multi-trace -e irq:softirq_entry -e 'irq:softirq_exit,profile/-F 500 --watermark 50 -g/untraced/' -i 1000 --than 100us --detail
-multi-trace-pair§4.1 | sleep1ms | irq:softirq_entry irq:softirq_exit paired [0-9]+$ | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit --impl pair -i 1000
+multi-trace§4.1 | softirqs | ^ +start => end +calls +total\(us\) +min\(us\) +p50\(us\) | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -i 1000
+multi-trace-detail§4.1 | softirqs | than\(reqs\)$ | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit --than 100us --detail=-1ms,samecpu
+multi-trace-perins§4.1 | softirqs | ^CPU +start => end +calls | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit -i 1000 --perins --heatmap softirq
+multi-trace-profiler-source§3.1,§4.1 | softirqs | ^ +start => end +calls | pp multi-trace -e irq:softirq_entry -e 'irq:softirq_exit,profile/-F 500 --watermark 50 -g/untraced/' -i 1000 --than 100us --detail
+multi-trace-pair§4.1 | softirqs | irq:softirq_entry irq:softirq_exit paired [0-9]+$ | pp multi-trace -e irq:softirq_entry -e irq:softirq_exit --impl pair -i 1000
 multi-trace-role§3.4 | ctxsw | sched_switch => sched_switch +[0-9]+ | pp multi-trace -e 'sched:sched_switch//role=(next_pid?1:0)|(prev_pid?2:0)/' --cycle -i 1000
 rundelay§1.2 | ctxsw | sched_wakeup => sched_switch +[0-9]+ | pp rundelay -e 'sched:sched_wakeup*,sched:sched_switch' -e sched:sched_switch
 rundelay-filter§1.2,§4.3 | sleeper | ^pid +comm +start => end .*than\(reqs\)$ | pp rundelay -e 'sched:sched_wakeup*,sched:sched_switch' -e sched:sched_switch --filter 'sleeper,sleep*' --than 1ms --detail=samecpu --perins
@@ -195,7 +211,7 @@ syscalls§1.2 | syscalls | ^syscalls +calls +total\(us\) +min\(us\) +avg\(us\) +
 syscalls-perins§4.1 | syscalls | ^thread comm +syscalls +calls | pp syscalls -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit --perins
 kmemprof§1.2 | forks | ^kmem:kmalloc total alloc [0-9]+ bytes on [0-9]+ objects | pp kmemprof -e 'kmem:kmalloc//size=bytes_alloc/stack/' -e kmem:kfree
 kmemprof-pages§3.4 | pages | ^kmem:mm_page_alloc total alloc [0-9]+ bytes | pp kmemprof -e 'kmem:mm_page_alloc//size=(4096<<order)/key=pfn/stack/' -e 'kmem:mm_page_free//key=pfn/'
-nested-trace§1.2 | sleep1ms | ^ +function call R +calls +total\(us\) | pp nested-trace -e irq:irq_handler_entry,irq:irq_handler_exit -e irq:softirq_entry,irq:softirq_exit --impl call-delay
+nested-trace§1.2 | softirqs | ^ +function call R +calls +total\(us\) | pp nested-trace -e irq:irq_handler_entry,irq:irq_handler_exit -e irq:softirq_entry,irq:softirq_exit --impl call-delay
 nested-trace-kprobe§1.2 | kprobe | ^ +function call R +calls | pp nested-trace -e kprobe:vfs_read,kretprobe:vfs_read
 kmemleak-template§1.4 | forks | ^LEAKED BYTES REPORT:$ | pp kmemleak --alloc "kmem:kmalloc//ptr=ptr/size=bytes_alloc/stack/" --free "kmem:kfree//ptr=ptr/" -g --flame-graph leak.folded
 kmemleak-comm§4.4 | forks | ^LEAKED BYTES REPORT:$ | pp kmemleak --alloc 'kmem:kmalloc//ptr=ptr/size=bytes_alloc/stack/' --free 'kmem:kfree//ptr=ptr/' --than 1s --comm -g

@@ -47,8 +47,14 @@ cp /bin/true ./marker-exec || fail "cannot copy /bin/true"
 	--flight-recorder 256K --trigger 'sched:sched_process_exec/filename~"*marker-exec*"/' \
 	--post-trigger 60s --duration 7 -o trig.cap 2>trig.err &
 r3=$!
+# the exec until the trigger fires (a recorder starting slowly on a busy machine may not see
+# the first; only the first that matches triggers)
 sleep 1
-./marker-exec
+for i in $(seq 40); do
+	./marker-exec
+	grep -q "trigger: " trig.err && break
+	sleep 0.2
+done
 for n in 0 1; do
 	sleep 2.5
 	kill -USR1 $r1 $r2
