@@ -7,6 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-record.sh"
 need_event sched:sched_switch
+# the events recorded below: a sleeper switching every 5 ms (an idle machine switches
+# little), for at most 15 s
+"$PP_LOAD/sleeper" -n 3000 -s 5ms >/dev/null 2>&1 &
+load=$!
 
 "$PP_RECORD" -a -e sched:sched_switch --duration 1 -o - 2>rec.err | "$CAPCHECK" - summary >sum.txt
 rc=$?
@@ -66,4 +70,5 @@ grep -q "error" epipe.err && fail "the reader quitting is not an error"
 assert_eq "exit status when the reader quits" 0 "$(cat epipe.rc)"
 ( "$PP_RECORD" -q -a -e sched:sched_switch --duration 20 -o - 2>epipe.err ) | head -c 1000 >/dev/null
 [ -s epipe.err ] && { cat epipe.err; fail "-q: a line when the reader quits"; }
+kill $load 2>/dev/null
 exit 0

@@ -18,6 +18,10 @@ if ! make -C "$TOP" BIN="$PP_BIN" static >make.out 2>&1; then
 		skip "make static failed here (static libelf/libzstd/libz missing, or a sanitizer build)"
 fi
 [ -x "$STATIC" ] || skip "no $STATIC"
+# the events recorded below: a sleeper switching every 5 ms (an idle machine switches
+# little), for at most 15 s
+"$PP_LOAD/sleeper" -n 3000 -s 5ms >/dev/null 2>&1 &
+load=$!
 
 if command -v file >/dev/null 2>&1; then
 	file "$STATIC" | tee file.txt
@@ -65,4 +69,5 @@ grep -q "^symbols *kernel: yes" chroot.info || fail "chroot capture: no kernel s
 assert_ge "sched_switch events" 10 "$(sv root/cap.pp events.sched:sched_switch)"
 assert_ge "user symbol tables" 1 "$(sv root/cap.pp dsos)"
 "$PP_ANALYZE" root/cap.pp profile >prof.txt 2>&1 || { cat prof.txt; fail "profile on the chroot capture"; }
+kill $load 2>/dev/null
 exit 0
