@@ -317,6 +317,11 @@ struct pp_az {
 	uint64_t next_tick_ns;		/* next -i tick on capture time (core-owned) */
 	int *cpus, *pids, *tids;	/* -C -p -t parsed (core-owned) */
 	size_t nr_cpus, nr_pids, nr_tids;
+	/*
+	 * -p and -t also take the tasks the listed ones fork in the capture, and
+	 * theirs (perf-prof's --inherit); set by the analyzer's init
+	 */
+	bool follow_forks;
 	struct ana_out out;
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */

@@ -141,11 +141,11 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 		return false;
 	if (az->ops->flags & PP_AZ_OWN_TASK_FILTER)
 		return true;
-	if (az->nr_pids && !pp_list_has(az->pids, az->nr_pids, ev->pid))
-		return false;
-	if (az->nr_tids && !pp_list_has(az->tids, az->nr_tids, ev->tid))
-		return false;
-	return true;
+	if ((!az->nr_pids || pp_list_has(az->pids, az->nr_pids, ev->pid)) &&
+	    (!az->nr_tids || pp_list_has(az->tids, az->nr_tids, ev->tid)))
+		return true;
+	return az->follow_forks &&
+	       ana_task_forked_by(az->s, ev->tid, az->pids, az->nr_pids, az->tids, az->nr_tids);
 }
 
 /*

@@ -332,6 +332,27 @@ bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *ou
 	return true;
 }
 
+bool ana_task_forked_by(struct ana_session *s, uint32_t tid, const int *pids, size_t nr_pids,
+			const int *tids, size_t nr_tids)
+{
+	/* 64 forks deep at most: reused tids in a hostile capture can make a loop */
+	for (int depth = 0; depth < 64; depth++) {
+		const struct ana_task *t = pp_u64map_get(&s->tasks, tid);
+		const struct ana_task *parent;
+
+		if (!t || !t->ptid || t->ptid == tid)
+			return false;
+		parent = pp_u64map_get(&s->tasks, t->ptid);
+		if (!parent)
+			return false;
+		if ((nr_pids && pp_list_has(pids, nr_pids, parent->pid)) ||
+		    (nr_tids && pp_list_has(tids, nr_tids, parent->tid)))
+			return true;
+		tid = t->ptid;
+	}
+	return false;
+}
+
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
 struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
 {
@@ -571,6 +592,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		struct ana_task *parent = pp_u64map_get(&s->tasks, rec->u.task_event.ptid);
 		t = task_get(s, rec->u.task_event.tid);
 		t->pid = rec->u.task_event.pid;
+		t->ptid = rec->u.task_event.ptid;
 		t->exit_ns = 0;
 		if (rec->u.task_event.pid != rec->u.task_event.ppid) {
 			t->ppid = rec->u.task_event.ppid;	/* a new process */

@@ -2,8 +2,9 @@
 /*
  * trace-plan.c - trace's options, and what it records: the -e events as given
  * (with stacks for -g or the per-event `stack` attribute).  perf-prof's
- * --inherit and --ptrace are what pp-record does anyway (said with -v);
- * --overwrite is the analysis's (trace.c): pp-record records everything.
+ * --ptrace is what pp-record does anyway (said with -v); --inherit and
+ * --overwrite are the analysis's (trace.c): pp-record records everything,
+ * the children of -p and -t included.
  */
 #include "analyzers/trace.h"
 #include "common/log.h"
@@ -14,10 +15,9 @@ static const struct pp_option trace_options[] = {
 	PP_OPT_GROUP("trace options:"),
 	{ .type = PP_OPT_T_BOOL, .long_name = "generic-print", .value = O(generic_print),
 	  .flags = PP_OPT_HIDDEN, .help = "print every event with libtraceevent (tests)" },
-	/* perf-prof's, hidden: they change nothing here (docs/analyzers.md "perf-prof options") */
-	{ .type = PP_OPT_T_BOOL, .long_name = "inherit", .value = O(inherit),
-	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,
-	  .help = "accepted: pp-record always follows the children of -p, -t and COMMAND" },
+	PP_OPT_BOOL(0, "inherit", O(inherit),
+		    "with -p/-t: also the tasks they fork while recorded, and theirs"),
+	/* perf-prof's, hidden: it changes nothing here (docs/analyzers.md "perf-prof options") */
 	{ .type = PP_OPT_T_BOOL, .long_name = "ptrace", .value = O(ptrace),
 	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,
 	  .help = "accepted: pp-record follows the new threads of -p without ptrace" },
@@ -32,9 +32,6 @@ static int trace_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 
 	(void)err;
 	(void)errsz;
-	if (a->common->verbose && o->inherit)
-		pp_note("trace: --inherit: pp-record always follows the children of -p, -t and "
-			"COMMAND");
 	if (a->common->verbose && o->ptrace)
 		pp_note("trace: --ptrace: pp-record follows the new threads of -p without ptrace");
 	for (size_t i = 0; i < a->common->events.nr; i++)

@@ -11,7 +11,7 @@
 
 struct trace_opts {
 	bool generic_print;	/* hidden: libtraceevent for every event (fast-path tests) */
-	bool inherit;		/* --inherit: accepted, pp-record always follows children */
+	bool inherit;		/* --inherit: -p/-t take the tasks they fork too */
 	bool ptrace;		/* --ptrace: accepted, pp-record follows new threads itself */
 	bool overwrite;		/* --overwrite: only the newest events that fit each CPU's ring, at the end */
 };

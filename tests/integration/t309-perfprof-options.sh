@@ -34,7 +34,7 @@ refused() {
 # t309.1 accepted options that change nothing here: same report, silent stderr
 for opt in --monotonic --tsc "--kvmclock 123e4567-e89b-12d3-a456-426614174000" \
 	"--usage-self 1000" "--sampling-limit 100" "--watermark 20" -G --exclude-guest \
-	--inherit --ptrace -q; do
+	--ptrace -q; do
 	# shellcheck disable=SC2086
 	quiet "$PP_ANALYZE" $S trace $opt
 	check_output base.out quiet.out
@@ -150,6 +150,22 @@ assert_eq "t309.6d events without pid 200" 3 "$(grep -c ' \[00[01]\] ' ex.out)"
 refused "--irqs_disabled: .*irq-off" "$PP_ANALYZE" $S profile --irqs_disabled=1
 refused "--sched_policy: .*--prio" "$PP_ANALYZE" $S profile --sched_policy 1
 
+# t309.6e trace --inherit: -p and -t also take the tasks they fork in the capture, and theirs
+# (inherit.desc: thread 301 of process 300 forks 500, whose thread 501 forks 600); not a
+# child there before the recording (350), nor unrelated ones (400, 700), nor tasks whose
+# forks name each other (900, 901: the walk ends)
+build_fixture inherit
+tids_of() {	# tids_of OPTIONS...: the tids trace prints, on one line
+	run_ok inh.out "$PP_ANALYZE" inherit.ppcap trace "$@"
+	awk '{ print $4 }' inh.out | tr '\n' ' '
+}
+assert_eq "t309.6e -p 300" "300 301 " "$(tids_of -p 300)"
+assert_eq "t309.6e -p 300 --inherit" "300 301 500 501 600 " "$(tids_of -p 300 --inherit)"
+assert_eq "t309.6e -t 301 --inherit" "301 500 501 600 " "$(tids_of -t 301 --inherit)"
+assert_eq "t309.6e -t 300 --inherit" "300 " "$(tids_of -t 300 --inherit)"
+assert_eq "t309.6e -p 950 --inherit" "" "$(tids_of -p 950 --inherit)"
+assert_eq "t309.6e -p 800,900 --inherit" "800 900 901 " "$(tids_of -p 800,900 --inherit)"
+
 # t309.7 top reports every second without -i, as perf-prof's (-i 1000); -i 0 too
 sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
 for t in 1000.100000 1000.500000 1001.200000 1002.700000; do
@@ -196,15 +212,26 @@ quiet "$PP" trace -e sched:sched_switch --inherit --ptrace --tsc --monotonic --c
 	--usage-self 100 --sampling-limit 10 --watermark 20 --exclude-guest -- sh -c "$LOAD"
 assert_ge "pp trace lines" 200 "$(grep -c 'sched:sched_switch' quiet.out)"
 # with -v, each note once: pp-record says the record-side ones, pp-analyze the others
-"$PP" trace -e sched:sched_switch --inherit --tsc --usage-self 100 -v -- sh -c "$LOAD" \
+"$PP" trace -e sched:sched_switch --ptrace --tsc --usage-self 100 -v -- sh -c "$LOAD" \
 	>/dev/null 2>live.err || { cat live.err; fail "pp trace -v"; }
-for n in "pp-record: trace: --inherit:" "pp-record: trace: --usage-self:" \
+for n in "pp-record: trace: --ptrace:" "pp-record: trace: --usage-self:" \
 	"pp-analyze: trace: --tsc:"; do
 	assert_eq "'$n' lines" 1 "$(grep -c -- "$n" live.err)"
 done
 # live refusals: pp-record names pp's way first
 "$PP" profile --prio 1-999 >/dev/null 2>live.err && fail "pp profile --prio 1-999"
 grep -q "pp-record: error: .*--prio 1-999: priorities 0-139" live.err || { cat live.err; fail "pp --prio"; }
+
+# t309.9b --inherit live: a shell forking /bin/true in a loop; each child's exec is its own
+# event, which `pp trace -p SHELL` leaves out and --inherit keeps (-N 20 ends it)
+sh -c 'while :; do /bin/true; done' &
+fl=$!
+timeout -s INT 30 "$PP" trace -e sched:sched_process_exec -p $fl --inherit -N 20 >inh.out 2>inh.err ||
+	{ cat inh.err; kill $fl; fail "pp trace -p --inherit -N 20 exited $?"; }
+timeout -s INT 2 "$PP" trace -e sched:sched_process_exec -p $fl >noinh.out 2>noinh.err
+kill $fl
+assert_eq "t309.9b children's execs with --inherit" 20 "$(grep -c ' true .*sched:sched_process_exec: filename=/bin/true' inh.out)"
+assert_eq "t309.9b children's execs without it" 0 "$(grep -c 'sched:sched_process_exec' noinh.out)"
 
 # t309.10 --watermark reaches pp-record: the tracefs instance wakes it at half of it
 # (ftrace.c's buffer_percent), 25 by default.
