@@ -317,11 +317,6 @@ struct pp_az {
 	uint64_t next_tick_ns;		/* next -i tick on capture time (core-owned) */
 	int *cpus, *pids, *tids;	/* -C -p -t parsed (core-owned) */
 	size_t nr_cpus, nr_pids, nr_tids;
-	/*
-	 * -p and -t also take the tasks the listed ones fork in the capture, and
-	 * theirs (perf-prof's --inherit); set by the analyzer's init
-	 */
-	bool follow_forks;
 	struct ana_out out;
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
@@ -354,6 +349,14 @@ struct ana_task_info {
 	uint64_t exit_ns;		/* 0 while alive */
 };
 
+/**
+ * ana_task_forked_by() - whether @tid was forked in the capture, directly or by tasks
+ * forked in turn, by a thread of one of @pids or by one of @tids (sorted lists, as
+ * pp_parse_list() gives): what --inherit adds to -p and -t.  A task there at the start
+ * was forked by none.
+ */
+bool ana_task_forked_by(struct ana_session *s, uint32_t tid, const int *pids, size_t nr_pids,
+			const int *tids, size_t nr_tids);
 /** ana_task_get() - what the session knows of @tid. Return: false if it never saw it. */
 bool ana_task_get(struct ana_session *s, uint32_t tid, struct ana_task_info *out);
 /**

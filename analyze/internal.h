@@ -175,13 +175,6 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
 struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
 /*
- * ana_task_forked_by() - whether @tid was forked in the capture, directly or by tasks
- * forked in turn, by a thread of one of @pids or by one of @tids (sorted lists, as
- * pp_parse_list() gives); a task there at the start was forked by none (trace --inherit)
- */
-bool ana_task_forked_by(struct ana_session *s, uint32_t tid, const int *pids, size_t nr_pids,
-			const int *tids, size_t nr_tids);
-/*
  * ana_session_sample() - @smp, a sample of type @t, as an event: counted,
  * its task noted, pid/tid -1 recovered (see session.c).  The one way from
  * a capture's sample to an analyzer's event (replay.c, pymod.c).

@@ -144,7 +144,7 @@ static bool post_filter(const struct pp_az *az, const struct pp_event *ev)
 	if ((!az->nr_pids || pp_list_has(az->pids, az->nr_pids, ev->pid)) &&
 	    (!az->nr_tids || pp_list_has(az->tids, az->nr_tids, ev->tid)))
 		return true;
-	return az->follow_forks &&
+	return az->opt.inherit &&
 	       ana_task_forked_by(az->s, ev->tid, az->pids, az->nr_pids, az->tids, az->nr_tids);
 }
 

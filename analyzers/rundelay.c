@@ -68,7 +68,7 @@ static bool setup_role(struct pp_az *az, struct ana_te *te, unsigned i, const ch
 			pp_buf_addf(&f, "%s&&%s>0", prefix, pid_field);
 		if (az->nr_pids || az->nr_tids)
 			ana_te_tp_set_targets(te, i, pid_field, az->pids, az->nr_pids, az->tids,
-					      az->nr_tids);
+					      az->nr_tids, az->opt.inherit);
 	}
 	if (f.len)
 		ana_te_tp_set_filter(te, i, pp_buf_str(&f));

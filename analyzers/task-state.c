@@ -260,6 +260,9 @@ static bool ts_selected(struct pp_az *az, const struct pp_event *ev, uint32_t ti
 		return true;
 	if (az->nr_pids && pp_list_has(az->pids, az->nr_pids, ana_task_pid(az->s, tid)))
 		return true;
+	if (az->opt.inherit &&
+	    ana_task_forked_by(az->s, tid, az->pids, az->nr_pids, az->tids, az->nr_tids))
+		return true;
 	if (p->nr_comms) {
 		const char *c = NULL;
 		if (comm_field && comm_field->offset + comm_field->size <= ev->raw_sz) {

@@ -2,9 +2,8 @@
 /*
  * trace-plan.c - trace's options, and what it records: the -e events as given
  * (with stacks for -g or the per-event `stack` attribute).  perf-prof's
- * --ptrace is what pp-record does anyway (said with -v); --inherit and
- * --overwrite are the analysis's (trace.c): pp-record records everything,
- * the children of -p and -t included.
+ * --ptrace is what pp-record does anyway (said with -v); --overwrite is the
+ * analysis's (trace.c): pp-record records everything.
  */
 #include "analyzers/trace.h"
 #include "common/log.h"
@@ -15,8 +14,6 @@ static const struct pp_option trace_options[] = {
 	PP_OPT_GROUP("trace options:"),
 	{ .type = PP_OPT_T_BOOL, .long_name = "generic-print", .value = O(generic_print),
 	  .flags = PP_OPT_HIDDEN, .help = "print every event with libtraceevent (tests)" },
-	PP_OPT_BOOL(0, "inherit", O(inherit),
-		    "with -p/-t: also the tasks they fork while recorded, and theirs"),
 	/* perf-prof's, hidden: it changes nothing here (docs/analyzers.md "perf-prof options") */
 	{ .type = PP_OPT_T_BOOL, .long_name = "ptrace", .value = O(ptrace),
 	  .flags = PP_OPT_NONEG | PP_OPT_HIDDEN,

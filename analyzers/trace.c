@@ -186,7 +186,6 @@ static int trace_init(struct pp_az *az)
 
 	if (o->generic_print)
 		ana_print_generic(az->s, true);
-	az->follow_forks = o->inherit;
 	p->exec = calloc(az->nr_sels + 1, sizeof(*p->exec));
 	if (!p->exec)
 		return -ENOMEM;

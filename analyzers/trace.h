@@ -11,7 +11,6 @@
 
 struct trace_opts {
 	bool generic_print;	/* hidden: libtraceevent for every event (fast-path tests) */
-	bool inherit;		/* --inherit: -p/-t take the tasks they fork too */
 	bool ptrace;		/* --ptrace: accepted, pp-record follows new threads itself */
 	bool overwrite;		/* --overwrite: only the newest events that fit each CPU's ring, at the end */
 };

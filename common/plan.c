@@ -29,6 +29,8 @@ const struct pp_option pp_common_options[] = {
 	PP_OPT_STRING('C', "cpus", C(cpus), "list", "only events of these CPUs"),
 	PP_OPT_STRING('p', "pids", C(pids), "list", "only events of these processes"),
 	PP_OPT_STRING('t', "tids", C(tids), "list", "only events of these threads"),
+	PP_OPT_BOOL(0, "inherit", C(inherit),
+		    "with -p/-t: also the tasks they fork while recorded, and theirs"),
 	PP_OPT_BOOL(0, "perins", C(perins), "report per instance (CPU or thread)"),
 	PP_OPT_TIME(0, "than", C(than_ns), 1, "report only what is above this (s/ms/us/ns)"),
 	PP_OPT_TIME(0, "only-than", C(only_than_ns), 1, "print interval tables only when something went over"),

@@ -25,6 +25,7 @@ struct pp_common_opts {
 	uint64_t interval_ns;		/* -i (given in ms) */
 	const char *time_range;		/* --time START,END */
 	const char *cpus, *pids, *tids;	/* -C -p -t */
+	bool inherit;			/* --inherit: -p/-t also take the tasks they fork (the analysis) */
 	bool perins;
 	uint64_t than_ns, only_than_ns, lower_ns;
 	bool callchain;			/* -g */

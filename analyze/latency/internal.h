@@ -52,6 +52,7 @@ struct te_tp {
 	const struct pp_field *f_target;	/* ana_te_tp_set_targets() */
 	int *t_pids, *t_tids;
 	size_t nr_t_pids, nr_t_tids;
+	bool t_forks;			/* and the tasks they fork (--inherit) */
 	char *target_field;
 	/* matcher */
 	enum te_match match;

@@ -118,11 +118,12 @@ void ana_te_free(struct ana_te *te);
 /**
  * ana_te_tp_set_targets() - keep event @i only when its field @field names a
  * thread of @pids (processes) or one of @tids (rundelay's -p/-t: the wakee
- * of a wakeup, prev_pid/next_pid of a switch); arrays are sorted (as
+ * of a wakeup, prev_pid/next_pid of a switch), or with @forks a task one of
+ * them forked in the capture (--inherit); arrays are sorted (as
  * pp_parse_list() gives them) and copied
  */
 void ana_te_tp_set_targets(struct ana_te *te, unsigned i, const char *field, const int *pids,
-			   size_t nr_pids, const int *tids, size_t nr_tids);
+			   size_t nr_pids, const int *tids, size_t nr_tids, bool forks);
 
 /*
  * Ready-made analyzer callbacks for analyzers that built their engine with

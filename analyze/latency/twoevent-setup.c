@@ -223,7 +223,7 @@ void ana_te_tp_set_filter(struct ana_te *te, unsigned i, const char *expr)
 }
 
 void ana_te_tp_set_targets(struct ana_te *te, unsigned i, const char *field, const int *pids,
-			   size_t nr_pids, const int *tids, size_t nr_tids)
+			   size_t nr_pids, const int *tids, size_t nr_tids, bool forks)
 {
 	struct te_tp *tp = &te->tps[i];
 
@@ -238,6 +238,7 @@ void ana_te_tp_set_targets(struct ana_te *te, unsigned i, const char *field, con
 		memcpy(tp->t_tids, tids, nr_tids * sizeof(int));
 	tp->nr_t_pids = nr_pids;
 	tp->nr_t_tids = nr_tids;
+	tp->t_forks = forks;
 	tp->target_field = pp_xstrdup(field);
 }
 

@@ -414,8 +414,11 @@ static bool target_match(struct ana_te *te, const struct te_tp *tp, const struct
 		return false;
 	if (pp_list_has(tp->t_tids, tp->nr_t_tids, tid) || pp_list_has(tp->t_pids, tp->nr_t_pids, tid))
 		return true;
-	return tp->nr_t_pids && pp_list_has(tp->t_pids, tp->nr_t_pids,
-					ana_task_pid(te->s, (uint32_t)tid));
+	if (tp->nr_t_pids &&
+	    pp_list_has(tp->t_pids, tp->nr_t_pids, ana_task_pid(te->s, (uint32_t)tid)))
+		return true;
+	return tp->t_forks && ana_task_forked_by(te->s, (uint32_t)tid, tp->t_pids, tp->nr_t_pids,
+						  tp->t_tids, tp->nr_t_tids);
 }
 
 void ana_te_feed(struct ana_te *te, const struct pp_event *ev)

@@ -150,13 +150,15 @@ assert_eq "t309.6d events without pid 200" 3 "$(grep -c ' \[00[01]\] ' ex.out)"
 refused "--irqs_disabled: .*irq-off" "$PP_ANALYZE" $S profile --irqs_disabled=1
 refused "--sched_policy: .*--prio" "$PP_ANALYZE" $S profile --sched_policy 1
 
-# t309.6e trace --inherit: -p and -t also take the tasks they fork in the capture, and theirs
+# t309.6e --inherit: -p and -t also take the tasks they fork in the capture, and theirs
 # (inherit.desc: thread 301 of process 300 forks 500, whose thread 501 forks 600); not a
 # child there before the recording (350), nor unrelated ones (400, 700), nor tasks whose
-# forks name each other (900, 901: the walk ends)
+# forks name each other (900, 901: the walk ends).  The core's filter (trace, top) and the
+# analyzers that match tasks themselves (task-state, rundelay: the grandchild's 2 ms asleep
+# and 0.5 ms waiting after the wakeup by 400)
 build_fixture inherit
 tids_of() {	# tids_of OPTIONS...: the tids trace prints, on one line
-	run_ok inh.out "$PP_ANALYZE" inherit.ppcap trace "$@"
+	run_ok inh.out "$PP_ANALYZE" inherit.ppcap trace -e sched:sched_wakeup "$@"
 	awk '{ print $4 }' inh.out | tr '\n' ' '
 }
 assert_eq "t309.6e -p 300" "300 301 " "$(tids_of -p 300)"
@@ -165,6 +167,19 @@ assert_eq "t309.6e -t 301 --inherit" "301 500 501 600 " "$(tids_of -t 301 --inhe
 assert_eq "t309.6e -t 300 --inherit" "300 " "$(tids_of -t 300 --inherit)"
 assert_eq "t309.6e -p 950 --inherit" "" "$(tids_of -p 950 --inherit)"
 assert_eq "t309.6e -p 800,900 --inherit" "800 900 901 " "$(tids_of -p 800,900 --inherit)"
+run_ok inh.out "$PP_ANALYZE" inherit.ppcap top -e sched:sched_wakeup -p 300 --inherit
+assert_eq "t309.6e top -p 300 --inherit: rows" "300 301 500 501 600 " \
+	"$(awk '$1 ~ /^[0-9]+$/ { print $1 }' inh.out | tr '\n' ' ')"
+run_ok inh.out "$PP_ANALYZE" inherit.ppcap task-state -p 300 --inherit --perins
+grep -Eq '^ +600 grandchild +S +1 +2000\.000 ' inh.out || { cat inh.out; fail "t309.6e task-state --inherit: no S of 600"; }
+grep -Eq '^ +600 grandchild +RD +1 +500\.000 ' inh.out || { cat inh.out; fail "t309.6e task-state --inherit: no RD of 600"; }
+run_ok inh.out "$PP_ANALYZE" inherit.ppcap task-state -p 300 --perins
+grep -q grandchild inh.out && { cat inh.out; fail "t309.6e task-state without --inherit: 600 there"; }
+rd() { "$PP_ANALYZE" inherit.ppcap rundelay -e sched:sched_wakeup,sched:sched_switch -e sched:sched_switch -p 300 "$@"; }
+rd --inherit >inh.out || fail "t309.6e rundelay --inherit"
+grep -Eq '^sched_wakeup => sched_switch +1 +500\.000 ' inh.out || { cat inh.out; fail "t309.6e rundelay --inherit"; }
+rd >inh.out || fail "t309.6e rundelay"
+grep -q 'sched_wakeup =>' inh.out && { cat inh.out; fail "t309.6e rundelay without --inherit: a delay"; }
 
 # t309.7 top reports every second without -i, as perf-prof's (-i 1000); -i 0 too
 sed -n '/^kv\|^event\|^task\|^sync/p' "$FIX/sched-basic.desc" | sed "s|formats/|$FIX/formats/|" >iv.desc
