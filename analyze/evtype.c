@@ -7,7 +7,6 @@
  * as struct pp_field for the expression engine.  A format libtraceevent
  * cannot parse leaves the type usable without fields (a warning says so).
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,249 +78,6 @@ static void find_name_pairs(struct ana_evtype_priv *x)
 	}
 }
 
-/*
- * The first REC->NAME of @format's print fmt that names none of its "field:" lines, or
- * NULL (@bad receives NAME).  The kernel writes consistent formats; a capture's may not be,
- * and libtraceevent 1.7 dereferences the missing field of such a name in
- * __print_symbolic() while it parses (found by tests/fuzz/fuzz-pipeline).
- */
-static const char *unknown_field_ref(const char *format, char *bad, size_t sz)
-{
-	const char *pf = strstr(format, "\nprint fmt:");
-
-	for (const char *r = pf; r && (r = strstr(r, "REC->"));) {
-		size_t n = 0;
-		r += 5;
-		while (r[n] == '_' || (r[n] >= 'a' && r[n] <= 'z') || (r[n] >= 'A' && r[n] <= 'Z') ||
-		       (r[n] >= '0' && r[n] <= '9'))
-			n++;
-		bool found = false;
-		for (const char *f = format; !found && f < pf && (f = strstr(f, "field:")) && f < pf;
-		     f += 6) {
-			const char *semi = strchr(f, ';'), *e = semi;
-			if (!semi || semi > pf)
-				break;
-			if (e > f && e[-1] == ']')	/* NAME[N] */
-				while (e > f && *e != '[')
-					e--;
-			const char *name = e - n;
-			found = (size_t)(e - f) > n && !strncmp(name, r, n) &&
-				(name[-1] == ' ' || name[-1] == '*' || name[-1] == ':');
-		}
-		if (!found) {
-			snprintf(bad, sz, "%.*s", (int)n, r);
-			return bad;
-		}
-	}
-	return NULL;
-}
-
-/*
- * Whether @format's print fmt divides by anything but a constant that is not 0: '/'
- * or '%' outside strings followed by a number, or sizeof(...), as kernel formats have
- * it ("/ 1000L", "% 64", "/ sizeof(u64)").  libtraceevent folds constants while it
- * parses and evaluates fields when it prints, dividing by 0 either way (SIGFPE, found
- * by tests/fuzz/fuzz-pipeline with "R % pU": two unknown names, both 0).
- */
-static bool risky_division(const char *format)
-{
-	const char *p = strstr(format, "\nprint fmt:");
-	bool quoted = false;
-
-	for (p = p ? p + 11 : ""; *p && *p != '\n'; p++) {
-		if (quoted && *p == '\\' && p[1]) {
-			p++;
-			continue;
-		}
-		if (*p == '"')
-			quoted = !quoted;
-		if (quoted || (*p != '/' && *p != '%'))
-			continue;
-		const char *r = p + 1;
-		int open = 0;
-		while (*r == ' ' || *r == '(')
-			open += *r++ == '(';
-		if (!strncmp(r, "sizeof(", 7))
-			continue;
-		bool hex = r[0] == '0' && (r[1] == 'x' || r[1] == 'X'), nonzero = false;
-		if (!hex && !(*r >= '1' && *r <= '9'))
-			return true;
-		for (r += hex ? 2 : 0; isxdigit((unsigned char)*r) && (hex || isdigit((unsigned char)*r)); r++)
-			nonzero |= *r != '0';
-		while (*r == 'u' || *r == 'U' || *r == 'l' || *r == 'L')
-			r++;
-		for (; open; open--) {
-			while (*r == ' ')
-				r++;
-			if (*r++ != ')')
-				return true;
-		}
-		if (!nonzero)
-			return true;
-	}
-	return false;
-}
-
-/* "NAME:" at the start of @line: the rest, else NULL */
-static const char *after(const char *line, const char *name)
-{
-	size_t n = strlen(name);
-
-	return strncmp(line, name, n) ? NULL : line + n;
-}
-
-/* Decimal digits at *@p into *@v (at most 9 of them); false when there are none. */
-static bool number(const char **p, unsigned long *v)
-{
-	const char *s = *p;
-
-	*v = 0;
-	while (isdigit((unsigned char)**p) && *p - s < 9)
-		*v = *v * 10 + (unsigned long)(*(*p)++ - '0');
-	return *p > s && !isdigit((unsigned char)**p);
-}
-
-/*
- * One "field:DECL;\toffset:N;\tsize:N;\tsigned:N;" line, as the kernel writes every
- * one (all 2323 formats of a 6.18 kernel): DECL of letters, digits, '_', ' ', '*' and
- * "[N]" / "[]" only.  Return: the reason it is not, or NULL.
- */
-static const char *bad_field(const char *f, const char *end, char *why, size_t sz)
-{
-	const char *decl = f, *semi = memchr(f, ';', (size_t)(end - f)), *p, *name;
-	unsigned long o, n, sg;
-
-	if (!semi || semi == decl)
-		return snprintf(why, sz, "a field line without its declaration"), why;
-	for (p = decl; p < semi; p++) {
-		if (*p == '[') {
-			while (++p < semi && isdigit((unsigned char)*p))
-				;
-			if (p == semi || *p != ']')
-				return snprintf(why, sz, "a field declaration with a bad [size]"), why;
-		} else if (!isalnum((unsigned char)*p) && !strchr("_ *", *p)) {
-			return snprintf(why, sz, "a field declaration with a character 0x%02x",
-					(unsigned char)*p), why;
-		}
-	}
-	name = semi;
-	if (name[-1] == ']')
-		while (name > decl && name[-1] != '[')
-			name--, semi = name - 1;
-	for (name = semi; name > decl && (isalnum((unsigned char)name[-1]) || name[-1] == '_');)
-		name--;
-	if (name == semi || name == decl)
-		return snprintf(why, sz, "a field declaration without a type and a name"), why;
-	p = strchr(decl, ';') + 1;
-	while (*p == '\t' || *p == ' ')
-		p++;
-	if (!(p = after(p, "offset:")) || !number(&p, &o) || *p++ != ';')
-		return snprintf(why, sz, "field '%.*s' without its offset", (int)(semi - name), name), why;
-	while (*p == '\t' || *p == ' ')
-		p++;
-	if (!(p = after(p, "size:")) || !number(&p, &n) || *p++ != ';')
-		return snprintf(why, sz, "field '%.*s' without its size", (int)(semi - name), name), why;
-	while (*p == '\t' || *p == ' ')
-		p++;
-	if ((p = after(p, "signed:")) && (!number(&p, &sg) || *p++ != ';'))
-		return snprintf(why, sz, "field '%.*s' with a bad signed:", (int)(semi - name), name), why;
-	if (o > (1ul << 20) || n > (1ul << 20) ||
-	    (!strncmp(name, "common_", 7) && o + n > 64) ||
-	    ((size_t)(semi - name) == 11 && !strncmp(name, "common_type", 11) && (o || n != 2)))
-		return snprintf(why, sz, "field '%.*s' at offset %lu, size %lu", (int)(semi - name),
-				name, o, n), why;
-	return NULL;
-}
-
-/*
- * Whether the "->" at @arrow (in a print fmt starting at @start, outside its strings)
- * follows "REC" or "(REC)", as in every kernel format: libtraceevent takes "x->y" of any
- * other x for a field it then dereferences as NULL (found by tests/fuzz/fuzz-state in a
- * state's context: "next_pid->next_comm").
- */
-static bool rec_arrow(const char *start, const char *arrow)
-{
-	size_t n = (size_t)(arrow - start);
-
-	if (n >= 5 && !strncmp(arrow - 5, "(REC)", 5))
-		return true;
-	return n >= 3 && !strncmp(arrow - 3, "REC", 3) &&
-	       (n == 3 || (!isalnum((unsigned char)arrow[-4]) && arrow[-4] != '_'));
-}
-
-/*
- * Why libtraceevent must not see @format, or NULL.  Its parser trusts the text (a
- * field line cut in its declaration made it strcmp() a NULL name, found by
- * tests/fuzz/fuzz-pipeline), so a format must look as the kernel writes them: lines
- * "name:", "ID:", "format:", field lines (bad_field()) and, last, a print fmt of
- * printable ASCII (tabs and newlines in its strings) with its quotes closed, its
- * brackets balanced and "->" only after REC (rec_arrow()).  The lines are as strict as the kernel's; what the
- * fuzzers still find is in the print fmt's expressions, so that is where the checks
- * grow (each with its finding), not a grammar of the whole text.  Then it reads a record's fields where the format
- * says, without the record's size, and finds a record's format by the common_type
- * at the place the first format it parsed gave: print.c pads each record it prints
- * to the reach of the fields of the format libtraceevent will pick, which needs
- * fields within 1 MiB, common fields within the first 64 bytes and common_type the
- * kernel's (offset 0, 2 bytes).
- */
-const char *ana_format_unsafe(const char *format, char *why, size_t sz)
-{
-	for (const char *l = format; *l;) {
-		const char *end = strchr(l, '\n'), *p = l, *r;
-
-		if (!end)
-			end = l + strlen(l);
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if ((r = after(p, "field:"))) {
-			if (bad_field(r, end, why, sz))
-				return why;
-		} else if (after(p, "print fmt:")) {
-			/* the last part: its strings may hold tabs and newlines (ext4, maple_tree) */
-			bool quoted = false;
-			char open[64];		/* the brackets open outside strings */
-			size_t depth = 0;
-			for (r = p; *r; r++) {
-				if (((unsigned char)*r < 0x20 && *r != '\t' && *r != '\n') ||
-				    (unsigned char)*r > 0x7e)
-					return snprintf(why, sz, "a print format with a byte 0x%02x",
-							(unsigned char)*r), why;
-				if (quoted && *r == '\\' && r[1])
-					r++;
-				else if (*r == '"')
-					quoted = !quoted;
-				else if (!quoted && r[0] == '-' && r[1] == '>' && !rec_arrow(p, r))
-					return snprintf(why, sz, "a print format with '->' after "
-							"something else than REC"), why;
-				else if (!quoted && *r == '\t')
-					return snprintf(why, sz, "a print format with a tab outside "
-							"its strings"), why;
-				else if (!quoted && strchr("([{", *r)) {
-					if (depth == sizeof(open))
-						return snprintf(why, sz, "a print format nested over %zu "
-								"deep", sizeof(open)), why;
-					open[depth++] = *r;
-				} else if (!quoted && strchr(")]}", *r)) {
-					/* unbalanced text sent libtraceevent's parser to NULL (fuzz-state) */
-					if (!depth || open[--depth] != (*r == ')' ? '(' : *r == ']' ? '[' : '{'))
-						return snprintf(why, sz, "a print format with a '%c' that "
-								"closes nothing open", *r), why;
-				}
-			}
-			if (quoted)
-				return snprintf(why, sz, "a print format with a string not closed"), why;
-			if (depth)
-				return snprintf(why, sz, "a print format with a '%c' not closed",
-						open[depth - 1]), why;
-			return NULL;
-		} else if (p < end && !after(p, "name:") && !after(p, "ID:") && !after(p, "format:")) {
-			return snprintf(why, sz, "a line that is no part of a format"), why;
-		}
-		l = *end ? end + 1 : end;
-	}
-	return NULL;
-}
-
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 {
 	struct ana_evtype *t;
@@ -358,14 +114,15 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 	} else if (d->format && d->format[0] && t->sys) {
 		struct tep_event *ev = NULL;
 		size_t len = strlen(d->format);
-		char bad[64];
-		if (unknown_field_ref(d->format, bad, sizeof(bad))) {
-			pp_warn("the stored print format of %s names a field it does not have "
-				"('%s'): its events are printed without it", d->name, bad);
-			len = (size_t)(strstr(d->format, "\nprint fmt:") - d->format) + 1;
-		} else if (risky_division(d->format)) {
-			pp_warn("the stored print format of %s divides by something that may be 0: "
-				"its events are printed without it", d->name);
+		char pwhy[128];
+		if (ana_print_fmt_unsafe(d->format, pwhy, sizeof(pwhy))) {
+			/* the kernel's statement expressions: libtraceevent never reads them */
+			if (strstr(strstr(d->format, "\nprint fmt:"), "({"))
+				pp_debug(1, "the stored print format of %s %s: its events are printed "
+					 "without it", d->name, pwhy);
+			else
+				pp_warn("the stored print format of %s %s: its events are printed "
+					"without it", d->name, pwhy);
 			len = (size_t)(strstr(d->format, "\nprint fmt:") - d->format) + 1;
 		}
 		enum tep_errno e = tep_parse_format(s->tep, &ev, d->format, len, t->sys);

@@ -283,6 +283,9 @@ bool ana_filter_pass(struct ana_session *s, const struct pp_expr *f, const struc
 
 /* evtype.c */
 int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d);
+void ana_evtype_free(struct ana_evtype *t);
+
+/* evformat.c: the checks of a stored format text before libtraceevent parses it */
 /*
  * ana_format_unsafe() - why libtraceevent must not parse the tracefs format text
  * @format (from a capture or a state: its parser trusts the text), in @why; NULL when
@@ -290,7 +293,13 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d);
  * evformat).
  */
 const char *ana_format_unsafe(const char *format, char *why, size_t sz);
-void ana_evtype_free(struct ana_evtype *t);
+/*
+ * ana_print_fmt_unsafe() - why libtraceevent must not read the print fmt of @format
+ * (which passed ana_format_unsafe()), in @why ("names ...", "has ...", "divides ..."):
+ * the fields stay, the events are printed without it; NULL for every format of a
+ * tracefs that libtraceevent reads (unit suite evformat).
+ */
+const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz);
 
 /* fastfmt.c: tracepoint print formats compiled for speed */
 int ana_fastfmt_compile(const struct tep_event *ev, struct ana_fastfmt **out);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-evformat.c - the check of a tracefs format text before libtraceevent parses it
- * (ana_format_unsafe(), analyze/evtype.c): every format of this machine's tracefs and
- * the kernel's own shapes pass; hostile texts (the fuzzers' findings among them) do not.
+ * test-evformat.c - the checks of a tracefs format text before libtraceevent parses it
+ * (ana_format_unsafe(), ana_print_fmt_unsafe(), analyze/evformat.c): every format of this
+ * machine's tracefs and the kernel's own shapes pass; hostile texts (the fuzzers' findings
+ * among them) do not.
  */
 #include <glob.h>
 #include <stdio.h>
@@ -42,7 +43,11 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Every format of the running kernel's tracefs passes (skipped without tracefs access). */
+/*
+ * Every format of the running kernel's tracefs passes, and its print fmt too but for the
+ * statement expressions "({ ... })" libtraceevent never reads (kvmmmu's, dma_map_sg's)
+ * (skipped without tracefs access).
+ */
 static void test_evformat__tracefs(void)
 {
 	static const char *const pats[] = { "/sys/kernel/tracing/events/*/*/format",
@@ -62,7 +67,9 @@ static void test_evformat__tracefs(void)
 				continue;
 			}
 			nr++;
-			if (ana_format_unsafe(text, why, sizeof(why))) {
+			if (ana_format_unsafe(text, why, sizeof(why)) ||
+			    (ana_print_fmt_unsafe(text, why, sizeof(why)) &&
+			     !strstr(strstr(text, "\nprint fmt:"), "({"))) {
 				if (bad++ < 10)
 					fprintf(stderr, "    refused %s: %s\n", g.gl_pathv[i], why);
 			}
@@ -86,11 +93,21 @@ static void test_evformat__kernel_shapes(void)
 		HDR F_NEXT "print fmt: \"a->b=%d\", ((REC->next_pid) & 1)\n",
 		HDR "\tfield:int x;\toffset:8;\tsize:4;\n\nprint fmt: \"%d\", REC->x\n",
 		HDR F_COMM "print fmt: \"%s\", __get_str(next_comm)\n",
+		/* indexes, conditionals, tables, casts, as kernel formats have them */
+		HDR F_NEXT "print fmt: \"%s\", REC->next_pid ? \"a\" : \"b\"\n",
+		HDR F_NEXT "print fmt: \"%s\", __print_symbolic(REC->next_pid, { 0, \"a\" }, "
+		"{ 1, \"b\" })\n",
+		HDR F_NEXT F_COMM "print fmt: \"%d %d\", REC->next_comm[0], REC->next_comm[1]\n",
+		HDR F_NEXT F_COMM "print fmt: \"%d\", REC->next_pid ? REC->next_comm[1] : 0\n",
+		HDR F_NEXT F_COMM "print fmt: \"%d\", REC->next_comm[0] ? 1 : -REC->next_pid\n",
+		HDR F_NEXT F_COMM "print fmt: \"%d\", REC->next_comm[0] + 1, (u64)REC->next_pid << 2\n",
 	};
 	char why[128];
 
 	for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
 		const char *r = ana_format_unsafe(ok[i], why, sizeof(why));
+		if (!r)
+			r = ana_print_fmt_unsafe(ok[i], why, sizeof(why));
 		if (r)
 			fprintf(stderr, "    refused ok[%zu]: %s\n", i, r);
 		CU_ASSERT_PTR_NULL(r);
@@ -132,12 +149,60 @@ static void test_evformat__hostile(void)
 	}
 }
 
+/*
+ * Print fmts libtraceevent 1.7 misreads: after an index or a conditional, an operator it
+ * has no priority for went to a right-hand side never made (a NULL dereference, found
+ * by tests/fuzz/fuzz-state; each of these crashed it).  Each is refused for its reason,
+ * and the fields stay (ana_format_unsafe() passes them).
+ */
+static void test_evformat__print_fmt_hostile(void)
+{
+#define PF(args) HDR F_NEXT F_COMM "print fmt: \"%d\", " args "\n"
+	static const struct { const char *text, *why; } bad[] = {
+		{ PF("REC->next_pid[1] = 2"), "'=' after an index" },
+		{ PF("REC->next_pid ? 1 : 2 = 3"), "operator '='" },
+		{ PF("REC->next_pid[1][2]"), "'[' after an index" },
+		{ PF("REC->next_pid ? 1 : b[1]"), "'[' after a conditional" },
+		{ PF("REC->next_pid ? 1 : f(x)[1]"), "'[' after a conditional" },
+		{ PF("REC->next_pid[-c ? 1 : 2]"), "'?' inside '['" },
+		{ PF("REC->next_pid ? 1 : y REC->next_pid"), "REC after the name 'y'" },
+		{ PF("__print_symbolic(REC->next_pid, { REC->next_comm[1] }, { 1, \"a\" })"),
+		  "'}' after an index" },
+		{ PF("__print_symbolic(REC->next_pid, { c ? 1 : 2 }, { 1, \"a\" })"), "'?' inside '{'" },
+		{ PF("REC->next_pid[1] . x"), "'.' after an index" },
+		{ PF("REC->next_pid ? 1 : 2 . x"), "operator '.'" },
+		{ PF("REC->next_pid[1] += 2"), "'+=' after an index" },
+		{ PF("REC->next_pid += 2"), "operator '+='" },
+		{ PF("(REC->next_comm[REC->next_pid ? 1 : 2])"), "'?' inside '['" },
+		{ PF("REC->next_pid ? 1 : 2 { 3 }"), "'{' after '2'" },
+		{ PF("({ int x = 1; x; })"), "operator '='" },
+		{ PF("REC->next_pid / REC->next_pid"), "divides" },
+		{ PF("__print_symbolic(REC->nope, { 1, \"a\" })"), "('nope')" },
+	};
+#undef PF
+	char why[128];
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++) {
+		CU_ASSERT_PTR_NULL(ana_format_unsafe(bad[i].text, why, sizeof(why)));
+		const char *r = ana_print_fmt_unsafe(bad[i].text, why, sizeof(why));
+		CU_ASSERT_PTR_NOT_NULL(r);
+		if (r && !strstr(r, bad[i].why)) {
+			fprintf(stderr, "    bad[%zu]: '%s' does not say '%s'\n", i, r, bad[i].why);
+			CU_FAIL("the reason");
+		} else if (!r) {
+			fprintf(stderr, "    bad[%zu] passed: %s\n", i, bad[i].text + sizeof(HDR F_NEXT F_COMM) - 1);
+		}
+	}
+}
+
 void test_evformat__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_evformat__tracefs, "every format of this machine's tracefs passes"),
 		PP_TEST(test_evformat__kernel_shapes, "REC->, (REC)->, arrows in strings, no signed:"),
 		PP_TEST(test_evformat__hostile, "hostile format texts refused, each for its reason"),
+		PP_TEST(test_evformat__print_fmt_hostile,
+			"print fmts libtraceevent misreads refused, each for its reason"),
 	};
 
 	pp_suite_add("evformat", tests, PP_ARRAY_SIZE(tests));
