@@ -167,6 +167,16 @@ static const char *bad_field(const char *f, const char *end, char *why, size_t s
 	    ((size_t)(semi - name) == 11 && !strncmp(name, "common_type", 11) && (o || n != 2)))
 		return snprintf(why, sz, "field '%.*s' at offset %lu, size %lu", (int)(semi - name),
 				name, o, n), why;
+	/*
+	 * The kernel's dynamic fields are u32s (offset and length).  Of a 2-byte one
+	 * libtraceevent takes the length to be the record's size less the offset, unsigned:
+	 * an offset past the record made it read 4 GB (found by tests/fuzz/fuzz-format).
+	 */
+	while (*decl == ' ')
+		decl++;
+	if ((!strncmp(decl, "__data_loc", 10) || !strncmp(decl, "__rel_loc", 9)) && n != 4)
+		return snprintf(why, sz, "field '%.*s' dynamic with size %lu, not 4",
+				(int)(semi - name), name, n), why;
 	return NULL;
 }
 
@@ -388,6 +398,54 @@ static const char *pf_tokens_unsafe(const char *p, char *why, size_t sz)
 	return NULL;
 }
 
+/*
+ * Why the conversions of the print fmt's format string (its first string tokens, at @p)
+ * would make libtraceevent write without bound, or NULL: a width or precision of more
+ * than 4 digits pads each event to it, and a width taken from an argument ("%*d") to
+ * whatever a field holds (found by tests/fuzz/fuzz-format: "%*s" of a field of 2^31
+ * ran past libFuzzer's timeout).  The kernel's widths have at most 2 digits, and a
+ * width from an argument only in "%*pbl" (a bitmap's bits); "%.*s" is bounded by its
+ * string, which a NUL ends in every padded record.
+ */
+static const char *pf_conversions_unsafe(const char *p, char *why, size_t sz)
+{
+	for (struct pf_tok t = pf_next(&p); t.kind == PF_STR; t = pf_next(&p)) {
+		const char *c = t.s + 1, *end = t.s + t.n - 1;
+
+		while (c < end) {
+			if (*c++ != '%')
+				continue;
+			if (*c == '%') {
+				c++;
+				continue;
+			}
+			const char *conv = c - 1;
+			while (c < end && strchr("-+ #0", *c))
+				c++;
+			for (int part = 0; part < 2; part++) {
+				const char *d = c;
+				if (part && *c != '.')
+					break;
+				c += part;
+				if (*c == '*' && !part && strncmp(c + 1, "pb", 2))
+					return snprintf(why, sz, "has a width taken from an argument "
+							"('%.*s')", (int)(c + 2 - conv), conv), why;
+				if (*c == '*') {
+					c++;
+					continue;
+				}
+				while (c < end && isdigit((unsigned char)*c))
+					c++;
+				if (c - d - part > 4)
+					return snprintf(why, sz, "has a %s of %d digits",
+							part ? "precision" : "width",
+							(int)(c - d - part)), why;
+			}
+		}
+	}
+	return NULL;
+}
+
 const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz)
 {
 	const char *pf = strstr(format, "\nprint fmt:");
@@ -399,5 +457,7 @@ const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz)
 		return snprintf(why, sz, "names a field it does not have ('%s')", bad), why;
 	if (risky_division(format))
 		return snprintf(why, sz, "divides by something that may be 0"), why;
+	if (pf_conversions_unsafe(pf + 11, why, sz))
+		return why;
 	return pf_tokens_unsafe(pf + 11, why, sz);
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # run.sh DIR SECONDS TARGET... - seed, replay and run the fuzz targets built in DIR (make fuzz).
 #
-# For each TARGET (reader pipeline python state expr filter selector): the inputs of
+# For each TARGET (reader pipeline python state format expr filter selector): the inputs of
 # tests/fuzz/regress/TARGET/ are replayed first (each must pass), then the target runs
 # SECONDS (0: replay only) on DIR/fuzz/corpus-TARGET (kept between runs) and a seed
 # corpus made here:
@@ -10,6 +10,7 @@
 #   pipeline, python  the same captures as capfuzz programs (fuzz-seed), with four configs each
 #   state             states of those captures (tests/fuzz/state-seeds.txt: each analyzer with a
 #                     state), halves cut in time and the pairs of halves (fuzz-state.c)
+#   format            tests/fixtures/formats/*.format, alone and with records of 0x00 and 0xff
 #   expr, filter      the expressions and filters of the unit suites (tests/unit/test-expr*.c)
 #   selector          the -e arguments of the unit suite and of the integration tests
 # with the dictionary tests/fuzz/TARGET.dict (capture.dict, state.dict, expr.dict).  A crash leaves its
@@ -94,6 +95,14 @@ seed() {
 			"$dir/pp-analyze" "$caps/$cap.ppcap" $args --time "$((ns + 1))ns," --state-out "$s/b$n" 2>/dev/null &&
 			cat "$s/a$n" "$s/b$n" >"$s/p$n" || echo "state seed $n ($cap: $args) failed" >&2
 		done ;;
+	format)
+		# each fixture format, and with a record of zeros and of 0xff bytes after its NUL
+		for f in "$src"/tests/fixtures/formats/*.format; do
+			n=$(basename "$f" .format)
+			cp "$f" "$s/$n"
+			{ cat "$f"; head -c 129 /dev/zero; } >"$s/$n-0"
+			{ cat "$f"; printf '\0'; head -c 128 /dev/zero | tr '\0' '\377'; } >"$s/$n-ff"
+		done ;;
 	expr|filter)
 		c_strings 'EQ|FEQ|STR|BAD|FBAD' "$s" "$src"/tests/unit/test-expr*.c ;;
 	selector)
@@ -111,7 +120,7 @@ for t in "$@"; do
 	exe=$bin/fuzz-$t
 	[ -x "$exe" ] || { echo "missing $exe: make fuzz-build"; exit 1; }
 	case $t in
-	reader|pipeline|python) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
+	reader|pipeline|python|format) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
 	state) dict=$src/tests/fuzz/state.dict; max_len=65536 ;;
 	*) dict=$src/tests/fuzz/expr.dict; max_len=4096 ;;
 	esac
@@ -119,7 +128,7 @@ for t in "$@"; do
 	case $t in
 	pipeline) opts="$opts -close_fd_mask=2" ;;
 	python) opts="$opts -close_fd_mask=2 -detect_leaks=0" ;;
-	state) opts="$opts -close_fd_mask=2" ;;
+	state|format) opts="$opts -close_fd_mask=2" ;;
 	esac
 	crash=$work/crash-$t
 	mkdir -p "$crash" "$work/corpus-$t"

@@ -135,6 +135,8 @@ static void test_evformat__hostile(void)
 		{ HDR "\tfield:int x;\toffset:8;\tsize:99999999;\tsigned:1;\n", "field" },
 		{ HDR "\tfield:int common_type;\toffset:4;\tsize:4;\tsigned:1;\n", "common_type" },
 		{ HDR "\tfield:int x[9;\toffset:8;\tsize:4;\tsigned:1;\n", "[size]" },
+		/* fuzz-format: a 2-byte __data_loc made libtraceevent read 4 GB */
+		{ HDR "\tfield:__data_loc char[] comm;\toffset:8;\tsize:2;\tsigned:0;\n", "size 2, not 4" },
 		{ HDR "\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\tgarbage\n", "no part of" },
 	};
 	char why[128];
@@ -152,8 +154,9 @@ static void test_evformat__hostile(void)
 /*
  * Print fmts libtraceevent 1.7 misreads: after an index or a conditional, an operator it
  * has no priority for went to a right-hand side never made (a NULL dereference, found
- * by tests/fuzz/fuzz-state; each of these crashed it).  Each is refused for its reason,
- * and the fields stay (ana_format_unsafe() passes them).
+ * by tests/fuzz/fuzz-state; each of these crashed it).  And (wide[]) print fmts it pads
+ * without bound (tests/fuzz/fuzz-format).  Each is refused for its reason, and the
+ * fields stay (ana_format_unsafe() passes them).
  */
 static void test_evformat__print_fmt_hostile(void)
 {
@@ -177,20 +180,29 @@ static void test_evformat__print_fmt_hostile(void)
 		{ PF("REC->next_pid ? 1 : 2 { 3 }"), "'{' after '2'" },
 		{ PF("({ int x = 1; x; })"), "operator '='" },
 		{ PF("REC->next_pid / REC->next_pid"), "divides" },
+	};
+	/* fuzz-format: padding without bound */
+	static const struct { const char *text, *why; } wide[] = {
+		{ HDR F_NEXT "print fmt: \"%*d\", REC->next_pid, 1\n", "width taken from an argument ('%*d')" },
+		{ HDR F_NEXT "print fmt: \"a\" \"%-*s\", REC->next_pid, \"x\"\n", "('%-*s')" },
+		{ HDR F_NEXT "print fmt: \"%99999d\", REC->next_pid\n", "width of 5 digits" },
+		{ HDR F_NEXT "print fmt: \"%.123456s\", \"x\"\n", "precision of 6 digits" },
 		{ PF("__print_symbolic(REC->nope, { 1, \"a\" })"), "('nope')" },
 	};
 #undef PF
 	char why[128];
 
-	for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++) {
-		CU_ASSERT_PTR_NULL(ana_format_unsafe(bad[i].text, why, sizeof(why)));
-		const char *r = ana_print_fmt_unsafe(bad[i].text, why, sizeof(why));
+	for (size_t i = 0; i < PP_ARRAY_SIZE(bad) + PP_ARRAY_SIZE(wide); i++) {
+		const char *text = i < PP_ARRAY_SIZE(bad) ? bad[i].text : wide[i - PP_ARRAY_SIZE(bad)].text;
+		const char *want = i < PP_ARRAY_SIZE(bad) ? bad[i].why : wide[i - PP_ARRAY_SIZE(bad)].why;
+		CU_ASSERT_PTR_NULL(ana_format_unsafe(text, why, sizeof(why)));
+		const char *r = ana_print_fmt_unsafe(text, why, sizeof(why));
 		CU_ASSERT_PTR_NOT_NULL(r);
-		if (r && !strstr(r, bad[i].why)) {
-			fprintf(stderr, "    bad[%zu]: '%s' does not say '%s'\n", i, r, bad[i].why);
+		if (r && !strstr(r, want)) {
+			fprintf(stderr, "    bad[%zu]: '%s' does not say '%s'\n", i, r, want);
 			CU_FAIL("the reason");
 		} else if (!r) {
-			fprintf(stderr, "    bad[%zu] passed: %s\n", i, bad[i].text + sizeof(HDR F_NEXT F_COMM) - 1);
+			fprintf(stderr, "    bad[%zu] passed: %s\n", i, strstr(text, "print fmt:"));
 		}
 	}
 }
