@@ -107,7 +107,11 @@ static const char *after(const char *line, const char *name)
 	return strncmp(line, name, n) ? NULL : line + n;
 }
 
-/* Decimal digits at *@p into *@v (at most 9 of them); false when there are none. */
+/*
+ * Decimal digits at *@p into *@v (at most 9 of them, no leading 0); false when there are
+ * none.  libtraceevent reads them with strtoul(, 0): "08" would be its 0 and our 8
+ * (found by tests/fuzz/fuzz-format: a field of size 0 is the rest of the record to it).
+ */
 static bool number(const char **p, unsigned long *v)
 {
 	const char *s = *p;
@@ -115,7 +119,7 @@ static bool number(const char **p, unsigned long *v)
 	*v = 0;
 	while (isdigit((unsigned char)**p) && *p - s < 9)
 		*v = *v * 10 + (unsigned long)(*(*p)++ - '0');
-	return *p > s && !isdigit((unsigned char)**p);
+	return *p > s && !isdigit((unsigned char)**p) && !(*s == '0' && *p - s > 1);
 }
 
 /*

@@ -120,8 +120,12 @@ static void lat_flags(const struct pp_event *ev, char out[4])
  * asking the record's size.  evtype.c let in only formats whose fields lie within
  * 1 MiB, with common_type at 0: the record padded to this reach with zeros (a NUL
  * ends every string there) is read within its bounds (tests/fuzz found the overflow).
+ * A field of size 0 (a flexible array, "u32 buf[]") is to libtraceevent the record's
+ * size less its offset, unsigned: *@rec_sz, the size to tell it, reaches every such
+ * offset (a record shorter than one made it copy 4 GB; tests/fuzz/fuzz-format).
  */
-static size_t tep_reach(struct ana_session *s, const uint8_t *raw, uint32_t raw_sz)
+static size_t tep_reach(struct ana_session *s, const uint8_t *raw, uint32_t raw_sz,
+			uint32_t *rec_sz)
 {
 	size_t need = raw_sz > 64 ? raw_sz : 64;	/* the common fields: evtype.c */
 	uint16_t id = raw_sz >= 2 ? (uint16_t)(raw[0] | raw[1] << 8) : 0;
@@ -134,6 +138,8 @@ static size_t tep_reach(struct ana_session *s, const uint8_t *raw, uint32_t raw_
 			uint32_t loc = 0;
 			if (end > need)
 				need = end;
+			if (!f->size && (uint32_t)f->offset > *rec_sz)
+				*rec_sz = (uint32_t)f->offset;
 			if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
 				continue;
 			if ((size_t)f->offset + 4 <= raw_sz)
@@ -150,7 +156,8 @@ static void fields_generic(struct ana_session *s, const struct pp_event *ev, str
 	struct tep_record rec = { 0 };
 	struct trace_seq seq;
 	uint8_t small[1024], *copy;
-	size_t need = tep_reach(s, ev->raw, ev->raw_sz) + 1;
+	uint32_t rec_sz = ev->raw_sz;
+	size_t need = tep_reach(s, ev->raw, ev->raw_sz, &rec_sz) + 1;
 
 	copy = need <= sizeof(small) ? small : pp_xmalloc(need);
 	if (ev->raw_sz)
@@ -159,8 +166,8 @@ static void fields_generic(struct ana_session *s, const struct pp_event *ev, str
 	rec.ts = ev->time_ns;
 	rec.cpu = (int)ev->cpu;
 	rec.data = copy;
-	rec.size = (int)ev->raw_sz;
-	rec.record_size = (int)ev->raw_sz;
+	rec.size = (int)rec_sz;
+	rec.record_size = (int)rec_sz;
 	trace_seq_init(&seq);
 	tep_print_event(s->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);

@@ -135,6 +135,9 @@ static void test_evformat__hostile(void)
 		{ HDR "\tfield:int x;\toffset:8;\tsize:99999999;\tsigned:1;\n", "field" },
 		{ HDR "\tfield:int common_type;\toffset:4;\tsize:4;\tsigned:1;\n", "common_type" },
 		{ HDR "\tfield:int x[9;\toffset:8;\tsize:4;\tsigned:1;\n", "[size]" },
+		/* fuzz-format: "08" is 0 to libtraceevent (strtoul base 0), 8 to us */
+		{ HDR "\tfield:char c[16];\toffset:40;\tsize:08;\tsigned:0;\n", "without its size" },
+		{ HDR "\tfield:int x;\toffset:08;\tsize:4;\tsigned:0;\n", "without its offset" },
 		/* fuzz-format: a 2-byte __data_loc made libtraceevent read 4 GB */
 		{ HDR "\tfield:__data_loc char[] comm;\toffset:8;\tsize:2;\tsigned:0;\n", "size 2, not 4" },
 		{ HDR "\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\tgarbage\n", "no part of" },
