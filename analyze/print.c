@@ -205,8 +205,10 @@ static bool fields_fast(struct ana_session *s, const struct pp_event *ev, struct
 	if (x->nr_printed++ < 64 || !(x->nr_printed & 4095)) {
 		pp_buf_reset(&s->print_check);
 		fields_generic(s, ev, &s->print_check);
+		/* an empty line of both: no data to compare (out->data may be NULL) */
 		if (s->print_check.len != out->len - start ||
-		    memcmp(s->print_check.data, out->data + start, s->print_check.len)) {
+		    (s->print_check.len &&
+		     memcmp(s->print_check.data, out->data + start, s->print_check.len))) {
 			pp_debug(1, "%s: compiled print format differs from libtraceevent, dropped",
 				 ev->type->name);
 			ana_fastfmt_free(x->fmt);

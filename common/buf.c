@@ -33,7 +33,8 @@ void pp_buf_grow(struct pp_buf *b, size_t extra)
 void pp_buf_add(struct pp_buf *b, const void *p, size_t sz)
 {
 	pp_buf_grow(b, sz);
-	memcpy(b->data + b->len, p, sz);
+	if (sz)		/* an empty buffer's data may be NULL */
+		memcpy(b->data + b->len, p, sz);
 	b->len += sz;
 	b->data[b->len] = '\0';
 }
