@@ -65,7 +65,8 @@ static bool risky_division(const char *format)
 	const char *p = strstr(format, "\nprint fmt:");
 	bool quoted = false;
 
-	for (p = p ? p + 11 : ""; *p && *p != '\n'; p++) {
+	/* to the end: libtraceevent reads on over newlines, in strings and out (fuzz-format) */
+	for (p = p ? p + 11 : ""; *p; p++) {
 		if (quoted && *p == '\\' && p[1]) {
 			p++;
 			continue;

@@ -183,6 +183,8 @@ static void test_evformat__print_fmt_hostile(void)
 		{ PF("REC->next_pid ? 1 : 2 { 3 }"), "'{' after '2'" },
 		{ PF("({ int x = 1; x; })"), "operator '='" },
 		{ PF("REC->next_pid / REC->next_pid"), "divides" },
+		{ PF("REC->next_pid ? \"a\n\" % \"\" : \"b\""), "divides" },
+		{ PF("REC->next_pid\n % REC->next_pid"), "divides" },
 	};
 	/* fuzz-format: padding without bound */
 	static const struct { const char *text, *why; } wide[] = {
