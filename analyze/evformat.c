@@ -53,53 +53,6 @@ static const char *unknown_field_ref(const char *format, char *bad, size_t sz)
 	return NULL;
 }
 
-/*
- * Whether @format's print fmt divides by anything but a constant that is not 0: '/'
- * or '%' outside strings followed by a number, or sizeof(...), as kernel formats have
- * it ("/ 1000L", "% 64", "/ sizeof(u64)").  libtraceevent folds constants while it
- * parses and evaluates fields when it prints, dividing by 0 either way (SIGFPE, found
- * by tests/fuzz/fuzz-pipeline with "R % pU": two unknown names, both 0).
- */
-static bool risky_division(const char *format)
-{
-	const char *p = strstr(format, "\nprint fmt:");
-	bool quoted = false;
-
-	/* to the end: libtraceevent reads on over newlines, in strings and out (fuzz-format) */
-	for (p = p ? p + 11 : ""; *p; p++) {
-		if (quoted && *p == '\\' && p[1]) {
-			p++;
-			continue;
-		}
-		if (*p == '"')
-			quoted = !quoted;
-		if (quoted || (*p != '/' && *p != '%'))
-			continue;
-		const char *r = p + 1;
-		int open = 0;
-		while (*r == ' ' || *r == '(')
-			open += *r++ == '(';
-		if (!strncmp(r, "sizeof(", 7))
-			continue;
-		bool hex = r[0] == '0' && (r[1] == 'x' || r[1] == 'X'), nonzero = false;
-		if (!hex && !(*r >= '1' && *r <= '9'))
-			return true;
-		for (r += hex ? 2 : 0; isxdigit((unsigned char)*r) && (hex || isdigit((unsigned char)*r)); r++)
-			nonzero |= *r != '0';
-		while (*r == 'u' || *r == 'U' || *r == 'l' || *r == 'L')
-			r++;
-		for (; open; open--) {
-			while (*r == ' ')
-				r++;
-			if (*r++ != ')')
-				return true;
-		}
-		if (!nonzero)
-			return true;
-	}
-	return false;
-}
-
 /* "NAME:" at the start of @line: the rest, else NULL */
 static const char *after(const char *line, const char *name)
 {
@@ -340,6 +293,63 @@ static bool pf_binary(struct pf_tok t)
 	return false;
 }
 
+/* Whether @t is a number that is not 0, as C writes them ("1000L", "0x40", "64"). */
+static bool pf_nonzero_number(struct pf_tok t)
+{
+	size_t i = 0, n = t.n;
+	bool hex = n > 2 && t.s[0] == '0' && (t.s[1] == 'x' || t.s[1] == 'X'), nonzero = false;
+
+	if (t.kind != PF_ITEM)
+		return false;
+	while (n && strchr("uUlL", t.s[n - 1]))
+		n--;
+	for (i = hex ? 2 : 0; i < n && (hex ? isxdigit((unsigned char)t.s[i]) : isdigit((unsigned char)t.s[i])); i++)
+		nonzero |= t.s[i] != '0';
+	return i == n && n > (hex ? 2u : 0u) && nonzero && (hex || t.s[0] != '0');
+}
+
+/*
+ * Why the print fmt's tokens at @p may divide by 0, or NULL.  libtraceevent folds
+ * constants while it parses and evaluates fields when it prints, dividing by 0 either
+ * way (SIGFPE).  So each '/' and '%' must divide by a number that is not 0, or by
+ * sizeof(...), as the kernel's formats do ("/ 1000L", "% 64", "/ sizeof(u64)"), and
+ * that divisor must end there: libtraceevent binds "a / 2 / 4" as "a / (2 / 4)", a
+ * division by 0, so no '*', '/', '%' or '[' may follow it.  Found by
+ * tests/fuzz/fuzz-pipeline ("R % pU": two unknown names, both 0) and fuzz-format (a
+ * string divisor after a newline; a chain of divisions by 1gLx).
+ */
+static const char *pf_division_unsafe(const char *p, char *why, size_t sz)
+{
+	for (struct pf_tok t = pf_next(&p); t.kind != PF_END; t = pf_next(&p)) {
+		if (!pf_is(t, PF_OP, "/") && !pf_is(t, PF_OP, "%"))
+			continue;
+		const char *q = p;
+		struct pf_tok d = pf_next(&q);
+		int open = 0;
+
+		for (; pf_is(d, PF_DELIM, "("); d = pf_next(&q))
+			open++;
+		if (pf_is(d, PF_ITEM, "sizeof")) {
+			int depth = 0;
+			do {
+				d = pf_next(&q);
+				depth += pf_is(d, PF_DELIM, "(") - pf_is(d, PF_DELIM, ")");
+			} while (depth > 0 && d.kind != PF_END);
+			if (d.kind == PF_END)
+				break;
+		} else if (!pf_nonzero_number(d)) {
+			return snprintf(why, sz, "divides by '%.*s', not a number", (int)d.n, d.s), why;
+		}
+		for (d = pf_next(&q); open && pf_is(d, PF_DELIM, ")"); d = pf_next(&q))
+			open--;
+		if (open || pf_is(d, PF_OP, "*") || pf_is(d, PF_OP, "/") || pf_is(d, PF_OP, "%") ||
+		    pf_is(d, PF_OP, "["))
+			return snprintf(why, sz, "divides by more than a number ('%.*s' follows)",
+					(int)d.n, d.s), why;
+	}
+	return NULL;
+}
+
 /*
  * Why libtraceevent would misread the print fmt's tokens at @p, or NULL.  When it has
  * read an index "x[i]" or a conditional "c ? a : b" and the next token is an operator
@@ -353,7 +363,10 @@ static bool pf_binary(struct pf_tok t)
  *   - a '?' inside "[...]" or "{...}";
  *   - '[' after a ':' of the same argument (it would index the conditional's b);
  *   - '{' but after ',' or '(' (the tables of __print_flags and __print_symbolic);
- *   - REC after a name (libtraceevent joins the two into one name, then meets "->").
+ *   - REC after a name (libtraceevent joins the two into one name, then meets "->");
+ *   - more than 4 unary operators in a row, or 1024 operators in one argument: its
+ *     parser recurses for each, and 29,000 '~' overflowed the stack (fuzz-format; the
+ *     kernel has at most 2 in a row and 375 in one argument, kvm_nested_vmexit_inject).
  * Statement expressions "({ ... })" of a few kernel formats use '=' and '.': they are
  * refused too, and libtraceevent fails them anyway.
  */
@@ -361,12 +374,27 @@ static const char *pf_tokens_unsafe(const char *p, char *why, size_t sz)
 {
 	char open[64];			/* the '(' '[' '{' open, and whether a ':' followed at each */
 	bool colon[sizeof(open) + 1] = { false };
-	size_t depth = 0;
+	size_t depth = 0, unary = 0, in_arg = 0;
 	struct pf_tok prev = { PF_END, "", 0 }, t = pf_next(&p);
 
 	for (; t.kind != PF_END; prev = t, t = pf_next(&p)) {
 		const char *q = p;
 		struct pf_tok next = pf_next(&q);
+
+		/* an operator where an operand is due: after the start, '(', ',' or an operator */
+		if (t.kind == PF_OP && (prev.kind == PF_END || pf_is(prev, PF_DELIM, "(") ||
+					pf_is(prev, PF_DELIM, ",") ||
+					(prev.kind == PF_OP && !pf_is(prev, PF_OP, "]") &&
+					 !pf_is(prev, PF_OP, "}")))) {
+			if (++unary > 4)
+				return snprintf(why, sz, "has more than 4 unary operators in a row"), why;
+		} else {
+			unary = 0;
+		}
+		if (pf_is(t, PF_DELIM, ",") && !depth)
+			in_arg = 0;
+		else if (t.kind == PF_OP && ++in_arg > 1024)
+			return snprintf(why, sz, "has over 1024 operators in one argument"), why;
 
 		if (t.kind == PF_OP && !pf_binary(t) && !pf_is(t, PF_OP, "!") && !pf_is(t, PF_OP, "~") &&
 		    !pf_is(t, PF_OP, "?") && !pf_is(t, PF_OP, ":") && !pf_is(t, PF_OP, "[") &&
@@ -460,8 +488,8 @@ const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz)
 		return NULL;
 	if (unknown_field_ref(format, bad, sizeof(bad)))
 		return snprintf(why, sz, "names a field it does not have ('%s')", bad), why;
-	if (risky_division(format))
-		return snprintf(why, sz, "divides by something that may be 0"), why;
+	if (pf_division_unsafe(pf + 11, why, sz))
+		return why;
 	if (pf_conversions_unsafe(pf + 11, why, sz))
 		return why;
 	return pf_tokens_unsafe(pf + 11, why, sz);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/internal.h"
+#include "common/buf.h"
 #include "tests/unit/unit.h"
 
 #define HDR "name: ev\nID: 7\nformat:\n" \
@@ -185,6 +186,13 @@ static void test_evformat__print_fmt_hostile(void)
 		{ PF("REC->next_pid / REC->next_pid"), "divides" },
 		{ PF("REC->next_pid ? \"a\n\" % \"\" : \"b\""), "divides" },
 		{ PF("REC->next_pid\n % REC->next_pid"), "divides" },
+		{ PF("REC->next_pid / 1 / 2"), "divides by more than a number ('/' follows)" },
+		{ PF("REC->next_pid % 4 * 0"), "('*' follows)" },
+		{ PF("REC->next_pid / 1gLx"), "divides by '1gLx'" },
+		{ PF("REC->next_pid / 00"), "divides by '00'" },
+		{ PF("REC->next_pid / sizeof(int) * 0"), "('*' follows)" },
+		{ PF("~ ~ ~ ~ ~REC->next_pid"), "more than 4 unary" },
+		{ PF("-~!-~REC->next_pid"), "more than 4 unary" },
 	};
 	/* fuzz-format: padding without bound */
 	static const struct { const char *text, *why; } wide[] = {
@@ -194,8 +202,26 @@ static void test_evformat__print_fmt_hostile(void)
 		{ HDR F_NEXT "print fmt: \"%.123456s\", \"x\"\n", "precision of 6 digits" },
 		{ PF("__print_symbolic(REC->nope, { 1, \"a\" })"), "('nope')" },
 	};
-#undef PF
 	char why[128];
+	/* chains of "+ 1": 1025 in one argument refused; 1024, and 1000 in each of two, not */
+	static const int chains[][2] = { { 1025, 0 }, { 1024, 0 }, { 1000, 1000 } };
+	for (size_t c = 0; c < PP_ARRAY_SIZE(chains); c++) {
+		struct pp_buf b = { 0 };
+		pp_buf_adds(&b, HDR F_NEXT "print fmt: \"%d %d\", 1");
+		for (int arg = 0; arg < 2; arg++) {
+			for (int i = 0; i < chains[c][arg]; i++)
+				pp_buf_adds(&b, " + 1");
+			pp_buf_adds(&b, arg ? "\n" : ", 1");
+		}
+		const char *r = ana_print_fmt_unsafe(b.data, why, sizeof(why));
+		if (c) {
+			CU_ASSERT_PTR_NULL(r);
+		} else {
+			CU_ASSERT(r && strstr(r, "over 1024 operators"));
+		}
+		pp_buf_release(&b);
+	}
+#undef PF
 
 	for (size_t i = 0; i < PP_ARRAY_SIZE(bad) + PP_ARRAY_SIZE(wide); i++) {
 		const char *text = i < PP_ARRAY_SIZE(bad) ? bad[i].text : wide[i - PP_ARRAY_SIZE(bad)].text;
