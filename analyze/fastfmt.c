@@ -375,6 +375,9 @@ static const char *conv_compile(struct ana_fastfmt *f, const struct tep_event *e
 	struct piece p = { 0 };
 
 	for (s++; *s; s++) {
+		/* a width past 4 digits: libtraceevent's (evformat.c refuses such formats) */
+		if (p.width > 9999)
+			return NULL;
 		switch (*s) {
 		case '-': p.left = true; continue;
 		case '0':
