@@ -234,13 +234,14 @@ struct pf_tok {
 	enum pf_kind kind;
 	const char *s;
 	size_t n;
+	bool cut;		/* a string a tab ended */
 };
 
 /* The token at *@p (blanks skipped), and *@p past it. */
 static struct pf_tok pf_next(const char **p)
 {
 	const char *s = *p;
-	struct pf_tok t = { PF_END, s, 0 };
+	struct pf_tok t = { PF_END, s, 0, false };
 
 	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
 		s++;
@@ -255,9 +256,22 @@ static struct pf_tok pf_next(const char **p)
 		while (isalnum((unsigned char)*e) || *e == '_')
 			e++;
 	} else if (*s == '"' || *s == '\'') {
+		/*
+		 * As libtraceevent reads one: to the closing quote, over escaped characters
+		 * and newlines, but a tab (any byte not printable) ends it there, and what
+		 * follows is read as code (fuzz-format: "a\t,_%lZZ" divided by 0).
+		 */
 		t.kind = PF_STR;
-		while (*e && *e != *s)
-			e += e[0] == '\\' && e[1] ? 2 : 1;
+		while (*e && *e != *s) {
+			if (e[0] == '\\' && e[1]) {
+				e += 2;
+			} else if (!isprint((unsigned char)*e++) && e[-1] != '\n') {
+				t.cut = true;
+				t.n = (size_t)(e - s);
+				*p = e;
+				return t;
+			}
+		}
 		if (*e)
 			e++;
 	} else if (strchr("(),", *s)) {
@@ -375,9 +389,9 @@ static const char *pf_tokens_unsafe(const char *p, char *why, size_t sz)
 	char open[64];			/* the '(' '[' '{' open, and whether a ':' followed at each */
 	bool colon[sizeof(open) + 1] = { false };
 	size_t depth = 0, unary = 0, in_arg = 0;
-	struct pf_tok prev = { PF_END, "", 0 }, t = pf_next(&p);
+	struct pf_tok prev3 = { PF_END, "", 0, false }, prev2 = prev3, prev = prev3, t = pf_next(&p);
 
-	for (; t.kind != PF_END; prev = t, t = pf_next(&p)) {
+	for (; t.kind != PF_END; prev3 = prev2, prev2 = prev, prev = t, t = pf_next(&p)) {
 		const char *q = p;
 		struct pf_tok next = pf_next(&q);
 
@@ -419,15 +433,22 @@ static const char *pf_tokens_unsafe(const char *p, char *why, size_t sz)
 			colon[depth] = true;
 		else if (pf_is(t, PF_DELIM, ","))
 			colon[depth] = false;
+		if (pf_is(t, PF_OP, "->") && !pf_is(prev, PF_ITEM, "REC") &&
+		    !(pf_is(prev, PF_DELIM, ")") && pf_is(prev2, PF_ITEM, "REC") &&
+		      pf_is(prev3, PF_DELIM, "(")))
+			return snprintf(why, sz, "has '->' after something else than REC"), why;
 		if (t.n == 1 && strchr("([{", *t.s) && t.kind != PF_STR) {
 			if (depth == sizeof(open))
 				return snprintf(why, sz, "nests over %zu deep", sizeof(open)), why;
 			open[depth++] = *t.s;
 			colon[depth] = false;
-		} else if (t.n == 1 && strchr(")]}", *t.s) && t.kind != PF_STR && depth) {
-			depth--;
+		} else if (t.n == 1 && strchr(")]}", *t.s) && t.kind != PF_STR) {
+			if (!depth || open[--depth] != (*t.s == ')' ? '(' : *t.s == ']' ? '[' : '{'))
+				return snprintf(why, sz, "has a '%c' that closes nothing open", *t.s), why;
 		}
 	}
+	if (depth)
+		return snprintf(why, sz, "has a '%c' not closed", open[depth - 1]), why;
 	return NULL;
 }
 
@@ -479,13 +500,22 @@ static const char *pf_conversions_unsafe(const char *p, char *why, size_t sz)
 	return NULL;
 }
 
-const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz)
+const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz, bool *kernel)
 {
-	const char *pf = strstr(format, "\nprint fmt:");
+	const char *pf = strstr(format, "\nprint fmt:"), *p;
 	char bad[64];
 
+	*kernel = false;
 	if (!pf)
 		return NULL;
+	/* shapes of the kernel's own that libtraceevent cannot read: a note, not a warning */
+	p = pf + 11;
+	for (struct pf_tok t = pf_next(&p); t.kind != PF_END; t = pf_next(&p))
+		if (t.cut)
+			return *kernel = true, snprintf(why, sz, "has a tab in a string, where "
+							"libtraceevent ends it"), why;
+	if (strstr(pf, "({"))
+		*kernel = true;
 	if (unknown_field_ref(format, bad, sizeof(bad)))
 		return snprintf(why, sz, "names a field it does not have ('%s')", bad), why;
 	if (pf_division_unsafe(pf + 11, why, sz))

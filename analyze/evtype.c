@@ -115,9 +115,9 @@ int ana_evtype_add(struct ana_session *s, const struct ppf_event_desc *d)
 		struct tep_event *ev = NULL;
 		size_t len = strlen(d->format);
 		char pwhy[128];
-		if (ana_print_fmt_unsafe(d->format, pwhy, sizeof(pwhy))) {
-			/* the kernel's statement expressions: libtraceevent never reads them */
-			if (strstr(strstr(d->format, "\nprint fmt:"), "({"))
+		bool kernel;
+		if (ana_print_fmt_unsafe(d->format, pwhy, sizeof(pwhy), &kernel)) {
+			if (kernel)
 				pp_debug(1, "the stored print format of %s %s: its events are printed "
 					 "without it", d->name, pwhy);
 			else

@@ -297,9 +297,11 @@ const char *ana_format_unsafe(const char *format, char *why, size_t sz);
  * ana_print_fmt_unsafe() - why libtraceevent must not read the print fmt of @format
  * (which passed ana_format_unsafe()), in @why ("names ...", "has ...", "divides ..."):
  * the fields stay, the events are printed without it; NULL for every format of a
- * tracefs that libtraceevent reads (unit suite evformat).
+ * tracefs that libtraceevent reads (unit suite evformat).  *@kernel: the print fmt has a
+ * shape the kernel writes and libtraceevent fails anyway (a statement expression, a tab
+ * in a string), so a refusal is no news.
  */
-const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz);
+const char *ana_print_fmt_unsafe(const char *format, char *why, size_t sz, bool *kernel);
 
 /* fastfmt.c: tracepoint print formats compiled for speed */
 int ana_fastfmt_compile(const struct tep_event *ev, struct ana_fastfmt **out);

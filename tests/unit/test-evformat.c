@@ -55,6 +55,7 @@ static void test_evformat__tracefs(void)
 					    "/sys/kernel/debug/tracing/events/*/*/format" };
 	size_t nr = 0, bad = 0;
 	char why[128];
+	bool kernel;
 	glob_t g;
 
 	for (size_t k = 0; k < 2 && !nr; k++) {
@@ -69,8 +70,7 @@ static void test_evformat__tracefs(void)
 			}
 			nr++;
 			if (ana_format_unsafe(text, why, sizeof(why)) ||
-			    (ana_print_fmt_unsafe(text, why, sizeof(why)) &&
-			     !strstr(strstr(text, "\nprint fmt:"), "({"))) {
+			    (ana_print_fmt_unsafe(text, why, sizeof(why), &kernel) && !kernel)) {
 				if (bad++ < 10)
 					fprintf(stderr, "    refused %s: %s\n", g.gl_pathv[i], why);
 			}
@@ -104,11 +104,12 @@ static void test_evformat__kernel_shapes(void)
 		HDR F_NEXT F_COMM "print fmt: \"%d\", REC->next_comm[0] + 1, (u64)REC->next_pid << 2\n",
 	};
 	char why[128];
+	bool kernel;
 
 	for (size_t i = 0; i < PP_ARRAY_SIZE(ok); i++) {
 		const char *r = ana_format_unsafe(ok[i], why, sizeof(why));
 		if (!r)
-			r = ana_print_fmt_unsafe(ok[i], why, sizeof(why));
+			r = ana_print_fmt_unsafe(ok[i], why, sizeof(why), &kernel);
 		if (r)
 			fprintf(stderr, "    refused ok[%zu]: %s\n", i, r);
 		CU_ASSERT_PTR_NULL(r);
@@ -193,6 +194,9 @@ static void test_evformat__print_fmt_hostile(void)
 		{ PF("REC->next_pid / sizeof(int) * 0"), "('*' follows)" },
 		{ PF("~ ~ ~ ~ ~REC->next_pid"), "more than 4 unary" },
 		{ PF("-~!-~REC->next_pid"), "more than 4 unary" },
+		/* fuzz-format: a tab ends libtraceevent's string; the rest is code ('_ % lZZ') */
+		{ PF("\"a\t,_%lZZ\""), "tab in a string" },
+		{ PF("REC->next_pid ? \"a\t)\" : \"b\""), "tab in a string" },
 	};
 	/* fuzz-format: padding without bound */
 	static const struct { const char *text, *why; } wide[] = {
@@ -203,6 +207,7 @@ static void test_evformat__print_fmt_hostile(void)
 		{ PF("__print_symbolic(REC->nope, { 1, \"a\" })"), "('nope')" },
 	};
 	char why[128];
+	bool kernel;
 	/* chains of "+ 1": 1025 in one argument refused; 1024, and 1000 in each of two, not */
 	static const int chains[][2] = { { 1025, 0 }, { 1024, 0 }, { 1000, 1000 } };
 	for (size_t c = 0; c < PP_ARRAY_SIZE(chains); c++) {
@@ -213,7 +218,7 @@ static void test_evformat__print_fmt_hostile(void)
 				pp_buf_adds(&b, " + 1");
 			pp_buf_adds(&b, arg ? "\n" : ", 1");
 		}
-		const char *r = ana_print_fmt_unsafe(b.data, why, sizeof(why));
+		const char *r = ana_print_fmt_unsafe(b.data, why, sizeof(why), &kernel);
 		if (c) {
 			CU_ASSERT_PTR_NULL(r);
 		} else {
@@ -227,7 +232,7 @@ static void test_evformat__print_fmt_hostile(void)
 		const char *text = i < PP_ARRAY_SIZE(bad) ? bad[i].text : wide[i - PP_ARRAY_SIZE(bad)].text;
 		const char *want = i < PP_ARRAY_SIZE(bad) ? bad[i].why : wide[i - PP_ARRAY_SIZE(bad)].why;
 		CU_ASSERT_PTR_NULL(ana_format_unsafe(text, why, sizeof(why)));
-		const char *r = ana_print_fmt_unsafe(text, why, sizeof(why));
+		const char *r = ana_print_fmt_unsafe(text, why, sizeof(why), &kernel);
 		CU_ASSERT_PTR_NOT_NULL(r);
 		if (r && !strstr(r, want)) {
 			fprintf(stderr, "    bad[%zu]: '%s' does not say '%s'\n", i, r, want);
