@@ -344,7 +344,10 @@ static const char *pf_division_unsafe(const char *p, char *why, size_t sz)
 		for (; pf_is(d, PF_DELIM, "("); d = pf_next(&q))
 			open++;
 		if (pf_is(d, PF_ITEM, "sizeof")) {
+			const char *r = q;
 			int depth = 0;
+			if (!pf_is(pf_next(&r), PF_DELIM, "("))	/* a bare "sizeof" is 0 to it */
+				return snprintf(why, sz, "divides by 'sizeof' without its '('"), why;
 			do {
 				d = pf_next(&q);
 				depth += pf_is(d, PF_DELIM, "(") - pf_is(d, PF_DELIM, ")");

@@ -192,6 +192,7 @@ static void test_evformat__print_fmt_hostile(void)
 		{ PF("REC->next_pid / 1gLx"), "divides by '1gLx'" },
 		{ PF("REC->next_pid / 00"), "divides by '00'" },
 		{ PF("REC->next_pid / sizeof(int) * 0"), "('*' follows)" },
+		{ PF("REC->next_pid / sizeof : 7"), "'sizeof' without its '('" },
 		{ PF("~ ~ ~ ~ ~REC->next_pid"), "more than 4 unary" },
 		{ PF("-~!-~REC->next_pid"), "more than 4 unary" },
 		/* fuzz-format: a tab ends libtraceevent's string; the rest is code ('_ % lZZ') */
