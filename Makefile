@@ -54,8 +54,9 @@ FORMAT_SRC := $(sort $(wildcard format/*.c))
 RECORD_SRC := $(sort $(wildcard record/*.c))
 # Analyzer plans are linked into pp-record too: they must not need libtraceevent.
 PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
-PP_SRC := analyze/pp-main.c analyze/pp-fleet.c
-ANALYZE_SRC := $(filter-out $(PP_SRC),$(sort $(wildcard analyze/*.c analyze/*/*.c)))
+# pp, the front end (front/): it runs the two programs and links neither.
+PP_SRC := $(sort $(wildcard front/*.c))
+ANALYZE_SRC := $(sort $(wildcard analyze/*.c analyze/*/*.c))
 AZ_SRC := $(filter-out $(PLAN_SRC),$(sort $(wildcard analyzers/*.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 LOAD_SRC := $(sort $(wildcard tests/load/*.c))
@@ -114,8 +115,8 @@ $(O)/%.o: %.c $(FLAGS_STAMP)
 	$(QCC)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 # Only the analyzer side sees libtraceevent and Python headers.
-$(call obj,$(ANALYZE_SRC) $(AZ_SRC) $(PP_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
-$(call obj,$(ANALYZE_SRC) $(AZ_SRC) $(PP_SRC)): $(FLAGS_AZ_STAMP)
+$(call obj,$(ANALYZE_SRC) $(AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
+$(call obj,$(ANALYZE_SRC) $(AZ_SRC)): $(FLAGS_AZ_STAMP)
 
 $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 	$(QAR)rm -f $@ && ar rcs $@ $^
@@ -154,14 +155,14 @@ $(O)/analyze/report/page.o: $(O)/gen/report-page.h
 $(O)/analyze/report/page.o: CFLAGS_ALL += -I$(O)/gen
 
 # pp.fleet (analyze/python/fleet.py) as one C string literal: `pp fleet` runs it with
-# python3 -c, the pp module makes it its fleet submodule (analyze/pp-fleet.c, python/pyfleet.c).
+# python3 -c, the pp module makes it its fleet submodule (front/fleet.c, python/pyfleet.c).
 FLEET_PY := analyze/python/fleet.py
 $(O)/gen/fleet-py.h: $(FLEET_PY)
 	@mkdir -p $(dir $@)
 	$(Q){ echo '#define FLEET_PY \\'; \
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n" \\/' $<; \
 		echo '""'; } >$@.tmp && mv $@.tmp $@
-FLEET_OBJ := $(O)/analyze/pp-fleet.o $(O)/analyze/python/pyfleet.o $(O)/pic/analyze/python/pyfleet.o
+FLEET_OBJ := $(O)/front/fleet.o $(O)/analyze/python/pyfleet.o $(O)/pic/analyze/python/pyfleet.o
 $(FLEET_OBJ): $(O)/gen/fleet-py.h
 $(FLEET_OBJ): CFLAGS_ALL += -I$(O)/gen
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/pp-fleet.h"
+#include "front/fleet.h"
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"

@@ -43,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyze/pp-fleet.h"
+#include "front/fleet.h"
 #include "common/argv.h"
 #include "common/buf.h"
 #include "common/err.h"
