@@ -17,6 +17,7 @@
 #include "analyze/share.h"
 #include "analyze/state/state.h"
 #include "common/err.h"
+#include "common/front-env.h"
 #include "common/log.h"
 #include "common/man.h"
 #include "common/units.h"
@@ -443,7 +444,7 @@ static void tell_damage(struct ana_session *s, const struct ppf_read_stats *st)
  */
 static bool recorder_said_why(const char *path, const struct ana_session *s)
 {
-	return !strcmp(path, "-") && getenv("PP_LIVE_RECORDER") &&
+	return !strcmp(path, "-") && getenv(PP_ENV_LIVE_RECORDER) &&
 	       strstr(s->errmsg, "empty file") != NULL;
 }
 

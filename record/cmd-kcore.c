@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/front-env.h"
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
@@ -293,7 +294,7 @@ int cmd_kcore(int argc, const char **argv)
 	rc = rec_kcore_open(c.kcore, &c.k);
 	if (rc == -ENOENT && !strcmp(c.kcore, KCORE_PROC)) {
 		/* under perf-prof's name, as perf-prof: a line on stdout, exit 0 (its scripts) */
-		if (getenv("PP_PERF_PROF_ERRORS")) {
+		if (getenv(PP_ENV_PERF_PROF_ERRORS)) {
 			printf("%s is missing: this kernel is built without CONFIG_PROC_KCORE\n",
 			       KCORE_PROC);
 			return 0;

@@ -19,6 +19,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/front-env.h"
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
@@ -268,7 +269,7 @@ static void run_spec(struct usdt_cmd *c, const char *text)
 	kpath = rec_uprobe_find_binary_dup(sp.path);
 	if (!kpath) {
 		/* under perf-prof's name, as perf-prof: a missing binary has no probes to list */
-		if (!getenv("PP_PERF_PROF_ERRORS")) {
+		if (!getenv(PP_ENV_PERF_PROF_ERRORS)) {
 			pp_err("binary '%s' not found", sp.path);
 			set_status(c, 2);
 		}

@@ -17,6 +17,7 @@
 
 #include "common/buf.h"
 #include "common/err.h"
+#include "common/front-env.h"
 #include "common/log.h"
 #include "clocksync.h"
 #include "format/format.h"
@@ -254,7 +255,7 @@ static int pid_filter(struct rec_session *s)
  */
 static void exclude_self(struct rec_session *s)
 {
-	const char *more = getenv("PP_NOTRACE_PID");	/* pp's live analyzer (pp-main.c) */
+	const char *more = getenv(PP_ENV_NOTRACE_PID);	/* pp's live analyzer */
 	char tid[64];
 	int n = 0;
 

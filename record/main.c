@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/front-env.h"
 #include "common/log.h"
 #include "common/sys.h"
 #include "record.h"
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
 			pp_err("usage: pp-record --symbols BIN (maps lines, then addresses or names, on stdin)");
 			return 2;
 		}
-		return cmd_symbols(bin, getenv("PP_PERF_PROF_ERRORS") != NULL);
+		return cmd_symbols(bin, getenv(PP_ENV_PERF_PROF_ERRORS) != NULL);
 	}
 	return cmd_record(argc, (const char **)argv);
 }
