@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pp-fleet.c - `pp fleet ANALYZER [OPTIONS] CAPTURE...`: the analyzer's state of
+ * fleet.c - `pp fleet ANALYZER [OPTIONS] CAPTURE...`: the analyzer's state of
  * each capture made on a Dask cluster's workers, merged there, the merge's
  * report printed (docs/fleet.md).
  *
@@ -10,7 +10,8 @@
  * Python's standard library, not the pp module.  Here: the help (also for
  * pp(1)), which python3 (PP_PYTHON, else Debian's /usr/bin/python3, whose
  * python3-distributed make deps installs, else PATH's), and the pp-analyze
- * beside pp, handed over as PP_ANALYZE unless one is set.
+ * beside pp, handed over as PP_ANALYZE unless one is set (PP_ENV_ANALYZE,
+ * common/front-env.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "front/fleet.h"
+#include "common/front-env.h"
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
@@ -85,7 +87,7 @@ static const char *python(void)
 	return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
-int pp_fleet_main(int argc, const char **argv, const char *bindir)
+int front_fleet_main(int argc, const char **argv, const char *bindir)
 {
 	char exe[PATH_MAX + 16];
 	const char **v;
@@ -104,7 +106,7 @@ int pp_fleet_main(int argc, const char **argv, const char *bindir)
 	}
 	snprintf(exe, sizeof(exe), "%s/pp-analyze", bindir);
 	if (bindir[0] && access(exe, X_OK) == 0)
-		setenv("PP_ANALYZE", exe, 0);
+		setenv(PP_ENV_ANALYZE, exe, 0);
 	v = pp_xcalloc((size_t)argc + 4, sizeof(*v));
 	v[0] = python();
 	v[1] = "-c";
