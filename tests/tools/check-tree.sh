@@ -13,6 +13,9 @@
 #    header (pp-record links it: no libtraceevent, SQLite or Python).
 # 3. common/ includes nothing outside common/; format/ nothing of record/,
 #    analyze/ or analyzers/.
+# 4. front/ (pp, the front end, which runs the two programs and links neither)
+#    includes front/*.h, common/*.h, format/format.h and the generated
+#    fleet-py.h; no file outside front/ includes front/.
 # Prints one line per violation; exits 1 if there is any.
 cd "$(dirname "$0")/../.." || exit 2
 bad=0
@@ -77,6 +80,15 @@ for f in format/*.c format/*.h; do
 	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
 		case $i in record/*|analyze/*|analyzers/*) say "$f: includes $i (format/ is a library of its own)";; esac
 	done
+done
+for f in front/*.c front/*.h; do
+	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
+		case $i in front/*.h|common/*.h|format/format.h|fleet-py.h) ;;
+		*) say "$f: includes $i (front/ includes front/, common/, format/format.h)";; esac
+	done
+done
+for f in $(grep -rl '^#include "front/' --include='*.[ch]' common format record analyze analyzers tests samples 2>/dev/null); do
+	say "$f: includes front/ (pp's front end is no library)"
 done
 [ $bad = 0 ] && echo "check-tree: ok ($(echo "$lines" | wc -l) analyzers)"
 exit $bad
