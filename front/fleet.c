@@ -107,7 +107,7 @@ int front_fleet_main(int argc, const char **argv, const char *bindir)
 	snprintf(exe, sizeof(exe), "%s/pp-analyze", bindir);
 	if (bindir[0] && access(exe, X_OK) == 0)
 		setenv(PP_ENV_ANALYZE, exe, 0);
-	v = pp_xcalloc((size_t)argc + 4, sizeof(*v));
+	v = pp_xcalloc((size_t)argc + 4, sizeof(*v));	/* python3 -c FLEET_PY, the words, NULL */
 	v[0] = python();
 	v[1] = "-c";
 	v[2] = FLEET_PY;

@@ -27,6 +27,7 @@ const char *front_prog(const char *bindir, const char *name, char *buf, size_t s
 void front_exec(const char *bindir, const char *name, int argc, const char **argv)
 {
 	char path[PATH_MAX + 32];
+	/* the program, @argc words, the NULL that ends them */
 	const char **v = pp_xcalloc((size_t)argc + 2, sizeof(*v));
 
 	v[0] = front_prog(bindir, name, path, sizeof(path));
