@@ -58,7 +58,8 @@ int front_perfprof_help(const char *bindir)
 	bool in_list = false;
 
 	/* the list is pp-analyze's: read its help once, print it after the list */
-	snprintf(cmd, sizeof(cmd), "'%s' help", front_prog(bindir, "pp-analyze", path, sizeof(path)));
+	snprintf(cmd, sizeof(cmd), "'%s' help",
+		 front_prog(bindir, "pp-analyze", path, sizeof(path)));
 	FILE *fp = strchr(path, '\'') ? NULL : popen(cmd, "r");
 	if (!fp) {
 		pp_err("cannot run %s", path);

@@ -19,7 +19,7 @@
 #include "format/format.h"
 #include "front/live.h"
 
-/* Where the file header keeps its creation time (docs/capture-format.md), and a segment its csize. */
+/* Where the file header keeps its creation time, a segment header its csize (capture-format.md). */
 #define SAVE_HDR_CREATED_OFF 40
 #define SAVE_SEG_CSIZE_OFF 32
 
