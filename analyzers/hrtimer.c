@@ -26,6 +26,7 @@
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/percpu.h"
 
 /* What the expression sees: one variable per event match, then "period". */
 struct ht_cpu {
@@ -106,15 +107,13 @@ static struct ht_cpu *ht_cpu_get(struct pp_az *az, uint32_t cpu)
 	if (cpu == UINT32_MAX)
 		return NULL;
 	if (cpu >= p->nr_cpus) {
-		size_t n = cpu + 1 > 2 * p->nr_cpus ? cpu + 1 : 2 * p->nr_cpus;
+		size_t old = p->nr_cpus;
 
-		p->cpus = pp_xrealloc(p->cpus, n * sizeof(*p->cpus));
-		memset(p->cpus + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*p->cpus));
-		for (size_t i = p->nr_cpus; i < n; i++) {
+		p->cpus = pp_percpu_grow(p->cpus, &p->nr_cpus, cpu, sizeof(*p->cpus));
+		for (size_t i = old; i < p->nr_cpus; i++) {
 			p->cpus[i].counts = pp_xcalloc(p->nr_vars, sizeof(uint64_t));
 			p->cpus[i].got = pp_xcalloc(az->nr_sels, sizeof(bool));
 		}
-		p->nr_cpus = n;
 	}
 	return &p->cpus[cpu];
 }

@@ -26,6 +26,7 @@
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/percpu.h"
 #include "common/table.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -183,12 +184,7 @@ static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other
 
 static struct oc_cpu *oc_cpu_get(struct oc_priv *p, uint32_t cpu)
 {
-	if (cpu >= p->nr_cpus) {
-		size_t n = cpu + 1 > 2 * p->nr_cpus ? cpu + 1 : 2 * p->nr_cpus;
-		p->cpus = pp_xrealloc(p->cpus, n * sizeof(*p->cpus));
-		memset(p->cpus + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*p->cpus));
-		p->nr_cpus = n;
-	}
+	p->cpus = pp_percpu_grow(p->cpus, &p->nr_cpus, cpu, sizeof(*p->cpus));
 	return &p->cpus[cpu];
 }
 
