@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "analyze/latency/latency.h"
+#include "analyze/state/state.h"
 #include "common/buf.h"
 #include "common/detail.h"
 #include "common/hist.h"
@@ -222,8 +223,7 @@ struct ana_te {
 
 	/* mergeable state (twoevent-state.c, twoevent-edge.c) */
 	struct te_edge *rec;		/* --state-out: the range's heads */
-	struct te_edge **edges;		/* a state read: per source id, or NULL */
-	size_t nr_edges;
+	struct ana_edges edges;		/* a state read: per source id, a struct te_edge */
 
 	struct pp_buf line;		/* JSON object being built */
 	struct pp_buf scratch;		/* one trace line */
@@ -277,6 +277,8 @@ void ana_te_edge_settle(struct ana_te *te);
 /* twoevent-state.c */
 /* --state-out, or a state read: the engine keeps its ranges' edges. */
 bool ana_te_stateful(const struct ana_te *te);
+/* Free the edges of a state read (te->edges). */
+void ana_te_edges_release(struct ana_te *te);
 /* Every event the engine's state_write() writes in its edges (after the aggregate). */
 void ana_te_state_nodes(struct ana_te *te,
 			void (*fn)(struct ana_te *te, const struct te_node *n, void *arg), void *arg);

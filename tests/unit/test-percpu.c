@@ -44,7 +44,7 @@ void test_percpu__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_percpu__grow,
-			"a per-CPU array grows to the CPU or doubles, new CPUs zero, old ones kept"),
+			"a per-CPU array grows to the CPU or doubles, zeroed, the old CPUs kept"),
 	};
 
 	pp_suite_add("percpu", tests, PP_ARRAY_SIZE(tests));
