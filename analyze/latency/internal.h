@@ -288,6 +288,8 @@ void ana_te_pair_state_write(struct ana_te *te, struct pp_buf *out);
 int ana_te_pair_state_read(struct ana_te *te, struct pp_wire *in);
 
 /* twoevent-delay.c */
+/* The row (@ins, @id) of te->lat, made empty (min UINT64_MAX) when new. */
+struct te_lat *ana_te_lat_get(struct ana_te *te, uint64_t ins, uint64_t id, bool hist);
 struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);
 struct te_lat **ana_te_lat_collect(struct ana_te *te, size_t *nr, bool sorted);
 uint64_t ana_te_lat_pct(struct te_lat *l, double p);

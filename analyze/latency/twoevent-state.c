@@ -77,29 +77,6 @@ void ana_te_lat_state_write(struct ana_te *te, struct pp_buf *out)
 	free(v);
 }
 
-/* The row (@ins, @id), made empty when new. */
-static struct te_lat *lat_get(struct ana_te *te, uint64_t ins, uint64_t id, bool hist)
-{
-	void **oslot = pp_u64map_slot(&te->lat, ins);
-	struct pp_u64map *inner = *oslot;
-	void **slot;
-	struct te_lat *l;
-
-	if (!inner)
-		inner = *oslot = pp_xcalloc(1, sizeof(*inner));
-	slot = pp_u64map_slot(inner, id);
-	l = *slot;
-	if (!l) {
-		l = *slot = pp_xcalloc(1, sizeof(*l));
-		l->ins = ins;
-		l->id = id;
-		l->min = UINT64_MAX;
-		l->has_hist = hist;
-		te->nr_lat++;
-	}
-	return l;
-}
-
 static void to_hist(struct te_lat *l)
 {
 	if (l->in_hist)
@@ -155,7 +132,7 @@ static int read_row(struct ana_te *te, struct pp_wire *r, size_t k)
 	}
 	if (!pp_wire_ok(r))
 		return r->err;
-	l = lat_get(te, ins, id, flags & LATF_HIST);
+	l = ana_te_lat_get(te, ins, id, flags & LATF_HIST);
 	if (l->has_hist != !!(flags & LATF_HIST)) {
 		pp_hist_release(&h);
 		return pp_wire_fail(r, PP_EBAD_RECORD, "latency row %zu: with and without values", k);
