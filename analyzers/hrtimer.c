@@ -152,14 +152,8 @@ static void ht_print(struct pp_az *az, struct ht_cpu *c)
 			pp_buf_addf(&p->line, ":%llu", (unsigned long long)c->counts[i]);
 		}
 		pp_buf_addch(&p->line, '}');
-		if (az->opt.callchain && ev->nr_stack) {
-			struct pp_buf f = PP_BUF_INIT;
-
-			ana_stack_folded(az->s, ev, &f);
-			pp_buf_adds(&p->line, ",\"stack\":");
-			pp_buf_add_json_str(&p->line, pp_buf_str(&f));
-			pp_buf_release(&f);
-		}
+		if (az->opt.callchain)
+			ana_json_stack(az->s, ev, &p->line);
 		pp_buf_adds(&p->line, "}\n");
 		break;
 	case ANA_FMT_CSV:
