@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "common/csv.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
@@ -118,21 +119,6 @@ static struct ht_cpu *ht_cpu_get(struct pp_az *az, uint32_t cpu)
 	return &p->cpus[cpu];
 }
 
-static void csv_name(struct pp_buf *b, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		pp_buf_adds(b, s);
-		return;
-	}
-	pp_buf_addch(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			pp_buf_addch(b, '"');
-		pp_buf_addch(b, *s);
-	}
-	pp_buf_addch(b, '"');
-}
-
 static void ht_print(struct pp_az *az, struct ht_cpu *c)
 {
 	struct ht_priv *p = az->priv;
@@ -162,7 +148,7 @@ static void ht_print(struct pp_az *az, struct ht_cpu *c)
 			pp_buf_adds(&p->line, "time,cpu,pid,tid,period_ns");
 			for (size_t i = 0; i < nr_ev; i++) {
 				pp_buf_addch(&p->line, ',');
-				csv_name(&p->line, p->vars[i]);
+				pp_csv_add(&p->line, p->vars[i]);
 			}
 			pp_buf_addch(&p->line, '\n');
 		}
