@@ -6,6 +6,7 @@
  * lost events), drops the earlier's tails at a loss of the later, and leaves one edge.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "analyze/state/state.h"
@@ -20,12 +21,24 @@ static uint64_t *val(uint64_t v)
 	return p;
 }
 
-static struct ana_edge *edge(struct ana_edges *t, unsigned id)
+/*
+ * Edge @id of @t (made when missing), filled from @spec: "h1:11 t4:42" is the head
+ * of key 1 with value 11 and the tail of key 4 with value 42.
+ */
+static struct ana_edge *edge(struct ana_edges *t, unsigned id, const char *spec)
 {
+	struct ana_edge *e;
+	unsigned long long key, v;
+	char kind;
+	int n;
+
 	t->v = pp_xgrow(t->v, &t->nr, (size_t)id + 1, sizeof(*t->v));
 	if (!t->v[id])
 		t->v[id] = pp_xcalloc(1, sizeof(struct ana_edge));
-	return t->v[id];
+	e = t->v[id];
+	for (; sscanf(spec, " %c%llu:%llu%n", &kind, &key, &v, &n) == 3; spec += n)
+		pp_u64map_put(kind == 'h' ? &e->heads : &e->tails, key, val(v));
+	return e;
 }
 
 /* What the meetings saw: key * 1000 + head's value + tail's value (0: none), summed. */
@@ -53,19 +66,12 @@ static uint64_t at(const struct pp_u64map *m, uint64_t key)
 static void test_state_edges__join(void)
 {
 	struct ana_edges t = { 0 };
-	struct ana_edge *a = edge(&t, 0), *b = edge(&t, 2);
 	struct meetings m = { 0 };
 	const struct ana_edge *j;
 
-	pp_u64map_put(&a->heads, 1, val(11));
-	pp_u64map_put(&a->tails, 1, val(12));
-	pp_u64map_put(&a->tails, 4, val(42));
-	a->end_ns = 100;
-	pp_u64map_put(&b->heads, 1, val(5));	/* meets a's tail 12 */
-	pp_u64map_put(&b->heads, 2, val(7));	/* meets nothing: a's head now */
-	pp_u64map_put(&b->tails, 3, val(33));
-	pp_u64map_put(&b->tails, 1, val(13));	/* replaces the tail a left */
-	b->end_ns = 200;
+	edge(&t, 0, "h1:11 t1:12 t4:42")->end_ns = 100;
+	/* b's head 1 meets a's tail 12, head 2 nothing (a's head now); tail 1 replaces a's */
+	edge(&t, 2, "h1:5 h2:7 t3:33 t1:13")->end_ns = 200;
 	ana_edge_join(&t, 0, 2, meet, &m);
 	CU_ASSERT_EQUAL(m.nr, 2);
 	CU_ASSERT_EQUAL(m.sum, 1000 + 5 + 12 + 2000 + 7);
@@ -87,15 +93,11 @@ static void test_state_edges__join(void)
 static void test_state_edges__loss(void)
 {
 	struct ana_edges t = { 0 };
-	struct ana_edge *a = edge(&t, 1), *b = edge(&t, 2);
 	struct meetings m = { 0 };
 	const struct ana_edge *j;
 
-	pp_u64map_put(&a->tails, 4, val(42));
-	pp_u64map_put(&a->tails, 5, val(52));
-	pp_u64map_put(&b->heads, 5, val(1));	/* met before the loss */
-	pp_u64map_put(&b->tails, 6, val(62));
-	b->lost = true;
+	edge(&t, 1, "t4:42 t5:52");
+	edge(&t, 2, "h5:1 t6:62")->lost = true;	/* head 5 is met before the loss */
 	ana_edge_join(&t, 1, 2, meet, &m);
 	CU_ASSERT_EQUAL(m.nr, 1);
 	CU_ASSERT_EQUAL(m.sum, 5000 + 1 + 52);
@@ -106,8 +108,7 @@ static void test_state_edges__loss(void)
 	CU_ASSERT_EQUAL(j->heads.nr, 0);
 
 	/* a range after a lossy one: its heads that found nothing go no further back */
-	b = edge(&t, 3);
-	pp_u64map_put(&b->heads, 8, val(2));
+	edge(&t, 3, "h8:2");
 	ana_edge_join(&t, 1, 3, meet, &m);
 	CU_ASSERT_EQUAL(ana_edge_of(&t, 1)->heads.nr, 0);
 	ana_edge_release(&t);
@@ -121,7 +122,7 @@ static void test_state_edges__missing(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);	/* none read: an empty edge */
 	CU_ASSERT_EQUAL(e->heads.nr + e->tails.nr, 0);
-	pp_u64map_put(&edge(&t, 4)->heads, 9, val(3));
+	edge(&t, 4, "h9:3");
 	ana_edge_join(&t, 2, 4, meet, &m);	/* @before made where none was read */
 	CU_ASSERT_EQUAL(t.nr, 5);
 	CU_ASSERT_PTR_NULL(ana_edges_get(&t, 4));
