@@ -364,11 +364,7 @@ int az_kmemleak_state_read(struct pp_az *az, struct pp_wire *r)
 			rc = r->err;
 			break;
 		}
-		if (id >= p->nr_srcs) {
-			p->srcs = pp_xrealloc(p->srcs, ((size_t)id + 1) * sizeof(*p->srcs));
-			memset(p->srcs + p->nr_srcs, 0, (id + 1 - p->nr_srcs) * sizeof(*p->srcs));
-			p->nr_srcs = (size_t)id + 1;
-		}
+		p->srcs = pp_xgrow(p->srcs, &p->nr_srcs, (size_t)id + 1, sizeof(*p->srcs));
 		if (p->srcs[id]) {
 			rc = pp_wire_fail(r, PP_EBAD_RECORD, "source %zu twice", i);
 			break;
