@@ -464,6 +464,12 @@ const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uin
  */
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
 
+/**
+ * ana_json_stack() - a JSON line's ,"stack":"..." member: @ev's stack folded
+ * (ana_stack_folded()), appended to @out; nothing when @ev has no stack
+ */
+void ana_json_stack(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out);
+
 /* Walking a perf callchain: its PERF_CONTEXT_* markers tell kernel from user frames. */
 struct ana_stack_iter {
 	const uint64_t *stack;

@@ -654,3 +654,15 @@ void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct p
 {
 	ana_stack_folded_inl(s, ev, NULL, out);
 }
+
+void ana_json_stack(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
+{
+	struct pp_buf f = PP_BUF_INIT;
+
+	if (!ev->nr_stack)
+		return;
+	ana_stack_folded(s, ev, &f);
+	pp_buf_adds(out, ",\"stack\":");
+	pp_buf_add_json_str(out, pp_buf_str(&f));
+	pp_buf_release(&f);
+}

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/state/state.h"
 #include "analyzers/blktrace.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -60,13 +61,6 @@ struct bt_head {
 	uint64_t time_ns;
 };
 
-/* A range's edges (docs/state-format.md "blktrace"): heads and tails by request key. */
-struct bt_edge {
-	bool lost;			/* a loss cleared what was tracked before it */
-	struct pp_u64map heads;		/* key -> struct bt_head */
-	struct pp_u64map tails;		/* key -> struct bt_req */
-};
-
 struct bt_priv {
 	const struct pp_field *f_dev[BLKTRACE_NR_EVENTS];
 	const struct pp_field *f_sector[BLKTRACE_NR_EVENTS];
@@ -79,8 +73,10 @@ struct bt_priv {
 	struct pp_buf line;
 	bool rec, rec_lost;		/* --state-out: note heads (until a loss) */
 	struct pp_u64map rec_heads;	/* key -> struct bt_head */
-	struct bt_edge **edges;		/* a state read: per source id */
-	size_t nr_edges;
+	struct ana_edges edges;		/* a state read: per source id, a struct ana_edge of
+					 * heads (key -> struct bt_head) and tails (key ->
+					 * struct bt_req); lost: a loss cleared what was
+					 * tracked before it */
 };
 
 /*
@@ -374,15 +370,6 @@ static int bt_finish(struct pp_az *az)
 
 /* --- state (docs/state-format.md "blktrace") -------------------------------------------- */
 
-static void edge_free(struct bt_edge *e)
-{
-	if (!e)
-		return;
-	pp_u64map_free_all(&e->heads);
-	pp_u64map_free_all(&e->tails);
-	free(e);
-}
-
 /* Heads and tails alike: (dev, sector, state, time) by key. */
 static void put_reqs(struct pp_buf *b, const struct pp_u64map *m, bool heads)
 {
@@ -425,9 +412,7 @@ static int bt_state_write(struct pp_az *az, struct pp_buf *out)
 	}
 	pp_wire_put_varint(out, n);
 	for (size_t i = 0; i < n; i++) {
-		struct bt_edge none = { 0 };
-		const struct bt_edge *e = ids[i] < p->nr_edges && p->edges[ids[i]] ?
-					  p->edges[ids[i]] : &none;
+		const struct ana_edge *e = ana_edge_of(&p->edges, ids[i]);
 		pp_wire_put_u8(out, e->lost);
 		put_reqs(out, &e->heads, true);
 		put_reqs(out, &e->tails, false);
@@ -463,17 +448,22 @@ static int read_reqs(struct pp_wire *r, struct pp_u64map *m, bool heads)
 	return pp_wire_ok(r) ? 0 : r->err;
 }
 
-static struct bt_edge **edge_slot(struct bt_priv *p, unsigned id)
+static int read_edge(struct pp_wire *in, struct ana_edge *e)
 {
-	p->edges = pp_xgrow(p->edges, &p->nr_edges, (size_t)id + 1, sizeof(*p->edges));
-	return &p->edges[id];
+	uint8_t lost = pp_wire_u8(in);
+	int rc;
+
+	if (pp_wire_ok(in) && lost > 1)
+		return pp_wire_fail(in, PP_EBAD_RECORD, "lost flag %u", lost);
+	e->lost = lost;
+	if ((rc = read_reqs(in, &e->heads, true)) || (rc = read_reqs(in, &e->tails, false)))
+		return rc;
+	return 0;
 }
 
 static int bt_state_read(struct pp_az *az, struct pp_wire *in)
 {
 	struct bt_priv *p = az->priv;
-	size_t n;
-	int rc;
 
 	for (int i = 0; i < 3; i++) {
 		struct bt_row *r = &p->rows[i];
@@ -497,27 +487,19 @@ static int bt_state_read(struct pp_az *az, struct pp_wire *in)
 		if (max > r->max)
 			r->max = max;
 	}
-	n = pp_wire_count(in, 3, SIZE_MAX, "sources");
-	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
-		struct bt_edge **slot;
-		unsigned id;
-		uint8_t lost;
+	return ana_edge_read(az, in, &p->edges, 3, read_edge);
+}
 
-		if (!ana_state_source_in(az, in, i, &id))
-			return in->err;
-		slot = edge_slot(p, id);
-		if (*slot)
-			return pp_wire_fail(in, PP_EBAD_RECORD, "source %zu twice", i);
-		*slot = pp_xcalloc(1, sizeof(**slot));
-		lost = pp_wire_u8(in);
-		if (pp_wire_ok(in) && lost > 1)
-			return pp_wire_fail(in, PP_EBAD_RECORD, "lost flag %u", lost);
-		(*slot)->lost = lost;
-		if ((rc = read_reqs(in, &(*slot)->heads, true)) ||
-		    (rc = read_reqs(in, &(*slot)->tails, false)))
-			return rc;
-	}
-	return pp_wire_ok(in) ? 0 : in->err;
+/* A request's first event in the later range, measured from where the earlier left it. */
+static bool bt_meet(void *arg, uint64_t key, const void *head, void *tail)
+{
+	const struct bt_head *h = head;
+	struct bt_req *q = tail;
+
+	(void)key;
+	if (q && q->dev == h->dev && q->sector == h->sector)
+		bt_step(arg, q, h->state, h->time_ns, NULL);
+	return !q;	/* the request's first event yet */
 }
 
 /*
@@ -528,41 +510,8 @@ static int bt_state_read(struct pp_az *az, struct pp_wire *in)
 static void bt_state_join(struct pp_az *az, unsigned before, unsigned after)
 {
 	struct bt_priv *p = az->priv;
-	struct bt_edge *a, *b;
-	size_t n;
-	uint64_t *keys;
 
-	edge_slot(p, before > after ? before : after);
-	if (!p->edges[before])
-		p->edges[before] = pp_xcalloc(1, sizeof(*a));
-	a = p->edges[before];
-	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
-	p->edges[after] = NULL;
-	keys = pp_u64map_keys(&b->heads, &n);
-	for (size_t i = 0; i < n; i++) {
-		struct bt_head *h = pp_u64map_del(&b->heads, keys[i]);
-		struct bt_req *q = pp_u64map_del(&a->tails, keys[i]);
-		if (q && q->dev == h->dev && q->sector == h->sector)
-			bt_step(az, q, h->state, h->time_ns, NULL);
-		if (!q && !a->lost && !pp_u64map_get(&a->heads, keys[i]))
-			pp_u64map_put(&a->heads, keys[i], h);	/* the request's first event yet */
-		else
-			free(h);
-		free(q);
-	}
-	free(keys);
-	if (b->lost) {
-		keys = pp_u64map_keys(&a->tails, &n);
-		for (size_t i = 0; i < n; i++)
-			free(pp_u64map_del(&a->tails, keys[i]));
-		free(keys);
-		a->lost = true;
-	}
-	keys = pp_u64map_keys(&b->tails, &n);
-	for (size_t i = 0; i < n; i++)
-		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
-	free(keys);
-	edge_free(b);
+	ana_edge_join(&p->edges, before, after, bt_meet, az);
 }
 
 static void bt_release(struct pp_az *az)
@@ -570,9 +519,7 @@ static void bt_release(struct pp_az *az)
 	struct bt_priv *p = az->priv;
 
 	pp_u64map_free_all(&p->rec_heads);
-	for (size_t i = 0; i < p->nr_edges; i++)
-		edge_free(p->edges[i]);
-	free(p->edges);
+	ana_edge_release(&p->edges);
 	reqs_clear(p);
 	while (p->free_reqs) {
 		struct bt_req *q = p->free_reqs;

@@ -614,14 +614,7 @@ static void bp_event(struct pp_az *az, const struct pp_event *ev)
 			write_print(&w, true, &p->line);
 		if (have_regs)
 			regs_print(p, &regs, true, &p->line);
-		if (ev->nr_stack) {
-			struct pp_buf f = PP_BUF_INIT;
-
-			ana_stack_folded(az->s, ev, &f);
-			pp_buf_adds(&p->line, ",\"stack\":");
-			pp_buf_add_json_str(&p->line, pp_buf_str(&f));
-			pp_buf_release(&f);
-		}
+		ana_json_stack(az->s, ev, &p->line);
 		pp_buf_adds(&p->line, "}\n");
 	} else if (az->out.format == ANA_FMT_TEXT) {
 		pp_buf_addf(&p->line,

@@ -31,6 +31,7 @@
 #include "common/callchain.h"
 #include "common/err.h"
 #include "common/log.h"
+#include "common/percpu.h"
 
 enum cu_mode { CU_ALL, CU_USR, CU_SYS };
 
@@ -143,13 +144,7 @@ static struct cu_cpu *cu_cpu_get(struct cu_priv *p, uint32_t cpu)
 {
 	if (cpu == UINT32_MAX)
 		return NULL;
-	if (cpu >= p->nr_cpus) {
-		size_t n = cpu + 1 > 2 * p->nr_cpus ? cpu + 1 : 2 * p->nr_cpus;
-
-		p->cpus = pp_xrealloc(p->cpus, n * sizeof(*p->cpus));
-		memset(p->cpus + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*p->cpus));
-		p->nr_cpus = n;
-	}
+	p->cpus = pp_percpu_grow(p->cpus, &p->nr_cpus, cpu, sizeof(*p->cpus));
 	return &p->cpus[cpu];
 }
 

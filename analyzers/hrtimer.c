@@ -23,9 +23,11 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "common/csv.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/percpu.h"
 
 /* What the expression sees: one variable per event match, then "period". */
 struct ht_cpu {
@@ -106,32 +108,15 @@ static struct ht_cpu *ht_cpu_get(struct pp_az *az, uint32_t cpu)
 	if (cpu == UINT32_MAX)
 		return NULL;
 	if (cpu >= p->nr_cpus) {
-		size_t n = cpu + 1 > 2 * p->nr_cpus ? cpu + 1 : 2 * p->nr_cpus;
+		size_t old = p->nr_cpus;
 
-		p->cpus = pp_xrealloc(p->cpus, n * sizeof(*p->cpus));
-		memset(p->cpus + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*p->cpus));
-		for (size_t i = p->nr_cpus; i < n; i++) {
+		p->cpus = pp_percpu_grow(p->cpus, &p->nr_cpus, cpu, sizeof(*p->cpus));
+		for (size_t i = old; i < p->nr_cpus; i++) {
 			p->cpus[i].counts = pp_xcalloc(p->nr_vars, sizeof(uint64_t));
 			p->cpus[i].got = pp_xcalloc(az->nr_sels, sizeof(bool));
 		}
-		p->nr_cpus = n;
 	}
 	return &p->cpus[cpu];
-}
-
-static void csv_name(struct pp_buf *b, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		pp_buf_adds(b, s);
-		return;
-	}
-	pp_buf_addch(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			pp_buf_addch(b, '"');
-		pp_buf_addch(b, *s);
-	}
-	pp_buf_addch(b, '"');
 }
 
 static void ht_print(struct pp_az *az, struct ht_cpu *c)
@@ -153,14 +138,8 @@ static void ht_print(struct pp_az *az, struct ht_cpu *c)
 			pp_buf_addf(&p->line, ":%llu", (unsigned long long)c->counts[i]);
 		}
 		pp_buf_addch(&p->line, '}');
-		if (az->opt.callchain && ev->nr_stack) {
-			struct pp_buf f = PP_BUF_INIT;
-
-			ana_stack_folded(az->s, ev, &f);
-			pp_buf_adds(&p->line, ",\"stack\":");
-			pp_buf_add_json_str(&p->line, pp_buf_str(&f));
-			pp_buf_release(&f);
-		}
+		if (az->opt.callchain)
+			ana_json_stack(az->s, ev, &p->line);
 		pp_buf_adds(&p->line, "}\n");
 		break;
 	case ANA_FMT_CSV:
@@ -169,7 +148,7 @@ static void ht_print(struct pp_az *az, struct ht_cpu *c)
 			pp_buf_adds(&p->line, "time,cpu,pid,tid,period_ns");
 			for (size_t i = 0; i < nr_ev; i++) {
 				pp_buf_addch(&p->line, ',');
-				csv_name(&p->line, p->vars[i]);
+				pp_csv_add(&p->line, p->vars[i]);
 			}
 			pp_buf_addch(&p->line, '\n');
 		}

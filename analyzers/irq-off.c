@@ -19,6 +19,7 @@
 #include "analyze/analyzer.h"
 #include "common/callchain.h"
 #include "common/log.h"
+#include "common/percpu.h"
 #include "common/table.h"
 
 struct io_cpu {
@@ -47,12 +48,7 @@ static int io_init(struct pp_az *az)
 
 static struct io_cpu *io_cpu_get(struct io_priv *p, uint32_t cpu)
 {
-	if (cpu >= p->nr_cpus) {
-		size_t n = cpu + 1 > 2 * p->nr_cpus ? cpu + 1 : 2 * p->nr_cpus;
-		p->cpus = pp_xrealloc(p->cpus, n * sizeof(*p->cpus));
-		memset(p->cpus + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*p->cpus));
-		p->nr_cpus = n;
-	}
+	p->cpus = pp_percpu_grow(p->cpus, &p->nr_cpus, cpu, sizeof(*p->cpus));
 	return &p->cpus[cpu];
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/state/state.h"
 #include "common/err.h"
 #include "common/exit-stat.h"
 #include "common/log.h"
@@ -52,13 +53,6 @@ struct kx_head {
 	uint32_t cpu;
 };
 
-/* A range's edges (docs/state-format.md "kvm-exit"): heads and tails by thread. */
-struct kx_edge {
-	bool lost;			/* a loss dropped the exits left before it */
-	struct pp_u64map heads;		/* tid -> struct kx_head */
-	struct pp_u64map tails;		/* tid -> struct kx_exit (valid) */
-};
-
 struct kx_priv {
 	const struct pp_field *f_reason, *f_isa, *f_rip;
 	unsigned exit_pos;		/* -e position of kvm_exit */
@@ -71,8 +65,9 @@ struct kx_priv {
 	struct pp_buf line;
 	struct pp_u64map rec_heads;	/* --state-out: tid -> struct kx_head */
 	bool rec, rec_lost;
-	struct kx_edge **edges;		/* a state read: per source id */
-	size_t nr_edges;
+	struct ana_edges edges;		/* a state read: per source id, a struct ana_edge of
+					 * heads (tid -> struct kx_head) and tails (waiting
+					 * exits: tid -> struct kx_exit, valid) */
 };
 
 static int kx_set_events(struct pp_az *az, struct pp_strlist *events)
@@ -292,15 +287,6 @@ static int kx_finish(struct pp_az *az)
 	return 0;
 }
 
-static void edge_free(struct kx_edge *e)
-{
-	if (!e)
-		return;
-	pp_u64map_free_all(&e->heads);
-	pp_u64map_free_all(&e->tails);
-	free(e);
-}
-
 /* --- state (docs/state-format.md "kvm-exit") ------------------------------------------- */
 
 static void *dup_of(const void *v, size_t n)
@@ -350,7 +336,6 @@ static int kx_state_write(struct pp_az *az, struct pp_buf *out)
 	struct kx_priv *p = az->priv;
 	const unsigned *ids;
 	size_t n = ana_state_sources(az, &ids);
-	struct kx_edge none = { 0 };
 
 	pp_exit_stat_put(out, &p->rows, 1);
 	if (p->rec) {
@@ -360,14 +345,13 @@ static int kx_state_write(struct pp_az *az, struct pp_buf *out)
 	}
 	pp_wire_put_varint(out, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct kx_edge *e = ids[i] < p->nr_edges && p->edges[ids[i]] ?
-					  p->edges[ids[i]] : &none;
+		const struct ana_edge *e = ana_edge_of(&p->edges, ids[i]);
 		put_edge(out, e->lost, &e->heads, &e->tails);
 	}
 	return 0;
 }
 
-static int read_edge(struct pp_wire *r, struct kx_edge *e)
+static int read_edge(struct pp_wire *r, struct ana_edge *e)
 {
 	uint8_t lost = pp_wire_u8(r);
 	size_t n = pp_wire_count(r, 2, SIZE_MAX, "heads");
@@ -410,32 +394,23 @@ static int read_edge(struct pp_wire *r, struct kx_edge *e)
 	return pp_wire_ok(r) ? 0 : r->err;
 }
 
-static struct kx_edge **edge_slot(struct kx_priv *p, unsigned id)
-{
-	p->edges = pp_xgrow(p->edges, &p->nr_edges, (size_t)id + 1, sizeof(*p->edges));
-	return &p->edges[id];
-}
-
 static int kx_state_read(struct pp_az *az, struct pp_wire *in)
 {
 	struct kx_priv *p = az->priv;
 	int rc = pp_exit_stat_read(in, &p->rows, 1);
-	size_t n = rc ? 0 : pp_wire_count(in, 3, SIZE_MAX, "sources");
 
-	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
-		struct kx_edge **slot;
-		unsigned id;
+	return rc ? rc : ana_edge_read(az, in, &p->edges, 3, read_edge);
+}
 
-		if (!ana_state_source_in(az, in, i, &id))
-			return in->err;
-		slot = edge_slot(p, id);
-		if (*slot)
-			return pp_wire_fail(in, PP_EBAD_RECORD, "source %zu twice", i);
-		*slot = pp_xcalloc(1, sizeof(**slot));
-		if ((rc = read_edge(in, *slot)))
-			return rc;
-	}
-	return rc ? rc : pp_wire_ok(in) ? 0 : in->err;
+/* A thread's first event of the later range meets the exit the earlier left waiting. */
+static bool kx_meet(void *arg, uint64_t tid, const void *head, void *tail)
+{
+	const struct kx_head *h = head;
+	const struct kx_exit *x = tail;
+
+	if (h->entry && x && h->time_ns > x->time_ns)
+		add(arg, x, h->time_ns, h->cpu, (uint32_t)tid);
+	return true;	/* the thread's first event yet, whatever it met */
 }
 
 /*
@@ -446,43 +421,8 @@ static int kx_state_read(struct pp_az *az, struct pp_wire *in)
 static void kx_state_join(struct pp_az *az, unsigned before, unsigned after)
 {
 	struct kx_priv *p = az->priv;
-	struct kx_edge *a, *b;
-	size_t n;
-	uint64_t *keys;
 
-	edge_slot(p, before > after ? before : after);
-	if (!p->edges[before])
-		p->edges[before] = pp_xcalloc(1, sizeof(*a));
-	a = p->edges[before];
-	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
-	p->edges[after] = NULL;
-	keys = pp_u64map_keys(&b->heads, &n);
-	for (size_t i = 0; i < n; i++) {
-		struct kx_head *h = pp_u64map_del(&b->heads, keys[i]);
-		struct kx_exit *x = pp_u64map_del(&a->tails, keys[i]);
-		if (h->entry && x && h->time_ns > x->time_ns)
-			add(az, x, h->time_ns, h->cpu, (uint32_t)keys[i]);
-		free(x);
-		if (!a->lost && !pp_u64map_get(&a->heads, keys[i]))
-			pp_u64map_put(&a->heads, keys[i], h);	/* an entry found nothing: further back */
-		else
-			free(h);
-	}
-	free(keys);
-	if (b->lost) {
-		keys = pp_u64map_keys(&a->tails, &n);
-		for (size_t i = 0; i < n; i++)
-			free(pp_u64map_del(&a->tails, keys[i]));
-		free(keys);
-		a->lost = true;
-	}
-	keys = pp_u64map_keys(&b->tails, &n);
-	for (size_t i = 0; i < n; i++) {
-		free(pp_u64map_del(&a->tails, keys[i]));
-		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
-	}
-	free(keys);
-	edge_free(b);
+	ana_edge_join(&p->edges, before, after, kx_meet, az);
 }
 
 static void kx_release(struct pp_az *az)
@@ -492,9 +432,7 @@ static void kx_release(struct pp_az *az)
 	void *v;
 
 	pp_u64map_free_all(&p->rec_heads);
-	for (size_t i = 0; i < p->nr_edges; i++)
-		edge_free(p->edges[i]);
-	free(p->edges);
+	ana_edge_release(&p->edges);
 
 	for (size_t it = 0; pp_u64map_next(&p->pending, &it, &k, &v);) {
 		free(((struct kx_exit *)v)->raw);

@@ -22,10 +22,12 @@
 #include <string.h>
 
 #include "analyze/analyzer.h"
+#include "analyze/state/state.h"
 #include "analyzers/oncpu.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/log.h"
+#include "common/percpu.h"
 #include "common/table.h"
 #include "common/u64map.h"
 #include "common/vec.h"
@@ -54,13 +56,6 @@ struct oc_cpu {
 	uint64_t run_start_ns;		/* when @cur was switched in */
 };
 
-/* A range's edges (docs/state-format.md "oncpu"): heads and the CPUs' runs at its end. */
-struct oc_edge {
-	uint64_t end_ns;		/* where a report cuts the runs still going */
-	struct pp_u64map heads;		/* cpu -> struct oc_head */
-	struct pp_u64map tails;		/* cpu -> struct oc_cpu (known) */
-};
-
 struct oc_priv {
 	bool thread_mode, only_comm;
 	struct pp_u64map row_map;
@@ -74,8 +69,10 @@ struct oc_priv {
 	struct pp_buf line;
 	bool rec;			/* --state-out: note heads */
 	struct pp_u64map rec_heads;	/* cpu -> struct oc_head */
-	struct oc_edge **edges;		/* a state read: per source id */
-	size_t nr_edges;
+	struct ana_edges edges;		/* a state read: per source id, a struct ana_edge of
+					 * heads (cpu -> struct oc_head), the CPUs' runs at its
+					 * end (cpu -> struct oc_cpu, known), and its end_ns,
+					 * where a report cuts the runs still going */
 };
 
 static int oc_set_events(struct pp_az *az, struct pp_strlist *events)
@@ -183,12 +180,7 @@ static struct oc_row *oc_row_get(struct oc_priv *p, uint32_t ins, uint32_t other
 
 static struct oc_cpu *oc_cpu_get(struct oc_priv *p, uint32_t cpu)
 {
-	if (cpu >= p->nr_cpus) {
-		size_t n = cpu + 1 > 2 * p->nr_cpus ? cpu + 1 : 2 * p->nr_cpus;
-		p->cpus = pp_xrealloc(p->cpus, n * sizeof(*p->cpus));
-		memset(p->cpus + p->nr_cpus, 0, (n - p->nr_cpus) * sizeof(*p->cpus));
-		p->nr_cpus = n;
-	}
+	p->cpus = pp_percpu_grow(p->cpus, &p->nr_cpus, cpu, sizeof(*p->cpus));
 	return &p->cpus[cpu];
 }
 
@@ -410,15 +402,6 @@ static int oc_finish(struct pp_az *az)
 
 /* --- state (docs/state-format.md "oncpu") ------------------------------------------------ */
 
-static void edge_free(struct oc_edge *e)
-{
-	if (!e)
-		return;
-	pp_u64map_free_all(&e->heads);
-	pp_u64map_free_all(&e->tails);
-	free(e);
-}
-
 static int oc_cmp_key(const void *a, const void *b)
 {
 	const struct oc_row *x = *(struct oc_row *const *)a, *y = *(struct oc_row *const *)b;
@@ -499,9 +482,7 @@ static int oc_state_write(struct pp_az *az, struct pp_buf *out)
 	}
 	pp_wire_put_varint(out, n);
 	for (size_t i = 0; i < n; i++) {
-		struct oc_edge none = { 0 };
-		const struct oc_edge *e = ids[i] < p->nr_edges && p->edges[ids[i]] ?
-					  p->edges[ids[i]] : &none;
+		const struct ana_edge *e = ana_edge_of(&p->edges, ids[i]);
 		put_edge(out, e->end_ns, &e->heads, &e->tails, NULL, 0);
 	}
 	return 0;
@@ -520,7 +501,7 @@ static bool read_comm(struct pp_wire *r, char *buf, const char *what)
 	return pp_wire_ok(r);
 }
 
-static int read_edge(struct pp_wire *r, struct oc_edge *e)
+static int read_edge(struct pp_wire *r, struct ana_edge *e)
 {
 	size_t n;
 	uint64_t prev = 0;
@@ -557,17 +538,10 @@ static int read_edge(struct pp_wire *r, struct oc_edge *e)
 	return pp_wire_ok(r) ? 0 : r->err;
 }
 
-static struct oc_edge **edge_slot(struct oc_priv *p, unsigned id)
-{
-	p->edges = pp_xgrow(p->edges, &p->nr_edges, (size_t)id + 1, sizeof(*p->edges));
-	return &p->edges[id];
-}
-
 static int oc_state_read(struct pp_az *az, struct pp_wire *in)
 {
 	struct oc_priv *p = az->priv;
 	size_t n = pp_wire_count(in, 8, SIZE_MAX, "rows");
-	int rc;
 
 	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
 		uint32_t ins = pp_wire_u32(in, "instance"), other = pp_wire_u32(in, "other");
@@ -595,59 +569,26 @@ static int oc_state_read(struct pp_az *az, struct pp_wire *in)
 		if (max > r->max_ns)
 			r->max_ns = max;
 	}
-	n = pp_wire_count(in, 3, SIZE_MAX, "sources");
-	for (size_t i = 0; i < n && pp_wire_ok(in); i++) {
-		struct oc_edge **slot;
-		unsigned id;
+	return pp_wire_ok(in) ? ana_edge_read(az, in, &p->edges, 3, read_edge) : in->err;
+}
 
-		if (!ana_state_source_in(az, in, i, &id))
-			return in->err;
-		slot = edge_slot(p, id);
-		if (*slot)
-			return pp_wire_fail(in, PP_EBAD_RECORD, "source %zu twice", i);
-		*slot = pp_xcalloc(1, sizeof(**slot));
-		if ((rc = read_edge(in, *slot)))
-			return rc;
-	}
-	return pp_wire_ok(in) ? 0 : in->err;
+/* A CPU's first switch in the later range ends the run the earlier left going. */
+static bool oc_meet(void *arg, uint64_t cpu, const void *head, void *tail)
+{
+	const struct oc_head *h = head;
+	const struct oc_cpu *c = tail;
+
+	if (c)
+		oc_charge(arg, (uint32_t)cpu, c, h->time_ns, h->prev, h->prev_comm);
+	return !c;	/* the CPU's first switch yet */
 }
 
 /* Adjacent ranges: each CPU's first switch in the second ends the run the first left going. */
 static void oc_state_join(struct pp_az *az, unsigned before, unsigned after)
 {
 	struct oc_priv *p = az->priv;
-	struct oc_edge *a, *b;
-	size_t n;
-	uint64_t *keys;
 
-	edge_slot(p, before > after ? before : after);
-	if (!p->edges[before])
-		p->edges[before] = pp_xcalloc(1, sizeof(*a));
-	a = p->edges[before];
-	b = p->edges[after] ? p->edges[after] : pp_xcalloc(1, sizeof(*b));
-	p->edges[after] = NULL;
-	keys = pp_u64map_keys(&b->heads, &n);
-	for (size_t i = 0; i < n; i++) {
-		struct oc_head *h = pp_u64map_del(&b->heads, keys[i]);
-		struct oc_cpu *c = pp_u64map_del(&a->tails, keys[i]);
-		if (c)
-			oc_charge(p, (uint32_t)keys[i], c, h->time_ns, h->prev, h->prev_comm);
-		if (!c && !pp_u64map_get(&a->heads, keys[i]))
-			pp_u64map_put(&a->heads, keys[i], h);	/* the CPU's first switch yet */
-		else
-			free(h);
-		free(c);
-	}
-	free(keys);
-	keys = pp_u64map_keys(&b->tails, &n);
-	for (size_t i = 0; i < n; i++) {
-		free(pp_u64map_del(&a->tails, keys[i]));
-		pp_u64map_put(&a->tails, keys[i], pp_u64map_del(&b->tails, keys[i]));
-	}
-	free(keys);
-	if (b->end_ns > a->end_ns)
-		a->end_ns = b->end_ns;
-	edge_free(b);
+	ana_edge_join(&p->edges, before, after, oc_meet, p);
 }
 
 /* Before a report of states: each range's runs still going, cut at its end. */
@@ -655,8 +596,8 @@ static void oc_settle(struct pp_az *az)
 {
 	struct oc_priv *p = az->priv;
 
-	for (size_t i = 0; i < p->nr_edges; i++) {
-		struct oc_edge *e = p->edges[i];
+	for (size_t i = 0; i < p->edges.nr; i++) {
+		const struct ana_edge *e = ana_edges_get(&p->edges, (unsigned)i);
 		size_t n;
 		uint64_t *keys;
 
@@ -666,9 +607,8 @@ static void oc_settle(struct pp_az *az)
 		for (size_t k = 0; k < n; k++)
 			oc_cut_run(p, (uint32_t)keys[k], pp_u64map_get(&e->tails, keys[k]), e->end_ns);
 		free(keys);
-		edge_free(e);
-		p->edges[i] = NULL;
 	}
+	ana_edge_release(&p->edges);
 }
 
 static void oc_release(struct pp_az *az)
@@ -676,9 +616,7 @@ static void oc_release(struct pp_az *az)
 	struct oc_priv *p = az->priv;
 
 	pp_u64map_free_all(&p->rec_heads);
-	for (size_t i = 0; i < p->nr_edges; i++)
-		edge_free(p->edges[i]);
-	free(p->edges);
+	ana_edge_release(&p->edges);
 
 	for (size_t i = 0; i < p->nr_rows; i++)
 		free(p->rows[i]);

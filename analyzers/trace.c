@@ -22,6 +22,7 @@
 #include "analyze/analyzer.h"
 #include "analyzers/trace.h"
 #include "common/buf.h"
+#include "common/csv.h"
 #include "common/err.h"
 #include "common/expr.h"
 #include "common/flamegraph.h"
@@ -249,17 +250,6 @@ static void event_json(struct pp_az *az, const struct pp_event *ev)
 	pp_buf_adds(&p->line, "}\n");
 }
 
-static void csv_str(struct pp_buf *b, const char *s)
-{
-	pp_buf_addch(b, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			pp_buf_addch(b, '"');
-		pp_buf_addch(b, *s);
-	}
-	pp_buf_addch(b, '"');
-}
-
 static void event_csv(struct pp_az *az, const struct pp_event *ev)
 {
 	struct trace_priv *p = az->priv;
@@ -274,11 +264,11 @@ static void event_csv(struct pp_az *az, const struct pp_event *ev)
 	ana_event_fields(s, ev, &p->fields);
 	pp_buf_addf(&p->line, "%s,%u,%u,%u,", ana_ts_str(ev->time_ns, ts, sizeof(ts)), ev->cpu,
 		    ev->pid, ev->tid);
-	csv_str(&p->line, ana_comm(s, ev->tid));
+	pp_csv_add_quoted(&p->line, ana_comm(s, ev->tid));
 	pp_buf_addch(&p->line, ',');
-	csv_str(&p->line, ev->type->name);
+	pp_csv_add_quoted(&p->line, ev->type->name);
 	pp_buf_addch(&p->line, ',');
-	csv_str(&p->line, pp_buf_str(&p->fields));
+	pp_csv_add_quoted(&p->line, pp_buf_str(&p->fields));
 	pp_buf_addch(&p->line, '\n');
 }
 

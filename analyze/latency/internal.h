@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "analyze/latency/latency.h"
+#include "analyze/state/state.h"
 #include "common/buf.h"
 #include "common/detail.h"
 #include "common/hist.h"
@@ -222,8 +223,7 @@ struct ana_te {
 
 	/* mergeable state (twoevent-state.c, twoevent-edge.c) */
 	struct te_edge *rec;		/* --state-out: the range's heads */
-	struct te_edge **edges;		/* a state read: per source id, or NULL */
-	size_t nr_edges;
+	struct ana_edges edges;		/* a state read: per source id, a struct te_edge */
 
 	struct pp_buf line;		/* JSON object being built */
 	struct pp_buf scratch;		/* one trace line */
@@ -277,6 +277,8 @@ void ana_te_edge_settle(struct ana_te *te);
 /* twoevent-state.c */
 /* --state-out, or a state read: the engine keeps its ranges' edges. */
 bool ana_te_stateful(const struct ana_te *te);
+/* Free the edges of a state read (te->edges). */
+void ana_te_edges_release(struct ana_te *te);
 /* Every event the engine's state_write() writes in its edges (after the aggregate). */
 void ana_te_state_nodes(struct ana_te *te,
 			void (*fn)(struct ana_te *te, const struct te_node *n, void *arg), void *arg);
@@ -286,6 +288,8 @@ void ana_te_pair_state_write(struct ana_te *te, struct pp_buf *out);
 int ana_te_pair_state_read(struct ana_te *te, struct pp_wire *in);
 
 /* twoevent-delay.c */
+/* The row (@ins, @id) of te->lat, made empty (min UINT64_MAX) when new. */
+struct te_lat *ana_te_lat_get(struct ana_te *te, uint64_t ins, uint64_t id, bool hist);
 struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist);
 struct te_lat **ana_te_lat_collect(struct ana_te *te, size_t *nr, bool sorted);
 uint64_t ana_te_lat_pct(struct te_lat *l, double p);

@@ -24,7 +24,7 @@
 
 /* --- latency rows ------------------------------------------------------------ */
 
-struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist)
+struct te_lat *ana_te_lat_get(struct ana_te *te, uint64_t ins, uint64_t id, bool hist)
 {
 	void **oslot = pp_u64map_slot(&te->lat, ins);
 	struct pp_u64map *inner = *oslot;
@@ -43,6 +43,13 @@ struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, ui
 		l->has_hist = hist;
 		te->nr_lat++;
 	}
+	return l;
+}
+
+struct te_lat *ana_te_lat_input(struct ana_te *te, uint64_t ins, uint64_t id, uint64_t v, bool hist)
+{
+	struct te_lat *l = ana_te_lat_get(te, ins, id, hist);
+
 	if (hist) {
 		if (l->n < TE_LAT_EXACT) {
 			l->exact[l->n] = v;

@@ -535,11 +535,11 @@ void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
 void ana_te_edge_settle(struct ana_te *te)
 {
 	const unsigned *ids;
-	size_t n = te->edges ? ana_state_sources(te->az, &ids) : 0;
+	size_t n = te->edges.v ? ana_state_sources(te->az, &ids) : 0;
 	uint64_t recent = te->recent_ns;
 
 	for (size_t i = 0; i < n; i++) {
-		struct te_edge *e = ids[i] < te->nr_edges ? te->edges[ids[i]] : NULL;
+		struct te_edge *e = ana_edges_get(&te->edges, ids[i]);
 		size_t nr;
 		uint64_t *keys;
 		bool more = true;

@@ -77,29 +77,6 @@ void ana_te_lat_state_write(struct ana_te *te, struct pp_buf *out)
 	free(v);
 }
 
-/* The row (@ins, @id), made empty when new. */
-static struct te_lat *lat_get(struct ana_te *te, uint64_t ins, uint64_t id, bool hist)
-{
-	void **oslot = pp_u64map_slot(&te->lat, ins);
-	struct pp_u64map *inner = *oslot;
-	void **slot;
-	struct te_lat *l;
-
-	if (!inner)
-		inner = *oslot = pp_xcalloc(1, sizeof(*inner));
-	slot = pp_u64map_slot(inner, id);
-	l = *slot;
-	if (!l) {
-		l = *slot = pp_xcalloc(1, sizeof(*l));
-		l->ins = ins;
-		l->id = id;
-		l->min = UINT64_MAX;
-		l->has_hist = hist;
-		te->nr_lat++;
-	}
-	return l;
-}
-
 static void to_hist(struct te_lat *l)
 {
 	if (l->in_hist)
@@ -155,7 +132,7 @@ static int read_row(struct ana_te *te, struct pp_wire *r, size_t k)
 	}
 	if (!pp_wire_ok(r))
 		return r->err;
-	l = lat_get(te, ins, id, flags & LATF_HIST);
+	l = ana_te_lat_get(te, ins, id, flags & LATF_HIST);
 	if (l->has_hist != !!(flags & LATF_HIST)) {
 		pp_hist_release(&h);
 		return pp_wire_fail(r, PP_EBAD_RECORD, "latency row %zu: with and without values", k);
@@ -228,16 +205,30 @@ int ana_te_pair_state_read(struct ana_te *te, struct pp_wire *r)
 	return pp_wire_ok(r) ? 0 : r->err;
 }
 
-/* The edges of source @id of a state read (made empty when new). */
-static struct te_edge **edge_slot(struct ana_te *te, unsigned id)
+/* struct te_edge through the untyped edges of analyze/state (state.h). */
+static void *edge_new(void)
 {
-	if (id >= te->nr_edges) {
-		size_t n = (size_t)id + 1;
-		te->edges = pp_xrealloc(te->edges, n * sizeof(*te->edges));
-		memset(te->edges + te->nr_edges, 0, (n - te->nr_edges) * sizeof(*te->edges));
-		te->nr_edges = n;
-	}
-	return &te->edges[id];
+	return ana_te_edge_new();
+}
+
+static int edge_read(void *te, struct pp_wire *in, void *e)
+{
+	return ana_te_edge_read(te, in, e);
+}
+
+static void edge_join(void *te, void *a, void *b)
+{
+	ana_te_edge_join(te, a, b);
+}
+
+static void edge_free(void *te, void *e)
+{
+	ana_te_edge_free(te, e);
+}
+
+void ana_te_edges_release(struct ana_te *te)
+{
+	ana_edges_release(&te->edges, edge_free, te);
 }
 
 static int state_write(struct ana_te *te, struct pp_buf *out)
@@ -256,7 +247,7 @@ static int state_write(struct ana_te *te, struct pp_buf *out)
 	}
 	pp_wire_put_varint(out, n);
 	for (size_t i = 0; i < n; i++) {
-		const struct te_edge *e = ids[i] < te->nr_edges ? te->edges[ids[i]] : NULL;
+		const struct te_edge *e = ana_edges_get(&te->edges, ids[i]);
 		ana_te_edge_put(te, out, e ? e : &none, e ? &e->tails : &none.tails);
 	}
 	return 0;
@@ -273,15 +264,16 @@ void ana_te_state_nodes(struct ana_te *te,
 		return;
 	}
 	n = ana_state_sources(te->az, &ids);
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] < te->nr_edges && te->edges[ids[i]])
-			ana_te_edge_nodes(te, te->edges[ids[i]], &te->edges[ids[i]]->tails, fn, arg);
+	for (size_t i = 0; i < n; i++) {
+		const struct te_edge *e = ana_edges_get(&te->edges, ids[i]);
+		if (e)
+			ana_te_edge_nodes(te, e, &e->tails, fn, arg);
+	}
 }
 
 static int state_read(struct pp_az *az, struct ana_te *te, struct pp_wire *r)
 {
 	uint64_t recent = pp_wire_varint(r);
-	size_t nr;
 	int rc;
 
 	if (!pp_wire_ok(r))
@@ -291,22 +283,7 @@ static int state_read(struct pp_az *az, struct ana_te *te, struct pp_wire *r)
 	rc = te->impl->state_read(te, r);
 	if (rc)
 		return rc;
-	nr = pp_wire_count(r, 5, SIZE_MAX, "sources");
-	for (size_t i = 0; i < nr && pp_wire_ok(r); i++) {
-		struct te_edge **slot;
-		unsigned id;
-
-		if (!ana_state_source_in(az, r, i, &id))
-			return r->err;
-		slot = edge_slot(te, id);
-		if (*slot)
-			return pp_wire_fail(r, PP_EBAD_RECORD, "source %zu twice", i);
-		*slot = ana_te_edge_new();
-		rc = ana_te_edge_read(te, r, *slot);
-		if (rc)
-			return rc;
-	}
-	return pp_wire_ok(r) ? 0 : r->err;
+	return ana_edges_read(az, r, &te->edges, 5, edge_new, edge_read, te);
 }
 
 int ana_te_state_check(struct ana_te *te)
@@ -348,7 +325,7 @@ int ana_te_state_check(struct ana_te *te)
 
 bool ana_te_stateful(const struct ana_te *te)
 {
-	return te->rec || te->edges;
+	return te->rec || te->edges.v;
 }
 
 int ana_te_az_state_write(struct pp_az *az, struct pp_buf *out)
@@ -368,17 +345,7 @@ int ana_te_az_state_read(struct pp_az *az, struct pp_wire *in)
 void ana_te_az_state_join(struct pp_az *az, unsigned before, unsigned after)
 {
 	struct ana_te *te = az->engine;
-	struct te_edge **a, *b;
 
-	if (!te)
-		return;
-	a = edge_slot(te, before > after ? before : after);	/* both exist now */
-	a = &te->edges[before];
-	b = te->edges[after];
-	te->edges[after] = NULL;
-	if (!*a)
-		*a = ana_te_edge_new();
-	if (!b)
-		b = ana_te_edge_new();
-	ana_te_edge_join(te, *a, b);
+	if (te)
+		ana_edges_join(&te->edges, before, after, edge_new, edge_join, te);
 }

@@ -651,9 +651,7 @@ void ana_te_free(struct ana_te *te)
 	ana_te_lat_reset(te);
 	pp_u64map_release(&te->lat);
 	ana_te_edge_free(te, te->rec);
-	for (size_t i = 0; i < te->nr_edges; i++)
-		ana_te_edge_free(te, te->edges[i]);
-	free(te->edges);
+	ana_te_edges_release(te);
 	/* every node lives in a slab: free the buffers, then the slabs */
 	for (struct te_slab *slab = te->slabs, *next; slab; slab = next) {
 		next = slab->next;

@@ -13,6 +13,7 @@
  * of the same analyzer and options; `pp-analyze report` prints a state by
  * building a session from its CONTEXT, an instance from its IDENT, reading the
  * sections into it and calling the analyzer's own ->finish().
+ * The edges of capture ranges that state_read and state_join share: edges.c.
  * Not here: the command lines (analyze/cmd-state.c, cmd-analyze.c).
  */
 #ifndef PP_ANALYZE_STATE_H
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "analyze/analyzer.h"
+#include "common/u64map.h"
 
 struct ana_session;
 struct ana_state;
@@ -125,5 +127,93 @@ int ana_merge_write(struct ana_merge *m, struct pp_az *az, const char *path);
 
 /** ana_merge_report() - the analyzer's report of the merged state (->finish()). Return: exit status. */
 int ana_merge_report(struct ana_merge *m, struct pp_az *az);
+
+/*
+ * A state's edges (edges.c): per capture range (source id), what the range left
+ * open at its ends, read by state_read and completed by state_join across two
+ * adjacent ranges.  struct ana_edges is the table any kind of edge lives in;
+ * struct ana_edge is the common kind - the first event of each key in the range
+ * (heads) and what each key left waiting at its end (tails).
+ */
+
+/**
+ * struct ana_edges - a state read's edges, one per source id
+ * @v:  per source id, the analyzer's edge of that range (owned by the table), or NULL
+ * @nr: the length of @v
+ */
+struct ana_edges {
+	void **v;
+	size_t nr;
+};
+
+/** ana_edges_get() - the edge of source @id. Return: borrowed, or NULL when none was read. */
+void *ana_edges_get(const struct ana_edges *t, unsigned id);
+
+/**
+ * ana_edges_read() - in state_read(), a SOURCES list of edges: a count (each source
+ * at least @min_sz bytes), then per source its edge, which @new_fn makes and @read_fn fills
+ * Return: 0, or the wire's error (a source read twice is PP_EBAD_RECORD).
+ */
+int ana_edges_read(struct pp_az *az, struct pp_wire *in, struct ana_edges *t, size_t min_sz,
+		   void *(*new_fn)(void),
+		   int (*read_fn)(void *arg, struct pp_wire *in, void *edge), void *arg);
+
+/**
+ * ana_edges_join() - in state_join(), ranges @before and @after made one: @join_fn gets
+ * @before's edge @a, which stays in the table as the joined range's, and @after's @b,
+ * taken out of the table, to complete from @a and free (@new_fn makes a missing one)
+ */
+void ana_edges_join(struct ana_edges *t, unsigned before, unsigned after, void *(*new_fn)(void),
+		    void (*join_fn)(void *arg, void *a, void *b), void *arg);
+
+/** ana_edges_release() - free every edge with @free_fn, and the table. */
+void ana_edges_release(struct ana_edges *t, void (*free_fn)(void *arg, void *edge), void *arg);
+
+/**
+ * struct ana_edge - a range's heads and tails, by key (a thread, a CPU, a request)
+ * @lost:   a loss in the range dropped the tails left before it (and ended its heads)
+ * @end_ns: the range's end, when the analyzer notes it (a join keeps the later)
+ * @heads:  key -> the key's first event in the range (the analyzer's, malloc'd)
+ * @tails:  key -> what the key left waiting at the range's end (the analyzer's, malloc'd)
+ */
+struct ana_edge {
+	bool lost;
+	uint64_t end_ns;
+	struct pp_u64map heads;
+	struct pp_u64map tails;
+};
+
+/** ana_edge_of() - the edge of source @id. Return: borrowed; an empty one when none was read. */
+const struct ana_edge *ana_edge_of(const struct ana_edges *t, unsigned id);
+
+/**
+ * ana_edge_read() - ana_edges_read() of struct ana_edge edges
+ * @read_fn: reads one source's edge into @e (made empty)
+ * Return: 0, or the wire's error.
+ */
+int ana_edge_read(struct pp_az *az, struct pp_wire *in, struct ana_edges *t, size_t min_sz,
+		  int (*read_fn)(struct pp_wire *in, struct ana_edge *e));
+
+/**
+ * ana_edge_meet_fn - in ana_edge_join(), key @key's head @head of the later range
+ * meets @tail, what the earlier range left waiting for the key (NULL: nothing),
+ * as one replay would have had them meet (@tail may be used up).  Both stay the
+ * join's: it keeps or frees them.
+ * Return: true when the head still continues what came before the earlier range
+ * (it becomes the joined range's head of @key, unless the earlier range has one
+ * or lost events).
+ */
+typedef bool (*ana_edge_meet_fn)(void *arg, uint64_t key, const void *head, void *tail);
+
+/**
+ * ana_edge_join() - ana_edges_join() of struct ana_edge edges: each head of @after
+ * meets @before's tail of its key (@meet); a loss in @after drops @before's tails;
+ * @after's tails become the joined range's, and the later end_ns its end
+ */
+void ana_edge_join(struct ana_edges *t, unsigned before, unsigned after, ana_edge_meet_fn meet,
+		   void *arg);
+
+/** ana_edge_release() - ana_edges_release() of struct ana_edge edges (heads and tails freed). */
+void ana_edge_release(struct ana_edges *t);
 
 #endif

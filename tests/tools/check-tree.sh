@@ -6,9 +6,11 @@
 #    analyzers/<name>.c defines az_<c_name>_ops; a `own` plan has
 #    analyzers/<name>-plan.c defining azp_<c_name>_plan, a `none` plan has no
 #    such file; no analyzer file lacks a line; a PP_ALIAS names a c_name that
-#    has a line.
+#    has a line.  A companion analyzers/<name>-<part>.c (a concept of <name>'s
+#    of its own, as kmemleak-merge.c) belongs to an analyzer with a line.
 # 2. An analyzer includes analyze/analyzer.h, common/*.h, its own
-#    analyzers/<name>.h and at most one engine's public header
+#    analyzers/<name>.h and analyzers/<name>-internal.h (what <name>.c and its
+#    companions share, not the plan) and at most one engine's public header
 #    (analyze/<engine>/<engine>.h); its plan part only common/*.h and its own
 #    header (pp-record links it: no libtraceevent, SQLite or Python).
 # 3. common/ includes nothing outside common/; format/ nothing of record/,
@@ -45,14 +47,26 @@ done | grep . && bad=1
 
 for f in analyzers/*.c; do
 	base=${f#analyzers/}; base=${base%.c}; name=${base%-plan}
+	# A companion, analyzers/<name>-<part>.c (kmemleak-merge.c), holds one concept of
+	# analyzer <name>'s (its mergeable state) beside <name>.c: <name> is the longest
+	# prefix with a line; it defines no ops and shares analyzers/<name>-internal.h.
+	while ! echo "$lines" | grep -q " $name " && [ "$name" != "${name%-*}" ]; do
+		name=${name%-*}
+	done
 	echo "$lines" | grep -q " $name " || say "$f: no line for '$name' in $def"
+	case $base in
+	$name|$name-plan) ;;
+	*) ! grep -q "^const struct pp_analyzer_ops " "$f" ||
+		say "$f: a companion of analyzers/$name.c defines analyzer ops";;
+	esac
 	incs=$(sed -n 's/^#include "\(.*\)"/\1/p' "$f")
 	engines=0
 	for i in $incs; do
 		case $base:$i in
 		*-plan:common/*.h|*-plan:analyzers/$name.h) ;;
 		*-plan:*) say "$f: a plan part includes $i (only common/ and analyzers/$name.h)";;
-		*:analyze/analyzer.h|*:common/*.h|*:analyzers/$name.h) ;;
+		*:analyze/analyzer.h|*:common/*.h) ;;
+		*:analyzers/$name.h|*:analyzers/$name-internal.h) ;;
 		*:analyze/*/*.h)
 			# an engine's public header is analyze/<engine>/<engine>.h, not its internal.h
 			e=${i#analyze/}; e=${e%%/*}
@@ -61,7 +75,8 @@ for f in analyzers/*.c; do
 			else
 				say "$f: includes $i (an analyzer includes an engine's public header only, analyze/$e/$e.h)"
 			fi;;
-		*) say "$f: includes $i (an analyzer includes analyze/analyzer.h, common/*.h, analyzers/$name.h, one engine header)";;
+		*) say "$f: includes $i (an analyzer includes analyze/analyzer.h, common/*.h," \
+			"analyzers/$name.h, analyzers/$name-internal.h, one engine header)";;
 		esac
 	done
 	[ $engines -le 1 ] || say "$f: includes $engines engine headers (at most one)"
