@@ -169,21 +169,42 @@ struct ana_session {
 /* ana_session_open()'s own flag besides PPF_READ_*: no read-ahead thread (a part of -j N) */
 #define ANA_OPEN_NO_READ_AHEAD (1u << 31)
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out);
+/**
+ * ana_session_init_meta() - give @s, just allocated, the event parser (libtraceevent,
+ * the capture's byte order and sizes) and the symbol table its metadata fills
+ * (ana_session_open(), a state's session)
+ */
+void ana_session_init_meta(struct ana_session *s);
 void ana_session_free(struct ana_session *s);
 /* Feed one metadata/side-band record to the session (everything but samples). */
 int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
+/* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
+int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
+
+/* tasks.c */
 struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
 /*
  * ana_session_sample() - @smp, a sample of type @t, as an event: counted,
- * its task noted, pid/tid -1 recovered (see session.c).  The one way from
+ * its task noted, pid/tid -1 recovered (see tasks.c).  The one way from
  * a capture's sample to an analyzer's event (replay.c, pymod.c).
  */
 void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
 			struct pp_event *ev);
+/** ana_tasks_meta() - fold a TASK, COMM, FORK or EXIT record into the task table. */
+void ana_tasks_meta(struct ana_session *s, const struct ppf_record *rec);
+
+/* symbols.c */
+/** ana_syms_meta() - fold a SYSCALL, MMAP, KSYM, DSO or SYM record into the symbol tables. */
+void ana_syms_meta(struct ana_session *s, const struct ppf_record *rec);
 void ana_session_finalize_syms(struct ana_session *s);
-/* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
-int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
+
+/* budget.c */
+/**
+ * ana_sb_room() - whether the side-band budget (PP_SIDEBAND_MAX) has room for more state
+ * (charged to s->sb_bytes by whoever adds it); warns once when it has not
+ */
+bool ana_sb_room(struct ana_session *s);
 
 /* replay.c */
 /** ana_replay_init() - match every analyzer's selectors and ->init() it (ana_replay() does it first). */
