@@ -99,6 +99,8 @@ struct ana_session {
 	} *inls;
 	size_t nr_inls;
 	struct ana_session *lender;
+	/* the analyzers of analyzers.def, set by whoever builds the session; NULL in the pp module */
+	const struct ana_registry *registry;
 
 	char **host_keys, **host_vals;
 	size_t nr_host;
@@ -251,6 +253,19 @@ size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, uns
 			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts);
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
+/**
+ * struct ana_registry - the analyzers of analyzers.def, as the replay core asks for them
+ * (an analyzer named as an event in select.c, a state's analyzer in analyze/state/): the
+ * core is linked without registry.c in the pp module, so it asks through the pointer
+ * that whoever builds the session or the state gives it (NULL there: no analyzer)
+ */
+struct ana_registry {
+	size_t (*count)(void);
+	const struct pp_analyzer *(*at)(size_t i);
+	const struct pp_analyzer *(*find)(const char *name);
+};
+/** ana_registry - ana_analyzer_count(), ana_analyzer_at() and ana_analyzer_find(). */
+extern const struct ana_registry ana_registry;
 /**
  * ana_analyzer_find() - the analyzer named @name, or given it as an alias (PP_ALIAS)
  * Return: static, or NULL.

@@ -49,6 +49,11 @@ PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev);
 
 /* pymod.c: the pp module (embedded: registered before Py_Initialize) */
 PyMODINIT_FUNC PyInit_pp(void);
+/**
+ * ana_py_set_registry() - the analyzers the sessions of the pp module @pp may name as
+ * events (pp.open(path).events('profile/-F 99/')): the embedding pp-analyze's
+ */
+void ana_py_set_registry(PyObject *pp, const struct ana_registry *registry);
 
 /* pyfleet.c: pp.fleet (fleet.py) into the pp module @pp. Return: 0, or -1 with an exception. */
 int ana_py_fleet_add(PyObject *pp);
