@@ -181,18 +181,26 @@ void ana_session_free(struct ana_session *s);
 /* Feed one metadata/side-band record to the session (everything but samples). */
 int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id);
-/* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
-int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
-
-/* tasks.c */
 struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid);
 /*
  * ana_session_sample() - @smp, a sample of type @t, as an event: counted,
- * its task noted, pid/tid -1 recovered (see tasks.c).  The one way from
+ * its task noted, pid/tid -1 recovered (see session.c).  The one way from
  * a capture's sample to an analyzer's event (replay.c, pymod.c).
  */
 void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
 			struct pp_event *ev);
+/* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
+int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
+
+/* tasks.c */
+/**
+ * ana_task_entry() - the task of @tid, made when new.  Past the side-band budget a new
+ * task is not kept: the answer is a blank scratch task (tid 0: no cache matches it),
+ * whatever the caller writes into it is forgotten.
+ */
+struct ana_task *ana_task_entry(struct ana_session *s, uint32_t tid);
+/** ana_task_named() - @t's comm has just been written: it gets a number no other text had. */
+void ana_task_named(struct ana_session *s, struct ana_task *t);
 /** ana_tasks_meta() - fold a TASK, COMM, FORK or EXIT record into the task table. */
 void ana_tasks_meta(struct ana_session *s, const struct ppf_record *rec);
 

@@ -9,7 +9,8 @@
  * table, the maps and the clock mapping current for the event being
  * replayed.  The same code serves a file and a live stream.
  * Not here: the task table (tasks.c), the symbol tables (symbols.c), the
- * side-band budget (budget.c): this file hands them their records.
+ * side-band budget (budget.c): this file hands them their records, and
+ * what each sample teaches the task table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 
 #include "analyze/internal.h"
 #include "common/dwinline.h"
+#include "common/expr.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/sat.h"
@@ -196,6 +198,139 @@ static void host_set(struct ana_session *s, const char *k, const char *v)
 	s->host_vals = pp_xrealloc(s->host_vals, (s->nr_host + 1) * sizeof(char *));
 	s->host_keys[s->nr_host] = pp_xstrdup(k);
 	s->host_vals[s->nr_host++] = pp_xstrdup(v);
+}
+
+/* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
+struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint32_t tid)
+{
+	struct ana_task **slot = &s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];
+	struct ana_task *t = *slot;
+
+	if (!tid)
+		return NULL;
+	if (!t || t->tid != tid)
+		t = *slot = ana_task_entry(s, tid);
+	t->pid = pid;
+	return t;
+}
+
+/*
+ * The kernel reports pid/tid -1 for a task it has already unhashed: the
+ * last sched_switch of an exiting task (prev_state X), a timer sample in its
+ * exit path.  A tracepoint still names it in common_pid; else, when the
+ * capture has sched_switch, the task is the one last switched in on that
+ * CPU.  Its process comes from the task table.
+ */
+static void recover_tid(struct ana_session *s, struct pp_event *ev)
+{
+	uint64_t pid = 0;
+
+	if (!ev->raw_sz || !ana_field_u64(ev, "common_pid", &pid))
+		pid = ev->cpu < s->nr_cpu_cur && s->cpu_cur[ev->cpu] ? s->cpu_cur[ev->cpu] - 1 : 0;
+	if (!pid || pid >= UINT32_MAX)
+		return;
+	ev->tid = (uint32_t)pid;
+	ev->pid = ana_task_pid(s, ev->tid);
+}
+
+/* Who runs on each CPU, from sched_switch (for recover_tid()). */
+static void note_switch(struct ana_session *s, const struct pp_field *next, const struct pp_event *ev)
+{
+	if (ev->cpu >= 4096)
+		return;
+	if (ev->cpu >= s->nr_cpu_cur) {
+		size_t n = (ev->cpu | 15) + 1;
+		s->cpu_cur = pp_xrealloc(s->cpu_cur, n * sizeof(*s->cpu_cur));
+		memset(s->cpu_cur + s->nr_cpu_cur, 0, (n - s->nr_cpu_cur) * sizeof(*s->cpu_cur));
+		s->nr_cpu_cur = n;
+	}
+	uint32_t v;
+	if (next->size == 4 && !next->is_data_loc && ev->raw &&
+	    (uint64_t)next->offset + 4 <= ev->raw_sz)
+		memcpy(&v, ev->raw + next->offset, 4);	/* ana_field_read()'s value, inline */
+	else
+		v = (uint32_t)ana_field_read(ev, next);
+	s->cpu_cur[ev->cpu] = v + 1;
+}
+
+/*
+ * A task whose COMM and FORK records were lost has no name; an event that
+ * names it in its own fields (sched_switch's prev_comm/prev_pid) gives it one.
+ * For every event only after a LOST record: without losses the task records
+ * name almost every task, and this costs a lookup per field pair per event
+ * (~40% of `top`); else only for the events of a task still unnamed.
+ */
+static void learn_names(struct ana_session *s, const struct ana_evtype_priv *x,
+			const struct pp_event *ev)
+{
+	for (unsigned i = 0; i < x->nr_names; i++) {
+		uint64_t pid = ana_field_read(ev, x->name_pid[i]);
+		const struct pp_field *c = x->name_comm[i];
+		struct ana_task *t;
+
+		if (!pid || pid >= UINT32_MAX)
+			continue;
+		t = pp_u64map_get(&s->tasks, pid);
+		if (t && t->comm[0])
+			continue;
+		if (c->is_data_loc || (uint64_t)c->offset + c->size > ev->raw_sz)
+			continue;
+		t = ana_task_entry(s, (uint32_t)pid);
+		size_t n = c->size < sizeof(t->comm) ? c->size : sizeof(t->comm) - 1;
+		memcpy(t->comm, ev->raw + c->offset, n);
+		t->comm[n] = '\0';
+		ana_task_named(s, t);
+	}
+}
+
+void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
+			struct pp_event *ev)
+{
+	/*
+	 * Field by field, not `*ev = (struct pp_event){...}`: the compound literal
+	 * zeroes the whole struct first (a `rep stos` of its 112 bytes) before the
+	 * stores overwrite it.  With ana_comm()'s task cache: 4% fewer instructions
+	 * in a `top` replay of 1M sched events (callgrind, tests/bench stage core).
+	 */
+	ev->time_ns = smp->time_ns;
+	ev->cpu = smp->cpu;
+	ev->pid = smp->pid;
+	ev->tid = smp->tid;
+	ev->period = smp->period;
+	ev->ip = smp->ip;
+	ev->addr = smp->addr;
+	ev->flags = smp->flags;
+	ev->type = t;
+	ev->sel = NULL;
+	ev->raw = smp->raw;
+	ev->raw_sz = smp->raw_sz;
+	ev->stack = smp->stack;
+	ev->count = NULL;
+	ev->nr_stack = smp->nr_stack;
+	ev->extra = smp->extra;
+	ev->extra_sz = smp->extra_sz;
+	t->count++;
+	if (!s->first_ns)
+		s->first_ns = smp->time_ns;
+	s->last_ns = smp->time_ns;
+	if (s->lost_total && ana_evtype_priv(t)->nr_names)	/* only losses leave tasks unnamed */
+		learn_names(s, ana_evtype_priv(t), ev);
+	if (ev->tid == UINT32_MAX)
+		recover_tid(s, ev);
+	if (ana_evtype_priv(t)->switch_next)
+		note_switch(s, ana_evtype_priv(t)->switch_next, ev);
+	if (ev->tid != s->last_tid) {
+		struct ana_task *k = ana_session_note_task(s, ev->pid, ev->tid);
+		/*
+		 * A task with no name without any loss: one forked between the
+		 * recorder's first reading of /proc and the enable, gone before its
+		 * second (no FORK, no COMM, no snapshot).  Its events may name it
+		 * (sched_switch's prev_comm): learn from each of them until one does.
+		 */
+		if (k && !k->comm[0] && ana_evtype_priv(t)->nr_names && !s->lost_total)
+			learn_names(s, ana_evtype_priv(t), ev);
+		s->last_tid = k && !k->comm[0] ? 0 : ev->tid;
+	}
 }
 
 const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name)
