@@ -80,11 +80,7 @@ static void ses_dealloc(PyObject *o)
 }
 
 static PyTypeObject PpSession_Type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp._Session",
-	.tp_basicsize = sizeof(PpSession),
-	.tp_dealloc = ses_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	ANA_PY_TYPE_HEAD("pp._Session", PpSession, ses_dealloc),
 };
 
 /* Open @path and read its metadata up to the first sample (left in @first). */
@@ -182,11 +178,7 @@ static PyObject *evs_next(PyObject *o)
 }
 
 static PyTypeObject PpEvents_Type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp.Events",
-	.tp_basicsize = sizeof(PpEvents),
-	.tp_dealloc = evs_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	ANA_PY_TYPE_HEAD("pp.Events", PpEvents, evs_dealloc),
 	.tp_doc = "the events of a capture in time order (from Capture.events())",
 	.tp_iter = PyObject_SelfIter,
 	.tp_iternext = evs_next,
@@ -323,12 +315,8 @@ static PyMethodDef cap_methods[] = {
 };
 
 static PyTypeObject PpCapture_Type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp.Capture",
-	.tp_basicsize = sizeof(PpCapture),
-	.tp_dealloc = cap_dealloc,
+	ANA_PY_TYPE_HEAD("pp.Capture", PpCapture, cap_dealloc),
 	.tp_repr = cap_repr,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "a capture file made by pp-record (from pp.open())",
 	.tp_methods = cap_methods,
 };
