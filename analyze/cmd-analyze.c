@@ -345,7 +345,7 @@ static struct pp_az *az_new(int argc, const char **argv, bool *help)
 	char err[512];
 
 	/* --state-out: a state in place of the report (analyze/state/) */
-	if (az->opt.state_out && !*help && ana_state_az_new(az, err, sizeof(err)))
+	if (az->opt.state_out && !*help && ana_state_az_new(az, &ana_registry, err, sizeof(err)))
 		pp_die("%s: %s", az->name, err);
 	if (ana_out_open(&az->out, az->opt.output, az->opt.format, err, sizeof(err)))
 		pp_die("%s: %s", az->name, err);
@@ -488,6 +488,7 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		if (ana_help_asked(argc - 2, argv + 2))
 			return ana_command_help(stdout, builtins[i].name) ? 0 : 2;
 		rc = ana_session_open(path, read_flags | builtins[i].read_flags, &s);
+		s->registry = &ana_registry;
 		if (rc) {
 			if (!recorder_said_why(path, s))
 				pp_err("%s", s->errmsg);
@@ -516,6 +517,7 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		i = j + 1;
 	}
 	rc = ana_session_open(path, read_flags, &s);
+	s->registry = &ana_registry;
 	if (rc) {
 		if (!recorder_said_why(path, s))
 			pp_err("%s", s->errmsg);

@@ -311,6 +311,7 @@ static int part_open(struct part_sched *sc, size_t k, struct part_run *p)
 	p->opened = true;
 	rc = ana_session_open(path, sc->read_flags | ANA_OPEN_NO_READ_AHEAD, &s);
 	p->s = s;
+	s->registry = &ana_registry;
 	if (rc) {
 		pp_err("%s", s->errmsg);
 		return 2;

@@ -37,7 +37,7 @@ int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const ch
 	int argc, rc;
 
 	*az_out = NULL;
-	rc = ana_merge_new(v, nr, &m, err, sizeof(err));
+	rc = ana_merge_new(&ana_registry, v, nr, &m, err, sizeof(err));
 	*m_out = m;
 	if (rc) {
 		pp_err("%s", err);

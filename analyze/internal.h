@@ -99,6 +99,8 @@ struct ana_session {
 	} *inls;
 	size_t nr_inls;
 	struct ana_session *lender;
+	/* the analyzers of analyzers.def, set by whoever builds the session; NULL in the pp module */
+	const struct ana_registry *registry;
 
 	char **host_keys, **host_vals;
 	size_t nr_host;
@@ -169,6 +171,12 @@ struct ana_session {
 /* ana_session_open()'s own flag besides PPF_READ_*: no read-ahead thread (a part of -j N) */
 #define ANA_OPEN_NO_READ_AHEAD (1u << 31)
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out);
+/**
+ * ana_session_init_meta() - give @s, just allocated, the event parser (libtraceevent,
+ * the capture's byte order and sizes) and the symbol table its metadata fills
+ * (ana_session_open(), a state's session)
+ */
+void ana_session_init_meta(struct ana_session *s);
 void ana_session_free(struct ana_session *s);
 /* Feed one metadata/side-band record to the session (everything but samples). */
 int ana_session_meta(struct ana_session *s, const struct ppf_record *rec);
@@ -181,9 +189,32 @@ struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint
  */
 void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
 			struct pp_event *ev);
-void ana_session_finalize_syms(struct ana_session *s);
 /* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
 int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
+
+/* tasks.c */
+/**
+ * ana_task_entry() - the task of @tid, made when new.  Past the side-band budget a new
+ * task is not kept: the answer is a blank scratch task (tid 0: no cache matches it),
+ * whatever the caller writes into it is forgotten.
+ */
+struct ana_task *ana_task_entry(struct ana_session *s, uint32_t tid);
+/** ana_task_named() - @t's comm has just been written: it gets a number no other text had. */
+void ana_task_named(struct ana_session *s, struct ana_task *t);
+/** ana_tasks_meta() - fold a TASK, COMM, FORK or EXIT record into the task table. */
+void ana_tasks_meta(struct ana_session *s, const struct ppf_record *rec);
+
+/* symbols.c */
+/** ana_syms_meta() - fold a SYSCALL, MMAP, KSYM, DSO or SYM record into the symbol tables. */
+void ana_syms_meta(struct ana_session *s, const struct ppf_record *rec);
+void ana_session_finalize_syms(struct ana_session *s);
+
+/* budget.c */
+/**
+ * ana_sb_room() - whether the side-band budget (PP_SIDEBAND_MAX) has room for more state
+ * (charged to s->sb_bytes by whoever adds it); warns once when it has not
+ */
+bool ana_sb_room(struct ana_session *s);
 
 /* replay.c */
 /** ana_replay_init() - match every analyzer's selectors and ->init() it (ana_replay() does it first). */
@@ -230,6 +261,19 @@ size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, uns
 			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts);
 
 /* registry.c: the analyzers of analyzers/analyzers.def */
+/**
+ * struct ana_registry - the analyzers of analyzers.def, as the replay core asks for them
+ * (an analyzer named as an event in select.c, a state's analyzer in analyze/state/): the
+ * core is linked without registry.c in the pp module, so it asks through the pointer
+ * that whoever builds the session or the state gives it (NULL there: no analyzer)
+ */
+struct ana_registry {
+	size_t (*count)(void);
+	const struct pp_analyzer *(*at)(size_t i);
+	const struct pp_analyzer *(*find)(const char *name);
+};
+/** ana_registry - ana_analyzer_count(), ana_analyzer_at() and ana_analyzer_find(). */
+extern const struct ana_registry ana_registry;
 /**
  * ana_analyzer_find() - the analyzer named @name, or given it as an alias (PP_ALIAS)
  * Return: static, or NULL.

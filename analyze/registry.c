@@ -174,3 +174,9 @@ int ana_registry_check(char *err, size_t errsz)
 	}
 	return 0;
 }
+
+const struct ana_registry ana_registry = {
+	.count = ana_analyzer_count,
+	.at = ana_analyzer_at,
+	.find = ana_analyzer_find,
+};

@@ -469,11 +469,6 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 	return rc;
 }
 
-void ana_session_stop(struct ana_session *s)
-{
-	s->stop = true;
-}
-
 bool ana_is_live(const struct pp_az *az)
 {
 	return az->s->live;

@@ -151,12 +151,6 @@ static int sel_filter_dup(struct ana_session *s, const struct pp_az *az,
 	return 0;
 }
 
-/*
- * The registry, where it is linked (pp-analyze; not the python module, which
- * links this file alone): weak, so that an analyzer source is refused there.
- */
-extern const struct pp_analyzer *ana_analyzer_find(const char *name) __attribute__((weak));
-
 static struct ana_sel *sel_push(struct pp_az *az);
 
 /*
@@ -171,8 +165,9 @@ static struct ana_sel *sel_push(struct pp_az *az);
 static int source_matches(struct ana_session *s, struct pp_az *az, const struct pp_selector *sel,
 			  unsigned pos, bool *any)
 {
-	const struct pp_analyzer *an = ana_analyzer_find && sel->kind == PP_SEL_PLAIN ?
-				       ana_analyzer_find(sel->name) : NULL;
+	/* no registry (the pp module): an analyzer is no event there */
+	const struct pp_analyzer *an = s->registry && sel->kind == PP_SEL_PLAIN ?
+				       s->registry->find(sel->name) : NULL;
 	struct pp_plan p = { 0 };
 	char **argv = NULL, err[512] = "";
 	int argc = 0, rc;

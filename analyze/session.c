@@ -8,6 +8,9 @@
  * MMAP, LOST, TIME_SYNC) keep arriving in time order and keep the task
  * table, the maps and the clock mapping current for the event being
  * replayed.  The same code serves a file and a live stream.
+ * Not here: the task table (tasks.c), the symbol tables (symbols.c), the
+ * side-band budget (budget.c): this file hands them their records, and
+ * what each sample teaches the task table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,48 +56,18 @@ static unsigned read_ahead_flag(void)
 	return sysconf(_SC_NPROCESSORS_ONLN) > 1 ? PPF_READ_AHEAD : 0;
 }
 
-/* The side-band budget: PP_LIMIT_SIDEBAND, or PP_SIDEBAND_MAX (a size: 512M, 4G). */
-static uint64_t sideband_limit(void)
+void ana_session_init_meta(struct ana_session *s)
 {
-	const char *e = getenv("PP_SIDEBAND_MAX");
-	uint64_t v;
-
-	if (!e || !*e)
-		return PP_LIMIT_SIDEBAND;
-	if (pp_parse_size(e, &v) || !v) {
-		pp_warn("PP_SIDEBAND_MAX='%s' is not a size: the limit stays %llu MiB", e,
-			(unsigned long long)(PP_LIMIT_SIDEBAND >> 20));
-		return PP_LIMIT_SIDEBAND;
-	}
-	return v;
-}
-
-/*
- * Room for more side-band state: tasks, host keys, syscall names, event types
- * (charged to s->sb_bytes as they are added) and symbols, binaries and maps
- * (the symtab counts its own).  Once the budget is spent the capture's
- * additions are ignored, and a warning says so once: a capture that claims
- * 10^9 tasks or a 4 GB symbol table is read in bounded memory.
- */
-static bool sb_room(struct ana_session *s)
-{
-	size_t sym = s->syms ? pp_symtab_mem(s->syms) : 0;
-
-	if (!s->sb_limit)	/* a session not made by ana_session_open() (a state's) */
-		s->sb_limit = sideband_limit();
-	if (s->sb_bytes + sym <= s->sb_limit)
-		return true;
-	if (!s->sb_full) {
-		char lim[32], t[32], y[32];
-
-		s->sb_full = true;
-		pp_warn("%s: the capture's side-band data passed the %s limit (%zu tasks: %s, symbols "
-			"and maps: %s): later tasks, symbols and maps are ignored (PP_SIDEBAND_MAX "
-			"raises the limit)", s->path, pp_format_bytes(s->sb_limit, lim, sizeof(lim)),
-			s->tasks.nr, pp_format_bytes(s->sb_bytes, t, sizeof(t)),
-			pp_format_bytes(sym, y, sizeof(y)));
-	}
-	return false;
+	s->tep = tep_alloc();
+	if (!s->tep)
+		pp_die("out of memory");
+	tep_set_long_size(s->tep, 8);
+	tep_set_page_size(s->tep, 4096);
+	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(s->tep, TEP_LITTLE_ENDIAN);
+	s->syms = pp_symtab_new(0);
+	if (!s->syms)
+		pp_die("out of memory");
 }
 
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
@@ -115,16 +88,7 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 			 s->r ? ppf_reader_errmsg(s->r) : pp_strerror(rc));
 		return rc;
 	}
-	s->tep = tep_alloc();
-	if (!s->tep)
-		pp_die("out of memory");
-	tep_set_long_size(s->tep, 8);
-	tep_set_page_size(s->tep, 4096);
-	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-	s->syms = pp_symtab_new(0);
-	if (!s->syms)
-		pp_die("out of memory");
+	ana_session_init_meta(s);
 	tep_set_function_resolver(s->tep, tep_ksym_resolver, s);
 	return 0;
 }
@@ -198,6 +162,11 @@ void ana_session_free(struct ana_session *s)
 	free(s);
 }
 
+void ana_session_stop(struct ana_session *s)
+{
+	s->stop = true;
+}
+
 struct ana_evtype *ana_session_type(struct ana_session *s, uint32_t id)
 {
 	return pp_u64map_get(&s->types, id);
@@ -215,142 +184,20 @@ static void host_set(struct ana_session *s, const char *k, const char *v)
 {
 	for (size_t i = 0; i < s->nr_host; i++)
 		if (!strcmp(s->host_keys[i], k)) {
-			if (strlen(v) > strlen(s->host_vals[i]) && !sb_room(s))
+			if (strlen(v) > strlen(s->host_vals[i]) && !ana_sb_room(s))
 				return;
 			s->sb_bytes += strlen(v) + 1;	/* freed ones are not given back: a bound */
 			free(s->host_vals[i]);
 			s->host_vals[i] = pp_xstrdup(v);
 			return;
 		}
-	if (s->nr_host >= PP_LIMIT_HOST_KEYS || !sb_room(s))
+	if (s->nr_host >= PP_LIMIT_HOST_KEYS || !ana_sb_room(s))
 		return;	/* a hostile file: stop growing */
 	s->sb_bytes += strlen(k) + strlen(v) + 2 + 4 * sizeof(char *);
 	s->host_keys = pp_xrealloc(s->host_keys, (s->nr_host + 1) * sizeof(char *));
 	s->host_vals = pp_xrealloc(s->host_vals, (s->nr_host + 1) * sizeof(char *));
 	s->host_keys[s->nr_host] = pp_xstrdup(k);
 	s->host_vals[s->nr_host++] = pp_xstrdup(v);
-}
-
-/*
- * The task of @tid, made when new.  Past the side-band budget a new task is
- * not kept: the answer is a blank scratch task (tid 0: no cache matches it),
- * whatever the caller writes into it is forgotten.
- */
-static struct ana_task *task_get(struct ana_session *s, uint32_t tid)
-{
-	struct ana_task *t = pp_u64map_get(&s->tasks, tid);
-
-	if (t)
-		return t;
-	if (!sb_room(s)) {
-		memset(&s->sb_spill, 0, sizeof(s->sb_spill));
-		return &s->sb_spill;
-	}
-	void **slot = pp_u64map_slot(&s->tasks, tid);
-
-	s->sb_bytes += sizeof(struct ana_task) + 2 * sizeof(struct pp_u64map_slot);
-	if (!*slot) {
-		t = pp_xcalloc(1, sizeof(*t));
-		t->tid = tid;
-		t->pid = tid;
-		*slot = t;
-	}
-	return *slot;
-}
-
-/* ana_comm_id()'s ids of the two fixed names; a task's comm_id counts on from COMM_ID_FIRST */
-enum { COMM_ID_UNNAMED, COMM_ID_IDLE, COMM_ID_FIRST };
-
-/* @t's comm has just been written: it gets a number no other text had */
-static void task_named(struct ana_session *s, struct ana_task *t)
-{
-	if (s->comm_serial < COMM_ID_FIRST)
-		s->comm_serial = COMM_ID_FIRST;
-	t->comm_id = s->comm_serial++;
-}
-
-const char *ana_comm_id(struct ana_session *s, uint32_t tid, uint64_t *id)
-{
-	struct ana_task *t;
-
-	if (tid == 0) {
-		*id = COMM_ID_IDLE;
-		return "<idle>";	/* as perf-prof (libtraceevent) names pid 0 */
-	}
-	t = s->task_cache[tid & (PP_ARRAY_SIZE(s->task_cache) - 1)];	/* the last tasks seen */
-	if (!t || t->tid != tid)
-		t = pp_u64map_get(&s->tasks, tid);
-	if (t && t->comm[0]) {
-		*id = t->comm_id;
-		return t->comm;
-	}
-	*id = COMM_ID_UNNAMED;
-	return "<...>";
-}
-
-const char *ana_comm(struct ana_session *s, uint32_t tid)
-{
-	uint64_t id;
-
-	return ana_comm_id(s, tid, &id);
-}
-
-uint32_t ana_task_pid(struct ana_session *s, uint32_t tid)
-{
-	struct ana_task *t = pp_u64map_get(&s->tasks, tid);
-
-	return t ? t->pid : tid;
-}
-
-static void task_info(const struct ana_task *t, struct ana_task_info *out)
-{
-	out->pid = t->pid;
-	out->tid = t->tid;
-	out->ppid = t->ppid;
-	out->comm = t->comm;
-	out->exit_ns = t->exit_ns;
-}
-
-bool ana_task_get(struct ana_session *s, uint32_t tid, struct ana_task_info *out)
-{
-	struct ana_task *t = pp_u64map_get(&s->tasks, tid);
-
-	if (!t)
-		return false;
-	task_info(t, out);
-	return true;
-}
-
-bool ana_task_next(struct ana_session *s, size_t *iter, struct ana_task_info *out)
-{
-	uint64_t k;
-	void *v;
-
-	if (!pp_u64map_next(&s->tasks, iter, &k, &v))
-		return false;
-	task_info(v, out);
-	return true;
-}
-
-bool ana_task_forked_by(struct ana_session *s, uint32_t tid, const int *pids, size_t nr_pids,
-			const int *tids, size_t nr_tids)
-{
-	/* 64 forks deep at most: reused tids in a hostile capture can make a loop */
-	for (int depth = 0; depth < 64; depth++) {
-		const struct ana_task *t = pp_u64map_get(&s->tasks, tid);
-		const struct ana_task *parent;
-
-		if (!t || !t->ptid || t->ptid == tid)
-			return false;
-		parent = pp_u64map_get(&s->tasks, t->ptid);
-		if (!parent)
-			return false;
-		if ((nr_pids && pp_list_has(pids, nr_pids, parent->pid)) ||
-		    (nr_tids && pp_list_has(tids, nr_tids, parent->tid)))
-			return true;
-		tid = t->ptid;
-	}
-	return false;
 }
 
 /* A sample names its pid/tid; remember the pairing for tasks the snapshot missed. */
@@ -362,7 +209,7 @@ struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint
 	if (!tid)
 		return NULL;
 	if (!t || t->tid != tid)
-		t = *slot = task_get(s, tid);
+		t = *slot = ana_task_entry(s, tid);
 	t->pid = pid;
 	return t;
 }
@@ -428,11 +275,11 @@ static void learn_names(struct ana_session *s, const struct ana_evtype_priv *x,
 			continue;
 		if (c->is_data_loc || (uint64_t)c->offset + c->size > ev->raw_sz)
 			continue;
-		t = task_get(s, (uint32_t)pid);
+		t = ana_task_entry(s, (uint32_t)pid);
 		size_t n = c->size < sizeof(t->comm) ? c->size : sizeof(t->comm) - 1;
 		memcpy(t->comm, ev->raw + c->offset, n);
 		t->comm[n] = '\0';
-		task_named(s, t);
+		ana_task_named(s, t);
 	}
 }
 
@@ -494,34 +341,6 @@ const struct ana_evtype *ana_evtype_find(struct ana_session *s, const char *name
 	return NULL;
 }
 
-const char *ana_syscall_name(struct ana_session *s, uint64_t nr)
-{
-	return pp_u64map_get(&s->syscalls, nr);
-}
-
-void ana_session_finalize_syms(struct ana_session *s)
-{
-	if (!s->ksyms_final) {
-		pp_symtab_ksyms_finalize(s->syms);
-		s->ksyms_final = true;
-	}
-	struct pp_dso *d = pp_u64map_del(&s->dsos, 0);
-	if (d)
-		pp_dso_finalize(d);
-}
-
-const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off)
-{
-	struct pp_sym_res res;
-
-	ana_session_finalize_syms(s);
-	if (!pp_symtab_lookup_kernel(s->syms, addr, &res) || !res.name)
-		return NULL;
-	if (off)
-		*off = res.offset;
-	return res.name;
-}
-
 static void lost_add(struct ana_session *s, uint32_t cpu, uint64_t count)
 {
 	/* counts from the capture: a sum stops at 2^64-1 and says so, it never wraps */
@@ -544,130 +363,62 @@ uint64_t ana_lost_total(struct ana_session *s)
 	return s->lost_total;
 }
 
+/* PPF_REC_KV: a host key; the page size is libtraceevent's too */
+static void meta_kv(struct ana_session *s, const struct ppf_record *rec)
+{
+	host_set(s, rec->u.kv.key, rec->u.kv.value);
+	if (!strcmp(rec->u.kv.key, "page_size"))
+		tep_set_page_size(s->tep, atoi(rec->u.kv.value) > 0 ? atoi(rec->u.kv.value) : 4096);
+}
+
+/* PPF_REC_EVENT_DESC: a new event type, charged to the side-band budget */
+static int meta_event_desc(struct ana_session *s, const struct ppf_event_desc *e)
+{
+	if (ana_session_type(s, e->id))
+		return 0;	/* a repeated description (rotation) */
+	if (s->nr_types >= PP_LIMIT_EVENT_TYPES || !ana_sb_room(s))
+		return 0;	/* its samples are skipped as those of an unknown event */
+	/* libtraceevent's event, fields and print arguments: a few times the text */
+	s->sb_bytes += 4096 + 4 * strlen(e->format) + strlen(e->name) + strlen(e->selector) +
+		       strlen(e->filter) + e->attr_sz;
+	return ana_evtype_add(s, e);
+}
+
+/* PPF_REC_MMAP: into the symbol table, then to every analyzer's mmap hook */
+static void meta_mmap(struct ana_session *s, const struct ppf_record *rec)
+{
+	const struct ppf_mmap *m = &rec->u.mmap;
+	struct pp_mmap_ev ev = { rec->time_ns, m->pid, m->tid, m->addr, m->len, m->pgoff,
+				 m->path, m->build_id, m->build_id_sz };
+
+	ana_syms_meta(s, rec);
+	for (size_t i = 0; i < s->nr_azs; i++)
+		s->azs[i]->ops->mmap(s->azs[i], &ev);
+}
+
 int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 {
-	struct ana_task *t;
-
 	switch (rec->type) {
 	case PPF_REC_KV:
-		host_set(s, rec->u.kv.key, rec->u.kv.value);
-		if (!strcmp(rec->u.kv.key, "page_size"))
-			tep_set_page_size(s->tep, atoi(rec->u.kv.value) > 0 ? atoi(rec->u.kv.value) : 4096);
+		meta_kv(s, rec);
 		break;
-	case PPF_REC_EVENT_DESC: {
-		const struct ppf_event_desc *e = &rec->u.event;
-
-		if (ana_session_type(s, e->id))
-			return 0;	/* a repeated description (rotation) */
-		if (s->nr_types >= PP_LIMIT_EVENT_TYPES || !sb_room(s))
-			return 0;	/* its samples are skipped as those of an unknown event */
-		/* libtraceevent's event, fields and print arguments: a few times the text */
-		s->sb_bytes += 4096 + 4 * strlen(e->format) + strlen(e->name) + strlen(e->selector) +
-			       strlen(e->filter) + e->attr_sz;
-		return ana_evtype_add(s, e);
-	}
-	case PPF_REC_SYSCALL:
-		if (!pp_u64map_get(&s->syscalls, rec->u.syscall.nr) && sb_room(s)) {
-			s->sb_bytes += strlen(rec->u.syscall.name) + 1 + 2 * sizeof(struct pp_u64map_slot);
-			pp_u64map_put(&s->syscalls, rec->u.syscall.nr, pp_xstrdup(rec->u.syscall.name));
-		}
-		break;
+	case PPF_REC_EVENT_DESC:
+		return meta_event_desc(s, &rec->u.event);
 	case PPF_REC_TASK:
-		t = task_get(s, rec->u.task.tid);
-		t->pid = rec->u.task.pid;
-		t->ppid = rec->u.task.ppid;
-		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.task.comm);
-		task_named(s, t);
-		break;
 	case PPF_REC_COMM:
-		t = task_get(s, rec->u.comm.tid);
-		t->pid = rec->u.comm.pid;
-		t->exit_ns = 0;
-		snprintf(t->comm, sizeof(t->comm), "%s", rec->u.comm.comm);
-		task_named(s, t);
-		if (rec->u.comm.exec && rec->u.comm.pid == rec->u.comm.tid)
-			pp_symtab_task_exec(s->syms, rec->u.comm.pid, rec->time_ns);
-		break;
-	case PPF_REC_FORK: {
-		struct ana_task *parent = pp_u64map_get(&s->tasks, rec->u.task_event.ptid);
-		t = task_get(s, rec->u.task_event.tid);
-		t->pid = rec->u.task_event.pid;
-		t->ptid = rec->u.task_event.ptid;
-		t->exit_ns = 0;
-		if (rec->u.task_event.pid != rec->u.task_event.ppid) {
-			t->ppid = rec->u.task_event.ppid;	/* a new process */
-		} else {
-			struct ana_task *leader = pp_u64map_get(&s->tasks, rec->u.task_event.pid);
-			t->ppid = leader ? leader->ppid : 0;	/* a new thread */
-		}
-		if (parent) {
-			memcpy(t->comm, parent->comm, sizeof(t->comm));
-			t->comm_id = parent->comm_id;	/* the same text */
-		}
-		if (rec->u.task_event.pid != rec->u.task_event.ppid &&
-		    rec->u.task_event.pid == rec->u.task_event.tid && sb_room(s))
-			pp_symtab_task_fork(s->syms, rec->u.task_event.ppid, rec->u.task_event.pid,
-					    rec->time_ns);
-		break;
-	}
+	case PPF_REC_FORK:
 	case PPF_REC_EXIT:
-		t = pp_u64map_get(&s->tasks, rec->u.task_event.tid);
-		if (t)
-			t->exit_ns = rec->time_ns;
-		if (rec->u.task_event.pid == rec->u.task_event.tid)
-			pp_symtab_task_exit(s->syms, rec->u.task_event.pid, rec->time_ns);
+		ana_tasks_meta(s, rec);
 		break;
-	case PPF_REC_MMAP: {
-		const struct ppf_mmap *m = &rec->u.mmap;
-		struct pp_mmap_ev ev = { rec->time_ns, m->pid, m->tid, m->addr, m->len, m->pgoff,
-					 m->path, m->build_id, m->build_id_sz };
-
-		if (sb_room(s))
-			pp_symtab_map_add(s->syms, m->pid, rec->time_ns, m->addr, m->len, m->pgoff,
-					  m->path, m->build_id, m->build_id_sz);
-		for (size_t i = 0; i < s->nr_azs; i++)
-			s->azs[i]->ops->mmap(s->azs[i], &ev);
+	case PPF_REC_MMAP:
+		meta_mmap(s, rec);
 		break;
-	}
-	case PPF_REC_KSYM: {
-		size_t mem = pp_symtab_mem(s->syms);
-
-		if (!sb_room(s))
-			break;
-		pp_symtab_ksym_add(s->syms, rec->u.ksym.addr, rec->u.ksym.type, rec->u.ksym.name,
-				   rec->u.ksym.module);
-		s->ksyms_mem += pp_symtab_mem(s->syms) - mem;
-		s->ksyms_final = false;
+	case PPF_REC_SYSCALL:
+	case PPF_REC_KSYM:
+	case PPF_REC_DSO:
+	case PPF_REC_SYM:
+		ana_syms_meta(s, rec);
 		break;
-	}
-	case PPF_REC_DSO: {
-		struct pp_dso *d = pp_u64map_del(&s->dsos, 0);
-		if (d)
-			pp_dso_finalize(d);
-		d = NULL;
-		/*
-		 * A DSO's symbols may span segments: the writer repeats the DSO
-		 * record at the start of the next one, and dso_get() returns the
-		 * existing DSO (1), which the SYMs that follow keep filling.
-		 */
-		unsigned f = ((rec->u.dso.flags & PPF_DSO_JITMAP) ? PP_DSO_JIT : 0) |
-			     ((rec->u.dso.flags & PPF_DSO_DEBUGINFO) ? PP_DSO_DEBUGINFO : 0);
-		uint32_t jpid;
-		if (sb_room(s) && pp_symtab_dso_get(s->syms, rec->u.dso.build_id, rec->u.dso.build_id_sz,
-				      rec->u.dso.path, f, &d) >= 0 && d) {
-			pp_dso_set_text(d, rec->u.dso.text_vaddr, rec->u.dso.text_offset);
-			pp_u64map_put(&s->dsos, 0, d);
-			if ((f & PP_DSO_JIT) && pp_sym_jitmap_pid(rec->u.dso.path, &jpid))
-				pp_symtab_jit_attach(s->syms, jpid, d);
-		}
-		break;
-	}
-	case PPF_REC_SYM: {
-		struct pp_dso *d = pp_u64map_get(&s->dsos, 0);
-		if (d && sb_room(s))
-			pp_dso_sym_add(d, rec->u.sym.start, rec->u.sym.size, rec->u.sym.name);
-		break;
-	}
 	case PPF_REC_TIME_SYNC:
 		s->have_sync = true;
 		s->sync_perf_ns = rec->u.sync.time_ns;

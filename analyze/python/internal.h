@@ -33,10 +33,20 @@ typedef struct {
 typedef struct {
 	PyObject_VAR_HEAD
 	PpEventType *et;
-	uint64_t time_ns, period, ip, addr;
-	uint32_t cpu, pid, tid, raw_sz, nr_stack, flags;
-	uint64_t data[];		/* nr_stack frames, then raw_sz bytes */
+	/* the event as delivered, its stack and raw pointing into @data (NULL: none), its
+	 * type et->t; no match, extra bytes or counter reading */
+	struct pp_event ev;
+	uint64_t data[];		/* ev.nr_stack frames, then ev.raw_sz bytes */
 } PpEvent;
+
+/*
+ * The head of each of the module's plain type objects: its name, the struct of its
+ * objects, its dealloc, the default flags; the rest is designated after it.
+ */
+#define ANA_PY_TYPE_HEAD(name, type, dealloc)                                             \
+	PyVarObject_HEAD_INIT(NULL, 0)                                                     \
+	.tp_name = (name), .tp_basicsize = sizeof(type), .tp_dealloc = (dealloc),          \
+	.tp_flags = Py_TPFLAGS_DEFAULT
 
 extern PyTypeObject ana_py_event_type;
 extern PyTypeObject ana_py_evtype_type;
@@ -49,6 +59,11 @@ PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev);
 
 /* pymod.c: the pp module (embedded: registered before Py_Initialize) */
 PyMODINIT_FUNC PyInit_pp(void);
+/**
+ * ana_py_set_registry() - the analyzers the sessions of the pp module @pp may name as
+ * events (pp.open(path).events('profile/-F 99/')): the embedding pp-analyze's
+ */
+void ana_py_set_registry(PyObject *pp, const struct ana_registry *registry);
 
 /* pyfleet.c: pp.fleet (fleet.py) into the pp module @pp. Return: 0, or -1 with an exception. */
 int ana_py_fleet_add(PyObject *pp);

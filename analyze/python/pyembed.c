@@ -213,6 +213,8 @@ int ana_py_open(struct ana_session *s, const char *script, int argc, const char 
 		grab_error(py);
 		return PP_ENOTSUP;
 	}
+	if (s)	/* the registry of the pp-analyze embedding it (a fuzzer's first open has none) */
+		ana_py_set_registry(pp, s->registry);
 	Py_DECREF(pp);
 	if (strcmp(script, "-") && strchr(script, '/')) {
 		dir = pp_xstrdup(script);

@@ -42,11 +42,7 @@ static void evtype_dealloc(PyObject *o)
 }
 
 PyTypeObject ana_py_evtype_type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp._EventType",
-	.tp_basicsize = sizeof(PpEventType),
-	.tp_dealloc = evtype_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	ANA_PY_TYPE_HEAD("pp._EventType", PpEventType, evtype_dealloc),
 	.tp_doc = "what the events of one type and alias look like (internal)",
 };
 
@@ -71,6 +67,35 @@ static int map_add(PpEventType *et, PyObject *keys, const char *name, long code)
 		rc = 0;
 	Py_XDECREF(k);
 	Py_XDECREF(v);
+	return rc;
+}
+
+/* The keys of an event's mapping besides its fields, in perf-prof's order. */
+struct key_code {
+	const char *name;
+	long code;
+};
+static const struct key_code every_event[] = {
+	{ "_pid", PYF_PID }, { "_tid", PYF_TID }, { "_time", PYF_TIME }, { "_cpu", PYF_CPU },
+	{ "_period", PYF_PERIOD }, { "_realtime", PYF_REALTIME },
+};
+/*
+ * A sample without tracepoint fields (an analyzer source: profile, page-faults): its
+ * address, then perf-prof's names for it, its sample_type's
+ */
+static const struct key_code sample_only[] = {
+	{ "_ip", PYF_IP }, { "_addr", PYF_ADDR },
+	{ "pid", PYF_PID }, { "tid", PYF_TID }, { "time", PYF_TIME }, { "cpu", PYF_CPU },
+	{ "period", PYF_PERIOD }, { "ip", PYF_IP }, { "addr", PYF_ADDR }, { "read", PYF_READ },
+};
+
+/* map_add() of each of @v; every one is tried. Return: 0, or -1 if any failed. */
+static int map_add_all(PpEventType *et, PyObject *keys, const struct key_code *v, size_t nr)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		rc |= map_add(et, keys, v[i].name, v[i].code);
 	return rc;
 }
 
@@ -102,27 +127,9 @@ PpEventType *ana_pyevtype_new(struct ana_session *s, const struct ana_evtype *t,
 		Py_DECREF(et);
 		return NULL;
 	}
-	rc |= map_add(et, keys, "_pid", PYF_PID);
-	rc |= map_add(et, keys, "_tid", PYF_TID);
-	rc |= map_add(et, keys, "_time", PYF_TIME);
-	rc |= map_add(et, keys, "_cpu", PYF_CPU);
-	rc |= map_add(et, keys, "_period", PYF_PERIOD);
-	rc |= map_add(et, keys, "_realtime", PYF_REALTIME);
+	rc |= map_add_all(et, keys, every_event, PP_ARRAY_SIZE(every_event));
 	if (!t->sys) {
-		rc |= map_add(et, keys, "_ip", PYF_IP);
-		rc |= map_add(et, keys, "_addr", PYF_ADDR);
-		/*
-		 * perf-prof's names for a sample without tracepoint fields (an
-		 * analyzer source: profile, page-faults): its sample_type's
-		 */
-		rc |= map_add(et, keys, "pid", PYF_PID);
-		rc |= map_add(et, keys, "tid", PYF_TID);
-		rc |= map_add(et, keys, "time", PYF_TIME);
-		rc |= map_add(et, keys, "cpu", PYF_CPU);
-		rc |= map_add(et, keys, "period", PYF_PERIOD);
-		rc |= map_add(et, keys, "ip", PYF_IP);
-		rc |= map_add(et, keys, "addr", PYF_ADDR);
-		rc |= map_add(et, keys, "read", PYF_READ);
+		rc |= map_add_all(et, keys, sample_only, PP_ARRAY_SIZE(sample_only));
 		if (t->desc_flags & PPF_EVF_STACK)
 			rc |= map_add(et, keys, "callchain", PYF_CALLCHAIN);
 	}
@@ -145,26 +152,13 @@ PpEventType *ana_pyevtype_new(struct ana_session *s, const struct ana_evtype *t,
 
 static const uint8_t *ev_raw(const PpEvent *e)
 {
-	return (const uint8_t *)(e->data + e->nr_stack);
+	return (const uint8_t *)(e->data + e->ev.nr_stack);
 }
 
 /* The borrowed pp_event view of @e, for the core's printers. */
 static void ev_view(const PpEvent *e, struct pp_event *ev)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->time_ns = e->time_ns;
-	ev->cpu = e->cpu;
-	ev->pid = e->pid;
-	ev->tid = e->tid;
-	ev->period = e->period;
-	ev->ip = e->ip;
-	ev->addr = e->addr;
-	ev->flags = e->flags;
-	ev->type = e->et->t;
-	ev->raw = e->raw_sz ? ev_raw(e) : NULL;
-	ev->raw_sz = e->raw_sz;
-	ev->stack = e->nr_stack ? e->data : NULL;
-	ev->nr_stack = e->nr_stack;
+	*ev = e->ev;
 }
 
 PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev)
@@ -176,20 +170,21 @@ PyObject *ana_pyevent_new(PpEventType *et, const struct pp_event *ev)
 		return NULL;
 	Py_INCREF(et);
 	e->et = et;
-	e->time_ns = ev->time_ns;
-	e->period = ev->period;
-	e->ip = ev->ip;
-	e->addr = ev->addr;
-	e->cpu = ev->cpu;
-	e->pid = ev->pid;
-	e->tid = ev->tid;
-	e->flags = ev->flags;
-	e->nr_stack = ev->stack ? ev->nr_stack : 0;
-	e->raw_sz = ev->raw ? ev->raw_sz : 0;
-	if (e->nr_stack)
-		memcpy(e->data, ev->stack, e->nr_stack * 8);
-	if (e->raw_sz)
-		memcpy((uint8_t *)(e->data + e->nr_stack), ev->raw, e->raw_sz);
+	/* the event's values; what it points at, copied into the object, or nothing */
+	e->ev = *ev;
+	e->ev.type = et->t;
+	e->ev.sel = NULL;
+	e->ev.extra = NULL;
+	e->ev.extra_sz = 0;
+	e->ev.count = NULL;
+	e->ev.nr_stack = ev->stack ? ev->nr_stack : 0;
+	e->ev.raw_sz = ev->raw ? ev->raw_sz : 0;
+	e->ev.stack = e->ev.nr_stack ? e->data : NULL;
+	e->ev.raw = e->ev.raw_sz ? ev_raw(e) : NULL;
+	if (e->ev.nr_stack)
+		memcpy(e->data, ev->stack, e->ev.nr_stack * 8);
+	if (e->ev.raw_sz)
+		memcpy((uint8_t *)(e->data + e->ev.nr_stack), ev->raw, e->ev.raw_sz);
 	return (PyObject *)e;
 }
 
@@ -210,22 +205,22 @@ static PyObject *field_value(const PpEvent *e, const struct pp_field *f)
 	if (!f->is_array && !f->is_string && !f->is_data_loc && f->size <= 8) {
 		uint64_t v;
 		view.raw = raw;
-		view.raw_sz = e->raw_sz;
+		view.raw_sz = e->ev.raw_sz;
 		v = ana_field_read(&view, f);
 		return f->is_signed ? PyLong_FromLongLong((long long)v)
 				    : PyLong_FromUnsignedLongLong(v);
 	}
 	if (f->is_data_loc) {
 		uint32_t loc = 0;
-		if ((uint64_t)f->offset + 4 <= e->raw_sz)
+		if ((uint64_t)f->offset + 4 <= e->ev.raw_sz)
 			memcpy(&loc, raw + f->offset, 4);
 		off = loc & 0xffff;
 		len = loc >> 16;
 	}
-	if (off >= e->raw_sz)
+	if (off >= e->ev.raw_sz)
 		off = len = 0;
-	else if ((uint64_t)off + len > e->raw_sz)
-		len = e->raw_sz - off;
+	else if ((uint64_t)off + len > e->ev.raw_sz)
+		len = e->ev.raw_sz - off;
 	if (f->is_string) {
 		const void *z = memchr(raw + off, '\0', len);
 		if (z)
@@ -259,10 +254,10 @@ static PyObject *callchain(const PpEvent *e)
 	uint64_t addr;
 	bool kernel;
 
-	ana_stack_iter_init(&it, e->data, e->nr_stack);
+	ana_stack_iter_init(&it, e->data, e->ev.nr_stack);
 	while (l && ana_stack_iter_next(&it, &addr, &kernel)) {
 		struct ana_frame_sym f;
-		bool ok = ana_frame_lookup(e->et->s, e->pid, e->time_ns, addr, kernel, &f);
+		bool ok = ana_frame_lookup(e->et->s, e->ev.pid, e->ev.time_ns, addr, kernel, &f);
 		PyObject *d = Py_BuildValue("{s:K,s:s,s:K,s:O,s:s}", "addr", (unsigned long long)addr,
 					    "symbol", ok ? f.symbol : "Unknown", "offset",
 					    (unsigned long long)f.offset, "kernel",
@@ -280,24 +275,24 @@ static uint64_t realtime(const PpEvent *e)
 	const struct ana_session *s = e->et->s;
 
 	if (!s->have_sync)
-		return e->time_ns;
-	return s->sync_real_ns + (e->time_ns - s->sync_perf_ns);
+		return e->ev.time_ns;
+	return s->sync_real_ns + (e->ev.time_ns - s->sync_perf_ns);
 }
 
 static PyObject *ev_value(const PpEvent *e, long code)
 {
 	switch (code) {
-	case PYF_PID: return PyLong_FromUnsignedLong(e->pid);
-	case PYF_TID: return PyLong_FromUnsignedLong(e->tid);
-	case PYF_TIME: return PyLong_FromUnsignedLongLong(e->time_ns);
-	case PYF_CPU: return PyLong_FromUnsignedLong(e->cpu);
-	case PYF_PERIOD: return PyLong_FromUnsignedLongLong(e->period);
-	case PYF_IP: return PyLong_FromUnsignedLongLong(e->ip);
-	case PYF_ADDR: return PyLong_FromUnsignedLongLong(e->addr);
+	case PYF_PID: return PyLong_FromUnsignedLong(e->ev.pid);
+	case PYF_TID: return PyLong_FromUnsignedLong(e->ev.tid);
+	case PYF_TIME: return PyLong_FromUnsignedLongLong(e->ev.time_ns);
+	case PYF_CPU: return PyLong_FromUnsignedLong(e->ev.cpu);
+	case PYF_PERIOD: return PyLong_FromUnsignedLongLong(e->ev.period);
+	case PYF_IP: return PyLong_FromUnsignedLongLong(e->ev.ip);
+	case PYF_ADDR: return PyLong_FromUnsignedLongLong(e->ev.addr);
 	case PYF_REALTIME: return PyLong_FromUnsignedLongLong(realtime(e));
 	case PYF_CALLCHAIN: return callchain(e);
 	case PYF_READ:	/* perf-prof's PERF_SAMPLE_READ of one counter: its count */
-		return Py_BuildValue("{s:K}", "value", (unsigned long long)e->period);
+		return Py_BuildValue("{s:K}", "value", (unsigned long long)e->ev.period);
 	case PYF_EVENT:
 		Py_INCREF(e->et->event_name);
 		return e->et->event_name;
@@ -436,13 +431,13 @@ static void trace_line(PpEvent *e, bool timestamp, bool stack, struct pp_buf *b)
 	ev_view(e, &ev);
 	ana_event_print(s, &ev, b);
 	if (!timestamp) {
-		size_t n = strlen(ana_time_str(s, e->time_ns, wall, sizeof(wall))) + 1;
+		size_t n = strlen(ana_time_str(s, e->ev.time_ns, wall, sizeof(wall))) + 1;
 		if (n <= b->len) {
 			memmove(b->data, b->data + n, b->len - n + 1);
 			b->len -= n;
 		}
 	}
-	if (stack && e->nr_stack) {
+	if (stack && e->ev.nr_stack) {
 		pp_buf_addch(b, '\n');
 		ana_stack_print(s, &ev, b);
 		if (b->len && b->data[b->len - 1] == '\n')
@@ -501,8 +496,8 @@ static Py_hash_t ev_hash(PyObject *self)
 {
 	const PpEvent *e = (const PpEvent *)self;
 	const uint8_t *p = (const uint8_t *)e->data;
-	size_t n = (size_t)e->nr_stack * 8 + e->raw_sz;
-	uint64_t h = 1469598103934665603ull ^ e->time_ns ^ ((uint64_t)e->cpu << 48) ^ e->tid;
+	size_t n = (size_t)e->ev.nr_stack * 8 + e->ev.raw_sz;
+	uint64_t h = 1469598103934665603ull ^ e->ev.time_ns ^ ((uint64_t)e->ev.cpu << 48) ^ e->ev.tid;
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ p[i]) * 1099511628211ull;

@@ -43,7 +43,16 @@ typedef struct {
 	PyObject_HEAD
 	PyObject *path;
 	PpSession *meta;		/* metadata only: names, host keys */
+	const struct ana_registry *registry;	/* the module's (struct pymod_state) */
 } PpCapture;
+
+/*
+ * The module's state: the registry of the pp-analyze that embeds it (ana_py_set_registry()),
+ * for its sessions' selectors; NULL in a plain python3, which has no analyzers.
+ */
+struct pymod_state {
+	const struct ana_registry *registry;
+};
 
 /* The module's own analyzer: every event of the capture, nothing recorded for it. */
 static const struct pp_analyzer_ops pymod_ops = {
@@ -71,15 +80,12 @@ static void ses_dealloc(PyObject *o)
 }
 
 static PyTypeObject PpSession_Type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp._Session",
-	.tp_basicsize = sizeof(PpSession),
-	.tp_dealloc = ses_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	ANA_PY_TYPE_HEAD("pp._Session", PpSession, ses_dealloc),
 };
 
 /* Open @path and read its metadata up to the first sample (left in @first). */
-static PpSession *ses_open(const char *path, struct ppf_record *first, bool *have_first)
+static PpSession *ses_open(const char *path, const struct ana_registry *registry,
+			   struct ppf_record *first, bool *have_first)
 {
 	PpSession *ps = PyObject_New(PpSession, &PpSession_Type);
 	int rc;
@@ -93,6 +99,7 @@ static PpSession *ses_open(const char *path, struct ppf_record *first, bool *hav
 		Py_DECREF(ps);
 		return NULL;
 	}
+	ps->s->registry = registry;
 	ana_az_bind(&ps->az, &pymod_an);
 	ps->az.s = ps->s;
 	rc = ana_session_load_meta(ps->s, first);
@@ -171,11 +178,7 @@ static PyObject *evs_next(PyObject *o)
 }
 
 static PyTypeObject PpEvents_Type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp.Events",
-	.tp_basicsize = sizeof(PpEvents),
-	.tp_dealloc = evs_dealloc,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	ANA_PY_TYPE_HEAD("pp.Events", PpEvents, evs_dealloc),
 	.tp_doc = "the events of a capture in time order (from Capture.events())",
 	.tp_iter = PyObject_SelfIter,
 	.tp_iternext = evs_next,
@@ -206,7 +209,7 @@ static PyObject *cap_events(PyObject *self, PyObject *args, PyObject *kw)
 	if (!it)
 		return NULL;
 	memset((char *)it + sizeof(PyObject), 0, sizeof(*it) - sizeof(PyObject));
-	it->ses = ses_open(PyUnicode_AsUTF8(c->path), &it->rec, &it->have_first);
+	it->ses = ses_open(PyUnicode_AsUTF8(c->path), c->registry, &it->rec, &it->have_first);
 	if (!it->ses) {
 		Py_DECREF(it);
 		return NULL;
@@ -312,12 +315,8 @@ static PyMethodDef cap_methods[] = {
 };
 
 static PyTypeObject PpCapture_Type = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "pp.Capture",
-	.tp_basicsize = sizeof(PpCapture),
-	.tp_dealloc = cap_dealloc,
+	ANA_PY_TYPE_HEAD("pp.Capture", PpCapture, cap_dealloc),
 	.tp_repr = cap_repr,
-	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "a capture file made by pp-record (from pp.open())",
 	.tp_methods = cap_methods,
 };
@@ -336,7 +335,8 @@ static PyObject *mod_open(PyObject *mod, PyObject *args)
 		return NULL;
 	Py_INCREF(path);
 	c->path = path;
-	c->meta = ses_open(PyUnicode_AsUTF8(path), &first, &have_first);
+	c->registry = ((struct pymod_state *)PyModule_GetState(mod))->registry;
+	c->meta = ses_open(PyUnicode_AsUTF8(path), c->registry, &first, &have_first);
 	if (!c->meta) {
 		Py_DECREF(c);
 		return NULL;
@@ -353,9 +353,14 @@ static struct PyModuleDef pp_moddef = {
 	PyModuleDef_HEAD_INIT,
 	.m_name = "pp",
 	.m_doc = "pp captures from Python: pp.open(path).events(selector) yields pp.Event objects",
-	.m_size = -1,
+	.m_size = sizeof(struct pymod_state),
 	.m_methods = mod_methods,
 };
+
+void ana_py_set_registry(PyObject *pp, const struct ana_registry *registry)
+{
+	((struct pymod_state *)PyModule_GetState(pp))->registry = registry;
+}
 
 PyMODINIT_FUNC PyInit_pp(void)
 {

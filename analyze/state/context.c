@@ -407,16 +407,7 @@ int ana_sctx_session(const struct ana_sctx *c, const struct ana_ssrc *srcs, size
 
 	*out = s;
 	s->path = "(state)";
-	s->tep = tep_alloc();
-	if (!s->tep)
-		pp_die("out of memory");
-	tep_set_long_size(s->tep, 8);
-	tep_set_page_size(s->tep, 4096);
-	tep_set_file_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(s->tep, TEP_LITTLE_ENDIAN);
-	s->syms = pp_symtab_new(0);
-	if (!s->syms)
-		pp_die("out of memory");
+	ana_session_init_meta(s);
 	for (size_t i = 0; i < c->nr_kv; i++) {
 		rec = (struct ppf_record){ .type = PPF_REC_KV };
 		rec.u.kv.key = c->kv[i].key;

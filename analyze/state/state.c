@@ -31,6 +31,7 @@ struct ana_merge {
 	unsigned **in_ids;		/* per input: the ids of its sources */
 	struct ana_sctx ctx;
 	struct ana_session *s;
+	const struct ana_registry *registry;	/* for s: ana_merge_new()'s */
 	struct pp_az *az;
 };
 
@@ -96,19 +97,11 @@ static void argv_free(char **v, int argc)
 	free(v);
 }
 
-/*
- * The registry, where it is linked (pp-analyze; the python module links the
- * replay core without it, and this file with it): weak, as in select.c.
- */
-extern size_t ana_analyzer_count(void) __attribute__((weak));
-extern const struct pp_analyzer *ana_analyzer_at(size_t i) __attribute__((weak));
-extern const struct pp_analyzer *ana_analyzer_find(const char *name) __attribute__((weak));
-
 /* The analyzers that have a state, for messages: "top, num-dist, ..." */
-static void with_state(struct pp_buf *b)
+static void with_state(const struct ana_registry *reg, struct pp_buf *b)
 {
-	for (size_t i = 0; ana_analyzer_count && ana_analyzer_at && i < ana_analyzer_count(); i++) {
-		const struct pp_analyzer *an = ana_analyzer_at(i);
+	for (size_t i = 0; reg && i < reg->count(); i++) {
+		const struct pp_analyzer *an = reg->at(i);
 		if (an->ops->state_write)
 			pp_buf_addf(b, "%s%s", b->len ? ", " : "", an->name);
 	}
@@ -126,7 +119,7 @@ static void attach(struct pp_az *az)
 	az->state = st;
 }
 
-int ana_state_az_new(struct pp_az *az, char *err, size_t errsz)
+int ana_state_az_new(struct pp_az *az, const struct ana_registry *reg, char *err, size_t errsz)
 {
 	const struct pp_analyzer_ops *ops = az->an->ops;
 
@@ -137,7 +130,7 @@ int ana_state_az_new(struct pp_az *az, char *err, size_t errsz)
 	}
 	if (!ops->state_write) {
 		struct pp_buf b = PP_BUF_INIT;
-		with_state(&b);
+		with_state(reg, &b);
 		snprintf(err, errsz, "--state-out: %s has no mergeable state (yet); these have: %s",
 			 az->name, pp_buf_str(&b));
 		pp_buf_release(&b);
@@ -335,8 +328,8 @@ static int cmp_refs(const void *a, const void *b)
 	return ana_ssrc_cmp(x->s, y->s);
 }
 
-int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char *err,
-		  size_t errsz)
+int ana_merge_new(const struct ana_registry *reg, struct ana_state **v, size_t nr,
+		  struct ana_merge **out, char *err, size_t errsz)
 {
 	struct ana_merge *m = pp_xcalloc(1, sizeof(*m));
 	struct pp_buf why = PP_BUF_INIT;
@@ -345,6 +338,7 @@ int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char 
 
 	*out = m;
 	m->in = v;
+	m->registry = reg;
 	m->nr_in = nr;
 	for (size_t i = 1; i < nr; i++) {
 		if (incompatible(v[0], v[i], &why)) {
@@ -355,7 +349,7 @@ int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char 
 		}
 	}
 	/* a state names its analyzer: one with a state here, of the same layout */
-	const struct pp_analyzer *an = ana_analyzer_find ? ana_analyzer_find(v[0]->analyzer) : NULL;
+	const struct pp_analyzer *an = reg ? reg->find(v[0]->analyzer) : NULL;
 	if (!an || !an->ops->state_read || an->ops->state_version != v[0]->version) {
 		if (!an || !an->ops->state_read)
 			snprintf(err, errsz, "'%s': a state of '%s', which has no state in this "
@@ -442,6 +436,8 @@ struct ana_session *ana_merge_session(struct ana_merge *m)
 {
 	if (!m->s && ana_sctx_session(&m->ctx, m->srcs, m->nr_srcs, &m->s))
 		pp_err("%s", m->s->errmsg);
+	if (m->s)
+		m->s->registry = m->registry;
 	return m->s;
 }
 

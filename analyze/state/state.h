@@ -29,16 +29,18 @@
 struct ana_session;
 struct ana_state;
 struct ana_merge;
+struct ana_registry;
 
 /**
  * ana_state_az_new() - make @az, just parsed, write a state at the end of its replay,
  * to az->opt.state_out ("-": standard output)
  *
- * Refuses an analyzer without state hooks, and -i for one whose -i resets its
- * report (a state is the whole range; the count engine keeps its rounds).
+ * Refuses an analyzer without state hooks (naming those of @reg that have one), and -i
+ * for one whose -i resets its report (a state is the whole range; the count engine keeps
+ * its rounds).
  * Return: 0, or PP_EUSAGE/PP_ENOTSUP with a one-line message in @err.
  */
-int ana_state_az_new(struct pp_az *az, char *err, size_t errsz);
+int ana_state_az_new(struct pp_az *az, const struct ana_registry *reg, char *err, size_t errsz);
 
 /**
  * ana_state_az_new_mem() - make @az, an instance of an analyzer with a state, record one
@@ -100,11 +102,12 @@ const char *const *ana_state_argv(const struct ana_state *st, int *argc);
 
 /**
  * ana_merge_new() - the merge of @nr loaded states (taken, freed with the merge):
- * the same analyzer, state version, options and events, no capture time twice
+ * the same analyzer, state version, options and events, no capture time twice; their
+ * analyzer is found in @reg (NULL: none is), which the merge's session gets too
  * Return: 0, or PP_EUSAGE with a one-line message naming the two files in @err.
  */
-int ana_merge_new(struct ana_state **v, size_t nr, struct ana_merge **out, char *err,
-		  size_t errsz);
+int ana_merge_new(const struct ana_registry *reg, struct ana_state **v, size_t nr,
+		  struct ana_merge **out, char *err, size_t errsz);
 void ana_merge_free(struct ana_merge *m);
 
 /**

@@ -18,6 +18,10 @@
 # 4. front/ (pp, the front end, which runs the two programs and links neither)
 #    includes front/*.h, common/*.h, format/format.h and the generated
 #    fleet-py.h; no file outside front/ includes front/.
+# 5. The replay core's files (analyze/*.c but main.c, cmd-*.c and pp-*.c) call
+#    each other without a circle: what each object of the last build
+#    (${O:-build}) takes from another (nm: undefined there, defined here) is an
+#    edge, and the graph has no cycle.  Skipped when nothing is built.
 # Prints one line per violation; exits 1 if there is any.
 cd "$(dirname "$0")/../.." || exit 2
 bad=0
@@ -105,5 +109,56 @@ done
 for f in $(grep -rl '^#include "front/' --include='*.[ch]' common format record analyze analyzers tests samples 2>/dev/null); do
 	say "$f: includes front/ (pp's front end is no library)"
 done
+# 5. no circle among the replay core's files: drop the files that call no file left, or that no
+# file left calls, until none can go; the calls among those left are the circle(s)
+objs=
+for f in analyze/*.c; do
+	b=${f#analyze/}; b=${b%.c}
+	case $b in main|cmd-*|pp-*) continue;; esac
+	[ -f "${O:-build}/analyze/$b.o" ] && objs="$objs ${O:-build}/analyze/$b.o"
+done
+if [ -n "$objs" ] && command -v nm >/dev/null 2>&1; then
+	for o in $objs; do
+		b=${o##*/}
+		nm "$o" | awk -v b="${b%.o}" '$1 == "U" || $1 == "w" { print "U", b, $2 }
+			NF == 3 && $2 ~ /^[TDBRGSVW]$/ { print "D", b, $3 }'
+	done | awk '
+		$1 == "D" { def[$3] = $2; next }
+		{ nu++; uf[nu] = $2; us[nu] = $3 }
+		END {
+			for (i = 1; i <= nu; i++) {
+				d = def[us[i]]
+				if (d == "" || d == uf[i] || (uf[i], d) in e)
+					continue
+				e[uf[i], d] = us[i]
+				node[uf[i]] = node[d] = 1
+			}
+			do {
+				changed = 0
+				for (x in node) {
+					if (x in gone)
+						continue
+					called = calls = 0
+					for (k in e) {
+						split(k, p, SUBSEP)
+						if (p[1] == x && !(p[2] in gone))
+							calls = 1
+						if (p[2] == x && !(p[1] in gone))
+							called = 1
+					}
+					if (!calls || !called) {
+						gone[x] = 1
+						changed = 1
+					}
+				}
+			} while (changed)
+			for (k in e) {
+				split(k, p, SUBSEP)
+				if (!(p[1] in gone) && !(p[2] in gone))
+					printf "check-tree: analyze/%s.c calls analyze/%s.c (%s), a circle of calls\n",
+					       p[1], p[2], e[k]
+			}
+		}' | sort | grep . && bad=1
+fi
 [ $bad = 0 ] && echo "check-tree: ok ($(echo "$lines" | wc -l) analyzers)"
 exit $bad

@@ -125,7 +125,7 @@ static int run_states(const char *const *paths, size_t nr, const char *out_path,
 	close(fd);
 	for (size_t i = 0; i < nr; i++)
 		CU_ASSERT_EQUAL_FATAL(ana_state_load(paths[i], &v[i], err, sizeof(err)), 0);
-	rc = ana_merge_new(v, nr, &m, err, sizeof(err));
+	rc = ana_merge_new(&ana_registry, v, nr, &m, err, sizeof(err));
 	if (rc)
 		goto out;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ana_merge_session(m));
