@@ -415,29 +415,6 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 }
 
 /*
- * After a replay that read a cut or damaged capture (without --strict): one
- * line on stderr, so that partial reports are not taken for whole ones.
- * event-care reports these itself.
- */
-static void tell_damage(struct ana_session *s, const struct ppf_read_stats *st)
-{
-	for (size_t i = 0; i < s->nr_azs; i++)
-		if (!strcmp(s->azs[i]->name, "event-care"))
-			return;
-	/* a live stream has no index or trailer by design: only a cut segment is damage */
-	if (st->truncated && !(s->live && !st->cut_mid_segment))
-		pp_warn("'%s' is truncated after segment %llu (offset %llu), last event at "
-			"%llu.%06llu: the reports end there", s->path,
-			(unsigned long long)st->last_seq, (unsigned long long)st->truncated_at,
-			(unsigned long long)(st->last_time_ns / 1000000000ull),
-			(unsigned long long)(st->last_time_ns % 1000000000ull / 1000));
-	if (st->nr_corrupt)
-		pp_warn("'%s': %llu corrupt segments skipped, %llu records lost (details: "
-			"pp-analyze %s event-care)", s->path, (unsigned long long)st->nr_corrupt,
-			(unsigned long long)st->records_lost, s->path);
-}
-
-/*
  * pp's live mode (pp sets PP_LIVE_RECORDER for its pp-analyze): an empty stream
  * means pp-record failed before it wrote anything, and it said why in one line.
  */
@@ -549,12 +526,12 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		} else if (pst_status >= 0) {
 			status = pst_status;
 			if (!status)
-				tell_damage(s, &pst);
+				ana_tell_damage(s, &pst, NULL);
 		} else {
 			rc = ana_replay(s, &first, rc == 0);
 			status = ana_replay_status(rc);
 			if (!rc)
-				tell_damage(s, ppf_reader_stats(s->r));
+				ana_tell_damage(s, ppf_reader_stats(s->r), NULL);
 		}
 	}
 	free(sl_argc);

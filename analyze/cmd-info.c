@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/quote.h"
 #include "common/sat.h"
-#include "common/man.h"
 #include "common/units.h"
 
 struct info {
@@ -290,20 +290,11 @@ int cmd_info(struct ana_session *s, int argc, const char **argv)
 	};
 	const char *usage[] = { "pp-analyze FILE info [--format json]", NULL };
 	struct info in = { 0 };
-	int n;
+	int n = ana_cmd_parse(argc, argv, opts, usage, NULL, err, sizeof(err));
 
-	if (pp_help_man(stdout, argc, argv, usage, opts, NULL))
-		return 0;	/* pp-analyze(1)'s part (make man) */
-	n = pp_parse_options(argc, argv, opts, 0, err, sizeof(err));
-	if (n == PP_OPT_HELP) {
-		pp_usage_print(stdout, usage, opts);
-		return 0;
-	}
+	if (n > 0)
+		return 0;	/* its help */
 	if (n != 0 || (format && strcmp(format, "json") && strcmp(format, "text"))) {
-		if (n > 0)
-			snprintf(err, sizeof(err), !strcmp(argv[argc - n], ",")
-				 ? "runs on its own: it does not combine with analyzers by ','"
-				 : "unexpected argument '%s'", argv[argc - n]);
 		pp_err("info: %s", n != 0 ? err : "--format is text or json");
 		return 2;
 	}

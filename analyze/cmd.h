@@ -17,10 +17,33 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 /** ana_replay_status() - the exit status of a replay that returned @rc (2 for usage errors). */
 int ana_replay_status(int rc);
 
-/* cmd-parallel.c: -j N */
-#include <stdint.h>
+/* cmd.c: what the commands share */
 struct ana_session;
 struct ppf_read_stats;
+/**
+ * ana_cmd_parse() - the options of a command that runs on a capture: its part of
+ * pp-analyze(1) (--help-man), its help (-h: @usage, the table, then @help), else @opts
+ * parsed with no argument left over
+ * @help: the text after the options, starting with a blank line ("\n..."), or NULL
+ * Return: 1 after printing the help (exit status 0), 0 when parsed, or -1 with the
+ * message in @err.
+ */
+int ana_cmd_parse(int argc, const char **argv, const struct pp_option *opts,
+		  const char *const *usage, const char *help, char *err, size_t errsz);
+/**
+ * ana_tell_damage() - after reading a cut or damaged capture (without --strict), one
+ * warning for each kind of damage, so that a partial result is not taken for a whole one
+ * @s: the session read (a live stream has no index or trailer: only a cut is damage)
+ * @st: what its reader met (or the parts of a parallel replay, summed)
+ * @copy: the command that copied the capture (scrub, slice): the copy ends at the
+ *        damage; NULL after a replay: the reports end there (event-care, when it is
+ *        among the analyzers, says it itself)
+ */
+void ana_tell_damage(const struct ana_session *s, const struct ppf_read_stats *st,
+		     const char *copy);
+
+/* cmd-parallel.c: -j N */
+#include <stdint.h>
 struct ppf_record;
 /** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */
 unsigned ana_parallel_jobs(int option);
