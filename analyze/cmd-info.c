@@ -280,8 +280,9 @@ static void print_json(struct ana_session *s, struct info *in)
 	pp_buf_release(&b);
 }
 
-int cmd_info(struct ana_session *s, int argc, const char **argv)
+int cmd_info(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	const char *format = NULL;
 	char err[256];
 	const struct pp_option opts[] = {

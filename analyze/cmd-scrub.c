@@ -91,8 +91,9 @@ static const char scrub_help[] =
 	"  pp-analyze pp.capture scrub -o public.ppcap\n"
 	"  pp-analyze pp.capture scrub -o public.ppcap --keep comm,system --map names.txt\n";
 
-int cmd_scrub(struct ana_session *s, int argc, const char **argv)
+int cmd_scrub(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	const char *out = NULL, *keep = NULL, *salt = NULL, *map = NULL;
 	bool all_strings = false;
 	char err[512];

@@ -53,8 +53,9 @@ static const char slice_help[] =
 	"  pp-analyze pp.capture slice --time +2s,+3s -o bug.ppcap\n"
 	"  pp-analyze pp.capture slice --pid 1234 -e 'sched:*,raw_syscalls:*' -o fixture.ppcap\n";
 
-int cmd_slice(struct ana_session *s, int argc, const char **argv)
+int cmd_slice(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	const char *out = NULL, *time = NULL, *pids = NULL;
 	struct pp_strlist ev_opt = { 0 }, events = { 0 };
 	bool all_ksyms = false;

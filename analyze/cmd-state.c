@@ -101,30 +101,29 @@ void ana_merge_close(struct ana_merge *m, struct pp_az *az)
 	ana_merge_free(m);
 }
 
+/* Return: the number of state files, or 0 when done: *@status 0 after -h, else 2 after why. */
 static int parse(int argc, const char **argv, const struct pp_option *opts,
-		 const char *const *usage)
+		 const char *const *usage, int *status)
 {
 	char err[256];
 	int n = pp_parse_options(argc - 1, argv + 1, opts, 0, err, sizeof(err));
 
+	*status = 0;
 	if (n == PP_OPT_HELP) {
 		pp_usage_print(stdout, usage, opts);
-		exit(0);
+		return 0;
 	}
-	if (n < 0) {
+	*status = 2;
+	if (n < 0)
 		pp_err("%s: %s", argv[0], err);
-		pp_usage_print(stderr, usage, opts);
-		exit(2);
-	}
-	if (!n) {
+	else if (!n)
 		pp_err("%s: no state file given", argv[0]);
+	if (n <= 0)
 		pp_usage_print(stderr, usage, opts);
-		exit(2);
-	}
-	return n;
+	return n < 0 ? 0 : n;
 }
 
-int cmd_merge(int argc, const char **argv)
+int cmd_merge(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	const char *out = "-";
 	const struct pp_option opts[] = {
@@ -134,9 +133,13 @@ int cmd_merge(int argc, const char **argv)
 	};
 	struct ana_merge *m;
 	struct pp_az *az;
-	int n = parse(argc, argv, opts, merge_usage);
+	int rc, n = parse(argc, argv, opts, merge_usage, &rc);
+
+	(void)ctx;
+	if (!n)
+		return rc;
 	/* the merge's instance prints nothing: what its ->init() says goes nowhere */
-	int rc = open_merge(argv + 1, n, NULL, "/dev/null", &m, &az);
+	rc = open_merge(argv + 1, n, NULL, "/dev/null", &m, &az);
 
 	if (!rc)
 		rc = ana_merge_write(m, az, out);
@@ -144,7 +147,7 @@ int cmd_merge(int argc, const char **argv)
 	return rc;
 }
 
-int cmd_report(int argc, const char **argv)
+int cmd_report(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	const char *out = NULL, *format = NULL;
 	const struct pp_option opts[] = {
@@ -154,8 +157,12 @@ int cmd_report(int argc, const char **argv)
 	};
 	struct ana_merge *m;
 	struct pp_az *az;
-	int n = parse(argc, argv, opts, report_usage);
-	int rc = open_merge(argv + 1, n, format, out, &m, &az);
+	int rc, n = parse(argc, argv, opts, report_usage, &rc);
+
+	(void)ctx;
+	if (!n)
+		return rc;
+	rc = open_merge(argv + 1, n, format, out, &m, &az);
 
 	if (!rc)
 		rc = ana_merge_report(m, az);

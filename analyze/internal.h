@@ -313,10 +313,7 @@ void ana_fastfmt_free(struct ana_fastfmt *f);
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);
 void ana_out_close(struct ana_out *o);
 
-/* cmd-*.c: built-in commands that do not replay through analyzers */
-int cmd_info(struct ana_session *s, int argc, const char **argv);
-int cmd_dump(struct ana_session *s, int argc, const char **argv);
-/* cmd-help.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
+/* evhelp.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
 int ana_event_help(struct ana_session *s, struct pp_az *az);
 
 /* @t_ns lies in the analysed range (--time START,END; either end may be open). */
