@@ -183,25 +183,8 @@ struct ana_merge;
 int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
 		   struct ana_merge **m, struct pp_az **az);
 void ana_merge_close(struct ana_merge *m, struct pp_az *az);
-/**
- * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
- * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
- * @help: set when a positional `help` asks for the events' formats
- * Return: the instance, the caller's (ana_az_free()).
- */
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
-/**
- * ana_az_try_parse() - ana_az_parse() of arguments that came from a file (a state's):
- * nothing printed and no exit - an unknown analyzer, a bad option, -h, missing events
- * are a one-line message in @err and NULL
- */
-struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz);
-/** ana_az_free() - release and free an instance of ana_az_parse(). */
-void ana_az_free(struct pp_az *az);
 /** ana_general_help() - the list of commands and analyzers. */
 void ana_general_help(FILE *fp);
-/** ana_analyzer_help() - one analyzer's usage, options and examples. */
-void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 /**
  * ana_command_help() - `pp-analyze help NAME` of the command @name: "NAME - summary",
  * then its help

@@ -6,7 +6,7 @@
  * capture's metadata (host keys, event types parsed with libtraceevent,
  * syscall table), the task table, the symbol tables, the clock mapping,
  * and the analyzer instances with their dispatch tables.  Nothing is
- * global.  Not here: analyzer logic (analyzers/), options (cmd-analyze.c).
+ * global.  Not here: analyzer logic (analyzers/), the commands (cmd.h).
  */
 #ifndef PP_ANALYZE_INTERNAL_H
 #define PP_ANALYZE_INTERNAL_H
@@ -260,6 +260,25 @@ int ana_registry_check(char *err, size_t errsz);
  * (az->ops) whose optional dispatch hooks are no-ops where @an leaves them NULL
  */
 void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an);
+
+/* instance.c: an analyzer instance from a command line, its help, its end */
+/**
+ * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
+ * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
+ * @help: set when a positional `help` asks for the events' formats
+ * Return: the instance, the caller's (ana_az_free()).
+ */
+struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
+/**
+ * ana_az_try_parse() - ana_az_parse() of arguments that came from a file (a state's):
+ * nothing printed and no exit - an unknown analyzer, a bad option, -h, missing events
+ * are a one-line message in @err and NULL
+ */
+struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz);
+/** ana_az_free() - release and free an instance of ana_az_parse() or ana_az_try_parse(). */
+void ana_az_free(struct pp_az *az);
+/** ana_analyzer_help() - one analyzer's usage, options and examples. */
+void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 
 /* select.c: match an analyzer's -e selectors against the capture's types */
 /* The parsed selectors of one -e position, kept alive for the analyzer (ana_sel points in). */
