@@ -87,7 +87,7 @@ struct ana_session {
 	bool ksyms_final;
 	/*
 	 * What the kernel symbols count in the symtab's size (a parallel replay's part borrows
-	 * them, cmd-parallel.c), and where ana_session_load_meta() stopped: the file offset of
+	 * them, parallel.c), and where ana_session_load_meta() stopped: the file offset of
 	 * the segment of the first sample (every KSYMS segment before it is read).
 	 */
 	size_t ksyms_mem;
@@ -229,6 +229,29 @@ size_t ana_parts_split(const struct ppf_index_entry *segs, size_t nr, unsigned j
 size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
 			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts);
 
+/* parallel.c: the parallel replay engine, -j N: a capture's parts on threads, states merged */
+/** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */
+unsigned ana_parallel_jobs(int option);
+/**
+ * ana_parallel_able() - NULL when every one of the @nr instances, init()ed, can be replayed
+ * in parts (a mergeable state, nothing printed or written while replaying: no -i report
+ * within @span_ns, the range's length); else why not, and in *@name which instance
+ */
+const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span_ns,
+			      const char **name);
+/**
+ * ana_parallel() - replay @s's capture (metadata read, --time set, its instances init()ed:
+ * ana_replay_init(); @first the record ana_session_load_meta() stopped at, if @have_first)
+ * on @jobs threads into
+ * instances parsed again from @argc/@argv (one command line per instance of @s), and
+ * print each instance's merged report (or write its --state-out)
+ * @stats: the damage the parts met, as one reader would count it
+ * Return: -1 when it cannot (a stream, an instance without a mergeable state, one segment;
+ * said with -v): replay @s as usual; else the exit status.
+ */
+int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
+		 const int *argc, const char *const *const *argv, unsigned read_flags,
+		 struct ppf_read_stats *stats);
 /* registry.c: the analyzers of analyzers/analyzers.def */
 /**
  * ana_analyzer_find() - the analyzer named @name, or given it as an alias (PP_ALIAS)
