@@ -26,7 +26,7 @@ static struct pp_az *az_new(int argc, const char **argv, bool *help)
 	struct pp_az *az = ana_az_parse(argc, argv, help);
 	char err[512];
 
-	/* --state-out: a state in place of the report (analyze/state/) */
+	/* --state-out: a state in place of the analyzer's result (analyze/state/) */
 	if (az->opt.state_out && !*help && ana_state_az_new(az, err, sizeof(err)))
 		pp_die("%s: %s", az->name, err);
 	if (ana_out_open(&az->out, az->opt.output, az->opt.format, err, sizeof(err)))

@@ -60,7 +60,7 @@ static const char diff_help[] =
 
 static const char state_magic[8] = { 'P', 'P', 'S', 'T', '\r', '\n', 0x1a, '\n' };
 
-/* A side: its path, whether it is a state, the state's command line, the report's text. */
+/* A side: its path, whether it is a state, the state's command line, its JSON result. */
 struct side {
 	const char *path;
 	bool is_state;

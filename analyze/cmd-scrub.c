@@ -3,7 +3,7 @@
  * cmd-scrub.c - `pp-analyze FILE scrub -o OUT [--keep CLASSES] [--salt S] [--map FILE]`:
  * a copy of a capture fit for a public bug report, and the list of what was replaced.
  *
- * Options and the report only; the copy is analyze/scrub.c's.
+ * Options and the list of what was replaced only; the copy is analyze/scrub.c's.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,7 +47,7 @@ static int parse_keep(const char *list, struct ana_scrub_opts *o, char *err, siz
 	return 0;
 }
 
-static void report(FILE *fp, struct ana_session *s, const struct ana_scrub_opts *o,
+static void list_replaced(FILE *fp, struct ana_session *s, const struct ana_scrub_opts *o,
 		   const struct ana_scrub_report *rep)
 {
 	uint64_t total = 0;
@@ -153,7 +153,7 @@ int cmd_scrub(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 	}
 	ana_tell_damage(s, ppf_reader_stats(s->r), "scrub");
 	FILE *fp = pp_quote_fopen(stdout);	/* event and key names come from the capture */
-	report(fp ? fp : stdout, s, &o, &rep);
+	list_replaced(fp ? fp : stdout, s, &o, &rep);
 	if (fp)
 		fclose(fp);
 	ana_scrub_report_release(&rep);

@@ -3,7 +3,7 @@
  * cmd-slice.c - `pp-analyze FILE slice [--time A,B] [--pid P,...] [-e EVENTS] -o OUT`:
  * a smaller self-contained capture for a bug report or a regression fixture.
  *
- * Options and the one-line report only; the copy is analyze/slice.c's.
+ * Options and the one-line summary only; the copy is analyze/slice.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,10 @@
  * Both load the states, check that they can be merged (one line on stderr and
  * status 2 when not), rebuild the analyzer instance from the states' own
  * command line on a session made from their context, and read the states into
- * it (analyze/state/); merge then writes the merged state, report prints the
- * analyzer's report of it.  Not here: any of that logic (analyze/state/state.c).
+ * it (analyze/state/); merge then writes the merged state, the `report` command
+ * prints the analyzer's result of it, what its finish() prints after a replay.
+ * Not here: any of that logic (analyze/state/state.c), nor the report analyzer's
+ * HTML page (analyze/report/).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +57,8 @@ int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const ch
 		return 2;
 	}
 	/*
-	 * Where the report goes is this command's.  The files a replay writes besides its
-	 * report are not written again - nor anywhere a state's options (a file's bytes) say.
+	 * Where the result goes is this command's.  The files a replay writes besides its
+	 * result are not written again - nor anywhere a state's options (a file's bytes) say.
 	 */
 	az->opt.output = output;
 	az->opt.format = format;

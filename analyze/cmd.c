@@ -8,7 +8,7 @@
  * through it, the help and the man page list from it.  What the commands share:
  * opening their capture, parsing a capture command's options, and the line said
  * after reading a cut or damaged capture (library code never prints it: the
- * caller knows whether a partial result is a report or a copy).  A command's own
+ * caller knows whether a partial result is an analyzer's or a copy).  A command's own
  * work stays in its cmd-<name>.c.
  */
 #include <stdio.h>
@@ -110,7 +110,12 @@ static const struct ana_cmd cmds[ANA_NR_CMDS] = {
 	  NULL, ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
 	{ "merge", cmd_merge, "add states of one analyzer and its options into one state", NULL,
 	  ANA_CMD_FIRST, 0, "pp-analyze merge A.state B.state... [-o OUT.state]" },
-	/* `pp-analyze help report` is the report analyzer's: the command has no summary */
+	/*
+	 * "report" means three things: this command, which prints the result of states (what
+	 * an analyzer's finish() prints after a replay: its "result" in the code); the report
+	 * analyzer (analyzers/report.c) and its engine (analyze/report/), an HTML "report
+	 * page"; `pp-analyze help report` is the analyzer's, so the command has no summary.
+	 */
 	{ "report", cmd_report, NULL, NULL, ANA_CMD_FIRST | ANA_CMD_OWN_HELP, 0,
 	  "pp-analyze report X.state... [--format text|json|csv] [-o FILE]" },
 	{ "diff", cmd_diff, "an analyzer's reports of two captures or states, key by key", NULL,

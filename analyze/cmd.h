@@ -42,7 +42,7 @@ typedef int ana_cmd_fn(int argc, const char **argv, struct ana_cmd_ctx *ctx);
 
 enum ana_cmd_flags {
 	ANA_CMD_CAPTURE = 1u << 0,	/* `FILE NAME ...`: runs on the capture, opened for it */
-	ANA_CMD_FIRST = 1u << 1,	/* `NAME ...`, unless a file has its name (it is a capture) */
+	ANA_CMD_FIRST = 1u << 1,	/* `NAME ...`, unless a file has its name (a capture) */
 	ANA_CMD_NAME_WINS = 1u << 2,	/* with FIRST: even where a file has its name */
 	ANA_CMD_DEFAULT = 1u << 3,	/* `FILE ...`: what runs when no name is given (no name) */
 	ANA_CMD_OWN_HELP = 1u << 4,	/* `NAME -h` is its own, not `pp-analyze help NAME` */
@@ -99,7 +99,7 @@ int ana_cmd_run_on(const struct ana_cmd *c, const char *path, int argc, const ch
 int ana_cmd_open(const char *path, unsigned read_flags, struct ana_session **s);
 
 /* The commands (cmd-<name>.c); argv[0] is the name, the capture's path for cmd_analyze(). */
-/** cmd_analyze() - `FILE [ANALYZER [OPTIONS]] [, ...]`, and `FILE NAME ...` of a capture command. */
+/** cmd_analyze() - `FILE [ANALYZER [OPTIONS]] [, ...]`, or a capture command's `FILE NAME ...` */
 ana_cmd_fn cmd_analyze;
 /** cmd_info() - `FILE info [--format json]`: what a capture holds. */
 ana_cmd_fn cmd_info;
@@ -111,12 +111,12 @@ ana_cmd_fn cmd_scrub;
 ana_cmd_fn cmd_slice;
 /**
  * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]`
- * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]`: what the
- * analyzer prints after a replay, from states
+ * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]`: the analyzer's
+ * result of states, as its finish() prints it after a replay (not the report analyzer)
  */
 ana_cmd_fn cmd_merge;
 ana_cmd_fn cmd_report;
-/** cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]`; 1: --fail-if matched. */
+/** cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]` (1: --fail-if). */
 ana_cmd_fn cmd_diff;
 /** cmd_help() - `pp-analyze help [NAME]`: the commands and analyzers, or NAME's help. */
 ana_cmd_fn cmd_help;
@@ -141,8 +141,8 @@ int ana_cmd_parse(int argc, const char **argv, const struct pp_option *opts,
  * @s: the session read (a live stream has no index or trailer: only a cut is damage)
  * @st: what its reader met (or the parts of a parallel replay, summed)
  * @copy: the command that copied the capture (scrub, slice): the copy ends at the
- *        damage; NULL after a replay: the reports end there (event-care, when it is
- *        among the analyzers, says it itself)
+ *        damage; NULL after a replay: the analyzers' results end there (event-care,
+ *        when it is among the analyzers, says it itself)
  */
 void ana_tell_damage(const struct ana_session *s, const struct ppf_read_stats *st,
 		     const char *copy);
@@ -151,8 +151,9 @@ struct ana_state;
 struct ana_merge;
 /**
  * ana_merge_open() - merge @nr loaded states (taken: freed with the merge) and build their
- * analyzer on the merge, its report going to @output (NULL: stdout) in @format: what
- * `merge` and `report` do after loading their files, and a parallel replay after its workers
+ * analyzer on the merge, its result (finish()) going to @output (NULL: stdout) in @format:
+ * what `merge` and `report` do after loading their files, and a parallel replay after its
+ * workers
  * Return: exit status (0; 1 or 2 after printing why); free with ana_merge_close() in any case.
  */
 int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,

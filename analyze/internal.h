@@ -244,7 +244,7 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
  * ana_replay_init(); @first the record ana_session_load_meta() stopped at, if @have_first)
  * on @jobs threads into
  * instances parsed again from @argc/@argv (one command line per instance of @s), and
- * print each instance's merged report (or write its --state-out)
+ * print each instance's merged result (or write its --state-out)
  * @stats: the damage the parts met, as one reader would count it
  * Return: -1 when it cannot (a stream, an instance without a mergeable state, one segment;
  * said with -v): replay @s as usual; else the exit status.

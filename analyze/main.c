@@ -20,7 +20,7 @@ static void on_signal(int sig)
 	pp_stop = 1;
 }
 
-/* SIGUSR1: the interval reports now; SIGUSR2: the analyzers' own statistics (replay.c). */
+/* SIGUSR1: the -i interval output now; SIGUSR2: the analyzers' own statistics (replay.c). */
 static void on_usr(int sig)
 {
 	if (sig == SIGUSR1)

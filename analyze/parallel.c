@@ -140,7 +140,7 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			return "its state does not join what crosses a cut (no state_join)";
 		if (az->an->ops->flags & PP_AZ_STATE_MAY_REFUSE)
 			return "its state refuses some captures (a loss, samples) after the replay";
-		/* top's own 1 s: reports before the last one only when the range is that long */
+		/* top's own 1 s: prints before the last one only when the range is that long */
 		if (o->interval_ns && az->an->ops->interval && span_ns >= o->interval_ns)
 			return "-i prints as the replay goes";
 		if (o->exit_n)
@@ -610,7 +610,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	}
 	/*
 	 * The count engine bins events on one grid for the capture (ana_grid_origin_ns()):
-	 * from the --time start a report counts from, or from the capture's first time,
+	 * from the --time start a result counts from, or from the capture's first time,
 	 * which only the first part would see (the others, and with --time all, start
 	 * later).  The one pass's reader is where that time is, unless it went to --time.
 	 */
