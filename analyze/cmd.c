@@ -8,8 +8,8 @@
  * through it, the help and the man page list from it.  What the commands share:
  * opening their capture, parsing a capture command's options, and the line said
  * after reading a cut or damaged capture (library code never prints it: the
- * caller knows whether a partial result is an analyzer's or a copy).  A command's own
- * work stays in its cmd-<name>.c.
+ * caller knows whether a partial result is an analyzer's or a copy).  A
+ * command's own work stays in its cmd-<name>.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
