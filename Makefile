@@ -191,7 +191,8 @@ $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) 
 # libiberty (nm -D --defined-only shows one symbol).
 ifeq ($(NO_PYTHON),)
 PYMOD := $(O)/python/pp.so
-PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd-%.c \
+PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd.c analyze/cmd-%.c \
+	analyze/evhelp.c analyze/instance.c analyze/parallel.c \
 	analyze/registry.c analyze/sql/%.c analyze/python/pyembed.c analyze/export/%.c \
 	analyze/report/%.c,$(ANALYZE_SRC))
 $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)

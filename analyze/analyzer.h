@@ -194,7 +194,7 @@ enum pp_az_flags {
 	 * The state of a range holds nothing open at the range's ends (every event
 	 * counts alone: top, num-dist), so the states of adjacent ranges add up to one
 	 * replay's without a state_join.  pp-analyze -j N cuts a capture into parts
-	 * for analyzers that have this flag or a state_join (cmd-parallel.c).
+	 * for analyzers that have this flag or a state_join (parallel.c).
 	 */
 	PP_AZ_STATE_CUT = 1 << 6,
 	/*

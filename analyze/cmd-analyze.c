@@ -2,341 +2,23 @@
 /*
  * cmd-analyze.c - `pp-analyze FILE ANALYZER [OPTIONS] [, ANALYZER [OPTIONS]]...`
  *
- * Splits the command line into analyzer instances, parses each one's
- * options (its own table plus the common one), opens the capture, and runs
- * one replay for all of them.  Built-in commands (info, dump) bypass the
- * replay.  Only this layer exits on bad input, with status 2.
+ * Splits the command line into analyzer instances (instance.c parses each
+ * one's options), opens the capture, sets the --time range, and runs one replay
+ * for all of them: on -j threads where they can (parallel.c), else in one pass.
+ * A capture command (`FILE info`, dump, scrub, slice: the command table's
+ * ANA_CMD_CAPTURE) runs instead of the replay.  Only the command layer exits on
+ * bad input, with status 2.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
-#include "analyze/share.h"
 #include "analyze/state/state.h"
 #include "common/err.h"
-#include "common/front-env.h"
 #include "common/log.h"
-#include "common/man.h"
 #include "common/units.h"
-
-static const struct {
-	const char *name;
-	int (*fn)(struct ana_session *s, int argc, const char **argv);
-	const char *summary;
-	unsigned read_flags;	/* PPF_READ_* it reads with besides the command line's */
-} builtins[] = {
-	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments", 0 },
-	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)", PPF_READ_DIGESTS },
-	{ "scrub", cmd_scrub, "a copy for a public bug report: names replaced by stable hashes", 0 },
-	{ "slice", cmd_slice, "a smaller self-contained capture: a time range, processes, events", 0 },
-};
-
-/* The full table of an instance: its own options, then the common ones. */
-static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
-{
-	struct pp_option *own = pp_opts_rebase(az->plan->options, az->opts, 2);
-	size_t n = 0;
-
-	*common = pp_opts_rebase(pp_common_options, &az->opt, 0);
-	while (own[n].type != PP_OPT_T_END)
-		n++;
-	own[n] = (struct pp_option){ .type = PP_OPT_T_INCLUDE, .include = *common };
-	own[n + 1] = (struct pp_option){ .type = PP_OPT_T_END };
-	return own;
-}
-
-/*
- * `pp-analyze help NAME` for what is not an analyzer: the built-in commands
- * (their own --help), merge, diff and the positional `help`.  Return: false if
- * NAME is none of them.
- */
-/* The positional `help` after an analyzer (cmd-help.c), as `pp-analyze help help` tells it. */
-static const char *const positional_help_usage[] = {
-	"pp-analyze FILE ANALYZER -e EVENTS [OPTIONS] help", NULL,
-};
-static const char positional_help_summary[] =
-	"the stored format of each selected event, and a command template";
-static const char positional_help_text[] =
-	"A positional 'help' after any analyzer prints, for each event its -e selects, the\n"
-	"format text stored in the capture (the fields a filter, an expression or key= can\n"
-	"use), then the analyzer's command line with what was given filled in and the rest\n"
-	"offered in [brackets], '.' standing for a value to choose.  Nothing is replayed.\n"
-	"\nEXAMPLES\n"
-	"  pp-analyze pp.capture trace -e sched:sched_wakeup help\n"
-	"  pp-analyze pp.capture top -e 'sched:sched_switch//key=prev_pid/' help\n";
-
-static const char diff_summary[] = "an analyzer's reports of two captures or states, key by key";
-
-bool ana_command_help(FILE *fp, const char *name)
-{
-	const char *argv[] = { "--help", NULL };
-
-	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
-		if (!strcmp(name, builtins[i].name)) {
-			fflush(fp);
-			fprintf(fp, "%s - %s\n\n", builtins[i].name, builtins[i].summary);
-			fflush(fp);
-			builtins[i].fn(NULL, 1, argv);	/* --help needs no capture */
-			return true;
-		}
-	if (!strcmp(name, "merge")) {
-		const char *margv[] = { "merge", "--help", NULL };
-		fprintf(fp, "merge - add states of one analyzer and its options into one state\n\n");
-		fflush(fp);
-		cmd_merge(2, margv);	/* --help: prints and exits */
-	}
-	if (!strcmp(name, "diff")) {
-		const char *dargv[] = { "diff", "--help", NULL };
-		fprintf(fp, "diff - %s\n\n", diff_summary);
-		fflush(fp);
-		exit(cmd_diff(2, dargv));
-	}
-	if (strcmp(name, "help"))
-		return false;
-	fprintf(fp, "help - %s\n\n", positional_help_summary);
-	pp_usage_print(fp, positional_help_usage, NULL);
-	fprintf(fp, "\n%s", positional_help_text);
-	return true;
-}
-
-bool ana_help_asked(int argc, const char *const *argv)
-{
-	for (int i = 0; i < argc && strcmp(argv[i], ",") && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return true;
-	return false;
-}
-
-bool ana_name_known(const char *name)
-{
-	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
-		if (!strcmp(name, builtins[i].name))
-			return true;
-	return ana_analyzer_find(name) != NULL;
-}
-
-bool ana_name_help(FILE *fp, const char *name)
-{
-	const struct pp_analyzer *an = ana_analyzer_find(name);
-
-	if (!an)
-		return ana_command_help(fp, name);
-	ana_analyzer_help(fp, an);
-	return true;
-}
-
-bool ana_command_man(FILE *fp, size_t i)
-{
-	const char *argv[] = { "--help-man", NULL };
-
-	if (i > PP_ARRAY_SIZE(builtins) + 1)
-		return false;
-	fputs(".SS ", fp);
-	if (i == PP_ARRAY_SIZE(builtins)) {
-		const char *dargv[] = { "diff", "--help-man", NULL };
-
-		fputs("diff\n", fp);
-		pp_man_escape(fp, diff_summary, strlen(diff_summary), true);
-		fputc('\n', fp);
-		fflush(fp);
-		cmd_diff(2, dargv);	/* pp_help_man() there, on stdout */
-		fflush(stdout);
-		return true;
-	}
-	if (i == PP_ARRAY_SIZE(builtins) + 1) {
-		fputs("help\n", fp);
-		pp_man_escape(fp, positional_help_summary, strlen(positional_help_summary), true);
-		fputc('\n', fp);
-		pp_help_man(fp, 1, argv, positional_help_usage, NULL, positional_help_text);
-		return true;
-	}
-	fprintf(fp, "%s\n", builtins[i].name);
-	pp_man_escape(fp, builtins[i].summary, strlen(builtins[i].summary), true);
-	fputc('\n', fp);
-	fflush(fp);
-	builtins[i].fn(NULL, 1, argv);	/* pp_help_man() there, on stdout */
-	fflush(stdout);
-	return true;
-}
-
-void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
-{
-	struct pp_az az = { 0 };
-	struct pp_option *common, *tbl;
-	const char *usage[] = { an->ops->usage, NULL };
-
-	ana_az_bind(&az, an);
-	az.opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	tbl = az_table(&az, &common);
-	fprintf(fp, "%s - %s\n\n", an->name, an->ops->summary);
-	pp_usage_print(fp, usage, tbl);
-	if (an->ops->examples)
-		fprintf(fp, "\nEXAMPLES\n%s", an->ops->examples);
-	free(tbl);
-	free(common);
-	free(az.opts);
-}
-
-const char *const ana_usage[] = {
-	"pp-analyze [-v] [-q] [--strict] [-j N] FILE|- [ANALYZER [OPTIONS]] [, ANALYZER [OPTIONS]]...",
-	"pp-analyze merge A.state B.state... [-o OUT.state]",
-	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]",
-	"pp-analyze diff [--fail-if EXPR] BEFORE AFTER [ANALYZER [OPTIONS]]",
-	"pp-analyze help [ANALYZER]",
-	NULL,
-};
-const char ana_help_text[] =
-	"Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
-	"Several analyzers separated by ',' run over one pass of the capture.\n"
-	"-j N replays a file on N threads (default: the CPUs) where every analyzer has a\n"
-	"mergeable state: its parts are merged as --state-out states are, byte for byte.\n"
-	"An aggregating analyzer given --state-out FILE writes its state instead of its report:\n"
-	"'merge' adds states of the same analyzer and options (of several captures, or of\n"
-	"--time ranges of one), 'report' prints a state as the analyzer prints after a replay.\n"
-	"'diff' compares an analyzer's reports of two captures or states key by key.\n";
-
-void ana_general_help(FILE *fp)
-{
-	fprintf(fp, "usage: %s\n", ana_usage[0]);
-	for (size_t i = 1; ana_usage[i]; i++)
-		fprintf(fp, "       %s\n", ana_usage[i]);
-	fprintf(fp, "\n%s\nCommands:\n", ana_help_text);
-	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
-		fprintf(fp, "  %-14s %s\n", builtins[i].name, builtins[i].summary);
-	fprintf(fp, "\nAnalyzers:\n");
-	for (size_t i = 0; i < ana_analyzer_count(); i++)
-		fprintf(fp, "  %-14s %s\n", ana_analyzer_at(i)->name, ana_analyzer_at(i)->ops->summary);
-	fprintf(fp, "\n'pp-analyze help ANALYZER' or 'pp-analyze FILE ANALYZER -h' shows an analyzer's options.\n");
-}
-
-static PP_NORETURN void unknown_analyzer(const char *name)
-{
-	if (!strcmp(name, "help")) {
-		pp_err("'help' goes after an analyzer and its events: pp-analyze FILE ANALYZER -e EVENTS help"
-		       " ('pp-analyze help' lists the analyzers)");
-		exit(2);
-	}
-	pp_err("unknown analyzer or command '%s'", name);
-	fprintf(stderr, "  available:");
-	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++)
-		fprintf(stderr, " %s", builtins[i].name);
-	for (size_t i = 0; i < ana_analyzer_count(); i++)
-		fprintf(stderr, " %s", ana_analyzer_at(i)->name);
-	fprintf(stderr, "\n");
-	exit(2);
-}
-
-static bool parse_list(const char *what, const char *text, int **v, size_t *nr, char *err,
-		       size_t errsz)
-{
-	if (!text || !pp_parse_list(text, 0, v, nr))
-		return true;
-	snprintf(err, errsz, "bad %s list '%s': expected numbers and ranges like 0,2-3", what, text);
-	return false;
-}
-
-/* A positional "help" after an analyzer asks for its events' formats (perf-prof's help). */
-static bool take_help(struct pp_az *az)
-{
-	bool help = false;
-	int n = 0;
-
-	for (int i = 0; i < az->nr_args; i++) {
-		if (!strcmp(az->args[i], "help"))
-			help = true;
-		else
-			az->args[n++] = az->args[i];
-	}
-	az->nr_args = n;
-	return help;
-}
-
-/* Why az_parse() made no instance */
-enum az_refusal { AZ_UNKNOWN = 1, AZ_HELP, AZ_OPTION, AZ_OTHER };
-
-static struct pp_az *az_parse(int argc, const char **argv, bool *help, enum az_refusal *why,
-			      char *err, size_t errsz)
-{
-	const struct pp_analyzer *an = argc > 0 ? ana_analyzer_find(argv[0]) : NULL;
-	const struct pp_analyzer_ops *ops;
-	struct pp_option *common, *tbl;
-	struct pp_az *az;
-	char e[256];
-	int n;
-
-	*help = false;
-	if (!an) {
-		*why = AZ_UNKNOWN;
-		snprintf(err, errsz, "unknown analyzer '%s'", argc > 0 ? argv[0] : "");
-		return NULL;
-	}
-	ops = an->ops;
-	az = pp_xcalloc(1, sizeof(*az));
-	ana_az_bind(az, an);
-	az->priv = pp_xcalloc(1, ops->priv_size ? ops->priv_size : 1);
-	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	az->opt.user_callchain = az->opt.kernel_callchain = true;
-	tbl = az_table(az, &common);
-	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, e, sizeof(e));
-	free(tbl);
-	free(common);
-	*why = n == PP_OPT_HELP ? AZ_HELP : AZ_OPTION;
-	if (n == PP_OPT_HELP)
-		snprintf(err, errsz, "%s: -h asks for its help", az->name);
-	else if (n < 0)
-		snprintf(err, errsz, "%s: %s", az->name, e);
-	if (n >= 0 && n != PP_OPT_HELP) {
-		*why = AZ_OTHER;
-		az->args = argv + 1;
-		az->nr_args = n;
-		*help = take_help(az);
-		if ((ops->flags & PP_AZ_NEED_EVENTS) && !az->opt.events.nr && !*help)
-			snprintf(err, errsz, "%s: needs events: -e sys:name[/filter/ATTR/] (see "
-				 "'pp-analyze help %s')", az->name, az->name);
-		else if ((ops->flags & PP_AZ_NO_EVENTS) && az->opt.events.nr && !ops->set_events)
-			snprintf(err, errsz, "%s: does not take -e: it chooses its own events",
-				 az->name);
-		else if (parse_list("cpu", az->opt.cpus, &az->cpus, &az->nr_cpus, err, errsz) &&
-			 parse_list("pid", az->opt.pids, &az->pids, &az->nr_pids, err, errsz) &&
-			 parse_list("tid", az->opt.tids, &az->tids, &az->nr_tids, err, errsz))
-			return az;
-	}
-	ana_az_free(az);
-	return NULL;
-}
-
-struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz)
-{
-	enum az_refusal why;
-
-	return az_parse(argc, argv, help, &why, err, errsz);
-}
-
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
-{
-	enum az_refusal why;
-	char err[512];
-	struct pp_az *az = az_parse(argc, argv, help, &why, err, sizeof(err));
-
-	if (az)
-		return az;
-	switch (why) {
-	case AZ_UNKNOWN:
-		unknown_analyzer(argv[0]);
-	case AZ_HELP:
-		ana_analyzer_help(stdout, ana_analyzer_find(argv[0]));
-		exit(0);
-	case AZ_OPTION:
-		pp_err("%s", err);
-		fprintf(stderr, "  see 'pp-analyze help %s'\n", argv[0]);
-		exit(2);
-	default:
-		pp_die("%s", err);
-	}
-}
 
 /* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
 static struct pp_az *az_new(int argc, const char **argv, bool *help)
@@ -344,28 +26,12 @@ static struct pp_az *az_new(int argc, const char **argv, bool *help)
 	struct pp_az *az = ana_az_parse(argc, argv, help);
 	char err[512];
 
-	/* --state-out: a state in place of the report (analyze/state/) */
+	/* --state-out: a state in place of the analyzer's result (analyze/state/) */
 	if (az->opt.state_out && !*help && ana_state_az_new(az, &ana_registry, err, sizeof(err)))
 		pp_die("%s: %s", az->name, err);
 	if (ana_out_open(&az->out, az->opt.output, az->opt.format, err, sizeof(err)))
 		pp_die("%s: %s", az->name, err);
 	return az;
-}
-
-void ana_az_free(struct pp_az *az)
-{
-	az->ops->release(az);
-	ana_state_az_free(az);
-	ana_perfeval_free(az);
-	ana_az_release_sels(az);
-	ana_out_close(&az->out);
-	pp_strlist_release(&az->opt.events);
-	free(az->cpus);
-	free(az->pids);
-	free(az->tids);
-	free(az->priv);
-	free(az->opts);
-	free(az);
 }
 
 /* "+2s" is relative to @base, "12.5" is seconds of capture time, "123ns" absolute. */
@@ -415,39 +81,6 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 		pp_die("cannot seek in '%s'", s->path);
 }
 
-/*
- * After a replay that read a cut or damaged capture (without --strict): one
- * line on stderr, so that partial reports are not taken for whole ones.
- * event-care reports these itself.
- */
-static void tell_damage(struct ana_session *s, const struct ppf_read_stats *st)
-{
-	for (size_t i = 0; i < s->nr_azs; i++)
-		if (!strcmp(s->azs[i]->name, "event-care"))
-			return;
-	/* a live stream has no index or trailer by design: only a cut segment is damage */
-	if (st->truncated && !(s->live && !st->cut_mid_segment))
-		pp_warn("'%s' is truncated after segment %llu (offset %llu), last event at "
-			"%llu.%06llu: the reports end there", s->path,
-			(unsigned long long)st->last_seq, (unsigned long long)st->truncated_at,
-			(unsigned long long)(st->last_time_ns / 1000000000ull),
-			(unsigned long long)(st->last_time_ns % 1000000000ull / 1000));
-	if (st->nr_corrupt)
-		pp_warn("'%s': %llu corrupt segments skipped, %llu records lost (details: "
-			"pp-analyze %s event-care)", s->path, (unsigned long long)st->nr_corrupt,
-			(unsigned long long)st->records_lost, s->path);
-}
-
-/*
- * pp's live mode (pp sets PP_LIVE_RECORDER for its pp-analyze): an empty stream
- * means pp-record failed before it wrote anything, and it said why in one line.
- */
-static bool recorder_said_why(const char *path, const struct ana_session *s)
-{
-	return !strcmp(path, "-") && getenv(PP_ENV_LIVE_RECORDER) &&
-	       strstr(s->errmsg, "empty file") != NULL;
-}
-
 int ana_replay_status(int rc)
 {
 	if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
@@ -457,17 +90,13 @@ int ana_replay_status(int rc)
 	return rc ? 1 : 0;
 }
 
-int cmd_analyze(int argc, const char **argv, unsigned read_flags)
-{
-	return cmd_analyze_jobs(argc, argv, read_flags, 1);
-}
-
-int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned jobs)
+int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	int *sl_argc = NULL;
 	const char ***sl_argv = NULL;
 	struct ppf_read_stats pst;
 	const char *path = argv[0];
+	const struct ana_cmd *cmd;
 	struct ana_session *s;
 	struct ppf_record first;
 	struct pp_az **azs = NULL;
@@ -481,24 +110,9 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		argv = info_argv;
 		argc = 2;
 	}
-	for (size_t i = 0; i < PP_ARRAY_SIZE(builtins); i++) {
-		if (strcmp(argv[1], builtins[i].name))
-			continue;
-		/* its help needs no capture, and reads as `pp-analyze help NAME` */
-		if (ana_help_asked(argc - 2, argv + 2))
-			return ana_command_help(stdout, builtins[i].name) ? 0 : 2;
-		rc = ana_session_open(path, read_flags | builtins[i].read_flags, &s);
-		s->registry = &ana_registry;
-		if (rc) {
-			if (!recorder_said_why(path, s))
-				pp_err("%s", s->errmsg);
-			ana_session_free(s);
-			return 2;
-		}
-		status = builtins[i].fn(s, argc - 2, argv + 2);
-		ana_session_free(s);
-		return status;
-	}
+	cmd = ana_cmd_find(argv[1], ANA_CMD_CAPTURE);
+	if (cmd)
+		return ana_cmd_run_on(cmd, path, argc - 1, argv + 1, ctx);
 	/* analyzer chain: NAME opts , NAME opts ... */
 	for (int i = 1; i < argc;) {
 		int j = i;
@@ -516,12 +130,7 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		help |= h;
 		i = j + 1;
 	}
-	rc = ana_session_open(path, read_flags, &s);
-	s->registry = &ana_registry;
-	if (rc) {
-		if (!recorder_said_why(path, s))
-			pp_err("%s", s->errmsg);
-		ana_session_free(s);
+	if (ana_cmd_open(path, ctx->read_flags, &s)) {
 		for (size_t i = 0; i < nr; i++)
 			ana_az_free(azs[i]);
 		free(azs);
@@ -545,19 +154,19 @@ int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned 
 		/* init first: whether the instances can run in parts is known after it (top's -i) */
 		int irc = ana_replay_init(s);
 		int pst_status = irc ? ana_replay_status(irc) :
-			ana_parallel(s, &first, rc == 0, jobs, sl_argc, (const char *const *const *)sl_argv, read_flags,
-				     &pst);
+			ana_parallel(s, &first, rc == 0, ctx->jobs, sl_argc,
+				     (const char *const *const *)sl_argv, ctx->read_flags, &pst);
 		if (irc) {
 			status = pst_status;
 		} else if (pst_status >= 0) {
 			status = pst_status;
 			if (!status)
-				tell_damage(s, &pst);
+				ana_tell_damage(s, &pst, NULL);
 		} else {
 			rc = ana_replay(s, &first, rc == 0);
 			status = ana_replay_status(rc);
 			if (!rc)
-				tell_damage(s, ppf_reader_stats(s->r));
+				ana_tell_damage(s, ppf_reader_stats(s->r), NULL);
 		}
 	}
 	free(sl_argc);

@@ -60,7 +60,7 @@ static const char diff_help[] =
 
 static const char state_magic[8] = { 'P', 'P', 'S', 'T', '\r', '\n', 0x1a, '\n' };
 
-/* A side: its path, whether it is a state, the state's command line, the report's text. */
+/* A side: its path, whether it is a state, the state's command line, its JSON result. */
 struct side {
 	const char *path;
 	bool is_state;
@@ -309,7 +309,7 @@ static int compare(struct side *sd, const char *analyzer, const struct ana_diff_
 	return rc;
 }
 
-int cmd_diff(int argc, const char **argv)
+int cmd_diff(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	const char *format = NULL, *output = NULL, *fail_if = NULL, *limit = NULL;
 	struct ana_diff_opts o = { 0 };
@@ -335,6 +335,7 @@ int cmd_diff(int argc, const char **argv)
 	char err[512];
 	int n, nr_az, rc;
 
+	(void)ctx;
 	if (pp_help_man(stdout, argc - 1, argv + 1, diff_usage, opts, diff_help + 1))
 		return 0;
 	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "common/log.h"
 #include "common/quote.h"
@@ -241,20 +242,21 @@ static void dump_problems(struct dump *d, const struct ppf_read_stats *st)
 	}
 }
 
-int cmd_dump(struct ana_session *s, int argc, const char **argv)
+int cmd_dump(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	struct dump d = { 0 };
 	const struct ppf_segment *seg, *prev = NULL;
 	uint64_t prev_off = UINT64_MAX;
 	struct ppf_record r;
 	int rc;
 
-	if (argc > 0) {
+	if (argc > 1) {
 		static const char *const usage[] = { "pp-analyze FILE dump", NULL };
 
-		if (pp_help_man(stdout, argc, argv, usage, NULL, dump_help + 1))
+		if (pp_help_man(stdout, argc - 1, argv + 1, usage, NULL, dump_help + 1))
 			return 0;	/* pp-analyze(1)'s part (make man) */
-		if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 			pp_usage_print(stdout, usage, NULL);
 			fputs(dump_help, stdout);
 			return 0;

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/quote.h"
 #include "common/sat.h"
-#include "common/man.h"
 #include "common/units.h"
 
 struct info {
@@ -280,8 +280,9 @@ static void print_json(struct ana_session *s, struct info *in)
 	pp_buf_release(&b);
 }
 
-int cmd_info(struct ana_session *s, int argc, const char **argv)
+int cmd_info(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	const char *format = NULL;
 	char err[256];
 	const struct pp_option opts[] = {
@@ -290,20 +291,11 @@ int cmd_info(struct ana_session *s, int argc, const char **argv)
 	};
 	const char *usage[] = { "pp-analyze FILE info [--format json]", NULL };
 	struct info in = { 0 };
-	int n;
+	int n = ana_cmd_parse(argc, argv, opts, usage, NULL, err, sizeof(err));
 
-	if (pp_help_man(stdout, argc, argv, usage, opts, NULL))
-		return 0;	/* pp-analyze(1)'s part (make man) */
-	n = pp_parse_options(argc, argv, opts, 0, err, sizeof(err));
-	if (n == PP_OPT_HELP) {
-		pp_usage_print(stdout, usage, opts);
-		return 0;
-	}
+	if (n > 0)
+		return 0;	/* its help */
 	if (n != 0 || (format && strcmp(format, "json") && strcmp(format, "text"))) {
-		if (n > 0)
-			snprintf(err, sizeof(err), !strcmp(argv[argc - n], ",")
-				 ? "runs on its own: it does not combine with analyzers by ','"
-				 : "unexpected argument '%s'", argv[argc - n]);
 		pp_err("info: %s", n != 0 ? err : "--format is text or json");
 		return 2;
 	}

@@ -3,7 +3,8 @@
  * cmd-man.c - `pp-analyze --help-man[=PART]`: pp-analyze(1)'s generated parts.
  *
  * Every part comes from what prints the help: the usage lines and text of
- * `pp-analyze help`, the built-in commands' own --help, and for each
+ * `pp-analyze help`, the commands of the command table (cmd.c) with their own
+ * --help-man, and for each
  * analyzer of the registry its summary, usage, option table and examples
  * (`pp-analyze help NAME`), with the common options once.  docs/man/mkman.sh
  * puts the parts into docs/man/pp-analyze.1.in (and the analyzer list into
@@ -53,17 +54,32 @@ static void man_analyzer(FILE *fp, const struct pp_analyzer *an)
 	}
 }
 
+/* A command: its summary, then what it prints for --help-man (usage, options, text). */
+static void man_command(FILE *fp, const struct ana_cmd *c)
+{
+	fprintf(fp, ".SS %s\n", c->name);
+	man_escape(fp, c->summary);
+	fputc('\n', fp);
+	fflush(fp);
+	ana_cmd_print_help(c, "--help-man");	/* pp_help_man() there, on stdout */
+	fflush(stdout);
+}
+
 static void man_part(FILE *fp, const char *part, const struct pp_option *opts)
 {
+	const char *usage[ANA_NR_CMDS + 1];
+	const struct ana_cmd *c;
+
 	if (!strcmp(part, "synopsis")) {
-		pp_man_synopsis(fp, ana_usage);
+		pp_man_synopsis(fp, ana_cmd_synopsis(usage));
 	} else if (!strcmp(part, "description")) {
 		pp_man_text(fp, ana_help_text, PP_MAN_LEVEL_SECTION);
 	} else if (!strcmp(part, "options")) {
 		pp_man_options(fp, opts, PP_MAN_LEVEL_SECTION);
 	} else if (!strcmp(part, "commands")) {
-		for (size_t i = 0; ana_command_man(fp, i); i++)
-			;
+		for (size_t i = 0; (c = ana_cmd_at(i)); i++)
+			if (c->flags & ANA_CMD_MAN)
+				man_command(fp, c);
 	} else if (!strcmp(part, "analyzers")) {
 		for (size_t i = 0; i < ana_analyzer_count(); i++)
 			man_analyzer(fp, ana_analyzer_at(i));

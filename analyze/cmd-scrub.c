@@ -3,17 +3,17 @@
  * cmd-scrub.c - `pp-analyze FILE scrub -o OUT [--keep CLASSES] [--salt S] [--map FILE]`:
  * a copy of a capture fit for a public bug report, and the list of what was replaced.
  *
- * Options and the report only; the copy is analyze/scrub.c's.
+ * Options and the list of what was replaced only; the copy is analyze/scrub.c's.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "analyze/share.h"
 #include "common/log.h"
-#include "common/man.h"
 #include "common/quote.h"
 
 /* --keep comm,paths,system: the classes to leave alone. */
@@ -47,7 +47,7 @@ static int parse_keep(const char *list, struct ana_scrub_opts *o, char *err, siz
 	return 0;
 }
 
-static void report(FILE *fp, struct ana_session *s, const struct ana_scrub_opts *o,
+static void list_replaced(FILE *fp, struct ana_session *s, const struct ana_scrub_opts *o,
 		   const struct ana_scrub_report *rep)
 {
 	uint64_t total = 0;
@@ -81,20 +81,6 @@ static void report(FILE *fp, struct ana_session *s, const struct ana_scrub_opts 
 		fprintf(fp, "the names and their hashes are in the --map file: keep it private\n");
 }
 
-/* A cut or damaged capture is copied as far as it reads: say so, the copy is partial. */
-static void tell_damage(struct ana_session *s)
-{
-	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
-
-	if (st->truncated && st->cut_mid_segment)
-		pp_warn("scrub: '%s' is cut inside segment %llu: the copy ends at its last whole segment",
-			s->path, (unsigned long long)st->last_seq + 1);
-	if (st->nr_corrupt)
-		pp_warn("scrub: '%s': %llu corrupt segments skipped, %llu records lost: not in the copy",
-			s->path, (unsigned long long)st->nr_corrupt,
-			(unsigned long long)st->records_lost);
-}
-
 static const char scrub_help[] =
 	"\nA copy for a public bug report: comm names, command lines, paths, the host\n"
 	"name and the user-space string fields of tracepoints are replaced by stable\n"
@@ -105,8 +91,9 @@ static const char scrub_help[] =
 	"  pp-analyze pp.capture scrub -o public.ppcap\n"
 	"  pp-analyze pp.capture scrub -o public.ppcap --keep comm,system --map names.txt\n";
 
-int cmd_scrub(struct ana_session *s, int argc, const char **argv)
+int cmd_scrub(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	const char *out = NULL, *keep = NULL, *salt = NULL, *map = NULL;
 	bool all_strings = false;
 	char err[512];
@@ -129,22 +116,12 @@ int cmd_scrub(struct ana_session *s, int argc, const char **argv)
 				"[--salt TEXT] [--map FILE]", NULL };
 	struct ana_scrub_opts o = { 0 };
 	struct ana_scrub_report rep;
-	int n;
+	int n = ana_cmd_parse(argc, argv, opts, usage, scrub_help, err, sizeof(err));
 	int rc;
 
-	if (pp_help_man(stdout, argc, argv, usage, opts, scrub_help + 1))
-		return 0;	/* pp-analyze(1)'s part (make man) */
-	n = pp_parse_options(argc, argv, opts, 0, err, sizeof(err));
-	if (n == PP_OPT_HELP) {
-		pp_usage_print(stdout, usage, opts);
-		fputs(scrub_help, stdout);
-		return 0;
-	}
 	if (n > 0)
-		snprintf(err, sizeof(err), !strcmp(argv[argc - n], ",")
-			 ? "runs on its own: it does not combine with analyzers by ','"
-			 : "unexpected argument '%s'", argv[argc - n]);
-	else if (n == 0 && !out)
+		return 0;	/* its help */
+	if (n == 0 && !out)
 		snprintf(err, sizeof(err), "-o OUT is required: the scrubbed capture to write");
 	else if (n == 0 && !strcmp(out, s->path))
 		snprintf(err, sizeof(err), "-o '%s' is the capture being read", out);
@@ -174,9 +151,9 @@ int cmd_scrub(struct ana_session *s, int argc, const char **argv)
 		ana_scrub_report_release(&rep);
 		return 1;
 	}
-	tell_damage(s);
+	ana_tell_damage(s, ppf_reader_stats(s->r), "scrub");
 	FILE *fp = pp_quote_fopen(stdout);	/* event and key names come from the capture */
-	report(fp ? fp : stdout, s, &o, &rep);
+	list_replaced(fp ? fp : stdout, s, &o, &rep);
 	if (fp)
 		fclose(fp);
 	ana_scrub_report_release(&rep);

@@ -3,16 +3,16 @@
  * cmd-slice.c - `pp-analyze FILE slice [--time A,B] [--pid P,...] [-e EVENTS] -o OUT`:
  * a smaller self-contained capture for a bug report or a regression fixture.
  *
- * Options and the one-line report only; the copy is analyze/slice.c's.
+ * Options and the one-line summary only; the copy is analyze/slice.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "analyze/share.h"
 #include "common/log.h"
-#include "common/man.h"
 #include "common/units.h"
 
 /* -e a,b -e c: every name or glob, split at commas (copies in @out); a /filter/ is refused. */
@@ -42,20 +42,6 @@ static int split_events(const struct pp_strlist *in, struct pp_strlist *out, cha
 	return 0;
 }
 
-/* A cut or damaged capture is copied as far as it reads: say so, the copy is partial. */
-static void tell_damage(struct ana_session *s)
-{
-	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
-
-	if (st->truncated && st->cut_mid_segment)
-		pp_warn("slice: '%s' is cut inside segment %llu: the copy ends at its last whole segment",
-			s->path, (unsigned long long)st->last_seq + 1);
-	if (st->nr_corrupt)
-		pp_warn("slice: '%s': %llu corrupt segments skipped, %llu records lost: not in the copy",
-			s->path, (unsigned long long)st->nr_corrupt,
-			(unsigned long long)st->records_lost);
-}
-
 static const char slice_help[] =
 	"\nA smaller capture that stands on its own: the metadata, the task history, the\n"
 	"time syncs, and of the range, the processes and the events given, the samples,\n"
@@ -67,8 +53,9 @@ static const char slice_help[] =
 	"  pp-analyze pp.capture slice --time +2s,+3s -o bug.ppcap\n"
 	"  pp-analyze pp.capture slice --pid 1234 -e 'sched:*,raw_syscalls:*' -o fixture.ppcap\n";
 
-int cmd_slice(struct ana_session *s, int argc, const char **argv)
+int cmd_slice(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
+	struct ana_session *s = ctx->s;
 	const char *out = NULL, *time = NULL, *pids = NULL;
 	struct pp_strlist ev_opt = { 0 }, events = { 0 };
 	bool all_ksyms = false;
@@ -87,21 +74,12 @@ int cmd_slice(struct ana_session *s, int argc, const char **argv)
 				"[--all-ksyms] -o OUT", NULL };
 	struct ana_slice_opts o = { 0 };
 	struct ana_slice_report rep;
-	int n, rc, status = 2;
+	int n = ana_cmd_parse(argc, argv, opts, usage, slice_help, err, sizeof(err));
+	int rc, status = 2;
 
-	if (pp_help_man(stdout, argc, argv, usage, opts, slice_help + 1))
-		return 0;	/* pp-analyze(1)'s part (make man) */
-	n = pp_parse_options(argc, argv, opts, 0, err, sizeof(err));
-	if (n == PP_OPT_HELP) {
-		pp_usage_print(stdout, usage, opts);
-		fputs(slice_help, stdout);
-		return 0;
-	}
 	if (n > 0)
-		snprintf(err, sizeof(err), !strcmp(argv[argc - n], ",")
-			 ? "runs on its own: it does not combine with analyzers by ','"
-			 : "unexpected argument '%s'", argv[argc - n]);
-	else if (n == 0 && !out)
+		return 0;	/* its help */
+	if (n == 0 && !out)
 		snprintf(err, sizeof(err), "-o OUT is required: the slice to write");
 	else if (n == 0 && !strcmp(out, s->path))
 		snprintf(err, sizeof(err), "-o '%s' is the capture being read", out);
@@ -125,7 +103,7 @@ int cmd_slice(struct ana_session *s, int argc, const char **argv)
 		status = rc == PP_EUSAGE ? 2 : 1;
 		goto out;
 	}
-	tell_damage(s);
+	ana_tell_damage(s, ppf_reader_stats(s->r), "slice");
 	char a[64], b[64];
 	printf("slice: '%s' -> '%s': %llu of %llu samples, %llu of %llu records, %llu of %llu "
 	       "binaries, %llu of %llu kernel symbols, %s",

@@ -6,8 +6,10 @@
  * Both load the states, check that they can be merged (one line on stderr and
  * status 2 when not), rebuild the analyzer instance from the states' own
  * command line on a session made from their context, and read the states into
- * it (analyze/state/); merge then writes the merged state, report prints the
- * analyzer's report of it.  Not here: any of that logic (analyze/state/state.c).
+ * it (analyze/state/); merge then writes the merged state, the `report` command
+ * prints the analyzer's result of it, what its finish() prints after a replay.
+ * Not here: any of that logic (analyze/state/state.c), nor the report analyzer's
+ * HTML page (analyze/report/).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +57,8 @@ int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const ch
 		return 2;
 	}
 	/*
-	 * Where the report goes is this command's.  The files a replay writes besides its
-	 * report are not written again - nor anywhere a state's options (a file's bytes) say.
+	 * Where the result goes is this command's.  The files a replay writes besides its
+	 * result are not written again - nor anywhere a state's options (a file's bytes) say.
 	 */
 	az->opt.output = output;
 	az->opt.format = format;
@@ -101,30 +103,29 @@ void ana_merge_close(struct ana_merge *m, struct pp_az *az)
 	ana_merge_free(m);
 }
 
+/* Return: the number of state files, or 0 when done: *@status 0 after -h, else 2 after why. */
 static int parse(int argc, const char **argv, const struct pp_option *opts,
-		 const char *const *usage)
+		 const char *const *usage, int *status)
 {
 	char err[256];
 	int n = pp_parse_options(argc - 1, argv + 1, opts, 0, err, sizeof(err));
 
+	*status = 0;
 	if (n == PP_OPT_HELP) {
 		pp_usage_print(stdout, usage, opts);
-		exit(0);
+		return 0;
 	}
-	if (n < 0) {
+	*status = 2;
+	if (n < 0)
 		pp_err("%s: %s", argv[0], err);
-		pp_usage_print(stderr, usage, opts);
-		exit(2);
-	}
-	if (!n) {
+	else if (!n)
 		pp_err("%s: no state file given", argv[0]);
+	if (n <= 0)
 		pp_usage_print(stderr, usage, opts);
-		exit(2);
-	}
-	return n;
+	return n < 0 ? 0 : n;
 }
 
-int cmd_merge(int argc, const char **argv)
+int cmd_merge(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	const char *out = "-";
 	const struct pp_option opts[] = {
@@ -134,9 +135,13 @@ int cmd_merge(int argc, const char **argv)
 	};
 	struct ana_merge *m;
 	struct pp_az *az;
-	int n = parse(argc, argv, opts, merge_usage);
+	int rc, n = parse(argc, argv, opts, merge_usage, &rc);
+
+	(void)ctx;
+	if (!n)
+		return rc;
 	/* the merge's instance prints nothing: what its ->init() says goes nowhere */
-	int rc = open_merge(argv + 1, n, NULL, "/dev/null", &m, &az);
+	rc = open_merge(argv + 1, n, NULL, "/dev/null", &m, &az);
 
 	if (!rc)
 		rc = ana_merge_write(m, az, out);
@@ -144,7 +149,7 @@ int cmd_merge(int argc, const char **argv)
 	return rc;
 }
 
-int cmd_report(int argc, const char **argv)
+int cmd_report(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	const char *out = NULL, *format = NULL;
 	const struct pp_option opts[] = {
@@ -154,8 +159,12 @@ int cmd_report(int argc, const char **argv)
 	};
 	struct ana_merge *m;
 	struct pp_az *az;
-	int n = parse(argc, argv, opts, report_usage);
-	int rc = open_merge(argv + 1, n, format, out, &m, &az);
+	int rc, n = parse(argc, argv, opts, report_usage, &rc);
+
+	(void)ctx;
+	if (!n)
+		return rc;
+	rc = open_merge(argv + 1, n, format, out, &m, &az);
 
 	if (!rc)
 		rc = ana_merge_report(m, az);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd.h - the command layer of pp-analyze: entry points called by main().
+ * cmd.h - the command layer of pp-analyze: its command table, the commands, and what
+ * they share (help, the man page's parts, analyzer instances built from a command line).
  */
 #ifndef PP_ANALYZE_CMD_H
 #define PP_ANALYZE_CMD_H
@@ -10,82 +11,161 @@
 
 #include "analyze/analyzer.h"
 
-/** cmd_analyze() - run `FILE [ANALYZER ...]`; argv[0] is the file. Return: exit status. */
-int cmd_analyze(int argc, const char **argv, unsigned read_flags);
-/** cmd_analyze_jobs() - cmd_analyze() on @jobs threads where it can (cmd-parallel.c); 0, 1: one. */
-int cmd_analyze_jobs(int argc, const char **argv, unsigned read_flags, unsigned jobs);
+struct ana_session;
+struct ppf_read_stats;
+
+/*
+ * The command table (cmd.c).  Every way into pp-analyze goes through it: main() looks
+ * the first word up (`pp-analyze help`, `merge`, `report`, `diff`), cmd_analyze() the
+ * word after the capture (`pp-analyze FILE info`, `dump`, `scrub`, `slice`), and what is
+ * neither is the capture and its analyzers (the default, cmd_analyze()).  `pp-analyze
+ * help`, `pp-analyze help NAME`, `NAME --help`, the 'available' list and pp-analyze(1)'s
+ * COMMANDS read it too.
+ */
+
+/* What a command runs with: main()'s options, and the capture a command runs on. */
+struct ana_cmd_ctx {
+	unsigned read_flags;		/* PPF_READ_*: --strict */
+	unsigned jobs;			/* -j: the threads of a replay (0, 1: one) */
+	struct ana_session *s;		/* ANA_CMD_CAPTURE: the capture, opened; else NULL */
+};
+
+/**
+ * ana_cmd_fn - a command
+ * @argc: the number of words in @argv
+ * @argv: its name (the capture's path for the default), then its arguments
+ * @ctx: what it runs with; a command asked for its help (--help, --help-man) prints it
+ *       and returns 0 without a capture
+ * Return: the exit status.
+ */
+typedef int ana_cmd_fn(int argc, const char **argv, struct ana_cmd_ctx *ctx);
+
+enum ana_cmd_flags {
+	ANA_CMD_CAPTURE = 1u << 0,	/* `FILE NAME ...`: runs on the capture, opened for it */
+	ANA_CMD_FIRST = 1u << 1,	/* `NAME ...`, unless a file has its name (a capture) */
+	ANA_CMD_NAME_WINS = 1u << 2,	/* with FIRST: even where a file has its name */
+	ANA_CMD_DEFAULT = 1u << 3,	/* `FILE ...`: what runs when no name is given (no name) */
+	ANA_CMD_OWN_HELP = 1u << 4,	/* `NAME -h` is its own, not `pp-analyze help NAME` */
+	ANA_CMD_LISTED = 1u << 5,	/* among `pp-analyze help`'s commands and the 'available' */
+	ANA_CMD_MAN = 1u << 6,		/* a subsection of pp-analyze(1)'s COMMANDS */
+};
+
+struct ana_cmd {
+	const char *name;		/* NULL for the default */
+	ana_cmd_fn *run;
+	/* `pp-analyze help NAME`'s first line and the listings'; NULL: none (an analyzer's) */
+	const char *summary;
+	/* what `help NAME` and the man page print after the summary, when it is not what
+	 * run() prints for NAME --help and --help-man (the positional `help`'s) */
+	ana_cmd_fn *help;
+	unsigned flags;			/* ANA_CMD_* */
+	unsigned read_flags;		/* CAPTURE: PPF_READ_* it reads with besides --strict */
+	const char *synopsis;		/* its line of pp-analyze's usage, or NULL */
+};
+
+/** ana_cmd_at() - the @i-th command of the table. Return: static, or NULL past the last. */
+const struct ana_cmd *ana_cmd_at(size_t i);
+/**
+ * ana_cmd_find() - the command named @name (NULL: the default) that has every flag of
+ * @flags (0: any)
+ * Return: static, or NULL.
+ */
+const struct ana_cmd *ana_cmd_find(const char *name, unsigned flags);
+/**
+ * ana_cmd_synopsis() - pp-analyze's usage lines, the commands' synopses in the table's
+ * order, into @v (room for ANA_NR_CMDS + 1), NULL-terminated
+ * Return: @v.
+ */
+const char *const *ana_cmd_synopsis(const char **v);
+#define ANA_NR_CMDS 9
+/**
+ * ana_cmd_print_help() - @c's help on stdout, as `NAME --help` prints it after the summary
+ * (@how "--help"), or as its part of pp-analyze(1) ("--help-man")
+ */
+void ana_cmd_print_help(const struct ana_cmd *c, const char *how);
+/**
+ * ana_cmd_run_on() - run the ANA_CMD_CAPTURE command @c on the capture @path (opened
+ * with @ctx's read flags and its own), or print its help if -h or --help is among
+ * @argv (argv[0] its name) as `pp-analyze help NAME`
+ * Return: the exit status.
+ */
+int ana_cmd_run_on(const struct ana_cmd *c, const char *path, int argc, const char **argv,
+		   const struct ana_cmd_ctx *ctx);
+/**
+ * ana_cmd_open() - ana_session_open() for a command: its error said on stderr (unless
+ * the live recorder said it: pp's PP_LIVE_RECORDER and an empty stream)
+ * Return: 0, or the exit status 2 (*@s NULL).
+ */
+int ana_cmd_open(const char *path, unsigned read_flags, struct ana_session **s);
+
+/* The commands (cmd-<name>.c); argv[0] is the name, the capture's path for cmd_analyze(). */
+/** cmd_analyze() - `FILE [ANALYZER [OPTIONS]] [, ...]`, or a capture command's `FILE NAME ...` */
+ana_cmd_fn cmd_analyze;
+/** cmd_info() - `FILE info [--format json]`: what a capture holds. */
+ana_cmd_fn cmd_info;
+/** cmd_dump() - `FILE dump`: every record, decoded. */
+ana_cmd_fn cmd_dump;
+/** cmd_scrub() - `FILE scrub -o OUT ...`: a copy fit for a public bug report. */
+ana_cmd_fn cmd_scrub;
+/** cmd_slice() - `FILE slice -o OUT ...`: a smaller self-contained capture. */
+ana_cmd_fn cmd_slice;
+/**
+ * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]`
+ * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]`: the analyzer's
+ * result of states, as its finish() prints it after a replay (not the report analyzer)
+ */
+ana_cmd_fn cmd_merge;
+ana_cmd_fn cmd_report;
+/** cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]` (1: --fail-if). */
+ana_cmd_fn cmd_diff;
+/** cmd_help() - `pp-analyze help [NAME]`: the commands and analyzers, or NAME's help. */
+ana_cmd_fn cmd_help;
+
 /** ana_replay_status() - the exit status of a replay that returned @rc (2 for usage errors). */
 int ana_replay_status(int rc);
 
-/* cmd-parallel.c: -j N */
-#include <stdint.h>
-struct ana_session;
-struct ppf_read_stats;
-struct ppf_record;
-/** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */
-unsigned ana_parallel_jobs(int option);
+/* cmd.c: what the commands share */
 /**
- * ana_parallel_able() - NULL when every one of the @nr instances, init()ed, can be replayed
- * in parts (a mergeable state, nothing printed or written while replaying: no -i report
- * within @span_ns, the range's length); else why not, and in *@name which instance
+ * ana_cmd_parse() - the options of a command that runs on a capture: its part of
+ * pp-analyze(1) (--help-man), its help (-h: @usage, the table, then @help), else @opts
+ * parsed with no argument left over
+ * @help: the text after the options, starting with a blank line ("\n..."), or NULL
+ * Return: 1 after printing the help (exit status 0), 0 when parsed, or -1 with the
+ * message in @err.
  */
-const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span_ns,
-			      const char **name);
+int ana_cmd_parse(int argc, const char **argv, const struct pp_option *opts,
+		  const char *const *usage, const char *help, char *err, size_t errsz);
 /**
- * ana_parallel() - replay @s's capture (metadata read, --time set, its instances init()ed:
- * ana_replay_init(); @first the record ana_session_load_meta() stopped at, if @have_first)
- * on @jobs threads into
- * instances parsed again from @argc/@argv (one command line per instance of @s), and
- * print each instance's merged report (or write its --state-out)
- * @stats: the damage the parts met, as one reader would count it
- * Return: -1 when it cannot (a stream, an instance without a mergeable state, one segment;
- * said with -v): replay @s as usual; else the exit status.
+ * ana_tell_damage() - after reading a cut or damaged capture (without --strict), one
+ * warning for each kind of damage, so that a partial result is not taken for a whole one
+ * @s: the session read (a live stream has no index or trailer: only a cut is damage)
+ * @st: what its reader met (or the parts of a parallel replay, summed)
+ * @copy: the command that copied the capture (scrub, slice): the copy ends at the
+ *        damage; NULL after a replay: the analyzers' results end there (event-care,
+ *        when it is among the analyzers, says it itself)
  */
-int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
-		 const int *argc, const char *const *const *argv, unsigned read_flags,
-		 struct ppf_read_stats *stats);
-/**
- * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]` (argv[0] "merge")
- * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]` (argv[0] "report")
- * Return: exit status.
- */
-int cmd_merge(int argc, const char **argv);
-int cmd_report(int argc, const char **argv);
+void ana_tell_damage(const struct ana_session *s, const struct ppf_read_stats *st,
+		     const char *copy);
+
 struct ana_state;
 struct ana_merge;
 /**
  * ana_merge_open() - merge @nr loaded states (taken: freed with the merge) and build their
- * analyzer on the merge, its report going to @output (NULL: stdout) in @format: what
- * `merge` and `report` do after loading their files, and a parallel replay after its workers
+ * analyzer on the merge, its result (finish()) going to @output (NULL: stdout) in @format:
+ * what `merge` and `report` do after loading their files, and a parallel replay after its
+ * workers
  * Return: exit status (0; 1 or 2 after printing why); free with ana_merge_close() in any case.
  */
 int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
 		   struct ana_merge **m, struct pp_az **az);
 void ana_merge_close(struct ana_merge *m, struct pp_az *az);
-/**
- * cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]` (argv[0] "diff")
- * Return: exit status (1: --fail-if matched).
- */
-int cmd_diff(int argc, const char **argv);
-/**
- * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
- * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
- * @help: set when a positional `help` asks for the events' formats
- * Return: the instance, the caller's (ana_az_free()).
- */
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
-/**
- * ana_az_try_parse() - ana_az_parse() of arguments that came from a file (a state's):
- * nothing printed and no exit - an unknown analyzer, a bad option, -h, missing events
- * are a one-line message in @err and NULL
- */
-struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz);
-/** ana_az_free() - release and free an instance of ana_az_parse(). */
-void ana_az_free(struct pp_az *az);
 /** ana_general_help() - the list of commands and analyzers. */
 void ana_general_help(FILE *fp);
-/** ana_analyzer_help() - one analyzer's usage, options and examples. */
-void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
+/**
+ * ana_command_help() - `pp-analyze help NAME` of the command @name: "NAME - summary",
+ * then its help
+ * Return: false if no command named so has a summary (nothing printed).
+ */
 bool ana_command_help(FILE *fp, const char *name);
 /**
  * ana_name_help() - the help of the analyzer or command @name, as `pp-analyze help NAME`,
@@ -97,15 +177,8 @@ bool ana_name_help(FILE *fp, const char *name);
 bool ana_name_known(const char *name);
 /** ana_help_asked() - whether -h or --help is among @argv, up to a ',' or '--'. */
 bool ana_help_asked(int argc, const char *const *argv);
-/** ana_usage - pp-analyze's usage lines (NULL-terminated); ana_help_text - what it does. */
-extern const char *const ana_usage[];
+/** ana_help_text - what pp-analyze does, after its usage lines. */
 extern const char ana_help_text[];
-/**
- * ana_command_man() - the @i-th built-in command (then diff, the positional `help` last) as a
- * .SS subsection of roff, for the man page
- * Return: false past the last one.
- */
-bool ana_command_man(FILE *fp, size_t i);
 /**
  * ana_man_print() - `pp-analyze --help-man[=PART]`: a part of pp-analyze(1) as roff
  * @fp: where to

@@ -6,7 +6,7 @@
  * capture's metadata (host keys, event types parsed with libtraceevent,
  * syscall table), the task table, the symbol tables, the clock mapping,
  * and the analyzer instances with their dispatch tables.  Nothing is
- * global.  Not here: analyzer logic (analyzers/), options (cmd-analyze.c).
+ * global.  Not here: analyzer logic (analyzers/), the commands (cmd.h).
  */
 #ifndef PP_ANALYZE_INTERNAL_H
 #define PP_ANALYZE_INTERNAL_H
@@ -87,7 +87,7 @@ struct ana_session {
 	bool ksyms_final;
 	/*
 	 * What the kernel symbols count in the symtab's size (a parallel replay's part borrows
-	 * them, cmd-parallel.c), and where ana_session_load_meta() stopped: the file offset of
+	 * them, parallel.c), and where ana_session_load_meta() stopped: the file offset of
 	 * the segment of the first sample (every KSYMS segment before it is read).
 	 */
 	size_t ksyms_mem;
@@ -260,6 +260,29 @@ size_t ana_parts_split(const struct ppf_index_entry *segs, size_t nr, unsigned j
 size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
 			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts);
 
+/* parallel.c: the parallel replay engine, -j N: a capture's parts on threads, states merged */
+/** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */
+unsigned ana_parallel_jobs(int option);
+/**
+ * ana_parallel_able() - NULL when every one of the @nr instances, init()ed, can be replayed
+ * in parts (a mergeable state, nothing printed or written while replaying: no -i report
+ * within @span_ns, the range's length); else why not, and in *@name which instance
+ */
+const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span_ns,
+			      const char **name);
+/**
+ * ana_parallel() - replay @s's capture (metadata read, --time set, its instances init()ed:
+ * ana_replay_init(); @first the record ana_session_load_meta() stopped at, if @have_first)
+ * on @jobs threads into
+ * instances parsed again from @argc/@argv (one command line per instance of @s), and
+ * print each instance's merged result (or write its --state-out)
+ * @stats: the damage the parts met, as one reader would count it
+ * Return: -1 when it cannot (a stream, an instance without a mergeable state, one segment;
+ * said with -v): replay @s as usual; else the exit status.
+ */
+int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
+		 const int *argc, const char *const *const *argv, unsigned read_flags,
+		 struct ppf_read_stats *stats);
 /* registry.c: the analyzers of analyzers/analyzers.def */
 /**
  * struct ana_registry - the analyzers of analyzers.def, as the replay core asks for them
@@ -304,6 +327,25 @@ int ana_registry_check(char *err, size_t errsz);
  * (az->ops) whose optional dispatch hooks are no-ops where @an leaves them NULL
  */
 void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an);
+
+/* instance.c: an analyzer instance from a command line, its help, its end */
+/**
+ * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
+ * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
+ * @help: set when a positional `help` asks for the events' formats
+ * Return: the instance, the caller's (ana_az_free()).
+ */
+struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
+/**
+ * ana_az_try_parse() - ana_az_parse() of arguments that came from a file (a state's):
+ * nothing printed and no exit - an unknown analyzer, a bad option, -h, missing events
+ * are a one-line message in @err and NULL
+ */
+struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *err, size_t errsz);
+/** ana_az_free() - release and free an instance of ana_az_parse() or ana_az_try_parse(). */
+void ana_az_free(struct pp_az *az);
+/** ana_analyzer_help() - one analyzer's usage, options and examples. */
+void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 
 /* select.c: match an analyzer's -e selectors against the capture's types */
 /* The parsed selectors of one -e position, kept alive for the analyzer (ana_sel points in). */
@@ -357,10 +399,7 @@ void ana_fastfmt_free(struct ana_fastfmt *f);
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);
 void ana_out_close(struct ana_out *o);
 
-/* cmd-*.c: built-in commands that do not replay through analyzers */
-int cmd_info(struct ana_session *s, int argc, const char **argv);
-int cmd_dump(struct ana_session *s, int argc, const char **argv);
-/* cmd-help.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
+/* evhelp.c: `ANALYZER -e EVENTS help`: the stored formats and a command template */
 int ana_event_help(struct ana_session *s, struct pp_az *az);
 
 /* @t_ns lies in the analysed range (--time START,END; either end may be open). */

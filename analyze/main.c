@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c - pp-analyze: global options, then the command layer.
+ * main.c - pp-analyze: global options, then the command the first word names
+ * (cmd.c's table): merge, report, diff, help, or a capture and what runs on it.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@ static void on_signal(int sig)
 	pp_stop = 1;
 }
 
-/* SIGUSR1: the interval reports now; SIGUSR2: the analyzers' own statistics (replay.c). */
+/* SIGUSR1: the -i interval output now; SIGUSR2: the analyzers' own statistics (replay.c). */
 static void on_usr(int sig)
 {
 	if (sig == SIGUSR1)
@@ -83,26 +84,16 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "'pp-analyze help' lists the analyzers\n");
 		return 2;
 	}
-	if (!strcmp(argv[0], "help")) {
-		if (n > 1 && !ana_help_asked(1, argv + 1)) {
-			if (ana_name_help(stdout, argv[1]))
-				return 0;
-			pp_err("no analyzer or command named '%s' ('pp-analyze help' lists them)", argv[1]);
-			return 2;
-		}
-		ana_general_help(stdout);
-		return 0;
+	/* a command whose name goes first (merge, report, diff, help) */
+	const struct ana_cmd *c = ana_cmd_find(argv[0], ANA_CMD_FIRST);
+	struct ana_cmd_ctx ctx = { .read_flags = strict ? PPF_READ_STRICT : 0 };
+
+	if (c && ((c->flags & ANA_CMD_NAME_WINS) || access(argv[0], F_OK))) {
+		/* -h or --help right after NAME: `pp-analyze help NAME` */
+		if (!(c->flags & ANA_CMD_OWN_HELP) && n > 1 && ana_help_asked(1, argv + 1))
+			return ana_command_help(stdout, c->name) ? 0 : 2;
+		return c->run(n, argv, &ctx);
 	}
-	/* the state commands and diff, unless a capture has their name */
-	if ((!strcmp(argv[0], "merge") || !strcmp(argv[0], "diff")) && access(argv[0], F_OK) &&
-	    n > 1 && ana_help_asked(1, argv + 1))
-		return ana_command_help(stdout, argv[0]) ? 0 : 2;	/* as `pp-analyze help NAME` */
-	if (!strcmp(argv[0], "merge") && access(argv[0], F_OK))
-		return cmd_merge(n, argv);
-	if (!strcmp(argv[0], "report") && access(argv[0], F_OK))
-		return cmd_report(n, argv);
-	if (!strcmp(argv[0], "diff") && access(argv[0], F_OK))
-		return cmd_diff(n, argv);
 	/* NAME without a capture: its help if asked (`pp-analyze dump --help`), else what is missing */
 	if (strcmp(argv[0], "-") && access(argv[0], F_OK) && ana_name_known(argv[0])) {
 		if (ana_help_asked(n - 1, argv + 1))
@@ -124,5 +115,7 @@ int main(int argc, const char **argv)
 		pp_err("-j %d: the number of threads is 1 or more", jobs);
 		return 2;
 	}
-	return cmd_analyze_jobs(n, argv, strict ? PPF_READ_STRICT : 0, ana_parallel_jobs(jobs));
+	ctx.jobs = ana_parallel_jobs(jobs);
+	/* FILE [NAME|ANALYZER ...] */
+	return ana_cmd_find(NULL, ANA_CMD_DEFAULT)->run(n, argv, &ctx);
 }

@@ -17,7 +17,7 @@
  * T(1 - (1-skim)^k)/skim records' worth of skim plus its own, = T).
  *
  * With side-band digests what lies before a part costs next to nothing, and the threads
- * share out more parts than there are threads as they go (cmd-parallel.c): each thread's
+ * share out more parts than there are threads as they go (parallel.c): each thread's
  * share of the records, in parts that shrink by PARTS_SHRINK, the largest first - few
  * parts to open, and small ones at the end, when whoever is done first takes what is left.
  * Pure logic: the unit suite parts checks it.

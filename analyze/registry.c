@@ -7,7 +7,7 @@
  * (perf-prof's "bpf:kvm_exit"), found by ana_analyzer_find() as the first.  Each line is checked by
  * ana_analyzer_check() (pp-analyze runs ana_registry_check() at start, the
  * unit suite `registry` walks the list).  Not here: an instance's hook table
- * (hooks.c), option parsing and instance life (cmd-analyze.c).
+ * (hooks.c), option parsing and instance life (instance.c).
  */
 #include <ctype.h>
 #include <errno.h>

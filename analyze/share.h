@@ -110,8 +110,4 @@ struct ana_slice_report {
 int ana_slice(struct ana_session *s, const struct ana_slice_opts *o, struct ana_slice_report *rep,
 	      char *err, size_t errsz);
 
-/* cmd-scrub.c, cmd-slice.c: the built-in commands */
-int cmd_scrub(struct ana_session *s, int argc, const char **argv);
-int cmd_slice(struct ana_session *s, int argc, const char **argv);
-
 #endif

@@ -155,7 +155,7 @@ static void run(struct argv *a)
 	struct timespec t0, t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	(void)cmd_analyze(a->n, a->v, 0);
+	(void)cmd_analyze(a->n, a->v, &(struct ana_cmd_ctx){ 0 });
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (getenv("FZ_TIME"))
 		fprintf(stderr, "%8.3f ms %s %s\n", (double)(t1.tv_sec - t0.tv_sec) * 1e3 +

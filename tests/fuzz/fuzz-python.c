@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fz_capture_build(data, size, &c))
 		return 0;
 	const char *argv[] = { c.path, "python", script, "--", c.path, NULL };
-	(void)cmd_analyze(5, argv, 0);
+	(void)cmd_analyze(5, argv, &(struct ana_cmd_ctx){ 0 });
 	fflush(stdout);
 	fz_capture_release(&c);
 	return 0;

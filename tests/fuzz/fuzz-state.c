@@ -128,14 +128,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put(a, data, second ? (size_t)(second - data) : size, fix);
 	{
 		const char *argv[] = { "report", a, "--format", fmt, "-o", "/dev/null", NULL };
-		(void)cmd_report(6, argv);
+		(void)cmd_report(6, argv, &(struct ana_cmd_ctx){ 0 });
 	}
 	if (second) {
 		put(b, second, size - (size_t)(second - data), fix);
 		const char *m[] = { "merge", a, b, "-o", out, NULL };
-		(void)cmd_merge(5, m);
+		(void)cmd_merge(5, m, &(struct ana_cmd_ctx){ 0 });
 		const char *r[] = { "report", a, b, "--format", fmt, "-o", "/dev/null", NULL };
-		(void)cmd_report(7, r);
+		(void)cmd_report(7, r, &(struct ana_cmd_ctx){ 0 });
 		unlink(out);
 	}
 	fflush(stdout);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "common/sat.h"
 #include "format/format.h"
@@ -103,6 +104,8 @@ static char *info_of(const char *path, const char *const *args, int nr_args)
 {
 	char out[] = "/tmp/pp-unit-edges-out.XXXXXX";
 	int fd = mkstemp(out), saved;
+	const char *argv[4] = { "info" };	/* the command's name, then @args */
+	struct ana_cmd_ctx ctx = { 0 };
 	struct ana_session *s;
 	char *text;
 	long n;
@@ -113,7 +116,10 @@ static char *info_of(const char *path, const char *const *args, int nr_args)
 	fflush(stdout);
 	saved = dup(1);
 	dup2(fd, 1);
-	CU_ASSERT_EQUAL(cmd_info(s, nr_args, (const char **)args), 0);
+	for (int i = 0; i < nr_args && i < 3; i++)
+		argv[i + 1] = args[i];
+	ctx.s = s;
+	CU_ASSERT_EQUAL(cmd_info(nr_args + 1, argv, &ctx), 0);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);

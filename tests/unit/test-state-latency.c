@@ -117,7 +117,7 @@ static const char sec_ab[] =
 	"\x00";
 
 /* Run @fn(argc, argv) with stdout and stderr in files; Return: its status, the texts in @out/@err. */
-static int run(int (*fn)(int, const char **), const char *const *argv, char **out, char **err)
+static int run(ana_cmd_fn *fn, const char *const *argv, char **out, char **err)
 {
 	char po[] = "/tmp/pp-unit-stlat-out.XXXXXX", pe[] = "/tmp/pp-unit-stlat-err.XXXXXX";
 	int fo = mkstemp(po), fe = mkstemp(pe), so, se, rc, argc = 0;
@@ -133,7 +133,7 @@ static int run(int (*fn)(int, const char **), const char *const *argv, char **ou
 	se = dup(2);
 	dup2(fo, 1);
 	dup2(fe, 2);
-	rc = fn(argc, (const char **)argv);
+	rc = fn(argc, (const char **)argv, &(struct ana_cmd_ctx){ 0 });
 	fflush(stdout);
 	fflush(stderr);
 	dup2(so, 1);

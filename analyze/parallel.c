@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-parallel.c - `pp-analyze -j N FILE ANALYZER ...`: one capture replayed by
- * N threads.
+ * parallel.c - the parallel replay engine: one capture replayed by N threads
+ * (`pp-analyze -j N FILE ANALYZER ...`).
  *
  * The capture is cut into parts (parts.c); each part gets its own session
  * (reader, event types, tasks, user symbols) and its own analyzer instances,
@@ -15,10 +15,10 @@
  * time (libtraceevent's format parser is not reentrant): the workers' first
  * ones on the main thread, the others by the worker that takes them.  The
  * main thread then merges each analyzer's states in the order of the parts
- * with `pp-analyze report`'s code (ana_merge_open()): adjacent ranges of one
- * capture are joined by the analyzer's state_join, so intervals that cross a
- * cut come out as in one pass, and the report is printed by the analyzer's
- * own finish().
+ * with the code of the `pp-analyze report` command (ana_merge_open()): adjacent
+ * ranges of one capture are joined by the analyzer's state_join, so intervals
+ * that cross a cut come out as in one pass, and the analyzer's result is printed
+ * by its own finish().
  * Only instances that can be merged run so (ana_parallel_able()); anything
  * else is one pass, as without -j.
  */
@@ -140,7 +140,7 @@ const char *ana_parallel_able(struct pp_az *const *azs, size_t nr, uint64_t span
 			return "its state does not join what crosses a cut (no state_join)";
 		if (az->an->ops->flags & PP_AZ_STATE_MAY_REFUSE)
 			return "its state refuses some captures (a loss, samples) after the replay";
-		/* top's own 1 s: reports before the last one only when the range is that long */
+		/* top's own 1 s: prints before the last one only when the range is that long */
 		if (o->interval_ns && az->an->ops->interval && span_ns >= o->interval_ns)
 			return "-i prints as the replay goes";
 		if (o->exit_n)
@@ -393,7 +393,7 @@ static void add_stats(struct ppf_read_stats *sum, const struct ppf_read_stats *s
 	}
 }
 
-/* Analyzer @i's states of the parts, merged and reported (or written: --state-out). */
+/* Analyzer @i's states of the parts, merged and its result printed (or written: --state-out). */
 static int merge_one(const char *path, struct part_run *runs, size_t nparts, size_t i,
 		     struct pp_az *user)
 {
@@ -436,6 +436,129 @@ static unsigned first_parts(size_t nparts, unsigned jobs, struct worker *w)
 	return jobs;
 }
 
+/* What the parts and the scheduler hold, freed: their sessions, states, and the workers. */
+static void sched_release(struct part_sched *sc, struct worker *w)
+{
+	for (size_t k = 0; k < sc->nparts; k++)
+		part_close(&sc->runs[k], sc->nr);
+	free(sc->runs);
+	free(sc->claimed);
+	free(w);
+	ppf_checks_free(sc->checks);
+}
+
+/*
+ * The workers' first parts, opened here, as --state-out makes its instances, quietly:
+ * the one pass said what there is to say of them (warnings, -v notes) already, once.
+ * Return: 0, or the status of the first that could not be opened.
+ */
+static int open_first_parts(struct part_sched *sc, struct worker *w, unsigned nw)
+{
+	int status = 0;
+
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDERR_FILENO);
+	for (unsigned t = 0; t < nw && !status; t++) {
+		w[t].sc = sc;
+		w[t].id = t + 1;
+		sc->claimed[w[t].first] = true;
+		status = part_open(sc, w[t].first, &sc->runs[w[t].first]);
+	}
+	fflush(stderr);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDERR_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return status;
+}
+
+/* Start the @nw workers. Return: how many started (*@status 1 if one could not). */
+static unsigned start_workers(struct part_sched *sc, struct worker *w, unsigned nw, int *status)
+{
+	unsigned started = 0;
+
+	for (unsigned t = 0; t < nw && !*status; t++, started++) {
+		int e = pthread_create(&w[t].th, NULL, worker_main, &w[t]);
+		if (e) {
+			pp_err("cannot start a thread: %s", strerror(e));
+			*status = 1;
+			pthread_mutex_lock(&sc->claim_lock);
+			sc->failed = true;	/* the started ones take the parts left */
+			pthread_mutex_unlock(&sc->claim_lock);
+			break;
+		}
+	}
+	return started;
+}
+
+/* Wait for the @started workers; say with -v -v what each thread and part took. */
+static void join_workers(const struct part_sched *sc, struct worker *w, unsigned started)
+{
+	const struct part_run *runs = sc->runs;
+
+	for (unsigned t = 0; t < started; t++) {
+		pthread_join(w[t].th, NULL);
+		pp_debug(2, "thread %u: %zu parts, cpu %.3f s", w[t].id, w[t].nr_parts, w[t].cpu);
+	}
+	for (size_t k = 0; k < sc->nparts; k++) {
+		const struct ppf_read_stats *st = &runs[k].stats;
+
+		if (runs[k].t1 <= 0)
+			continue;
+		pp_debug(2, "part %zu: from offset %llu, on thread %u, %.3f s of %.3f s, cpu %.3f s",
+			 k + 1, (unsigned long long)sc->parts[k].from_off, runs[k].thread,
+			 runs[k].t1 - runs[k].t0, runs[k].t1 - runs[0].t0, runs[k].cpu);
+		if (k)
+			pp_debug(1, "-j %zu: part %zu: side band before it: %llu segments from "
+				 "digests (%llu bytes decompressed), %llu skimmed (%llu bytes "
+				 "decompressed)", sc->nparts, k + 1,
+				 (unsigned long long)st->digest_segments,
+				 (unsigned long long)st->digest_raw_bytes,
+				 (unsigned long long)st->skim_segments,
+				 (unsigned long long)st->skim_raw_bytes);
+	}
+}
+
+/* How the parts' replays ended: 0, or the exit status of the first that failed. */
+static int parts_status(const struct part_sched *sc)
+{
+	if (sc->failed) {
+		pp_err("reading '%s' in parts: part %zu of %zu could not be opened (-j 1 reads it "
+		       "in one pass)", sc->path, sc->failed_part + 1, sc->nparts);
+		return sc->failed_status;
+	}
+	for (size_t k = 0; k < sc->nparts; k++) {
+		if (sc->runs[k].rc)
+			return ana_replay_status(sc->runs[k].rc);
+		if (sc->runs[k].exit_status)
+			return sc->runs[k].exit_status;
+	}
+	return 0;
+}
+
+/*
+ * The parts' damage as one reader's in @stats, and each analyzer's states merged and its
+ * result printed, in the order of the command line, as after one pass.
+ * Return: the exit status.
+ */
+static int merge_parts(struct part_sched *sc, struct ana_session *main_s,
+		       struct ppf_read_stats *stats)
+{
+	int status = 0;
+
+	for (size_t k = 0; k < sc->nparts; k++)
+		add_stats(stats, &sc->runs[k].stats, k + 1 == sc->nparts);
+	for (size_t i = 0; i < sc->nr && !status; i++) {
+		ana_out_close(&main_s->azs[i]->out);	/* the merge's instance opens -o itself */
+		status = merge_one(sc->path, sc->runs, sc->nparts, i, main_s->azs[i]);
+	}
+	return status;
+}
+
 static int run(struct ana_session *main_s, struct ppf_record *first, int have_first,
 	       unsigned jobs, const struct ana_part *parts, size_t nparts,
 	       const struct ppf_index_entry *segs, size_t nsegs, const int *argc,
@@ -460,10 +583,8 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 		.checks = ppf_checks_new(segs, nsegs),	/* NULL: each reader checks alone */
 	};
 	struct worker *w = pp_xcalloc(jobs, sizeof(*w));
-	struct part_run *runs = sc.runs;
-	size_t nr = sc.nr;
-	unsigned nw = first_parts(nparts, jobs, w), started = 0;
-	int status = 0;
+	unsigned nw = first_parts(nparts, jobs, w), started;
+	int status;
 
 	memset(stats, 0, sizeof(*stats));
 	/*
@@ -471,50 +592,26 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	 * and all (cmd-analyze.c's set_range(): ppf_reader_seek_time(), unless it makes a
 	 * state); so do the parts, to know at its start what the one pass knows there.
 	 */
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < sc.nr; i++)
 		if (ana_state_recording(main_s->azs[i]))
 			sc.seek_ns = 0;
 	/* the kernel symbols the one pass read: one table for every part */
 	ana_session_finalize_syms(main_s);
 	pp_symtab_ksyms_lend(main_s->syms);
 	/*
-	 * The workers' first parts are opened here, as --state-out makes its instances,
-	 * quietly: the one pass said what there is to say of them (warnings, -v notes)
-	 * already, once.  An analyzer that refuses to make a state with its options (a
-	 * listing of its own, multi-trace's trigger, nested-trace's call tree) is left to the
-	 * one pass.
+	 * An analyzer that refuses to make a state with its options (a listing of its own,
+	 * multi-trace's trigger, nested-trace's call tree) is left to the one pass.
 	 */
-	fflush(stderr);
-	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (saved >= 0 && null >= 0)
-		dup2(null, STDERR_FILENO);
-	for (unsigned t = 0; t < nw && !status; t++) {
-		w[t].sc = &sc;
-		w[t].id = t + 1;
-		sc.claimed[w[t].first] = true;
-		status = part_open(&sc, w[t].first, &runs[w[t].first]);
-	}
-	fflush(stderr);
-	if (saved >= 0 && null >= 0)
-		dup2(saved, STDERR_FILENO);
-	if (saved >= 0)
-		close(saved);
-	if (null >= 0)
-		close(null);
+	status = open_first_parts(&sc, w, nw);
 	if (status) {
 		pp_debug(1, "-j: one thread: %s refuses a state with these options (its listings "
-			 "are one pass's)", nr == 1 ? main_s->azs[0]->name : "an analyzer");
-		for (size_t k = 0; k < nparts; k++)
-			part_close(&runs[k], nr);
-		free(runs);
-		free(sc.claimed);
-		free(w);
-		ppf_checks_free(sc.checks);
+			 "are one pass's)", sc.nr == 1 ? main_s->azs[0]->name : "an analyzer");
+		sched_release(&sc, w);
 		return -1;
 	}
 	/*
 	 * The count engine bins events on one grid for the capture (ana_grid_origin_ns()):
-	 * from the --time start a report counts from, or from the capture's first time,
+	 * from the --time start a result counts from, or from the capture's first time,
 	 * which only the first part would see (the others, and with --time all, start
 	 * later).  The one pass's reader is where that time is, unless it went to --time.
 	 */
@@ -525,62 +622,13 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	/* the one pass's reader makes way for the parts' (its symbols are theirs) */
 	ppf_reader_close(main_s->r);
 	main_s->r = NULL;
-	for (unsigned t = 0; t < nw && !status; t++, started++) {
-		int e = pthread_create(&w[t].th, NULL, worker_main, &w[t]);
-		if (e) {
-			pp_err("cannot start a thread: %s", strerror(e));
-			status = 1;
-			pthread_mutex_lock(&sc.claim_lock);
-			sc.failed = true;	/* the started ones take the parts left */
-			pthread_mutex_unlock(&sc.claim_lock);
-			break;
-		}
-	}
-	for (unsigned t = 0; t < started; t++) {
-		pthread_join(w[t].th, NULL);
-		pp_debug(2, "thread %u: %zu parts, cpu %.3f s", w[t].id, w[t].nr_parts, w[t].cpu);
-	}
-	for (size_t k = 0; k < nparts; k++) {
-		const struct ppf_read_stats *st = &runs[k].stats;
-
-		if (runs[k].t1 <= 0)
-			continue;
-		pp_debug(2, "part %zu: from offset %llu, on thread %u, %.3f s of %.3f s, cpu %.3f s",
-			 k + 1, (unsigned long long)parts[k].from_off, runs[k].thread,
-			 runs[k].t1 - runs[k].t0, runs[k].t1 - runs[0].t0, runs[k].cpu);
-		if (k)
-			pp_debug(1, "-j %zu: part %zu: side band before it: %llu segments from "
-				 "digests (%llu bytes decompressed), %llu skimmed (%llu bytes "
-				 "decompressed)", nparts, k + 1, (unsigned long long)st->digest_segments,
-				 (unsigned long long)st->digest_raw_bytes,
-				 (unsigned long long)st->skim_segments,
-				 (unsigned long long)st->skim_raw_bytes);
-	}
-	if (!status && sc.failed) {
-		pp_err("reading '%s' in parts: part %zu of %zu could not be opened (-j 1 reads it "
-		       "in one pass)", sc.path, sc.failed_part + 1, nparts);
-		status = sc.failed_status;
-	}
-	for (size_t k = 0; k < nparts && !status; k++) {
-		if (runs[k].rc)
-			status = ana_replay_status(runs[k].rc);
-		if (!status)
-			status = runs[k].exit_status;
-	}
+	started = start_workers(&sc, w, nw, &status);
+	join_workers(&sc, w, started);
 	if (!status)
-		for (size_t k = 0; k < nparts; k++)
-			add_stats(stats, &runs[k].stats, k + 1 == nparts);
-	/* each analyzer's report in the order of the command line, as after one pass */
-	for (size_t i = 0; i < nr && !status; i++) {
-		ana_out_close(&main_s->azs[i]->out);	/* the merge's instance opens -o itself */
-		status = merge_one(sc.path, runs, nparts, i, main_s->azs[i]);
-	}
-	for (size_t k = 0; k < nparts; k++)
-		part_close(&runs[k], nr);
-	free(runs);
-	free(sc.claimed);
-	free(w);
-	ppf_checks_free(sc.checks);
+		status = parts_status(&sc);
+	if (!status)
+		status = merge_parts(&sc, main_s, stats);
+	sched_release(&sc, w);
 	return status;
 }
 
