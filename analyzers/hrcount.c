@@ -21,8 +21,5 @@ const struct pp_analyzer_ops az_hrcount_ops = {
 		    "  pp-record --for 'hrcount -e sched:sched_switch --period 10ms' -a --duration 10\n"
 		    "  pp-analyze pp.capture hrcount -e sched:sched_switch -i 500 --period 20ms\n"
 		    "  pp-analyze pp.capture hrcount -e sched:sched_switch --period 1ms   # a recorded event stream, binned\n",
-	.help_attrs = "alias=./",
-	.flags = PP_AZ_NEED_EVENTS | PP_AZ_COUNTERS,
-	.init = ana_cnt_hist_init,
-	ANA_CNT_HOOKS(ana_cnt_hist),
+	ANA_CNT_HIST_OPS,
 };

@@ -39,8 +39,5 @@ const struct pp_analyzer_ops az_hwstat_ops = {
 		    "  pp hwstat -C 0-3 -i 1000\n"
 		    "  pp-record --for 'hwstat -i 500' -a --duration 10 -o hw.pp\n"
 		    "  pp-analyze hw.pp hwstat -i 2000 --format json\n",
-	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS,
-	.builtin_events = hwstat_events,
-	.init = hwstat_init,
-	ANA_CNT_HOOKS(ana_hwtab),
+	ANA_HWTAB_OPS(hwstat_events, hwstat_init),
 };

@@ -44,8 +44,5 @@ const struct pp_analyzer_ops az_llcstat_ops = {
 		    "  pp llcstat -C 0-3 -i 1000\n"
 		    "  pp-record --for llcstat -a --duration 10 -o llc.pp\n"
 		    "  pp-analyze llc.pp llcstat --format csv\n",
-	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS,
-	.builtin_events = llcstat_events,
-	.init = llcstat_init,
-	ANA_CNT_HOOKS(ana_hwtab),
+	ANA_HWTAB_OPS(llcstat_events, llcstat_init),
 };

@@ -15,11 +15,7 @@
 static int multi_trace_init(struct pp_az *az)
 {
 	const struct multi_trace_opts *o = az->opts;
-	struct ana_te_config cfg = {
-		.impl = ANA_TE_DELAY,
-		.impl_name = o->impl,
-		.cycle = o->cycle,
-	};
+	struct ana_te_config cfg = { .impl = ANA_TE_DELAY, .impl_name = o->impl, .cycle = o->cycle };
 
 	return ana_te_az_init(az, &cfg);
 }

@@ -17,11 +17,7 @@
 static int nested_trace_init(struct pp_az *az)
 {
 	const struct nested_trace_opts *o = az->opts;
-	struct ana_te_config cfg = {
-		.impl = ANA_TE_CALL_DELAY,
-		.impl_name = o->impl,
-		.nested = true,
-	};
+	struct ana_te_config cfg = { .impl = ANA_TE_CALL_DELAY, .impl_name = o->impl, .nested = true };
 
 	return ana_te_az_init(az, &cfg);
 }

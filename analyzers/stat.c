@@ -18,8 +18,5 @@ const struct pp_analyzer_ops az_stat_ops = {
 		    "  pp stat -e 'sched:sched_switch,sched:sched_wakeup//alias=wakeup/' -i 1000 --perins\n"
 		    "  pp stat -e raw_syscalls:sys_enter -p 1234 -i 1000 --period 200ms --perins\n"
 		    "  pp-record --for 'stat -e page-faults,context-switches --period 100ms' -a --duration 10\n",
-	.help_attrs = "alias=./",
-	.flags = PP_AZ_NEED_EVENTS | PP_AZ_COUNTERS,
-	.init = ana_cnt_hist_init,
-	ANA_CNT_HOOKS(ana_cnt_hist),
+	ANA_CNT_HIST_OPS,
 };

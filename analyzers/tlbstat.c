@@ -45,8 +45,5 @@ const struct pp_analyzer_ops az_tlbstat_ops = {
 		    "  pp tlbstat -C 0-3 -i 1000\n"
 		    "  pp-record --for 'tlbstat -C 0-3' --duration 10 -o tlb.pp\n"
 		    "  pp-analyze tlb.pp tlbstat -i 5000\n",
-	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS,
-	.builtin_events = tlbstat_events,
-	.init = tlbstat_init,
-	ANA_CNT_HOOKS(ana_hwtab),
+	ANA_HWTAB_OPS(tlbstat_events, tlbstat_init),
 };

@@ -251,4 +251,18 @@ void ana_hwtab_release(struct pp_az *az);
 	.release = kind##_release,					\
 	ANA_CNT_STATE_HOOKS
 
+/* All of hrcount's and stat's pp_analyzer_ops but their texts (and plans). */
+#define ANA_CNT_HIST_OPS						\
+	.help_attrs = "alias=./",					\
+	.flags = PP_AZ_NEED_EVENTS | PP_AZ_COUNTERS,			\
+	.init = ana_cnt_hist_init,					\
+	ANA_CNT_HOOKS(ana_cnt_hist)
+
+/* All of a table analyzer's pp_analyzer_ops but its texts: its @evs and @init_fn. */
+#define ANA_HWTAB_OPS(evs, init_fn)					\
+	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS,			\
+	.builtin_events = evs,						\
+	.init = init_fn,						\
+	ANA_CNT_HOOKS(ana_hwtab)
+
 #endif
