@@ -162,7 +162,7 @@ void ana_cnt_print_hist(struct pp_az *az, struct ana_cnt *c, struct ana_cnt_name
 /*
  * Ready-made hooks of hrcount and stat (hist-az.c): every -e event counted per
  * slot, perf-prof's report each round.  Their options are struct pp_count_opts
- * (common/plan.h); ANA_CNT_HOOKS(ana_cnt_hist) wires all of them.
+ * (common/plan.h); ANA_CNT_HIST_OPS wires all of them.
  */
 struct ana_cnt_hist {			/* their az->priv; the fields are hist-az.c's */
 	struct ana_cnt *c;
@@ -221,8 +221,8 @@ struct ana_hwtab {			/* a table analyzer's az->priv; the fields are hwtab.c's */
 
 /*
  * Ready-made hooks of the table analyzers: ana_hwtab_init() from the analyzer's
- * init with its table (@ops must outlive the analyzer); ANA_CNT_HOOKS(ana_hwtab)
- * wires the others.
+ * init with its table (@ops must outlive the analyzer); ANA_HWTAB_OPS() wires
+ * it and the others.
  */
 int ana_hwtab_init(struct pp_az *az, const struct ana_hwtab_ops *ops);
 void ana_hwtab_event(struct pp_az *az, const struct pp_event *ev);

@@ -192,6 +192,8 @@ int ana_hwtab_init(struct pp_az *az, const struct ana_hwtab_ops *ops)
 	h->ops = ops;
 	while (ops->events[h->nr_events])
 		h->nr_events++;
+	for (size_t i = 0; i < ops->nr_cols; i++)
+		PP_BUG_ON(ops->cols[i].a >= h->nr_events || ops->cols[i].b >= h->nr_events);
 	h->d = pp_xcalloc(h->nr_events, sizeof(*h->d));
 	h->c = ana_cnt_new(az, &o);
 	return h->c ? 0 : PP_EUSAGE;
