@@ -231,7 +231,6 @@ struct pp_analyzer_ops {
 	/*
 	 * Built-in events: with PP_AZ_NO_EVENTS the analyzer names here the
 	 * selectors it needs (NULL-terminated), e.g. { "sched:sched_switch", NULL };
-
 	 * set_events() may compute them from the options instead.
 	 */
 	const char *const *builtin_events;
@@ -292,21 +291,32 @@ struct pp_az {
 	const char *name;		/* an->name */
 	const struct pp_plan_ops *plan;	/* an->plan */
 	/*
-	 * an->ops with a no-op in each optional dispatch hook left NULL (lost,
-	 * task_exit, sideband, mmap, interval, release), so the replay calls
-	 * them unchecked; points at @hooks (ana_az_bind()).
+	 * an->ops with a no-op in each optional hook left NULL (lost, task_exit,
+	 * sideband, mmap, interval, release, flush, print_stat, state_write,
+	 * state_read, state_join), so that they are called unchecked; points
+	 * at @hooks (ana_az_bind(), analyze/hooks.c).
 	 */
 	const struct pp_analyzer_ops *ops;
 	struct pp_analyzer_ops hooks;
 	/*
 	 * The engine instance this analyzer runs on, set by the engine's
-	 * constructor (ana_te_new() of analyze/latency/): the engine's ready-made
+	 * constructor (ana_te_new(), ana_cnt_new(), ...): the engine's ready-made
 	 * callbacks find it here, whatever the analyzer's private struct holds.
 	 */
 	void *engine;
 	struct ana_session *s;
 	struct pp_common_opts opt;		/* the common options as given to this instance */
-	void *priv;			/* ops->priv_size bytes, zeroed */
+	/*
+	 * The analyzer's state: ops->priv_size bytes, zeroed before init(), freed
+	 * after release().  priv_size is sizeof the analyzer's struct and one
+	 * typed accessor reads it, e.g.
+	 *	static struct sl_priv *sl(struct pp_az *az) { return az->priv; }
+	 * release() frees what the struct owns, not the struct (it may follow a
+	 * failed init(): every field zero).  Ready-made hooks that keep state of
+	 * their own (count.h's ana_hwtab, mem.h's ana_ldlat) declare its struct
+	 * in their engine's header for the analyzer's priv_size.
+	 */
+	void *priv;
 	void *opts;			/* plan->opts_size bytes: the analyzer's own options, parsed */
 	const char **args;		/* positional arguments left after options */
 	int nr_args;

@@ -12,14 +12,6 @@
  */
 #include "analyze/analyzer.h"
 #include "analyze/count/count.h"
-#include "analyzers/hrcount.h"
-
-static int hrcount_init(struct pp_az *az)
-{
-	const struct hrcount_opts *o = az->opts;
-
-	return ana_cnt_hist_init(az, o->packed);
-}
 
 const struct pp_analyzer_ops az_hrcount_ops = {
 	.summary = "high-resolution periodic counts of events per --period slot (counted by a cpu-clock leader)",
@@ -29,15 +21,5 @@ const struct pp_analyzer_ops az_hrcount_ops = {
 		    "  pp-record --for 'hrcount -e sched:sched_switch --period 10ms' -a --duration 10\n"
 		    "  pp-analyze pp.capture hrcount -e sched:sched_switch -i 500 --period 20ms\n"
 		    "  pp-analyze pp.capture hrcount -e sched:sched_switch --period 1ms   # a recorded event stream, binned\n",
-	.help_attrs = "alias=./",
-	.priv_size = sizeof(void *),
-	.flags = PP_AZ_NEED_EVENTS | PP_AZ_COUNTERS,
-	.init = hrcount_init,
-	.event = ana_cnt_hist_event,
-	.finish = ana_cnt_hist_finish,
-	.release = ana_cnt_hist_release,
-	.state_version = ANA_CNT_STATE_VERSION,
-	.state_write = ana_cnt_az_state_write,
-	.state_read = ana_cnt_az_state_read,
-	.state_join = ana_cnt_az_state_join,
+	ANA_CNT_HIST_OPS,
 };

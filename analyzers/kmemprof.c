@@ -11,20 +11,12 @@
 #include "analyze/analyzer.h"
 #include "analyze/latency/latency.h"
 
-struct kmemprof_priv {
-	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
-};
-
 static int kmemprof_init(struct pp_az *az)
 {
-	struct kmemprof_priv *p = az->priv;
 	struct ana_te_config cfg = { .impl = ANA_TE_KMEMPROF };
-	int rc;
 
-	rc = ana_te_new(az, &cfg, &p->te);
-	return rc ? rc : ana_te_start(p->te);
+	return ana_te_az_init(az, &cfg);
 }
-
 
 const struct pp_analyzer_ops az_kmemprof_ops = {
 	.summary = "bytes and objects allocated and freed per call stack (alloc -e, free -e)",
@@ -36,16 +28,7 @@ const struct pp_analyzer_ops az_kmemprof_ops = {
 		"  pp-analyze pp.capture kmemprof -e 'kmem:mm_page_alloc//size=4096<<order/key=pfn/stack/' "
 		"-e 'kmem:mm_page_free//key=pfn/stack/'\n"
 		"  pp-record --for \"kmemprof -e kmem:kmalloc -e kmem:kfree\" --duration 5 -o km.capture\n",
-	.priv_size = sizeof(struct kmemprof_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = kmemprof_init,
-	.event = ana_te_az_event,
-	.lost = ana_te_az_lost,
-	.interval = ana_te_az_interval,
-	.finish = ana_te_az_finish,
-	.release = ana_te_az_release,
-	.state_version = 1,
-	.state_write = ana_te_az_state_write,
-	.state_read = ana_te_az_state_read,
-	.state_join = ana_te_az_state_join,
+	ANA_TE_HOOKS,
 };

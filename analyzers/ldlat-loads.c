@@ -23,7 +23,7 @@ const struct pp_analyzer_ops az_ldlat_loads_ops = {
 		    "  pp ldlat-loads -p 2347 --ldlat 10 --than 100 -i 1000\n"
 		    "  pp-record --for 'ldlat-loads --ldlat 30 -T 100' -a --duration 5 -o ld.pp\n"
 		    "  pp-analyze ld.pp ldlat-loads --perins --format json\n",
-	.priv_size = sizeof(void *),
+	.priv_size = sizeof(struct ana_ldlat),
 	.flags = PP_AZ_NO_EVENTS,
 	.builtin_events = ldlat_loads_events,
 	.init = ana_ldlat_init,

@@ -19,7 +19,7 @@ const struct pp_analyzer_ops az_ldlat_stores_ops = {
 		    "  pp ldlat-stores -p 2347 -v -i 1000\n"
 		    "  pp-record --for 'ldlat-stores -T 100' -a --duration 5 -o st.pp\n"
 		    "  pp-analyze st.pp ldlat-stores --perins\n",
-	.priv_size = sizeof(void *),
+	.priv_size = sizeof(struct ana_ldlat),
 	.flags = PP_AZ_NO_EVENTS,
 	.builtin_events = ldlat_stores_events,
 	.init = ana_ldlat_init,

@@ -6,28 +6,14 @@
  * perf-prof reads AMD's amd_l3 uncore PMU instead (with the miss latency);
  * pp opens the generic events there too (docs/analyzers/llcstat.md).
  */
-#include <stdio.h>
-
-#include "common/err.h"
 #include "common/plan.h"
+
+static const char *const llcstat_counters[] = { "cache-references", "cache-misses", NULL };
 
 static int llcstat_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz)
 {
-	const struct pp_common_opts *c = a->common;
-
-	if (c->pids || c->tids) {
-		snprintf(err, errsz, "llcstat can only be bound to CPU: use -C, not -p/-t");
-		return PP_EUSAGE;
-	}
-	if (c->events.nr) {
-		snprintf(err, errsz, "llcstat counts the LLC references and misses: it takes no -e");
-		return PP_EUSAGE;
-	}
-	p->count_period = c->interval_ns ? c->interval_ns : 1000000000ull;
-	pp_plan_add_counter(p, "cache-references");
-	pp_plan_add_counter(p, "cache-misses");
-	p->all_cpus = true;
-	return 0;
+	return pp_plan_cpu_counters(p, "llcstat", "the LLC references and misses",
+				    llcstat_counters, a->common, err, errsz);
 }
 
 const struct pp_plan_ops azp_llcstat_plan = {

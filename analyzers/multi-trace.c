@@ -12,25 +12,13 @@
 #include "analyze/latency/latency.h"
 #include "analyzers/multi-trace.h"
 
-struct multi_trace_priv {
-	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
-};
-
 static int multi_trace_init(struct pp_az *az)
 {
 	const struct multi_trace_opts *o = az->opts;
-	struct multi_trace_priv *p = az->priv;
-	struct ana_te_config cfg = {
-		.impl = ANA_TE_DELAY,
-		.impl_name = o->impl,
-		.cycle = o->cycle,
-	};
-	int rc;
+	struct ana_te_config cfg = { .impl = ANA_TE_DELAY, .impl_name = o->impl, .cycle = o->cycle };
 
-	rc = ana_te_new(az, &cfg, &p->te);
-	return rc ? rc : ana_te_start(p->te);
+	return ana_te_az_init(az, &cfg);
 }
-
 
 const struct pp_analyzer_ops az_multi_trace_ops = {
 	.summary = "latency between related events of successive -e positions (delay, pair ...)",
@@ -46,16 +34,7 @@ const struct pp_analyzer_ops az_multi_trace_ops = {
 		"      -e 'sched:sched_switch//key=next_pid/' -k pid --than 20ms --detail=samecpu\n"
 		"  pp-analyze pp.capture multi-trace -e 'sched:sched_switch//role=(next_pid?1:0)|(prev_pid?2:0)/' --cycle\n"
 		"  pp-analyze pp.capture multi-trace -e 'kmem:kmalloc//key=ptr/' -e 'kmem:kfree//key=ptr/' --impl pair\n",
-	.priv_size = sizeof(struct multi_trace_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = multi_trace_init,
-	.event = ana_te_az_event,
-	.lost = ana_te_az_lost,
-	.interval = ana_te_az_interval,
-	.finish = ana_te_az_finish,
-	.release = ana_te_az_release,
-	.state_version = 1,
-	.state_write = ana_te_az_state_write,
-	.state_read = ana_te_az_state_read,
-	.state_join = ana_te_az_state_join,
+	ANA_TE_HOOKS,
 };

@@ -14,25 +14,13 @@
 #include "analyze/latency/latency.h"
 #include "analyzers/nested-trace.h"
 
-struct nested_trace_priv {
-	struct ana_te *te;	/* also az->engine, for the ready-made callbacks */
-};
-
 static int nested_trace_init(struct pp_az *az)
 {
 	const struct nested_trace_opts *o = az->opts;
-	struct nested_trace_priv *p = az->priv;
-	struct ana_te_config cfg = {
-		.impl = ANA_TE_CALL_DELAY,
-		.impl_name = o->impl,
-		.nested = true,
-	};
-	int rc;
+	struct ana_te_config cfg = { .impl = ANA_TE_CALL_DELAY, .impl_name = o->impl, .nested = true };
 
-	rc = ana_te_new(az, &cfg, &p->te);
-	return rc ? rc : ana_te_start(p->te);
+	return ana_te_az_init(az, &cfg);
 }
-
 
 const struct pp_analyzer_ops az_nested_trace_ops = {
 	.summary = "nested entry/exit events (-e f,f_ret): function times and call tree",
@@ -45,16 +33,7 @@ const struct pp_analyzer_ops az_nested_trace_ops = {
 		"-e timer:timer_expire_entry,timer:timer_expire_exit --impl call-delay\n"
 		"  pp-analyze pp.capture nested-trace -e irq:irq_handler_entry,irq:irq_handler_exit "
 		"-e irq:softirq_entry,irq:softirq_exit --impl call\n",
-	.priv_size = sizeof(struct nested_trace_priv),
 	.flags = PP_AZ_NEED_EVENTS,
 	.init = nested_trace_init,
-	.event = ana_te_az_event,
-	.lost = ana_te_az_lost,
-	.interval = ana_te_az_interval,
-	.finish = ana_te_az_finish,
-	.release = ana_te_az_release,
-	.state_version = 1,
-	.state_write = ana_te_az_state_write,
-	.state_read = ana_te_az_state_read,
-	.state_join = ana_te_az_state_join,
+	ANA_TE_HOOKS,
 };

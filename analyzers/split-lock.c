@@ -61,7 +61,7 @@ static const char *const sl_names[] = { "r10f4", "r125" };
 
 static struct sl_priv *sl(struct pp_az *az)
 {
-	return *(struct sl_priv **)az->priv;
+	return az->priv;
 }
 
 /* The split-lock event of the capture's CPU: Intel's, else AMD's. */
@@ -288,10 +288,9 @@ static void sl_round(struct pp_az *az, struct ana_cnt *c, uint64_t end_ns)
 
 static int sl_init(struct pp_az *az)
 {
-	struct sl_priv *p = pp_xcalloc(1, sizeof(*p));
+	struct sl_priv *p = sl(az);
 	struct ana_cnt_opts o = { az->opt.period_ns, az->opt.interval_ns, true, sl_round };
 
-	*(struct sl_priv **)az->priv = p;
 	p->c = ana_cnt_new(az, &o);
 	return p->c ? 0 : PP_EUSAGE;
 }
@@ -300,7 +299,7 @@ static int sl_finish(struct pp_az *az)
 {
 	struct sl_priv *p = sl(az);
 
-	if (!p || !p->c)
+	if (!p->c)
 		return 0;
 	ana_cnt_finish(p->c);
 	if (p->nr_pend)		/* sampled after the last reading: no counts to go with */
@@ -315,16 +314,13 @@ static void sl_release(struct pp_az *az)
 {
 	struct sl_priv *p = sl(az);
 
-	if (!p)
-		return;
 	for (size_t i = 0; i < p->nr_pend; i++)
 		free(p->pend[i].line);
 	free(p->pend);
 	ana_cnt_free(p->c);
 	pp_buf_release(&p->out);
 	pp_buf_release(&p->line);
-	free(p);
-	*(struct sl_priv **)az->priv = NULL;
+	*p = (struct sl_priv){ 0 };
 }
 
 static int sl_state_write(struct pp_az *az, struct pp_buf *out)
@@ -353,7 +349,7 @@ const struct pp_analyzer_ops az_split_lock_ops = {
 		    "  pp split-lock -T 1000 -i 1000 -G\n"
 		    "  pp-record --for 'split-lock -T 100 -g' -a --duration 10 -o sl.pp\n"
 		    "  pp-analyze sl.pp split-lock -g\n",
-	.priv_size = sizeof(void *),
+	.priv_size = sizeof(struct sl_priv),
 	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS | PP_AZ_STATE_MAY_REFUSE,
 	.set_events = sl_set_events,
 	.init = sl_init,

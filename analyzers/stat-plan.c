@@ -3,14 +3,7 @@
  * stat-plan.c - what stat records: its -e events counted per CPU (or per
  * thread with -p/-t), each fd read by pp-record every --period (default -i).
  */
-#include "analyzers/stat.h"
 #include "common/plan.h"
-
-static const struct pp_option stat_options[] = {
-	PP_OPT_BOOL(0, "packed", PP_AZOPT(struct stat_opts, packed),
-		    "perf-prof's packed layout (a terminal gets it when a round has <= 5 slots)"),
-	PP_OPT_END(),
-};
 
 static int stat_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err, size_t errsz)
 {
@@ -18,7 +11,7 @@ static int stat_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err,
 }
 
 const struct pp_plan_ops azp_stat_plan = {
-	.options = stat_options,
-	.opts_size = sizeof(struct stat_opts),
+	.options = pp_count_options,
+	.opts_size = sizeof(struct pp_count_opts),
 	.plan = stat_plan,
 };

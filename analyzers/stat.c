@@ -10,14 +10,6 @@
  */
 #include "analyze/analyzer.h"
 #include "analyze/count/count.h"
-#include "analyzers/stat.h"
-
-static int stat_init(struct pp_az *az)
-{
-	const struct stat_opts *o = az->opts;
-
-	return ana_cnt_hist_init(az, o->packed);
-}
 
 const struct pp_analyzer_ops az_stat_ops = {
 	.summary = "periodic counts of events per CPU or thread (counters read every --period)",
@@ -26,15 +18,5 @@ const struct pp_analyzer_ops az_stat_ops = {
 		    "  pp stat -e 'sched:sched_switch,sched:sched_wakeup//alias=wakeup/' -i 1000 --perins\n"
 		    "  pp stat -e raw_syscalls:sys_enter -p 1234 -i 1000 --period 200ms --perins\n"
 		    "  pp-record --for 'stat -e page-faults,context-switches --period 100ms' -a --duration 10\n",
-	.help_attrs = "alias=./",
-	.priv_size = sizeof(void *),
-	.flags = PP_AZ_NEED_EVENTS | PP_AZ_COUNTERS,
-	.init = stat_init,
-	.event = ana_cnt_hist_event,
-	.finish = ana_cnt_hist_finish,
-	.release = ana_cnt_hist_release,
-	.state_version = ANA_CNT_STATE_VERSION,
-	.state_write = ana_cnt_az_state_write,
-	.state_read = ana_cnt_az_state_read,
-	.state_join = ana_cnt_az_state_join,
+	ANA_CNT_HIST_OPS,
 };

@@ -194,6 +194,31 @@ int pp_plan_count_events(struct pp_plan *p, const char *name, const struct pp_co
 	return 0;
 }
 
+const struct pp_option pp_count_options[] = {
+	PP_OPT_BOOL(0, "packed", PP_AZOPT(struct pp_count_opts, packed),
+		    "perf-prof's packed layout (a terminal gets it when a round has <= 5 slots)"),
+	PP_OPT_END(),
+};
+
+int pp_plan_cpu_counters(struct pp_plan *p, const char *name, const char *what,
+			 const char *const *counters, const struct pp_common_opts *c, char *err,
+			 size_t errsz)
+{
+	if (c->pids || c->tids) {
+		snprintf(err, errsz, "%s can only be bound to CPU: use -C, not -p/-t", name);
+		return PP_EUSAGE;
+	}
+	if (c->events.nr) {
+		snprintf(err, errsz, "%s counts %s: it takes no -e", name, what);
+		return PP_EUSAGE;
+	}
+	p->count_period = c->interval_ns ? c->interval_ns : 1000000000ull;
+	for (; *counters; counters++)
+		pp_plan_add_counter(p, *counters);
+	p->all_cpus = true;
+	return 0;
+}
+
 void pp_plan_add_eventf(struct pp_plan *p, const char *fmt, ...)
 {
 	va_list ap;

@@ -177,9 +177,10 @@ extern const struct pp_plan_ops pp_plan_none;
 #define PP_PLAN_REF_none(n) (&pp_plan_none)
 
 /*
- * What an analyzer's results can become (the CAPS column of analyzers.def).
- * Declared now so that mergeable state and parallel replay know which
- * analyzers to expect; the registry checks the combinations.
+ * What an analyzer's results can become (the CAPS column of analyzers.def):
+ * an aggregate whose state merges (its state hooks), or a stream in time
+ * order, which --state-out refuses without state hooks and the progress line
+ * keeps off its terminal; the registry checks the combinations.
  */
 enum pp_az_caps {
 	PP_AZC_MERGE = 1 << 0,	/* an aggregate: its state can be merged with another's */
@@ -200,6 +201,20 @@ void pp_plan_add_counter(struct pp_plan *p, const char *selector);
  */
 int pp_plan_count_events(struct pp_plan *p, const char *name, const struct pp_common_opts *c,
 			 bool leader, char *err, size_t errsz);
+/* The options of a counting analyzer (hrcount, stat): pp_count_options fills them. */
+struct pp_count_opts {
+	bool packed;			/* perf-prof's packed layout off a terminal too */
+};
+extern const struct pp_option pp_count_options[];
+/**
+ * pp_plan_cpu_counters() - the plan of a hardware-counter table (hwstat, llcstat,
+ * tlbstat): @counters (NULL-terminated) counted on every CPU, read every -i (else 1 s)
+ * @what: what it counts, for the message that refuses -e
+ * Return: 0, or PP_EUSAGE with a message naming @name in @err (-p/-t or -e given).
+ */
+int pp_plan_cpu_counters(struct pp_plan *p, const char *name, const char *what,
+			 const char *const *counters, const struct pp_common_opts *c, char *err,
+			 size_t errsz);
 /** pp_plan_release() - free what the plan owns. */
 void pp_plan_release(struct pp_plan *p);
 

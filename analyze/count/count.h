@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "analyze/analyzer.h"
+#include "common/buf.h"
 
 /* One (instance, event) row: its slots in the current round. */
 struct ana_cnt_row {
@@ -159,10 +160,15 @@ void ana_cnt_print_hist(struct pp_az *az, struct ana_cnt *c, struct ana_cnt_name
 			uint64_t end_ns);
 
 /*
- * Ready-made hooks of hrcount and stat: every -e event counted per slot,
- * perf-prof's report each round.  ana_cnt_hist_init() from the analyzer's init.
+ * Ready-made hooks of hrcount and stat (hist-az.c): every -e event counted per
+ * slot, perf-prof's report each round.  Their options are struct pp_count_opts
+ * (common/plan.h); ANA_CNT_HIST_OPS wires all of them.
  */
-int ana_cnt_hist_init(struct pp_az *az, bool packed);
+struct ana_cnt_hist {			/* their az->priv; the fields are hist-az.c's */
+	struct ana_cnt *c;
+	struct ana_cnt_names names;
+};
+int ana_cnt_hist_init(struct pp_az *az);
 void ana_cnt_hist_event(struct pp_az *az, const struct pp_event *ev);
 int ana_cnt_hist_finish(struct pp_az *az);
 void ana_cnt_hist_release(struct pp_az *az);
@@ -173,42 +179,90 @@ void ana_cnt_hist_release(struct pp_az *az);
  * each round, made from the counts of the analyzer's built-in events (by -e
  * position, readings only) and the RUN% of the first - the counter perf-prof
  * leads its group with - in perf-prof's text layout, as JSON lines or as CSV.
+ * An analyzer describes its columns; hwtab.c computes and prints them.
  */
 
-/* The counts of one CPU (or thread) in one round. */
-struct ana_hwtab_counts {
-	uint32_t ins;
-	bool thread;			/* @ins is a thread (counters read per thread) */
-	const uint64_t *d;		/* d[i]: the count of built-in event i */
-	double run_pct;			/* time_running / time_enabled of event 0 in % (0: never enabled) */
+/* What a column shows, from the counts a and b of built-in events @a and @b. */
+enum ana_hwtab_kind {
+	ANA_HWTAB_COUNT,		/* a */
+	ANA_HWTAB_RATIO,		/* a / b (0 when b is 0), "%.2f" */
+	ANA_HWTAB_HIT,			/* (a - b) * 100 / a, 0 unless b < a: accesses, misses; "%.2f%%" */
+	ANA_HWTAB_RUN,			/* time_running / time_enabled of event 0 in %, "%.2f%%" */
+	ANA_HWTAB_TEXT,			/* @text, in the text layout only */
 };
 
-/* One value of a row for JSON and CSV: an integer, or a real printed with 2 decimals. */
-struct ana_hwtab_val {
-	const char *key;
-	bool real;
-	uint64_t u;
-	double f;
+struct ana_hwtab_col {
+	const char *sep;		/* the text before it, in the head and each row */
+	const char *head;		/* its head, right-aligned to @width */
+	int width;			/* of its text column ("%" included) */
+	enum ana_hwtab_kind kind;
+	unsigned a, b;			/* built-in events, by -e position */
+	const char *key;		/* its JSON and CSV name (NULL: text only) */
+	const char *text;		/* ANA_HWTAB_TEXT: the value, as is */
 };
-
-#define ANA_HWTAB_MAX_VALS 8
 
 struct ana_hwtab_ops {
-	unsigned nr_events;		/* the built-in events, in -e position order */
-	/* the text header after "[CPU]", with its newline */
-	void (*head)(struct pp_buf *text);
-	/* @c's text after "[NNN]" (with its newline) into @text, its values into @v. Return: how many */
-	size_t (*row)(const struct ana_hwtab_counts *c, struct pp_buf *text, struct ana_hwtab_val *v);
+	const char *const *events;	/* the built-in events (NULL-terminated), in -e order */
+	const char *head_lead;		/* text before the head's first column ("[CPU]" before it) */
+	const char *row_lead;		/* text before a row's first column ("[NNN]" before it) */
+	const struct ana_hwtab_col *cols;
+	size_t nr_cols;
+};
+
+struct ana_hwtab {			/* a table analyzer's az->priv; the fields are hwtab.c's */
+	const struct ana_hwtab_ops *ops;
+	struct ana_cnt *c;
+	unsigned nr_events;
+	uint64_t *d;			/* nr_events counts of one row */
+	uint64_t nr_readings;
+	bool csv_head;
+	struct pp_buf text;
 };
 
 /*
  * Ready-made hooks of the table analyzers: ana_hwtab_init() from the analyzer's
- * init with its table (@ops must outlive the analyzer), the other three as its
- * event, finish and release.  priv_size: sizeof(void *).
+ * init with its table (@ops must outlive the analyzer); ANA_HWTAB_OPS() wires
+ * it and the others.
  */
 int ana_hwtab_init(struct pp_az *az, const struct ana_hwtab_ops *ops);
 void ana_hwtab_event(struct pp_az *az, const struct pp_event *ev);
 int ana_hwtab_finish(struct pp_az *az);
 void ana_hwtab_release(struct pp_az *az);
+
+/*
+ * The state hooks of an analyzer on the engine, for its pp_analyzer_ops: the
+ * engine's rounds (keep.c), ANA_CNT_STATE_VERSION.
+ */
+#define ANA_CNT_STATE_HOOKS						\
+	.state_version = ANA_CNT_STATE_VERSION,				\
+	.state_write = ana_cnt_az_state_write,				\
+	.state_read = ana_cnt_az_state_read,				\
+	.state_join = ana_cnt_az_state_join
+
+/*
+ * The hooks of an analyzer made of ready-made @kind (ana_cnt_hist or ana_hwtab),
+ * for its pp_analyzer_ops: its priv (struct @kind), event, finish, release and
+ * ANA_CNT_STATE_HOOKS; the analyzer gives init.
+ */
+#define ANA_CNT_HOOKS(kind)						\
+	.priv_size = sizeof(struct kind),				\
+	.event = kind##_event,						\
+	.finish = kind##_finish,					\
+	.release = kind##_release,					\
+	ANA_CNT_STATE_HOOKS
+
+/* All of hrcount's and stat's pp_analyzer_ops but their texts (and plans). */
+#define ANA_CNT_HIST_OPS						\
+	.help_attrs = "alias=./",					\
+	.flags = PP_AZ_NEED_EVENTS | PP_AZ_COUNTERS,			\
+	.init = ana_cnt_hist_init,					\
+	ANA_CNT_HOOKS(ana_cnt_hist)
+
+/* All of a table analyzer's pp_analyzer_ops but its texts: its @evs and @init_fn. */
+#define ANA_HWTAB_OPS(evs, init_fn)					\
+	.flags = PP_AZ_NO_EVENTS | PP_AZ_COUNTERS,			\
+	.builtin_events = evs,						\
+	.init = init_fn,						\
+	ANA_CNT_HOOKS(ana_hwtab)
 
 #endif

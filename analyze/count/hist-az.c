@@ -12,14 +12,9 @@
 #include "common/err.h"
 #include "common/log.h"
 
-struct hist_state {
-	struct ana_cnt *c;
-	struct ana_cnt_names names;
-};
-
-static struct hist_state *state(struct pp_az *az)
+static struct ana_cnt_hist *state(struct pp_az *az)
 {
-	return *(struct hist_state **)az->priv;
+	return az->priv;
 }
 
 static void hist_round(struct pp_az *az, struct ana_cnt *c, uint64_t end_ns)
@@ -27,25 +22,25 @@ static void hist_round(struct pp_az *az, struct ana_cnt *c, uint64_t end_ns)
 	ana_cnt_print_hist(az, c, &state(az)->names, end_ns);
 }
 
-int ana_cnt_hist_init(struct pp_az *az, bool packed)
+int ana_cnt_hist_init(struct pp_az *az)
 {
-	struct hist_state *h = pp_xcalloc(1, sizeof(*h));
+	const struct pp_count_opts *co = az->opts;
+	struct ana_cnt_hist *h = state(az);
 	struct ana_cnt_opts o = { az->opt.period_ns, az->opt.interval_ns, az->opt.perins,
 				  hist_round };
 
-	*(struct hist_state **)az->priv = h;
 	h->c = ana_cnt_new(az, &o);
 	if (!h->c)
 		return PP_EUSAGE;
 	/* perf-prof packs a round of 5 slots or fewer onto a terminal */
 	ana_cnt_names_init(&h->names, az, ana_cnt_slots(h->c),
-			   packed || (az->out.format == ANA_FMT_TEXT && ana_out_tty(&az->out)));
+			   co->packed || (az->out.format == ANA_FMT_TEXT && ana_out_tty(&az->out)));
 	return 0;
 }
 
 void ana_cnt_hist_event(struct pp_az *az, const struct pp_event *ev)
 {
-	struct hist_state *h = state(az);
+	struct ana_cnt_hist *h = state(az);
 
 	/* a reading counts its period; a sample (a recorded event stream, binned) its period */
 	ana_cnt_feed(h->c, ev, ev->sel->index, ev->count ? ev->count->d_value : ev->period);
@@ -53,9 +48,9 @@ void ana_cnt_hist_event(struct pp_az *az, const struct pp_event *ev)
 
 int ana_cnt_hist_finish(struct pp_az *az)
 {
-	struct hist_state *h = state(az);
+	struct ana_cnt_hist *h = state(az);
 
-	if (!h || !h->c)
+	if (!h->c)
 		return 0;
 	ana_cnt_finish(h->c);
 	return 0;
@@ -63,12 +58,9 @@ int ana_cnt_hist_finish(struct pp_az *az)
 
 void ana_cnt_hist_release(struct pp_az *az)
 {
-	struct hist_state *h = state(az);
+	struct ana_cnt_hist *h = state(az);
 
-	if (!h)
-		return;
 	ana_cnt_free(h->c);
 	ana_cnt_names_release(&h->names);
-	free(h);
-	*(struct hist_state **)az->priv = NULL;
+	*h = (struct ana_cnt_hist){ 0 };
 }

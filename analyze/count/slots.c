@@ -90,7 +90,10 @@ void ana_cnt_free(struct ana_cnt *c)
 	free(c);
 }
 
-/* Rows are keyed by (thread?, instance, event): CPUs sort before threads. */
+/*
+ * The key of a row in c->idx: instance, thread?, event (below 2^31) packed in
+ * one word.  Not the report's order: row_cmp() sorts CPUs before threads.
+ */
 static uint64_t row_key(bool thread, uint32_t ins, uint32_t ev)
 {
 	return (uint64_t)ins << 32 | (uint64_t)thread << 31 | (ev & 0x7fffffff);

@@ -139,6 +139,16 @@ static void json_cell(struct pp_buf *b, const struct ana_dcell *cl)
 		pp_buf_add_json_str(b, cl->text);
 }
 
+/* The name of the next member of a JSON object, after a comma unless *@first. */
+static void json_member(struct pp_buf *b, bool *first, const char *name)
+{
+	if (!*first)
+		pp_buf_addch(b, ',');
+	*first = false;
+	pp_buf_add_json_str(b, name);
+	pp_buf_addch(b, ':');
+}
+
 /* "before":{...}, "after":{...} or "delta":{...} (@side 2) of the value columns. */
 static void json_values(struct pp_buf *b, const struct ana_dtdiff *t, const struct ana_drow *r,
 			int side)
@@ -151,11 +161,7 @@ static void json_values(struct pp_buf *b, const struct ana_dtdiff *t, const stru
 
 		if (!c->is_value)
 			continue;
-		if (!first)
-			pp_buf_addch(b, ',');
-		first = false;
-		pp_buf_add_json_str(b, c->name);
-		pp_buf_addch(b, ':');
+		json_member(b, &first, c->name);
 		if (side < 2)
 			json_cell(b, ana_dcell_of(t, r, c, side));
 		else
@@ -192,11 +198,7 @@ static void json_row(struct pp_buf *b, const struct ana_dtdiff *t, const struct 
 
 		if (!c->is_key)
 			continue;
-		if (!first)
-			pp_buf_addch(b, ',');
-		first = false;
-		pp_buf_add_json_str(b, c->name);
-		pp_buf_addch(b, ':');
+		json_member(b, &first, c->name);
 		json_cell(b, ana_dcell_of(t, r, c, r->row[0] != SIZE_MAX ? 0 : 1));
 	}
 	pp_buf_addf(b, "},\"status\":\"%s\",\"change\":", status_names[r->status]);

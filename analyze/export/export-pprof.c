@@ -112,17 +112,27 @@ static uint32_t str_idx(struct pprof_priv *p, const char *s)
 	return pp_intern_put_str(p->strings, s ? s : "", NULL);
 }
 
-static uint32_t mapping_get(struct pprof_priv *p, const struct ana_frame_info *fi, bool kernel)
+/* The index of the NUL-joined strings @parts (NULL: "") in @set; *@added: new there. */
+static uint32_t key_put(struct pprof_priv *p, struct pp_intern *set, const char *const *parts,
+			size_t nr, bool *added)
 {
 	struct pp_buf *k = &p->key;
-	bool added;
-	uint32_t i;
 
 	pp_buf_reset(k);
-	pp_buf_adds(k, fi->dso);
-	pp_buf_addch(k, '\0');
-	pp_buf_adds(k, fi->build_id ? fi->build_id : "");
-	i = pp_intern_put(p->maps_k, k->data, k->len, &added);
+	for (size_t i = 0; i < nr; i++) {
+		if (i)
+			pp_buf_addch(k, '\0');
+		pp_buf_adds(k, parts[i] ? parts[i] : "");
+	}
+	return pp_intern_put(set, k->data, k->len, added);
+}
+
+static uint32_t mapping_get(struct pprof_priv *p, const struct ana_frame_info *fi, bool kernel)
+{
+	const char *parts[] = { fi->dso, fi->build_id };
+	bool added;
+	uint32_t i = key_put(p, p->maps_k, parts, PP_ARRAY_SIZE(parts), &added);
+
 	if (added) {
 		VEC_GROW(p->maps, i, p->alloc_maps);
 		p->maps[i] = (struct mapping){
@@ -138,17 +148,10 @@ static uint32_t mapping_get(struct pprof_priv *p, const struct ana_frame_info *f
 
 static uint32_t function_get(struct pprof_priv *p, const struct ana_frame_info *fi)
 {
-	struct pp_buf *k = &p->key;
+	const char *parts[] = { fi->name, fi->mangled, fi->dso };
 	bool added;
-	uint32_t i;
+	uint32_t i = key_put(p, p->funcs_k, parts, PP_ARRAY_SIZE(parts), &added);
 
-	pp_buf_reset(k);
-	pp_buf_adds(k, fi->name);
-	pp_buf_addch(k, '\0');
-	pp_buf_adds(k, fi->mangled ? fi->mangled : "");
-	pp_buf_addch(k, '\0');
-	pp_buf_adds(k, fi->dso ? fi->dso : "");
-	i = pp_intern_put(p->funcs_k, k->data, k->len, &added);
 	if (added) {
 		VEC_GROW(p->funcs, i, p->alloc_funcs);
 		p->funcs[i] = (struct function){
@@ -292,15 +295,12 @@ static uint64_t loc_address(const struct pprof_priv *p, const struct location *l
 	return l->addr;
 }
 
-static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
+/* The binaries keyed by offset get their synthetic address ranges, one after the other. */
+static void place_mappings(struct pprof_priv *p)
 {
-	size_t nr_maps = pp_intern_count(p->maps_k), nr_samples = pp_intern_count(p->samples_k);
-	uint32_t t_samples = str_idx(p, "samples"), u_count = str_idx(p, "count");
-	uint32_t t_value, u_value;
-	uint64_t base = SYNTH_BASE, real;
-	char comment[512];
+	size_t nr_maps = pp_intern_count(p->maps_k);
+	uint64_t base = SYNTH_BASE;
 
-	/* synthetic ranges for the binaries keyed by offset */
 	for (size_t i = 0; i < nr_maps; i++) {
 		struct mapping *m = &p->maps[i];
 		if (!m->by_offset || m->lo == UINT64_MAX)
@@ -309,6 +309,14 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		m->lo = 0;
 		base += (m->hi + SYNTH_ALIGN) & ~(SYNTH_ALIGN - 1);
 	}
+}
+
+/* [samples/count] and the second value's type. Return: the default sample type. */
+static uint32_t encode_sample_types(struct pprof_priv *p, struct pp_pb *pb)
+{
+	uint32_t t_samples = str_idx(p, "samples"), u_count = str_idx(p, "count");
+	uint32_t t_value, u_value;
+
 	if (p->clock && p->value.kind == ANA_VAL_PERIOD) {
 		t_value = str_idx(p, "cpu");
 		u_value = str_idx(p, "nanoseconds");
@@ -319,6 +327,13 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 	value_type(pb, PROFILE_SAMPLE_TYPE, t_samples, u_count);
 	if (p->second_value)
 		value_type(pb, PROFILE_SAMPLE_TYPE, t_value, u_value);
+	return p->second_value ? t_value : t_samples;
+}
+
+static void encode_samples(struct pprof_priv *p, struct pp_pb *pb)
+{
+	size_t nr_samples = pp_intern_count(p->samples_k);
+
 	for (size_t i = 0; i < nr_samples; i++) {
 		size_t sz;
 		const uint8_t *k = pp_intern_key(p->samples_k, (uint32_t)i, &sz);
@@ -344,6 +359,12 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		label(pb, p->s_comm, false, h.comm);
 		pp_pb_end(pb);
 	}
+}
+
+static void encode_mappings(struct pprof_priv *p, struct pp_pb *pb)
+{
+	size_t nr_maps = pp_intern_count(p->maps_k);
+
 	for (size_t i = 0; i < nr_maps; i++) {
 		const struct mapping *m = &p->maps[i];
 		pp_pb_begin(pb, PROFILE_MAPPING);
@@ -363,6 +384,11 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		pp_pb_varint(pb, MAP_HAS_FUNCTIONS, m->all_functions);
 		pp_pb_end(pb);
 	}
+}
+
+/* The locations, then the functions their lines name. */
+static void encode_code(struct pprof_priv *p, struct pp_pb *pb)
+{
 	for (size_t i = 0; i < pp_intern_count(p->locs_k); i++) {
 		const struct location *l = &p->locs[i];
 		pp_pb_begin(pb, PROFILE_LOCATION);
@@ -386,6 +412,15 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		pp_pb_varint(pb, FN_FILENAME, f->filename);
 		pp_pb_end(pb);
 	}
+}
+
+/* Time, duration, period, the comment and the default sample type @default_type. */
+static void encode_info(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb,
+			uint32_t default_type)
+{
+	uint64_t real;
+	char comment[512];
+
 	if (p->first_ns && ana_realtime_ns(x->s, p->first_ns, &real))
 		pp_pb_int(pb, PROFILE_TIME_NANOS, (int64_t)real);
 	pp_pb_int(pb, PROFILE_DURATION_NANOS, (int64_t)(p->last_ns - p->first_ns));
@@ -397,10 +432,14 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 		 x->s->path, ana_host(x->s, "hostname") ? ana_host(x->s, "hostname") : "?",
 		 ana_host(x->s, "release") ? ana_host(x->s, "release") : "?");
 	pp_pb_int(pb, PROFILE_COMMENT, str_idx(p, comment));
-	pp_pb_int(pb, PROFILE_DEFAULT_SAMPLE_TYPE, p->second_value ? t_value : t_samples);
-	/* the string table last: every index above is in it by now */
-	/* proto3 strings must be UTF-8: protoc and pprof refuse the profile otherwise */
+	pp_pb_int(pb, PROFILE_DEFAULT_SAMPLE_TYPE, default_type);
+}
+
+/* The string table, last: every index is in it by now.  Proto3 strings must be UTF-8. */
+static void encode_strings(struct pprof_priv *p, struct pp_pb *pb)
+{
 	struct pp_buf u = PP_BUF_INIT;
+
 	for (size_t i = 0; i < pp_intern_count(p->strings); i++) {
 		size_t sz;
 		const char *s = pp_intern_key(p->strings, (uint32_t)i, &sz);
@@ -409,10 +448,24 @@ static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
 			continue;
 		}
 		pp_buf_reset(&u);
-		ana_buf_add_utf8(&u, s, sz);
+		ana_buf_add_utf8(&u, s, sz);	/* protoc and pprof refuse the profile otherwise */
 		pp_pb_bytes(pb, PROFILE_STRING_TABLE, u.data, u.len);
 	}
 	pp_buf_release(&u);
+}
+
+/* The Profile message; the string table last, when every string has its index. */
+static void encode(struct ana_export *x, struct pprof_priv *p, struct pp_pb *pb)
+{
+	uint32_t default_type;
+
+	place_mappings(p);
+	default_type = encode_sample_types(p, pb);
+	encode_samples(p, pb);
+	encode_mappings(p, pb);
+	encode_code(p, pb);
+	encode_info(x, p, pb, default_type);
+	encode_strings(p, pb);
 }
 
 static int gzip_write(struct ana_export *x, const struct pp_buf *b)

@@ -147,6 +147,29 @@ void ana_te_az_release(struct pp_az *az);
 int ana_te_az_state_write(struct pp_az *az, struct pp_buf *out);
 int ana_te_az_state_read(struct pp_az *az, struct pp_wire *in);
 void ana_te_az_state_join(struct pp_az *az, unsigned before, unsigned after);
+
+/**
+ * ana_te_az_init() - an analyzer's whole init when nothing is adjusted per event:
+ * ana_te_new() with @cfg, then ana_te_start()
+ * Return: 0 or a negative code (message printed); the engine is az->engine.
+ */
+int ana_te_az_init(struct pp_az *az, const struct ana_te_config *cfg);
+
+/*
+ * The hooks of an analyzer on the engine, for its pp_analyzer_ops: the ready-made
+ * callbacks above (event, lost, interval, finish, release) and state hooks.
+ */
+#define ANA_TE_HOOKS							\
+	.event = ana_te_az_event,					\
+	.lost = ana_te_az_lost,						\
+	.interval = ana_te_az_interval,					\
+	.finish = ana_te_az_finish,					\
+	.release = ana_te_az_release,					\
+	.state_version = 1,						\
+	.state_write = ana_te_az_state_write,				\
+	.state_read = ana_te_az_state_read,				\
+	.state_join = ana_te_az_state_join
+
 /**
  * ana_te_state_check() - what an engine with --state-out refuses (ana_te_start()
  * calls it): what prints while it replays (--than, --lower, --detail, -v,

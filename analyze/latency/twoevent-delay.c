@@ -381,40 +381,35 @@ static void print_machine(struct ana_te *te, uint64_t now_ns, struct te_lat **v,
 	pp_table_free(t);
 }
 
-static void delay_print(struct ana_te *te, uint64_t now_ns)
+/* A latency table's text: its head (with the newline) and one row's cells before --than's. */
+typedef void (*lat_head_fn)(struct ana_te *te, struct pp_buf *b, bool than);
+typedef void (*lat_row_fn)(struct ana_te *te, struct te_lat *l, struct pp_buf *b);
+
+/*
+ * The latency table of the interval ending at @now_ns (delay's, or syscalls' with
+ * its average and errors: @syscalls), then its rows reset.
+ */
+static void lat_print(struct ana_te *te, uint64_t now_ns, bool syscalls, lat_head_fn head,
+		      lat_row_fn row)
 {
 	bool than = te->than_ns != 0;
 	struct pp_buf *b = &te->scratch;
 	struct te_lat **v;
 	size_t nr;
 
-	if (!te->nr_lat)
-		return;
-	if (te->only_than && !lat_any_than(te))
-		return;	/* perf-prof keeps the rows for the next interval */
-	v = ana_te_lat_collect(te, &nr, !te->cfg.nested);
+	v = ana_te_lat_collect(te, &nr, syscalls || !te->cfg.nested);
 	if (!te->text) {
-		print_machine(te, now_ns, v, nr, false);
+		print_machine(te, now_ns, v, nr, syscalls);
 		goto out;
 	}
 	ana_report_header(te->az);
 	ana_te_print_time_line(te, now_ns);
 	pp_buf_reset(b);
-	delay_header(te, b, than);
+	head(te, b, than);
 	for (size_t i = 0; i < nr; i++) {
-		struct te_lat *l = v[i];
-		const struct te_pair *p = te->pairs[l->id];
-		if (te->perins)
-			key_cells(te, l->ins, te->keylen, b);
-		pp_buf_addf(b, "%*s => %-*s", te->max_len1, p->tp1->name, te->max_len2,
-			    p->tp2 ? p->tp2->name : "");
-		pp_buf_addf(b, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f",
-			    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-			    ana_te_lat_pct(l, 50) / 1000.0,
-			    ana_te_lat_pct(l, 95) / 1000.0,
-			    ana_te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
+		row(te, v[i], b);
 		if (than)
-			than_cell(te, l, b);
+			than_cell(te, v[i], b);
 		pp_buf_addch(b, '\n');
 	}
 	if (te->fp == te->az->out.fp)
@@ -424,6 +419,30 @@ static void delay_print(struct ana_te *te, uint64_t now_ns)
 out:
 	free(v);
 	ana_te_lat_reset(te);
+}
+
+static void delay_row(struct ana_te *te, struct te_lat *l, struct pp_buf *b)
+{
+	const struct te_pair *p = te->pairs[l->id];
+
+	if (te->perins)
+		key_cells(te, l->ins, te->keylen, b);
+	pp_buf_addf(b, "%*s => %-*s", te->max_len1, p->tp1->name, te->max_len2,
+		    p->tp2 ? p->tp2->name : "");
+	pp_buf_addf(b, " %8llu %16.3f %12.3f %12.3f %12.3f %12.3f %12.3f",
+		    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
+		    ana_te_lat_pct(l, 50) / 1000.0,
+		    ana_te_lat_pct(l, 95) / 1000.0,
+		    ana_te_lat_pct(l, 99) / 1000.0, l->max / 1000.0);
+}
+
+static void delay_print(struct ana_te *te, uint64_t now_ns)
+{
+	if (!te->nr_lat)
+		return;
+	if (te->only_than && !lat_any_than(te))
+		return;	/* perf-prof keeps the rows for the next interval */
+	lat_print(te, now_ns, false, delay_header, delay_row);
 }
 
 const struct te_impl_ops ana_te_delay_ops = {
@@ -509,23 +528,8 @@ static bool syscalls_remaining(struct ana_te *te, struct te_pair *p, struct te_n
 	return true;
 }
 
-static void syscalls_print(struct ana_te *te, uint64_t now_ns)
+static void syscalls_header(struct ana_te *te, struct pp_buf *b, bool than)
 {
-	bool than = te->than_ns != 0;
-	struct pp_buf *b = &te->scratch;
-	struct te_lat **v;
-	size_t nr;
-
-	if (!te->nr_lat)
-		return;
-	v = ana_te_lat_collect(te, &nr, true);
-	if (!te->text) {
-		print_machine(te, now_ns, v, nr, true);
-		goto out;
-	}
-	ana_report_header(te->az);
-	ana_te_print_time_line(te, now_ns);
-	pp_buf_reset(b);
 	if (te->perins)
 		pp_buf_addf(b, "thread %-*s ", TASK_COMM_LEN, "comm");
 	pp_buf_addf(b, "%-20s", "syscalls");
@@ -541,32 +545,30 @@ static void syscalls_print(struct ana_te *te, uint64_t now_ns)
 	pp_buf_addf(b, " %8s %16s %12s %12s %12s %6s", "--------", "----------------",
 		    "------------", "------------", "------------", "------");
 	pp_buf_adds(b, than ? " --------------\n" : "\n");
-	for (size_t i = 0; i < nr; i++) {
-		const struct te_lat *l = v[i];
-		const char *nm = ana_syscall_name(te->s, l->id);
-		char name[64];
-		if (te->perins)
-			pp_buf_addf(b, "%-6llu %-*.*s ", (unsigned long long)l->ins, TASK_COMM_LEN,
-				    TASK_COMM_LEN, ana_comm(te->s, (uint32_t)l->ins));
-		if (nm)
-			snprintf(name, sizeof(name), "%s(%llu)", nm, (unsigned long long)l->id);
-		else
-			snprintf(name, sizeof(name), "%llu", (unsigned long long)l->id);
-		pp_buf_addf(b, "%-20s %8llu %16.3f %12.3f %12.3f %12.3f %6llu", name,
-			    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
-			    (double)(l->sum / l->n) / 1000.0, l->max / 1000.0,
-			    (unsigned long long)l->err);
-		if (than)
-			than_cell(te, l, b);
-		pp_buf_addch(b, '\n');
-	}
-	if (te->fp == te->az->out.fp)
-		ana_out_puts(&te->az->out, pp_buf_str(b));	/* --than's highlight on a terminal */
+}
+
+static void syscalls_row(struct ana_te *te, struct te_lat *l, struct pp_buf *b)
+{
+	const char *nm = ana_syscall_name(te->s, l->id);
+	char name[64];
+
+	if (te->perins)
+		pp_buf_addf(b, "%-6llu %-*.*s ", (unsigned long long)l->ins, TASK_COMM_LEN,
+			    TASK_COMM_LEN, ana_comm(te->s, (uint32_t)l->ins));
+	if (nm)
+		snprintf(name, sizeof(name), "%s(%llu)", nm, (unsigned long long)l->id);
 	else
-		fputs(pp_buf_str(b), te->fp);
-out:
-	free(v);
-	ana_te_lat_reset(te);
+		snprintf(name, sizeof(name), "%llu", (unsigned long long)l->id);
+	pp_buf_addf(b, "%-20s %8llu %16.3f %12.3f %12.3f %12.3f %6llu", name,
+		    (unsigned long long)l->n, l->sum / 1000.0, l->min / 1000.0,
+		    (double)(l->sum / l->n) / 1000.0, l->max / 1000.0,
+		    (unsigned long long)l->err);
+}
+
+static void syscalls_print(struct ana_te *te, uint64_t now_ns)
+{
+	if (te->nr_lat)
+		lat_print(te, now_ns, true, syscalls_header, syscalls_row);
 }
 
 const struct te_impl_ops ana_te_syscalls_ops = {

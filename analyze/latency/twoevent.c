@@ -697,6 +697,14 @@ static struct ana_te *az_te(struct pp_az *az)
 	return az->engine;
 }
 
+int ana_te_az_init(struct pp_az *az, const struct ana_te_config *cfg)
+{
+	struct ana_te *te;
+	int rc = ana_te_new(az, cfg, &te);
+
+	return rc ? rc : ana_te_start(te);
+}
+
 void ana_te_az_event(struct pp_az *az, const struct pp_event *ev)
 {
 	ana_te_feed(az_te(az), ev);

@@ -65,37 +65,18 @@ bool ana_mem_sample_get(const struct pp_event *ev, struct ana_mem_sample *m)
 	return m->has_weight || m->has_data_src || m->has_phys_addr;
 }
 
-/* One row: the samples of one data source (on one instance). */
-struct ldlat_row {
-	uint32_t ins;
-	uint64_t data_src;
-	uint64_t n, sum, min, max;
-};
-
-struct ldlat {
-	struct pp_u64map by_ins;	/* instance -> struct pp_u64map * (data_src -> row index + 1) */
-	struct ldlat_row *rows;
-	size_t nr_rows, cap_rows;
-	bool by_thread;			/* instances are threads (-p/-t), else CPUs */
-	uint64_t nr_bare;		/* samples without memory fields */
-	struct pp_buf line;
-};
-
-static struct ldlat *ldlat(struct pp_az *az)
+static struct ana_ldlat *ldlat(struct pp_az *az)
 {
-	return *(struct ldlat **)az->priv;
+	return az->priv;
 }
 
 int ana_ldlat_init(struct pp_az *az)
 {
-	struct ldlat *l = pp_xcalloc(1, sizeof(*l));
-
-	*(struct ldlat **)az->priv = l;
-	l->by_thread = az->opt.pids || az->opt.tids;
+	ldlat(az)->by_thread = az->opt.pids || az->opt.tids;
 	return 0;
 }
 
-static struct ldlat_row *row_get(struct ldlat *l, uint32_t ins, uint64_t data_src)
+static struct ana_ldlat_row *row_get(struct ana_ldlat *l, uint32_t ins, uint64_t data_src)
 {
 	void **sub = pp_u64map_slot(&l->by_ins, ins);
 	void **slot;
@@ -111,7 +92,8 @@ static struct ldlat_row *row_get(struct ldlat *l, uint32_t ins, uint64_t data_sr
 		l->cap_rows = l->cap_rows ? 2 * l->cap_rows : 32;
 		l->rows = pp_xrealloc(l->rows, l->cap_rows * sizeof(*l->rows));
 	}
-	l->rows[l->nr_rows] = (struct ldlat_row){ .ins = ins, .data_src = data_src, .min = UINT64_MAX };
+	l->rows[l->nr_rows] = (struct ana_ldlat_row){ .ins = ins, .data_src = data_src,
+						       .min = UINT64_MAX };
 	*slot = (void *)(uintptr_t)++l->nr_rows;
 	return &l->rows[l->nr_rows - 1];
 }
@@ -120,7 +102,7 @@ static struct ldlat_row *row_get(struct ldlat *l, uint32_t ins, uint64_t data_sr
 static void print_sample(struct pp_az *az, const struct pp_event *ev,
 			 const struct ana_mem_sample *m)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 	struct ana_frame_sym fs;
 	bool kernel = ev->ip >= LDLAT_KERNEL_START;
 	bool sym = ana_frame_lookup(az->s, ev->pid, ev->time_ns, ev->ip, kernel, &fs);
@@ -152,9 +134,9 @@ static void print_sample(struct pp_az *az, const struct pp_event *ev,
 
 void ana_ldlat_event(struct pp_az *az, const struct pp_event *ev)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 	struct ana_mem_sample m;
-	struct ldlat_row *r;
+	struct ana_ldlat_row *r;
 	uint32_t ins;
 
 	if (ev->count)
@@ -178,7 +160,7 @@ void ana_ldlat_event(struct pp_az *az, const struct pp_event *ev)
 
 static int row_cmp(const void *a, const void *b)
 {
-	const struct ldlat_row *x = a, *y = b;
+	const struct ana_ldlat_row *x = a, *y = b;
 
 	if (x->ins != y->ins)
 		return x->ins < y->ins ? -1 : 1;
@@ -187,7 +169,7 @@ static int row_cmp(const void *a, const void *b)
 
 static void print_text(struct pp_az *az, uint64_t now_ns)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 	FILE *fp = az->out.fp;
 	char when[48], src[128];
 
@@ -203,7 +185,7 @@ static void print_text(struct pp_az *az, uint64_t now_ns)
 	fprintf(fp, " %8s %16s %12s %12s %12s\n", "--------", "----------------", "------------",
 		"------------", "------------");
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct ldlat_row *r = &l->rows[i];
+		const struct ana_ldlat_row *r = &l->rows[i];
 
 		if (az->opt.perins) {
 			if (l->by_thread)
@@ -220,7 +202,7 @@ static void print_text(struct pp_az *az, uint64_t now_ns)
 
 static void print_table(struct pp_az *az, uint64_t now_ns)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 	struct pp_table *t = pp_table_new();
 	char when[48], src[128];
 
@@ -235,7 +217,7 @@ static void print_table(struct pp_az *az, uint64_t now_ns)
 	pp_table_col(t, "avg", "avg_cycles", 0, 0);
 	pp_table_col(t, "max", "max_cycles", 0, 0);
 	for (size_t i = 0; i < l->nr_rows; i++) {
-		const struct ldlat_row *r = &l->rows[i];
+		const struct ana_ldlat_row *r = &l->rows[i];
 
 		pp_table_row(t);
 		pp_table_str(t, when);
@@ -252,7 +234,7 @@ static void print_table(struct pp_az *az, uint64_t now_ns)
 	pp_table_free(t);
 }
 
-static void ldlat_empty(struct ldlat *l)
+static void ldlat_empty(struct ana_ldlat *l)
 {
 	uint64_t k;
 	void *v;
@@ -268,7 +250,7 @@ static void ldlat_empty(struct ldlat *l)
 
 static void report(struct pp_az *az, uint64_t now_ns)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 
 	if (!l->nr_rows)
 		return;
@@ -287,7 +269,7 @@ void ana_ldlat_interval(struct pp_az *az, uint64_t now_ns)
 
 int ana_ldlat_finish(struct pp_az *az)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 
 	report(az, ana_capture_end_ns(az->s));
 	if (l->nr_bare)
@@ -299,13 +281,10 @@ int ana_ldlat_finish(struct pp_az *az)
 
 void ana_ldlat_release(struct pp_az *az)
 {
-	struct ldlat *l = ldlat(az);
+	struct ana_ldlat *l = ldlat(az);
 
-	if (!l)
-		return;
 	ldlat_empty(l);
 	free(l->rows);
 	pp_buf_release(&l->line);
-	free(l);
-	*(struct ldlat **)az->priv = NULL;
+	*l = (struct ana_ldlat){ 0 };
 }

@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #include "analyze/analyzer.h"
+#include "common/buf.h"
+#include "common/u64map.h"
 
 /* The memory fields of one sample. */
 struct ana_mem_sample {
@@ -34,9 +36,26 @@ struct ana_mem_sample {
  */
 bool ana_mem_sample_get(const struct pp_event *ev, struct ana_mem_sample *m);
 
+/* One row of ldlat: the samples of one data source (on one instance). */
+struct ana_ldlat_row {
+	uint32_t ins;
+	uint64_t data_src;
+	uint64_t n, sum, min, max;
+};
+
+/* The az->priv of ldlat-loads and ldlat-stores; the fields are ldlat.c's. */
+struct ana_ldlat {
+	struct pp_u64map by_ins;	/* instance -> struct pp_u64map * (data_src -> row index + 1) */
+	struct ana_ldlat_row *rows;
+	size_t nr_rows, cap_rows;
+	bool by_thread;			/* instances are threads (-p/-t), else CPUs */
+	uint64_t nr_bare;		/* samples without memory fields */
+	struct pp_buf line;
+};
+
 /*
  * Ready-made hooks of ldlat-loads and ldlat-stores (ldlat.c): their -e is
- * their built-in event (mem-loads, mem-stores); priv_size: sizeof(void *).
+ * their built-in event (mem-loads, mem-stores); priv_size: sizeof(struct ana_ldlat).
  */
 int ana_ldlat_init(struct pp_az *az);
 void ana_ldlat_event(struct pp_az *az, const struct pp_event *ev);
