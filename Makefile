@@ -140,7 +140,7 @@ $(O)/gen/syscalls.h: $(FLAGS_STAMP)
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
 		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
 $(O)/record/snapshot.o: $(O)/gen/syscalls.h
-$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)/gen
+$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)
 
 # The report page's style and script, as C string literals (analyze/report/page.c).
 REPORT_PAGE := analyze/report/page.css analyze/report/page.js

@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "limits.h"
+#include "common/limits.h"
 
 struct pp_symtab;
 struct pp_dso;

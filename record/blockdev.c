@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "blockdev.h"
+#include "record/blockdev.h"
 #include "format/format.h"
 
 /* "M:m" of a sysfs dev file; false if unreadable */

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "clocksync.h"
-#include "ftrace-page.h"
-#include "tracefs.h"
+#include "record/clocksync.h"
+#include "record/ftrace-page.h"
+#include "record/tracefs.h"
 
 static uint64_t mono_now(void)
 {

@@ -24,9 +24,9 @@
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
-#include "insn.h"
-#include "kallsyms.h"
-#include "record.h"
+#include "record/insn.h"
+#include "record/kallsyms.h"
+#include "record/record.h"
 
 #define KCORE_PROC "/proc/kcore"
 #define KCORE_STRING_MAX (1u << 20)	/* --string stops after this many bytes */

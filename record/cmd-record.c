@@ -19,13 +19,13 @@
 #include "common/man.h"
 #include "common/options.h"
 #include "common/version.h"
-#include "counters.h"
-#include "plan.h"
-#include "prod.h"
-#include "record.h"
-#include "selfstat.h"
-#include "session.h"
-#include "summary.h"
+#include "record/counters.h"
+#include "record/plan.h"
+#include "record/prod.h"
+#include "record/record.h"
+#include "record/selfstat.h"
+#include "record/session.h"
+#include "record/summary.h"
 
 static const char *const record_usage[] = {
 	"pp-record [-e EVENTS]... [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",

@@ -22,10 +22,10 @@
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
-#include "record.h"
-#include "tracefs.h"
-#include "uprobe.h"
-#include "usdt.h"
+#include "record/record.h"
+#include "record/tracefs.h"
+#include "record/uprobe.h"
+#include "record/usdt.h"
 
 enum usdt_op { USDT_LIST, USDT_ADD, USDT_DEL };
 

@@ -20,10 +20,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
-#include "counters.h"
-#include "merge.h"
-#include "session.h"
-#include "sideband.h"
+#include "record/counters.h"
+#include "record/merge.h"
+#include "record/session.h"
+#include "record/sideband.h"
 
 /* One counting fd. */
 struct rec_cfd {

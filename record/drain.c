@@ -33,9 +33,9 @@
 
 #include "common/log.h"
 #include "common/sys.h"
-#include "drain.h"
-#include "ftrace-page.h"
-#include "sideband.h"
+#include "record/drain.h"
+#include "record/ftrace-page.h"
+#include "record/sideband.h"
 
 static uint64_t mono_ns(void)
 {

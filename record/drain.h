@@ -22,8 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ring.h"
-#include "spill.h"
+#include "record/ring.h"
+#include "record/spill.h"
 
 /* A FIFO record that only says "skip": u64 bytes to skip follow, or 8 when size is 8. */
 #define REC_FIFO_SKIP 0xffffu

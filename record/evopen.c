@@ -19,9 +19,9 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
-#include "counters.h"
-#include "evopen.h"
-#include "session.h"
+#include "record/counters.h"
+#include "record/evopen.h"
+#include "record/session.h"
 
 static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, unsigned long flags)
 {

@@ -31,11 +31,11 @@
 #include "common/selector.h"
 #include "common/units.h"
 #include "format/format.h"
-#include "counters.h"
-#include "filter.h"
-#include "plans.h"
-#include "regs.h"
-#include "session.h"
+#include "record/counters.h"
+#include "record/filter.h"
+#include "record/plans.h"
+#include "record/regs.h"
+#include "record/session.h"
 
 struct named_event {
 	const char *name;

@@ -16,7 +16,7 @@
 
 #include "common/err.h"
 #include "common/log.h"
-#include "filter.h"
+#include "record/filter.h"
 
 static bool is_ident(int c)
 {

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "ftrace-page.h"
+#include "record/ftrace-page.h"
 
 #define COMMIT_MASK ((1u << 30) - 1)
 #define TS_MSB (~((1ull << 59) - 1))

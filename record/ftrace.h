@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "merge.h"
+#include "record/merge.h"
 
 struct rec_session;
 struct rec_tracefs;

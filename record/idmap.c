@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "common/log.h"
-#include "idmap.h"
+#include "record/idmap.h"
 
 void rec_idmap_init(struct rec_idmap *m, size_t n)
 {

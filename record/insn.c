@@ -23,8 +23,8 @@
 #include "common/log.h"
 #include "common/u64map.h"
 #include "format/format.h"
-#include "evsel.h"
-#include "insn.h"
+#include "record/evsel.h"
+#include "record/insn.h"
 
 #define KCORE_MAX_SEGS 4096
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/err.h"
-#include "kallsyms.h"
+#include "record/kallsyms.h"
 
 int rec_kallsyms_lookup(const char *path, const char *name, uint64_t *addr)
 {

@@ -11,7 +11,7 @@
 
 #include "common/log.h"
 #include "common/sys.h"
-#include "record.h"
+#include "record/record.h"
 
 static const struct {
 	const char *name;

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "merge.h"
+#include "record/merge.h"
 
 #define MCHUNK_SZ (256u << 10)
 #define MCHUNK_MIN (80u << 10)	/* a record (64 KiB at most) and its entry fit */

@@ -17,10 +17,10 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
-#include "counters.h"
-#include "plan.h"
-#include "plans.h"
-#include "session.h"
+#include "record/counters.h"
+#include "record/plan.h"
+#include "record/plans.h"
+#include "record/session.h"
 
 /* Keep a string for the session's lifetime (the options borrow it). */
 static const char *keep(struct rec_session *s, const char *v)

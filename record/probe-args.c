@@ -7,7 +7,7 @@
  * names for the architecture (Documentation/trace/uprobetracer.rst).
  * The values are only meaningful at a function's first instruction.
  */
-#include "probe-args.h"
+#include "record/probe-args.h"
 
 #if defined(__x86_64__)
 #define ENTRY_ARGS " arg1=%di:x64 arg2=%si:x64 arg3=%dx:x64 arg4=%cx:x64 arg5=%r8:x64 arg6=%r9:x64"

@@ -39,12 +39,12 @@
 #include "common/sys.h"
 #include "common/units.h"
 #include "format/format.h"
-#include "insn.h"
-#include "prod.h"
-#include "session.h"
-#include "snapshot.h"
-#include "symbols.h"
-#include "tasks.h"
+#include "record/insn.h"
+#include "record/prod.h"
+#include "record/session.h"
+#include "record/snapshot.h"
+#include "record/symbols.h"
+#include "record/tasks.h"
 
 volatile sig_atomic_t rec_dump;
 

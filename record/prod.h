@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "merge.h"
-#include "session.h"
+#include "record/merge.h"
+#include "record/session.h"
 
 /* Set by SIGUSR1: dump the flight recorder, or start the next rotated file. */
 extern volatile sig_atomic_t rec_dump;

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "regs.h"
+#include "record/regs.h"
 
 #if defined(__x86_64__)
 #define REGS_MASK (0xfffull | (0xffull << 16))

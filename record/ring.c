@@ -15,7 +15,7 @@
 
 #include "common/log.h"
 #include "common/sys.h"
-#include "ring.h"
+#include "record/ring.h"
 
 int rec_ring_open(struct rec_ring *r, int fd, int cpu, size_t pages)
 {

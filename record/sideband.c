@@ -18,15 +18,15 @@
 
 #include "common/err.h"
 #include "format/format.h"
-#include "counters.h"
-#include "ftrace.h"
-#include "insn.h"
-#include "prod.h"
-#include "regs.h"
-#include "session.h"
-#include "sideband.h"
-#include "symbols.h"
-#include "tasks.h"
+#include "record/counters.h"
+#include "record/ftrace.h"
+#include "record/insn.h"
+#include "record/prod.h"
+#include "record/regs.h"
+#include "record/session.h"
+#include "record/sideband.h"
+#include "record/symbols.h"
+#include "record/tasks.h"
 
 bool rec_record_time(const struct perf_event_header *h, uint64_t *time_ns)
 {

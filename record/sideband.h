@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "merge.h"
+#include "record/merge.h"
 
 struct rec_session;
 

@@ -8,7 +8,7 @@
  * gone by the time the snapshot is written.  Maps of a task that exits
  * while we read them are skipped silently.  The syscall
  * table comes from <asm/unistd.h> of the build machine, turned into an
- * X-macro list by a Makefile rule (build/gen/syscalls.h).
+ * X-macro list by a Makefile rule (build/gen/syscalls.h, included from -I$(O)).
  * Not here: what changes afterwards (sideband.c).
  */
 #include <ctype.h>
@@ -23,16 +23,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "blockdev.h"
+#include "record/blockdev.h"
 #include "common/buf.h"
 #include "common/log.h"
 #include "format/format.h"
-#include "ftrace.h"
-#include "prod.h"
-#include "session.h"
-#include "snapshot.h"
-#include "symbols.h"
-#include "tasks.h"
+#include "record/ftrace.h"
+#include "record/prod.h"
+#include "record/session.h"
+#include "record/snapshot.h"
+#include "record/symbols.h"
+#include "record/tasks.h"
 
 /* Read a small file into @buf; trailing newline removed.  Return: length or -errno. */
 static ssize_t read_small(const char *path, char *buf, size_t sz)
@@ -475,7 +475,7 @@ static const struct {
 	const char *name;
 } syscall_table[] = {
 #define REC_SYSCALL(nr, name) { nr, #name },
-#include "syscalls.h"
+#include "gen/syscalls.h"
 #undef REC_SYSCALL
 };
 

@@ -17,7 +17,7 @@
 
 #include "common/log.h"
 #include "common/sys.h"
-#include "spill.h"
+#include "record/spill.h"
 
 #define SPILL_PIPE (256u << 10)		/* bytes a splice moves at most */
 #define SPILL_RESERVE (16ull << 20)	/* the file's space is reserved this far ahead */

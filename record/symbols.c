@@ -24,8 +24,8 @@
 
 #include "common/log.h"
 #include "format/format.h"
-#include "elfsyms.h"
-#include "symbols.h"
+#include "record/elfsyms.h"
+#include "record/symbols.h"
 
 #define BID_MAX 64
 

@@ -18,8 +18,8 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
-#include "session.h"
-#include "targets.h"
+#include "record/session.h"
+#include "record/targets.h"
 
 static bool proc_exists(pid_t pid)
 {

@@ -17,7 +17,7 @@
 
 #include "common/log.h"
 #include "format/format.h"
-#include "tasks.h"
+#include "record/tasks.h"
 
 struct task {
 	uint32_t tid;			/* 0 = empty slot (tid 0 is the idle task: not stored) */

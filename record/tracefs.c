@@ -22,7 +22,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/sys.h"
-#include "tracefs.h"
+#include "record/tracefs.h"
 
 static bool has_events(const char *root)
 {

@@ -25,9 +25,9 @@
 #include "common/log.h"
 #include "common/selector.h"
 #include "common/sys.h"
-#include "probe-args.h"
-#include "tracefs.h"
-#include "uprobe.h"
+#include "record/probe-args.h"
+#include "record/tracefs.h"
+#include "record/uprobe.h"
 
 #define MAX_CANDIDATES 16
 

@@ -26,7 +26,7 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "usdt-arg.h"
+#include "record/usdt-arg.h"
 
 struct reg_name {
 	const char *gas;	/* without '%' */

@@ -29,8 +29,8 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "usdt-arg.h"
-#include "usdt.h"
+#include "record/usdt-arg.h"
+#include "record/usdt.h"
 
 #define SDT_BASE_SCN ".stapsdt.base"
 #define SDT_NOTE_SCN ".note.stapsdt"

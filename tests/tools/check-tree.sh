@@ -13,6 +13,10 @@
 #    header (pp-record links it: no libtraceevent, SQLite or Python).
 # 3. common/ includes nothing outside common/; format/ nothing of record/,
 #    analyze/ or analyzers/.
+# 4. Every #include "..." in the tree names its header from the root
+#    ("common/log.h", never a bare sibling "log.h"), and that file exists; a
+#    header generated into the build directory is included as "gen/<name>"
+#    (-I$(O)).  -I. is the only include path into the sources.
 # Prints one line per violation; exits 1 if there is any.
 cd "$(dirname "$0")/../.." || exit 2
 bad=0
@@ -76,6 +80,17 @@ done
 for f in format/*.c format/*.h; do
 	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
 		case $i in record/*|analyze/*|analyzers/*) say "$f: includes $i (format/ is a library of its own)";; esac
+	done
+done
+# 4. rooted includes, everywhere
+for f in $(git ls-files '*.c' '*.h' '*.def' 2>/dev/null || find common format record analyze analyzers tests -name '*.[ch]'); do
+	for i in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(.*\)".*/\1/p' "$f"); do
+		case $i in
+		gen/*) ;;
+		*/*) [ -e "$i" ] || say "$f: includes $i, which is no file from the root";;
+		*) if [ -e "${f%/*}/$i" ]; then hint="\"${f%/*}/$i\""; else hint="a generated one: \"gen/$i\", -I\$(O)"; fi
+			say "$f: includes \"$i\" bare (include from the root: $hint)";;
+		esac
 	done
 done
 [ $bad = 0 ] && echo "check-tree: ok ($(echo "$lines" | wc -l) analyzers)"

@@ -10,7 +10,7 @@
 
 #include "common/log.h"
 #include "record/clocksync.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 static void test_clocksync__no_point_is_identity(void)
 {

@@ -10,7 +10,7 @@
 
 #include "common/log.h"
 #include "record/drain.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #define DATA_SZ 1024u			/* ring data area */
 #define META_SZ 4096u			/* the metadata page */

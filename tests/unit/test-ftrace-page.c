@@ -15,7 +15,7 @@
 #include "record/drain.h"
 #include "record/ftrace-page.h"
 #include "record/sideband.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #define PAGE 4096u
 

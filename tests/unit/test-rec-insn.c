@@ -18,7 +18,7 @@
 #include "format/format.h"
 #include "record/evsel.h"
 #include "record/insn.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #define KBASE 0xffffffff81000000ull
 #define KSIZE 0x100u

@@ -10,7 +10,7 @@
 #include "common/log.h"
 #include "record/filter.h"
 #include "record/merge.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 struct emitted {
 	uint64_t t[64];

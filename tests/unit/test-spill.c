@@ -16,7 +16,7 @@
 
 #include "common/log.h"
 #include "record/spill.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #define PAGE 4096u
 

@@ -16,7 +16,7 @@
 #include "record/elfsyms.h"
 #include "record/usdt-arg.h"
 #include "record/usdt.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #if defined(__has_include)
 #if __has_include(<sys/sdt.h>)
