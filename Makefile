@@ -51,7 +51,7 @@ endif
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
 FORMAT_SRC := $(sort $(wildcard format/*.c))
-RECORD_SRC := $(sort $(wildcard record/*.c))
+RECORD_SRC := $(sort $(wildcard record/*.c record/*/*.c))
 # Analyzer plans are linked into pp-record too: they must not need libtraceevent.
 PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
 PP_SRC := analyze/pp-main.c analyze/pp-fleet.c
@@ -139,8 +139,8 @@ $(O)/gen/syscalls.h: $(FLAGS_STAMP)
 	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
 		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
-$(O)/record/snapshot.o: $(O)/gen/syscalls.h
-$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)
+$(O)/record/symbols/snapshot.o: $(O)/gen/syscalls.h
+$(O)/record/symbols/snapshot.o: CFLAGS_ALL += -I$(O)
 
 # The report page's style and script, as C string literals (analyze/report/page.c).
 REPORT_PAGE := analyze/report/page.css analyze/report/page.js

@@ -22,10 +22,10 @@
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
+#include "record/ftrace/tracefs.h"
+#include "record/probe/uprobe.h"
+#include "record/probe/usdt.h"
 #include "record/record.h"
-#include "record/tracefs.h"
-#include "record/uprobe.h"
-#include "record/usdt.h"
 
 enum usdt_op { USDT_LIST, USDT_ADD, USDT_DEL };
 

@@ -17,7 +17,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
-#include "record/counters.h"
+#include "record/perf/counters.h"
 #include "record/plan.h"
 #include "record/plans.h"
 #include "record/session.h"

@@ -27,16 +27,16 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
-#include "record/counters.h"
-#include "record/ftrace.h"
-#include "record/insn.h"
-#include "record/prod.h"
+#include "record/ftrace/ftrace.h"
+#include "record/perf/counters.h"
+#include "record/perf/insn.h"
+#include "record/ring/prod.h"
+#include "record/ring/sideband.h"
 #include "record/selfstat.h"
 #include "record/session.h"
-#include "record/sideband.h"
-#include "record/snapshot.h"
 #include "record/summary.h"
-#include "record/symbols.h"
+#include "record/symbols/snapshot.h"
+#include "record/symbols/symbols.h"
 
 
 uint64_t rec_now_ns(void)

@@ -16,11 +16,11 @@
 
 #include "common/units.h"
 #include "format/format.h"
-#include "record/ftrace.h"
-#include "record/insn.h"
+#include "record/ftrace/ftrace.h"
+#include "record/perf/insn.h"
 #include "record/session.h"
 #include "record/summary.h"
-#include "record/symbols.h"
+#include "record/symbols/symbols.h"
 
 int rec_summary_write_stats(struct rec_session *s)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "record/drain.h"
+#include "record/ring/drain.h"
 #include "tests/unit/unit.h"
 
 #define DATA_SZ 1024u			/* ring data area */
