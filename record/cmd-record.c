@@ -351,17 +351,17 @@ int cmd_record(int argc, const char **argv)
 
 	rc = 0;
 	for (size_t i = 0; !rc && i < o->fors.nr; i++)
-		rc = rec_plan_apply(&s, o->fors.v[i]);	/* may set targets and rates */
+		rc = rec_plan_apply(&s, o->fors.v[i], s.errmsg, sizeof(s.errmsg));	/* may set targets and rates */
 	if (!rc)
 		rc = validate(&s);
 	for (size_t i = 0; !rc && i < o->events.nr; i++)
-		rc = rec_evsels_add(&s, o->events.v[i]);
+		rc = rec_evsels_add(&s, o->events.v[i], s.errmsg, sizeof(s.errmsg));
 	for (size_t i = 0; !rc && i < o->counters.nr; i++)
-		rc = rec_counters_add(&s, o->counters.v[i]);
+		rc = rec_counters_add(&s, o->counters.v[i], s.errmsg, sizeof(s.errmsg));
 	if (!rc && !s.nr_evsels)
-		rc = rec_evsels_add(&s, "cpu-clock");
+		rc = rec_evsels_add(&s, "cpu-clock", s.errmsg, sizeof(s.errmsg));
 	if (!rc)
-		rc = rec_prod_setup(&s);	/* after -e: the trigger is one more event */
+		rc = rec_prod_setup(&s, s.errmsg, sizeof(s.errmsg));	/* after -e: the trigger is one more event */
 	if (rc) {
 		pp_err("%s", s.errmsg);
 		free(o->argv);

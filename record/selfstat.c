@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "format/format.h"
+#include "record/clock.h"
 #include "record/ring/prod.h"
 #include "record/selfstat.h"
 #include "record/session.h"

@@ -27,6 +27,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
+#include "record/clock.h"
 #include "record/ftrace/ftrace.h"
 #include "record/perf/counters.h"
 #include "record/perf/insn.h"
@@ -38,14 +39,6 @@
 #include "record/symbols/snapshot.h"
 #include "record/symbols/symbols.h"
 
-
-uint64_t rec_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t real_ns(void)
 {
@@ -80,21 +73,6 @@ int rec_session_fail(struct rec_session *s, int err, const char *fmt, ...)
 	return err;
 }
 
-int rec_session_tracefs(struct rec_session *s)
-{
-	char m[512];
-	int rc;
-
-	if (s->tfs.root)
-		return 0;
-	rc = rec_tracefs_open(&s->tfs, m, sizeof(m));
-	if (rc)
-		return rec_session_fail(s, rc, "%s", m);
-	if (s->tfs.mounted)
-		pp_info("mounted tracefs on %s", s->tfs.root);
-	return 0;
-}
-
 static void raise_nofile(void)
 {
 	struct rlimit rl;
@@ -127,31 +105,13 @@ static bool want_kallsyms(const struct rec_session *s)
 	return false;
 }
 
-int rec_session_write_descs(struct rec_session *s)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < s->nr_evsels && !rc; i++) {
-		const struct rec_evsel *e = &s->evsels[i];
-		struct ppf_event_desc d = {
-			.id = e->id, .kind = e->kind, .flags = e->flags, .tp_id = e->tp_id,
-			.name = e->name, .selector = e->selector,
-			.filter = e->filter ? e->filter : "",
-			.attr = &e->attr, .attr_sz = sizeof(e->attr),
-			.format = e->format ? e->format : "",
-		};
-		rc = ppf_write_event_desc(s->w, &d);
-	}
-	return rc;
-}
-
 static int open_writer(struct rec_session *s)
 {
 	struct ppf_writer_opts o = { .zstd_level = s->opts.zstd_level };
 	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
 	int rc;
 
-	if (s->prod && (rc = rec_prod_open(s)) <= 0)
+	if (s->prod && (rc = rec_prod_open(s, s->errmsg, sizeof(s->errmsg))) <= 0)
 		return rc;	/* rotation, flight recorder: their own writer */
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))
@@ -261,7 +221,7 @@ int rec_session_open(struct rec_session *s)
 	/* probes left by a pp-record that was killed: only when tracefs is already there */
 	if (!s->stale_probes_checked && (!access("/sys/kernel/tracing/uprobe_events", F_OK) ||
 					 !access("/sys/kernel/tracing/kprobe_events", F_OK)) &&
-	    !rec_session_tracefs(s)) {
+	    !rec_tracefs_need(&s->tfs, s->errmsg, sizeof(s->errmsg))) {
 		int n = rec_probes_clean_stale(&s->tfs);
 
 		if (n > 0)
@@ -273,10 +233,10 @@ int rec_session_open(struct rec_session *s)
 				n, n > 1 ? "s" : "");
 		s->stale_probes_checked = true;
 	}
-	rc = rec_target_init(s);
+	rc = rec_target_init(s, s->errmsg, sizeof(s->errmsg));
 	if (rc)
 		return rc;
-	rc = rec_counters_prepare(s);
+	rc = rec_counters_prepare(s, s->errmsg, sizeof(s->errmsg));
 	if (rc)
 		return rc;
 	rc = rec_evsels_finish(s);
@@ -317,9 +277,9 @@ int rec_session_open(struct rec_session *s)
 
 	s->start_ns = rec_now_ns();
 	s->start_real_ns = real_ns();
-	rc = rec_events_open(s);
+	rc = rec_events_open(s, s->errmsg, sizeof(s->errmsg));
 	if (!rc)
-		rc = rec_counters_open(s);
+		rc = rec_counters_open(s, s->errmsg, sizeof(s->errmsg));
 	if (rc)
 		return rc;
 	/* reading starts before the events do: the snapshots below take a while */
@@ -344,7 +304,7 @@ int rec_session_open(struct rec_session *s)
 	if (!rc)
 		rc = rec_snapshot_host(s);
 	if (!rc)
-		rc = rec_session_write_descs(s);
+		rc = rec_evsels_write_descs(s->evsels, s->nr_evsels, s->w);
 	if (!rc)
 		rc = ppf_write_time_sync(s->w, &ts);
 	if (rc)
@@ -581,7 +541,7 @@ int rec_session_run(struct rec_session *s)
 		rec_ftrace_tick(s, rec_now_ns());
 		if (s->self)
 			rec_selfstat_tick(s, rec_now_ns());
-		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns())))
+		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns(), s->errmsg, sizeof(s->errmsg))))
 			return rc < 0 ? rc : 0;	/* > 0: a size limit or the trigger ends it */
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
 			s->stop_workload_exit = true;
@@ -682,7 +642,7 @@ int rec_session_finish(struct rec_session *s)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
-	if (s->prod && (rc2 = rec_prod_finish(s)) && !rc)
+	if (s->prod && (rc2 = rec_prod_finish(s, s->errmsg, sizeof(s->errmsg))) && !rc)
 		rc = rc2;	/* the flight recorder's last dump; every file's bytes */
 	return rc;
 }

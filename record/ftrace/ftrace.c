@@ -567,7 +567,7 @@ static int set_clock(struct rec_session *s)
 int rec_ftrace_setup(struct rec_session *s)
 {
 	struct rec_ftrace *f;
-	char kb[32], mask[512], dir[512];
+	char kb[32], mask[512], dir[512], m[512];
 	bool any = false;
 	int rc;
 
@@ -575,7 +575,7 @@ int rec_ftrace_setup(struct rec_session *s)
 		return 0;
 	for (size_t i = 0; i < s->nr_evsels && !any; i++)
 		any = eligible(s, &s->evsels[i]);
-	if (!any || rec_session_tracefs(s) || !header_known(s))
+	if (!any || rec_tracefs_need(&s->tfs, m, sizeof(m)) || !header_known(s))
 		return 0;
 	f = pp_xcalloc(1, sizeof(*f));
 	snprintf(f->rel, sizeof(f->rel), "instances/" INSTANCE_PREFIX "%d", (int)getpid());

@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "common/sys.h"
+#include "record/err.h"
 #include "record/ftrace/tracefs.h"
 
 static bool has_events(const char *root)
@@ -67,6 +68,21 @@ int rec_tracefs_open(struct rec_tracefs *t, char *msg, size_t msg_sz)
 	snprintf(msg, msg_sz, "tracefs is not mounted and cannot be mounted on %s: %s",
 		 roots[0], strerror(-t->err));
 	return t->err;
+}
+
+int rec_tracefs_need(struct rec_tracefs *t, char *msg, size_t msg_sz)
+{
+	char m[512];
+	int rc;
+
+	if (t->root)
+		return 0;
+	rc = rec_tracefs_open(t, m, sizeof(m));
+	if (rc)
+		return rec_errf(msg, msg_sz, rc, "%s", m);
+	if (t->mounted)
+		pp_info("mounted tracefs on %s", t->root);
+	return 0;
 }
 
 void rec_tracefs_release(struct rec_tracefs *t)

@@ -30,6 +30,17 @@ struct rec_tracefs {
  */
 int rec_tracefs_open(struct rec_tracefs *t, char *msg, size_t msg_sz);
 
+/**
+ * rec_tracefs_need() - rec_tracefs_open() on first use; nothing once @t is open
+ * @t: the session's tracefs, zeroed or already open
+ * @msg: receives a one-line explanation on failure
+ * @msg_sz: its size
+ *
+ * Says on stderr (-v) where it mounted tracefs, when it had to.
+ * Return: 0 or rec_tracefs_open()'s negative code.
+ */
+int rec_tracefs_need(struct rec_tracefs *t, char *msg, size_t msg_sz);
+
 /** rec_tracefs_release() - free @t (tracefs stays mounted). */
 void rec_tracefs_release(struct rec_tracefs *t);
 

@@ -20,6 +20,8 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
+#include "record/clock.h"
+#include "record/err.h"
 #include "record/perf/counters.h"
 #include "record/ring/merge.h"
 #include "record/ring/sideband.h"
@@ -76,7 +78,7 @@ static struct rec_counters *ctr(struct rec_session *s)
 	return s->ctr;
 }
 
-int rec_counters_add(struct rec_session *s, const char *text)
+int rec_counters_add(struct rec_session *s, const char *text, char *msg, size_t msg_sz)
 {
 	bool optional = *text == REC_COUNTER_OPTIONAL;
 	size_t first = s->nr_evsels;
@@ -84,19 +86,19 @@ int rec_counters_add(struct rec_session *s, const char *text)
 
 	if (optional)
 		text++;
-	rc = rec_evsels_add(s, text);
+	rc = rec_evsels_add(s, text, msg, msg_sz);
 	if (rc && optional && (rc == PP_EUNKNOWN_EVENT || rc == PP_ENOT_FOUND)) {
 		pp_note("counter '%s' left out: not on this kernel", text);
 		for (size_t i = first; i < s->nr_evsels; i++)
 			rec_evsel_release(&s->evsels[i]);
 		s->nr_evsels = first;
-		s->errmsg[0] = '\0';
+		msg[0] = '\0';
 		return 0;
 	}
 	for (size_t i = first; i < s->nr_evsels; i++)
 		s->evsels[i].counting = true;
 	if (!rc && s->nr_evsels - first > PPF_COUNTER_MAX - 1)
-		rc = rec_session_fail(s, PP_EUSAGE, "'%s': %zu counters, at most %d are read together",
+		rc = rec_errf(msg, msg_sz, PP_EUSAGE, "'%s': %zu counters, at most %d are read together",
 				      text, s->nr_evsels - first, PPF_COUNTER_MAX - 1);
 	return rc;
 }
@@ -110,31 +112,31 @@ static size_t nr_counting(const struct rec_session *s)
 	return n;
 }
 
-int rec_counters_prepare(struct rec_session *s)
+int rec_counters_prepare(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	size_t n = nr_counting(s), first = s->nr_evsels;
 	int rc;
 
 	if (!n) {
 		if (s->opts.count_leader)
-			return rec_session_fail(s, PP_EUSAGE, "--count-leader without --count events");
+			return rec_errf(msg, msg_sz, PP_EUSAGE, "--count-leader without --count events");
 		return 0;
 	}
 	if (n > PPF_COUNTER_MAX - 1)
-		return rec_session_fail(s, PP_EUSAGE, "%zu counters: at most %d are read together", n,
+		return rec_errf(msg, msg_sz, PP_EUSAGE, "%zu counters: at most %d are read together", n,
 					PPF_COUNTER_MAX - 1);
 	if (!s->opts.count_period)
 		s->opts.count_period = 1000000000ull;	/* perf-prof's -i default */
 	if (s->opts.count_period < 100000ull)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 					"--count-period %lluns: 100us at least (a read per CPU per period)",
 					(unsigned long long)s->opts.count_period);
 	if (!s->opts.count_leader)
 		return 0;
 	if (s->tgt.kind != REC_TGT_SYSTEM && s->tgt.kind != REC_TGT_CGROUP)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 					"counting with a sampling leader is per CPU: use -C (or no target), not -p/-t or a command");
-	rc = rec_evsels_add(s, "cpu-clock");
+	rc = rec_evsels_add(s, "cpu-clock", msg, msg_sz);
 	if (rc)
 		return rc;
 	s->evsels[first].count_leader = true;
@@ -189,21 +191,21 @@ static void cfd_add(struct rec_counters *c, int fd, uint32_t evsel, uint32_t cpu
 	c->fds[c->nr++] = (struct rec_cfd){ fd, evsel, cpu, tid, qi };
 }
 
-static int open_fail(struct rec_session *s, int err, const struct rec_evsel *e, int cpu, int tid)
+static int open_fail(struct rec_session *s, int err, const struct rec_evsel *e, int cpu, int tid, char *msg, size_t msg_sz)
 {
 	if (err == -ESRCH && tid >= 0)
 		return 1;	/* the thread exited meanwhile */
 	if (err == -ENOENT || err == -ENODEV || err == -EOPNOTSUPP)
-		return rec_session_fail(s, err, "cannot count %s: not supported on this machine (%s)",
+		return rec_errf(msg, msg_sz, err, "cannot count %s: not supported on this machine (%s)",
 					e->name, strerror(-err));
 	if (err == -EACCES || err == -EPERM)
-		return rec_session_fail(s, err,
+		return rec_errf(msg, msg_sz, err,
 					"cannot count %s: permission denied (run as root, or lower /proc/sys/kernel/perf_event_paranoid)",
 					e->name);
 	if (err == -EMFILE || err == -ENFILE)
-		return rec_session_fail(s, err, "cannot count %s: too many open files (raise 'ulimit -n')",
+		return rec_errf(msg, msg_sz, err, "cannot count %s: too many open files (raise 'ulimit -n')",
 					e->name);
-	return rec_session_fail(s, err, "cannot count %s on %s %d: %s", e->name,
+	return rec_errf(msg, msg_sz, err, "cannot count %s on %s %d: %s", e->name,
 				tid >= 0 ? "thread" : "CPU", tid >= 0 ? tid : cpu, strerror(-err));
 }
 
@@ -211,7 +213,7 @@ static int open_fail(struct rec_session *s, int err, const struct rec_evsel *e, 
  * A counted event's filter must be the kernel's: there are no events to filter
  * afterwards, only counts.
  */
-static int counter_filter(struct rec_session *s, struct rec_evsel *e, int fd)
+static int counter_filter(struct rec_session *s, struct rec_evsel *e, int fd, char *msg, size_t msg_sz)
 {
 	if (!e->filter)
 		return 0;
@@ -220,11 +222,11 @@ static int counter_filter(struct rec_session *s, struct rec_evsel *e, int fd)
 			e->flags |= PPF_EVF_KERNEL_FILTER;
 			return 0;
 		}
-		return rec_session_fail(s, PP_ENOTSUP,
+		return rec_errf(msg, msg_sz, PP_ENOTSUP,
 					"%s: the kernel refuses filter '%s' (%s), and counted events cannot be filtered afterwards",
 					e->name, e->filter, strerror(errno));
 	}
-	return rec_session_fail(s, PP_ENOTSUP, "%s: a filter on a counted %s event is not possible",
+	return rec_errf(msg, msg_sz, PP_ENOTSUP, "%s: a filter on a counted %s event is not possible",
 				e->name, "non-tracepoint");
 }
 
@@ -237,7 +239,7 @@ static int perf_open(struct perf_event_attr *a, int pid, int cpu, int group, uns
 }
 
 /* The sampling leader of CPU @ci (into its ring) and its group of counting fds. */
-static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned long flags)
+static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned long flags, char *msg, size_t msg_sz)
 {
 	struct rec_counters *c = s->ctr;
 	int cpu = s->tgt.cpus[ci], lfd = -1;
@@ -250,13 +252,13 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 			continue;
 		lfd = perf_open(&e->attr, pid, cpu, -1, flags);
 		if (lfd < 0)
-			return open_fail(s, lfd, e, cpu, -1);
+			return open_fail(s, lfd, e, cpu, -1, msg, msg_sz);
 		if (pp_sys_ioctl(lfd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) ||
 		    pp_sys_ioctl(lfd, PERF_EVENT_IOC_ID, &kid)) {
 			int err = -errno;
 
 			close(lfd);
-			return rec_session_fail(s, err, "cannot attach the counting leader to the ring of CPU %d: %s",
+			return rec_errf(msg, msg_sz, err, "cannot attach the counting leader to the ring of CPU %d: %s",
 						cpu, strerror(-err));
 		}
 		rec_idmap_put(&s->ids, kid, (int)i);
@@ -271,8 +273,8 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 			continue;
 		fd = perf_open(&e->attr, pid, cpu, lfd, flags);
 		if (fd < 0)
-			return open_fail(s, fd, e, cpu, -1);
-		if ((rc = counter_filter(s, e, fd))) {
+			return open_fail(s, fd, e, cpu, -1, msg, msg_sz);
+		if ((rc = counter_filter(s, e, fd, msg, msg_sz))) {
 			close(fd);
 			return rc;
 		}
@@ -280,7 +282,7 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 			int err = -errno;
 
 			close(fd);
-			return rec_session_fail(s, err, "cannot read the id of %s: %s", e->name,
+			return rec_errf(msg, msg_sz, err, "cannot read the id of %s: %s", e->name,
 						strerror(-err));
 		}
 		rec_idmap_put(&s->ids, kid, (int)i);
@@ -290,7 +292,7 @@ static int open_leader_group(struct rec_session *s, size_t ci, int pid, unsigned
 }
 
 /* Timer-read fds of one unit: a CPU (@tid < 0, one group) or a thread on every CPU. */
-static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, unsigned long flags)
+static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, unsigned long flags, char *msg, size_t msg_sz)
 {
 	struct rec_counters *c = s->ctr;
 	bool group = tid < 0 && timer_groups(s);
@@ -305,10 +307,10 @@ static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, uns
 			continue;
 		fd = perf_open(&e->attr, pid, cpu, group ? lfd : -1, flags);
 		if (fd < 0) {
-			rc = open_fail(s, fd, e, cpu, tid);
+			rc = open_fail(s, fd, e, cpu, tid, msg, msg_sz);
 			return rc;
 		}
-		if ((rc = counter_filter(s, e, fd))) {
+		if ((rc = counter_filter(s, e, fd, msg, msg_sz))) {
 			close(fd);
 			return rc;
 		}
@@ -317,7 +319,7 @@ static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, uns
 				int err = -errno;
 
 				close(fd);
-				return rec_session_fail(s, err, "cannot read the id of %s: %s",
+				return rec_errf(msg, msg_sz, err, "cannot read the id of %s: %s",
 							e->name, strerror(-err));
 			}
 			rec_idmap_put(&s->ids, kid, (int)i);
@@ -332,7 +334,7 @@ static int open_timer_unit(struct rec_session *s, int pid, int cpu, int tid, uns
 	return 0;
 }
 
-int rec_counters_open(struct rec_session *s)
+int rec_counters_open(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_target *t = &s->tgt;
 	struct rec_counters *c;
@@ -350,14 +352,14 @@ int rec_counters_open(struct rec_session *s)
 		size_t alive = 0;
 
 		for (size_t u = 0; u < t->nr_tids && rc <= 0; u++) {
-			rc = open_timer_unit(s, t->tids[u], -1, t->tids[u], 0);
+			rc = open_timer_unit(s, t->tids[u], -1, t->tids[u], 0, msg, msg_sz);
 			if (rc == 1)
 				rc = 0;		/* exited meanwhile */
 			else if (!rc)
 				alive++;
 		}
 		if (!rc && !alive)
-			rc = rec_session_fail(s, PP_ENOT_FOUND, "every thread to count has exited");
+			rc = rec_errf(msg, msg_sz, PP_ENOT_FOUND, "every thread to count has exited");
 		return rc;
 	}
 	for (size_t ci = 0; ci < t->nr_cpus && !rc; ci++) {
@@ -367,9 +369,9 @@ int rec_counters_open(struct rec_session *s)
 			int pid = t->kind == REC_TGT_CGROUP ? t->cgroup_fds[u] : -1;
 
 			if (s->opts.count_leader)
-				rc = open_leader_group(s, ci, pid, flags);
+				rc = open_leader_group(s, ci, pid, flags, msg, msg_sz);
 			else
-				rc = open_timer_unit(s, pid, t->cpus[ci], -1, flags);
+				rc = open_timer_unit(s, pid, t->cpus[ci], -1, flags, msg, msg_sz);
 		}
 	}
 	return rc;

@@ -32,9 +32,9 @@ struct rec_evsel;
  * rec_counters_add() - add the counting events of one selector list
  * @text: as for -e; with a leading '?' events this kernel does not have are
  *        left out (with -v, a line says which)
- * Return: 0 or a negative code with s->errmsg set.
+ * Return: 0 or a negative code with @msg set.
  */
-int rec_counters_add(struct rec_session *s, const char *text);
+int rec_counters_add(struct rec_session *s, const char *text, char *msg, size_t msg_sz);
 
 /**
  * rec_counters_prepare() - before rec_evsels_finish(): the leader, the checks
@@ -42,9 +42,9 @@ int rec_counters_add(struct rec_session *s, const char *text);
  * With a leader (--count-leader), adds its cpu-clock evsel.  Fails with one
  * line when counters are asked for without a period, or a leader with
  * per-thread targets.
- * Return: 0 or a negative code with s->errmsg set.
+ * Return: 0 or a negative code with @msg set.
  */
-int rec_counters_prepare(struct rec_session *s);
+int rec_counters_prepare(struct rec_session *s, char *msg, size_t msg_sz);
 
 /** rec_counters_attr() - in rec_evsels_finish(): @e's attr, when it counts or leads. */
 void rec_counters_attr(const struct rec_session *s, struct rec_evsel *e);
@@ -54,9 +54,9 @@ bool rec_counters_skip(const struct rec_evsel *e);
 
 /**
  * rec_counters_open() - after rec_events_open(): the counting fds (and leaders)
- * Return: 0 or a negative code with s->errmsg set.
+ * Return: 0 or a negative code with @msg set.
  */
-int rec_counters_open(struct rec_session *s);
+int rec_counters_open(struct rec_session *s, char *msg, size_t msg_sz);
 
 /** rec_counters_enable() - enable (@on) or disable the counting fds. */
 void rec_counters_enable(struct rec_session *s, bool on);

@@ -19,6 +19,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
+#include "record/err.h"
 #include "record/perf/counters.h"
 #include "record/perf/evopen.h"
 #include "record/session.h"
@@ -51,45 +52,45 @@ static int paranoid(void)
  * allows whole CPUs at <= 0, the kernel at <= 1, a task's user space at <= 2.
  */
 static int denied(struct rec_session *s, int err, const char *what, pid_t pid,
-		  const struct perf_event_attr *a)
+		  const struct perf_event_attr *a, char *msg, size_t msg_sz)
 {
 	int p = paranoid();
 
 	if (geteuid() == 0)
-		return rec_session_fail(s, err, "cannot open %s: permission denied even to root "
+		return rec_errf(msg, msg_sz, err, "cannot open %s: permission denied even to root "
 					"(kernel lockdown or a security module)", what);
 	if (pid == -1)
-		return rec_session_fail(s, err, "cannot open %s: recording whole CPUs (-a, -C, "
+		return rec_errf(msg, msg_sz, err, "cannot open %s: recording whole CPUs (-a, -C, "
 					"cgroups, or tracepoints read from tracefs) needs CAP_PERFMON "
 					"or perf_event_paranoid <= 0 (it is %d)", what, p);
 	if (!a->exclude_kernel && p > 1)
-		return rec_session_fail(s, err, "cannot open %s: measuring the kernel needs "
+		return rec_errf(msg, msg_sz, err, "cannot open %s: measuring the kernel needs "
 					"CAP_PERFMON or perf_event_paranoid <= 1 (it is %d)", what, p);
-	return rec_session_fail(s, err, "cannot open %s: permission denied: needs CAP_PERFMON "
+	return rec_errf(msg, msg_sz, err, "cannot open %s: permission denied: needs CAP_PERFMON "
 				"or perf_event_paranoid <= 2 (it is %d)", what, p);
 }
 
 static int open_error(struct rec_session *s, int err, const char *what, int cpu, pid_t pid,
-		      const struct perf_event_attr *a)
+		      const struct perf_event_attr *a, char *msg, size_t msg_sz)
 {
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		return denied(s, err, what, pid, a);
+		return denied(s, err, what, pid, a, msg, msg_sz);
 	case EMFILE:
 	case ENFILE:
-		return rec_session_fail(s, err,
+		return rec_errf(msg, msg_sz, err,
 			"cannot open %s on CPU %d: too many open files (raise 'ulimit -n')", what, cpu);
 	case ENOSPC:
-		return rec_session_fail(s, err,
+		return rec_errf(msg, msg_sz, err,
 			"cannot open %s on CPU %d: no free hardware slot (breakpoints in use?)", what, cpu);
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
-		return rec_session_fail(s, err, "cannot open %s: not supported on this machine (%s)",
+		return rec_errf(msg, msg_sz, err, "cannot open %s: not supported on this machine (%s)",
 					what, strerror(-err));
 	default:
-		return rec_session_fail(s, err, "cannot open %s on CPU %d: %s", what, cpu,
+		return rec_errf(msg, msg_sz, err, "cannot open %s on CPU %d: %s", what, cpu,
 					strerror(-err));
 	}
 }
@@ -104,7 +105,7 @@ static void fds_add(struct rec_session *s, int fd, int evsel, int cpu_idx)
 }
 
 /* 0 untried, 1 in the kernel, 2 refused: per evsel */
-static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char *state)
+static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char *state, char *msg, size_t msg_sz)
 {
 	if (!e->filter)
 		return 0;
@@ -121,7 +122,7 @@ static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char
 		return 0;
 	}
 	if (*state == 1)
-		return rec_session_fail(s, -errno, "%s: filter '%s' accepted on one CPU, refused on another: %s",
+		return rec_errf(msg, msg_sz, -errno, "%s: filter '%s' accepted on one CPU, refused on another: %s",
 					e->name, e->filter, strerror(errno));
 	*state = 2;
 	e->flags |= PPF_EVF_USER_FILTER;
@@ -133,7 +134,7 @@ static int apply_filter(struct rec_session *s, struct rec_evsel *e, int fd, char
 }
 
 static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel, const char *what,
-		    pid_t pid, size_t ci, unsigned long flags, char *fstate)
+		    pid_t pid, size_t ci, unsigned long flags, char *fstate, char *msg, size_t msg_sz)
 {
 	int cpu = s->tgt.cpus[ci], fd, rc;
 	uint64_t kid = 0;
@@ -161,24 +162,24 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 	if (fd == -ESRCH && s->tgt.kind == REC_TGT_THREADS)
 		return 1;		/* the thread exited meanwhile */
 	if (fd < 0)
-		return open_error(s, fd, what, cpu, pid, a);
+		return open_error(s, fd, what, cpu, pid, a, msg, msg_sz);
 	fds_add(s, fd, evsel, (int)ci);
 	if (!s->rings[ci].base) {
 		rc = rec_ring_open(&s->rings[ci], fd, cpu, (size_t)s->opts.mmap_pages);
 		if (rc)
-			return rec_session_fail(s, rc,
+			return rec_errf(msg, msg_sz, rc,
 				"cannot map a %d-page ring buffer on CPU %d: %s (try a smaller -m)",
 				s->opts.mmap_pages, cpu, strerror(-rc));
 	} else if (pp_sys_ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd)) {
-		return rec_session_fail(s, -errno, "cannot redirect %s into the ring of CPU %d: %s",
+		return rec_errf(msg, msg_sz, -errno, "cannot redirect %s into the ring of CPU %d: %s",
 					what, cpu, strerror(errno));
 	}
 	if (pp_sys_ioctl(fd, PERF_EVENT_IOC_ID, &kid))
-		return rec_session_fail(s, -errno, "cannot read the id of %s: %s", what,
+		return rec_errf(msg, msg_sz, -errno, "cannot read the id of %s: %s", what,
 					strerror(errno));
 	s->fds[s->nr_fds - 1].kid = kid;
 	rec_idmap_put(&s->ids, kid, evsel);
-	return evsel >= 0 ? apply_filter(s, &s->evsels[evsel], fd, &fstate[evsel]) : 0;
+	return evsel >= 0 ? apply_filter(s, &s->evsels[evsel], fd, &fstate[evsel], msg, msg_sz) : 0;
 }
 
 /*
@@ -197,7 +198,7 @@ static bool cpu_sideband(const struct rec_session *s)
 	return true;
 }
 
-int rec_events_open(struct rec_session *s)
+int rec_events_open(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_target *t = &s->tgt;
 	struct perf_event_attr track, track_cpu;
@@ -225,7 +226,7 @@ int rec_events_open(struct rec_session *s)
 	for (size_t ci = 0; ci < t->nr_cpus && !rc; ci++) {
 		/* system-wide side band for cgroups: their tasks' comms and maps are needed too */
 		if (t->kind == REC_TGT_CGROUP || t->kind == REC_TGT_SYSTEM || s->cpu_sideband)
-			rc = open_one(s, &track_cpu, -1, "the side-band event", -1, ci, 0, fstate);
+			rc = open_one(s, &track_cpu, -1, "the side-band event", -1, ci, 0, fstate, msg, msg_sz);
 		if (t->sideband_only && t->sideband_only[ci])
 			continue;	/* a CPU outside -C: the side-band only */
 		if (s->cpu_sideband) {
@@ -242,7 +243,7 @@ int rec_events_open(struct rec_session *s)
 				pid = t->cgroup_fds[u];
 			if (t->kind == REC_TGT_THREADS || t->kind == REC_TGT_WORKLOAD) {
 				rc = open_one(s, &track, -1, "the side-band event", pid, ci, 0,
-					      fstate);
+					      fstate, msg, msg_sz);
 				if (rc == 1) {
 					rc = 0;
 					continue;
@@ -252,7 +253,7 @@ int rec_events_open(struct rec_session *s)
 				if (s->evsels[i].ftrace || rec_counters_skip(&s->evsels[i]))
 					continue;
 				rc = open_one(s, &s->evsels[i].attr, (int)i, s->evsels[i].name, pid,
-					      ci, flags, fstate);
+					      ci, flags, fstate, msg, msg_sz);
 				if (rc == 1) {
 					gone = true;
 					rc = 0;
@@ -264,7 +265,7 @@ int rec_events_open(struct rec_session *s)
 	}
 	free(fstate);
 	if (!rc && (t->kind == REC_TGT_THREADS) && !opened_units)
-		rc = rec_session_fail(s, PP_ENOT_FOUND, "every thread to record has exited");
+		rc = rec_errf(msg, msg_sz, PP_ENOT_FOUND, "every thread to record has exited");
 	return rc;
 }
 

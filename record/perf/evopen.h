@@ -30,10 +30,10 @@ struct rec_fd {
  * s->ids; sets s->cpu_sideband.  A kernel filter that is refused falls back
  * to the analyzer (PPF_EVF_USER_FILTER, with a warning).  A -p/-t thread that
  * exits meanwhile is skipped; that all of them did is an error.
- * Return: 0 or a negative code with s->errmsg set.  What was opened stays in
+ * Return: 0 or a negative code with @msg set.  What was opened stays in
  * s->fds and s->rings for rec_events_close().
  */
-int rec_events_open(struct rec_session *s);
+int rec_events_open(struct rec_session *s, char *msg, size_t msg_sz);
 
 /**
  * rec_events_close() - unmap the rings, close and forget every perf fd

@@ -31,6 +31,7 @@
 #include "common/selector.h"
 #include "common/units.h"
 #include "format/format.h"
+#include "record/err.h"
 #include "record/perf/counters.h"
 #include "record/perf/filter.h"
 #include "record/perf/regs.h"
@@ -246,7 +247,7 @@ static int suggest_tp(const char *sys, const char *name, void *arg)
 	return 0;
 }
 
-static int unknown_event(struct rec_session *s, const char *what, bool tracepoint)
+static int unknown_event(struct rec_session *s, const char *what, bool tracepoint, char *msg, size_t msg_sz)
 {
 	struct suggest sg = { .want = what };
 	struct pp_buf b = PP_BUF_INIT;
@@ -287,14 +288,14 @@ static int unknown_event(struct rec_session *s, const char *what, bool tracepoin
 	} else {
 		pp_buf_adds(&b, " (see 'pp list')");
 	}
-	rec_session_fail(s, PP_EUNKNOWN_EVENT, "%s", pp_buf_str(&b));
+	rec_errf(msg, msg_sz, PP_EUNKNOWN_EVENT, "%s", pp_buf_str(&b));
 	pp_buf_release(&b);
 	return PP_EUNKNOWN_EVENT;
 }
 
 /* --- tracepoints and probes -------------------------------------------- */
 
-static int check_filter(struct rec_session *s, struct rec_evsel *e, const char *filter)
+static int check_filter(struct rec_session *s, struct rec_evsel *e, const char *filter, char *msg, size_t msg_sz)
 {
 	char m[768];
 	int rc;
@@ -303,13 +304,13 @@ static int check_filter(struct rec_session *s, struct rec_evsel *e, const char *
 		return 0;
 	rc = rec_filter_check(filter, e->format, m, sizeof(m));
 	if (rc)
-		return rec_session_fail(s, rc, "%s: %s", e->name, m);
+		return rec_errf(msg, msg_sz, rc, "%s: %s", e->name, m);
 	e->filter = pp_xstrdup(filter);
 	return 0;
 }
 
 static int add_tracepoint(struct rec_session *s, const struct pp_selector *sel, const char *sys,
-			  const char *name, uint32_t kind, const char *cap_name)
+			  const char *name, uint32_t kind, const char *cap_name, char *msg, size_t msg_sz)
 {
 	char rel[512], full[300];
 	struct rec_evsel *e;
@@ -320,8 +321,8 @@ static int add_tracepoint(struct rec_session *s, const struct pp_selector *sel, 
 	if (rc) {
 		snprintf(full, sizeof(full), "%s:%s", sys, name);
 		if (rc == -ENOENT)
-			return unknown_event(s, full, true);
-		return rec_session_fail(s, rc, "cannot read the id of %s: %s", full,
+			return unknown_event(s, full, true, msg, msg_sz);
+		return rec_errf(msg, msg_sz, rc, "cannot read the id of %s: %s", full,
 					pp_strerror(rc));
 	}
 	snprintf(full, sizeof(full), "%s:%s", sys, name);
@@ -333,13 +334,13 @@ static int add_tracepoint(struct rec_session *s, const struct pp_selector *sel, 
 	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
 	rc = rec_tracefs_read_dup(&s->tfs, rel, &e->format);
 	if (rc)
-		return rec_session_fail(s, rc, "cannot read %s/%s: %s", s->tfs.root, rel,
+		return rec_errf(msg, msg_sz, rc, "cannot read %s/%s: %s", s->tfs.root, rel,
 					pp_strerror(rc));
 	if (sel->stack)
 		e->flags |= PPF_EVF_STACK;
 	if (sel->max_stack)
 		e->attr.sample_max_stack = (uint16_t)sel->max_stack;
-	return check_filter(s, e, sel->filter);
+	return check_filter(s, e, sel->filter, msg, msg_sz);
 }
 
 struct glob_match {
@@ -364,25 +365,25 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_tracepoint_sel(struct rec_session *s, const struct pp_selector *sel)
+static int add_tracepoint_sel(struct rec_session *s, const struct pp_selector *sel, char *msg, size_t msg_sz)
 {
 	struct glob_match g = { .sel = sel };
 	int rc;
 
-	rc = rec_session_tracefs(s);
+	rc = rec_tracefs_need(&s->tfs, msg, msg_sz);
 	if (rc)
 		return rc;
 	if (!pp_selector_is_glob(sel))
-		return add_tracepoint(s, sel, sel->sys, sel->name, PPF_EV_TRACEPOINT, NULL);
+		return add_tracepoint(s, sel, sel->sys, sel->name, PPF_EV_TRACEPOINT, NULL, msg, msg_sz);
 	rc = rec_tracefs_for_each_event(&s->tfs, glob_collect, &g);
 	if (rc < 0)
-		return rec_session_fail(s, rc, "cannot list tracepoints in %s: %s", s->tfs.root,
+		return rec_errf(msg, msg_sz, rc, "cannot list tracepoints in %s: %s", s->tfs.root,
 					pp_strerror(rc));
 	if (!g.nr) {
 		char what[256];
 
 		snprintf(what, sizeof(what), "%s:%s", sel->sys, sel->name);
-		rec_session_fail(s, PP_EUNKNOWN_EVENT, "no tracepoint matches '%s' (see 'pp list')",
+		rec_errf(msg, msg_sz, PP_EUNKNOWN_EVENT, "no tracepoint matches '%s' (see 'pp list')",
 				 what);
 		return PP_EUNKNOWN_EVENT;
 	}
@@ -391,7 +392,7 @@ static int add_tracepoint_sel(struct rec_session *s, const struct pp_selector *s
 		char *c = strchr(g.names[i], ':');
 
 		*c = '\0';
-		rc = add_tracepoint(s, sel, g.names[i], c + 1, PPF_EV_TRACEPOINT, NULL);
+		rc = add_tracepoint(s, sel, g.names[i], c + 1, PPF_EV_TRACEPOINT, NULL, msg, msg_sz);
 	}
 	for (size_t i = 0; i < g.nr; i++)
 		free(g.names[i]);
@@ -399,7 +400,7 @@ static int add_tracepoint_sel(struct rec_session *s, const struct pp_selector *s
 	return rc;
 }
 
-static int add_probe(struct rec_session *s, const struct pp_selector *sel)
+static int add_probe(struct rec_session *s, const struct pp_selector *sel, char *msg, size_t msg_sz)
 {
 	bool kprobe = sel->kind == PP_SEL_KPROBE || sel->kind == PP_SEL_KRETPROBE;
 	bool ret = sel->kind == PP_SEL_KRETPROBE || sel->kind == PP_SEL_URETPROBE;
@@ -407,7 +408,7 @@ static int add_probe(struct rec_session *s, const struct pp_selector *sel)
 	size_t idx;
 	int rc;
 
-	rc = rec_session_tracefs(s);
+	rc = rec_tracefs_need(&s->tfs, msg, msg_sz);
 	if (rc)
 		return rc;
 	if (!s->stale_probes_checked) {
@@ -420,11 +421,11 @@ static int add_probe(struct rec_session *s, const struct pp_selector *sel)
 	}
 	rc = rec_probe_create(&s->tfs, &s->probes, sel, &idx, m, sizeof(m));
 	if (rc)
-		return rec_session_fail(s, rc, "%s", m);
+		return rec_errf(msg, msg_sz, rc, "%s", m);
 	snprintf(cap, sizeof(cap), "%s:%s", kprobe ? "kprobes" : "uprobes",
 		 s->probes.v[idx].event);
 	rc = add_tracepoint(s, sel, s->probes.v[idx].group, s->probes.v[idx].event,
-			    kprobe ? PPF_EV_KPROBE : PPF_EV_UPROBE, cap);
+			    kprobe ? PPF_EV_KPROBE : PPF_EV_UPROBE, cap, msg, msg_sz);
 	if (!rc && ret)
 		s->evsels[s->nr_evsels - 1].flags |= PPF_EVF_RETPROBE;
 	return rc;
@@ -478,21 +479,21 @@ static bool raw_find(const char *name, uint64_t *config)
 }
 
 /* mem-loads' option string "--ldlat N" (or --ldlat=N): the latency threshold in cycles. */
-static int ldlat_option(struct rec_session *s, const struct pp_selector *sel, uint64_t *ldlat)
+static int ldlat_option(struct rec_session *s, const struct pp_selector *sel, uint64_t *ldlat, char *msg, size_t msg_sz)
 {
 	const char *o = sel->options;
 	char *end;
 	unsigned long long v;
 
 	if (strncmp(o, "--ldlat", 7) || (o[7] != ' ' && o[7] != '='))
-		return rec_session_fail(s, PP_ESYNTAX, "%s: '%s': mem-loads takes --ldlat CYCLES only",
+		return rec_errf(msg, msg_sz, PP_ESYNTAX, "%s: '%s': mem-loads takes --ldlat CYCLES only",
 					sel->text, o);
 	o += 8;
 	v = strtoull(o, &end, 0);
 	while (*end == ' ')
 		end++;
 	if (end == o || *end || !v || v > 0xffff)
-		return rec_session_fail(s, PP_ESYNTAX,
+		return rec_errf(msg, msg_sz, PP_ESYNTAX,
 					"%s: --ldlat '%s': expected a latency of 1 to 65535 cycles",
 					sel->text, o);
 	*ldlat = v;
@@ -524,7 +525,7 @@ static bool hw_other_find(const char *name, struct named_event *ne)
  * at -F 5000 beside a page-faults source with a period).  The source runs on
  * the recording's targets.
  */
-static int add_source(struct rec_session *s, const struct pp_selector *sel)
+static int add_source(struct rec_session *s, const struct pp_selector *sel, char *msg, size_t msg_sz)
 {
 	const struct pp_plan_ops *ops = rec_plan_find(sel->name);
 	struct pp_plan p = { 0 };
@@ -533,7 +534,7 @@ static int add_source(struct rec_session *s, const struct pp_selector *sel)
 	size_t first = s->nr_evsels;
 
 	if (pp_argv_split(sel->options ? sel->options : "", &argv, &argc))
-		return rec_session_fail(s, PP_ESYNTAX, "'%s': unbalanced quotes", sel->text);
+		return rec_errf(msg, msg_sz, PP_ESYNTAX, "'%s': unbalanced quotes", sel->text);
 	const char **args = pp_xcalloc((size_t)argc + 1, sizeof(*args));
 
 	memcpy(args, argv, (size_t)argc * sizeof(*args));
@@ -542,13 +543,13 @@ static int add_source(struct rec_session *s, const struct pp_selector *sel)
 	pp_argv_free(argv);
 	if (rc) {
 		pp_plan_release(&p);
-		return rec_session_fail(s, rc == PP_OPT_HELP ? PP_EUSAGE : rc, "'%s': %s", sel->text,
+		return rec_errf(msg, msg_sz, rc == PP_OPT_HELP ? PP_EUSAGE : rc, "'%s': %s", sel->text,
 					rc == PP_OPT_HELP ? "help is not an event source" : err);
 	}
 	for (size_t i = 0; !rc && i < p.nr_events; i++)
-		rc = rec_evsels_add(s, p.events[i]);
+		rc = rec_evsels_add(s, p.events[i], msg, msg_sz);
 	for (size_t i = 0; !rc && i < p.nr_counters; i++)
-		rc = rec_counters_add(s, p.counters[i]);
+		rc = rec_counters_add(s, p.counters[i], msg, msg_sz);
 	for (size_t i = first; !rc && i < s->nr_evsels; i++) {
 		struct rec_evsel *e = &s->evsels[i];
 
@@ -567,7 +568,7 @@ static int add_source(struct rec_session *s, const struct pp_selector *sel)
 	return rc;
 }
 
-static int add_plain(struct rec_session *s, const struct pp_selector *sel)
+static int add_plain(struct rec_session *s, const struct pp_selector *sel, char *msg, size_t msg_sz)
 {
 	const struct named_event *ne, *mem = NULL;
 	struct named_event other;
@@ -582,7 +583,7 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 	 * 'page-faults/-N 10/'): what that analyzer would record, as --for records it
 	 */
 	if (rec_plan_find(sel->name) && (sel->options || !ne))
-		return add_source(s, sel);
+		return add_source(s, sel, msg, msg_sz);
 	if (!ne) {
 		ne = find_named(hw_events, PP_ARRAY_SIZE(hw_events), sel->name);
 		if (!ne)
@@ -592,21 +593,21 @@ static int add_plain(struct rec_session *s, const struct pp_selector *sel)
 		hw = ne != NULL;
 	}
 	if (!ne)
-		return unknown_event(s, sel->name, false);
+		return unknown_event(s, sel->name, false, msg, msg_sz);
 	if (hw && !rec_have_pmu())
-		return rec_session_fail(s, PP_ENO_PMU,
+		return rec_errf(msg, msg_sz, PP_ENO_PMU,
 					"hardware event '%s' needs a hardware PMU and this machine has none (bare metal or a VM with a virtual PMU has one; to sample without, try cpu-clock)",
 					sel->name);
 	if (mem && !cpu_is_intel())
-		return rec_session_fail(s, PP_ENOTSUP,
+		return rec_errf(msg, msg_sz, PP_ENOTSUP,
 					"%s: PEBS memory sampling (data source, latency) exists on Intel CPUs only",
 					sel->name);
 	if (sel->options && mem == &mem_events[0]) {
-		rc = ldlat_option(s, sel, &ldlat);
+		rc = ldlat_option(s, sel, &ldlat, msg, msg_sz);
 		if (rc)
 			return rc;
 	} else if (sel->options) {
-		return rec_session_fail(s, PP_ESYNTAX, "%s: '%s' is not a filter or attribute",
+		return rec_errf(msg, msg_sz, PP_ESYNTAX, "%s: '%s' is not a filter or attribute",
 					sel->text, sel->options);
 	}
 	e = evsel_new(s, hw ? PPF_EV_HARDWARE : PPF_EV_SOFTWARE, ne->name, sel->text);
@@ -660,7 +661,7 @@ static int kallsyms_lookup(const char *name, uint64_t *addr)
 	return rc;
 }
 
-static int add_breakpoint(struct rec_session *s, const char *text)
+static int add_breakpoint(struct rec_session *s, const char *text, char *msg, size_t msg_sz)
 {
 	const char *spec = text + 4, *end;
 	char where[256], *slash, *colon;
@@ -671,7 +672,7 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 
 	end = spec + strlen(spec);
 	if (end - spec >= (long)sizeof(where) || spec == end)
-		return rec_session_fail(s, PP_ESYNTAX,
+		return rec_errf(msg, msg_sz, PP_ESYNTAX,
 					"bad breakpoint '%s': expected mem:ADDR[/LEN][:rwx]", text);
 	memcpy(where, spec, (size_t)(end - spec) + 1);
 	colon = strchr(where, ':');
@@ -681,13 +682,13 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 			unsigned bit = *t == 'r' ? HW_BREAKPOINT_R : *t == 'w' ? HW_BREAKPOINT_W
 				     : *t == 'x' ? HW_BREAKPOINT_X : 0;
 			if (!bit || (type & bit))
-				return rec_session_fail(s, PP_ESYNTAX,
+				return rec_errf(msg, msg_sz, PP_ESYNTAX,
 							"bad breakpoint '%s': access must be r, w, rw or x",
 							text);
 			type |= bit;
 		}
 		if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X)
-			return rec_session_fail(s, PP_ESYNTAX,
+			return rec_errf(msg, msg_sz, PP_ESYNTAX,
 						"bad breakpoint '%s': x cannot be combined with r or w",
 						text);
 	}
@@ -697,22 +698,22 @@ static int add_breakpoint(struct rec_session *s, const char *text)
 	if (slash) {
 		*slash = '\0';
 		if (pp_parse_u64(slash + 1, &len) || (len != 1 && len != 2 && len != 4 && len != 8))
-			return rec_session_fail(s, PP_ESYNTAX,
+			return rec_errf(msg, msg_sz, PP_ESYNTAX,
 						"bad breakpoint '%s': length must be 1, 2, 4 or 8", text);
 	}
 	if (!len)
 		len = type == HW_BREAKPOINT_X ? sizeof(long) : 4;
 	if (isdigit((unsigned char)where[0])) {
 		if (pp_parse_u64(where, &addr))
-			return rec_session_fail(s, PP_ESYNTAX, "bad breakpoint address '%s'",
+			return rec_errf(msg, msg_sz, PP_ESYNTAX, "bad breakpoint address '%s'",
 						where);
 	} else {
 		rc = kallsyms_lookup(where, &addr);
 		if (rc == -EPERM)
-			return rec_session_fail(s, rc, "breakpoint '%s': kernel addresses are hidden (kptr_restrict)",
+			return rec_errf(msg, msg_sz, rc, "breakpoint '%s': kernel addresses are hidden (kptr_restrict)",
 						text);
 		if (rc)
-			return rec_session_fail(s, PP_ENOT_FOUND,
+			return rec_errf(msg, msg_sz, PP_ENOT_FOUND,
 						"breakpoint '%s': no kernel symbol '%s'", text, where);
 	}
 	e = evsel_new(s, PPF_EV_BREAKPOINT, text, text);
@@ -763,7 +764,7 @@ static char **split_list(const char *text, size_t *nr)
 	return v;
 }
 
-static int add_one(struct rec_session *s, const char *text)
+static int add_one(struct rec_session *s, const char *text, char *msg, size_t msg_sz)
 {
 	struct pp_parse_error perr = { .pos = -1 };
 	struct pp_selector *sel = NULL;
@@ -771,33 +772,33 @@ static int add_one(struct rec_session *s, const char *text)
 	int rc;
 
 	if (!strncmp(text, "mem:", 4))
-		return add_breakpoint(s, text);
+		return add_breakpoint(s, text, msg, msg_sz);
 	rc = pp_selector_parse(text, &sel, &nr, &perr);
 	if (rc) {
 		if (perr.pos >= 0)
-			return rec_session_fail(s, rc, "bad event '%s' at column %d: %s", text,
+			return rec_errf(msg, msg_sz, rc, "bad event '%s' at column %d: %s", text,
 						perr.pos + 1, perr.msg);
-		return rec_session_fail(s, rc, "bad event '%s': %s", text, perr.msg);
+		return rec_errf(msg, msg_sz, rc, "bad event '%s': %s", text, perr.msg);
 	}
 	for (size_t i = 0; i < nr && !rc; i++) {
 		const char *why = pp_selector_unsupported(&sel[i]);
 
 		if (why) {
-			rc = rec_session_fail(s, PP_ENOTSUP, "%s: %s", sel[i].text, why);
+			rc = rec_errf(msg, msg_sz, PP_ENOTSUP, "%s: %s", sel[i].text, why);
 			break;
 		}
 		switch (sel[i].kind) {
 		case PP_SEL_TRACEPOINT:
-			rc = add_tracepoint_sel(s, &sel[i]);
+			rc = add_tracepoint_sel(s, &sel[i], msg, msg_sz);
 			break;
 		case PP_SEL_KPROBE:
 		case PP_SEL_KRETPROBE:
 		case PP_SEL_UPROBE:
 		case PP_SEL_URETPROBE:
-			rc = add_probe(s, &sel[i]);
+			rc = add_probe(s, &sel[i], msg, msg_sz);
 			break;
 		case PP_SEL_PLAIN:
-			rc = add_plain(s, &sel[i]);
+			rc = add_plain(s, &sel[i], msg, msg_sz);
 			break;
 		}
 	}
@@ -805,7 +806,7 @@ static int add_one(struct rec_session *s, const char *text)
 	return rc;
 }
 
-int rec_evsels_add(struct rec_session *s, const char *text)
+int rec_evsels_add(struct rec_session *s, const char *text, char *msg, size_t msg_sz)
 {
 	size_t nr;
 	char **v = split_list(text, &nr);
@@ -813,9 +814,9 @@ int rec_evsels_add(struct rec_session *s, const char *text)
 
 	for (size_t i = 0; i < nr; i++) {
 		if (!rc && !*v[i])
-			rc = rec_session_fail(s, PP_ESYNTAX, "empty event in '%s'", text);
+			rc = rec_errf(msg, msg_sz, PP_ESYNTAX, "empty event in '%s'", text);
 		if (!rc)
-			rc = add_one(s, v[i]);
+			rc = add_one(s, v[i], msg, msg_sz);
 		free(v[i]);
 	}
 	free(v);
@@ -923,4 +924,22 @@ void rec_tracking_attr(const struct rec_session *s, struct perf_event_attr *a)
 		a->cgroup = 1;
 		a->text_poke = 1;
 	}
+}
+
+int rec_evsels_write_descs(const struct rec_evsel *v, size_t n, struct ppf_writer *w)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct rec_evsel *e = &v[i];
+		struct ppf_event_desc d = {
+			.id = e->id, .kind = e->kind, .flags = e->flags, .tp_id = e->tp_id,
+			.name = e->name, .selector = e->selector,
+			.filter = e->filter ? e->filter : "",
+			.attr = &e->attr, .attr_sz = sizeof(e->attr),
+			.format = e->format ? e->format : "",
+		};
+		rc = ppf_write_event_desc(w, &d);
+	}
+	return rc;
 }

@@ -19,6 +19,7 @@
 
 #include <linux/perf_event.h>
 
+struct ppf_writer;
 struct rec_session;
 struct pp_selector;
 
@@ -51,15 +52,17 @@ struct rec_evsel {
 
 /**
  * rec_evsels_add() - turn one -e argument into evsels appended to @s
- * @s: the session (tracefs, options, the evsel array, the error message)
+ * @s: the session (tracefs, options, the evsel array)
  * @text: the -e argument (a comma list of selectors)
+ * @msg: receives one line naming the bad part on failure (record/err.h)
+ * @msg_sz: its size
  *
  * Resolves tracepoint globs against tracefs, creates uprobes, builds the
- * attrs.  On error s->errmsg holds one line naming the bad part.
+ * attrs.
  * Return: 0, PP_ESYNTAX / PP_EUNKNOWN_EVENT / PP_EUNKNOWN_ATTR / PP_ENO_PMU /
  * PP_ENOTSUP / PP_EAMBIGUOUS / PP_ENOT_FOUND or -errno.
  */
-int rec_evsels_add(struct rec_session *s, const char *text);
+int rec_evsels_add(struct rec_session *s, const char *text, char *msg, size_t msg_sz);
 
 /**
  * rec_evsels_finish() - last touches once all events are known
@@ -68,6 +71,12 @@ int rec_evsels_add(struct rec_session *s, const char *text);
  * Return: 0 or a negative code with s->errmsg set.
  */
 int rec_evsels_finish(struct rec_session *s);
+
+/**
+ * rec_evsels_write_descs() - an EVENT_DESC record for each of @v[0..@n), into @w
+ * Return: 0 or the writer's error.
+ */
+int rec_evsels_write_descs(const struct rec_evsel *v, size_t n, struct ppf_writer *w);
 
 /** rec_evsel_release() - free what an evsel owns. */
 void rec_evsel_release(struct rec_evsel *e);

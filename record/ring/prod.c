@@ -39,6 +39,7 @@
 #include "common/sys.h"
 #include "common/units.h"
 #include "format/format.h"
+#include "record/err.h"
 #include "record/perf/insn.h"
 #include "record/ring/prod.h"
 #include "record/session.h"
@@ -254,7 +255,7 @@ static void writer_opts(const struct rec_session *s, struct ppf_writer_opts *o)
 			(uint32_t)(f / 2);
 }
 
-static int part_open(struct rec_session *s, uint64_t n)
+static int part_open(struct rec_session *s, uint64_t n, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	struct ppf_writer_opts o;
@@ -264,7 +265,7 @@ static int part_open(struct rec_session *s, uint64_t n)
 	p->fd = pp_sys_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (p->fd < 0) {
 		rc = -errno;
-		rec_session_fail(s, rc, "cannot write capture '%s': %s", path, strerror(-rc));
+		rec_errf(msg, msg_sz, rc, "cannot write capture '%s': %s", path, strerror(-rc));
 		free(path);
 		return rc;
 	}
@@ -276,7 +277,7 @@ static int part_open(struct rec_session *s, uint64_t n)
 	writer_opts(s, &o);
 	rc = ppf_writer_open_cb(rotate_sink, p, &o, &s->w);
 	if (rc)
-		return rec_session_fail(s, rc, "cannot write capture '%s.%llu': %s", p->base,
+		return rec_errf(msg, msg_sz, rc, "cannot write capture '%s.%llu': %s", p->base,
 					(unsigned long long)n, pp_strerror(rc));
 	remove_beyond_rotation(p, n);
 	return 0;
@@ -302,7 +303,7 @@ static int write_meta(struct rec_session *s, struct ppf_writer *w, uint64_t t_ns
 	if (!rc)
 		rc = ppf_write_kv(w, "record.part", num);
 	if (!rc)
-		rc = rec_session_write_descs(s);
+		rc = rec_evsels_write_descs(s->evsels, s->nr_evsels, s->w);
 	if (!rc)
 		rc = ppf_write_time_sync(w, &ts);
 	if (!rc)
@@ -321,16 +322,16 @@ static int write_meta(struct rec_session *s, struct ppf_writer *w, uint64_t t_ns
 	return rc;
 }
 
-static int write_error(struct rec_session *s, int rc, const char *what, uint64_t n)
+static int write_error(struct rec_session *s, int rc, const char *what, uint64_t n, char *msg, size_t msg_sz)
 {
 	if (!s->werr)
 		s->werr = rc;
-	return rec_session_fail(s, rc, "cannot write capture '%s.%llu'%s: %s", s->prod->base,
+	return rec_errf(msg, msg_sz, rc, "cannot write capture '%s.%llu'%s: %s", s->prod->base,
 				(unsigned long long)n, what, pp_strerror(rc));
 }
 
 /* Close FILE.n, open FILE.n+1 with its own metadata. */
-static int rotate_switch(struct rec_session *s)
+static int rotate_switch(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	uint64_t t = s->merge.last_ns > s->start_ns ? s->merge.last_ns : s->start_ns;
@@ -345,7 +346,7 @@ static int rotate_switch(struct rec_session *s)
 		rc = -errno;
 	p->fd = -1;
 	if (rc)
-		return write_error(s, rc, "", p->file_no);
+		return write_error(s, rc, "", p->file_no, msg, msg_sz);
 	p->keep_ksyms = false;
 	rec_tasks_prune(p->tasks, t > REC_TASK_GRACE_NS ? t - REC_TASK_GRACE_NS : 0);
 	rec_symbols_forget_written(s->syms);
@@ -355,18 +356,18 @@ static int rotate_switch(struct rec_session *s)
 	 * empty FILE.n+2.
 	 */
 	p->switch_pending = false;
-	rc = part_open(s, p->file_no + 1);
+	rc = part_open(s, p->file_no + 1, msg, msg_sz);
 	if (rc)
 		return rc;
 	rc = write_meta(s, s->w, t, p->file_no);
 	if (rc)
-		return write_error(s, rc, " (metadata)", p->file_no);
+		return write_error(s, rc, " (metadata)", p->file_no, msg, msg_sz);
 	pp_debug(1, "switched to '%s.%llu'", p->base, (unsigned long long)p->file_no);
 	return 0;
 }
 
 /* Write the flight recorder's memory into FILE.n. */
-static int flight_dump(struct rec_session *s, bool final)
+static int flight_dump(struct rec_session *s, bool final, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	struct ppf_writer_opts o;
@@ -385,7 +386,7 @@ static int flight_dump(struct rec_session *s, bool final)
 		rc = ppf_writer_flush_digest(s->w);
 		if (rc) {
 			free(path);
-			return write_error(s, rc, "", n);
+			return write_error(s, rc, "", n, msg, msg_sz);
 		}
 	}
 	t0 = p->ring.head ? p->ring.head->first_ns : s->merge.last_ns;
@@ -398,7 +399,7 @@ static int flight_dump(struct rec_session *s, bool final)
 	writer_opts(s, &o);
 	rc = ppf_writer_open(path, &o, &w);
 	if (rc) {
-		rec_session_fail(s, rc, "cannot write capture '%s': %s", path, pp_strerror(rc));
+		rec_errf(msg, msg_sz, rc, "cannot write capture '%s': %s", path, pp_strerror(rc));
 		free(path);
 		return rc;
 	}
@@ -412,7 +413,7 @@ static int flight_dump(struct rec_session *s, bool final)
 	if (rc) {
 		int rc2;
 
-		rec_session_fail(s, rc, "cannot write capture '%s': %s", path, ppf_writer_errmsg(w));
+		rec_errf(msg, msg_sz, rc, "cannot write capture '%s': %s", path, ppf_writer_errmsg(w));
 		rc2 = ppf_writer_close(w);
 		(void)rc2;
 		free(path);
@@ -420,7 +421,7 @@ static int flight_dump(struct rec_session *s, bool final)
 	}
 	rc = ppf_writer_close(w);
 	if (rc) {
-		rec_session_fail(s, rc, "cannot write capture '%s': %s", path, pp_strerror(rc));
+		rec_errf(msg, msg_sz, rc, "cannot write capture '%s': %s", path, pp_strerror(rc));
 		free(path);
 		return rc;
 	}
@@ -436,7 +437,7 @@ static int flight_dump(struct rec_session *s, bool final)
 
 /* --- the session's hooks ------------------------------------------------ */
 
-int rec_prod_setup(struct rec_session *s)
+int rec_prod_setup(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	const struct rec_opts *o = &s->opts;
 	const char *out = o->output ? o->output : REC_DEFAULT_OUTPUT;
@@ -448,27 +449,27 @@ int rec_prod_setup(struct rec_session *s)
 	if (!o->max_size && !o->rotate && !o->flight_size && !o->trigger && !o->post_trigger_ns)
 		return 0;
 	if (o->rotate < 0)
-		return rec_session_fail(s, PP_ERANGE, "--rotate %d: expected a number of files >= 1",
+		return rec_errf(msg, msg_sz, PP_ERANGE, "--rotate %d: expected a number of files >= 1",
 					o->rotate);
 	if (o->rotate && !o->max_size && !o->flight_size)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 			"--rotate needs --max-size (the size of each file) or --flight-recorder (the dumps to keep)");
 	if (o->rotate && stream)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 			"--rotate writes a series of files; -o - is one stream: use --max-size alone to end the stream at a size");
 	if (o->flight_size && stream)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 			"--flight-recorder keeps the capture in memory and writes it to files on demand; it cannot write into -o -");
 	if (o->flight_size && o->max_size)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 			"--flight-recorder SIZE already bounds what is kept: --max-size does not apply");
 	if (o->post_trigger_ns && !o->trigger)
-		return rec_session_fail(s, PP_EUSAGE, "--post-trigger needs --trigger");
+		return rec_errf(msg, msg_sz, PP_EUSAGE, "--post-trigger needs --trigger");
 	if (o->max_size && o->max_size < (64u << 10))
-		return rec_session_fail(s, PP_ERANGE, "--max-size %s: at least 64K",
+		return rec_errf(msg, msg_sz, PP_ERANGE, "--max-size %s: at least 64K",
 					pp_format_bytes(o->max_size, sz, sizeof(sz)));
 	if (o->flight_size && o->flight_size < (64u << 10))
-		return rec_session_fail(s, PP_ERANGE, "--flight-recorder %s: at least 64K",
+		return rec_errf(msg, msg_sz, PP_ERANGE, "--flight-recorder %s: at least 64K",
 					pp_format_bytes(o->flight_size, sz, sizeof(sz)));
 
 	p = pp_xcalloc(1, sizeof(*p));
@@ -485,11 +486,11 @@ int rec_prod_setup(struct rec_session *s)
 	if (o->trigger) {
 		size_t before = s->nr_evsels;
 
-		rc = rec_evsels_add(s, o->trigger);
+		rc = rec_evsels_add(s, o->trigger, msg, msg_sz);
 		if (rc) {
-			char *m = pp_xstrdup(s->errmsg);
+			char *m = pp_xstrdup(msg);
 
-			rec_session_fail(s, rc, "--trigger: %s", m);
+			rec_errf(msg, msg_sz, rc, "--trigger: %s", m);
 			free(m);
 			return rc;
 		}
@@ -499,7 +500,7 @@ int rec_prod_setup(struct rec_session *s)
 	return 0;
 }
 
-int rec_prod_open(struct rec_session *s)
+int rec_prod_open(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	struct ppf_writer_opts o;
@@ -513,22 +514,22 @@ int rec_prod_open(struct rec_session *s)
 		s->out_name = pp_xasprintf("'%s.N' (flight recorder)", p->base);
 		rc = ppf_writer_open_cb(flight_sink, p, &o, &s->w);
 		if (rc)
-			return rec_session_fail(s, rc, "cannot start the flight recorder: %s",
+			return rec_errf(msg, msg_sz, rc, "cannot start the flight recorder: %s",
 						pp_strerror(rc));
 		return 0;
 	}
 	s->out_name = pp_xasprintf("'%s.N'", p->base);
 	p->keep_ksyms = true;
-	return part_open(s, 0);
+	return part_open(s, 0, msg, msg_sz);
 }
 
-int rec_prod_emit_slow(struct rec_session *s, const struct rec_mev *e)
+int rec_prod_emit_slow(struct rec_session *s, const struct rec_mev *e, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	int rc;
 
 	if (p->switch_pending) {
-		rc = rotate_switch(s);
+		rc = rotate_switch(s, msg, msg_sz);
 		if (rc)
 			return rc;
 	}
@@ -544,7 +545,7 @@ int rec_prod_emit_slow(struct rec_session *s, const struct rec_mev *e)
 	return 0;
 }
 
-static int check_trigger(struct rec_session *s)
+static int check_trigger(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 
@@ -553,7 +554,7 @@ static int check_trigger(struct rec_session *s)
 		const struct rec_evsel *e = &s->evsels[i];
 
 		if (e->flags & PPF_EVF_USER_FILTER)
-			return rec_session_fail(s, PP_ENOTSUP,
+			return rec_errf(msg, msg_sz, PP_ENOTSUP,
 				"--trigger %s: the kernel refused the filter '%s', and a trigger fires on the kernel's filter only",
 				e->name, e->filter);
 	}
@@ -569,24 +570,24 @@ uint64_t rec_prod_bytes(const struct rec_session *s)
 	return s->w ? ppf_writer_bytes(s->w) : 0;
 }
 
-int rec_prod_poll(struct rec_session *s, uint64_t now_ns)
+int rec_prod_poll(struct rec_session *s, uint64_t now_ns, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	char sz[32];
 	int rc;
 
-	if (!p->checked && (rc = check_trigger(s)))
+	if (!p->checked && (rc = check_trigger(s, msg, msg_sz)))
 		return rc;
 	if (rec_dump) {
 		rec_dump = 0;
 		if (p->flight_size) {
-			rc = flight_dump(s, false);
+			rc = flight_dump(s, false, msg, msg_sz);
 			if (rc)
 				return rc;
 		} else if (p->rotate) {
 			rc = ppf_writer_flush(s->w);
 			if (rc)
-				return write_error(s, rc, "", p->file_no);
+				return write_error(s, rc, "", p->file_no, msg, msg_sz);
 			p->switch_pending = true;	/* before the next record */
 		}
 	}
@@ -606,16 +607,16 @@ int rec_prod_poll(struct rec_session *s, uint64_t now_ns)
 	return 0;
 }
 
-int rec_prod_finish(struct rec_session *s)
+int rec_prod_finish(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_prod *p = s->prod;
 	int rc = 0;
 
 	if (p->flight_size) {
-		rc = flight_dump(s, true);
+		rc = flight_dump(s, true, msg, msg_sz);
 	} else if (p->rotate && p->fd >= 0) {
 		if (close(p->fd) && !rc)
-			rc = write_error(s, -errno, "", p->file_no);
+			rc = write_error(s, -errno, "", p->file_no, msg, msg_sz);
 		p->fd = -1;
 	}
 	if (p->rotate || p->flight_size) {

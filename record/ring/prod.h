@@ -89,25 +89,27 @@ struct rec_prod {
 /**
  * rec_prod_setup() - check the production options and prepare them
  * @s: the session, options parsed, events added
+ * @msg: receives one line on failure (record/err.h)
+ * @msg_sz: its size
  *
  * Refuses with a reason the combinations that make no sense (rotation or
  * a flight recorder on a stream, --rotate without --max-size, ...).  Adds
  * the --trigger event.  Allocates s->prod only when a production option is
  * given.
- * Return: 0 or a negative code with s->errmsg set.
+ * Return: 0 or a negative code with @msg set.
  */
-int rec_prod_setup(struct rec_session *s);
+int rec_prod_setup(struct rec_session *s, char *msg, size_t msg_sz);
 
 /**
  * rec_prod_open() - open the capture writer of a production mode
  *
  * Called instead of the plain open when s->prod is set.
- * Return: 0 or a negative code with s->errmsg set.
+ * Return: 0 or a negative code with @msg set.
  */
-int rec_prod_open(struct rec_session *s);
+int rec_prod_open(struct rec_session *s, char *msg, size_t msg_sz);
 
 /** rec_prod_emit_slow() - see rec_prod_emit(). */
-int rec_prod_emit_slow(struct rec_session *s, const struct rec_mev *e);
+int rec_prod_emit_slow(struct rec_session *s, const struct rec_mev *e, char *msg, size_t msg_sz);
 
 /**
  * rec_prod_emit() - before a record is written: switch files, notice the trigger
@@ -119,21 +121,21 @@ static inline int rec_prod_emit(struct rec_session *s, const struct rec_mev *e)
 
 	if (!p || (!p->switch_pending && (e->evsel < p->trig_lo || e->evsel >= p->trig_hi)))
 		return 0;
-	return rec_prod_emit_slow(s, e);
+	return rec_prod_emit_slow(s, e, s->errmsg, sizeof(s->errmsg));
 }
 
 /**
  * rec_prod_poll() - once per poll round: SIGUSR1, the size limit, the trigger's end
- * Return: 0 to go on, 1 to end the recording, or a negative code (s->errmsg set).
+ * Return: 0 to go on, 1 to end the recording, or a negative code (@msg set).
  */
-int rec_prod_poll(struct rec_session *s, uint64_t now_ns);
+int rec_prod_poll(struct rec_session *s, uint64_t now_ns, char *msg, size_t msg_sz);
 
 /**
  * rec_prod_finish() - after the capture writer is closed: the flight
  * recorder's final dump; the byte count of every file into s->file_bytes
- * Return: 0 or a negative code (s->errmsg set).
+ * Return: 0 or a negative code (@msg set).
  */
-int rec_prod_finish(struct rec_session *s);
+int rec_prod_finish(struct rec_session *s, char *msg, size_t msg_sz);
 
 /** rec_prod_bytes() - compressed bytes written so far, over every file. */
 uint64_t rec_prod_bytes(const struct rec_session *s);
