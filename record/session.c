@@ -212,13 +212,9 @@ static void set_spill(struct rec_session *s)
 	free(dir);
 }
 
-int rec_session_open(struct rec_session *s)
+/* Probes and tracefs instances left by a pp-record that was killed: only when tracefs is there. */
+static void clean_stale(struct rec_session *s)
 {
-	struct ppf_time_sync ts;
-	int rc;
-
-	raise_nofile();
-	/* probes left by a pp-record that was killed: only when tracefs is already there */
 	if (!s->stale_probes_checked && (!access("/sys/kernel/tracing/uprobe_events", F_OK) ||
 					 !access("/sys/kernel/tracing/kprobe_events", F_OK)) &&
 	    !rec_tracefs_need(&s->tfs, s->errmsg, sizeof(s->errmsg))) {
@@ -233,6 +229,13 @@ int rec_session_open(struct rec_session *s)
 				n, n > 1 ? "s" : "");
 		s->stale_probes_checked = true;
 	}
+}
+
+/* The targets, the events' last touches, what they need, the command forked and held. */
+static int resolve(struct rec_session *s)
+{
+	int rc;
+
 	rc = rec_target_init(s, s->errmsg, sizeof(s->errmsg));
 	if (rc)
 		return rc;
@@ -262,6 +265,104 @@ int rec_session_open(struct rec_session *s)
 		if (s->tgt.kind == REC_TGT_WORKLOAD)
 			rec_target_add_tid(&s->tgt, s->wl.pid);
 	}
+	return 0;
+}
+
+/* The ring-reading thread: the perf rings, the tracefs pages and their spill file. */
+static int start_reader(struct rec_session *s)
+{
+	int rc;
+
+	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s), fifo_ahead(s),
+			    s->out_stream ? 25 : 100);
+	s->drain.realtime = !s->opts.no_realtime;
+	if (!rc)
+		rec_drain_set_tp(&s->drain, rec_ftrace_fds(s), rec_ftrace_page_size(s),
+				 rec_ftrace_buffer_size(s));
+	s->drain.tp_off = rec_ftrace_drain_offset(s);
+	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
+	s->drain.urgent = &pp_stop;
+	if (!rc)
+		set_spill(s);
+	if (!rc)
+		rc = rec_drain_start(&s->drain);
+	if (rc)
+		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
+	return 0;
+}
+
+/* The META segment's start: host, event descriptions, the first time sync. */
+static int write_meta(struct rec_session *s)
+{
+	struct ppf_time_sync ts;
+	int rc;
+
+	ts.time_ns = s->start_ns;
+	ts.realtime_ns = s->start_real_ns;
+	rc = ppf_writer_begin(s->w, PPF_SEG_META);
+	if (!rc)
+		rc = rec_snapshot_host(s);
+	if (!rc)
+		rc = rec_evsels_write_descs(s->evsels, s->nr_evsels, s->w);
+	if (!rc)
+		rc = ppf_write_time_sync(s->w, &ts);
+	if (rc)
+		return write_fail(s, rc);
+	return 0;
+}
+
+/* PERF_EVENT_IOC_ENABLE on fd @i.  Return: 0 or -errno (s->errmsg set). */
+static int enable_fd(struct rec_session *s, size_t i)
+{
+	if (!pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+		return 0;
+	return rec_session_fail(s, -errno, "cannot enable events: %s", strerror(errno));
+}
+
+/* The events on, unless the command's exec does it (enable_on_exec). */
+static int enable_events(struct rec_session *s)
+{
+	int rc;
+
+	if (s->tgt.kind != REC_TGT_WORKLOAD) {
+		/*
+		 * The side band before the first reading of /proc, the events after
+		 * it: a task forked in between has its FORK (and COMM) records, one
+		 * forked before is in the reading.  Enabled together, a task forked
+		 * between the reading and the enable and gone before the second
+		 * reading had neither (t125, about once in 20 runs under ASan).
+		 */
+		for (int pass = 0; pass < 2; pass++) {
+			for (size_t i = 0; i < s->nr_fds; i++) {
+				if ((s->fds[i].evsel < 0) != (pass == 0))
+					continue;
+				rc = enable_fd(s, i);
+				if (rc)
+					return rc;
+			}
+			if (pass == 0)
+				rec_snapshot_early_tasks(s);
+		}
+		rec_ftrace_enable(s, true);
+	} else if (s->cpu_sideband) {
+		for (size_t i = 0; i < s->nr_fds; i++) {	/* no enable_on_exec on CPU-wide events */
+			rc = enable_fd(s, i);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int rec_session_open(struct rec_session *s)
+{
+	int rc;
+
+	raise_nofile();
+	clean_stale(s);
+	rc = resolve(s);
+	if (rc)
+		return rc;
 	rc = rec_ftrace_setup(s);
 	if (rc)
 		return rc;
@@ -283,59 +384,15 @@ int rec_session_open(struct rec_session *s)
 	if (rc)
 		return rc;
 	/* reading starts before the events do: the snapshots below take a while */
-	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s), fifo_ahead(s),
-			    s->out_stream ? 25 : 100);
-	s->drain.realtime = !s->opts.no_realtime;
-	if (!rc)
-		rec_drain_set_tp(&s->drain, rec_ftrace_fds(s), rec_ftrace_page_size(s),
-				 rec_ftrace_buffer_size(s));
-	s->drain.tp_off = rec_ftrace_drain_offset(s);
-	s->drain.boost_tid = (pid_t)syscall(SYS_gettid);
-	s->drain.urgent = &pp_stop;
-	if (!rc)
-		set_spill(s);
-	if (!rc)
-		rc = rec_drain_start(&s->drain);
+	rc = start_reader(s);
 	if (rc)
-		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
-	ts.time_ns = s->start_ns;
-	ts.realtime_ns = s->start_real_ns;
-	rc = ppf_writer_begin(s->w, PPF_SEG_META);
-	if (!rc)
-		rc = rec_snapshot_host(s);
-	if (!rc)
-		rc = rec_evsels_write_descs(s->evsels, s->nr_evsels, s->w);
-	if (!rc)
-		rc = ppf_write_time_sync(s->w, &ts);
+		return rc;
+	rc = write_meta(s);
 	if (rc)
-		return write_fail(s, rc);
-
-	if (s->tgt.kind != REC_TGT_WORKLOAD) {
-		/*
-		 * The side band before the first reading of /proc, the events after
-		 * it: a task forked in between has its FORK (and COMM) records, one
-		 * forked before is in the reading.  Enabled together, a task forked
-		 * between the reading and the enable and gone before the second
-		 * reading had neither (t125, about once in 20 runs under ASan).
-		 */
-		for (int pass = 0; pass < 2; pass++) {
-			for (size_t i = 0; i < s->nr_fds; i++) {
-				if ((s->fds[i].evsel < 0) != (pass == 0))
-					continue;
-				if (pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
-					return rec_session_fail(s, -errno, "cannot enable events: %s",
-								strerror(errno));
-			}
-			if (pass == 0)
-				rec_snapshot_early_tasks(s);
-		}
-		rec_ftrace_enable(s, true);
-	} else if (s->cpu_sideband) {
-		for (size_t i = 0; i < s->nr_fds; i++)	/* no enable_on_exec on CPU-wide events */
-			if (pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
-				return rec_session_fail(s, -errno, "cannot enable events: %s",
-							strerror(errno));
-	}
+		return rc;
+	rc = enable_events(s);
+	if (rc)
+		return rc;
 	rec_counters_enable(s, true);
 	rc = rec_snapshot_tasks(s);
 	if (!rc)
