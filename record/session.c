@@ -354,21 +354,11 @@ static int enable_events(struct rec_session *s)
 	return 0;
 }
 
-int rec_session_open(struct rec_session *s)
+/* The symbol table, the merge queues, the start time, the perf fds and their rings. */
+static int open_events(struct rec_session *s)
 {
 	int rc;
 
-	raise_nofile();
-	clean_stale(s);
-	rc = resolve(s);
-	if (rc)
-		return rc;
-	rc = rec_ftrace_setup(s);
-	if (rc)
-		return rc;
-	rc = open_writer(s);
-	if (rc)
-		return rc;
 	s->syms = rec_symbols_new();
 	/* a queue per ring, one for our own records, a queue per CPU of tracefs events */
 	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));
@@ -381,18 +371,14 @@ int rec_session_open(struct rec_session *s)
 	rc = rec_events_open(s, s->errmsg, sizeof(s->errmsg));
 	if (!rc)
 		rc = rec_counters_open(s, s->errmsg, sizeof(s->errmsg));
-	if (rc)
-		return rc;
-	/* reading starts before the events do: the snapshots below take a while */
-	rc = start_reader(s);
-	if (rc)
-		return rc;
-	rc = write_meta(s);
-	if (rc)
-		return rc;
-	rc = enable_events(s);
-	if (rc)
-		return rc;
+	return rc;
+}
+
+/* The counters on, then what the machine holds at the start: tasks, syscalls, kallsyms. */
+static int snapshot(struct rec_session *s)
+{
+	int rc;
+
 	rec_counters_enable(s, true);
 	rc = rec_snapshot_tasks(s);
 	if (!rc)
@@ -403,6 +389,14 @@ int rec_session_open(struct rec_session *s)
 		rc = ppf_writer_flush(s->w);
 	if (rc)
 		return write_fail(s, rc);
+	return 0;
+}
+
+/* The periodic clocks armed, the command let go (its exec enables its events). */
+static int start_workload(struct rec_session *s)
+{
+	int rc;
+
 	s->next_sync_ns = s->start_ns + REC_SYNC_PERIOD_NS;
 	if (s->opts.duration_ns)
 		s->deadline_ns = rec_now_ns() + s->opts.duration_ns;
@@ -415,6 +409,22 @@ int rec_session_open(struct rec_session *s)
 						strerror(-rc));
 	}
 	return 0;
+}
+
+int rec_session_open(struct rec_session *s)
+{
+	/* in this order: the reading starts before the events do, the snapshots take a while */
+	static int (*const step[])(struct rec_session *s) = {
+		resolve, rec_ftrace_setup, open_writer, open_events, start_reader, write_meta,
+		enable_events, snapshot, start_workload,
+	};
+	int rc = 0;
+
+	raise_nofile();
+	clean_stale(s);
+	for (size_t i = 0; !rc && i < sizeof(step) / sizeof(step[0]); i++)
+		rc = step[i](s);
+	return rc;
 }
 
 /* --- the loop ----------------------------------------------------------- */
