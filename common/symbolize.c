@@ -16,10 +16,10 @@
 
 #include <libiberty/demangle.h>
 
-#include "common/units.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/symbolize-internal.h"
+#include "common/units.h"
 
 /* --- string pool ------------------------------------------------------------ */
 
