@@ -51,7 +51,7 @@ endif
 
 COMMON_SRC := $(sort $(wildcard common/*.c))
 FORMAT_SRC := $(sort $(wildcard format/*.c))
-RECORD_SRC := $(sort $(wildcard record/*.c))
+RECORD_SRC := $(sort $(wildcard record/*.c record/*/*.c))
 # Analyzer plans are linked into pp-record too: they must not need libtraceevent.
 PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
 # pp, the front end (front/): it runs the two programs and links neither.
@@ -140,8 +140,8 @@ $(O)/gen/syscalls.h: $(FLAGS_STAMP)
 	$(Q)echo '#include <asm/unistd.h>' | $(CC) -E -dM -x c - | \
 		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/REC_SYSCALL(\2, \1)/p' | \
 		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
-$(O)/record/snapshot.o: $(O)/gen/syscalls.h
-$(O)/record/snapshot.o: CFLAGS_ALL += -I$(O)/gen
+$(O)/record/symbols/snapshot.o: $(O)/gen/syscalls.h
+$(O)/record/symbols/snapshot.o: CFLAGS_ALL += -I$(O)
 
 # The report page's style and script, as C string literals (analyze/report/page.c).
 REPORT_PAGE := analyze/report/page.css analyze/report/page.js
@@ -152,7 +152,7 @@ $(O)/gen/report-page.h: $(REPORT_PAGE)
 		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/\t"/' -e 's/$$/\\n" \\/' $$f; echo '""'; \
 	done >$@.tmp && mv $@.tmp $@
 $(O)/analyze/report/page.o: $(O)/gen/report-page.h
-$(O)/analyze/report/page.o: CFLAGS_ALL += -I$(O)/gen
+$(O)/analyze/report/page.o: CFLAGS_ALL += -I$(O)
 
 # pp.fleet (analyze/python/fleet.py) as one C string literal: `pp fleet` runs it with
 # python3 -c, the pp module makes it its fleet submodule (front/fleet.c, python/pyfleet.c).
@@ -164,7 +164,7 @@ $(O)/gen/fleet-py.h: $(FLEET_PY)
 		echo '""'; } >$@.tmp && mv $@.tmp $@
 FLEET_OBJ := $(O)/front/fleet.o $(O)/analyze/python/pyfleet.o $(O)/pic/analyze/python/pyfleet.o
 $(FLEET_OBJ): $(O)/gen/fleet-py.h
-$(FLEET_OBJ): CFLAGS_ALL += -I$(O)/gen
+$(FLEET_OBJ): CFLAGS_ALL += -I$(O)
 
 # Test-only capture checker used by the record integration tests.
 TOOLS := $(O)/tests/capcheck

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv.h"
-#include "buf.h"
-#include "err.h"
+#include "common/argv.h"
+#include "common/buf.h"
+#include "common/err.h"
 
 void pp_argv_free(char **v)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "buf.h"
+#include "common/buf.h"
 
 void pp_buf_release(struct pp_buf *b)
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "log.h"
+#include "common/log.h"
 
 struct pp_buf {
 	char *data;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "datasrc.h"
+#include "common/datasrc.h"
 
 /* The fields of union perf_mem_data_src: shift and width. */
 #define DS_LVL_SHIFT 5

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "detail.h"
-#include "err.h"
-#include "log.h"
-#include "units.h"
+#include "common/detail.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/units.h"
 
 static int parse_ns(const char *item, const char *s, uint64_t *out, char *err, size_t errsz)
 {

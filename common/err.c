@@ -4,11 +4,11 @@
  */
 #include <string.h>
 
-#include "err.h"
+#include "common/err.h"
 
 static const char *const pp_err_text[PP_E__COUNT] = {
 #define PP_ERR(name, text) [PP_E_IDX_##name] = text,
-#include "err.def"
+#include "common/err.def"
 #undef PP_ERR
 };
 

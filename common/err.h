@@ -13,14 +13,14 @@
 
 enum pp_err_index {
 #define PP_ERR(name, text) PP_E_IDX_##name,
-#include "err.def"
+#include "common/err.def"
 #undef PP_ERR
 	PP_E__COUNT
 };
 
 enum pp_err {
 #define PP_ERR(name, text) PP_E##name = PP_ERRNO_BASE - PP_E_IDX_##name,
-#include "err.def"
+#include "common/err.def"
 #undef PP_ERR
 };
 

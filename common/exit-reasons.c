@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "exit-reasons.h"
-#include "expr.h"
-#include "log.h"
+#include "common/exit-reasons.h"
+#include "common/expr.h"
+#include "common/log.h"
 
 struct reason {
 	uint32_t val;

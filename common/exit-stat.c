@@ -10,11 +10,11 @@
  */
 #include <stdlib.h>
 
-#include "buf.h"
-#include "err.h"
-#include "exit-stat.h"
-#include "log.h"
-#include "wire.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/exit-stat.h"
+#include "common/log.h"
+#include "common/wire.h"
 
 void pp_exit_stat_init(struct pp_exit_stat *st)
 {

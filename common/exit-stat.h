@@ -19,10 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exit-reasons.h"
-#include "hist.h"
-#include "table.h"
-#include "u64map.h"
+#include "common/exit-reasons.h"
+#include "common/hist.h"
+#include "common/table.h"
+#include "common/u64map.h"
 
 struct pp_buf;
 struct pp_wire;

@@ -9,7 +9,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "expr-internal.h"
+#include "common/expr-internal.h"
 
 static const char *const op_names[OP__COUNT] = {
 	[OP_NOP] = "NOP", [OP_IMM] = "IMM", [OP_STR] = "STR", [OP_LDRAW] = "LDRAW",

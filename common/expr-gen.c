@@ -12,9 +12,9 @@
  */
 #include <string.h>
 
-#include "err.h"
-#include "expr-internal.h"
-#include "log.h"
+#include "common/err.h"
+#include "common/expr-internal.h"
+#include "common/log.h"
 
 static int op_effect(int op, int nargs)
 {

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "expr.h"
+#include "common/expr.h"
 
 #define EXPR_MAX_TEXT (64 * 1024)	/* longest source text */
 #define EXPR_MAX_CODE (64 * 1024)	/* most instructions */

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "expr-internal.h"
-#include "log.h"
+#include "common/err.h"
+#include "common/expr-internal.h"
+#include "common/log.h"
 
 void pp_expr_fail(struct expr_parser *p, int code, int pos, const char *fmt, ...)
 {

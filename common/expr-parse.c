@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "expr-internal.h"
-#include "log.h"
-#include "units.h"
+#include "common/err.h"
+#include "common/expr-internal.h"
+#include "common/log.h"
+#include "common/units.h"
 
 static const struct builtin {
 	const char *name;

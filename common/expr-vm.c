@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "expr-internal.h"
-#include "shell.h"
+#include "common/err.h"
+#include "common/expr-internal.h"
+#include "common/shell.h"
 
 struct vm {
 	const struct pp_expr *e;

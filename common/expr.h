@@ -65,8 +65,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "buf.h"
-#include "selector.h"
+#include "common/buf.h"
+#include "common/selector.h"
 
 /* One field of an event, from its format description. */
 struct pp_field {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "log.h"
-#include "options.h"
+#include "common/expr.h"
+#include "common/log.h"
+#include "common/options.h"
 
 void pp_filter_from_comms(struct pp_buf *out, const char *field, const char *const *comms,
 			  size_t nr)

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "err.h"
-#include "flamegraph.h"
-#include "log.h"
-#include "u64map.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/flamegraph.h"
+#include "common/log.h"
+#include "common/u64map.h"
 
 #define CHUNK_NODES 1024
 #define NAME_ARENA 65536

@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "hist.h"
-#include "log.h"
+#include "common/hist.h"
+#include "common/log.h"
 
 static inline unsigned hist_index(uint64_t v, unsigned *sub)
 {

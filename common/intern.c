@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "log.h"
+#include "common/intern.h"
+#include "common/log.h"
 
 #define CHUNK_SZ (64u << 10)
 

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "io.h"
-#include "sys.h"
+#include "common/io.h"
+#include "common/sys.h"
 
 int pp_writev_full(int fd, struct iovec *iov, int nr, size_t *written)
 {

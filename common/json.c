@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "err.h"
-#include "json.h"
-#include "log.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/json.h"
+#include "common/log.h"
 
 struct jp {
 	const char *s;

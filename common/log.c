@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "quote.h"
+#include "common/log.h"
+#include "common/quote.h"
 
 int pp_log_level = PP_LOG_INFO;
 volatile sig_atomic_t pp_stop;

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "man.h"
+#include "common/man.h"
 
 int pp_man_part(const char *arg)
 {

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "options.h"
+#include "common/options.h"
 
 /* What --help-man=PART prints; ALL is the three in a row, for a subsection of a page. */
 enum pp_man_part {

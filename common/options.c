@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "log.h"
-#include "options.h"
-#include "units.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/options.h"
+#include "common/units.h"
 
 void pp_strlist_push(struct pp_strlist *l, const char *s)
 {

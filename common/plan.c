@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "log.h"
-#include "plan.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/plan.h"
 
 #define C(f) PP_AZOPT(struct pp_common_opts, f)
 

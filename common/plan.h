@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "common/options.h"
 
 /* The options every analyzer takes; parsed for each analyzer instance. */
 struct pp_common_opts {

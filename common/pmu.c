@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "pmu.h"
+#include "common/pmu.h"
 
 bool pp_have_pmu(void)
 {

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "protobuf.h"
+#include "common/protobuf.h"
 
 void pp_pb_release(struct pp_pb *pb)
 {

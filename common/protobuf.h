@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "wire.h"
+#include "common/buf.h"
+#include "common/wire.h"
 
 #define PP_PB_MAX_DEPTH 16
 

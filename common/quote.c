@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quote.h"
+#include "common/quote.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>

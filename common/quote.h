@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "buf.h"
+#include "common/buf.h"
 
 enum pp_quote_rule {
 	PP_QUOTE_FIELD,		/* one value: every control byte escaped, \t \n \r by name */

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "log.h"
-#include "selector.h"
-#include "units.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/selector.h"
+#include "common/units.h"
 
 enum attr_kind { ATTR_FLAG, ATTR_VALUE, ATTR_NUM, ATTR_LIST };
 

@@ -7,7 +7,7 @@
  * returns it, where waitpid() under signal()'s SA_RESTART would wait on.  A
  * kernel without pidfd_open (before 5.3) waits as system(3) does.
  */
-#include "shell.h"
+#include "common/shell.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "common/log.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

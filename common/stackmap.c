@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "stackmap.h"
+#include "common/log.h"
+#include "common/stackmap.h"
 
 #define CHUNK_SZ 65536
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "u64map.h"
+#include "common/u64map.h"
 
 struct pp_stackmap_chunk;
 

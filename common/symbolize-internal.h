@@ -6,7 +6,7 @@
 #ifndef PP_COMMON_SYMBOLIZE_INTERNAL_H
 #define PP_COMMON_SYMBOLIZE_INTERNAL_H
 
-#include "symbolize.h"
+#include "common/symbolize.h"
 
 struct pool_chunk {
 	struct pool_chunk *next;

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "log.h"
-#include "symbolize-internal.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/symbolize-internal.h"
 
 struct sym_map {
 	uint64_t start, end, pgoff;

@@ -16,10 +16,10 @@
 
 #include <libiberty/demangle.h>
 
-#include "units.h"
-#include "err.h"
-#include "log.h"
-#include "symbolize-internal.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/symbolize-internal.h"
+#include "common/units.h"
 
 /* --- string pool ------------------------------------------------------------ */
 

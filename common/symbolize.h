@@ -14,7 +14,7 @@
  * Strings returned in results are borrowed and live as long as the symtab.
  * Allocation failure is fatal (pp_xmalloc), as elsewhere in common/.  Not single-thread
  * safe for concurrent lookups (lookups fill caches).
- * Not here: reading ELF files (record/elfsyms.c) or capture records (format/).
+ * Not here: reading ELF files (record/symbols/elfsyms.c) or capture records (format/).
  */
 #ifndef PP_COMMON_SYMBOLIZE_H
 #define PP_COMMON_SYMBOLIZE_H
@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "limits.h"
+#include "common/limits.h"
 
 struct pp_symtab;
 struct pp_dso;

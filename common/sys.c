@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "sys.h"
+#include "common/log.h"
+#include "common/sys.h"
 
 bool pp_sys_armed;
 

@@ -20,8 +20,8 @@
  *   PP_FAULT='write:5:ENOSPC,perf_event_open:3:EMFILE' pp-record ...
  *
  * tracefs_read and tracefs_write count whole reads and writes of a tracefs
- * file (record/tracefs.c, record/ftrace.c), uprobe each uprobe or kprobe
- * definition written (record/uprobe.c, which also counts as a tracefs_write);
+ * file (record/ftrace/tracefs.c, record/ftrace/ftrace.c), uprobe each uprobe or kprobe
+ * definition written (record/probe/uprobe.c, which also counts as a tracefs_write);
  * open and write are the capture's, its rotation's and the spill file's
  * (write counts write, writev and pwrite alike), not those of /proc or
  * tracefs.  A bad PP_FAULT is reported by

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "log.h"
-#include "quote.h"
-#include "table.h"
+#include "common/buf.h"
+#include "common/log.h"
+#include "common/quote.h"
+#include "common/table.h"
 
 struct cell {
 	char *text;

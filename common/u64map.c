@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "u64map.h"
+#include "common/log.h"
+#include "common/u64map.h"
 
 static inline size_t hash(uint64_t k)
 {

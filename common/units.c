@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "log.h"
-#include "units.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "common/units.h"
 
 int pp_parse_u64(const char *s, uint64_t *out)
 {

@@ -8,7 +8,7 @@
 #ifndef PP_COMMON_VEC_H
 #define PP_COMMON_VEC_H
 
-#include "log.h"
+#include "common/log.h"
 
 #define PP_VEC_PUSH(v, nr, cap, x)                                              \
 	do {                                                                    \

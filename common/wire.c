@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "err.h"
-#include "hist.h"
-#include "log.h"
-#include "wire.h"
+#include "common/err.h"
+#include "common/hist.h"
+#include "common/log.h"
+#include "common/wire.h"
 
 void pp_wire_put_u8(struct pp_buf *b, uint8_t v)
 {

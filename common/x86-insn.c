@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "x86-insn.h"
+#include "common/x86-insn.h"
 
 /* The opcode's shape: what follows the opcode byte(s). */
 enum shape {

@@ -25,7 +25,7 @@
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
-#include "fleet-py.h"
+#include "gen/fleet-py.h"
 
 static const char *const fleet_usage[] = {
 	"pp fleet ANALYZER [ANALYZER OPTIONS] [FLEET OPTIONS] CAPTURE...",

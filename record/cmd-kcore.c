@@ -25,9 +25,9 @@
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
-#include "insn.h"
-#include "kallsyms.h"
-#include "record.h"
+#include "record/perf/insn.h"
+#include "record/record.h"
+#include "record/symbols/kallsyms.h"
 
 #define KCORE_PROC "/proc/kcore"
 #define KCORE_STRING_MAX (1u << 20)	/* --string stops after this many bytes */

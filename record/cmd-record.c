@@ -19,13 +19,13 @@
 #include "common/man.h"
 #include "common/options.h"
 #include "common/version.h"
-#include "counters.h"
-#include "plan.h"
-#include "prod.h"
-#include "record.h"
-#include "selfstat.h"
-#include "session.h"
-#include "summary.h"
+#include "record/perf/counters.h"
+#include "record/plan.h"
+#include "record/record.h"
+#include "record/ring/prod.h"
+#include "record/selfstat.h"
+#include "record/session.h"
+#include "record/summary.h"
 
 static const char *const record_usage[] = {
 	"pp-record [-e EVENTS]... [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",
@@ -223,12 +223,130 @@ static int validate(struct rec_session *s)
 	return 0;
 }
 
+/*
+ * The command line into s->opts (s->opts.argv: the command, owned).
+ * Return: -1 to record, else the exit status of a run that ends here
+ * (--help, --version, a bad option), the session released.
+ */
+static int parse_args(struct rec_session *s, int argc, const char **argv,
+		      const struct pp_option *opts, const int *quiet, const bool *version)
+{
+	struct rec_opts *o = &s->opts;
+	char err[512];
+	int n;
+
+	if (pp_help_man(stdout, argc - 1, argv + 1, record_usage, opts, record_help)) {
+		rec_session_release(s);	/* the man pages' parts (make man) */
+		return 0;
+	}
+	o->cmdline = cmdline_dup(argc, argv);	/* before parsing reorders argv */
+	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,
+			     sizeof(err));
+	if (n == PP_OPT_HELP) {
+		pp_usage_print(stdout, record_usage, opts);
+		fputs(record_help, stdout);
+		rec_session_release(s);
+		return 0;
+	}
+	if (n < 0) {
+		pp_err("%s (see pp-record --help)", err);
+		rec_session_release(s);
+		return 2;
+	}
+	if (*version) {
+		pp_version_print(stdout, "pp-record", NULL);
+		rec_session_release(s);
+		return 0;
+	}
+	if (*quiet)
+		o->verbose = 0;		/* -q wins: no self-statistics either */
+	pp_log_level = *quiet > 1 ? PP_LOG_SILENT : *quiet ? PP_LOG_QUIET : o->verbose;
+	if (n > 0) {
+		/* argv + 1 was compacted: the leftovers are the command */
+		o->argv = pp_xcalloc((size_t)n + 1, sizeof(*o->argv));
+		memcpy(o->argv, argv + 1, (size_t)n * sizeof(*o->argv));
+	}
+	return -1;
+}
+
+/*
+ * --for, -e, --count and the production options into events.
+ * Return: 0, or 2 (usage) after the message, the session released.
+ */
+static int add_events(struct rec_session *s)
+{
+	struct rec_opts *o = &s->opts;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < o->fors.nr; i++)
+		rc = rec_plan_apply(s, o->fors.v[i], s->errmsg, sizeof(s->errmsg));	/* may set targets and rates */
+	if (!rc)
+		rc = validate(s);
+	for (size_t i = 0; !rc && i < o->events.nr; i++)
+		rc = rec_evsels_add(s, o->events.v[i], s->errmsg, sizeof(s->errmsg));
+	for (size_t i = 0; !rc && i < o->counters.nr; i++)
+		rc = rec_counters_add(s, o->counters.v[i], s->errmsg, sizeof(s->errmsg));
+	if (!rc && !s->nr_evsels)
+		rc = rec_evsels_add(s, "cpu-clock", s->errmsg, sizeof(s->errmsg));
+	if (!rc)
+		rc = rec_prod_setup(s, s->errmsg, sizeof(s->errmsg));	/* after -e: the trigger is one more event */
+	if (rc) {
+		pp_err("%s", s->errmsg);
+		free(o->argv);
+		rec_session_release(s);
+		rec_prod_free(s);
+		return 2;
+	}
+	return 0;
+}
+
+/* Open, run and finish the recording, the summary.  Return: the exit status. */
+static int record_run(struct rec_session *s)
+{
+	struct rec_opts *o = &s->opts;
+	int rc, status = 0;
+
+	rc = rec_session_open(s);
+	if (!rc && o->verbose)
+		rec_selfstat_start(s, o->stat_interval_ns, stderr);
+	if (!rc)
+		rc = rec_session_run(s);
+	if (rc && s->reader_gone) {
+		/* as `cat | head`: the reader has what it wanted; said at the info level */
+		pp_info("%s; recording stopped", s->errmsg);
+		rc = rec_session_finish(s);
+	} else if (rc) {
+		pp_err("%s", s->errmsg);
+		status = rc == PP_EUSAGE ? 2 : 1;
+		rc = rec_session_finish(s);
+		if (s->drain.nr_rounds && pp_log_level >= PP_LOG_INFO) {
+			rec_summary_print(s, stderr);	/* what made it to the capture */
+			rec_prod_summary(s, stderr);
+		}
+	} else {
+		rc = rec_session_finish(s);
+		if (rc && s->reader_gone)
+			pp_info("%s; recording stopped", s->errmsg);
+		else if (rc)
+			pp_err("%s", s->errmsg);
+		if (pp_log_level >= PP_LOG_INFO) {
+			rec_summary_print(s, stderr);
+			rec_prod_summary(s, stderr);
+		}
+		status = rc && !s->reader_gone ? 1 : 0;
+		if ((!rc || s->reader_gone) && s->wl.pid) {
+			rec_workload_stop(&s->wl);
+			status = rec_workload_exit_code(&s->wl);
+		}
+	}
+	return status;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	struct rec_session s;
 	struct rec_opts *o = &s.opts;
-	char err[512];
-	int n, rc, status = 0, quiet = 0;
+	int status, quiet = 0;
 	bool version = false;
 
 	rec_session_init(&s);
@@ -316,93 +434,13 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_END(),
 	};
 
-	if (pp_help_man(stdout, argc - 1, argv + 1, record_usage, opts, record_help)) {
-		rec_session_release(&s);	/* the man pages' parts (make man) */
-		return 0;
-	}
-	o->cmdline = cmdline_dup(argc, argv);	/* before parsing reorders argv */
-	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,
-			     sizeof(err));
-	if (n == PP_OPT_HELP) {
-		pp_usage_print(stdout, record_usage, opts);
-		fputs(record_help, stdout);
-		rec_session_release(&s);
-		return 0;
-	}
-	if (n < 0) {
-		pp_err("%s (see pp-record --help)", err);
-		rec_session_release(&s);
-		return 2;
-	}
-	if (version) {
-		pp_version_print(stdout, "pp-record", NULL);
-		rec_session_release(&s);
-		return 0;
-	}
-	if (quiet)
-		o->verbose = 0;		/* -q wins: no self-statistics either */
-	pp_log_level = quiet > 1 ? PP_LOG_SILENT : quiet ? PP_LOG_QUIET : o->verbose;
-	if (n > 0) {
-		/* argv + 1 was compacted: the leftovers are the command */
-		o->argv = pp_xcalloc((size_t)n + 1, sizeof(*o->argv));
-		memcpy(o->argv, argv + 1, (size_t)n * sizeof(*o->argv));
-	}
+	status = parse_args(&s, argc, argv, opts, &quiet, &version);
+	if (status >= 0)
+		return status;
 	install_signals();
-
-	rc = 0;
-	for (size_t i = 0; !rc && i < o->fors.nr; i++)
-		rc = rec_plan_apply(&s, o->fors.v[i]);	/* may set targets and rates */
-	if (!rc)
-		rc = validate(&s);
-	for (size_t i = 0; !rc && i < o->events.nr; i++)
-		rc = rec_evsels_add(&s, o->events.v[i]);
-	for (size_t i = 0; !rc && i < o->counters.nr; i++)
-		rc = rec_counters_add(&s, o->counters.v[i]);
-	if (!rc && !s.nr_evsels)
-		rc = rec_evsels_add(&s, "cpu-clock");
-	if (!rc)
-		rc = rec_prod_setup(&s);	/* after -e: the trigger is one more event */
-	if (rc) {
-		pp_err("%s", s.errmsg);
-		free(o->argv);
-		rec_session_release(&s);
-		rec_prod_free(&s);
+	if (add_events(&s))
 		return 2;
-	}
-
-	rc = rec_session_open(&s);
-	if (!rc && o->verbose)
-		rec_selfstat_start(&s, o->stat_interval_ns, stderr);
-	if (!rc)
-		rc = rec_session_run(&s);
-	if (rc && s.reader_gone) {
-		/* as `cat | head`: the reader has what it wanted; said at the info level */
-		pp_info("%s; recording stopped", s.errmsg);
-		rc = rec_session_finish(&s);
-	} else if (rc) {
-		pp_err("%s", s.errmsg);
-		status = rc == PP_EUSAGE ? 2 : 1;
-		rc = rec_session_finish(&s);
-		if (s.drain.nr_rounds && pp_log_level >= PP_LOG_INFO) {
-			rec_summary_print(&s, stderr);	/* what made it to the capture */
-			rec_prod_summary(&s, stderr);
-		}
-	} else {
-		rc = rec_session_finish(&s);
-		if (rc && s.reader_gone)
-			pp_info("%s; recording stopped", s.errmsg);
-		else if (rc)
-			pp_err("%s", s.errmsg);
-		if (pp_log_level >= PP_LOG_INFO) {
-			rec_summary_print(&s, stderr);
-			rec_prod_summary(&s, stderr);
-		}
-		status = rc && !s.reader_gone ? 1 : 0;
-		if ((!rc || s.reader_gone) && s.wl.pid) {
-			rec_workload_stop(&s.wl);
-			status = rec_workload_exit_code(&s.wl);
-		}
-	}
+	status = record_run(&s);
 	free(o->argv);
 	rec_session_release(&s);
 	rec_prod_free(&s);

@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "record/elfsyms.h"
 #include "record/record.h"
+#include "record/symbols/elfsyms.h"
 
 struct sym_file {
 	char *path;

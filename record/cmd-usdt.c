@@ -23,10 +23,10 @@
 #include "common/log.h"
 #include "common/man.h"
 #include "common/options.h"
-#include "record.h"
-#include "tracefs.h"
-#include "uprobe.h"
-#include "usdt.h"
+#include "record/ftrace/tracefs.h"
+#include "record/probe/uprobe.h"
+#include "record/probe/usdt.h"
+#include "record/record.h"
 
 enum usdt_op { USDT_LIST, USDT_ADD, USDT_DEL };
 
@@ -161,6 +161,19 @@ static void print_warnings(const struct pp_buf *warn)
 	}
 }
 
+/* The end of an add or a del past its own cases: the kernel's refusal, or the label on stdout. */
+static void written(struct usdt_cmd *c, const struct pp_buf *label, const struct pp_buf *def,
+		    int rc, const char *why)
+{
+	if (rc) {
+		pp_err("%s: the kernel refused '%s': %s%s", pp_buf_str(label), pp_buf_str(def),
+		       strerror(-rc), why);
+		set_status(c, 1);
+	} else {
+		printf("%s\n", pp_buf_str(label));
+	}
+}
+
 static void do_add(struct usdt_cmd *c, const struct rec_usdt_file *f,
 		   const struct rec_usdt_probe *p, const struct rec_usdt_spec *sp,
 		   const char *kpath)
@@ -183,12 +196,8 @@ static void do_add(struct usdt_cmd *c, const struct rec_usdt_file *f,
 	if (rc == -EEXIST) {
 		pp_err("%s: already added (pp usdt del it first)", pp_buf_str(&label));
 		set_status(c, 1);
-	} else if (rc) {
-		pp_err("%s: the kernel refused '%s': %s%s", pp_buf_str(&label), pp_buf_str(&def),
-		       strerror(-rc), why);
-		set_status(c, 1);
 	} else {
-		printf("%s\n", pp_buf_str(&label));
+		written(c, &label, &def, rc, why);
 	}
 out:
 	pp_buf_release(&label);
@@ -231,12 +240,8 @@ static void do_del(struct usdt_cmd *c, const struct rec_usdt_probe *p,
 		pp_err("%s: event %s:%s has no probe at this site", pp_buf_str(&label),
 		       p->provider, p->name);
 		set_status(c, 1);
-	} else if (rc) {
-		pp_err("%s: the kernel refused '%s': %s%s", pp_buf_str(&label), pp_buf_str(&def),
-		       strerror(-rc), why);
-		set_status(c, 1);
 	} else {
-		printf("%s\n", pp_buf_str(&label));
+		written(c, &label, &def, rc, why);
 	}
 out:
 	pp_buf_release(&label);

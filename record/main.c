@@ -12,7 +12,7 @@
 #include "common/front-env.h"
 #include "common/log.h"
 #include "common/sys.h"
-#include "record.h"
+#include "record/record.h"
 
 static const struct {
 	const char *name;

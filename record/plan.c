@@ -17,10 +17,11 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
-#include "counters.h"
-#include "plan.h"
-#include "plans.h"
-#include "session.h"
+#include "record/err.h"
+#include "record/perf/counters.h"
+#include "record/plan.h"
+#include "record/plans.h"
+#include "record/session.h"
 
 /* Keep a string for the session's lifetime (the options borrow it). */
 static const char *keep(struct rec_session *s, const char *v)
@@ -31,12 +32,12 @@ static const char *keep(struct rec_session *s, const char *v)
 }
 
 static int merge_str(struct rec_session *s, const char *what, const char **have,
-		     const char *want, const char *args)
+		     const char *want, const char *args, char *msg, size_t msg_sz)
 {
 	if (!want)
 		return 0;
 	if (*have && strcmp(*have, want))
-		return rec_session_fail(s, PP_EUSAGE, "--for '%s' needs %s %s, but %s %s is given",
+		return rec_errf(msg, msg_sz, PP_EUSAGE, "--for '%s' needs %s %s, but %s %s is given",
 					args, what, want, what, *have);
 	if (!*have)
 		*have = keep(s, want);
@@ -44,12 +45,12 @@ static int merge_str(struct rec_session *s, const char *what, const char **have,
 }
 
 static int merge_u64(struct rec_session *s, const char *what, uint64_t *have, uint64_t want,
-		     const char *args)
+		     const char *args, char *msg, size_t msg_sz)
 {
 	if (!want)
 		return 0;
 	if (*have && *have != want)
-		return rec_session_fail(s, PP_EUSAGE,
+		return rec_errf(msg, msg_sz, PP_EUSAGE,
 					"--for '%s' needs %s %llu, but %s %llu is given", args, what,
 					(unsigned long long)want, what, (unsigned long long)*have);
 	*have = want;
@@ -64,7 +65,7 @@ static bool already_added(const struct rec_session *s, const char *sel)
 	return false;
 }
 
-int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
+int rec_plan_apply(struct rec_session *s, const char *analyzer_args, char *msg, size_t msg_sz)
 {
 	struct rec_opts *o = &s->opts;
 	const struct pp_plan_ops *ops;
@@ -74,14 +75,14 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 
 	rc = pp_argv_split(analyzer_args, &argv, &argc);
 	if (rc)
-		return rec_session_fail(s, rc, "--for '%s': unbalanced quotes", analyzer_args);
+		return rec_errf(msg, msg_sz, rc, "--for '%s': unbalanced quotes", analyzer_args);
 	if (argc < 1) {
 		pp_argv_free(argv);
-		return rec_session_fail(s, PP_EUSAGE, "--for needs an analyzer: --for 'trace -e EVENTS'");
+		return rec_errf(msg, msg_sz, PP_EUSAGE, "--for needs an analyzer: --for 'trace -e EVENTS'");
 	}
 	ops = rec_plan_find(argv[0]);
 	if (!ops) {
-		rc = rec_session_fail(s, PP_EUNKNOWN_EVENT,
+		rc = rec_errf(msg, msg_sz, PP_EUNKNOWN_EVENT,
 				      "--for '%s': no analyzer '%s' (see pp-analyze help)",
 				      analyzer_args, argv[0]);
 		pp_argv_free(argv);
@@ -92,26 +93,26 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 	memcpy(args, argv + 1, (size_t)(argc - 1) * sizeof(*args));
 	rc = pp_plan_build(argv[0], ops, argc - 1, args, &p, err, sizeof(err));
 	if (rc == PP_OPT_HELP)
-		rc = rec_session_fail(s, PP_EUSAGE, "--for '%s': help is not a recording",
+		rc = rec_errf(msg, msg_sz, PP_EUSAGE, "--for '%s': help is not a recording",
 				      analyzer_args);
 	else if (rc)
-		rc = rec_session_fail(s, rc, "--for '%s': %s", analyzer_args, err);
+		rc = rec_errf(msg, msg_sz, rc, "--for '%s': %s", analyzer_args, err);
 	if (!rc)
-		rc = merge_str(s, "-C", &o->cpus, p.cpus, analyzer_args);
+		rc = merge_str(s, "-C", &o->cpus, p.cpus, analyzer_args, msg, msg_sz);
 	if (!rc)
-		rc = merge_str(s, "-p", &o->pids, p.pids, analyzer_args);
+		rc = merge_str(s, "-p", &o->pids, p.pids, analyzer_args, msg, msg_sz);
 	if (!rc)
-		rc = merge_str(s, "-t", &o->tids, p.tids, analyzer_args);
+		rc = merge_str(s, "-t", &o->tids, p.tids, analyzer_args, msg, msg_sz);
 	if (!rc)
-		rc = merge_str(s, "--cgroups", &o->cgroups, p.cgroups, analyzer_args);
+		rc = merge_str(s, "--cgroups", &o->cgroups, p.cgroups, analyzer_args, msg, msg_sz);
 	if (!rc)
-		rc = merge_u64(s, "-F", &o->freq, p.freq, analyzer_args);
+		rc = merge_u64(s, "-F", &o->freq, p.freq, analyzer_args, msg, msg_sz);
 	if (!rc)
-		rc = merge_u64(s, "--period", &o->period, p.period, analyzer_args);
+		rc = merge_u64(s, "--period", &o->period, p.period, analyzer_args, msg, msg_sz);
 	if (!rc && p.nr_counters)
-		rc = merge_u64(s, "--count-period", &o->count_period, p.count_period, analyzer_args);
+		rc = merge_u64(s, "--count-period", &o->count_period, p.count_period, analyzer_args, msg, msg_sz);
 	if (!rc && p.nr_counters && o->count_leader != p.count_leader && s->nr_counted)
-		rc = rec_session_fail(s, PP_EUSAGE,
+		rc = rec_errf(msg, msg_sz, PP_EUSAGE,
 				      "--for '%s': counters read by a sampling leader and by the timer cannot mix",
 				      analyzer_args);
 	if (!rc) {
@@ -137,13 +138,13 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args)
 		o->count_no_samples = p.count_no_samples;
 	}
 	for (size_t i = 0; !rc && i < p.nr_counters; i++) {
-		rc = rec_counters_add(s, p.counters[i]);
+		rc = rec_counters_add(s, p.counters[i], msg, msg_sz);
 		s->nr_counted++;
 	}
 	for (size_t i = 0; !rc && i < p.nr_events; i++) {
 		if (already_added(s, p.events[i]))
 			continue;
-		rc = rec_evsels_add(s, p.events[i]);
+		rc = rec_evsels_add(s, p.events[i], msg, msg_sz);
 		s->added = pp_xrealloc(s->added, (s->nr_added + 1) * sizeof(*s->added));
 		s->added[s->nr_added++] = pp_xstrdup(p.events[i]);
 	}

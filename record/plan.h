@@ -16,10 +16,12 @@ struct rec_session;
  * rec_plan_apply() - add to @s the events that `ANALYZER ARGS` needs
  * @s: the session
  * @analyzer_args: "task-state -p 123", as given to --for
+ * @msg: receives one line on failure (record/err.h)
+ * @msg_sz: its size
  *
- * Return: 0, or a negative code with s->errmsg set (an unknown analyzer, its
+ * Return: 0, or a negative code with @msg set (an unknown analyzer, its
  * options, its events, or targets/rates that disagree with the command line).
  */
-int rec_plan_apply(struct rec_session *s, const char *analyzer_args);
+int rec_plan_apply(struct rec_session *s, const char *analyzer_args, char *msg, size_t msg_sz);
 
 #endif

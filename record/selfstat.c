@@ -17,9 +17,10 @@
 #include "common/log.h"
 #include "common/units.h"
 #include "format/format.h"
-#include "prod.h"
-#include "selfstat.h"
-#include "session.h"
+#include "record/clock.h"
+#include "record/ring/prod.h"
+#include "record/selfstat.h"
+#include "record/session.h"
 
 struct rec_selfstat {
 	FILE *fp;

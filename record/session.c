@@ -27,25 +27,18 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/sys.h"
-#include "counters.h"
-#include "ftrace.h"
-#include "insn.h"
-#include "prod.h"
-#include "selfstat.h"
-#include "session.h"
-#include "sideband.h"
-#include "snapshot.h"
-#include "summary.h"
-#include "symbols.h"
+#include "record/clock.h"
+#include "record/ftrace/ftrace.h"
+#include "record/perf/counters.h"
+#include "record/perf/insn.h"
+#include "record/ring/prod.h"
+#include "record/ring/sideband.h"
+#include "record/selfstat.h"
+#include "record/session.h"
+#include "record/summary.h"
+#include "record/symbols/snapshot.h"
+#include "record/symbols/symbols.h"
 
-
-uint64_t rec_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t real_ns(void)
 {
@@ -80,21 +73,6 @@ int rec_session_fail(struct rec_session *s, int err, const char *fmt, ...)
 	return err;
 }
 
-int rec_session_tracefs(struct rec_session *s)
-{
-	char m[512];
-	int rc;
-
-	if (s->tfs.root)
-		return 0;
-	rc = rec_tracefs_open(&s->tfs, m, sizeof(m));
-	if (rc)
-		return rec_session_fail(s, rc, "%s", m);
-	if (s->tfs.mounted)
-		pp_info("mounted tracefs on %s", s->tfs.root);
-	return 0;
-}
-
 static void raise_nofile(void)
 {
 	struct rlimit rl;
@@ -127,31 +105,13 @@ static bool want_kallsyms(const struct rec_session *s)
 	return false;
 }
 
-int rec_session_write_descs(struct rec_session *s)
-{
-	int rc = 0;
-
-	for (size_t i = 0; i < s->nr_evsels && !rc; i++) {
-		const struct rec_evsel *e = &s->evsels[i];
-		struct ppf_event_desc d = {
-			.id = e->id, .kind = e->kind, .flags = e->flags, .tp_id = e->tp_id,
-			.name = e->name, .selector = e->selector,
-			.filter = e->filter ? e->filter : "",
-			.attr = &e->attr, .attr_sz = sizeof(e->attr),
-			.format = e->format ? e->format : "",
-		};
-		rc = ppf_write_event_desc(s->w, &d);
-	}
-	return rc;
-}
-
 static int open_writer(struct rec_session *s)
 {
 	struct ppf_writer_opts o = { .zstd_level = s->opts.zstd_level };
 	const char *out = s->opts.output ? s->opts.output : REC_DEFAULT_OUTPUT;
 	int rc;
 
-	if (s->prod && (rc = rec_prod_open(s)) <= 0)
+	if (s->prod && (rc = rec_prod_open(s, s->errmsg, sizeof(s->errmsg))) <= 0)
 		return rc;	/* rotation, flight recorder: their own writer */
 	if (!strcmp(out, "-")) {
 		if (isatty(STDOUT_FILENO))
@@ -252,16 +212,12 @@ static void set_spill(struct rec_session *s)
 	free(dir);
 }
 
-int rec_session_open(struct rec_session *s)
+/* Probes and tracefs instances left by a pp-record that was killed: only when tracefs is there. */
+static void clean_stale(struct rec_session *s)
 {
-	struct ppf_time_sync ts;
-	int rc;
-
-	raise_nofile();
-	/* probes left by a pp-record that was killed: only when tracefs is already there */
 	if (!s->stale_probes_checked && (!access("/sys/kernel/tracing/uprobe_events", F_OK) ||
 					 !access("/sys/kernel/tracing/kprobe_events", F_OK)) &&
-	    !rec_session_tracefs(s)) {
+	    !rec_tracefs_need(&s->tfs, s->errmsg, sizeof(s->errmsg))) {
 		int n = rec_probes_clean_stale(&s->tfs);
 
 		if (n > 0)
@@ -273,10 +229,17 @@ int rec_session_open(struct rec_session *s)
 				n, n > 1 ? "s" : "");
 		s->stale_probes_checked = true;
 	}
-	rc = rec_target_init(s);
+}
+
+/* The targets, the events' last touches, what they need, the command forked and held. */
+static int resolve(struct rec_session *s)
+{
+	int rc;
+
+	rc = rec_target_init(s, s->errmsg, sizeof(s->errmsg));
 	if (rc)
 		return rc;
-	rc = rec_counters_prepare(s);
+	rc = rec_counters_prepare(s, s->errmsg, sizeof(s->errmsg));
 	if (rc)
 		return rc;
 	rc = rec_evsels_finish(s);
@@ -302,27 +265,14 @@ int rec_session_open(struct rec_session *s)
 		if (s->tgt.kind == REC_TGT_WORKLOAD)
 			rec_target_add_tid(&s->tgt, s->wl.pid);
 	}
-	rc = rec_ftrace_setup(s);
-	if (rc)
-		return rc;
-	rc = open_writer(s);
-	if (rc)
-		return rc;
-	s->syms = rec_symbols_new();
-	/* a queue per ring, one for our own records, a queue per CPU of tracefs events */
-	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));
-	rec_merge_bound(&s->merge, s->opts.merge_max);
-	s->ring_hold = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_hold));
-	s->ring_newest = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_newest));
+	return 0;
+}
 
-	s->start_ns = rec_now_ns();
-	s->start_real_ns = real_ns();
-	rc = rec_events_open(s);
-	if (!rc)
-		rc = rec_counters_open(s);
-	if (rc)
-		return rc;
-	/* reading starts before the events do: the snapshots below take a while */
+/* The ring-reading thread: the perf rings, the tracefs pages and their spill file. */
+static int start_reader(struct rec_session *s)
+{
+	int rc;
+
 	rc = rec_drain_init(&s->drain, s->rings, s->tgt.nr_cpus, fifo_size(s), fifo_ahead(s),
 			    s->out_stream ? 25 : 100);
 	s->drain.realtime = !s->opts.no_realtime;
@@ -338,17 +288,41 @@ int rec_session_open(struct rec_session *s)
 		rc = rec_drain_start(&s->drain);
 	if (rc)
 		return rec_session_fail(s, rc, "cannot start the ring reader: %s", strerror(-rc));
+	return 0;
+}
+
+/* The META segment's start: host, event descriptions, the first time sync. */
+static int write_meta(struct rec_session *s)
+{
+	struct ppf_time_sync ts;
+	int rc;
+
 	ts.time_ns = s->start_ns;
 	ts.realtime_ns = s->start_real_ns;
 	rc = ppf_writer_begin(s->w, PPF_SEG_META);
 	if (!rc)
 		rc = rec_snapshot_host(s);
 	if (!rc)
-		rc = rec_session_write_descs(s);
+		rc = rec_evsels_write_descs(s->evsels, s->nr_evsels, s->w);
 	if (!rc)
 		rc = ppf_write_time_sync(s->w, &ts);
 	if (rc)
 		return write_fail(s, rc);
+	return 0;
+}
+
+/* PERF_EVENT_IOC_ENABLE on fd @i.  Return: 0 or -errno (s->errmsg set). */
+static int enable_fd(struct rec_session *s, size_t i)
+{
+	if (!pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+		return 0;
+	return rec_session_fail(s, -errno, "cannot enable events: %s", strerror(errno));
+}
+
+/* The events on, unless the command's exec does it (enable_on_exec). */
+static int enable_events(struct rec_session *s)
+{
+	int rc;
 
 	if (s->tgt.kind != REC_TGT_WORKLOAD) {
 		/*
@@ -362,20 +336,49 @@ int rec_session_open(struct rec_session *s)
 			for (size_t i = 0; i < s->nr_fds; i++) {
 				if ((s->fds[i].evsel < 0) != (pass == 0))
 					continue;
-				if (pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
-					return rec_session_fail(s, -errno, "cannot enable events: %s",
-								strerror(errno));
+				rc = enable_fd(s, i);
+				if (rc)
+					return rc;
 			}
 			if (pass == 0)
 				rec_snapshot_early_tasks(s);
 		}
 		rec_ftrace_enable(s, true);
 	} else if (s->cpu_sideband) {
-		for (size_t i = 0; i < s->nr_fds; i++)	/* no enable_on_exec on CPU-wide events */
-			if (pp_sys_ioctl(s->fds[i].fd, PERF_EVENT_IOC_ENABLE, 0))
-				return rec_session_fail(s, -errno, "cannot enable events: %s",
-							strerror(errno));
+		for (size_t i = 0; i < s->nr_fds; i++) {	/* no enable_on_exec on CPU-wide events */
+			rc = enable_fd(s, i);
+			if (rc)
+				return rc;
+		}
 	}
+	return 0;
+}
+
+/* The symbol table, the merge queues, the start time, the perf fds and their rings. */
+static int open_events(struct rec_session *s)
+{
+	int rc;
+
+	s->syms = rec_symbols_new();
+	/* a queue per ring, one for our own records, a queue per CPU of tracefs events */
+	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));
+	rec_merge_bound(&s->merge, s->opts.merge_max);
+	s->ring_hold = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_hold));
+	s->ring_newest = pp_xcalloc(s->tgt.nr_cpus + 1, sizeof(*s->ring_newest));
+
+	s->start_ns = rec_now_ns();
+	s->start_real_ns = real_ns();
+	rc = rec_events_open(s, s->errmsg, sizeof(s->errmsg));
+	if (!rc)
+		rc = rec_counters_open(s, s->errmsg, sizeof(s->errmsg));
+	return rc;
+}
+
+/* The counters on, then what the machine holds at the start: tasks, syscalls, kallsyms. */
+static int snapshot(struct rec_session *s)
+{
+	int rc;
+
 	rec_counters_enable(s, true);
 	rc = rec_snapshot_tasks(s);
 	if (!rc)
@@ -386,6 +389,14 @@ int rec_session_open(struct rec_session *s)
 		rc = ppf_writer_flush(s->w);
 	if (rc)
 		return write_fail(s, rc);
+	return 0;
+}
+
+/* The periodic clocks armed, the command let go (its exec enables its events). */
+static int start_workload(struct rec_session *s)
+{
+	int rc;
+
 	s->next_sync_ns = s->start_ns + REC_SYNC_PERIOD_NS;
 	if (s->opts.duration_ns)
 		s->deadline_ns = rec_now_ns() + s->opts.duration_ns;
@@ -398,6 +409,22 @@ int rec_session_open(struct rec_session *s)
 						strerror(-rc));
 	}
 	return 0;
+}
+
+int rec_session_open(struct rec_session *s)
+{
+	/* in this order: the reading starts before the events do, the snapshots take a while */
+	static int (*const step[])(struct rec_session *s) = {
+		resolve, rec_ftrace_setup, open_writer, open_events, start_reader, write_meta,
+		enable_events, snapshot, start_workload,
+	};
+	int rc = 0;
+
+	raise_nofile();
+	clean_stale(s);
+	for (size_t i = 0; !rc && i < sizeof(step) / sizeof(step[0]); i++)
+		rc = step[i](s);
+	return rc;
 }
 
 /* --- the loop ----------------------------------------------------------- */
@@ -581,7 +608,7 @@ int rec_session_run(struct rec_session *s)
 		rec_ftrace_tick(s, rec_now_ns());
 		if (s->self)
 			rec_selfstat_tick(s, rec_now_ns());
-		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns())))
+		if (s->prod && (rc = rec_prod_poll(s, rec_now_ns(), s->errmsg, sizeof(s->errmsg))))
 			return rc < 0 ? rc : 0;	/* > 0: a size limit or the trigger ends it */
 		if (s->wl.pid && rec_workload_reap(&s->wl)) {
 			s->stop_workload_exit = true;
@@ -682,7 +709,7 @@ int rec_session_finish(struct rec_session *s)
 		s->file_bytes = (uint64_t)st.st_size;
 	else
 		s->file_bytes = s->totals.comp_bytes + PPF_FILE_HDR_SZ;
-	if (s->prod && (rc2 = rec_prod_finish(s)) && !rc)
+	if (s->prod && (rc2 = rec_prod_finish(s, s->errmsg, sizeof(s->errmsg))) && !rc)
 		rc = rc2;	/* the flight recorder's last dump; every file's bytes */
 	return rc;
 }

@@ -23,16 +23,16 @@
 #include "common/options.h"
 #include "common/version.h"
 #include "format/format.h"
-#include "drain.h"
-#include "evopen.h"
-#include "evsel.h"
-#include "idmap.h"
-#include "merge.h"
-#include "ring.h"
-#include "targets.h"
-#include "tracefs.h"
-#include "uprobe.h"
-#include "workload.h"
+#include "record/ftrace/tracefs.h"
+#include "record/perf/evopen.h"
+#include "record/perf/evsel.h"
+#include "record/perf/idmap.h"
+#include "record/probe/uprobe.h"
+#include "record/ring/drain.h"
+#include "record/ring/merge.h"
+#include "record/ring/ring.h"
+#include "record/targets.h"
+#include "record/workload.h"
 
 #define REC_PP_VERSION PP_VERSION	/* common/version.h */
 #define REC_DEFAULT_OUTPUT "pp.capture"
@@ -175,12 +175,6 @@ int rec_session_fail(struct rec_session *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /**
- * rec_session_tracefs() - open tracefs for @s on first use
- * Return: 0 or a negative code with s->errmsg set.
- */
-int rec_session_tracefs(struct rec_session *s);
-
-/**
  * rec_session_open() - resolve targets, open the capture and the perf events, snapshot
  *
  * After this the events are enabled (or armed for the workload's exec) and
@@ -206,14 +200,5 @@ int rec_session_finish(struct rec_session *s);
 
 /** rec_session_release() - close fds, remove probes, stop the workload, free memory. */
 void rec_session_release(struct rec_session *s);
-
-/**
- * rec_session_write_descs() - an EVENT_DESC record for every evsel, into s->w
- * Return: 0 or the writer's error.
- */
-int rec_session_write_descs(struct rec_session *s);
-
-/** rec_now_ns() - CLOCK_MONOTONIC in ns (the capture's clock). */
-uint64_t rec_now_ns(void);
 
 #endif

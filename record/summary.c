@@ -16,11 +16,11 @@
 
 #include "common/units.h"
 #include "format/format.h"
-#include "ftrace.h"
-#include "insn.h"
-#include "session.h"
-#include "summary.h"
-#include "symbols.h"
+#include "record/ftrace/ftrace.h"
+#include "record/perf/insn.h"
+#include "record/session.h"
+#include "record/summary.h"
+#include "record/symbols/symbols.h"
 
 int rec_summary_write_stats(struct rec_session *s)
 {

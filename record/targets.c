@@ -18,8 +18,9 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "common/units.h"
-#include "session.h"
-#include "targets.h"
+#include "record/err.h"
+#include "record/session.h"
+#include "record/targets.h"
 
 static bool proc_exists(pid_t pid)
 {
@@ -38,7 +39,7 @@ void rec_target_add_tid(struct rec_target *t, pid_t tid)
 	t->tids[t->nr_tids++] = tid;
 }
 
-static int process_threads(struct rec_session *s, pid_t pid)
+static int process_threads(struct rec_session *s, pid_t pid, char *msg, size_t msg_sz)
 {
 	char p[64];
 	DIR *d;
@@ -47,7 +48,7 @@ static int process_threads(struct rec_session *s, pid_t pid)
 	snprintf(p, sizeof(p), "/proc/%d/task", (int)pid);
 	d = opendir(p);
 	if (!d)
-		return rec_session_fail(s, PP_ENOT_FOUND, "no process %d", (int)pid);
+		return rec_errf(msg, msg_sz, PP_ENOT_FOUND, "no process %d", (int)pid);
 	while ((de = readdir(d)))
 		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
 			rec_target_add_tid(&s->tgt, (pid_t)atoi(de->d_name));
@@ -90,7 +91,7 @@ static void sideband_everywhere(struct rec_target *t, const int *on, size_t nr_o
 	t->sideband_only = sb;
 }
 
-int rec_target_init(struct rec_session *s)
+int rec_target_init(struct rec_session *s, char *msg, size_t msg_sz)
 {
 	struct rec_target *t = &s->tgt;
 	char online[1024];
@@ -105,12 +106,12 @@ int rec_target_init(struct rec_session *s)
 		fclose(f);
 	online[strcspn(online, "\n")] = '\0';
 	if (pp_parse_list(online, 0, &on, &nr_on))
-		return rec_session_fail(s, PP_ESYNTAX, "cannot parse the online CPUs '%s'", online);
+		return rec_errf(msg, msg_sz, PP_ESYNTAX, "cannot parse the online CPUs '%s'", online);
 	if (s->opts.cpus) {
 		rc = pp_parse_list(s->opts.cpus, 0, &t->cpus, &t->nr_cpus);
 		if (rc) {
 			free(on);
-			return rec_session_fail(s, rc, "bad CPU list '%s'", s->opts.cpus);
+			return rec_errf(msg, msg_sz, rc, "bad CPU list '%s'", s->opts.cpus);
 		}
 		for (size_t i = 0; i < t->nr_cpus; i++) {
 			bool ok = false;
@@ -118,7 +119,7 @@ int rec_target_init(struct rec_session *s)
 			for (size_t j = 0; j < nr_on; j++)
 				ok |= on[j] == t->cpus[i];
 			if (!ok) {
-				rc = rec_session_fail(s, PP_ERANGE,
+				rc = rec_errf(msg, msg_sz, PP_ERANGE,
 						      "CPU %d is not online (online: %s)",
 						      t->cpus[i], online);
 				free(on);
@@ -141,13 +142,13 @@ int rec_target_init(struct rec_session *s)
 		t->kind = REC_TGT_THREADS;
 		rc = pp_parse_list(list, 0, &v, &n);
 		if (rc)
-			return rec_session_fail(s, rc, "bad %s list '%s'",
+			return rec_errf(msg, msg_sz, rc, "bad %s list '%s'",
 						s->opts.pids ? "pid" : "tid", list);
 		for (size_t i = 0; i < n && !rc; i++) {
 			if (s->opts.pids) {
-				rc = process_threads(s, v[i]);
+				rc = process_threads(s, v[i], msg, msg_sz);
 			} else if (!proc_exists(v[i])) {
-				rc = rec_session_fail(s, PP_ENOT_FOUND, "no thread %d", v[i]);
+				rc = rec_errf(msg, msg_sz, PP_ENOT_FOUND, "no thread %d", v[i]);
 			} else {
 				rec_target_add_tid(t, v[i]);
 			}
@@ -182,7 +183,7 @@ int rec_target_init(struct rec_session *s)
 				free(p);
 			}
 			if (fd < 0) {
-				rc = rec_session_fail(s, PP_ENOT_FOUND,
+				rc = rec_errf(msg, msg_sz, PP_ENOT_FOUND,
 						      "no cgroup '%s' under /sys/fs/cgroup{/perf_event,,/unified}",
 						      n);
 			} else {

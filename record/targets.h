@@ -44,10 +44,10 @@ struct rec_target {
  * or the whole system.  System-wide and cgroup targets get the side-band
  * event on every online CPU (sideband_only marks the CPUs outside -C).
  * The workload's child is added later, by rec_target_add_tid().
- * Return: 0 or a negative code with s->errmsg set; what was filled in before
+ * Return: 0 or a negative code with @msg set; what was filled in before
  * a failure is freed by rec_target_release().
  */
-int rec_target_init(struct rec_session *s);
+int rec_target_init(struct rec_session *s, char *msg, size_t msg_sz);
 
 /** rec_target_add_tid() - add thread @tid to @t's threads, unless it is there already. */
 void rec_target_add_tid(struct rec_target *t, pid_t tid);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "workload.h"
+#include "record/workload.h"
 
 int rec_workload_prepare(struct rec_workload *wl, const char *const *argv, int stdout_fd)
 {

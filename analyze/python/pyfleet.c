@@ -12,7 +12,7 @@
  */
 #ifdef PP_HAVE_PYTHON
 #include "analyze/python/internal.h"
-#include "fleet-py.h"
+#include "gen/fleet-py.h"
 
 int ana_py_fleet_add(PyObject *pp)
 {

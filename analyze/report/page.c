@@ -6,7 +6,7 @@
  * into string literals at build time ($(O)/gen/report-page.h, see the Makefile), so
  * that they can be read, edited and checked (node --check) as what they are.
  */
-#include "report-page.h"
+#include "gen/report-page.h"
 
 extern const char ana_rpt_page_css[];
 extern const char ana_rpt_page_js[];

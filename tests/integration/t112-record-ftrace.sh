@@ -8,7 +8,7 @@
 # 3. pp-record's own events stay out: recording raw_syscalls system-wide while the drain
 #    thread reads pages makes no page-per-read feedback (its own tids have no events).
 # 4. SIGINT mid-recording: the instance is gone, the capture complete.
-# 5. The spill file (record/spill.h): a storm's full pages go through it (rec.spill_pages),
+# 5. The spill file (record/ring/spill.h): a storm's full pages go through it (rec.spill_pages),
 #    --spill-max 0 turns it off, -o - never uses it; a bound of 1 MiB is reached and every
 #    event is still there or counted lost.
 # 6. A spill directory without room (a 4 MB tmpfs): one warning, pages go to memory, the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # t113-record-clock: tracepoints read from the tracefs instance carry the "local" clock
 # (sched_clock()), mapped to CLOCK_MONOTONIC through instances/pp-PID-clock
-# (record/clocksync.h); perf events are on CLOCK_MONOTONIC.  Both see each context switch
+# (record/ftrace/clocksync.h); perf events are on CLOCK_MONOTONIC.  Both see each context switch
 # of a pinned ping-pong: sched:sched_switch from tracefs and the context-switches sample
 # from perf, on the same CPU for the same thread, within a microsecond of each other.
 # Ground truth: for each switch the nearest sample is within 5 us for 99% of the switches and

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 static const char usage[] = "usage: bursts [-b B] [-p P_MS] [-n N] [-c CPU]\n";
 

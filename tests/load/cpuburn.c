@@ -44,7 +44,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 #define CPUBURN_TSC 1
 #endif
 

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 struct ctxsw {
 	unsigned long nr_trips;

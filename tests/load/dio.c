@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 #define DIO_ALIGN 4096
 

@@ -52,7 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 #define DUTY_MAX_PHASES 8
 

@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 static const char usage[] =
 	"usage: inlinehot [-d SECONDS]\n"

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 static const char usage[] =
 	"usage: mallocloop [-m ring|leak] [-n N] [--slots S] [-k K] [-s SIZE]\n"

@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 static const char usage[] =
 	"usage: pagetouch [-n N] [-r R]\n"

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 struct pinpair_cfg {
 	double deadline;	/* CLOCK_MONOTONIC seconds */

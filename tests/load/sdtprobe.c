@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 #if defined(__has_include) && !__has_include(<sys/sdt.h>)
 /* Built without systemtap-sdt-dev (make deps installs it): says so, and t380 skips. */

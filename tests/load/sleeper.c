@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 #ifdef SYS_nanosleep
 #define SLEEPER_NR SYS_nanosleep

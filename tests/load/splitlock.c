@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 int main(int argc, char **argv)
 {

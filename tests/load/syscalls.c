@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 #define SYSCALLS_MAX_THREADS 256
 #define SYSCALLS_BATCH 100

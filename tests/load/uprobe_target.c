@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 #if defined(__clang__)
 #define UPROBE_TARGET_ATTR __attribute__((noinline, used))

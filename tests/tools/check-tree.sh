@@ -17,11 +17,15 @@
 #    analyze/ or analyzers/.
 # 4. front/ (pp, the front end, which runs the two programs and links neither)
 #    includes front/*.h, common/*.h, format/format.h and the generated
-#    fleet-py.h; no file outside front/ includes front/.
+#    gen/fleet-py.h; no file outside front/ includes front/.
 # 5. The replay core's files (analyze/*.c but main.c, cmd-*.c and pp-*.c) call
 #    each other without a circle: what each object of the last build
 #    (${O:-build}) takes from another (nm: undefined there, defined here) is an
 #    edge, and the graph has no cycle.  Skipped when nothing is built.
+# 6. Every #include "..." in the tree names its header from the root
+#    ("common/log.h", never a bare sibling "log.h"), and that file exists; a
+#    header generated into the build directory is included as "gen/<name>"
+#    (-I$(O)).  -I. is the only include path into the sources.
 # Prints one line per violation; exits 1 if there is any.
 cd "$(dirname "$0")/../.." || exit 2
 bad=0
@@ -102,7 +106,7 @@ for f in format/*.c format/*.h; do
 done
 for f in front/*.c front/*.h; do
 	for i in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
-		case $i in front/*.h|common/*.h|format/format.h|fleet-py.h) ;;
+		case $i in front/*.h|common/*.h|format/format.h|gen/fleet-py.h) ;;
 		*) say "$f: includes $i (front/ includes front/, common/, format/format.h)";; esac
 	done
 done
@@ -160,5 +164,16 @@ if [ -n "$objs" ] && command -v nm >/dev/null 2>&1; then
 			}
 		}' | sort | grep . && bad=1
 fi
+# 6. rooted includes, everywhere
+for f in $(git ls-files '*.c' '*.h' '*.def' 2>/dev/null || find common format record analyze analyzers tests -name '*.[ch]'); do
+	for i in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(.*\)".*/\1/p' "$f"); do
+		case $i in
+		gen/*) ;;
+		*/*) [ -e "$i" ] || say "$f: includes $i, which is no file from the root";;
+		*) if [ -e "${f%/*}/$i" ]; then hint="\"${f%/*}/$i\""; else hint="a generated one: \"gen/$i\", -I\$(O)"; fi
+			say "$f: includes \"$i\" bare (include from the root: $hint)";;
+		esac
+	done
+done
 [ $bad = 0 ] && echo "check-tree: ok ($(echo "$lines" | wc -l) analyzers)"
 exit $bad

@@ -176,7 +176,7 @@ int main(int argc, char **argv)
 		if (run_suite(#name, test_##name##__register, &passed, &failed))           \
 			bad = 1;                                                           \
 	}
-#include "suites.def"
+#include "tests/unit/suites.def"
 #undef PP_SUITE
 	if (!suites) {
 		fprintf(stderr, "unit-tests: no suite name contains \"%s\"\n", only);

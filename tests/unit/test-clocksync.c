@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-clocksync.c - the local clock to CLOCK_MONOTONIC mapping (record/clocksync.h)
+ * test-clocksync.c - the local clock to CLOCK_MONOTONIC mapping (record/ftrace/clocksync.h)
  * from points given by hand: no point, before the first, between two
  * (interpolated), after the last (extrapolated), a point out of order, and
  * the ring of points wrapping.  The marker measurement itself needs tracefs:
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "record/clocksync.h"
-#include "unit.h"
+#include "record/ftrace/clocksync.h"
+#include "tests/unit/unit.h"
 
 static void test_clocksync__no_point_is_identity(void)
 {

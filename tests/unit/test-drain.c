@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "record/drain.h"
-#include "unit.h"
+#include "record/ring/drain.h"
+#include "tests/unit/unit.h"
 
 #define DATA_SZ 1024u			/* ring data area */
 #define META_SZ 4096u			/* the metadata page */

@@ -15,7 +15,7 @@
 
 #include "common/log.h"
 #include "format/format.h"
-#include "record/elfsyms.h"
+#include "record/symbols/elfsyms.h"
 #include "tests/unit/unit.h"
 
 /* The function the test looks for by name in its own symbol table. */

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "record/drain.h"
-#include "record/ftrace-page.h"
-#include "record/sideband.h"
-#include "unit.h"
+#include "record/ftrace/ftrace-page.h"
+#include "record/ring/drain.h"
+#include "record/ring/sideband.h"
+#include "tests/unit/unit.h"
 
 #define PAGE 4096u
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test-rec-insn.c - pp-record's instruction bytes at breakpoint IPs
- * (record/insn.c) without a kernel: an ELF core file laid out like
+ * (record/perf/insn.c) without a kernel: an ELF core file laid out like
  * /proc/kcore stands in for the kernel, this process's own /proc/PID/mem
  * for a user process, and the KV records are read back from the capture.
  */
@@ -16,9 +16,9 @@
 
 #include "common/log.h"
 #include "format/format.h"
-#include "record/evsel.h"
-#include "record/insn.h"
-#include "unit.h"
+#include "record/perf/evsel.h"
+#include "record/perf/insn.h"
+#include "tests/unit/unit.h"
 
 #define KBASE 0xffffffff81000000ull
 #define KSIZE 0x100u

@@ -8,9 +8,9 @@
 
 #include "common/err.h"
 #include "common/log.h"
-#include "record/filter.h"
-#include "record/merge.h"
-#include "unit.h"
+#include "record/perf/filter.h"
+#include "record/ring/merge.h"
+#include "tests/unit/unit.h"
 
 struct emitted {
 	uint64_t t[64];

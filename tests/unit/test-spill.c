@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-spill.c - the spill file of tracefs pages (record/spill.c), with a
+ * test-spill.c - the spill file of tracefs pages (record/ring/spill.c), with a
  * pipe standing in for trace_pipe_raw (splice moves pipe buffers the same
  * way): every page comes back once, in order, across restarts of the file;
  * the bound stops the spill; a write that fails halfway through loses no
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "common/log.h"
-#include "record/spill.h"
-#include "unit.h"
+#include "record/ring/spill.h"
+#include "tests/unit/unit.h"
 
 #define PAGE 4096u
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-usdt.c - the USDT note reader (record/usdt.c) and the SDT operand translation
- * (record/usdt-arg.c) without a kernel: note descriptors as bytes, an ELF image built in
+ * test-usdt.c - the USDT note reader (record/probe/usdt.c) and the SDT operand translation
+ * (record/probe/usdt-arg.c) without a kernel: note descriptors as bytes, an ELF image built in
  * memory (semaphores, a prelinked copy, malformed notes), probe selections, uprobe
  * definitions, and the probe <sys/sdt.h> leaves in this test binary itself.
  */
@@ -13,10 +13,10 @@
 #include "common/buf.h"
 #include "common/err.h"
 #include "common/log.h"
-#include "record/elfsyms.h"
-#include "record/usdt-arg.h"
-#include "record/usdt.h"
-#include "unit.h"
+#include "record/probe/usdt-arg.h"
+#include "record/probe/usdt.h"
+#include "record/symbols/elfsyms.h"
+#include "tests/unit/unit.h"
 
 #if defined(__has_include)
 #if __has_include(<sys/sdt.h>)

@@ -9,7 +9,7 @@
 
 #include "common/log.h"
 #include "common/x86-insn.h"
-#include "unit.h"
+#include "tests/unit/unit.h"
 
 #define NONE PP_X86_REG_NONE
 #define RIP PP_X86_REG_RIP
