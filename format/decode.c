@@ -301,9 +301,7 @@ static int remember_raw(struct ppf_decoder *d, uint32_t id, const uint8_t *raw, 
 	if (id >= PPF_XOR_MAX_ID)
 		return 0;
 	if (id >= d->cap_prev) {
-		size_t cap = d->cap_prev ? d->cap_prev : 64;
-		while (cap <= id)
-			cap *= 2;
+		size_t cap = ppf_xor_cap(d->cap_prev, id);
 		const uint8_t **p = realloc(d->prev_raw, cap * sizeof(*p));
 		if (!p)
 			return -ENOMEM;

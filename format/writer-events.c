@@ -163,9 +163,7 @@ static int xor_remember(struct ppf_writer *w, uint32_t id, const uint8_t *raw, u
 	if (id >= PPF_XOR_MAX_ID)
 		return 0;
 	if (id >= w->cap_prev) {
-		size_t cap = w->cap_prev ? w->cap_prev : 64;
-		while (cap <= id)
-			cap *= 2;
+		size_t cap = ppf_xor_cap(w->cap_prev, id);
 		uint8_t **r = realloc(w->prev_raw, cap * sizeof(*r));
 		if (!r)
 			return ppf_writer_fail(w, -ENOMEM, "xor table");
