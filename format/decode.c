@@ -12,7 +12,7 @@
  * raw data XORed with the previous raw data of the same event id: both
  * tables start empty in every segment, which is what makes a segment
  * decodable on its own.  Every length is checked against what remains.
- * Not here: reading segments from a file (reader.c).
+ * Not here: reading segments from a file (reader-segment.c).
  */
 #include "format/internal.h"
 
@@ -198,7 +198,7 @@ void ppf_decoder_release(struct ppf_decoder *d)
 }
 
 /*
- * COUNTER (writer.c's ppf_write_counter() has the layout), made absolute again.
+ * COUNTER (writer-events.c's ppf_write_counter() has the layout), made absolute again.
  * The table is updated entry by entry, in order, as the writer updated its own.
  */
 static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_counter *c)
