@@ -152,7 +152,8 @@ static int end_of_data(struct ppf_reader *r, size_t avail)
 	r->stats.truncated = true;
 	r->stats.cut_mid_segment = true;
 	r->stats.truncated_at = r->pos;
-	ppf_reader_problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, r->pos, PP_ETRUNCATED, 0, 0);
+	ppf_reader_problem(r, r->stats.nr_segments ? r->stats.last_seq + 1 : 0, r->pos,
+			   PP_ETRUNCATED, 0, 0);
 	return (r->flags & PPF_READ_STRICT) ? PP_ETRUNCATED : PPF_END;
 }
 
@@ -367,8 +368,9 @@ static int ahead_take(struct ppf_reader *r, const struct ppf_segment **out)
 	r->ahead = false;
 	r->raw = r->next_raw;	/* the segment before is done with: its buffer goes next */
 	r->next_raw = t;
+	/* seeking began after it was read: skipped, as the loop would have */
 	if (r->seek_ns && h.kind == PPF_SEG_EVENTS && h.last_ns < r->seek_ns)
-		return SEG_READ_ON;	/* seeking began after it was read: skipped, as the loop would have */
+		return SEG_READ_ON;
 	if (ZSTD_isError(got) || got != h.usize) {
 		ppf_reader_problem(r, h.seq, r->next_off, PP_EBAD_ZSTD, lost(&h), h.kind);
 		return (r->flags & PPF_READ_STRICT) ? PP_EBAD_ZSTD : SEG_READ_ON;
