@@ -60,14 +60,21 @@ static uint64_t time_delta(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint6
 	return t - base;
 }
 
-/* The dt of a timed record goes to the time column, not its body (PPF_SEGF_TIME_COL). */
-static int put_time(struct ppf_writer *w, uint64_t t, uint32_t cpu, uint64_t *late)
+/*
+ * ppf_writer_rec_begin() for a timed record at @t but a SAMPLE: its dt goes to the time
+ * column, not its body (PPF_SEGF_TIME_COL), and counts from the previous timed record.
+ */
+static int timed_begin(struct ppf_writer *w, enum ppf_seg_kind kind, size_t max_body, uint64_t t)
 {
-	int rc = ppf_wbuf_reserve(&w->tcol, PPF_VARINT_MAX);
+	uint64_t late;
+	int rc = ppf_writer_rec_begin(w, kind, max_body);
 
 	if (rc)
+		return rc;
+	rc = ppf_wbuf_reserve(&w->tcol, PPF_VARINT_MAX);
+	if (rc)
 		return ppf_writer_fail(w, rc, "segment");
-	wb_varint(&w->tcol, time_delta(w, t, cpu, late));
+	wb_varint(&w->tcol, time_delta(w, t, UINT32_MAX, &late));
 	return 0;
 }
 
@@ -320,12 +327,8 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 
 int ppf_write_comm(struct ppf_writer *w, const struct ppf_comm *c)
 {
-	uint64_t late;
-	int rc = ppf_writer_rec_begin(w, PPF_SEG_EVENTS, 4 * PPF_VARINT_MAX + ppf_str_sz(c->comm));
+	int rc = timed_begin(w, PPF_SEG_EVENTS, 4 * PPF_VARINT_MAX + ppf_str_sz(c->comm), c->time_ns);
 
-	if (rc)
-		return rc;
-	rc = put_time(w, c->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
 	wb_varint(&w->body, c->pid);
@@ -337,12 +340,8 @@ int ppf_write_comm(struct ppf_writer *w, const struct ppf_comm *c)
 
 static int write_task_event(struct ppf_writer *w, const struct ppf_task_event *f, uint8_t type)
 {
-	uint64_t late;
-	int rc = ppf_writer_rec_begin(w, PPF_SEG_EVENTS, 5 * PPF_VARINT_MAX);
+	int rc = timed_begin(w, PPF_SEG_EVENTS, 5 * PPF_VARINT_MAX, f->time_ns);
 
-	if (rc)
-		return rc;
-	rc = put_time(w, f->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
 	wb_varint(&w->body, f->pid);
@@ -364,17 +363,12 @@ int ppf_write_exit(struct ppf_writer *w, const struct ppf_task_event *e)
 
 int ppf_write_mmap(struct ppf_writer *w, const struct ppf_mmap *m)
 {
-	uint64_t late;
-
 	if (m->build_id_sz > 64)
 		return ppf_writer_fail(w, PP_EBAD_LENGTH, "build id");
 	/* snapshot maps go with the metadata; later ones with the events */
-	int rc = ppf_writer_rec_begin(w, snapshot_kind(w),
-			   10 * PPF_VARINT_MAX + m->build_id_sz + ppf_str_sz(m->path));
+	int rc = timed_begin(w, snapshot_kind(w),
+			     10 * PPF_VARINT_MAX + m->build_id_sz + ppf_str_sz(m->path), m->time_ns);
 
-	if (rc)
-		return rc;
-	rc = put_time(w, m->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
 	wb_varint(&w->body, m->pid);
@@ -392,12 +386,8 @@ int ppf_write_mmap(struct ppf_writer *w, const struct ppf_mmap *m)
 
 int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 {
-	uint64_t late;
-	int rc = ppf_writer_rec_begin(w, PPF_SEG_EVENTS, 4 * PPF_VARINT_MAX);
+	int rc = timed_begin(w, PPF_SEG_EVENTS, 4 * PPF_VARINT_MAX, l->time_ns);
 
-	if (rc)
-		return rc;
-	rc = put_time(w, l->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
 	wb_varint(&w->body, l->cpu);
@@ -418,15 +408,12 @@ int ppf_write_lost(struct ppf_writer *w, const struct ppf_lost *l)
 int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 {
 	struct ppf_ctr_slot *first;
-	uint64_t late, flags = 0, t;
+	uint64_t flags = 0, t;
 	int rc;
 
 	if (!c->nr || c->nr > PPF_COUNTER_MAX)
 		return ppf_writer_fail(w, PP_EBAD_LENGTH, "counter record");
-	rc = ppf_writer_rec_begin(w, PPF_SEG_EVENTS, (6 + 2 * (size_t)c->nr) * PPF_VARINT_MAX);
-	if (rc)
-		return rc;
-	rc = put_time(w, c->time_ns, UINT32_MAX, &late);
+	rc = timed_begin(w, PPF_SEG_EVENTS, (6 + 2 * (size_t)c->nr) * PPF_VARINT_MAX, c->time_ns);
 	if (rc)
 		return rc;
 	t = w->last_ns;			/* as stored: a reader knows this one */
@@ -483,13 +470,8 @@ int ppf_write_counter(struct ppf_writer *w, const struct ppf_counter *c)
 
 int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s)
 {
-	uint64_t late;
-	int rc = ppf_writer_rec_begin(w, snapshot_kind(w),
-			   2 * PPF_VARINT_MAX);
+	int rc = timed_begin(w, snapshot_kind(w), 2 * PPF_VARINT_MAX, s->time_ns);
 
-	if (rc)
-		return rc;
-	rc = put_time(w, s->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
 	wb_varint(&w->body, s->realtime_ns);
@@ -498,15 +480,10 @@ int ppf_write_time_sync(struct ppf_writer *w, const struct ppf_time_sync *s)
 
 int ppf_write_sideband(struct ppf_writer *w, const struct ppf_sideband *s)
 {
-	uint64_t late;
-
 	if (s->size > PPF_SEG_MAX_RAW / 8)
 		return ppf_writer_fail(w, PP_EBAD_LENGTH, "sideband record");
-	int rc = ppf_writer_rec_begin(w, PPF_SEG_EVENTS, 6 * PPF_VARINT_MAX + s->size);
+	int rc = timed_begin(w, PPF_SEG_EVENTS, 6 * PPF_VARINT_MAX + s->size, s->time_ns);
 
-	if (rc)
-		return rc;
-	rc = put_time(w, s->time_ns, UINT32_MAX, &late);
 	if (rc)
 		return rc;
 	wb_varint(&w->body, s->perf_type);
