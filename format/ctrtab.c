@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ctrtab.c - the per-segment table of previous counter readings that COUNTER
- * records are delta-coded against (writer.c and decode.c keep one each, by
+ * records are delta-coded against (writer-events.c and decode.c keep one each, by
  * the same rules: see struct ppf_ctrtab).
  */
 #include "format/internal.h"

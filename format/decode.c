@@ -12,7 +12,7 @@
  * raw data XORed with the previous raw data of the same event id: both
  * tables start empty in every segment, which is what makes a segment
  * decodable on its own.  Every length is checked against what remains.
- * Not here: reading segments from a file (reader.c).
+ * Not here: reading segments from a file (reader-segment.c).
  */
 #include "format/internal.h"
 
@@ -198,7 +198,7 @@ void ppf_decoder_release(struct ppf_decoder *d)
 }
 
 /*
- * COUNTER (writer.c's ppf_write_counter() has the layout), made absolute again.
+ * COUNTER (writer-events.c's ppf_write_counter() has the layout), made absolute again.
  * The table is updated entry by entry, in order, as the writer updated its own.
  */
 static int decode_counter(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_counter *c)
@@ -301,9 +301,7 @@ static int remember_raw(struct ppf_decoder *d, uint32_t id, const uint8_t *raw, 
 	if (id >= PPF_XOR_MAX_ID)
 		return 0;
 	if (id >= d->cap_prev) {
-		size_t cap = d->cap_prev ? d->cap_prev : 64;
-		while (cap <= id)
-			cap *= 2;
+		size_t cap = ppf_xor_cap(d->cap_prev, id);
 		const uint8_t **p = realloc(d->prev_raw, cap * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
@@ -377,25 +375,25 @@ static inline int sample_dt(struct ppf_decoder *d, const uint8_t **pp, const uin
 	return get_varint(pp, end, dt) ? 0 : PP_EBAD_RECORD;
 }
 
+/* A SAMPLE's leading fields, and its time. */
+struct sample_head {
+	uint64_t t, flags, id, cpu, pid, tid;
+};
+
 /*
- * A SAMPLE's body [p, end), in a segment that ends at @seg_end: the hot
- * path of every replay.  The cursor and
- * the fields live in locals until the record is known good (with
- * -fno-strict-aliasing, a store through @rec would otherwise reload them);
- * the checks are rb_*()'s, in the same order, and a malformed record is
- * rejected at its first bad field instead of at its end.
+ * The head of the SAMPLE whose body starts at *@pp (moved on) and ends at @end,
+ * in a segment that ends at @seg_end: dt, flags, id, cpu, pid, tid, and the time.
+ * Inlined in decode_sample(), so that @h lives in registers.
  */
-static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const uint8_t *p,
-			 const uint8_t *end, const uint8_t *seg_end)
+static inline __attribute__((always_inline)) int
+sample_head(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end, const uint8_t *seg_end,
+	    struct sample_head *h)
 {
-	struct ppf_sample *s = &rec->u.sample;
-	uint64_t dt, t = 0, flags, id, cpu, pid, tid, v;
-	uint64_t period = 1, late = 0, ip = 0, addr = 0;
-	uint32_t stack_id = 0, nr_stack = 0, extra_sz = 0, raw_sz = 0;
-	const uint64_t *stack = NULL;
-	const uint8_t *extra = NULL, *raw = NULL;
+	const uint8_t *p = *pp;
+	uint64_t dt;
 	int rc;
 
+	h->t = 0;
 	if (seg_end - p >= 6 * PPF_VARINT_MAX) {
 		/*
 		 * The six leading varints, with one bound check after them: the
@@ -410,18 +408,18 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 		} else {
 			dt = uvarint(&p, &bad);
 		}
-		flags = uvarint(&p, &bad);
-		id = uvarint(&p, &bad);
-		cpu = uvarint(&p, &bad);
-		pid = uvarint(&p, &bad);
-		tid = uvarint(&p, &bad);
-		if (bad || p > end || (flags | id | cpu | pid | tid) > UINT32_MAX)
+		h->flags = uvarint(&p, &bad);
+		h->id = uvarint(&p, &bad);
+		h->cpu = uvarint(&p, &bad);
+		h->pid = uvarint(&p, &bad);
+		h->tid = uvarint(&p, &bad);
+		if (bad || p > end || (h->flags | h->id | h->cpu | h->pid | h->tid) > UINT32_MAX)
 			return PP_EBAD_RECORD;
 		if (!d->cpu_time) {
 			if (dt > UINT64_MAX - d->last_ns)
 				return PP_EBAD_RECORD;
-			t = d->last_ns += dt;
-		} else if ((rc = sample_time(d, (uint32_t)cpu, dt, &t))) {
+			h->t = d->last_ns += dt;
+		} else if ((rc = sample_time(d, (uint32_t)h->cpu, dt, &h->t))) {
 			return rc;
 		}
 	} else {
@@ -430,73 +428,118 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 		if (!d->cpu_time) {
 			if (dt > UINT64_MAX - d->last_ns)
 				return PP_EBAD_RECORD;
-			t = d->last_ns += dt;
+			h->t = d->last_ns += dt;
 		}
-		if (!get_varint32(&p, end, &flags) || !get_varint32(&p, end, &id) ||
-		    !get_varint32(&p, end, &cpu))
+		if (!get_varint32(&p, end, &h->flags) || !get_varint32(&p, end, &h->id) ||
+		    !get_varint32(&p, end, &h->cpu))
 			return PP_EBAD_RECORD;
-		if (d->cpu_time && (rc = sample_time(d, (uint32_t)cpu, dt, &t)))
+		if (d->cpu_time && (rc = sample_time(d, (uint32_t)h->cpu, dt, &h->t)))
 			return rc;
-		if (!get_varint32(&p, end, &pid) || !get_varint32(&p, end, &tid))
+		if (!get_varint32(&p, end, &h->pid) || !get_varint32(&p, end, &h->tid))
 			return PP_EBAD_RECORD;
 	}
-	if ((flags & PPF_SF_PERIOD) && !get_varint(&p, end, &period))
+	*pp = p;
+	return 0;
+}
+
+/*
+ * A SAMPLE's raw data at *@pp (moved on), XOR-decoded against the previous one of
+ * @key when @flags says so, and remembered as the next one's base.
+ */
+static inline __attribute__((always_inline)) int
+sample_raw(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end, uint64_t flags,
+	   uint32_t key, const uint8_t **raw_out, uint32_t *raw_sz_out)
+{
+	const uint8_t *p = *pp, *raw;
+	uint32_t raw_sz;
+	uint64_t v;
+	int rc;
+
+	if (!get_varint32(&p, end, &v) || (uint64_t)(end - p) < v)
 		return PP_EBAD_RECORD;
-	if ((flags & PPF_SF_LATE) && !get_varint(&p, end, &late))
+	raw_sz = (uint32_t)v;
+	raw = p;
+	if (flags & PPF_SF_RAW_XOR) {
+		if (key >= d->cap_prev || !d->prev_raw[key] || d->prev_sz[key] != raw_sz)
+			return PP_EBAD_RECORD;
+		/*
+		 * In place when the reader owns the buffer: the stored bytes
+		 * are not needed again, and the arena's copy cost an
+		 * allocation and 64 fresh bytes of cache a record.
+		 */
+		uint8_t *out = d->xor_in_place ? (uint8_t *)raw : arena_alloc(&d->arena, raw_sz);
+		if (!out)
+			return PP_EBAD_RECORD;
+		ppf_xor(out, raw, d->prev_raw[key], raw_sz);
+		raw = out;
+	}
+	if (key < d->cap_prev) {		/* remember_raw(), without the call */
+		d->prev_raw[key] = raw;
+		d->prev_sz[key] = raw_sz;
+	} else if ((rc = remember_raw(d, key, raw, raw_sz))) {
+		return rc;
+	}
+	*pp = p;
+	*raw_out = raw;
+	*raw_sz_out = raw_sz;
+	return 0;
+}
+
+/*
+ * A SAMPLE's body [p, end), in a segment that ends at @seg_end: the hot
+ * path of every replay.  The cursor and
+ * the fields live in locals until the record is known good (with
+ * -fno-strict-aliasing, a store through @rec would otherwise reload them);
+ * the checks are rb_*()'s, in the same order, and a malformed record is
+ * rejected at its first bad field instead of at its end.
+ */
+static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const uint8_t *p,
+			 const uint8_t *end, const uint8_t *seg_end)
+{
+	struct ppf_sample *s = &rec->u.sample;
+	struct sample_head h;
+	uint64_t v, period = 1, late = 0, ip = 0, addr = 0;
+	uint32_t stack_id = 0, nr_stack = 0, extra_sz = 0, raw_sz = 0;
+	const uint64_t *stack = NULL;
+	const uint8_t *extra = NULL, *raw = NULL;
+	int rc;
+
+	if ((rc = sample_head(d, &p, end, seg_end, &h)))
+		return rc;
+	if ((h.flags & PPF_SF_PERIOD) && !get_varint(&p, end, &period))
 		return PP_EBAD_RECORD;
-	if ((flags & PPF_SF_IP) && !get_varint(&p, end, &ip))
+	if ((h.flags & PPF_SF_LATE) && !get_varint(&p, end, &late))
 		return PP_EBAD_RECORD;
-	if ((flags & PPF_SF_ADDR) && !get_varint(&p, end, &addr))
+	if ((h.flags & PPF_SF_IP) && !get_varint(&p, end, &ip))
 		return PP_EBAD_RECORD;
-	if (flags & PPF_SF_STACK) {
+	if ((h.flags & PPF_SF_ADDR) && !get_varint(&p, end, &addr))
+		return PP_EBAD_RECORD;
+	if (h.flags & PPF_SF_STACK) {
 		if (!get_varint32(&p, end, &v) || v == 0 || v > d->nr_stacks)
 			return PP_EBAD_RECORD;
 		stack_id = (uint32_t)v;
 		stack = d->stacks[v - 1].frames;
 		nr_stack = d->stacks[v - 1].nr;
 	}
-	if (flags & PPF_SF_EXTRA) {
+	if (h.flags & PPF_SF_EXTRA) {
 		if (!get_varint32(&p, end, &v) || (uint64_t)(end - p) < v)
 			return PP_EBAD_RECORD;
 		extra_sz = (uint32_t)v;
 		extra = p;
 		p += v;
 	}
-	if (flags & PPF_SF_RAW) {
-		uint32_t key = ppf_xor_key(d->xor_cpu, id, cpu);	/* of the RAW_XOR base */
-		if (!get_varint32(&p, end, &v) || (uint64_t)(end - p) < v)
-			return PP_EBAD_RECORD;
-		raw_sz = (uint32_t)v;
-		raw = p;
-		if (flags & PPF_SF_RAW_XOR) {
-			if (key >= d->cap_prev || !d->prev_raw[key] || d->prev_sz[key] != raw_sz)
-				return PP_EBAD_RECORD;
-			/*
-			 * In place when the reader owns the buffer: the stored bytes
-			 * are not needed again, and the arena's copy cost an
-			 * allocation and 64 fresh bytes of cache a record.
-			 */
-			uint8_t *out = d->xor_in_place ? (uint8_t *)raw : arena_alloc(&d->arena, raw_sz);
-			if (!out)
-				return PP_EBAD_RECORD;
-			ppf_xor(out, raw, d->prev_raw[key], raw_sz);
-			raw = out;
-		}
-		if (key < d->cap_prev) {		/* remember_raw(), without the call */
-			d->prev_raw[key] = raw;
-			d->prev_sz[key] = raw_sz;
-		} else if ((rc = remember_raw(d, key, raw, raw_sz))) {
-			return rc;
-		}
-	}
-	rec->time_ns = t;
-	s->time_ns = t;
+	if ((h.flags & PPF_SF_RAW) &&
+	    (rc = sample_raw(d, &p, end, h.flags, ppf_xor_key(d->xor_cpu, h.id, h.cpu), &raw,
+			     &raw_sz)))
+		return rc;
+	rec->time_ns = h.t;
+	s->time_ns = h.t;
 	s->late_ns = late;
-	s->flags = (uint32_t)flags & ~(uint32_t)PPF_SF_RAW_XOR;
-	s->id = (uint32_t)id;
-	s->cpu = (uint32_t)cpu;
-	s->pid = (uint32_t)pid;
-	s->tid = (uint32_t)tid;
+	s->flags = (uint32_t)h.flags & ~(uint32_t)PPF_SF_RAW_XOR;
+	s->id = (uint32_t)h.id;
+	s->cpu = (uint32_t)h.cpu;
+	s->pid = (uint32_t)h.pid;
+	s->tid = (uint32_t)h.tid;
 	s->period = period;
 	s->ip = ip;
 	s->addr = addr;
@@ -521,6 +564,86 @@ static uint64_t read_addr(struct ppf_decoder *d, struct ppf_rbuf *r)
 	return d->prev_addr;
 }
 
+static void decode_event_desc(struct ppf_rbuf *r, struct ppf_event_desc *e)
+{
+	e->id = rb_varint32(r);
+	e->kind = rb_varint32(r);
+	e->flags = rb_varint32(r);
+	e->tp_id = rb_varint32(r);
+	e->name = rb_str(r);
+	e->selector = rb_str(r);
+	e->filter = rb_str(r);
+	e->attr_sz = rb_varint32(r);
+	e->attr = rb_bytes(r, e->attr_sz);
+	e->format = rb_str(r);
+}
+
+/* Return: 0, or -1 for a build id longer than any (the record is bad). */
+static int decode_dso(struct ppf_rbuf *r, struct ppf_dso *o)
+{
+	o->build_id_sz = rb_varint32(r);
+	if (o->build_id_sz > 64)
+		return -1;
+	o->build_id = rb_bytes(r, o->build_id_sz);
+	o->path = rb_str(r);
+	o->nr_syms = rb_varint32(r);
+	o->flags = rb_varint32(r);
+	o->text_vaddr = rb_varint(r);
+	o->text_offset = rb_varint(r);
+	return 0;
+}
+
+/* Return: 0, or -1 for a span past the end of time (the record is bad). */
+static int decode_digest_seg(struct ppf_rbuf *r, struct ppf_digest_entry *e)
+{
+	uint64_t span;
+
+	e->csize = rb_varint32(r);
+	e->payload_crc = rb_varint32(r);
+	e->first_ns = rb_varint(r);
+	span = rb_varint(r);
+	e->nr_records = rb_varint32(r);
+	e->nr_samples = rb_varint32(r);
+	e->nr_stacks = rb_varint32(r);
+	e->nr_copied = rb_varint32(r);
+	if (span > UINT64_MAX - e->first_ns)
+		return -1;
+	e->last_ns = e->first_ns + span;
+	return 0;
+}
+
+/* Return: 0, or -1 for a build id longer than any (the record is bad). */
+static int decode_mmap(struct ppf_rbuf *r, struct ppf_mmap *m)
+{
+	m->pid = rb_varint32(r);
+	m->tid = rb_varint32(r);
+	m->addr = rb_varint(r);
+	m->len = rb_varint(r);
+	m->pgoff = rb_varint(r);
+	m->prot = rb_varint32(r);
+	m->flags = rb_varint32(r);
+	m->build_id_sz = rb_varint32(r);
+	if (m->build_id_sz > 64)
+		return -1;
+	m->build_id = rb_bytes(r, m->build_id_sz);
+	m->path = rb_str(r);
+	return 0;
+}
+
+static void decode_sideband(struct ppf_rbuf *r, struct ppf_sideband *sb)
+{
+	sb->perf_type = rb_varint32(r);
+	sb->cpu = rb_varint32(r);
+	sb->size = rb_varint32(r);
+	sb->data = rb_bytes(r, sb->size);
+	/* pid, tid: trailing fields added in 1.0's lifetime; absent in older files */
+	sb->pid = sb->tid = UINT32_MAX;
+	if (!r->bad && r->p < r->end) {
+		sb->pid = rb_varint32(r);
+		sb->tid = rb_varint32(r);
+	}
+}
+
 static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_record *rec)
 {
 	switch (rec->type) {
@@ -536,20 +659,9 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.syscall.nr = rb_varint32(r);
 		rec->u.syscall.name = rb_str(r);
 		break;
-	case PPF_REC_EVENT_DESC: {
-		struct ppf_event_desc *e = &rec->u.event;
-		e->id = rb_varint32(r);
-		e->kind = rb_varint32(r);
-		e->flags = rb_varint32(r);
-		e->tp_id = rb_varint32(r);
-		e->name = rb_str(r);
-		e->selector = rb_str(r);
-		e->filter = rb_str(r);
-		e->attr_sz = rb_varint32(r);
-		e->attr = rb_bytes(r, e->attr_sz);
-		e->format = rb_str(r);
+	case PPF_REC_EVENT_DESC:
+		decode_event_desc(r, &rec->u.event);
 		break;
-	}
 	case PPF_REC_TASK:
 		rec->u.task.pid = rb_varint32(r);
 		rec->u.task.tid = rb_varint32(r);
@@ -563,20 +675,11 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.ksym.name = rb_str(r);
 		rec->u.ksym.module = rb_str(r);
 		break;
-	case PPF_REC_DSO: {
-		struct ppf_dso *o = &rec->u.dso;
-		o->build_id_sz = rb_varint32(r);
-		if (o->build_id_sz > 64)
+	case PPF_REC_DSO:
+		if (decode_dso(r, &rec->u.dso))
 			return PP_EBAD_RECORD;
-		o->build_id = rb_bytes(r, o->build_id_sz);
-		o->path = rb_str(r);
-		o->nr_syms = rb_varint32(r);
-		o->flags = rb_varint32(r);
-		o->text_vaddr = rb_varint(r);
-		o->text_offset = rb_varint(r);
 		d->prev_addr = 0;	/* its SYMs count from 0 */
 		break;
-	}
 	case PPF_REC_SYM:
 		rec->u.sym.start = read_addr(d, r);
 		rec->u.sym.size = rb_varint(r);
@@ -594,19 +697,9 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		break;
 	case PPF_REC_DIGEST_SEG: {
 		struct ppf_digest_entry *e = &rec->u.digest;
-		uint64_t span;
 
-		e->csize = rb_varint32(r);
-		e->payload_crc = rb_varint32(r);
-		e->first_ns = rb_varint(r);
-		span = rb_varint(r);
-		e->nr_records = rb_varint32(r);
-		e->nr_samples = rb_varint32(r);
-		e->nr_stacks = rb_varint32(r);
-		e->nr_copied = rb_varint32(r);
-		if (span > UINT64_MAX - e->first_ns)
+		if (decode_digest_seg(r, e))
 			return PP_EBAD_RECORD;
-		e->last_ns = e->first_ns + span;
 		if (d->digest && !r->bad) {
 			/* the copies after it decode as a segment of their own */
 			d->last_ns = e->first_ns;
@@ -629,23 +722,11 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.task_event.tid = rb_varint32(r);
 		rec->u.task_event.ptid = rb_varint32(r);
 		break;
-	case PPF_REC_MMAP: {
-		struct ppf_mmap *m = &rec->u.mmap;
-		m->time_ns = rec->time_ns;
-		m->pid = rb_varint32(r);
-		m->tid = rb_varint32(r);
-		m->addr = rb_varint(r);
-		m->len = rb_varint(r);
-		m->pgoff = rb_varint(r);
-		m->prot = rb_varint32(r);
-		m->flags = rb_varint32(r);
-		m->build_id_sz = rb_varint32(r);
-		if (m->build_id_sz > 64)
+	case PPF_REC_MMAP:
+		rec->u.mmap.time_ns = rec->time_ns;
+		if (decode_mmap(r, &rec->u.mmap))
 			return PP_EBAD_RECORD;
-		m->build_id = rb_bytes(r, m->build_id_sz);
-		m->path = rb_str(r);
 		break;
-	}
 	case PPF_REC_LOST:
 		rec->u.lost.time_ns = rec->time_ns;
 		rec->u.lost.cpu = rb_varint32(r);
@@ -658,16 +739,7 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		break;
 	case PPF_REC_SIDEBAND:
 		rec->u.sideband.time_ns = rec->time_ns;
-		rec->u.sideband.perf_type = rb_varint32(r);
-		rec->u.sideband.cpu = rb_varint32(r);
-		rec->u.sideband.size = rb_varint32(r);
-		rec->u.sideband.data = rb_bytes(r, rec->u.sideband.size);
-		/* pid, tid: trailing fields added in 1.0's lifetime; absent in older files */
-		rec->u.sideband.pid = rec->u.sideband.tid = UINT32_MAX;
-		if (!r->bad && r->p < r->end) {
-			rec->u.sideband.pid = rb_varint32(r);
-			rec->u.sideband.tid = rb_varint32(r);
-		}
+		decode_sideband(r, &rec->u.sideband);
 		break;
 	case PPF_REC_COUNTER:
 		rec->u.counter.time_ns = rec->time_ns;

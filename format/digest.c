@@ -6,12 +6,13 @@
  * names the segment by its header (csize, payload crc, times, record counts),
  * then copies of the segment's side-band records - every record but SAMPLE and
  * STACK, what a skim of it hands out - with their times.  A part of a parallel
- * replay reads it instead of decompressing the segment (reader.c).  The writer
- * half builds groups as records are written (writer.c); the reader half checks
- * a whole digest before any of it is used: one malformed record, a count that
- * does not add up or a time outside its segment's, and the digest is ignored.
+ * replay reads it instead of decompressing the segment (reader-segment.c).
+ * The writer half builds groups as records are written (writer.c); the
+ * reader half checks a whole digest before any of it is used: one malformed
+ * record, a count that does not add up or a time outside its segment's, and
+ * the digest is ignored.
  * Not here: where digests go in the file (writer.c), which digest a segment's
- * entry is looked for in (reader.c).  docs/capture-format.md "Side-band digests".
+ * entry is looked for in (reader-segment.c).  docs/capture-format.md "Side-band digests".
  */
 #include <stdarg.h>
 #include <stdio.h>

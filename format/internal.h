@@ -229,6 +229,16 @@ void ppf_arena_reset(struct ppf_arena *a);
 void ppf_arena_release(struct ppf_arena *a);
 
 #define PPF_XOR_MAX_ID 65536	/* XOR keys from here on are never XOR-encoded */
+
+/* The size of a table by XOR key that holds @key: @cap (64 when 0) doubled as need be. */
+static inline size_t ppf_xor_cap(size_t cap, uint32_t key)
+{
+	if (!cap)
+		cap = 64;
+	while (cap <= key)
+		cap *= 2;
+	return cap;
+}
 #define PPF_XOR_CPUS 64		/* PPF_SEGF_XOR_CPU: cpus told apart (the rest share a base) */
 
 /*

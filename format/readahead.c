@@ -7,7 +7,7 @@
  * output buffer, ppf_ra_wait() returns ZSTD_decompressDCtx()'s result.
  * Between the two the caller touches neither buffer.  Everything else -
  * reading the file, checking CRCs, deciding what a segment means - stays in
- * the reader's own thread (reader.c); this file only moves the one step
+ * the reader's own thread (reader-segment.c); this file only moves the one step
  * that costs as much as decoding does.
  */
 #include <pthread.h>

@@ -1163,10 +1163,22 @@ static void test_ppf__crc32c(void)
 		}
 }
 
+/* The XOR-base tables of writer and decoder grow by one rule: 64, doubled until the key fits. */
+static void test_ppf__xor_cap(void)
+{
+	CU_ASSERT_EQUAL(ppf_xor_cap(0, 0), 64);
+	CU_ASSERT_EQUAL(ppf_xor_cap(0, 63), 64);
+	CU_ASSERT_EQUAL(ppf_xor_cap(0, 64), 128);
+	CU_ASSERT_EQUAL(ppf_xor_cap(64, 200), 256);
+	CU_ASSERT_EQUAL(ppf_xor_cap(128, 5), 128);
+	CU_ASSERT_EQUAL(ppf_xor_cap(64, PPF_XOR_MAX_ID - 1), PPF_XOR_MAX_ID);
+}
+
 void test_ppf__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_ppf__crc32c, "crc32c matches the standard check value and the bitwise definition"),
+		PP_TEST(test_ppf__xor_cap, "the RAW_XOR base tables grow to the next power of two from 64"),
 		PP_TEST(test_ppf__roundtrip, "every record type written is read back identically"),
 		PP_TEST(test_ppf__cpu_times, "per-cpu sample times round trip, through segments, late samples and a copy"),
 		PP_TEST(test_ppf__meta_continues, "metadata that fills its segment goes on in the next metadata segment"),
