@@ -107,6 +107,12 @@ struct km_priv {
 /* kmemleak.c */
 /** az_kmemleak_obj_get() - a zeroed object from the pool. Return: owned by the pool. */
 struct km_obj *az_kmemleak_obj_get(struct km_priv *p);
+/**
+ * az_kmemleak_obj_set_raw() - @o's copy of the event: @raw_sz bytes of @raw (none for 0)
+ *
+ * The copy reuses @o's buffer, grown when it is too small.
+ */
+void az_kmemleak_obj_set_raw(struct km_obj *o, const void *raw, uint32_t raw_sz);
 /** az_kmemleak_obj_put() - @o back to the pool (its raw copy kept for reuse). */
 void az_kmemleak_obj_put(struct km_priv *p, struct km_obj *o);
 /** az_kmemleak_stack_text() - @st as the report prints it, appended to @out. */

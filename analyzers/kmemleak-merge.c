@@ -273,23 +273,12 @@ static int read_live(struct pp_az *az, struct pp_wire *r, struct km_src *src,
 					    az->nr_sels, (unsigned long long)stack, nr_stacks, raw_sz);
 		prev = ptr;
 		o = az_kmemleak_obj_get(p);
-		o->ptr = ptr;
-		o->size = size;
-		o->time_ns = t;
-		o->cpu = cpu;
-		o->pid = pid;
-		o->tid = tid;
-		o->sel = &az->sels[sel];
-		o->stack = stack ? stacks[stack - 1] : NULL;
-		o->raw_sz = 0;
-		if (raw_sz) {
-			if (o->raw_cap < raw_sz) {
-				o->raw = pp_xrealloc(o->raw, raw_sz);
-				o->raw_cap = (uint32_t)raw_sz;
-			}
-			memcpy(o->raw, raw, raw_sz);
-			o->raw_sz = (uint32_t)raw_sz;
-		}
+		*o = (struct km_obj){ .ptr = ptr, .size = size, .time_ns = t,
+				      .cpu = cpu, .pid = pid, .tid = tid,
+				      .sel = &az->sels[sel],
+				      .stack = stack ? stacks[stack - 1] : NULL,
+				      .raw = o->raw, .raw_cap = o->raw_cap };
+		az_kmemleak_obj_set_raw(o, raw, (uint32_t)raw_sz);
 		pp_u64map_put(&src->live, ptr, o);
 	}
 	return pp_wire_ok(r) ? 0 : r->err;

@@ -58,6 +58,17 @@ struct km_obj *az_kmemleak_obj_get(struct km_priv *p)
 	return o;
 }
 
+void az_kmemleak_obj_set_raw(struct km_obj *o, const void *raw, uint32_t raw_sz)
+{
+	if (o->raw_cap < raw_sz) {
+		o->raw = pp_xrealloc(o->raw, raw_sz);
+		o->raw_cap = raw_sz;
+	}
+	if (raw_sz)
+		memcpy(o->raw, raw, raw_sz);
+	o->raw_sz = raw_sz;
+}
+
 void az_kmemleak_obj_put(struct km_priv *p, struct km_obj *o)
 {
 	o->next_free = p->free_objs;
@@ -233,15 +244,7 @@ static void km_alloc(struct pp_az *az, const struct km_sel *k, const struct pp_e
 	o->tid = ev->tid;
 	o->sel = ev->sel;
 	o->stack = ev->nr_stack ? stack_intern(p, ev) : NULL;
-	o->raw_sz = 0;
-	if (p->keep_raw && ev->raw_sz) {
-		if (o->raw_cap < ev->raw_sz) {
-			o->raw = pp_xrealloc(o->raw, ev->raw_sz);
-			o->raw_cap = ev->raw_sz;
-		}
-		memcpy(o->raw, ev->raw, ev->raw_sz);
-		o->raw_sz = ev->raw_sz;
-	}
+	az_kmemleak_obj_set_raw(o, ev->raw, p->keep_raw ? ev->raw_sz : 0);
 }
 
 static void km_event(struct pp_az *az, const struct pp_event *ev)

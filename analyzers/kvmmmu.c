@@ -415,16 +415,33 @@ static void report(struct pp_az *az, uint64_t now_ns)
 
 /* --- events ------------------------------------------------------------------ */
 
+/* What kvm_mmu_get_page and kvm_mmu_prepare_zap_page both tell of a shadow page. */
+struct mmu_sp {
+	uint64_t gen, gfn;
+	uint32_t role, root;
+	unsigned level;
+};
+
+static struct mmu_sp sp_read(const struct mmu_priv *p, const struct pp_event *ev,
+			     enum mmu_kind k)
+{
+	uint32_t role = (uint32_t)ana_field_read(ev, p->f_role[k]);
+
+	return (struct mmu_sp){
+		.gen = ana_field_read(ev, p->f_gen[k]),
+		.gfn = ana_field_read(ev, p->f_gfn[k]),
+		.role = role,
+		.root = (uint32_t)ana_field_read(ev, p->f_root[k]),
+		.level = ROLE_LEVEL(role),
+	};
+}
+
 static int on_get_page(struct pp_az *az, const struct pp_event *ev)
 {
 	struct mmu_priv *p = az->priv;
-	uint64_t gen = ana_field_read(ev, p->f_gen[K_GET_PAGE]);
-	uint64_t gfn = ana_field_read(ev, p->f_gfn[K_GET_PAGE]);
-	uint32_t role = (uint32_t)ana_field_read(ev, p->f_role[K_GET_PAGE]);
-	uint32_t root = (uint32_t)ana_field_read(ev, p->f_root[K_GET_PAGE]);
+	const struct mmu_sp sp = sp_read(p, ev, K_GET_PAGE);
 	bool created = ana_field_read(ev, p->f_created) != 0;
-	unsigned level = ROLE_LEVEL(role);
-	struct mmu_gen *g = gen_find(p, gen, true);
+	struct mmu_gen *g = gen_find(p, sp.gen, true);
 	struct mmu_level *l;
 	struct mmu_page *pg;
 	int rc = 0;
@@ -432,28 +449,28 @@ static int on_get_page(struct pp_az *az, const struct pp_event *ev)
 	g->get_page++;
 	if (created) {
 		g->created++;
-		p->current_gen = gen;
+		p->current_gen = sp.gen;
 	}
-	if (level < 1 || level > MMU_LEVELS)
+	if (sp.level < 1 || sp.level > MMU_LEVELS)
 		return -1;
-	l = &g->lv[level - 1];
-	pg = page_find(l, gfn, role);
+	l = &g->lv[sp.level - 1];
+	pg = page_find(l, sp.gfn, sp.role);
 	if (created) {
 		if (!pg) {
-			page_insert(l, gfn, role, root);
+			page_insert(l, sp.gfn, sp.role, sp.root);
 		} else {
 			pg->refcount++;
 			if (az->opt.verbose)
 				out_line(az, ev->time_ns,
 					 "kvm_mmu_get_page EXIST gen %llu gfn 0x%llx "
 					 "role 0x%x root_count %u refcount %u\n",
-					 (unsigned long long)gen, (unsigned long long)gfn, role,
-					 pg->root_count, pg->refcount);
+					 (unsigned long long)sp.gen, (unsigned long long)sp.gfn,
+					 sp.role, pg->root_count, pg->refcount);
 		}
-	} else if (gfn || !pg) {
+	} else if (sp.gfn || !pg) {
 		rc = -1;	/* an existing page that is not a root: not followed */
-	} else if (root > pg->root_count) {
-		pg->root_count = root;
+	} else if (sp.root > pg->root_count) {
+		pg->root_count = sp.root;
 	}
 	return rc;
 }
@@ -461,26 +478,22 @@ static int on_get_page(struct pp_az *az, const struct pp_event *ev)
 static int on_zap(struct pp_az *az, const struct pp_event *ev)
 {
 	struct mmu_priv *p = az->priv;
-	uint64_t gen = ana_field_read(ev, p->f_gen[K_ZAP]);
-	uint64_t gfn = ana_field_read(ev, p->f_gfn[K_ZAP]);
-	uint32_t role = (uint32_t)ana_field_read(ev, p->f_role[K_ZAP]);
-	uint32_t root = (uint32_t)ana_field_read(ev, p->f_root[K_ZAP]);
-	unsigned level = ROLE_LEVEL(role);
-	struct mmu_gen *g = gen_find(p, gen, false), **pp;
+	const struct mmu_sp sp = sp_read(p, ev, K_ZAP);
+	struct mmu_gen *g = gen_find(p, sp.gen, false), **pp;
 	struct mmu_level *l;
 	struct mmu_page *pg;
 
-	if (!g || level < 1 || level > MMU_LEVELS)
+	if (!g || sp.level < 1 || sp.level > MMU_LEVELS)
 		return -1;
-	l = &g->lv[level - 1];
-	pg = page_find(l, gfn, role);
+	l = &g->lv[sp.level - 1];
+	pg = page_find(l, sp.gfn, sp.role);
 	if (!pg) {
 		if (az->opt.verbose)
 			out_line(az, ev->time_ns, "kvm_mmu_prepare_zap_page not EXIST gfn 0x%llx\n",
-				 (unsigned long long)gfn);
+				 (unsigned long long)sp.gfn);
 		return -1;
 	}
-	if (root) {
+	if (sp.root) {
 		/* a root in use is only marked invalid until its users drop it */
 		uint32_t rcount = pg->root_count;
 		uint8_t *spte = NULL;
@@ -491,12 +504,12 @@ static int on_zap(struct pp_az *az, const struct pp_event *ev)
 			pg->spte = NULL;
 			page_remove(l, pg);
 		}
-		inv = page_find(l, gfn, role | ROLE_INVALID);
+		inv = page_find(l, sp.gfn, sp.role | ROLE_INVALID);
 		if (inv) {
 			inv->refcount++;
 			free(spte);
 		} else {
-			page_insert(l, gfn, role | ROLE_INVALID, rcount)->spte = spte;
+			page_insert(l, sp.gfn, sp.role | ROLE_INVALID, rcount)->spte = spte;
 		}
 		return 0;
 	}

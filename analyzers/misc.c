@@ -65,18 +65,6 @@ static uint16_t get_u16(const uint8_t *p)
 	return v;
 }
 
-/* A NUL-terminated string inside [p, end), copied (possibly cut) into @buf. */
-static const char *get_str(const uint8_t *p, const uint8_t *end, char *buf, size_t sz)
-{
-	size_t n = 0;
-
-	while (p + n < end && p[n] && n + 1 < sz)
-		n++;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* Text and JSON of one record; false for a record misc does not show or a short one. */
 static bool describe(struct pp_az *az, const struct pp_sideband_ev *sb, struct pp_buf *txt,
 		     struct pp_buf *js)
@@ -94,7 +82,7 @@ static bool describe(struct pp_az *az, const struct pp_sideband_ev *sb, struct p
 		const char *t = type == 1 ? "bpf" : type == 2 ? "kprobe/ftrace" : "";
 		const char *reg = flags & 1 ? "unreg" : "reg";
 
-		get_str(d + 16, end, str, sizeof(str));
+		pp_str_copy(str, sizeof(str), (const char *)d + 16, (const char *)end);
 		pp_buf_addf(txt, "misc:ksymbol: %s %s %016llx/%u %s", t, reg,
 			    (unsigned long long)addr, len, str);
 		pp_buf_addf(js, "\"type\":\"ksymbol\",\"ksym_type\":\"%s\",\"%s\":true,"
@@ -123,7 +111,7 @@ static bool describe(struct pp_az *az, const struct pp_sideband_ev *sb, struct p
 			return false;
 		uint64_t id = get_u64(d);
 
-		get_str(d + 8, end, str, sizeof(str));
+		pp_str_copy(str, sizeof(str), (const char *)d + 8, (const char *)end);
 		pp_buf_addf(txt, "misc:cgroup: id %llu %s", (unsigned long long)id, str);
 		pp_buf_addf(js, "\"type\":\"cgroup\",\"id\":%llu,\"path\":",
 			    (unsigned long long)id);

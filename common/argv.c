@@ -73,23 +73,27 @@ bad:
 	return PP_ESYNTAX;
 }
 
+void pp_argv_squote(struct pp_buf *b, const char *s)
+{
+	pp_buf_addch(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			pp_buf_adds(b, "'\\''");
+		else
+			pp_buf_addch(b, *s);
+	}
+	pp_buf_addch(b, '\'');
+}
+
 void pp_argv_join(struct pp_buf *b, int nr, const char *const *v)
 {
 	for (int i = 0; i < nr; i++) {
 		const char *s = v[i];
 		if (i)
 			pp_buf_addch(b, ' ');
-		if (*s && !strpbrk(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!")) {
+		if (*s && !strpbrk(s, " \t\n'\"\\$`*?[]{}()<>|&;#~!"))
 			pp_buf_adds(b, s);
-			continue;
-		}
-		pp_buf_addch(b, '\'');
-		for (; *s; s++) {
-			if (*s == '\'')
-				pp_buf_adds(b, "'\\''");
-			else
-				pp_buf_addch(b, *s);
-		}
-		pp_buf_addch(b, '\'');
+		else
+			pp_argv_squote(b, s);
 	}
 }

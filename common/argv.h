@@ -24,6 +24,8 @@ struct pp_buf;
 int pp_argv_split(const char *s, char ***out, int *nr);
 /** pp_argv_free() - free what pp_argv_split() returned. */
 void pp_argv_free(char **v);
+/** pp_argv_squote() - append @s to @b in '' quotes, each ' in it as '\'' (one shell word). */
+void pp_argv_squote(struct pp_buf *b, const char *s);
 /** pp_argv_join() - append @nr words to @b, quoted where needed, separated by spaces. */
 void pp_argv_join(struct pp_buf *b, int nr, const char *const *v);
 

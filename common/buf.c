@@ -82,6 +82,16 @@ char *pp_buf_detach(struct pp_buf *b)
 	return p;
 }
 
+const char *pp_str_copy(char *dst, size_t dst_sz, const char *s, const char *end)
+{
+	size_t room = s < end ? (size_t)(end - s) : 0;
+	size_t n = strnlen(s, room < dst_sz - 1 ? room : dst_sz - 1);
+
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return dst;
+}
+
 size_t pp_utf8_seq_len(const unsigned char *p, size_t n)
 {
 	size_t len;

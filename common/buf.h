@@ -59,5 +59,13 @@ char *pp_buf_detach(struct pp_buf *b);
 void pp_buf_add_json_str(struct pp_buf *b, const char *s);
 /** pp_utf8_seq_len() - length of the valid UTF-8 sequence (2-4 bytes) at @p, of @n; 0 if none. */
 size_t pp_utf8_seq_len(const unsigned char *p, size_t n);
+/**
+ * pp_str_copy() - copy the string at [@s, @end) up to its NUL into @dst, NUL-terminated
+ * @dst_sz: the size of @dst, at least 1; a longer string is cut to @dst_sz - 1 bytes
+ *
+ * For a string field of a record: it may lack its NUL and end at @end.
+ * Return: @dst.
+ */
+const char *pp_str_copy(char *dst, size_t dst_sz, const char *s, const char *end);
 
 #endif

@@ -90,6 +90,17 @@ static int put_bits(struct ds_out *o, unsigned m, const char *const *names, size
 	return sep;
 }
 
+/* The end of a level or TLB text: N/A when nothing was put since @start, then hit, miss. */
+static void put_result(struct ds_out *o, size_t start, unsigned m)
+{
+	if (o->len == start)
+		put(o, "N/A");
+	if (m & DS_HIT)
+		put(o, " hit");
+	if (m & DS_MISS)
+		put(o, " miss");
+}
+
 static void put_lvl(struct ds_out *o, uint64_t v)
 {
 	unsigned m = field(v, DS_LVL_SHIFT, DS_LVL_BITS), num = field(v, DS_LVLNUM_SHIFT, DS_LVLNUM_BITS);
@@ -107,12 +118,7 @@ static void put_lvl(struct ds_out *o, uint64_t v)
 		else
 			put(o, "L%u", num);
 	}
-	if (o->len == start)
-		put(o, "N/A");
-	if (m & DS_HIT)
-		put(o, " hit");
-	if (m & DS_MISS)
-		put(o, " miss");
+	put_result(o, start, m);
 }
 
 static void put_snoop(struct ds_out *o, uint64_t v)
@@ -134,12 +140,7 @@ static void put_tlb(struct ds_out *o, uint64_t v)
 
 	put_bits(o, m & ~(DS_HIT | DS_MISS), tlb_names, sizeof(tlb_names) / sizeof(tlb_names[0]),
 		 0);
-	if (o->len == start)
-		put(o, "N/A");
-	if (m & DS_HIT)
-		put(o, " hit");
-	if (m & DS_MISS)
-		put(o, " miss");
+	put_result(o, start, m);
 }
 
 char *pp_data_src_lvl_str(uint64_t data_src, char *buf, size_t sz)

@@ -21,6 +21,11 @@
 
 #define C(f) PP_AZOPT(struct pp_common_opts, f)
 
+/* why --nr_running_min and --nr_running_max are refused */
+#define NR_RUNNING_REFUSED                                                                  \
+	"perf-prof's eBPF filter reads the runqueue length at the sample; a pp capture does " \
+	"not hold it (rundelay and task-state show waiting tasks)"
+
 const struct pp_option pp_common_options[] = {
 	PP_OPT_GROUP("Common options:"),
 	PP_OPT_STRLIST('e', "event", C(events), "EVENT,...", "event selector sys:name/filter/ATTR/ (repeat for positions)"),
@@ -91,12 +96,8 @@ const struct pp_option pp_common_options[] = {
 	PP_OPT_REFUSED_ARG(0, "tif_need_resched", "0|1",
 			   "perf-prof's eBPF filter reads the task's TIF_NEED_RESCHED at the sample; "
 			   "a pp capture does not hold it"),
-	PP_OPT_REFUSED_ARG(0, "nr_running_min", "N",
-			   "perf-prof's eBPF filter reads the runqueue length at the sample; a pp "
-			   "capture does not hold it (rundelay and task-state show waiting tasks)"),
-	PP_OPT_REFUSED_ARG(0, "nr_running_max", "N",
-			   "perf-prof's eBPF filter reads the runqueue length at the sample; a pp "
-			   "capture does not hold it (rundelay and task-state show waiting tasks)"),
+	PP_OPT_REFUSED_ARG(0, "nr_running_min", "N", NR_RUNNING_REFUSED),
+	PP_OPT_REFUSED_ARG(0, "nr_running_max", "N", NR_RUNNING_REFUSED),
 	PP_OPT_REFUSED_ARG(0, "sched_policy", "N",
 			   "perf-prof's eBPF filter reads the task's policy at the sample; a pp "
 			   "capture does not hold it (profile --prio filters by priority)"),

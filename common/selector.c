@@ -66,26 +66,32 @@ static int set_err(struct pp_parse_error *err, int code, int pos, const char *fm
 }
 
 /*
+ * Index of the quote that closes the one at s[q] (a backslash escapes the next
+ * byte), or @end when none does before @end.
+ */
+static int quote_end(const char *s, int q, int end)
+{
+	int i;
+
+	for (i = q + 1; i < end && s[i] != s[q]; i++)
+		if (s[i] == '\\' && i + 1 < end)
+			i++;
+	return i;
+}
+
+/*
  * Index of the first byte of @stops in [from, end) that is outside quotes and
  * brackets, or @end.  The whole text was checked by check_balance() first.
  */
 static int scan_to(const char *s, int from, int end, const char *stops)
 {
 	int depth = 0;
-	char quote = 0;
 
 	for (int i = from; i < end; i++) {
 		char c = s[i];
 
-		if (quote) {
-			if (c == '\\' && i + 1 < end)
-				i++;
-			else if (c == quote)
-				quote = 0;
-			continue;
-		}
 		if (c == '"' || c == '\'') {
-			quote = c;
+			i = quote_end(s, i, end);
 		} else if (c == '(' || c == '{') {
 			depth++;
 		} else if (c == ')' || c == '}') {
@@ -99,22 +105,17 @@ static int scan_to(const char *s, int from, int end, const char *stops)
 
 static int check_balance(const char *s, int len, struct pp_parse_error *err)
 {
-	int stack[64], depth = 0, qpos = 0;
-	char quote = 0;
+	int stack[64], depth = 0;
 
 	for (int i = 0; i < len; i++) {
 		char c = s[i];
 
-		if (quote) {
-			if (c == '\\' && i + 1 < len)
-				i++;
-			else if (c == quote)
-				quote = 0;
-			continue;
-		}
 		if (c == '"' || c == '\'') {
-			quote = c;
-			qpos = i;
+			int q = quote_end(s, i, len);
+
+			if (q == len)
+				return set_err(err, PP_ESYNTAX, i, "unterminated quote");
+			i = q;
 		} else if (c == '(' || c == '{') {
 			if (depth == (int)PP_ARRAY_SIZE(stack))
 				return set_err(err, PP_ESYNTAX, i, "brackets nested too deeply");
@@ -127,8 +128,6 @@ static int check_balance(const char *s, int len, struct pp_parse_error *err)
 			depth--;
 		}
 	}
-	if (quote)
-		return set_err(err, PP_ESYNTAX, qpos, "unterminated quote");
 	if (depth)
 		return set_err(err, PP_ESYNTAX, stack[depth - 1], "unclosed '%c'",
 			       s[stack[depth - 1]]);
@@ -147,18 +146,12 @@ static void trim(const char *s, int *b, int *e)
 static bool wholly_wrapped(const char *s, int b, int e)
 {
 	int depth = 0;
-	char quote = 0;
 
 	if (e - b < 2 || s[b] != '(' || s[e - 1] != ')')
 		return false;
 	for (int i = b; i < e; i++) {
-		if (quote) {
-			if (s[i] == '\\')
-				i++;
-			else if (s[i] == quote)
-				quote = 0;
-		} else if (s[i] == '"' || s[i] == '\'') {
-			quote = s[i];
+		if (s[i] == '"' || s[i] == '\'') {
+			i = quote_end(s, i, e);
 		} else if (s[i] == '(') {
 			depth++;
 		} else if (s[i] == ')' && --depth == 0) {
@@ -171,14 +164,9 @@ static bool wholly_wrapped(const char *s, int b, int e)
 /* Whether s[b, e) is one quoted string: the quote at @b closes at e - 1. */
 static bool is_quoted(const char *s, int b, int e)
 {
-	int i;
-
 	if (e - b < 2 || (s[b] != '"' && s[b] != '\''))
 		return false;
-	for (i = b + 1; i < e && s[i] != s[b]; i++)
-		if (s[i] == '\\')
-			i++;
-	return i == e - 1;
+	return quote_end(s, b, e) == e - 1;
 }
 
 static char *dup_range(const char *s, int b, int e)

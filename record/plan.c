@@ -97,14 +97,15 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args, char *msg, 
 				      analyzer_args);
 	else if (rc)
 		rc = rec_errf(msg, msg_sz, rc, "--for '%s': %s", analyzer_args, err);
-	if (!rc)
-		rc = merge_str(s, "-C", &o->cpus, p.cpus, analyzer_args, msg, msg_sz);
-	if (!rc)
-		rc = merge_str(s, "-p", &o->pids, p.pids, analyzer_args, msg, msg_sz);
-	if (!rc)
-		rc = merge_str(s, "-t", &o->tids, p.tids, analyzer_args, msg, msg_sz);
-	if (!rc)
-		rc = merge_str(s, "--cgroups", &o->cgroups, p.cgroups, analyzer_args, msg, msg_sz);
+	const struct { const char *what, **have, *want; } strs[] = {
+		{ "-C", &o->cpus, p.cpus },
+		{ "-p", &o->pids, p.pids },
+		{ "-t", &o->tids, p.tids },
+		{ "--cgroups", &o->cgroups, p.cgroups },
+	};
+	for (size_t i = 0; !rc && i < PP_ARRAY_SIZE(strs); i++)
+		rc = merge_str(s, strs[i].what, strs[i].have, strs[i].want, analyzer_args, msg,
+			       msg_sz);
 	if (!rc)
 		rc = merge_u64(s, "-F", &o->freq, p.freq, analyzer_args, msg, msg_sz);
 	if (!rc)

@@ -238,6 +238,8 @@ struct te_pair *ana_te_pair_find(struct ana_te *te, struct te_tp *tp1, struct te
 void ana_te_node_put(struct ana_te *te, struct te_node *n);
 struct te_node *ana_te_node_get(struct ana_te *te);
 void ana_te_node_copy(struct te_node *n, const struct pp_event *ev);
+/* A pool node holding a copy of @cur's event, key, tp and instance (no flags). */
+struct te_node *ana_te_node_dup(struct ana_te *te, const struct te_node *cur);
 /* ->remaining() of the pair of unmatched @left. Return: false stops a walk. */
 bool ana_te_remaining(struct ana_te *te, struct te_node *left, int reason);
 struct te_node *ana_te_tl_at(struct ana_te *te, uint64_t seq);

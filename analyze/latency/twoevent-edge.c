@@ -50,17 +50,6 @@ static void head_push(struct te_head *h, struct te_node *n)
 	h->ev[h->nr++] = n;
 }
 
-static struct te_node *node_dup(struct ana_te *te, const struct te_node *cur)
-{
-	struct te_node *n = ana_te_node_get(te);
-
-	ana_te_node_copy(n, &cur->ev);
-	n->key = cur->key;
-	n->tp = cur->tp;
-	n->ins = cur->ins;
-	return n;
-}
-
 void ana_te_edge_miss(struct ana_te *te, const struct te_node *cur)
 {
 	struct te_head *h;
@@ -71,7 +60,7 @@ void ana_te_edge_miss(struct ana_te *te, const struct te_node *cur)
 	if (h && h->state != TE_HEAD_OPEN)
 		return;
 	h = head_get(te->rec, cur->key);
-	head_push(h, node_dup(te, cur));
+	head_push(h, ana_te_node_dup(te, cur));
 	if (!te->cfg.nested)
 		h->state = TE_HEAD_CLOSED;	/* it removes what it finds */
 }

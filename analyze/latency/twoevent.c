@@ -89,6 +89,17 @@ void ana_te_node_copy(struct te_node *n, const struct pp_event *ev)
 	n->ev.extra_sz = 0;
 }
 
+struct te_node *ana_te_node_dup(struct ana_te *te, const struct te_node *cur)
+{
+	struct te_node *n = ana_te_node_get(te);
+
+	ana_te_node_copy(n, &cur->ev);
+	n->key = cur->key;
+	n->tp = cur->tp;
+	n->ins = cur->ins;
+	return n;
+}
+
 bool ana_te_tl_valid(struct ana_te *te, uint64_t seq)
 {
 	return seq >= te->tl_head_seq && seq < te->tl_next_seq;
@@ -210,11 +221,7 @@ static void backup_add(struct ana_te *te, struct te_node *cur, bool *need_free)
 	if (cur->on_timeline) {
 		n = cur;
 	} else {
-		n = ana_te_node_get(te);
-		ana_te_node_copy(n, &cur->ev);
-		n->key = cur->key;
-		n->tp = cur->tp;
-		n->ins = cur->ins;
+		n = ana_te_node_dup(te, cur);
 		n->need_find_prev = cur->need_find_prev;
 		n->need_backup = cur->need_backup;
 		n->need_remove = cur->need_remove;

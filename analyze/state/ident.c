@@ -19,6 +19,7 @@
 
 #include "analyze/internal.h"
 #include "analyze/state/internal.h"
+#include "common/argv.h"
 #include "common/log.h"
 #include "common/plan.h"
 
@@ -46,14 +47,7 @@ static void quote(struct pp_buf *b, const char *s)
 		pp_buf_adds(b, s);
 		return;
 	}
-	pp_buf_addch(b, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			pp_buf_adds(b, "'\\''");
-		else
-			pp_buf_addch(b, *s);
-	}
-	pp_buf_addch(b, '\'');
+	pp_argv_squote(b, s);
 }
 
 struct tokens {

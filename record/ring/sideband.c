@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "common/buf.h"
 #include "common/err.h"
 #include "format/format.h"
 #include "record/ftrace/ftrace.h"
@@ -305,13 +306,8 @@ static const char *body_str(const struct perf_event_header *h, const char *start
 			    size_t sz)
 {
 	const char *lim = (const char *)h + sizeof(*h) + body_sz(h);
-	size_t n = 0;
 
-	while (start + n < lim && start[n] && n + 1 < sz)
-		n++;
-	memcpy(buf, start, n);
-	buf[n] = '\0';
-	return buf;
+	return pp_str_copy(buf, sz, start, lim);
 }
 
 /* PERF_RECORD_COMM: an exec told to symbols.c, the task table and the tracefs instance. */

@@ -132,6 +132,15 @@ static struct proc *proc_find(struct rec_symbols *sy, uint32_t pid)
 	return NULL;
 }
 
+/* @p at the head of its pid's chain. */
+static void proc_link(struct rec_symbols *sy, struct proc *p)
+{
+	size_t s = pid_slot(sy, p->pid);
+
+	p->next = sy->procs[s];
+	sy->procs[s] = p;
+}
+
 static void procs_grow(struct rec_symbols *sy)
 {
 	struct proc **old = sy->procs;
@@ -141,11 +150,8 @@ static void procs_grow(struct rec_symbols *sy)
 	sy->procs = pp_xcalloc(sy->cap_procs, sizeof(*sy->procs));
 	for (size_t i = 0; i < ocap; i++) {
 		for (struct proc *p = old[i], *n; p; p = n) {
-			size_t s = pid_slot(sy, p->pid);
-
 			n = p->next;
-			p->next = sy->procs[s];
-			sy->procs[s] = p;
+			proc_link(sy, p);
 		}
 	}
 	free(old);
@@ -154,7 +160,6 @@ static void procs_grow(struct rec_symbols *sy)
 static struct proc *proc_get(struct rec_symbols *sy, uint32_t pid)
 {
 	struct proc *p = proc_find(sy, pid);
-	size_t s;
 
 	if (p)
 		return p;
@@ -162,9 +167,7 @@ static struct proc *proc_get(struct rec_symbols *sy, uint32_t pid)
 		procs_grow(sy);
 	p = pp_xcalloc(1, sizeof(*p));
 	p->pid = pid;
-	s = pid_slot(sy, pid);
-	p->next = sy->procs[s];
-	sy->procs[s] = p;
+	proc_link(sy, p);
 	sy->nr_procs++;
 	return p;
 }

@@ -54,6 +54,16 @@ static inline size_t slot_of(const struct rec_tasks *t, uint32_t tid)
 	return (size_t)((tid * 0x9e3779b1u) & (uint32_t)(t->cap - 1));
 }
 
+/* The first empty slot of @tid's probe run: where it goes in. */
+static size_t free_slot(const struct rec_tasks *t, uint32_t tid)
+{
+	size_t i;
+
+	for (i = slot_of(t, tid); t->v[i].tid; i = (i + 1) & (t->cap - 1))
+		;
+	return i;
+}
+
 static struct task *find(struct rec_tasks *t, uint32_t tid)
 {
 	for (size_t i = slot_of(t, tid); t->v[i].tid; i = (i + 1) & (t->cap - 1))
@@ -69,31 +79,22 @@ static void grow(struct rec_tasks *t)
 
 	t->cap *= 2;
 	t->v = pp_xcalloc(t->cap, sizeof(*t->v));
-	for (size_t k = 0; k < ocap; k++) {
-		size_t i;
-
-		if (!old[k].tid)
-			continue;
-		for (i = slot_of(t, old[k].tid); t->v[i].tid; i = (i + 1) & (t->cap - 1))
-			;
-		t->v[i] = old[k];
-	}
+	for (size_t k = 0; k < ocap; k++)
+		if (old[k].tid)
+			t->v[free_slot(t, old[k].tid)] = old[k];
 	free(old);
 }
 
 static struct task *get(struct rec_tasks *t, uint32_t tid)
 {
 	struct task *e = find(t, tid);
-	size_t i;
 
 	if (e)
 		return e;
 	if (2 * (t->nr + 1) > t->cap)
 		grow(t);
-	for (i = slot_of(t, tid); t->v[i].tid; i = (i + 1) & (t->cap - 1))
-		;
 	t->nr++;
-	e = &t->v[i];
+	e = &t->v[free_slot(t, tid)];
 	memset(e, 0, sizeof(*e));
 	e->tid = tid;
 	return e;
