@@ -6,6 +6,9 @@
 #   make deps       apt-install the Debian packages pp needs (idempotent)
 #   make test       deps + build + unit tests + integration tests
 #   make check      the same without deps (and the layout rules: make tree)
+#   make check-busy the integration tests beside a nice-0 busy loop on every CPU
+#                   (tests/tools/busy.sh; PP_BUSY=1): their ground truth must hold on a busy
+#                   machine too
 #   make asan       the whole suite built with -fsanitize=address,undefined
 #   make werror     build everything and the unit tests with gcc and with clang, -Werror
 #   make demo       deps + build + record a few seconds + reports
@@ -254,6 +257,12 @@ unit: $(UNIT)
 integration: $(PROGS) $(LOADS) $(TOOLS)
 	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
 
+# The integration tests beside a CPU load: tests/load/hog, a nice-0 busy loop, on every CPU,
+# started before and killed after (tests/tools/busy.sh; the tests see PP_BUSY=1).
+check-busy: $(PROGS) $(LOADS) $(TOOLS)
+	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) \
+		sh tests/tools/busy.sh $(abspath $(O)/load) sh tests/integration/run.sh
+
 # make soak [SOAK_S=1800]: pp-record -a with rotation for SOAK_S seconds under the loads; its
 # RSS and open fds (and its children's) must stay flat after warm-up (tests/tools/soak.sh; t752
 # runs 120 s of it in make check).  Root; the samples in $(O)/soak/soak.samples.
@@ -500,7 +509,7 @@ ifeq ($(O),build)
 	rm -rf build-asan
 endif
 
-.PHONY: all deps tree unit integration check test asan werror soak $(addprefix werror-,$(WERROR_CCS)) \
+.PHONY: all deps tree unit integration check check-busy test asan werror soak $(addprefix werror-,$(WERROR_CCS)) \
 	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -29,7 +29,7 @@ check_common() {
 	done
 }
 
-for g in ctxsw syscalls cpuburn sleeper mallocloop pagetouch uprobe_target dio pinpair; do
+for g in ctxsw syscalls cpuburn sleeper mallocloop pagetouch uprobe_target dio pinpair hog; do
 	[ -x "$PP_LOAD/$g" ] || fail "missing load generator $PP_LOAD/$g: run make"
 	"$PP_LOAD/$g" --help >help.out 2>&1 || fail "$g --help: exit status $?"
 	grep -q "^usage: $g" help.out || fail "$g --help prints no usage line"
@@ -148,4 +148,17 @@ if [ "$delay_a" != -1 ]; then
 	assert_between "pinpair spin_a delay_ns" 80000000 400000000 "$delay_a"
 	assert_between "pinpair spin_b delay_ns" 80000000 400000000 "$(lv delay_ns | cut -d, -f2)"
 fi
+
+# hog (make check-busy's load): spins for its duration on its CPU, and stops on SIGTERM
+load hog -d 0.3 -c 0
+check_common
+assert_eq "hog cpu" 0 "$(lv cpu)"
+assert_between "hog wall_s" 0.3 2 "$(lv wall_s)"
+"$PP_LOAD/hog" 2>hog.err &
+hog=$!
+sleep 0.2
+kill -TERM $hog
+wait $hog
+assert_eq "hog on SIGTERM: exit status" 0 $?
+grep -q '^LOAD hog ' hog.err || fail "hog printed no LOAD line after SIGTERM"
 exit 0
