@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	int cpu = -1, opt;
 
-	while ((opt = getopt_long(argc, argv, "d:u:c:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "d:u:c:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'd':
 			duration = parse_num(optarg, "duration");
@@ -181,26 +181,13 @@ int main(int argc, char **argv)
 		case 'c':
 			cpu = (int)parse_num(optarg, "cpu");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || unit_us <= 0) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fprintf(stderr, "cpuburn: cannot pin to CPU %d: %s\n", cpu,
-				strerror(errno));
-			return 1;
-		}
+	if (unit_us <= 0)
+		load_usage(usage, 2);
+	if (cpu >= 0 && load_pin(cpu)) {
+		fprintf(stderr, "cpuburn: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+		return 1;
 	}
 	tpu = ticks_per_us();
 	unit_ticks = (uint64_t)(tpu * unit_us);

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	int cpu = -1, opt;
 
-	while ((opt = getopt_long(argc, argv, "c:d:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "c:d:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = (int)parse_ul(optarg, "cpu");
@@ -69,23 +69,11 @@ int main(int argc, char **argv)
 		case 'd':
 			duration = parse_num(optarg, "duration");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc)
-		load_usage(usage, 2);
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fprintf(stderr, "hog: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
-			return 1;
-		}
+	if (cpu >= 0 && load_pin(cpu)) {
+		fprintf(stderr, "hog: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+		return 1;
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
