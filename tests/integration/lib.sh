@@ -68,6 +68,27 @@ assert_between() {
 		fail "$1: expected between $2 and $3, got '$4'"
 }
 
+# ctrl_c SECONDS OUT ERR CMD...: run CMD as its own process group (setsid), SIGINT the group
+# after SECONDS (and SIGKILL it if it is still there 30 s later), like a Ctrl-C in a terminal;
+# returns CMD's exit status, and sets left to the number of the group's processes still
+# there 0.2 s after it exited
+ctrl_c() {
+	d=$1 out=$2 err=$3
+	shift 3
+	setsid "$@" >"$out" 2>"$err" &
+	pid=$!
+	sleep "$d"
+	kill -INT -"$pid"
+	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) >/dev/null 2>&1 &
+	k=$!
+	wait $pid
+	rc=$?
+	kill $k 2>/dev/null
+	sleep 0.2
+	left=$(ps -eo pgid=,pid=,comm= | awk -v g="$pid" '$1 == g' | wc -l)
+	return $rc
+}
+
 # normalize_ns: replace runs of digits with N in time-like columns
 normalize_ns() {
 	sed -E 's/[0-9]+\.[0-9]+/N/g'
