@@ -46,14 +46,13 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+static const struct option opts[] = {
+	{ "cpu", required_argument, NULL, 'c' }, { "duration", required_argument, NULL, 'd' },
+	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	double duration = 7200, t0, wall;
 	unsigned long polls = 0;
 	pid_t parent = getppid();
