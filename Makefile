@@ -3,12 +3,16 @@
 # pp - one Makefile for the whole tree.
 #
 #   make            build ./pp-record ./pp-analyze ./pp
-#   make deps       apt-install the Debian packages pp needs (idempotent)
+#   make deps       apt-install the Debian packages pp and its tests need (idempotent)
+#   make deps-build only those that build and run pp (make demo)
 #   make test       deps + build + unit tests + integration tests
 #   make check      the same without deps (and the layout rules: make tree)
+#   make check-busy the integration tests beside a nice-0 busy loop on every CPU
+#                   (tests/tools/busy.sh; PP_BUSY=1): their ground truth must hold on a busy
+#                   machine too
 #   make asan       the whole suite built with -fsanitize=address,undefined
 #   make werror     build everything and the unit tests with gcc and with clang, -Werror
-#   make demo       deps + build + record a few seconds + reports
+#   make demo       deps-build + build + record a few seconds + reports
 #   make bench      benchmarks, results in docs/performance.md
 #   make static     a fully static pp-record
 #   make install    pp, pp-record, pp-analyze, the pp Python module, man pages, completion,
@@ -233,20 +237,34 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 
 # --- setup -----------------------------------------------------------------
 
-DEB_PACKAGES := build-essential pkg-config clang libelf-dev libdw-dev libzstd-dev \
-	libsqlite3-dev libtraceevent-dev libcunit1-dev python3-dev sqlite3 zstd \
-	protobuf-compiler linux-perf trace-cmd hyperfine libxml2-utils libiberty-dev zlib1g-dev \
-	systemtap-sdt-dev chromium python3-websocket python3-distributed python3-dask
+# The packages that build pp and run it (make demo: make deps-build), then those only the
+# tests, benchmarks and CI need: clang (make werror, make fuzz), CUnit (make unit), the sqlite3
+# and zstd programs (t401, t402, t201), protoc (t371, t372, t374), perf, trace-cmd and
+# hyperfine (the benchmarks), xmllint (t350, t706), chromium and python3-websocket (t707),
+# Dask (t840-t842), groff and man (t703, below).  make deps installs both (make test, CI).
+DEB_BUILD_PACKAGES := build-essential pkg-config libelf-dev libdw-dev libzstd-dev \
+	libsqlite3-dev libtraceevent-dev python3-dev libiberty-dev zlib1g-dev systemtap-sdt-dev
+DEB_TEST_PACKAGES := clang libcunit1-dev sqlite3 zstd protobuf-compiler linux-perf trace-cmd \
+	hyperfine libxml2-utils chromium python3-websocket python3-distributed python3-dask
+DEB_PACKAGES = $(DEB_BUILD_PACKAGES) $(DEB_TEST_PACKAGES)
 
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# apt_install PACKAGES: apt-get install those of PACKAGES not installed yet
+define apt_install
+	@missing=""; for p in $(1); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	else echo "deps: all Debian packages present"; fi
+	else echo "$@: all Debian packages present"; fi
+endef
+
+deps:
+	$(call apt_install,$(DEB_PACKAGES))
+
+deps-build:
+	$(call apt_install,$(DEB_BUILD_PACKAGES))
 
 # --- tests -----------------------------------------------------------------
 
@@ -255,6 +273,12 @@ unit: $(UNIT)
 
 integration: $(PROGS) $(LOADS) $(TOOLS)
 	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) sh tests/integration/run.sh
+
+# The integration tests beside a CPU load: tests/load/hog, a nice-0 busy loop, on every CPU,
+# started before and killed after (tests/tools/busy.sh; the tests see PP_BUSY=1).
+check-busy: $(PROGS) $(LOADS) $(TOOLS)
+	@PP_BIN=$(abspath $(BIN)) PP_LOAD=$(abspath $(O)/load) \
+		sh tests/tools/busy.sh $(abspath $(O)/load) sh tests/integration/run.sh
 
 # make soak [SOAK_S=1800]: pp-record -a with rotation for SOAK_S seconds under the loads; its
 # RSS and open fds (and its children's) must stay flat after warm-up (tests/tools/soak.sh; t752
@@ -361,7 +385,7 @@ fuzz-clean:
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
 
-demo: deps
+demo: deps-build
 	@$(MAKE) all
 	@sh tests/demo.sh
 
@@ -389,7 +413,7 @@ $(O)/man/pp-state.5: docs/state-format.md docs/man/md2man.awk
 man: $(MAN_PAGES)
 all: man
 # t703 renders the pages (groff, man -l)
-DEB_PACKAGES += groff-base man-db
+DEB_TEST_PACKAGES += groff-base man-db
 install-pp-record install-pp: $(MAN_PAGES)
 .PHONY: man
 
@@ -502,7 +526,7 @@ ifeq ($(O),build)
 	rm -rf build-asan
 endif
 
-.PHONY: all deps tree unit integration check test asan werror soak $(addprefix werror-,$(WERROR_CCS)) \
+.PHONY: all deps deps-build tree unit integration check check-busy test asan werror soak $(addprefix werror-,$(WERROR_CCS)) \
 	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

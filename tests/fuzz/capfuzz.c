@@ -12,6 +12,7 @@
  * plausible rest.  Not here: running anything on the capture.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +254,7 @@ static bool nth_line(const struct pp_buf *b, uint64_t n, size_t *start, size_t *
 }
 
 /* Replace [start, end) of @b with @with. */
-static void splice(struct pp_buf *b, size_t start, size_t end, const char *with, size_t n)
+static void buf_splice(struct pp_buf *b, size_t start, size_t end, const char *with, size_t n)
 {
 	struct pp_buf o = PP_BUF_INIT;
 
@@ -290,7 +291,7 @@ static void edit_format(struct fz_cur *c, struct pp_buf *b)
 				j++;
 			char num[24];
 			int n = snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
-			splice(b, i, j, num, (size_t)n);
+			buf_splice(b, i, j, num, (size_t)n);
 			break;
 		}
 		break;
@@ -307,27 +308,27 @@ static void edit_format(struct fz_cur *c, struct pp_buf *b)
 				name--;
 			size_t from = s + (size_t)(decl + 6 - line), to = s + (size_t)(name - line);
 			if (to > from)
-				splice(b, from, to, t, strlen(t)), splice(b, from + strlen(t), from + strlen(t), " ", 1);
+				buf_splice(b, from, to, t, strlen(t)), buf_splice(b, from + strlen(t), from + strlen(t), " ", 1);
 		}
 		free(line);
 		break;
 	}
 	case 2:		/* a line goes */
 		if (nth_line(b, arg, &s, &e))
-			splice(b, s, e < b->len ? e + 1 : e, "", 0);
+			buf_splice(b, s, e < b->len ? e + 1 : e, "", 0);
 		break;
 	case 3: {	/* the print format becomes the given text */
 		const char *pf = b->len ? strstr(b->data, "print fmt: ") : NULL;
 		char *with = fz_str(c, FZ_MAX_STR);
 		if (pf)
-			splice(b, (size_t)(pf - b->data) + 11, b->len, with, strlen(with));
+			buf_splice(b, (size_t)(pf - b->data) + 11, b->len, with, strlen(with));
 		free(with);
 		break;
 	}
 	case 4: {	/* the given text goes in */
 		char *with = fz_str(c, FZ_MAX_STR);
 		size_t at = b->len ? arg % (b->len + 1) : 0;
-		splice(b, at, at, with, strlen(with));
+		buf_splice(b, at, at, with, strlen(with));
 		free(with);
 		break;
 	}
@@ -811,4 +812,17 @@ void fz_capture_release(struct fz_capture *c)
 	}
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
+}
+
+void fz_quiet_analyze(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+	pp_progname = "pp-analyze";
+	pp_log_level = PP_LOG_SILENT;
+	setenv("TZ", "UTC", 1);
 }

@@ -123,4 +123,10 @@ void fz_put_str(struct pp_buf *b, const char *s);
 /** fz_put_a() - an address: kernel and user ones near the bases relative to them. */
 void fz_put_a(struct pp_buf *b, uint64_t addr);
 
+/**
+ * fz_quiet_analyze() - what the targets that run pp-analyze's commands set up first: their
+ * reports go to /dev/null (stdout), no log lines, pp-analyze's name in messages, times in UTC.
+ */
+void fz_quiet_analyze(void);
+
 #endif

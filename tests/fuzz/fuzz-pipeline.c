@@ -239,17 +239,9 @@ static void field_pass(const struct fz_capture *c)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int fd = open("/dev/null", O_WRONLY);
-
 	(void)argc;
 	(void)argv;
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		close(fd);
-	}
-	pp_progname = "pp-analyze";
-	pp_log_level = PP_LOG_SILENT;
-	setenv("TZ", "UTC", 1);
+	fz_quiet_analyze();
 	return 0;
 }
 

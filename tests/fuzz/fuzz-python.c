@@ -66,18 +66,12 @@ static struct ana_py *keep;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int fd = open("/dev/null", O_WRONLY);
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
 
 	(void)argc;
 	(void)argv;
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		close(fd);
-	}
-	pp_progname = "pp-analyze";
-	pp_log_level = PP_LOG_SILENT;
-	setenv("TZ", "UTC", 1);
+	fz_quiet_analyze();
 	snprintf(script, sizeof(script), "%s/ppfuzzXXXXXX.py", dir);
 	fd = mkstemps(script, 3);
 	if (fd < 0 || write(fd, script_text, sizeof(script_text) - 1) != sizeof(script_text) - 1) {

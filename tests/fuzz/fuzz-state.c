@@ -24,6 +24,7 @@
 #include "analyze/state/internal.h"
 #include "common/log.h"
 #include "format/format.h"
+#include "tests/fuzz/capfuzz.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,17 +46,9 @@ static void cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int fd = open("/dev/null", O_WRONLY);
-
 	(void)argc;
 	(void)argv;
-	if (fd >= 0) {
-		dup2(fd, STDOUT_FILENO);
-		close(fd);
-	}
-	pp_progname = "pp-analyze";
-	pp_log_level = PP_LOG_SILENT;
-	setenv("TZ", "UTC", 1);
+	fz_quiet_analyze();
 	snprintf(dir, sizeof(dir), "/tmp/pp-fuzz-state.%d", (int)getpid());
 	mkdir(dir, 0700);
 	atexit(cleanup);

@@ -12,6 +12,17 @@ lv() {
 	grep '^LOAD ' "$1" | tail -1 | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
+# check_capture WHAT CAPTURE: capcheck reads CAPTURE to its end (printing its summary) with
+# no corrupt segment and its records in order
+check_capture() {
+	"$CAPCHECK" "$2" summary >sum.txt
+	_rc=$?
+	cat sum.txt
+	assert_eq "capcheck exit status on $1" 0 $_rc
+	assert_eq "corrupt segments" 0 "$(sv "$2" corrupt)"
+	assert_eq "order" ok "$(sv "$2" order)"
+}
+
 # sv CAPTURE KEY: a key of `capcheck CAPTURE summary`
 sv() {
 	"$CAPCHECK" "$1" summary | sed -n "s/^$2=//p"

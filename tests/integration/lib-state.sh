@@ -3,7 +3,12 @@
 # lib-analyze.sh.
 #
 # ns SECONDS             seconds (12.5) in nanoseconds
+# mid CAPTURE            the nanosecond halfway between its first and last event
 # cuts CAPTURE           three times between its first and last event (1/3, 1/2, 2/3)
+# fmt_of ARGS...         the --format given, for the report (a state does not keep it)
+# split_merge NAME CAP T ARGS...  the states of --time ,T and --time T+1ns, (a.state,
+#                        b.state) and their merge (ab.state), which must be the same bytes
+#                        as B+A (ba.state)
 # check NAME CAP ARGS... at each of cuts CAP (or of $CUTS when set): the report of the merge
 #                        of --time ,T and --time T+1ns, is the replay (with $ONE_ARGS added)
 #                        byte for byte in the --format given, A+B = B+A in bytes, and some cut
@@ -14,6 +19,13 @@
 #                        read by a report, status 0-2, no sanitizer report
 
 ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
+
+mid() {
+	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
+		read -r a b
+		echo $((($(ns "$a") + $(ns "$b")) / 2))
+	}
+}
 
 cuts() {
 	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
@@ -32,6 +44,16 @@ fmt_of() {
 	echo "$_f"
 }
 
+split_merge() {
+	_sm_name=$1 _sm_cap=$2 _sm_t=$3
+	shift 3
+	run_ok /dev/null "$PP_ANALYZE" "$_sm_cap" "$@" --time ",${_sm_t}ns" --state-out a.state
+	run_ok /dev/null "$PP_ANALYZE" "$_sm_cap" "$@" --time "$((_sm_t + 1))ns," --state-out b.state
+	run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
+	run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
+	cmp ab.state ba.state >/dev/null || fail "$_sm_name: A+B and B+A differ"
+}
+
 checks=0
 check() {
 	_name=$1 _cap=$2
@@ -42,11 +64,7 @@ check() {
 	[ -s one.out ] || fail "$_name: the replay printed nothing"
 	_split=0
 	for _t in ${CUTS:-$(cuts "$_cap")}; do
-		run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
-		run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
-		run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
-		run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
-		cmp ab.state ba.state >/dev/null || fail "$_name at $_t: A+B and B+A differ"
+		split_merge "$_name at $_t" "$_cap" "$_t" "$@"
 		run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
 		diff -u one.out merged.out >diff.out ||
 			{ head -40 diff.out; fail "$_name at $_t: the merge is not the replay"; }

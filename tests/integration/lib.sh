@@ -44,6 +44,44 @@ need_event() {
 	[ -d "/sys/kernel/tracing/events/${1%%:*}/${1#*:}" ] || skip "the kernel has no tracepoint $1"
 }
 
+# need_mallocloop_libc: tracefs with uprobes, and LIBC set to the libc.so.6 that
+# tests/load/mallocloop calls malloc and free in (the kmemleak tests put uprobes there)
+need_mallocloop_libc() {
+	need_tracefs
+	[ -e /sys/kernel/tracing/uprobe_events ] || skip "the kernel has no uprobe_events"
+	LIBC=$(ldd "$PP_LOAD/mallocloop" 2>/dev/null | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+	[ -n "$LIBC" ] && [ -e "$LIBC" ] || skip "cannot find the libc of mallocloop"
+	ldd "$PP_LOAD/mallocloop" 2>/dev/null | grep -q libasan &&
+		skip "mallocloop is built with ASan, whose malloc replaces libc's: the uprobes on libc see nothing (the plain build tests this)"
+	return 0
+}
+
+# one_line_error WHAT WANT CMD...: CMD exits 2 with one line on stderr (err) that says WANT;
+# its stdout is in out
+one_line_error() {
+	_ole_what=$1 _ole_want=$2
+	shift 2
+	"$@" >out 2>err
+	_ole_rc=$?
+	assert_eq "$_ole_what: exit status" 2 $_ole_rc
+	assert_eq "$_ole_what: stderr lines" 1 "$(wc -l <err)"
+	grep -q -- "$_ole_want" err || fail "$_ole_what: '$(cat err)' does not say '$_ole_want'"
+}
+
+# loop_ext4 [COMMAND...]: a 64 MB ext4 file system on a loop device (LOOP), mounted at $T/mnt,
+# unmounted and detached on exit; skip when it cannot be made or a COMMAND is missing
+loop_ext4() {
+	for c in losetup mkfs.ext4 mount umount "$@"; do
+		command -v $c >/dev/null 2>&1 || skip "no $c on this machine"
+	done
+	truncate -s 64M "$T/img" || fail "cannot create the image file"
+	LOOP=$(losetup -f --show "$T/img" 2>losetup.err) || skip "cannot set up a loop device: $(cat losetup.err)"
+	trap 'umount "$T/mnt" 2>/dev/null; losetup -d "$LOOP" 2>/dev/null; rm -rf "$T"' EXIT
+	mkfs.ext4 -q -F "$LOOP" >mkfs.out 2>&1 || { cat mkfs.out; fail "mkfs.ext4 $LOOP"; }
+	mkdir "$T/mnt"
+	mount -o noatime "$LOOP" "$T/mnt" 2>mount.err || skip "cannot mount $LOOP: $(cat mount.err)"
+}
+
 # check_output EXPECT ACTUAL: fail with a diff when they differ
 check_output() {
 	if ! diff -u "$1" "$2" >diff.out; then
@@ -66,6 +104,27 @@ assert_ge() {
 assert_between() {
 	awk -v lo="$2" -v hi="$3" -v x="$4" 'BEGIN { exit !(x >= lo && x <= hi) }' ||
 		fail "$1: expected between $2 and $3, got '$4'"
+}
+
+# ctrl_c SECONDS OUT ERR CMD...: run CMD as its own process group (setsid), SIGINT the group
+# after SECONDS (and SIGKILL it if it is still there 30 s later), like a Ctrl-C in a terminal;
+# returns CMD's exit status, and sets left to the number of the group's processes still
+# there 0.2 s after it exited
+ctrl_c() {
+	d=$1 out=$2 err=$3
+	shift 3
+	setsid "$@" >"$out" 2>"$err" &
+	pid=$!
+	sleep "$d"
+	kill -INT -"$pid"
+	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) >/dev/null 2>&1 &
+	k=$!
+	wait $pid
+	rc=$?
+	kill $k 2>/dev/null
+	sleep 0.2
+	left=$(ps -eo pgid=,pid=,comm= | awk -v g="$pid" '$1 == g' | wc -l)
+	return $rc
 }
 
 # normalize_ns: replace runs of digits with N in time-like columns

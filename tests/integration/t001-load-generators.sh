@@ -29,7 +29,7 @@ check_common() {
 	done
 }
 
-for g in ctxsw syscalls cpuburn sleeper mallocloop pagetouch uprobe_target dio pinpair; do
+for g in ctxsw syscalls cpuburn sleeper mallocloop pagetouch uprobe_target dio pinpair hog; do
 	[ -x "$PP_LOAD/$g" ] || fail "missing load generator $PP_LOAD/$g: run make"
 	"$PP_LOAD/$g" --help >help.out 2>&1 || fail "$g --help: exit status $?"
 	grep -q "^usage: $g" help.out || fail "$g --help prints no usage line"
@@ -137,15 +137,37 @@ else
 	assert_eq "dio created (second run)" 0 "$(lv created)"
 fi
 
-# pinpair: three threads; the two pinned spinners each wait on the run queue
+# pinpair: three threads; the two pinned spinners each wait on the run queue.  The sleeper
+# sleeps 5 ms at a time for 0.4 s: about 80 times on a quiet machine, at least 20; on a busy
+# one it also waits to run after each sleep, and the kernel's count of that wait (schedstat)
+# lowers the bound: at least one sleep per 10 ms of the time it was neither waiting nor running
 load pinpair -d 0.4 -s 5
 check_common
 assert_eq "pinpair tids" 3 "$(lv tids | tr ',' '\n' | sort -u | wc -l)"
-assert_between "pinpair sleeps" 20 90 "$(lv sleeps)"
 delay_a=$(lv delay_ns | cut -d, -f1)
+wall_ns=$(awk -v s="$(lv wall_s)" 'BEGIN { printf "%d", s * 1e9 }')
+min_sleeps=20
 if [ "$delay_a" != -1 ]; then
-	# each spinner runnable-but-waiting about half the time: > 20 % of 0.4 s
-	assert_between "pinpair spin_a delay_ns" 80000000 400000000 "$delay_a"
-	assert_between "pinpair spin_b delay_ns" 80000000 400000000 "$(lv delay_ns | cut -d, -f2)"
+	min_sleeps=$(awk -v w="$wall_ns" -v d="$(lv delay_ns | cut -d, -f3)" \
+		-v r="$(lv run_ns | cut -d, -f3)" 'BEGIN { n = int((w - d - r) / 10e6); print n < 20 ? n : 20 }')
+	# each sleep ends in a switch back to the sleeper
+	assert_ge "pinpair sleeper's timeslices (sleeps $(lv sleeps))" "$(lv sleeps)" "$(lv slices | cut -d, -f3)"
+	# each spinner runnable-but-waiting about half of the time at least: > 20 % of 0.4 s
+	assert_between "pinpair spin_a delay_ns" 80000000 "$wall_ns" "$delay_a"
+	assert_between "pinpair spin_b delay_ns" 80000000 "$wall_ns" "$(lv delay_ns | cut -d, -f2)"
 fi
+assert_between "pinpair sleeps" "$min_sleeps" 90 "$(lv sleeps)"
+
+# hog (make check-busy's load): spins for its duration on its CPU, and stops on SIGTERM
+load hog -d 0.3 -c 0
+check_common
+assert_eq "hog cpu" 0 "$(lv cpu)"
+assert_between "hog wall_s" 0.3 2 "$(lv wall_s)"
+"$PP_LOAD/hog" 2>hog.err &
+hog=$!
+sleep 0.2
+kill -TERM $hog
+wait $hog
+assert_eq "hog on SIGTERM: exit status" 0 $?
+grep -q '^LOAD hog ' hog.err || fail "hog printed no LOAD line after SIGTERM"
 exit 0

@@ -30,11 +30,26 @@ assert_eq "pp-record exit status (children)" 0 $?
 assert_eq "getppid of the grandchild's threads" "$(lv kids.err getppid)" \
 	"$("$CAPCHECK" kids.cap count raw_syscalls:sys_enter "$(lv kids.err tids)")"
 
-# -p: the process exec()s the load later, which then starts its threads
-sh -c "sleep 1; exec \"$PP_LOAD/syscalls\" -t 2 -n 30000" 2>late.err &
+# -p: the process exec()s the load once pp-record records, and the load then starts its
+# threads.  On a busy machine pp-record's start takes seconds: it records once its tracefs
+# instance has the event enabled and tracing on (a new instance is on until pp-record turns
+# it off, and it turns it on at the start), and 0.5 s more for the perf events.
+sh -c "while [ ! -e go ]; do sleep 0.05; done; exec \"$PP_LOAD/syscalls\" -t 2 -n 30000" \
+	2>late.err &
 lpid=$!
-sleep 0.2
-"$PP_RECORD" -p $lpid -e "$EV" -o pid.cap 2>pid.err
+"$PP_RECORD" -p $lpid -e "$EV" -o pid.cap 2>pid.err &
+rpid=$!
+inst=/sys/kernel/tracing/instances/pp-$rpid
+i=0
+until [ "$(cat "$inst/events/raw_syscalls/sys_enter/enable" "$inst/tracing_on" 2>/dev/null)" = \
+	"$(printf '1\n1')" ]; do
+	i=$((i + 1))
+	[ $i -lt 1200 ] || { touch go; fail "pp-record -p: its instance not recording in 60 s"; }
+	sleep 0.05
+done
+sleep 0.5
+touch go
+wait $rpid
 rc=$?
 cat pid.err
 wait $lpid
@@ -45,11 +60,13 @@ assert_eq "getppid of threads created after the start" "$(lv late.err getppid)" 
 others=$(( $(sv pid.cap samples) - $("$CAPCHECK" pid.cap pcount raw_syscalls:sys_enter $lpid) ))
 [ "$others" -le 4 ] || fail "-p: $others samples of other processes"
 
-# -t: one thread of a 2-thread ctxsw
-"$PP_LOAD/uprobe_target" -n 2000 -p 1000 -d 300 -m call >ut.out 2>ut.err &
+# -t: one thread of a 2-thread ctxsw (the loads here run until the recording is over: on a
+# busy machine pp-record's start takes seconds)
+"$PP_LOAD/uprobe_target" -n 1000000 -p 1000 -d 300 -m call >ut.out 2>ut.err &
 upid=$!
 sleep 0.1
 "$PP_RECORD" -t $upid -e sched:sched_switch -o tid.cap --duration 1 2>/dev/null
+kill $upid
 wait $upid
 n=$("$CAPCHECK" tid.cap count sched:sched_switch $upid)
 assert_ge "switches of the -t thread" 100 "$n"
@@ -58,11 +75,12 @@ assert_eq "-t records only that thread" "$n" "$(sv tid.cap samples)"
 # -C 1: only CPU 1, while a sleeper switches on each CPU (an idle CPU can go a second
 # without a switch)
 if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
-	taskset -c 0 "$PP_LOAD/sleeper" -n 600 -s 5ms 2>/dev/null &
+	taskset -c 0 "$PP_LOAD/sleeper" -n 1000000 -s 5ms 2>/dev/null &
 	s0=$!
-	taskset -c 1 "$PP_LOAD/sleeper" -n 600 -s 5ms 2>/dev/null &
+	taskset -c 1 "$PP_LOAD/sleeper" -n 1000000 -s 5ms 2>/dev/null &
 	s1=$!
 	"$PP_RECORD" -C 1 -e sched:sched_switch -o cpu.cap --duration 1 2>/dev/null
+	kill $s0 $s1
 	wait $s0 $s1
 	assert_eq "CPUs with samples under -C 1" 1 "$(sv cpu.cap cpus)"
 	assert_ge "switches of the sleeper on CPU 1" 100 "$("$CAPCHECK" cpu.cap count sched:sched_switch $s1)"
@@ -81,7 +99,14 @@ assert_between "--duration 1.5 took (ms)" 1400 3500 "$took"
 # (an odd length: no other test's sleep looks like this one)
 "$PP_RECORD" -e sched:sched_switch -o term.cap -- sleep 30.25 2>/dev/null &
 rpid=$!
-sleep 1
+# the command is exec()ed when the recording starts
+i=0
+until pgrep -f "^sleep 30.25$" >/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 1200 ] || break
+	sleep 0.05
+done
+sleep 0.5
 kill -TERM $rpid
 wait $rpid
 rc=$?

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # t350-cpu-profile-cpuburn: profile -g on cpuburn's known call tree
 # (self burn_a 12.5, burn_b 25, burn_c 50, burn_d 12.5 %; inclusive 100/75/50/12.5 %):
-# shares within 2 points, folded stacks, a well-formed SVG naming the functions,
-# byte-identical output on a second run.
+# shares within 2 points (3 standard errors when fewer samples make that wider), folded
+# stacks, a well-formed SVG naming the functions, byte-identical output on a second run.
 #
-# The burner runs SCHED_FIFO (chrt) on one CPU: under CFS a preemption cuts short
-# the slice it lands in, and long slices are hit more often, which skews the shares
-# by several points on a busy machine.  -F 997 with 200 us units keeps the
+# The burner runs SCHED_FIFO (chrt) on one CPU, so that other loads do not take the CPU
+# from it (cpuburn does not count the time off the CPU toward a slice either: it stays
+# a share of its CPU time).  -F 997 with 200 us units keeps the
 # per-sample handling time small against a slice (in a VM a sample costs tens of us).
 # ~6000 samples give a standard error under 0.7 points for the 50 % share.
 # The shares are those of the functions' own code: cpuburn's spin reads the TSC through an
@@ -24,23 +24,38 @@ if chrt -f 10 true 2>/dev/null; then burn="chrt -f 10 $burn"; fi
 	{ cat rec.err; fail "pp-record failed"; }
 grep -q '^LOAD cpuburn' rec.err || fail "cpuburn printed no LOAD line"
 
-# t350.1 the shares, from the JSON report
+# t350.1 the shares, from the JSON report.  Self shares are counted among the four functions'
+# own samples: the kernel's samples on the burner's behalf (interrupts, preemptions: more of
+# them on a busy machine) dilute every share alike and are no part of the call tree's truth.
+# The bound is 2 points or 3 standard errors of a share of n samples, whichever is wider:
+# 2 points for the ~6000 samples of a quiet machine, wider only when fewer samples were taken.
 "$PP_ANALYZE" burn.pp profile -g --no-inline --format json >prof.json || fail "profile --format json"
-python3 - prof.json <<'PY' || fail "shares off by more than 2 points"
-import json, sys
+python3 - prof.json <<'PY' || fail "shares off by more than their bound"
+import json, math, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 syms = {r["symbol"]: r for l in lines for r in l.get("symbols", [])}
 want = {"burn_a": (12.5, 100), "burn_b": (25, 75), "burn_c": (50, 50), "burn_d": (12.5, 12.5)}
+procs = [r for l in lines for r in l.get("processes", [])]
+total = sum(r["samples"] for r in procs)
+missing = [name for name in want if name not in syms]
+if missing:
+    print("missing", *missing); sys.exit(1)
+own = sum(syms[name]["samples"] for name in want)
+
+def bound(pct, n):
+    return max(2, 3 * 100 * math.sqrt(pct / 100 * (1 - pct / 100) / max(n, 1)))
+
 bad = 0
 for name, (self_pct, children_pct) in want.items():
-    r = syms.get(name)
-    if r is None:
-        print("missing", name); bad = 1; continue
-    print("%s self %.2f (want %s) children %.2f (want %s)" %
-          (name, r["self_pct"], self_pct, r["children_pct"], children_pct))
-    if abs(r["self_pct"] - self_pct) > 2 or abs(r["children_pct"] - children_pct) > 2:
+    r = syms[name]
+    own_pct = 100 * r["samples"] / own
+    print("%s self %.2f of the four's %d samples (want %s +- %.2f), children %.2f of %d "
+          "(want %s +- %.2f)" % (name, own_pct, own, self_pct, bound(self_pct, own),
+                                 r["children_pct"], total, children_pct,
+                                 bound(children_pct, total)))
+    if abs(own_pct - self_pct) > bound(self_pct, own) or \
+       abs(r["children_pct"] - children_pct) > bound(children_pct, total):
         bad = 1
-procs = [r for l in lines for r in l.get("processes", [])]
 if not procs or procs[0]["comm"] != "cpuburn" or procs[0]["pct"] < 95:
     print("per-process split:", procs); bad = 1
 sys.exit(bad)

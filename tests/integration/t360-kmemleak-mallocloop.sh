@@ -6,12 +6,7 @@
 # for the pointer), kmemleak reports exactly one leaking stack: leak_here's, with K objects
 # and K*SIZE bytes, and nothing allocated from alloc_path.  The JSON report says the same.
 . "$(dirname "$0")/lib.sh"
-need_tracefs
-[ -e /sys/kernel/tracing/uprobe_events ] || skip "the kernel has no uprobe_events"
-LIBC=$(ldd "$PP_LOAD/mallocloop" 2>/dev/null | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
-[ -n "$LIBC" ] && [ -e "$LIBC" ] || skip "cannot find the libc of mallocloop"
-ldd "$PP_LOAD/mallocloop" 2>/dev/null | grep -q libasan &&
-	skip "mallocloop is built with ASan, whose malloc replaces libc's: the uprobes on libc see nothing (the plain build tests this)"
+need_mallocloop_libc
 
 N=3000
 K=13

@@ -8,17 +8,9 @@
 # issue => complete stage.  The loop device is removed at the end whatever happens.
 . "$(dirname "$0")/lib.sh"
 need_event block:block_rq_complete
-for c in losetup mkfs.ext4 mount umount; do
-	command -v $c >/dev/null 2>&1 || skip "no $c on this machine"
-done
+loop_ext4
 
 N=40
-truncate -s 64M "$T/img" || fail "cannot create the image file"
-LOOP=$(losetup -f --show "$T/img" 2>losetup.err) || skip "cannot set up a loop device: $(cat losetup.err)"
-trap 'umount "$T/mnt" 2>/dev/null; losetup -d "$LOOP" 2>/dev/null; rm -rf "$T"' EXIT
-mkfs.ext4 -q -F "$LOOP" >mkfs.out 2>&1 || { cat mkfs.out; fail "mkfs.ext4 $LOOP"; }
-mkdir "$T/mnt"
-mount -o noatime "$LOOP" "$T/mnt" 2>mount.err || skip "cannot mount $LOOP: $(cat mount.err)"
 # create the file and read its metadata before recording: only the N reads remain
 "$PP_LOAD/dio" -f "$T/mnt/dio.dat" -n 1 -s 4096 >/dev/null 2>prep.err
 rc=$?

@@ -121,12 +121,7 @@ grep -q 'sdtprobe/' $EV && fail "left in uprobe_events: $(grep sdtprobe/ $EV)"
 bad() {
 	want=$1
 	shift
-	"$PP" usdt "$@" >out 2>err
-	rc=$?
-	assert_eq "usdt $*: exit status" 2 $rc
-	assert_eq "usdt $*: stderr lines" 1 "$(wc -l <err)"
-	grep -q -- "$want" err || fail "usdt $*: '$(cat err)' does not say '$want'"
-	return 0
+	one_line_error "usdt $*" "$want" "$PP" usdt "$@"
 }
 bad "'/etc/passwd' is not an ELF file" list /etc/passwd
 bad "has no USDT probes" list "$PP_LOAD/cpuburn"

@@ -108,11 +108,7 @@ done
 bad() {
 	want=$1
 	shift
-	"$PP" kcore "$@" >out 2>err
-	rc=$?
-	assert_eq "$*: exit status" 2 $rc
-	assert_eq "$*: stderr lines" 1 "$(wc -l <err)"
-	grep -q -- "$want" err || fail "$*: '$(cat err)' does not say '$want'"
+	one_line_error "$*" "$want" "$PP" kcore "$@"
 	[ -s out ] && fail "$*: stdout: $(cat out)"
 	return 0
 }

@@ -15,24 +15,6 @@ command -v setsid >/dev/null 2>&1 || skip "no setsid(1) for a process group"
 "$PP_LOAD/syscalls" -n 60000 -r 2000 -m both >/dev/null 2>&1 &
 load=$!
 
-# ctrl_c SECONDS OUT ERR CMD...: run CMD as its own process group, SIGINT the group
-ctrl_c() {
-	d=$1 out=$2 err=$3
-	shift 3
-	setsid "$@" >"$out" 2>"$err" &
-	pid=$!
-	sleep "$d"
-	kill -INT -"$pid"
-	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) >/dev/null 2>&1 &
-	k=$!
-	wait $pid
-	rc=$?
-	kill $k 2>/dev/null
-	sleep 0.2
-	left=$(ps -eo pgid=,pid=,comm= | awk -v g="$pid" '$1 == g' | wc -l)
-	return $rc
-}
-
 # 3.5 s: two intervals even when starting takes more than a second
 ctrl_c 3.5 top.out top.err "$PP" top -e sched:sched_switch -i 1000
 rc=$?

@@ -9,21 +9,6 @@ need_event sched:sched_switch
 need_event raw_syscalls:sys_enter
 command -v setsid >/dev/null 2>&1 || skip "no setsid(1) for a process group"
 
-ctrl_c() {
-	d=$1 out=$2 err=$3
-	shift 3
-	setsid "$@" >"$out" 2>"$err" &
-	pid=$!
-	sleep "$d"
-	kill -INT -"$pid"
-	( sleep 30; kill -KILL -"$pid" 2>/dev/null ) >/dev/null 2>&1 &
-	k=$!
-	wait $pid
-	rc=$?
-	kill $k 2>/dev/null
-	return $rc
-}
-
 ctrl_c 2.5 top.out top.err "$PP" top -e sched:sched_switch -i 1000 --save top.cap
 rc=$?
 cat top.err

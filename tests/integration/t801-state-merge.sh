@@ -15,27 +15,6 @@ CPU=$FIX/cpu
 "$CAPBUILD" "$CPU/synth-sched.desc" synth-sched.ppcap || fail "capbuild synth-sched"
 "$CAPBUILD" "$CPU/synth-sched-4.9.desc" synth-sched-4.9.ppcap || fail "capbuild synth-sched-4.9"
 
-# ns TIME: seconds (12.5) in nanoseconds
-ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
-
-# mid CAPTURE: the nanosecond halfway between its first and last event
-mid() {
-	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
-		read -r a b
-		echo $((($(ns "$a") + $(ns "$b")) / 2))
-	}
-}
-
-# fmt_of ARGS...: the --format given, for the report (a state does not keep it)
-fmt_of() {
-	_f=text
-	while [ $# -gt 0 ]; do
-		[ "$1" = --format ] && _f=$2
-		shift
-	done
-	echo "$_f"
-}
-
 # check NAME CAPTURE T ANALYZER ARGS...: one replay against the merge of ,T and T+1ns,
 checks=0
 check() {
@@ -44,11 +23,7 @@ check() {
 	_fmt=$(fmt_of "$@")
 	run_ok one.out "$PP_ANALYZE" "$_cap" "$@"
 	[ -s one.out ] || fail "$_name: the replay printed nothing"
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
-	run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
-	run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
-	cmp ab.state ba.state >/dev/null || fail "$_name: A+B and B+A differ"
+	split_merge "$_name" "$_cap" "$_t" "$@"
 	run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
 	diff -u one.out merged.out >diff.out || { cat diff.out; fail "$_name: the merge is not the replay"; }
 	# a cut where each range holds part of the report: the merge did the work, not one side

@@ -10,16 +10,8 @@
 # States of other options refuse to merge; --state-out refuses what prints per sample.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
+. "$TOP/tests/integration/lib-state.sh"
 need_root
-
-# ns TIME: seconds (12.5) in nanoseconds; mid CAPTURE: halfway between its first and last event
-ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
-mid() {
-	"$PP_ANALYZE" "$1" info | awk '$1 == "time" { print $2, $4; exit }' | {
-		read -r a b
-		echo $((($(ns "$a") + $(ns "$b")) / 2))
-	}
-}
 
 # check NAME CAPTURE T FORMAT ANALYZER ARGS...: the merge of ,T and T+1ns, is the replay
 check() {
@@ -27,11 +19,7 @@ check() {
 	shift 4
 	run_ok one.out "$PP_ANALYZE" "$_cap" "$@" --format "$_fmt"
 	[ -s one.out ] || fail "$_name: the replay printed nothing"
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
-	run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
-	run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
-	cmp ab.state ba.state >/dev/null || fail "$_name: A+B and B+A differ"
+	split_merge "$_name" "$_cap" "$_t" "$@"
 	mv "$_cap" away.cap
 	run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
 	run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"

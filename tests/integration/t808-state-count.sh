@@ -9,10 +9,9 @@
 # in any grouping, and states of other options (another -i) refuse to merge.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
+. "$TOP/tests/integration/lib-state.sh"
 
 build_fixture hwcounters
-
-ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
 
 # check NAME CAPTURE T FORMAT ANALYZER ARGS...
 check() {
@@ -20,11 +19,7 @@ check() {
 	shift 4
 	run_ok one.out "$PP_ANALYZE" "$_cap" "$@" --format "$_fmt"
 	[ -s one.out ] || fail "$_name: the replay printed nothing"
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time ",${_t}ns" --state-out a.state
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" "$@" --time "$((_t + 1))ns," --state-out b.state
-	run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
-	run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
-	cmp ab.state ba.state >/dev/null || fail "$_name: A+B and B+A differ"
+	split_merge "$_name" "$_cap" "$_t" "$@"
 	run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
 	diff -u one.out merged.out >diff.out || { cat diff.out; fail "$_name: the merge is not the replay"; }
 	run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"

@@ -7,9 +7,9 @@
 # the instances' events add up to the replay's; states of other options refuse to merge.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
+. "$TOP/tests/integration/lib-state.sh"
 
 build_fixture care-late
-ns() { echo "$1" | awk '{ split($1, p, "."); f = substr(p[2] "000000000", 1, 9); printf "%d%s\n", p[1], f }'; }
 
 # check NAME CAPTURE T FORMAT ARGS...: the status and the output of the merge are the replay's
 check() {
@@ -18,11 +18,7 @@ check() {
 	"$PP_ANALYZE" "$_cap" event-care "$@" --format "$_fmt" >one.out
 	_rc=$?
 	[ -s one.out ] || fail "$_name: the replay printed nothing"
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" event-care "$@" --time ",${_t}ns" --state-out a.state
-	run_ok /dev/null "$PP_ANALYZE" "$_cap" event-care "$@" --time "$((_t + 1))ns," --state-out b.state
-	run_ok /dev/null "$PP_ANALYZE" merge a.state b.state -o ab.state
-	run_ok /dev/null "$PP_ANALYZE" merge b.state a.state -o ba.state
-	cmp ab.state ba.state >/dev/null || fail "$_name: A+B and B+A differ"
+	split_merge "$_name" "$_cap" "$_t" event-care "$@"
 	"$PP_ANALYZE" report ab.state --format "$_fmt" >merged.out
 	assert_eq "$_name: exit status of the report" "$_rc" "$?"
 	diff -u one.out merged.out >diff.out || { cat diff.out; fail "$_name: the merge is not the replay"; }

@@ -13,12 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
 . "$TOP/tests/integration/lib-state.sh"
-need_tracefs
-[ -e /sys/kernel/tracing/uprobe_events ] || skip "the kernel has no uprobe_events"
-LIBC=$(ldd "$PP_LOAD/mallocloop" 2>/dev/null | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
-[ -n "$LIBC" ] && [ -e "$LIBC" ] || skip "cannot find the libc of mallocloop"
-ldd "$PP_LOAD/mallocloop" 2>/dev/null | grep -q libasan &&
-	skip "mallocloop is built with ASan, whose malloc replaces libc's"
+need_mallocloop_libc
 
 N=3000 K=13 SIZE=1000
 "$PP_RECORD" -m 1024 -e "uprobe:$LIBC:malloc//size=arg1/stack/,uretprobe:$LIBC:malloc//stack/" \

@@ -44,14 +44,8 @@ int main(int argc, char **argv)
 	}
 	if (!period_ms)
 		load_usage(usage, 2);
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET((int)cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			perror("bursts: sched_setaffinity");
-	}
+	if (cpu >= 0 && load_pin((int)cpu))
+		perror("bursts: sched_setaffinity");
 	unsigned long late = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);

@@ -15,8 +15,12 @@
  * different speeds in different functions (alignment, frequency).  The spin is expanded inside
  * each function (a macro), so its samples land there; on x86 it reads the TSC inline, elsewhere
  * it polls CLOCK_MONOTONIC between blocks of arithmetic, which puts a few percent of the
- * samples into the vDSO.  Each slice is scaled by a pseudo-random factor in [0.5, 1.5) (fixed
- * seed) so that the iteration period cannot alias with a sampling period.
+ * samples into the vDSO.  Time the burner does not run does not count toward its slice: a
+ * gap of over GAP_US between two clock reads (it was preempted, a long interrupt, its vCPU was
+ * descheduled) moves the slice's end by the gap, so a slice is that much time on the CPU and
+ * the shares hold beside other loads (else a preemption cuts short the slice it lands in, and
+ * long slices are hit more often).  Each slice is scaled by a pseudo-random factor in
+ * [0.5, 1.5) (fixed seed) so that the iteration period cannot alias with a sampling period.
  * ops in the LOAD line = clock polls done: since the duration is fixed, a profiler's overhead
  * shows as fewer ops, not as a longer run.
  *
@@ -56,8 +60,11 @@ static const char usage[] =
 	"Call tree main -> burn_a -> {burn_b -> burn_c, burn_d}; self time a:b:c:d = 1:2:4:1\n"
 	"(12.5/25/50/12.5 %).  Prints 'LOAD cpuburn ... ops= wall_s= user_s= sys_s=' on stderr.\n";
 
-/* Test program state: the clock rate, the jitter generator and the poll counter. */
-static uint64_t unit_ticks;
+/* A gap between two clock reads longer than this is time off the CPU (a read takes < 1 us). */
+#define GAP_US 10
+
+/* Test program state: the clock rate, the gap threshold, the jitter generator, the polls. */
+static uint64_t unit_ticks, gap_ticks;
 static uint32_t jitter_state = 2463534242u;
 static unsigned long nr_polls;
 static volatile unsigned int spin_sink;
@@ -86,16 +93,20 @@ static inline __attribute__((always_inline)) uint64_t mono_ns(void)
  */
 #define SPIN(units)								\
 	do {									\
-		uint64_t end_, scale_;						\
-		volatile unsigned long polls_ = 0;			\
+		uint64_t end_, scale_, now_, last_;				\
+		volatile unsigned long polls_ = 0;				\
 		jitter_state ^= jitter_state << 13;				\
 		jitter_state ^= jitter_state >> 17;				\
 		jitter_state ^= jitter_state << 5;				\
 		scale_ = 512 + (jitter_state & 1023);	/* /1024: [0.5, 1.5) */	\
-		end_ = CLOCK_TICKS() + (units) * unit_ticks * scale_ / 1024;	\
-		while (CLOCK_TICKS() < end_) {					\
+		last_ = CLOCK_TICKS();						\
+		end_ = last_ + (units) * unit_ticks * scale_ / 1024;		\
+		while ((now_ = CLOCK_TICKS()) < end_) {				\
+			if (now_ - last_ > gap_ticks)	/* off the CPU */	\
+				end_ += now_ - last_;				\
+			last_ = now_;						\
 			for (int k_ = 0; k_ < 64; k_++)				\
-				spin_sink += (unsigned int)k_;		\
+				spin_sink += (unsigned int)k_;			\
 			polls_++;						\
 		}								\
 		nr_polls += polls_;						\
@@ -154,12 +165,12 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	double duration = 1.0, unit_us = 50.0, t0, wall;
+	double duration = 1.0, unit_us = 50.0, t0, wall, tpu;
 	unsigned long iters = 0;
 	struct rusage ru;
 	int cpu = -1, opt;
 
-	while ((opt = getopt_long(argc, argv, "d:u:c:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "d:u:c:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'd':
 			duration = parse_num(optarg, "duration");
@@ -170,30 +181,19 @@ int main(int argc, char **argv)
 		case 'c':
 			cpu = (int)parse_num(optarg, "cpu");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || unit_us <= 0) {
-		fputs(usage, stderr);
-		return 2;
+	if (unit_us <= 0)
+		load_usage(usage, 2);
+	if (cpu >= 0 && load_pin(cpu)) {
+		fprintf(stderr, "cpuburn: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+		return 1;
 	}
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fprintf(stderr, "cpuburn: cannot pin to CPU %d: %s\n", cpu,
-				strerror(errno));
-			return 1;
-		}
-	}
-	unit_ticks = (uint64_t)(ticks_per_us() * unit_us);
+	tpu = ticks_per_us();
+	unit_ticks = (uint64_t)(tpu * unit_us);
 	if (!unit_ticks)
 		unit_ticks = 1;
+	gap_ticks = (uint64_t)(tpu * GAP_US);
 
 	t0 = now_s();
 	do {

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	char byte = 'x';
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "n:c:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "n:c:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'n':
 			c.nr_trips = parse_ul(optarg, "count");
@@ -103,15 +103,7 @@ int main(int argc, char **argv)
 		case 'c':
 			c.cpu = (int)parse_ul(optarg, "cpu");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
-	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
 	}
 	if (pipe(c.ab) || pipe(c.ba))
 		die("pipe");

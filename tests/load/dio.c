@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 	double t0, wall;
 	void *buf;
 
-	while ((opt = getopt_long(argc, argv, "f:n:s:F:Rh", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "f:n:s:F:Rh", opts, usage)) != -1) {
 		switch (opt) {
 		case 'f':
 			path = optarg;
@@ -148,16 +148,10 @@ int main(int argc, char **argv)
 		case 'R':
 			random_off = 1;
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || !size || size % 512) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (!size || size % 512)
+		load_usage(usage, 2);
 	if (!file_sz)
 		file_sz = size * 256 > (1u << 20) ? size * 256 : (1u << 20);
 	nr_slots = file_sz / size;

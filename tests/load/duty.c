@@ -169,15 +169,9 @@ int main(int argc, char **argv)
 		sys[nr_phases++] = !strcmp(tok, "sys");
 	}
 	free(list);
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET((int)cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			perror("duty: sched_setaffinity");
-			return 1;
-		}
+	if (cpu >= 0 && load_pin((int)cpu)) {
+		perror("duty: sched_setaffinity");
+		return 1;
 	}
 	buf = malloc(bytes);
 	if (!buf)

@@ -72,20 +72,12 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "d:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'd':
 			duration = parse_num(optarg, "duration");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
-	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
 	}
 	t0 = now_s();
 	sink = spin(duration, &rounds);

@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	double t0, wall;
 
-	while ((opt = getopt_long(argc, argv, "m:n:k:s:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "m:n:k:s:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!strcmp(optarg, "leak")) {
@@ -163,16 +163,10 @@ int main(int argc, char **argv)
 		case 's':
 			size = parse_ul(optarg, "size");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || !slots || !size) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (!slots || !size)
+		load_usage(usage, 2);
 	if (!n)
 		n = leak_mode ? 10000 : 1000000;
 

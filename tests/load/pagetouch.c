@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 	double t0, wall;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:r:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "n:r:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'n':
 			nr_pages = parse_ul(optarg, "page count");
@@ -68,16 +68,10 @@ int main(int argc, char **argv)
 		case 'r':
 			rounds = parse_ul(optarg, "round count");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || !nr_pages) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (!nr_pages)
+		load_usage(usage, 2);
 
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = now_s();

@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	setvbuf(stderr, NULL, _IOLBF, 0);	/* the LOAD line leaves in one write */
-	while ((opt = getopt_long(argc, argv, "d:c:s:S:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "d:c:s:S:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'd':
 			duration = parse_num(optarg, "duration");
@@ -144,16 +144,10 @@ int main(int argc, char **argv)
 		case 'S':
 			th[2].cpu = (int)parse_num(optarg, "sleeper cpu");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || cfg.sleep_ms <= 0) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (cfg.sleep_ms <= 0)
+		load_usage(usage, 2);
 	rc = pthread_barrier_init(&cfg.start, NULL, 4);
 	if (rc)
 		die_rc("pthread_barrier_init", rc);

@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	double t0, wall;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:p:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "n:p:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'n':
 			count = parse_ul(optarg, "count");
@@ -111,16 +111,10 @@ int main(int argc, char **argv)
 		case 'p':
 			pause_us = parse_ul(optarg, "pause");
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || count > 0x7fffffffUL) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (count > 0x7fffffffUL)
+		load_usage(usage, 2);
 
 	t0 = now_s();
 	STAP_PROBE(sdtprobe, start);

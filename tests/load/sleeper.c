@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 	double t0, wall;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "n:s:m:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "n:s:m:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'n':
 			errno = 0;
@@ -126,15 +126,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
-	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
 	}
 	if (!sleep_ns)
 		sleep_ns = mixed ? 1000000 : 10000000;

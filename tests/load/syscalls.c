@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	setvbuf(stderr, NULL, _IOLBF, 0);	/* the LOAD line leaves in one write */
-	while ((opt = getopt_long(argc, argv, "t:n:m:r:ph", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "t:n:m:r:ph", opts, usage)) != -1) {
 		switch (opt) {
 		case 't':
 			nr_threads = parse_ul(optarg, "thread count");
@@ -160,16 +160,10 @@ int main(int argc, char **argv)
 		case 'p':
 			cfg.pin = 1;
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || nr_threads < 1 || nr_threads > SYSCALLS_MAX_THREADS) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (nr_threads < 1 || nr_threads > SYSCALLS_MAX_THREADS)
+		load_usage(usage, 2);
 	if (cfg.mode & MODE_READ0) {
 		cfg.zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
 		if (cfg.zero_fd < 0)

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	double t0, wall;
 
-	while ((opt = getopt_long(argc, argv, "n:p:d:m:h", opts, NULL)) != -1) {
+	while ((opt = load_getopt(argc, argv, "n:p:d:m:h", opts, usage)) != -1) {
 		switch (opt) {
 		case 'n':
 			count = parse_ul(optarg, "count");
@@ -110,16 +110,10 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h':
-			load_usage(usage, 0);
-		default:
-			load_usage(usage, 2);
 		}
 	}
-	if (optind != argc || count > 0x7fffffffUL) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (count > 0x7fffffffUL)
+		load_usage(usage, 2);
 
 	printf("READY pid=%d pp_probe_target=%p pp_watch_var=%p\n", (int)getpid(),
 	       (void *)pp_probe_target, (void *)&pp_watch_var);

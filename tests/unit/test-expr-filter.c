@@ -224,6 +224,29 @@ static char *repeat(const char *a, int n, const char *mid, const char *b, int m)
 	return s;
 }
 
+/* Expressions made of a prefix repeated n times, a middle, a suffix repeated m times. */
+static const struct {
+	const char *a;
+	int n;
+	const char *mid, *b;
+	int m;
+	int code;	/* 0: evaluates to @want; else the compile error, at @want when @msg */
+	int64_t want;
+	const char *msg;
+} limits[] = {
+	{ "(", 90, "1", ")", 90, 0, 1, NULL },
+	{ "1+(", 90, "1", ")", 90, 0, 91, NULL },
+	{ "!", 50, "1", "", 0, 0, 1, NULL },
+	{ "1+", 5000, "1", "", 0, 0, 5001, NULL },
+	{ "(", 200, "1", ")", 200, PP_ERANGE, 100, "nested too deeply" },
+	{ "(", 60000, "1", "", 0, PP_ERANGE, 100, "nested too deeply" },
+	{ "- ", 30000, "1", "", 0, PP_ERANGE, 200, "nested too deeply" },
+	{ "(", 100000, "1", "", 0, PP_ERANGE, 65536, "too long" },
+	{ "1?", 10000, "1", ":1", 10000, PP_ERANGE, 0, NULL },
+	{ " ", 70000, "1", "", 0, PP_ERANGE, 65536, "too long" },
+	{ "prev_comm[", 60, "0", "]", 60, 0, 0, NULL },	/* 'b', then prev_comm[98]: 0, ... */
+};
+
 static void test_expr__limits(void)
 {
 	struct pp_expr_env env = tex_env(0);
@@ -232,39 +255,17 @@ static void test_expr__limits(void)
 	char *s;
 
 	tex_setup();
-	s = repeat("(", 90, "1", ")", 90);
-	EQ(s, 1);
-	free(s);
-	s = repeat("1+(", 90, "1", ")", 90);
-	EQ(s, 91);
-	free(s);
-	s = repeat("!", 50, "1", "", 0);
-	EQ(s, 1);
-	free(s);
-	s = repeat("1+", 5000, "1", "", 0);
-	EQ(s, 5001);
-	free(s);
-	s = repeat("(", 200, "1", ")", 200);
-	BAD(s, PP_ERANGE, 100, "nested too deeply");
-	free(s);
-	s = repeat("(", 60000, "1", "", 0);
-	BAD(s, PP_ERANGE, 100, "nested too deeply");
-	free(s);
-	s = repeat("- ", 30000, "1", "", 0);
-	BAD(s, PP_ERANGE, 200, "nested too deeply");
-	free(s);
-	s = repeat("(", 100000, "1", "", 0);
-	BAD(s, PP_ERANGE, 65536, "too long");
-	free(s);
-	s = repeat("1?", 10000, "1", ":1", 10000);
-	CU_ASSERT_EQUAL(pp_expr_compile(s, &env, &e, &err), PP_ERANGE);
-	free(s);
-	s = repeat(" ", 70000, "1", "", 0);
-	BAD(s, PP_ERANGE, 65536, "too long");
-	free(s);
-	s = repeat("prev_comm[", 60, "0", "]", 60);	/* 'b', then prev_comm[98]: 0, ... */
-	EQ(s, 0);
-	free(s);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(limits); i++) {
+		s = repeat(limits[i].a, limits[i].n, limits[i].mid, limits[i].b, limits[i].m);
+		if (!limits[i].code) {
+			CU_ASSERT_EQUAL(tex_eval(s, false, __FILE__, __LINE__), limits[i].want);
+		} else if (limits[i].msg) {
+			BAD(s, limits[i].code, (int)limits[i].want, limits[i].msg);
+		} else {
+			CU_ASSERT_EQUAL(pp_expr_compile(s, &env, &e, &err), limits[i].code);
+		}
+		free(s);
+	}
 	s = repeat("printf(\"%d\",", 90, "1", ")", 90);
 	CU_ASSERT_EQUAL(pp_expr_compile(s, &env, &e, &err), 0);
 	pp_expr_free(e);
