@@ -28,7 +28,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "tests/load/load.h"
 
 static const char usage[] =
 	"usage: hog [-c CPU] [-d SECONDS]\n"
