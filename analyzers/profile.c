@@ -28,6 +28,7 @@
 #include "common/err.h"
 #include "common/flamegraph.h"
 #include "common/log.h"
+#include "common/percpu.h"
 #include "common/units.h"
 #include "common/stackmap.h"
 #include "common/table.h"
@@ -83,14 +84,26 @@ struct profile_priv {
 	bool stacks_used;
 	struct pp_buf line;
 	FILE *fold_fp;			/* --flame-graph with -i: folded per interval */
-	/* --prio: the priorities kept, and each CPU's current task's (-1: not known yet) */
+	/* --prio: the priorities kept, and each CPU's last switch (known: seen one) */
 	int *prio;
 	size_t nr_prio;
 	const struct ana_evtype *switch_type;
-	const struct pp_field *next_prio;
-	int *cpu_prio;
+	const struct pp_field *next_prio, *next_pid, *prev_prio, *prev_pid;
+	struct prof_cpu_prio *cpu_prio;
 	size_t nr_cpu_prio;
 	uint64_t nr_prio_unknown;
+};
+
+/*
+ * A CPU's last sched_switch, for --prio: who ran before it and who after, at which
+ * priority.  Tracepoints read through tracefs and samples read through perf meet
+ * on one time line whose clocks are mapped to about a microsecond, so a sample
+ * taken just before a switch can sort just after it: it is the task's it names.
+ */
+struct prof_cpu_prio {
+	bool known;
+	int next_prio, prev_prio;
+	int64_t next_pid, prev_pid;
 };
 
 /*
@@ -150,6 +163,11 @@ static int profile_init(struct pp_az *az)
 			if (!strcmp(az->sels[i].type->name, "sched:sched_switch"))
 				p->switch_type = az->sels[i].type;
 		p->next_prio = p->switch_type ? ana_field_find(p->switch_type, "next_prio") : NULL;
+		if (p->next_prio) {	/* without the pids (another layout): the CPU's priority */
+			p->next_pid = ana_field_find(p->switch_type, "next_pid");
+			p->prev_pid = ana_field_find(p->switch_type, "prev_pid");
+			p->prev_prio = ana_field_find(p->switch_type, "prev_prio");
+		}
 		if (!p->next_prio) {
 			pp_err("profile: --prio needs sched:sched_switch in the capture "
 			       "(pp-record --for 'profile --prio ...' records it)");
@@ -254,6 +272,39 @@ static bool over_than(struct pp_az *az, const struct pp_event *ev)
 	return w->num >= p->than_samples;
 }
 
+/*
+ * --prio: whether the sample @ev is of a task whose priority is kept (a switch
+ * updates its CPU and is not kept).  The task the CPU's last switch put on it has
+ * that switch's next_prio; the task it took off, a sample sorted after the switch
+ * (struct prof_cpu_prio), its prev_prio; any other, the CPU's current priority.
+ */
+static bool prio_kept(struct profile_priv *p, const struct pp_event *ev)
+{
+	uint32_t cpu = ev->cpu < 65536 ? ev->cpu : 65535;
+	struct prof_cpu_prio *c;
+	int prio;
+
+	if (cpu >= p->nr_cpu_prio)
+		p->cpu_prio = pp_percpu_grow(p->cpu_prio, &p->nr_cpu_prio, cpu, sizeof(*c));
+	c = &p->cpu_prio[cpu];
+	if (ev->type == p->switch_type) {
+		c->known = true;
+		c->next_prio = (int)ana_field_read(ev, p->next_prio);
+		c->next_pid = p->next_pid ? (int64_t)ana_field_read(ev, p->next_pid) : -1;
+		c->prev_pid = p->prev_pid ? (int64_t)ana_field_read(ev, p->prev_pid) : -1;
+		c->prev_prio = p->prev_prio ? (int)ana_field_read(ev, p->prev_prio) : c->next_prio;
+		return false;
+	}
+	if (!c->known) {
+		p->nr_prio_unknown++;	/* before the CPU's first switch */
+		return false;
+	}
+	prio = c->next_prio;
+	if ((int64_t)ev->tid != c->next_pid && (int64_t)ev->tid == c->prev_pid)
+		prio = c->prev_prio;
+	return pp_list_has(p->prio, p->nr_prio, prio);
+}
+
 static void profile_event(struct pp_az *az, const struct pp_event *ev)
 {
 	struct profile_priv *p = az->priv;
@@ -263,28 +314,8 @@ static void profile_event(struct pp_az *az, const struct pp_event *ev)
 	struct prof_stack *st;
 	void **slot;
 
-	if (p->switch_type) {	/* --prio: who runs, at which priority */
-		uint32_t cpu = ev->cpu < 65536 ? ev->cpu : 65535;
-		int prio;
-
-		if (cpu >= p->nr_cpu_prio) {
-			p->cpu_prio = pp_xrealloc(p->cpu_prio, (cpu + 1) * sizeof(*p->cpu_prio));
-			for (size_t i = p->nr_cpu_prio; i <= cpu; i++)
-				p->cpu_prio[i] = -1;
-			p->nr_cpu_prio = cpu + 1;
-		}
-		if (ev->type == p->switch_type) {
-			p->cpu_prio[cpu] = (int)ana_field_read(ev, p->next_prio);
-			return;
-		}
-		prio = p->cpu_prio[cpu];
-		if (prio < 0) {
-			p->nr_prio_unknown++;	/* before the CPU's first switch */
-			return;
-		}
-		if (!pp_list_has(p->prio, p->nr_prio, prio))
-			return;
-	}
+	if (p->switch_type && !prio_kept(p, ev))
+		return;
 	if ((az->opt.exclude_user && !kernel) || (az->opt.exclude_kernel && kernel))
 		return;
 	slot = pp_stackmap_slot(&p->stacks, ana_stack_key(az->s, ev),

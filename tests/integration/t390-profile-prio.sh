@@ -6,7 +6,18 @@
 # of them at 997 Hz, nearly all of its process: pp-record's ring reader is real-time too), --prio 120 the other's; the ranges 0-99 and 100-139
 # together are every sample whose CPU had switched once; a bad list is one line.  (A task's
 # priority is the one it last switched in with: chrt's child sleeps once at its new priority.)
+# .4 on a built capture (tests/fixtures/profile-prio.desc): a sample sorted just after a
+# switch is the task's it names, whichever side of the switch that task was on.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/tests/integration/lib-analyze.sh"
+
+# t390.4 first: it needs no event of this machine
+PP_JOBS_CHECK=0 build_fixture profile-prio
+fsamples() { "$PP_ANALYZE" profile-prio.ppcap profile --prio "$1" | sed -n 's/^profile: \([0-9]*\) samples.*/\1/p'; }
+assert_eq "t390.4 real-time samples at switch boundaries (migration/0's only)" 3 "$(fsamples 0-99)"
+assert_eq "t390.4 nice-0 samples at switch boundaries" 12 "$(fsamples 100-139)"
+"$PP_ANALYZE" profile-prio.ppcap profile --prio 0-99 --format json 2>/dev/null >fx.json
+grep -q '"pid":15,"comm":"migration/0","samples":3' fx.json || { cat fx.json; fail "t390.4 the real-time samples are not migration/0's"; }
 need_event sched:sched_switch
 command -v chrt >/dev/null 2>&1 || skip "no chrt (util-linux) to start a real-time task"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
