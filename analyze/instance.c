@@ -55,18 +55,16 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 	free(az.opts);
 }
 
-static PP_NORETURN void unknown_analyzer(const char *name)
+static PP_NORETURN void unknown_analyzer(const char *name, const struct ana_cmd *cmds)
 {
 	if (!strcmp(name, "help")) {
 		pp_err("'help' goes after an analyzer and its events: pp-analyze FILE ANALYZER -e EVENTS help"
 		       " ('pp-analyze help' lists the analyzers)");
 		exit(2);
 	}
-	const struct ana_cmd *c;
-
 	pp_err("unknown analyzer or command '%s'", name);
 	fprintf(stderr, "  available:");
-	for (size_t i = 0; (c = ana_cmd_at(i)); i++)
+	for (const struct ana_cmd *c = cmds; c && c->run; c++)
 		if (c->flags & ANA_CMD_LISTED)
 			fprintf(stderr, " %s", c->name);
 	for (size_t i = 0; i < ana_analyzer_count(); i++)
@@ -161,7 +159,8 @@ struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *er
 	return az_parse(argc, argv, help, &why, err, errsz);
 }
 
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
+struct pp_az *ana_az_parse(int argc, const char **argv, const struct ana_cmd *cmds,
+			   bool *help)
 {
 	enum az_refusal why;
 	char err[512];
@@ -171,7 +170,7 @@ struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
 		return az;
 	switch (why) {
 	case AZ_UNKNOWN:
-		unknown_analyzer(argv[0]);
+		unknown_analyzer(argv[0], cmds);
 	case AZ_HELP:
 		ana_analyzer_help(stdout, ana_analyzer_find(argv[0]));
 		exit(0);
