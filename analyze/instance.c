@@ -23,8 +23,7 @@
 #include "common/log.h"
 #include "common/units.h"
 
-/* The full table of an instance: its own options, then the common ones. */
-static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
+struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common)
 {
 	struct pp_option *own = pp_opts_rebase(az->plan->options, az->opts, 2);
 	size_t n = 0;
@@ -45,7 +44,7 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 
 	ana_az_bind(&az, an);
 	az.opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	tbl = az_table(&az, &common);
+	tbl = ana_az_options(&az, &common);
 	fprintf(fp, "%s - %s\n\n", an->name, an->ops->summary);
 	pp_usage_print(fp, usage, tbl);
 	if (an->ops->examples)
@@ -123,7 +122,7 @@ static struct pp_az *az_parse(int argc, const char **argv, bool *help, enum az_r
 	az->priv = pp_xcalloc(1, ops->priv_size ? ops->priv_size : 1);
 	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
 	az->opt.user_callchain = az->opt.kernel_callchain = true;
-	tbl = az_table(az, &common);
+	tbl = ana_az_options(az, &common);
 	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, e, sizeof(e));
 	free(tbl);
 	free(common);

@@ -352,6 +352,13 @@ struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *er
 void ana_az_free(struct pp_az *az);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
+/**
+ * ana_az_options() - the full option table of @az (bound to its analyzer, az->opts
+ * allocated): its own options rebased onto az->opts, then the common ones onto az->opt
+ * @common: set to the common part, included by the table
+ * Return: the table; the caller frees it and *@common.
+ */
+struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common);
 
 /* merge.c: states merged, and their analyzer's instance on the merge */
 struct ana_state;
