@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd.h - the command layer of pp-analyze: its command table and the help read from it
- * (cmd.c), the commands (cmd-<name>.c), what they share (cmdutil.c), the man page's
- * parts (cmd-man.c).  Each calls only down that list: main() the table and the man
- * page, the table the commands (it points at them), the commands what they share.
+ * cmd.h - the command layer of pp-analyze: the man page's parts (cmd-man.c), the
+ * command table and the help read from it (cmd.c), the commands (cmd-<name>.c), what
+ * they share (cmdutil.c).  Each calls only down that list (main() the first two): the
+ * table the commands, which it points at, the commands what they share, and all of
+ * them the engines below (instance.c, parallel.c, merge.c, the replay core).
  */
 #ifndef PP_ANALYZE_CMD_H
 #define PP_ANALYZE_CMD_H
