@@ -196,7 +196,7 @@ $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) 
 ifeq ($(NO_PYTHON),)
 PYMOD := $(O)/python/pp.so
 PYMOD_SRC := $(COMMON_SRC) $(FORMAT_SRC) $(filter-out analyze/main.c analyze/cmd.c analyze/cmd-%.c \
-	analyze/evhelp.c analyze/instance.c analyze/parallel.c \
+	analyze/cmdutil.c analyze/evhelp.c analyze/instance.c analyze/merge.c analyze/parallel.c \
 	analyze/registry.c analyze/sql/%.c analyze/python/pyembed.c analyze/export/%.c \
 	analyze/report/%.c,$(ANALYZE_SRC))
 $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)

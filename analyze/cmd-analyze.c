@@ -6,8 +6,8 @@
  * one's options), opens the capture, sets the --time range, and runs one replay
  * for all of them: on -j threads where they can (parallel.c), else in one pass.
  * A capture command (`FILE info`, dump, scrub, slice: the command table's
- * ANA_CMD_CAPTURE) runs instead of the replay.  Only the command layer exits on
- * bad input, with status 2.
+ * ANA_CMD_CAPTURE) is the table's to run (cmd.c), not here.  Only the command
+ * layer exits on bad input, with status 2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +21,10 @@
 #include "common/units.h"
 
 /* Build one analyzer instance from argv[0..argc) (argv[0] is its name). */
-static struct pp_az *az_new(int argc, const char **argv, bool *help)
+static struct pp_az *az_new(int argc, const char **argv, const struct ana_cmd *cmds,
+			    bool *help)
 {
-	struct pp_az *az = ana_az_parse(argc, argv, help);
+	struct pp_az *az = ana_az_parse(argc, argv, cmds, help);
 	char err[512];
 
 	/* --state-out: a state in place of the analyzer's result (analyze/state/) */
@@ -81,22 +82,12 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 		pp_die("cannot seek in '%s'", s->path);
 }
 
-int ana_replay_status(int rc)
-{
-	if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
-	    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE ||
-	    rc == PP_EOFFLINE || rc == PP_ENOTSUP || rc == PP_ERANGE)
-		return 2;
-	return rc ? 1 : 0;
-}
-
 int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 {
 	int *sl_argc = NULL;
 	const char ***sl_argv = NULL;
 	struct ppf_read_stats pst;
 	const char *path = argv[0];
-	const struct ana_cmd *cmd;
 	struct ana_session *s;
 	struct ppf_record first;
 	struct pp_az **azs = NULL;
@@ -104,15 +95,6 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 	int rc, status = 0;
 	bool help = false;
 
-	const char *info_argv[] = { path, "info", NULL };
-
-	if (argc < 2) {
-		argv = info_argv;
-		argc = 2;
-	}
-	cmd = ana_cmd_find(argv[1], ANA_CMD_CAPTURE);
-	if (cmd)
-		return ana_cmd_run_on(cmd, path, argc - 1, argv + 1, ctx);
 	/* analyzer chain: NAME opts , NAME opts ... */
 	for (int i = 1; i < argc;) {
 		int j = i;
@@ -126,7 +108,7 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 		sl_argc[nr] = j - i;
 		sl_argv[nr] = argv + i;
 		bool h = false;
-		azs[nr++] = az_new(j - i, argv + i, &h);
+		azs[nr++] = az_new(j - i, argv + i, ctx->cmds, &h);
 		help |= h;
 		i = j + 1;
 	}

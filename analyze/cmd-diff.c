@@ -335,7 +335,6 @@ int cmd_diff(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 	char err[512];
 	int n, nr_az, rc;
 
-	(void)ctx;
 	if (pp_help_man(stdout, argc - 1, argv + 1, diff_usage, opts, diff_help + 1))
 		return 0;
 	n = pp_parse_options(argc - 1, argv + 1, opts, PP_PARSE_STOP_AT_NON_OPTION, err,
@@ -396,7 +395,7 @@ int cmd_diff(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 		/* bad options: said once here (exit 2), not by both sides */
 		bool help = false;
 
-		ana_az_free(ana_az_parse(nr_az, (const char **)az, &help));
+		ana_az_free(ana_az_parse(nr_az, (const char **)az, ctx->cmds, &help));
 	}
 	for (int i = 0; i < 2; i++) {
 		args[i] = side_args(&sd[i], az, nr_az);

@@ -8,8 +8,8 @@
  * command line on a session made from their context, and read the states into
  * it (analyze/state/); merge then writes the merged state, the `report` command
  * prints the analyzer's result of it, what its finish() prints after a replay.
- * Not here: any of that logic (analyze/state/state.c), nor the report analyzer's
- * HTML page (analyze/report/).
+ * Not here: any of that logic (analyze/state/state.c, merge.c), nor the report
+ * analyzer's HTML page (analyze/report/).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,51 +27,6 @@ static const char *const merge_usage[] = {
 static const char *const report_usage[] = {
 	"pp-analyze report X.state... [--format text|json|csv] [-o FILE]", NULL,
 };
-
-int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
-		   struct ana_merge **m_out, struct pp_az **az_out)
-{
-	const char *const *argv;
-	struct ana_merge *m;
-	struct pp_az *az;
-	char err[1024];
-	bool help = false;
-	int argc, rc;
-
-	*az_out = NULL;
-	rc = ana_merge_new(&ana_registry, v, nr, &m, err, sizeof(err));
-	*m_out = m;
-	if (rc) {
-		pp_err("%s", err);
-		return 2;
-	}
-	if (!ana_merge_session(m))
-		return 1;
-	argv = ana_state_argv(v[0], &argc);
-	/* the options come from a file: a state whose options do not parse is refused */
-	az = ana_az_try_parse(argc, (const char **)argv, &help, err, sizeof(err));
-	*az_out = az;
-	if (!az) {
-		pp_err("'%s': its analyzer and options do not parse here: %s",
-		       ana_state_path(v[0]), err);
-		return 2;
-	}
-	/*
-	 * Where the result goes is this command's.  The files a replay writes besides its
-	 * result are not written again - nor anywhere a state's options (a file's bytes) say.
-	 */
-	az->opt.output = output;
-	az->opt.format = format;
-	az->opt.state_out = NULL;
-	az->opt.time_range = NULL;
-	az->opt.heatmap = NULL;
-	az->opt.flame_graph = NULL;
-	if (ana_out_open(&az->out, output, format, err, sizeof(err))) {
-		pp_err("%s: %s", az->name, err);
-		return 2;
-	}
-	return ana_merge_load(m, az);
-}
 
 /* Load @nr states, merge them, and build their analyzer on the merge. Return: exit status. */
 static int open_merge(const char **paths, int nr, const char *format, const char *output,
@@ -94,13 +49,6 @@ static int open_merge(const char **paths, int nr, const char *format, const char
 		}
 	}
 	return ana_merge_open(v, (size_t)nr, format, output, m_out, az_out);
-}
-
-void ana_merge_close(struct ana_merge *m, struct pp_az *az)
-{
-	if (az)
-		ana_az_free(az);
-	ana_merge_free(m);
 }
 
 /* Return: the number of state files, or 0 when done: *@status 0 after -h, else 2 after why. */

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd.c - pp-analyze's command table, and what its commands share.
+ * cmd.c - pp-analyze's command table: what runs for a command line, and the help
+ * read from the table.
  *
  * One table names every command with its entry point, its flags (where its name
  * goes on the command line, whether it runs on a capture and how that is read,
- * which listings show it) and its summary; main() and cmd_analyze() dispatch
- * through it, the help and the man page list from it.  What the commands share:
- * opening their capture, parsing a capture command's options, and the line said
- * after reading a cut or damaged capture (library code never prints it: the
- * caller knows whether a partial result is an analyzer's or a copy).  A
- * command's own work stays in its cmd-<name>.c.
+ * which listings show it) and its summary.  main() dispatches the first word
+ * through it, ana_cmd_run_file() the word after a capture; the help lists from it
+ * (`pp-analyze help [NAME]`, `NAME --help`, the usage lines), and so does the man
+ * page (cmd-man.c).  The `help` command is here, not in a cmd-help.c: it reads the
+ * table that points at it.  A command's own work stays in its cmd-<name>.c, what
+ * the commands share in cmdutil.c: the table points at them, they call nothing
+ * of it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,58 +19,8 @@
 
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
-#include "common/front-env.h"
 #include "common/log.h"
 #include "common/man.h"
-
-int ana_cmd_parse(int argc, const char **argv, const struct pp_option *opts,
-		  const char *const *usage, const char *help, char *err, size_t errsz)
-{
-	int n;
-
-	argc--;	/* the command's name */
-	argv++;
-	if (pp_help_man(stdout, argc, argv, usage, opts, help ? help + 1 : NULL))
-		return 1;	/* pp-analyze(1)'s part (make man) */
-	n = pp_parse_options(argc, argv, opts, 0, err, errsz);
-	if (n == PP_OPT_HELP) {
-		pp_usage_print(stdout, usage, opts);
-		if (help)
-			fputs(help, stdout);
-		return 1;
-	}
-	if (n > 0)
-		snprintf(err, errsz, !strcmp(argv[argc - n], ",")
-			 ? "runs on its own: it does not combine with analyzers by ','"
-			 : "unexpected argument '%s'", argv[argc - n]);
-	return n ? -1 : 0;
-}
-
-void ana_tell_damage(const struct ana_session *s, const struct ppf_read_stats *st,
-		     const char *copy)
-{
-	for (size_t i = 0; i < s->nr_azs; i++)
-		if (!strcmp(s->azs[i]->name, "event-care"))
-			return;	/* it reports the damage itself */
-	if (copy && st->truncated && st->cut_mid_segment)
-		pp_warn("%s: '%s' is cut inside segment %llu: the copy ends at its last whole segment",
-			copy, s->path, (unsigned long long)st->last_seq + 1);
-	/* a live stream has no index or trailer by design: only a cut segment is damage */
-	else if (!copy && st->truncated && !(s->live && !st->cut_mid_segment))
-		pp_warn("'%s' is truncated after segment %llu (offset %llu), last event at "
-			"%llu.%06llu: the reports end there", s->path,
-			(unsigned long long)st->last_seq, (unsigned long long)st->truncated_at,
-			(unsigned long long)(st->last_time_ns / 1000000000ull),
-			(unsigned long long)(st->last_time_ns % 1000000000ull / 1000));
-	if (st->nr_corrupt && copy)
-		pp_warn("%s: '%s': %llu corrupt segments skipped, %llu records lost: not in the copy",
-			copy, s->path, (unsigned long long)st->nr_corrupt,
-			(unsigned long long)st->records_lost);
-	else if (st->nr_corrupt)
-		pp_warn("'%s': %llu corrupt segments skipped, %llu records lost (details: "
-			"pp-analyze %s event-care)", s->path, (unsigned long long)st->nr_corrupt,
-			(unsigned long long)st->records_lost, s->path);
-}
 
 /* The positional `help` (evhelp.c), as `pp-analyze help help` and the man page tell it. */
 static int positional_help(int argc, const char **argv, struct ana_cmd_ctx *ctx)
@@ -97,12 +49,12 @@ static int positional_help(int argc, const char **argv, struct ana_cmd_ctx *ctx)
  * Every command, in the order of the listings: the usage lines (the default first),
  * `pp-analyze help`'s commands, pp-analyze(1)'s COMMANDS.
  */
-static const struct ana_cmd cmds[ANA_NR_CMDS] = {
+const struct ana_cmd ana_cmds[ANA_NR_CMDS + 1] = {
 	{ NULL, cmd_analyze, NULL, NULL, ANA_CMD_DEFAULT, 0,
 	  "pp-analyze [-v] [-q] [--strict] [-j N] FILE|- [ANALYZER [OPTIONS]] "
 	  "[, ANALYZER [OPTIONS]]..." },
 	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments", NULL,
-	  ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
+	  ANA_CMD_CAPTURE | ANA_CMD_FILE_ALONE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
 	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)", NULL,
 	  ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, PPF_READ_DIGESTS, NULL },
 	{ "scrub", cmd_scrub, "a copy for a public bug report: names replaced by stable hashes",
@@ -126,19 +78,29 @@ static const struct ana_cmd cmds[ANA_NR_CMDS] = {
 	{ "help", cmd_help, "the stored format of each selected event, and a command template",
 	  positional_help, ANA_CMD_FIRST | ANA_CMD_NAME_WINS | ANA_CMD_OWN_HELP | ANA_CMD_MAN, 0,
 	  "pp-analyze help [ANALYZER]" },
+	{ 0 },
 };
 
 const struct ana_cmd *ana_cmd_at(size_t i)
 {
-	return i < PP_ARRAY_SIZE(cmds) ? &cmds[i] : NULL;
+	return i < ANA_NR_CMDS ? &ana_cmds[i] : NULL;
 }
 
 const struct ana_cmd *ana_cmd_find(const char *name, unsigned flags)
 {
-	for (size_t i = 0; i < PP_ARRAY_SIZE(cmds); i++)
-		if ((name && cmds[i].name ? !strcmp(cmds[i].name, name) : name == cmds[i].name) &&
-		    (cmds[i].flags & flags) == flags)
-			return &cmds[i];
+	for (const struct ana_cmd *c = ana_cmds; c->run; c++)
+		if ((name && c->name ? !strcmp(c->name, name) : name == c->name) &&
+		    (c->flags & flags) == flags)
+			return c;
+	return NULL;
+}
+
+/* The first command that has every flag of @flags, whatever its name. */
+static const struct ana_cmd *cmd_with(unsigned flags)
+{
+	for (const struct ana_cmd *c = ana_cmds; c->run; c++)
+		if ((c->flags & flags) == flags)
+			return c;
 	return NULL;
 }
 
@@ -146,9 +108,9 @@ const char *const *ana_cmd_synopsis(const char **v)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < PP_ARRAY_SIZE(cmds); i++)
-		if (cmds[i].synopsis)
-			v[n++] = cmds[i].synopsis;
+	for (size_t i = 0; i < ANA_NR_CMDS; i++)
+		if (ana_cmds[i].synopsis)
+			v[n++] = ana_cmds[i].synopsis;
 	v[n] = NULL;
 	return v;
 }
@@ -169,29 +131,6 @@ bool ana_help_asked(int argc, const char *const *argv)
 	return false;
 }
 
-/*
- * pp's live mode (pp sets PP_ENV_LIVE_RECORDER for its pp-analyze): an empty stream
- * means pp-record failed before it wrote anything, and it said why in one line.
- */
-static bool recorder_said_why(const char *path, const struct ana_session *s)
-{
-	return !strcmp(path, "-") && getenv(PP_ENV_LIVE_RECORDER) &&
-	       strstr(s->errmsg, "empty file") != NULL;
-}
-
-int ana_cmd_open(const char *path, unsigned read_flags, struct ana_session **s)
-{
-	if (!ana_session_open(path, read_flags, s)) {
-		(*s)->registry = &ana_registry;
-		return 0;
-	}
-	if (!recorder_said_why(path, *s))
-		pp_err("%s", (*s)->errmsg);
-	ana_session_free(*s);
-	*s = NULL;
-	return 2;
-}
-
 int ana_cmd_run_on(const struct ana_cmd *c, const char *path, int argc, const char **argv,
 		   const struct ana_cmd_ctx *ctx)
 {
@@ -206,4 +145,92 @@ int ana_cmd_run_on(const struct ana_cmd *c, const char *path, int argc, const ch
 	status = c->run(argc, argv, &on);
 	ana_session_free(on.s);
 	return status;
+}
+
+int ana_cmd_run_file(int argc, const char **argv, struct ana_cmd_ctx *ctx)
+{
+	const char *alone[] = { argv[0], NULL, NULL };
+	const struct ana_cmd *c;
+
+	if (argc < 2) {	/* FILE alone: the command that runs then (info) */
+		c = cmd_with(ANA_CMD_FILE_ALONE);
+		alone[1] = c->name;
+		return ana_cmd_run_on(c, argv[0], 1, alone + 1, ctx);
+	}
+	c = ana_cmd_find(argv[1], ANA_CMD_CAPTURE);
+	if (c)
+		return ana_cmd_run_on(c, argv[0], argc - 1, argv + 1, ctx);
+	return cmd_with(ANA_CMD_DEFAULT)->run(argc, argv, ctx);
+}
+
+const char ana_help_text[] =
+	"Replays a capture made by pp-record through analyzers (FILE '-' reads a live stream).\n"
+	"Several analyzers separated by ',' run over one pass of the capture.\n"
+	"-j N replays a file on N threads (default: the CPUs) where every analyzer has a\n"
+	"mergeable state: its parts are merged as --state-out states are, byte for byte.\n"
+	"An aggregating analyzer given --state-out FILE writes its state instead of its report:\n"
+	"'merge' adds states of the same analyzer and options (of several captures, or of\n"
+	"--time ranges of one), 'report' prints a state as the analyzer prints after a replay.\n"
+	"'diff' compares an analyzer's reports of two captures or states key by key.\n";
+
+void ana_general_help(FILE *fp)
+{
+	const char *usage[ANA_NR_CMDS + 1];
+	const struct ana_cmd *c;
+
+	ana_cmd_synopsis(usage);
+	fprintf(fp, "usage: %s\n", usage[0]);
+	for (size_t i = 1; usage[i]; i++)
+		fprintf(fp, "       %s\n", usage[i]);
+	fprintf(fp, "\n%s\nCommands:\n", ana_help_text);
+	for (size_t i = 0; (c = ana_cmd_at(i)); i++)
+		if (c->flags & ANA_CMD_LISTED)
+			fprintf(fp, "  %-14s %s\n", c->name, c->summary);
+	fprintf(fp, "\nAnalyzers:\n");
+	for (size_t i = 0; i < ana_analyzer_count(); i++)
+		fprintf(fp, "  %-14s %s\n", ana_analyzer_at(i)->name,
+			ana_analyzer_at(i)->ops->summary);
+	fprintf(fp, "\n'pp-analyze help ANALYZER' or 'pp-analyze FILE ANALYZER -h' shows an "
+		"analyzer's options.\n");
+}
+
+bool ana_command_help(FILE *fp, const char *name)
+{
+	const struct ana_cmd *c = ana_cmd_find(name, 0);
+
+	if (!c || !c->summary)
+		return false;
+	fflush(fp);
+	fprintf(fp, "%s - %s\n\n", c->name, c->summary);
+	fflush(fp);
+	ana_cmd_print_help(c, "--help");	/* needs no capture */
+	return true;
+}
+
+bool ana_name_known(const char *name)
+{
+	return ana_cmd_find(name, ANA_CMD_CAPTURE) || ana_analyzer_find(name);
+}
+
+bool ana_name_help(FILE *fp, const char *name)
+{
+	const struct pp_analyzer *an = ana_analyzer_find(name);
+
+	if (!an)
+		return ana_command_help(fp, name);
+	ana_analyzer_help(fp, an);
+	return true;
+}
+
+int cmd_help(int argc, const char **argv, struct ana_cmd_ctx *ctx)
+{
+	(void)ctx;
+	if (argc > 1 && !ana_help_asked(1, argv + 1)) {
+		if (ana_name_help(stdout, argv[1]))
+			return 0;
+		pp_err("no analyzer or command named '%s' ('pp-analyze help' lists them)", argv[1]);
+		return 2;
+	}
+	ana_general_help(stdout);
+	return 0;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd.h - the command layer of pp-analyze: its command table, the commands, and what
- * they share (help, the man page's parts, analyzer instances built from a command line).
+ * cmd.h - the command layer of pp-analyze: the man page's parts (cmd-man.c), the
+ * command table and the help read from it (cmd.c), the commands (cmd-<name>.c), what
+ * they share (cmdutil.c).  Each calls only down that list (main() the first two): the
+ * table the commands, which it points at, the commands what they share, and all of
+ * them the engines below (instance.c, parallel.c, merge.c, the replay core).
  */
 #ifndef PP_ANALYZE_CMD_H
 #define PP_ANALYZE_CMD_H
@@ -16,11 +19,11 @@ struct ppf_read_stats;
 
 /*
  * The command table (cmd.c).  Every way into pp-analyze goes through it: main() looks
- * the first word up (`pp-analyze help`, `merge`, `report`, `diff`), cmd_analyze() the
- * word after the capture (`pp-analyze FILE info`, `dump`, `scrub`, `slice`), and what is
- * neither is the capture and its analyzers (the default, cmd_analyze()).  `pp-analyze
- * help`, `pp-analyze help NAME`, `NAME --help`, the 'available' list and pp-analyze(1)'s
- * COMMANDS read it too.
+ * the first word up (`pp-analyze help`, `merge`, `report`, `diff`), ana_cmd_run_file()
+ * the word after the capture (`pp-analyze FILE info`, `dump`, `scrub`, `slice`; `FILE`
+ * alone is `FILE info`), and what is neither is the capture and its analyzers (the
+ * default, cmd_analyze()).  `pp-analyze help`, `pp-analyze help NAME`, `NAME --help`,
+ * the 'available' list and pp-analyze(1)'s COMMANDS read it too.
  */
 
 /* What a command runs with: main()'s options, and the capture a command runs on. */
@@ -28,6 +31,11 @@ struct ana_cmd_ctx {
 	unsigned read_flags;		/* PPF_READ_*: --strict */
 	unsigned jobs;			/* -j: the threads of a replay (0, 1: one) */
 	struct ana_session *s;		/* ANA_CMD_CAPTURE: the capture, opened; else NULL */
+	/*
+	 * The table (ana_cmds), for what a command passes on of it: the commands cannot
+	 * call cmd.c, which points at them (the 'available' list of an unknown analyzer).
+	 */
+	const struct ana_cmd *cmds;
 };
 
 /**
@@ -48,6 +56,7 @@ enum ana_cmd_flags {
 	ANA_CMD_OWN_HELP = 1u << 4,	/* `NAME -h` is its own, not `pp-analyze help NAME` */
 	ANA_CMD_LISTED = 1u << 5,	/* among `pp-analyze help`'s commands and the 'available' */
 	ANA_CMD_MAN = 1u << 6,		/* a subsection of pp-analyze(1)'s COMMANDS */
+	ANA_CMD_FILE_ALONE = 1u << 7,	/* with CAPTURE: what `FILE` alone runs */
 };
 
 struct ana_cmd {
@@ -63,6 +72,8 @@ struct ana_cmd {
 	const char *synopsis;		/* its line of pp-analyze's usage, or NULL */
 };
 
+/* The table: ANA_NR_CMDS commands, then an entry without run. */
+extern const struct ana_cmd ana_cmds[];
 /** ana_cmd_at() - the @i-th command of the table. Return: static, or NULL past the last. */
 const struct ana_cmd *ana_cmd_at(size_t i);
 /**
@@ -92,11 +103,11 @@ void ana_cmd_print_help(const struct ana_cmd *c, const char *how);
 int ana_cmd_run_on(const struct ana_cmd *c, const char *path, int argc, const char **argv,
 		   const struct ana_cmd_ctx *ctx);
 /**
- * ana_cmd_open() - ana_session_open() for a command: its error said on stderr (unless
- * the live recorder said it: pp's PP_LIVE_RECORDER and an empty stream)
- * Return: 0, or the exit status 2 (*@s NULL).
+ * ana_cmd_run_file() - `pp-analyze FILE [NAME ...]` (argv[0] FILE): the capture command
+ * NAME names (ANA_CMD_CAPTURE; `FILE` alone: ANA_CMD_FILE_ALONE's), else the default
+ * Return: the exit status.
  */
-int ana_cmd_open(const char *path, unsigned read_flags, struct ana_session **s);
+int ana_cmd_run_file(int argc, const char **argv, struct ana_cmd_ctx *ctx);
 
 /* The commands (cmd-<name>.c); argv[0] is the name, the capture's path for cmd_analyze(). */
 /** cmd_analyze() - `FILE [ANALYZER [OPTIONS]] [, ...]`, or a capture command's `FILE NAME ...` */
@@ -118,13 +129,16 @@ ana_cmd_fn cmd_merge;
 ana_cmd_fn cmd_report;
 /** cmd_diff() - `pp-analyze diff [OPTIONS] BEFORE AFTER [ANALYZER [OPTIONS]]` (1: --fail-if). */
 ana_cmd_fn cmd_diff;
-/** cmd_help() - `pp-analyze help [NAME]`: the commands and analyzers, or NAME's help. */
+/** cmd_help() - `pp-analyze help [NAME]`: the commands and analyzers, or NAME's help (cmd.c). */
 ana_cmd_fn cmd_help;
 
-/** ana_replay_status() - the exit status of a replay that returned @rc (2 for usage errors). */
-int ana_replay_status(int rc);
-
-/* cmd.c: what the commands share */
+/* cmdutil.c: what the commands share */
+/**
+ * ana_cmd_open() - ana_session_open() for a command: its error said on stderr (unless
+ * the live recorder said it: pp's PP_LIVE_RECORDER and an empty stream)
+ * Return: 0, or the exit status 2 (*@s NULL).
+ */
+int ana_cmd_open(const char *path, unsigned read_flags, struct ana_session **s);
 /**
  * ana_cmd_parse() - the options of a command that runs on a capture: its part of
  * pp-analyze(1) (--help-man), its help (-h: @usage, the table, then @help), else @opts
@@ -147,18 +161,7 @@ int ana_cmd_parse(int argc, const char **argv, const struct pp_option *opts,
 void ana_tell_damage(const struct ana_session *s, const struct ppf_read_stats *st,
 		     const char *copy);
 
-struct ana_state;
-struct ana_merge;
-/**
- * ana_merge_open() - merge @nr loaded states (taken: freed with the merge) and build their
- * analyzer on the merge, its result (finish()) going to @output (NULL: stdout) in @format:
- * what `merge` and `report` do after loading their files, and a parallel replay after its
- * workers
- * Return: exit status (0; 1 or 2 after printing why); free with ana_merge_close() in any case.
- */
-int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
-		   struct ana_merge **m, struct pp_az **az);
-void ana_merge_close(struct ana_merge *m, struct pp_az *az);
+/* cmd.c: the help read from the table */
 /** ana_general_help() - the list of commands and analyzers. */
 void ana_general_help(FILE *fp);
 /**
@@ -179,6 +182,8 @@ bool ana_name_known(const char *name);
 bool ana_help_asked(int argc, const char *const *argv);
 /** ana_help_text - what pp-analyze does, after its usage lines. */
 extern const char ana_help_text[];
+
+/* cmd-man.c */
 /**
  * ana_man_print() - `pp-analyze --help-man[=PART]`: a part of pp-analyze(1) as roff
  * @fp: where to

@@ -23,8 +23,7 @@
 #include "common/log.h"
 #include "common/units.h"
 
-/* The full table of an instance: its own options, then the common ones. */
-static struct pp_option *az_table(struct pp_az *az, struct pp_option **common)
+struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common)
 {
 	struct pp_option *own = pp_opts_rebase(az->plan->options, az->opts, 2);
 	size_t n = 0;
@@ -45,7 +44,7 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 
 	ana_az_bind(&az, an);
 	az.opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	tbl = az_table(&az, &common);
+	tbl = ana_az_options(&az, &common);
 	fprintf(fp, "%s - %s\n\n", an->name, an->ops->summary);
 	pp_usage_print(fp, usage, tbl);
 	if (an->ops->examples)
@@ -55,18 +54,16 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 	free(az.opts);
 }
 
-static PP_NORETURN void unknown_analyzer(const char *name)
+static PP_NORETURN void unknown_analyzer(const char *name, const struct ana_cmd *cmds)
 {
 	if (!strcmp(name, "help")) {
 		pp_err("'help' goes after an analyzer and its events: pp-analyze FILE ANALYZER -e EVENTS help"
 		       " ('pp-analyze help' lists the analyzers)");
 		exit(2);
 	}
-	const struct ana_cmd *c;
-
 	pp_err("unknown analyzer or command '%s'", name);
 	fprintf(stderr, "  available:");
-	for (size_t i = 0; (c = ana_cmd_at(i)); i++)
+	for (const struct ana_cmd *c = cmds; c && c->run; c++)
 		if (c->flags & ANA_CMD_LISTED)
 			fprintf(stderr, " %s", c->name);
 	for (size_t i = 0; i < ana_analyzer_count(); i++)
@@ -125,7 +122,7 @@ static struct pp_az *az_parse(int argc, const char **argv, bool *help, enum az_r
 	az->priv = pp_xcalloc(1, ops->priv_size ? ops->priv_size : 1);
 	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
 	az->opt.user_callchain = az->opt.kernel_callchain = true;
-	tbl = az_table(az, &common);
+	tbl = ana_az_options(az, &common);
 	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, e, sizeof(e));
 	free(tbl);
 	free(common);
@@ -161,7 +158,8 @@ struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *er
 	return az_parse(argc, argv, help, &why, err, errsz);
 }
 
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
+struct pp_az *ana_az_parse(int argc, const char **argv, const struct ana_cmd *cmds,
+			   bool *help)
 {
 	enum az_refusal why;
 	char err[512];
@@ -171,7 +169,7 @@ struct pp_az *ana_az_parse(int argc, const char **argv, bool *help)
 		return az;
 	switch (why) {
 	case AZ_UNKNOWN:
-		unknown_analyzer(argv[0]);
+		unknown_analyzer(argv[0], cmds);
 	case AZ_HELP:
 		ana_analyzer_help(stdout, ana_analyzer_find(argv[0]));
 		exit(0);

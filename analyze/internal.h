@@ -220,6 +220,8 @@ bool ana_sb_room(struct ana_session *s);
 /** ana_replay_init() - match every analyzer's selectors and ->init() it (ana_replay() does it first). */
 int ana_replay_init(struct ana_session *s);
 int ana_replay(struct ana_session *s, struct ppf_record *first, int have_first);
+/** ana_replay_status() - the exit status of a replay that returned @rc (2 for usage errors). */
+int ana_replay_status(int rc);
 /**
  * ana_replay_capture_first() - read on from @rec (the record read last, @have_first:
  * not yet looked at) to the capture's first time (s->capture_first_ns), as ana_replay()
@@ -329,13 +331,17 @@ int ana_registry_check(char *err, size_t errsz);
 void ana_az_bind(struct pp_az *az, const struct pp_analyzer *an);
 
 /* instance.c: an analyzer instance from a command line, its help, its end */
+struct ana_cmd;
 /**
  * ana_az_parse() - an analyzer instance from argv[0..argc) (argv[0] its name, then its
  * options), its output not opened yet; exits with status 2 on bad options, 0 after -h
+ * @cmds: the command table (struct ana_cmd_ctx's), whose listed commands the message
+ *        of an unknown name offers besides the analyzers; NULL: the analyzers only
  * @help: set when a positional `help` asks for the events' formats
  * Return: the instance, the caller's (ana_az_free()).
  */
-struct pp_az *ana_az_parse(int argc, const char **argv, bool *help);
+struct pp_az *ana_az_parse(int argc, const char **argv, const struct ana_cmd *cmds,
+			   bool *help);
 /**
  * ana_az_try_parse() - ana_az_parse() of arguments that came from a file (a state's):
  * nothing printed and no exit - an unknown analyzer, a bad option, -h, missing events
@@ -346,6 +352,27 @@ struct pp_az *ana_az_try_parse(int argc, const char **argv, bool *help, char *er
 void ana_az_free(struct pp_az *az);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
+/**
+ * ana_az_options() - the full option table of @az (bound to its analyzer, az->opts
+ * allocated): its own options rebased onto az->opts, then the common ones onto az->opt
+ * @common: set to the common part, included by the table
+ * Return: the table; the caller frees it and *@common.
+ */
+struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common);
+
+/* merge.c: states merged, and their analyzer's instance on the merge */
+struct ana_state;
+struct ana_merge;
+/**
+ * ana_merge_open() - merge @nr loaded states (taken: freed with the merge) and build their
+ * analyzer on the merge, its result (finish()) going to @output (NULL: stdout) in @format:
+ * what `merge` and `report` do after loading their files, and a parallel replay after its
+ * workers
+ * Return: exit status (0; 1 or 2 after printing why); free with ana_merge_close() in any case.
+ */
+int ana_merge_open(struct ana_state **v, size_t nr, const char *format, const char *output,
+		   struct ana_merge **m, struct pp_az **az);
+void ana_merge_close(struct ana_merge *m, struct pp_az *az);
 
 /* select.c: match an analyzer's -e selectors against the capture's types */
 /* The parsed selectors of one -e position, kept alive for the analyzer (ana_sel points in). */

@@ -86,7 +86,7 @@ int main(int argc, const char **argv)
 	}
 	/* a command whose name goes first (merge, report, diff, help) */
 	const struct ana_cmd *c = ana_cmd_find(argv[0], ANA_CMD_FIRST);
-	struct ana_cmd_ctx ctx = { .read_flags = strict ? PPF_READ_STRICT : 0 };
+	struct ana_cmd_ctx ctx = { .read_flags = strict ? PPF_READ_STRICT : 0, .cmds = ana_cmds };
 
 	if (c && ((c->flags & ANA_CMD_NAME_WINS) || access(argv[0], F_OK))) {
 		/* -h or --help right after NAME: `pp-analyze help NAME` */
@@ -117,5 +117,5 @@ int main(int argc, const char **argv)
 	}
 	ctx.jobs = ana_parallel_jobs(jobs);
 	/* FILE [NAME|ANALYZER ...] */
-	return ana_cmd_find(NULL, ANA_CMD_DEFAULT)->run(n, argv, &ctx);
+	return ana_cmd_run_file(n, argv, &ctx);
 }

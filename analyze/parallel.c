@@ -334,7 +334,9 @@ static int part_open(struct part_sched *sc, size_t k, struct part_run *p)
 	s->azs = pp_xcalloc(sc->nr, sizeof(*s->azs));
 	p->sinks = pp_xcalloc(sc->nr, sizeof(*p->sinks));
 	for (size_t i = 0; i < sc->nr; i++) {
-		struct pp_az *az = ana_az_parse(sc->argc[i], (const char **)sc->argv[i], &help);
+		/* the command line's instances, parsed already: no name is unknown here */
+		struct pp_az *az = ana_az_parse(sc->argc[i], (const char **)sc->argv[i], NULL,
+						&help);
 
 		s->azs[s->nr_azs++] = az;
 		az->s = s;

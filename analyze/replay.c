@@ -469,6 +469,15 @@ int ana_replay(struct ana_session *s, struct ppf_record *rec, int have_first)
 	return rc;
 }
 
+int ana_replay_status(int rc)
+{
+	if (rc == PP_EUNKNOWN_EVENT || rc == PP_ESYNTAX || rc == PP_EUNKNOWN_FIELD ||
+	    rc == PP_ETYPE || rc == PP_EUNKNOWN_ATTR || rc == PP_EUSAGE ||
+	    rc == PP_EOFFLINE || rc == PP_ENOTSUP || rc == PP_ERANGE)
+		return 2;
+	return rc ? 1 : 0;
+}
+
 bool ana_is_live(const struct pp_az *az)
 {
 	return az->s->live;

@@ -15,7 +15,7 @@
  *
  * The written value (x86-64 write breakpoints, as perf-prof on kernel ones):
  * pp-record saves the bytes before each hit's IP (insn.* KV records, see
- * record/insn.h).  The writing instruction ends at the IP; of the
+ * record/perf/insn.h).  The writing instruction ends at the IP; of the
  * instructions of common/x86-insn.h that end there, the one whose
  * destination, computed from the registers, is the breakpoint's address
  * with its size is taken, else one that overlaps it, else (FS/GS-relative:

@@ -19,7 +19,7 @@
  *    first, the last) and lost samples exact; time the hypervisor took from a
  *    vCPU is not sampled, so it counts for neither.
  * perf-prof prints nothing for a zero count; neither does this.
- * Not here: choosing the source (the plan), reading counters (record/counters.c).
+ * Not here: choosing the source (the plan), reading counters (record/perf/counters.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
  *       <kernel stack with -g>
  * A group left incomplete (a loss, a cut capture) is dropped, as perf-prof
  * drops a read that lacks a member.  -v prints every period.
- * Not here: recording the group (record/counters.c), or irq-off's check of
+ * Not here: recording the group (record/perf/counters.c), or irq-off's check of
  * the timer alone (analyzers/irq-off.c).
  */
 #include <stdlib.h>

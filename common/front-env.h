@@ -15,7 +15,7 @@
 /*
  * PP_ENV_LIVE_RECORDER - "1": this pp-analyze reads a live pp-record's stream.
  * Set by pp (front/live.c) for the pp-analyze of `pp ANALYZER ...`; read by
- * pp-analyze (analyze/cmd-analyze.c): an empty stream means pp-record failed
+ * pp-analyze (analyze/cmdutil.c): an empty stream means pp-record failed
  * before writing and said why in one line, so pp-analyze adds none.
  */
 #define PP_ENV_LIVE_RECORDER "PP_LIVE_RECORDER"
@@ -23,7 +23,7 @@
 /*
  * PP_ENV_NOTRACE_PID - the pid of the live pp-analyze, in decimal.
  * Set by pp (front/live.c) for the pp-record of `pp ANALYZER ...`; read by
- * pp-record (record/ftrace.c): that process's events (and its children's, a
+ * pp-record (record/ftrace/ftrace.c): that process's events (and its children's, a
  * system() per event) stay out of the recording as pp-record's own do, so the
  * analysis does not watch itself.
  */

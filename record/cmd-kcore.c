@@ -11,8 +11,8 @@
  * "%016llx: not a kernel virtual address" (exit 1).  --kcore and --kallsyms read other
  * files than /proc/kcore and /proc/kallsyms (a saved core, tests).  A range may span
  * adjacent PT_LOAD segments: each piece is read at its own file offset.
- * Not here: the ELF core's headers (rec_kcore_open() in insn.c), the symbol lookup
- * (kallsyms.c).
+ * Not here: the ELF core's headers (rec_kcore_open() in perf/insn.c), the symbol lookup
+ * (symbols/kallsyms.c).
  */
 #include <ctype.h>
 #include <errno.h>

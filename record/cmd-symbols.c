@@ -6,7 +6,7 @@
  * then one item a line: "0xADDR" prints the function covering that address of the
  * process as "name+0xOFF" ("??" when none), a function name of BIN prints its file
  * offset ("0xOFF", nothing when BIN has no such function).  Symbol tables come from
- * elfsyms.c (the binary, or its debug file by build id), so a hostile file is an error,
+ * symbols/elfsyms.c (the binary, or its debug file by build id), so a hostile file is an error,
  * never a crash.  Of several names at one address, the one with the fewest leading
  * underscores is printed (fcntl64, not __libc_fcntl64), as perf-prof prints it.
  * `pp --symbols` and `perf-prof --symbols` come here; with @quiet_errors (the name

@@ -9,7 +9,7 @@
  * its last site.  Names read from a binary are escaped before they reach the terminal.
  * Exit status: 0; 1 when the kernel refused a definition or a removal; 2 for bad input
  * (a bad SPEC, a binary that cannot be read or has no such probe).
- * Not here: the notes and definitions (usdt.c), operands (usdt-arg.c).
+ * Not here: the notes and definitions (probe/usdt.c), operands (probe/usdt-arg.c).
  */
 #include <errno.h>
 #include <limits.h>

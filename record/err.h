@@ -5,7 +5,7 @@
  * The parts of a recording (perf/, ring/prod.c, targets.c, plan.c) return a
  * negative code (-errno or PP_E*, common/err.h) and write one line saying
  * what failed into the caller's buffer (@msg, @msg_sz), as common/ and
- * tracefs.c do; the session or the command prints it.  They never call back
+ * ftrace/tracefs.c do; the session or the command prints it.  They never call back
  * into the session for that.
  */
 #ifndef PP_RECORD_ERR_H

@@ -3,7 +3,7 @@
  * record.h - pp-record's commands.
  *
  * The library side of record/ is in the per-concept headers (session.h,
- * evsel.h, ring.h, merge.h, ...); this header only declares the commands
+ * perf/evsel.h, ring/ring.h, ring/merge.h, ...); this header only declares the commands
  * main() dispatches to.
  */
 #ifndef PP_RECORD_RECORD_H

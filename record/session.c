@@ -3,12 +3,13 @@
  * session.c - one recording's life: open, the poll loop, the end, release.
  *
  * Open resolves the targets (targets.c), opens the capture and the perf fds
- * (evopen.c), starts the ring reader, snapshots, then enables.  A round
+ * (perf/evopen.c), starts the ring reader, snapshots, then enables.  A round
  * drains every ring into the merge queues, adds a time-sync pair once a
  * second, flushes the merge up to (round start - window) and lets the writer
  * close an old segment.  Probes are removed only after every fd is closed
  * (the kernel refuses while they are in use).
- * Not here: attrs (evsel.c), record decoding (sideband.c), snapshots (snapshot.c).
+ * Not here: attrs (perf/evsel.c), record decoding (ring/sideband.c), snapshots
+ * (symbols/snapshot.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -147,8 +148,8 @@ static int write_fail(struct rec_session *s, int rc)
 /*
  * Per-ring FIFO: 8 rings' worth (a quarter second of a 32 MB/s storm with the
  * default rings), 4 to 64 MiB, 512 MiB over all CPUs at most.  Its pages are
- * populated as it is used (drain.c), so a light recording stays small, and
- * the main thread gets a higher priority while it lags (drain.c's boost_consumer()).
+ * populated as it is used (ring/drain.c), so a light recording stays small, and
+ * the main thread gets a higher priority while it lags (ring/drain.c's boost_consumer()).
  */
 static size_t fifo_size(const struct rec_session *s)
 {
@@ -189,7 +190,7 @@ static size_t fifo_ahead(const struct rec_session *s)
 
 /*
  * Tracefs pages wait in a file next to the capture while the workload runs
- * (spill.h) - not for -o -, where the analyzer waits for them, nor for the
+ * (ring/spill.h) - not for -o -, where the analyzer waits for them, nor for the
  * flight recorder and rotation, which act on events as they come.
  */
 static void set_spill(struct rec_session *s)

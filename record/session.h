@@ -82,7 +82,7 @@ struct rec_opts {
 	bool ftrace_mono;		/* trace_clock mono, not local + clocksync.h */
 	uint64_t spill_max;		/* tracefs pages wait in a file, this much at most (spill.h); 0 off */
 	uint64_t merge_max;		/* records waiting for the reorder window: bytes at most */
-	/* production recording (prod.c) and self-monitoring (selfstat.c) */
+	/* production recording (ring/prod.c) and self-monitoring (selfstat.c) */
 	uint64_t max_size;		/* --max-size, bytes */
 	int rotate;			/* --rotate N files */
 	uint64_t flight_size;		/* --flight-recorder, bytes */

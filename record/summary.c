@@ -6,7 +6,7 @@
  * "sideband", "lost", "lost_records", "lost.cpu<N>", "late", "late_records",
  * "duration_ns", "dsos", "ksyms", "tasks", "maps", "rec.cpu_user_us",
  * "rec.cpu_sys_us", "rec.maxrss_kb", "rec.max_queued", "rec.bad_fifo_bytes"; with a
- * spill file (spill.h) "rec.spill_pages", "rec.spill_most_kb" (most waiting),
+ * spill file (ring/spill.h) "rec.spill_pages", "rec.spill_most_kb" (most waiting),
  * "rec.spill_at_bound" (rounds the bound stopped), "rec.spill_off" (1: a write
  * failed, pages went to memory after it), "rec.consumer_boosts".
  */

@@ -6,7 +6,7 @@
  * every thread of each process listed in /proc, once; cgroups are opened
  * under the first hierarchy that has them (v1 perf_event, v2, v2 aside v1).
  * Liveness reads /proc/PID/stat, since a zombie still answers kill(pid, 0).
- * Not here: the perf fds opened per (unit, CPU) (evopen.c).
+ * Not here: the perf fds opened per (unit, CPU) (perf/evopen.c).
  */
 #include <dirent.h>
 #include <fcntl.h>

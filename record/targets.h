@@ -5,7 +5,7 @@
  * The options (-a, -C, -p, -t, --cgroups, -- COMMAND) become one target kind
  * with its CPUs (one ring each) and its units (threads or cgroup fds); perf
  * fds are opened per (unit, CPU).  The thread list is read once, at the start.
- * Not here: opening the fds (evopen.c) or starting the command (workload.c).
+ * Not here: opening the fds (perf/evopen.c) or starting the command (workload.c).
  */
 #ifndef PP_RECORD_TARGETS_H
 #define PP_RECORD_TARGETS_H

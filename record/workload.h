@@ -7,7 +7,7 @@
  * enable_on_exec and inherit, so counting starts at its first instruction
  * and follows its children.  An exec failure comes back through a
  * close-on-exec pipe as an errno.
- * Not here: the events themselves (evopen.c).
+ * Not here: the events themselves (perf/evopen.c).
  */
 #ifndef PP_RECORD_WORKLOAD_H
 #define PP_RECORD_WORKLOAD_H

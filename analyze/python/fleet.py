@@ -24,7 +24,7 @@ are merged on their own and the rows labelled with the host (by_host); the
 totals of a report without --perins add up over all captures.  per_capture
 adds every capture's own rows.  Nothing here is needed on the workers but
 pp-analyze and Python's standard library: the tasks travel by value.
-Not here: the command line's help (analyze/pp-fleet.c, `pp fleet -h`).
+Not here: the command line's help (front/fleet.c, `pp fleet -h`).
 """
 import csv
 import io

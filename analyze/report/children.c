@@ -68,20 +68,6 @@ bool ana_rpt_type_sampled(const struct ana_evtype *t)
 	return !(t->desc_flags & PPF_EVF_COUNTING);
 }
 
-/* The instance's option table: its own options, then the common ones (cmd-analyze.c's). */
-static struct pp_option *child_options(struct pp_az *az, struct pp_option **common)
-{
-	struct pp_option *t = pp_opts_rebase(az->plan->options, az->opts, 2);
-	size_t end = 0;
-
-	*common = pp_opts_rebase(pp_common_options, &az->opt, 0);
-	while (t[end].type != PP_OPT_T_END)
-		end++;
-	t[end].type = PP_OPT_T_INCLUDE;
-	t[end].include = *common;
-	return t;
-}
-
 static void disp_add(struct ana_rpt *r, struct ana_rpt_child *c, struct ana_sel *sel)
 {
 	void **slot = pp_u64map_slot(&r->disp, sel->type->id);
@@ -135,7 +121,7 @@ static char *command_line(struct ana_rpt *r, const char *const *argv)
 	return pp_buf_detach(&b);
 }
 
-/* Parse the child's options into its instance (cmd-analyze.c's az_new, without exits). */
+/* Parse the child's options into its instance (instance.c's az_parse(), without exits). */
 static int child_parse(struct ana_rpt_child *c, const struct pp_analyzer *an)
 {
 	struct pp_az *az = &c->az;
@@ -147,7 +133,7 @@ static int child_parse(struct ana_rpt_child *c, const struct pp_analyzer *an)
 	az->priv = pp_xcalloc(1, an->ops->priv_size ? an->ops->priv_size : 1);
 	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
 	az->opt.user_callchain = az->opt.kernel_callchain = true;
-	tbl = child_options(az, &common);
+	tbl = ana_az_options(az, &common);
 	n = pp_parse_options(c->argc - 1, (const char **)c->argv + 1, tbl, 0, err, sizeof(err));
 	free(tbl);
 	free(common);

@@ -21,7 +21,7 @@
 
 /* A child analyzer instance run in the report's pass. */
 struct ana_rpt_child {
-	struct pp_az az;		/* the instance, as cmd-analyze.c would build it */
+	struct pp_az az;		/* the instance, as instance.c would build it */
 	char **argv;			/* owned, NULL-terminated (strlists borrow them) */
 	int argc;
 	char *cmd;			/* "pp-analyze FILE ARGS" as shown */

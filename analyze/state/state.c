@@ -12,7 +12,8 @@
  * ends) are joined: the analyzer's state_join hook completes what crossed
  * the boundary (task-state: a sleep begun before it, ended after it), and
  * the two become one source.
- * Not here: the bytes (file.c, context.c), the command lines (cmd-state.c).
+ * Not here: the bytes (file.c, context.c), the command lines (cmd-state.c), the
+ * instance built on a merge (analyze/merge.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

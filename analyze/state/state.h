@@ -14,7 +14,8 @@
  * building a session from its CONTEXT, an instance from its IDENT, reading the
  * sections into it and calling the analyzer's own ->finish().
  * The edges of capture ranges that state_read and state_join share: edges.c.
- * Not here: the command lines (analyze/cmd-state.c, cmd-analyze.c).
+ * Not here: the command lines (analyze/cmd-state.c, cmd-analyze.c), the instance
+ * built on a merge (analyze/merge.c).
  */
 #ifndef PP_ANALYZE_STATE_H
 #define PP_ANALYZE_STATE_H

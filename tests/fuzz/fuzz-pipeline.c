@@ -3,7 +3,7 @@
  * fuzz-pipeline.c - libFuzzer entry: a capture with valid checksums through pp-analyze.
  *
  * The bytes are a capfuzz program (capfuzz.h): the capture it writes goes
- * to a memfd, and pp-analyze's command layer (cmd_analyze(), the same code
+ * to a memfd, and pp-analyze's command layer (ana_cmd_run_file(), the same code
  * as the program, in this process) replays it:
  *   - info and dump;
  *   - one pass of trace (text, and JSON with stacks), list -v, event-care,
@@ -155,7 +155,7 @@ static void run(struct argv *a)
 	struct timespec t0, t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	(void)cmd_analyze(a->n, a->v, &(struct ana_cmd_ctx){ 0 });
+	(void)ana_cmd_run_file(a->n, a->v, &(struct ana_cmd_ctx){ 0 });
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (getenv("FZ_TIME"))
 		fprintf(stderr, "%8.3f ms %s %s\n", (double)(t1.tv_sec - t0.tv_sec) * 1e3 +

@@ -3,7 +3,7 @@
  * fuzz-python.c - libFuzzer entry: a capfuzz capture through the python analyzer.
  *
  * The capture (capfuzz.h) is replayed by `python SCRIPT -- CAPTURE` through
- * cmd_analyze(), in this process: the script asks every pp.Event for all it
+ * ana_cmd_run_file(), in this process: the script asks every pp.Event for all it
  * has (str, repr, hash, to_dict, every key by [], get, attribute and 'in',
  * iteration, _callchain and the other sample attributes, print()), and at
  * its end reads the same capture again with the module's own reader
@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fz_capture_build(data, size, &c))
 		return 0;
 	const char *argv[] = { c.path, "python", script, "--", c.path, NULL };
-	(void)cmd_analyze(5, argv, &(struct ana_cmd_ctx){ 0 });
+	(void)ana_cmd_run_file(5, argv, &(struct ana_cmd_ctx){ 0 });
 	fflush(stdout);
 	fz_capture_release(&c);
 	return 0;

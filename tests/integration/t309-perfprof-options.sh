@@ -249,7 +249,7 @@ assert_eq "t309.9b children's execs with --inherit" 20 "$(grep -c ' true .*sched
 assert_eq "t309.9b children's execs without it" 0 "$(grep -c 'sched:sched_process_exec' noinh.out)"
 
 # t309.10 --watermark reaches pp-record: the tracefs instance wakes it at half of it
-# (ftrace.c's buffer_percent), 25 by default.
+# (record/ftrace/ftrace.c's buffer_percent), 25 by default.
 "$PP_RECORD" -q --for 'trace -e sched:sched_switch --watermark 80' -o wm.pp --duration 2 &
 rec=$!
 sleep 1

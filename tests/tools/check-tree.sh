@@ -18,10 +18,11 @@
 # 4. front/ (pp, the front end, which runs the two programs and links neither)
 #    includes front/*.h, common/*.h, format/format.h and the generated
 #    gen/fleet-py.h; no file outside front/ includes front/.
-# 5. The replay core's files (analyze/*.c but main.c, cmd-*.c and pp-*.c) call
-#    each other without a circle: what each object of the last build
-#    (${O:-build}) takes from another (nm: undefined there, defined here) is an
-#    edge, and the graph has no cycle.  Skipped when nothing is built.
+# 5. analyze/'s top-level files call each other without a circle, the command
+#    layer (main.c, cmd.c, cmd-*.c) as the replay core: what each object of the
+#    last build (${O:-build}) takes from another (nm: undefined there, defined
+#    here) is an edge, and the graph has no cycle (skipped when nothing is
+#    built); nor do analyze/'s top-level headers include each other in a circle.
 # 6. Every #include "..." in the tree names its header from the root
 #    ("common/log.h", never a bare sibling "log.h"), and that file exists; a
 #    header generated into the build directory is included as "gen/<name>"
@@ -113,30 +114,17 @@ done
 for f in $(grep -rl '^#include "front/' --include='*.[ch]' common format record analyze analyzers tests samples 2>/dev/null); do
 	say "$f: includes front/ (pp's front end is no library)"
 done
-# 5. no circle among the replay core's files: drop the files that call no file left, or that no
-# file left calls, until none can go; the calls among those left are the circle(s)
-objs=
-for f in analyze/*.c; do
-	b=${f#analyze/}; b=${b%.c}
-	case $b in main|cmd-*|pp-*) continue;; esac
-	[ -f "${O:-build}/analyze/$b.o" ] && objs="$objs ${O:-build}/analyze/$b.o"
-done
-if [ -n "$objs" ] && command -v nm >/dev/null 2>&1; then
-	for o in $objs; do
-		b=${o##*/}
-		nm "$o" | awk -v b="${b%.o}" '$1 == "U" || $1 == "w" { print "U", b, $2 }
-			NF == 3 && $2 ~ /^[TDBRGSVW]$/ { print "D", b, $3 }'
-	done | awk '
-		$1 == "D" { def[$3] = $2; next }
-		{ nu++; uf[nu] = $2; us[nu] = $3 }
+# 5. no circle among analyze/'s top-level files, nor among its top-level headers.  circles
+# reads "FROM TO WHAT" lines (an edge, WHAT the first symbol or header that makes it) and
+# drops the files that call no file left, or that no file left calls, until none can go;
+# the edges among those left are the circle(s), printed as "$1 FROM $2 TO (WHAT), $3".
+circles() {
+	awk -v pre="$1" -v mid="$2" -v post="$3" '
+		$1 != $2 && !(($1, $2) in e) {
+			e[$1, $2] = $3
+			node[$1] = node[$2] = 1
+		}
 		END {
-			for (i = 1; i <= nu; i++) {
-				d = def[us[i]]
-				if (d == "" || d == uf[i] || (uf[i], d) in e)
-					continue
-				e[uf[i], d] = us[i]
-				node[uf[i]] = node[d] = 1
-			}
 			do {
 				changed = 0
 				for (x in node) {
@@ -159,11 +147,34 @@ if [ -n "$objs" ] && command -v nm >/dev/null 2>&1; then
 			for (k in e) {
 				split(k, p, SUBSEP)
 				if (!(p[1] in gone) && !(p[2] in gone))
-					printf "check-tree: analyze/%s.c calls analyze/%s.c (%s), a circle of calls\n",
-					       p[1], p[2], e[k]
+					printf "check-tree: %s%s%s (%s), %s\n", pre, p[1], mid p[2], e[k], post
 			}
-		}' | sort | grep . && bad=1
+		}' | sort
+}
+objs=
+for f in analyze/*.c; do
+	b=${f#analyze/}
+	[ -f "${O:-build}/analyze/${b%.c}.o" ] && objs="$objs ${O:-build}/analyze/${b%.c}.o"
+done
+if [ -n "$objs" ] && command -v nm >/dev/null 2>&1; then
+	for o in $objs; do
+		b=${o##*/}
+		nm "$o" | awk -v b="${b%.o}" '$1 == "U" || $1 == "w" { print "U", b, $2 }
+			NF == 3 && $2 ~ /^[TDBRGSVW]$/ { print "D", b, $3 }'
+	done | awk '
+		$1 == "D" { def[$3] = $2; next }
+		{ nu++; uf[nu] = $2; us[nu] = $3 }
+		END {
+			for (i = 1; i <= nu; i++)
+				if (def[us[i]] != "")
+					print uf[i] ".c", def[us[i]] ".c", us[i]
+		}' | circles "analyze/" " calls analyze/" "a circle of calls" | grep . && bad=1
 fi
+for f in analyze/*.h; do
+	[ -f "$f" ] || continue
+	sed -n '=;s/^[[:space:]]*#[[:space:]]*include[[:space:]]*"analyze\/\([^/]*\.h\)".*/\1/p' "$f" |
+		awk -v f="${f#analyze/}" '/^[0-9]+$/ { n = $1; next } { print f, $1, "analyze/" f ":" n }'
+done | circles "analyze/" " includes analyze/" "a circle of includes" | grep . && bad=1
 # 6. rooted includes, everywhere
 for f in $(git ls-files '*.c' '*.h' '*.def' 2>/dev/null || find common format record analyze analyzers tests -name '*.[ch]'); do
 	for i in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\(.*\)".*/\1/p' "$f"); do

@@ -299,7 +299,7 @@ static void test_ftpage__drain_copies_pages_once_in_order(void)
 	drain_pages(false);
 }
 
-/* The same through a spill file (spill.h): markers in the FIFO, pages read back. */
+/* The same through a spill file (record/ring/spill.h): markers in the FIFO, pages read back. */
 static void test_ftpage__drain_spills_pages_once_in_order(void)
 {
 	drain_pages(true);

@@ -130,7 +130,7 @@ static int run_states(const char *const *paths, size_t nr, const char *out_path,
 		goto out;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ana_merge_session(m));
 	argv = ana_state_argv(v[0], &argc);
-	az = ana_az_parse(argc, (const char **)argv, &help);
+	az = ana_az_parse(argc, (const char **)argv, NULL, &help);
 	az->opt.output = tmp;
 	CU_ASSERT_EQUAL_FATAL(ana_out_open(&az->out, tmp, NULL, err, sizeof(err)), 0);
 	rc = ana_merge_load(m, az);
