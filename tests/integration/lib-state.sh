@@ -13,6 +13,9 @@
 #                        of --time ,T and --time T+1ns, is the replay (with $ONE_ARGS added)
 #                        byte for byte in the --format given, A+B = B+A in bytes, and some cut
 #                        leaves the first half short of the whole; counts $checks
+# check_at NAME CAP T FMT ARGS...  at the one cut T: the report of the merge (in FMT) is the
+#                        replay byte for byte and the first half's alone is not; with
+#                        AWAY=1 the capture is moved away while the reports are made
 # refused WHAT PAT CMD.. CMD exits 2 with one line on stderr matching PAT
 # state_hostile STATE... every copy tests/integration/statefix.py makes of each STATE (one
 #                        byte of its sections changed, checksums made right) is refused or
@@ -73,6 +76,21 @@ check() {
 		checks=$((checks + 1))
 	done
 	[ $_split -gt 0 ] || fail "$_name: no cut left the first half short of the whole"
+}
+
+check_at() {
+	_name=$1 _cap=$2 _t=$3 _fmt=$4
+	shift 4
+	run_ok one.out "$PP_ANALYZE" "$_cap" "$@" --format "$_fmt"
+	[ -s one.out ] || fail "$_name: the replay printed nothing"
+	split_merge "$_name" "$_cap" "$_t" "$@"
+	[ "${AWAY:-0}" = 1 ] && mv "$_cap" away.cap
+	run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
+	run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"
+	[ "${AWAY:-0}" = 1 ] && mv away.cap "$_cap"
+	diff -u one.out merged.out >diff.out || { cat diff.out; fail "$_name: the merge is not the replay"; }
+	cmp -s a.out one.out && fail "$_name: the first half alone is the whole: a cut that tests nothing"
+	echo "ok $_name"
 }
 
 refused() {

@@ -13,30 +13,17 @@
 
 build_fixture hwcounters
 
-# check NAME CAPTURE T FORMAT ANALYZER ARGS...
-check() {
-	_name=$1 _cap=$2 _t=$3 _fmt=$4
-	shift 4
-	run_ok one.out "$PP_ANALYZE" "$_cap" "$@" --format "$_fmt"
-	[ -s one.out ] || fail "$_name: the replay printed nothing"
-	split_merge "$_name" "$_cap" "$_t" "$@"
-	run_ok merged.out "$PP_ANALYZE" report ab.state --format "$_fmt"
-	diff -u one.out merged.out >diff.out || { cat diff.out; fail "$_name: the merge is not the replay"; }
-	run_ok a.out "$PP_ANALYZE" report a.state --format "$_fmt"
-	cmp -s a.out one.out && fail "$_name: the first half alone is the whole"
-	echo "ok $_name"
-}
 
 # t808.1 the hardware tables: a round split between CPU 0's and CPU 1's readings (1002.0000101),
 # a round's edge, the middle of one
 H=hwcounters.ppcap
 for t in 1002.0000101 1002.00002 1001.5; do
 	T=$(ns $t)
-	check "hwstat@$t" $H "$T" text hwstat
-	check "hwstat-json@$t" $H "$T" json hwstat
-	check "hwstat-2s@$t" $H "$T" text hwstat -i 2000
-	check "llcstat@$t" $H "$T" csv llcstat
-	check "tlbstat-cpu1@$t" $H "$T" text tlbstat -C 1
+	check_at "hwstat@$t" $H "$T" text hwstat
+	check_at "hwstat-json@$t" $H "$T" json hwstat
+	check_at "hwstat-2s@$t" $H "$T" text hwstat -i 2000
+	check_at "llcstat@$t" $H "$T" csv llcstat
+	check_at "tlbstat-cpu1@$t" $H "$T" text tlbstat -C 1
 done
 
 # t808.2 three ranges: ((a + b) + c) = (a + (b + c)) = report a b c = the replay
@@ -60,9 +47,9 @@ if [ "$(id -u)" = 0 ] && [ "$(nproc)" -ge 2 ]; then
 	"$PP_ANALYZE" ps.cap info | awk '$1 == "time" { print $2, $4; exit }' >span
 	read -r first last <span
 	T=$((($(ns "$first") + $(ns "$last")) / 2))
-	check ps ps.cap "$T" text percpu-stat -i 100
-	check ps-json ps.cap "$T" json percpu-stat -i 100
-	check ps-csv ps.cap "$T" csv percpu-stat -i 50
+	check_at ps ps.cap "$T" text percpu-stat -i 100
+	check_at ps-json ps.cap "$T" json percpu-stat -i 100
+	check_at ps-csv ps.cap "$T" csv percpu-stat -i 50
 else
 	echo "t808.3 skipped: recording percpu-stat's counters needs root and 2 CPUs"
 fi
