@@ -161,11 +161,17 @@ static void print_warnings(const struct pp_buf *warn)
 	}
 }
 
-/* The end of an add or a del past its own cases: the kernel's refusal, or the label on stdout. */
+/*
+ * The end of an add or a del: KNOWN (what a refusal the command expects means, or NULL), else
+ * the kernel's refusal, else the label on stdout.
+ */
 static void written(struct usdt_cmd *c, const struct pp_buf *label, const struct pp_buf *def,
-		    int rc, const char *why)
+		    int rc, const char *why, const char *known)
 {
-	if (rc) {
+	if (known) {
+		pp_err("%s: %s", pp_buf_str(label), known);
+		set_status(c, 1);
+	} else if (rc) {
 		pp_err("%s: the kernel refused '%s': %s%s", pp_buf_str(label), pp_buf_str(def),
 		       strerror(-rc), why);
 		set_status(c, 1);
@@ -193,12 +199,8 @@ static void do_add(struct usdt_cmd *c, const struct rec_usdt_file *f,
 	if (c->verbose)
 		printf("    echo '%s' > %s/uprobe_events\n", pp_buf_str(&def), c->tfs.root);
 	rc = write_events(c, pp_buf_str(&def), why, sizeof(why));
-	if (rc == -EEXIST) {
-		pp_err("%s: already added (pp usdt del it first)", pp_buf_str(&label));
-		set_status(c, 1);
-	} else {
-		written(c, &label, &def, rc, why);
-	}
+	written(c, &label, &def, rc, why,
+		rc == -EEXIST ? "already added (pp usdt del it first)" : NULL);
 out:
 	pp_buf_release(&label);
 	pp_buf_release(&def);
@@ -209,7 +211,7 @@ static void do_del(struct usdt_cmd *c, const struct rec_usdt_probe *p,
 		   const struct rec_usdt_spec *sp, const char *kpath)
 {
 	struct pp_buf label = PP_BUF_INIT, def = PP_BUF_INIT;
-	char why[256], rel[512];
+	char why[256], rel[512], gone[512];
 	int rc;
 
 	probe_label(&label, p, sp->path);
@@ -233,16 +235,11 @@ static void do_del(struct usdt_cmd *c, const struct rec_usdt_probe *p,
 		goto out;
 	}
 	rc = write_events(c, pp_buf_str(&def), why, sizeof(why));
-	if (rc == -EBUSY) {
-		pp_err("%s: the event is in use (a recording has it open)", pp_buf_str(&label));
-		set_status(c, 1);
-	} else if (rc == -ENOENT) {
-		pp_err("%s: event %s:%s has no probe at this site", pp_buf_str(&label),
-		       p->provider, p->name);
-		set_status(c, 1);
-	} else {
-		written(c, &label, &def, rc, why);
-	}
+	snprintf(gone, sizeof(gone), "event %s:%s has no probe at this site", p->provider,
+		 p->name);
+	written(c, &label, &def, rc, why,
+		rc == -EBUSY ? "the event is in use (a recording has it open)" :
+		rc == -ENOENT ? gone : NULL);
 out:
 	pp_buf_release(&label);
 	pp_buf_release(&def);
