@@ -68,6 +68,16 @@ one_line_error() {
 	grep -q -- "$_ole_want" err || fail "$_ole_what: '$(cat err)' does not say '$_ole_want'"
 }
 
+# error_says WHAT WANT CMD...: CMD exits 2 and its stderr (err.out) holds the text WANT
+error_says() {
+	_es_what=$1 _es_want=$2
+	shift 2
+	"$@" >/dev/null 2>err.out
+	_es_rc=$?
+	[ $_es_rc = 2 ] || { cat err.out; fail "$_es_what: exit $_es_rc, expected 2"; }
+	grep -qF -- "$_es_want" err.out || { cat err.out; fail "$_es_what: no '$_es_want' in the message"; }
+}
+
 # loop_ext4 [COMMAND...]: a 64 MB ext4 file system on a loop device (LOOP), mounted at $T/mnt,
 # unmounted and detached on exit; skip when it cannot be made or a COMMAND is missing
 loop_ext4() {
