@@ -35,11 +35,6 @@ fi
 # lib.sh sets PP_READ_AHEAD=0 (the targets are per core); `top` runs once more as a user gets it
 # on this 2-CPU machine, decompressing ahead on a second thread.
 note() { bench_note "$@"; }
-measure() {	# TAG CMD...
-	_tag=$1
-	shift
-	bench_measure /dev/null "$@"
-}
 emit() {	# bench workload tool events
 	bench_emit_run bench="$1" workload="$2" tool="$3" events="$4"
 }
@@ -74,19 +69,19 @@ record() {
 decode() {	# NAME TOP-EVENTS
 	name=$1
 	ev=$(bench_info "$name.ppcap" events)
-	measure "$name-pp" "$PP_BIN/pp-analyze" "$name.ppcap" trace -o /dev/null &&
+	bench_measure_tag "$name-pp" "$PP_BIN/pp-analyze" "$name.ppcap" trace -o /dev/null &&
 		emit decode "$name" "pp-analyze trace" "$ev"
-	measure "$name-top" "$PP_BIN/pp-analyze" "$name.ppcap" top -e "$2" &&
+	bench_measure_tag "$name-top" "$PP_BIN/pp-analyze" "$name.ppcap" top -e "$2" &&
 		emit decode "$name" "pp-analyze top" "$ev"
-	measure "$name-top-ra" env PP_READ_AHEAD=1 "$PP_BIN/pp-analyze" "$name.ppcap" top -e "$2" &&
+	bench_measure_tag "$name-top-ra" env PP_READ_AHEAD=1 "$PP_BIN/pp-analyze" "$name.ppcap" top -e "$2" &&
 		emit decode "$name" "pp-analyze top, read ahead (2 threads)" "$ev"
 	if [ -s "$name.perf" ]; then
 		pev=$(perf script -i "$name.perf" 2>/dev/null | wc -l)
-		measure "$name-perf" perf script -i "$name.perf" && emit decode "$name" "perf script" "$pev"
+		bench_measure_tag "$name-perf" perf script -i "$name.perf" && emit decode "$name" "perf script" "$pev"
 	fi
 	if [ -s "$name.dat" ]; then
 		tev=$(trace-cmd report -i "$name.dat" 2>/dev/null | grep -c ': [a-z_]*: ')
-		measure "$name-tc" trace-cmd report -i "$name.dat" &&
+		bench_measure_tag "$name-tc" trace-cmd report -i "$name.dat" &&
 			emit decode "$name" "trace-cmd report" "$tev"
 	else
 		note "trace-cmd could not record here ($(tail -1 "rec-$name-tc.log" 2>/dev/null))"
@@ -124,15 +119,15 @@ sample 7500 1 100 100 2 comm=web pid=300 prio=120 target_cpu=1
 end
 EOF
 	"$CAPBUILD" big.desc "big$n.ppcap" || { note "capbuild failed"; continue; }
-	measure "top-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top -e sched:sched_switch,sched:sched_wakeup &&
+	bench_measure_tag "top-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top -e sched:sched_switch,sched:sched_wakeup &&
 		emit top-size "synthetic-$n" "pp-analyze top (key: thread)" "$n"
-	measure "topk-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top \
+	bench_measure_tag "topk-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top \
 		-e 'sched:sched_switch//key=prev_pid/top-by=prev_prio/,sched:sched_wakeup//key=pid/' &&
 		emit top-size "synthetic-$n" "pp-analyze top (key=EXPR, top-by=EXPR)" "$n"
-	measure "numd-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" num-dist \
+	bench_measure_tag "numd-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" num-dist \
 		-e 'sched:sched_switch//num=prev_prio/' &&
 		emit top-size "synthetic-$n" "pp-analyze num-dist (num=EXPR)" "$n"
-	measure "trace-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" trace -o /dev/null &&
+	bench_measure_tag "trace-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" trace -o /dev/null &&
 		emit top-size "synthetic-$n" "pp-analyze trace" "$n"
 	rm -f "big$n.ppcap"
 done

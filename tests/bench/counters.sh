@@ -16,12 +16,9 @@
 set -u
 
 . "$(dirname "$0")/lib.sh"
-dir=$BENCH_DIR/counters
-mkdir -p "$dir"
-cd "$dir" || exit 1
-BENCH_ERR=$dir/err.txt
+bench_workdir counters
 REC=$PP_BIN/pp-record
-[ "$(id -u)" = 0 ] || { bench_emit bench=counters status=skipped reason="needs root"; exit 0; }
+bench_need_root counters
 D=10
 [ -n "$QUICK" ] && D=5
 EVENTS=sched:sched_switch,sched:sched_wakeup,raw_syscalls:sys_enter,irq:softirq_entry

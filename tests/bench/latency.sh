@@ -23,13 +23,10 @@
 set -u
 
 . "$(dirname "$0")/lib.sh"
-dir=$BENCH_DIR/latency
-mkdir -p "$dir"
-cd "$dir" || exit 1
-BENCH_ERR=$dir/err.txt
+bench_workdir latency
 REC=$PP_BIN/pp-record
 ANA=$PP_BIN/pp-analyze
-[ "$(id -u)" = 0 ] || { bench_emit bench=latency status=skipped reason="needs root"; exit 0; }
+bench_need_root latency
 
 # measure OUT CMD...: RUNS runs of CMD (stdout to OUT); sets WALL (s), CPU (s), RSS (MiB)
 measure() {

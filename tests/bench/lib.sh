@@ -68,6 +68,26 @@ bench_measure() {
 	return 0
 }
 
+# bench_measure_tag TAG CMD...: bench_measure of CMD with its stdout dropped; TAG names the
+# run where it is called (the row's own keys say what was measured)
+bench_measure_tag() {
+	shift
+	bench_measure /dev/null "$@"
+}
+
+# bench_workdir NAME: work in $BENCH_DIR/NAME (dir), made if need be, errors in its err.txt
+bench_workdir() {
+	dir=$BENCH_DIR/$1
+	mkdir -p "$dir"
+	cd "$dir" || exit 1
+	BENCH_ERR=$dir/err.txt
+}
+
+# bench_need_root NAME: unless root, emit NAME's row as skipped and exit
+bench_need_root() {
+	[ "$(id -u)" = 0 ] || { bench_emit bench="$1" status=skipped reason="needs root"; exit 0; }
+}
+
 # bench_kv KEY "k=v k=v ...": the value of KEY
 bench_kv() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 

@@ -36,11 +36,6 @@ fi
 PA="$PP_BIN/pp-analyze"
 
 note() { bench_note "$@"; }
-measure() {	# TAG CMD...
-	_tag=$1
-	shift
-	bench_measure /dev/null "$@"
-}
 emit() {	# bench shape tool events
 	bench_emit_run bench="$1" shape="$2" tool="$3" events="$4"
 }
@@ -84,15 +79,15 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 	n_pp=$(bench_info ctx.ppcap events)
 	n_perf=$(perf script -i ctx.perf -F event 2>/dev/null | wc -l)
 	note "recorded: pp-record $n_pp events, perf $n_perf events"
-	measure sql-groupby "$PA" ctx.ppcap sql -e sched:sched_switch --query "$group_by" &&
+	bench_measure_tag sql-groupby "$PA" ctx.ppcap sql -e sched:sched_switch --query "$group_by" &&
 		emit real group-by pp-sql "$n_pp"
-	measure sql-groupby-table "$PA" ctx.ppcap sql -e sched:sched_switch --mode table \
+	bench_measure_tag sql-groupby-table "$PA" ctx.ppcap sql -e sched:sched_switch --mode table \
 		--query "$group_by" && emit real group-by pp-sql-table "$n_pp"
-	measure trace "$PA" ctx.ppcap trace -o /dev/null && emit real decode pp-trace "$n_pp"
-	measure perf-script perf script -i ctx.perf && emit real decode perf-script "$n_perf"
-	measure py-one "$PA" ctx.ppcap python -e sched:sched_switch one.py &&
+	bench_measure_tag trace "$PA" ctx.ppcap trace -o /dev/null && emit real decode pp-trace "$n_pp"
+	bench_measure_tag perf-script perf script -i ctx.perf && emit real decode perf-script "$n_perf"
+	bench_measure_tag py-one "$PA" ctx.ppcap python -e sched:sched_switch one.py &&
 		emit real one-field pp-python "$n_pp"
-	PYTHONPATH=$PYMOD measure py-standalone "$PYTHON" standalone.py ctx.ppcap &&
+	PYTHONPATH=$PYMOD bench_measure_tag py-standalone "$PYTHON" standalone.py ctx.ppcap &&
 		emit real one-field python3-import-pp "$n_pp"
 	[ -n "${KEEP:-}" ] || rm -f ctx.ppcap ctx.perf	# 1.5 GB at full size
 else
@@ -116,12 +111,12 @@ join-distinct|SELECT count(*) FROM sched_switch a JOIN (SELECT DISTINCT next_pid
 all-columns|SELECT * FROM sched_switch WHERE _time >= $t_mid AND _time < $t_end"
 echo "$shapes" | while IFS='|' read -r shape q; do
 	for mode in vtab table; do
-		measure "$shape-$mode" "$PA" $cap sql -e sched:sched_switch --mode "$mode" --query "$q" &&
+		bench_measure_tag "$shape-$mode" "$PA" $cap sql -e sched:sched_switch --mode "$mode" --query "$q" &&
 			emit synthetic "$shape" "sql-$mode" "$n_big"
 	done
 done
-measure big-trace "$PA" $cap trace -o /dev/null && emit synthetic decode pp-trace "$n_big"
-measure big-py "$PA" $cap python -e sched:sched_switch one.py && emit synthetic one-field pp-python "$n_big"
-PYTHONPATH=$PYMOD measure big-py-standalone "$PYTHON" standalone.py $cap &&
+bench_measure_tag big-trace "$PA" $cap trace -o /dev/null && emit synthetic decode pp-trace "$n_big"
+bench_measure_tag big-py "$PA" $cap python -e sched:sched_switch one.py && emit synthetic one-field pp-python "$n_big"
+PYTHONPATH=$PYMOD bench_measure_tag big-py-standalone "$PYTHON" standalone.py $cap &&
 	emit synthetic one-field python3-import-pp "$n_big"
 note "results in $dir"
