@@ -25,6 +25,7 @@
 #include "common/log.h"
 #include "format/format.h"
 #include "tests/fuzz/capfuzz.h"
+#include "tests/tools/tp-format.h"
 
 #define FZ_MAX_FIELDS 64
 #define FZ_MAX_RAW 65536
@@ -178,7 +179,7 @@ static void parse_field(struct fz_event *e, const char *line)
 	const char *semi = strchr(decl, ';');
 	const char *off = strstr(line, "offset:"), *sz = strstr(line, "size:");
 	struct fz_field *f;
-	bool array = false;
+	bool array;
 
 	if (!semi || !off || !sz || e->nr_fields == FZ_MAX_FIELDS)
 		return;
@@ -186,16 +187,7 @@ static void parse_field(struct fz_event *e, const char *line)
 	memset(f, 0, sizeof(*f));
 	f->offset = (uint32_t)strtoul(off + 7, NULL, 10);
 	f->size = (uint32_t)strtoul(sz + 5, NULL, 10);
-	const char *end = semi;
-	if (end > decl && end[-1] == ']') {
-		array = true;
-		while (end > decl && *end != '[')
-			end--;
-	}
-	const char *start = end;
-	while (start > decl && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-		start--;
-	snprintf(f->name, sizeof(f->name), "%.*s", (int)(end - start), start);
+	array = tp_field_name(decl, semi, f->name, sizeof(f->name));
 	f->rel_loc = !strncmp(decl, "__rel_loc", 9);
 	f->data_loc = f->rel_loc || !strncmp(decl, "__data_loc", 10);
 	f->string = strstr(decl, "char") && (array || f->data_loc);

@@ -67,6 +67,7 @@
 #include "common/buf.h"
 #include "common/log.h"
 #include "format/format.h"
+#include "tests/tools/tp-format.h"
 
 #define MAX_TOK 256
 #define CTX_KERNEL ((uint64_t)-128)
@@ -254,18 +255,7 @@ static void parse_field(struct event *e, const char *line)
 	memset(f, 0, sizeof(*f));
 	f->offset = (uint32_t)strtoul(off + 7, NULL, 10);
 	f->size = (uint32_t)strtoul(sz + 5, NULL, 10);
-	/* the name: the last identifier before ';' once a trailing [N] is dropped */
-	const char *end = semi;
-	bool array = false;
-	if (end > decl && end[-1] == ']') {
-		array = true;
-		while (end > decl && *end != '[')
-			end--;
-	}
-	const char *start = end;
-	while (start > decl && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-		start--;
-	snprintf(f->name, sizeof(f->name), "%.*s", (int)(end - start), start);
+	bool array = tp_field_name(decl, semi, f->name, sizeof(f->name));
 	f->is_data_loc = !strncmp(decl, "__data_loc", 10) || !strncmp(decl, "__rel_loc", 9);
 	f->is_string = strstr(decl, "char") && (array || f->is_data_loc);
 	if (f->offset + f->size > e->fixed_sz)

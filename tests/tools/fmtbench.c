@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "format/format.h"
+#include "tests/tools/tp-format.h"
 
 static double now(void)
 {
@@ -44,10 +45,7 @@ static const char sched_switch_format[] =
 	"name: sched_switch\n"
 	"ID: 372\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	TP_COMMON_FIELDS
 	"\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"

@@ -12,13 +12,10 @@
 
 #include "analyze/internal.h"
 #include "common/buf.h"
+#include "tests/tools/tp-format.h"
 #include "tests/unit/unit.h"
 
-#define HDR "name: ev\nID: 7\nformat:\n" \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+#define HDR "name: ev\nID: 7\nformat:\n" TP_COMMON_FIELDS "\n"
 #define F_NEXT "\tfield:pid_t next_pid;\toffset:8;\tsize:4;\tsigned:1;\n"
 #define F_COMM "\tfield:char next_comm[16];\toffset:12;\tsize:16;\tsigned:0;\n\n"
 

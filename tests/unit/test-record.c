@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "record/perf/filter.h"
 #include "record/ring/merge.h"
+#include "tests/tools/tp-format.h"
 #include "tests/unit/unit.h"
 
 struct emitted {
@@ -139,10 +140,7 @@ static const char sched_switch_format[] =
 	"name: sched_switch\n"
 	"ID: 316\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	TP_COMMON_FIELDS
 	"\n"
 	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"

@@ -15,6 +15,7 @@
 
 #include "analyze/cmd.h"
 #include "analyze/state/internal.h"
+#include "tests/tools/tp-format.h"
 #include "tests/unit/unit.h"
 
 #define SEC(lit) (const uint8_t *)(lit), sizeof(lit) - 1
@@ -24,11 +25,7 @@ static char *format_of(const char *name, unsigned id)
 {
 	char *f = NULL;
 
-	CU_ASSERT_FATAL(asprintf(&f, "name: %s\nID: %u\nformat:\n"
-			"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-			"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-			"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-			"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	CU_ASSERT_FATAL(asprintf(&f, "name: %s\nID: %u\nformat:\n" TP_COMMON_FIELDS "\n"
 			"\tfield:int k;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 			"print fmt: \"k=%%d\", REC->k\n", name, id) > 0);
 	return f;
