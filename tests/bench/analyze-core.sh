@@ -34,10 +34,7 @@ if [ -n "$QUICK" ]; then
 fi
 # lib.sh sets PP_READ_AHEAD=0 (the targets are per core); `top` runs once more as a user gets it
 # on this 2-CPU machine, decompressing ahead on a second thread.
-note() { bench_note "$@"; }
-emit() {	# bench workload tool events
-	bench_emit_run bench="$1" workload="$2" tool="$3" events="$4"
-}
+emit() { bench_emit_of workload "$@"; }	# bench workload tool events
 
 # record NAME EVENTS(comma list) LOAD...: the three recorders around one run of LOAD
 record() {
@@ -84,7 +81,7 @@ decode() {	# NAME TOP-EVENTS
 		bench_measure_tag "$name-tc" trace-cmd report -i "$name.dat" &&
 			emit decode "$name" "trace-cmd report" "$tev"
 	else
-		note "trace-cmd could not record here ($(tail -1 "rec-$name-tc.log" 2>/dev/null))"
+		bench_note "trace-cmd could not record here ($(tail -1 "rec-$name-tc.log" 2>/dev/null))"
 	fi
 }
 
@@ -118,7 +115,7 @@ sample 7000 0 200 201 1 prev_comm=db-writer prev_pid=201 prev_prio=120 prev_stat
 sample 7500 1 100 100 2 comm=web pid=300 prio=120 target_cpu=1
 end
 EOF
-	"$CAPBUILD" big.desc "big$n.ppcap" || { note "capbuild failed"; continue; }
+	"$CAPBUILD" big.desc "big$n.ppcap" || { bench_note "capbuild failed"; continue; }
 	bench_measure_tag "top-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top -e sched:sched_switch,sched:sched_wakeup &&
 		emit top-size "synthetic-$n" "pp-analyze top (key: thread)" "$n"
 	bench_measure_tag "topk-$n" "$PP_BIN/pp-analyze" "big$n.ppcap" top \
@@ -131,4 +128,4 @@ EOF
 		emit top-size "synthetic-$n" "pp-analyze trace" "$n"
 	rm -f "big$n.ppcap"
 done
-note "captures left in $dir"
+bench_note "captures left in $dir"

@@ -114,6 +114,12 @@ bench_emit_run() {
 		loadavg="$(bench_loadavg)"
 }
 
+# bench_emit_of KEY BENCH VALUE TOOL EVENTS: bench_emit_run of bench=BENCH KEY=VALUE
+# tool=TOOL events=EVENTS, for the scripts whose rows say what ran by position
+bench_emit_of() {
+	bench_emit_run bench="$2" "$1=$3" tool="$4" events="$5"
+}
+
 # bench_info CAPTURE KEY: a number of `pp-analyze CAPTURE info` (events, lost)
 bench_info() {
 	"$PP_BIN/pp-analyze" "$1" info | awk -v k="$2" '$1 == k || $1 == k ":" { print $2; exit }'

@@ -35,10 +35,7 @@ if [ -n "$QUICK" ]; then
 fi
 PA="$PP_BIN/pp-analyze"
 
-note() { bench_note "$@"; }
-emit() {	# bench shape tool events
-	bench_emit_run bench="$1" shape="$2" tool="$3" events="$4"
-}
+emit() { bench_emit_of shape "$@"; }	# bench shape tool events
 
 cat >one.py <<'EOF'
 n = 0
@@ -63,7 +60,7 @@ EOF
 group_by='SELECT prev_comm, count(*) FROM sched_switch GROUP BY prev_comm'
 
 # --- 1. a real workload, pp-record and perf record side by side -------------
-case $parts in *1*) ;; *) note "part 1 not asked for" ;; esac
+case $parts in *1*) ;; *) bench_note "part 1 not asked for" ;; esac
 if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) true ;; *) false ;; esac; then
 	[ -e /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	rm -f ctx.ppcap ctx.perf ctx.perf.old	# (perf record keeps an old file as .old)
@@ -78,7 +75,7 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 	wait $pp_pid $perf_pid
 	n_pp=$(bench_info ctx.ppcap events)
 	n_perf=$(perf script -i ctx.perf -F event 2>/dev/null | wc -l)
-	note "recorded: pp-record $n_pp events, perf $n_perf events"
+	bench_note "recorded: pp-record $n_pp events, perf $n_perf events"
 	bench_measure_tag sql-groupby "$PA" ctx.ppcap sql -e sched:sched_switch --query "$group_by" &&
 		emit real group-by pp-sql "$n_pp"
 	bench_measure_tag sql-groupby-table "$PA" ctx.ppcap sql -e sched:sched_switch --mode table \
@@ -91,12 +88,12 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1 && case $parts in *1*) 
 		emit real one-field python3-import-pp "$n_pp"
 	[ -n "${KEEP:-}" ] || rm -f ctx.ppcap ctx.perf	# 1.5 GB at full size
 else
-	note "part 1 skipped: needs root and perf"
+	bench_note "part 1 skipped: needs root and perf"
 fi
 
 # --- 2. a synthetic capture: query shapes in both modes ----------------------
 case $parts in *2*) ;; *) exit 0 ;; esac
-cap=$(bench_fmtbench_capture "$n_big") || { note "fmtbench failed"; exit 1; }
+cap=$(bench_fmtbench_capture "$n_big") || { bench_note "fmtbench failed"; exit 1; }
 t_mid=$("$PA" $cap sql -e sched:sched_switch --query \
 	'SELECT (min(_time) + max(_time)) / 2 FROM sched_switch' --format csv | sed -n 2p)
 t_end=$((t_mid + (t_mid - $("$PA" $cap sql -e sched:sched_switch --query \
@@ -119,4 +116,4 @@ bench_measure_tag big-trace "$PA" $cap trace -o /dev/null && emit synthetic deco
 bench_measure_tag big-py "$PA" $cap python -e sched:sched_switch one.py && emit synthetic one-field pp-python "$n_big"
 PYTHONPATH=$PYMOD bench_measure_tag big-py-standalone "$PYTHON" standalone.py $cap &&
 	emit synthetic one-field python3-import-pp "$n_big"
-note "results in $dir"
+bench_note "results in $dir"
