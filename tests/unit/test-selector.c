@@ -44,6 +44,19 @@ static void parse_bad(const char *text, int code, int pos, const char *msg)
 	CU_ASSERT_EQUAL(nr, 0);
 }
 
+/* A selector text that does not parse: the code, position and message parse_bad() expects. */
+struct bad_case {
+	const char *text;
+	int code, pos;
+	const char *msg;
+};
+
+static void parse_bad_all(const struct bad_case *c, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		parse_bad(c[i].text, c[i].code, c[i].pos, c[i].msg);
+}
+
 static void test_selector__tracepoint(void)
 {
 	struct pp_selector *v = parse_ok("sched:sched_switch", 1);
@@ -198,12 +211,16 @@ static void test_selector__probes(void)
 	CU_ASSERT_TRUE(v[1].stack);
 	pp_selector_free_array(v, 2);
 
-	parse_bad("uprobe:readline", PP_ESYNTAX, 7, "needs a binary");
-	parse_bad("uprobe:main@/bin/x", PP_ESYNTAX, 12, "quote the binary");
-	parse_bad("uprobe:/bin/x:", PP_ESYNTAX, 14, "missing function");
-	parse_bad("uprobe:/bin/x:f+zz", PP_ESYNTAX, 16, "invalid number");
-	parse_bad("kprobe:", PP_ESYNTAX, 7, "missing function");
-	parse_bad("uprobe::main", PP_ESYNTAX, 7, "missing binary");
+	static const struct bad_case bad[] = {
+		{ "uprobe:readline", PP_ESYNTAX, 7, "needs a binary" },
+		{ "uprobe:main@/bin/x", PP_ESYNTAX, 12, "quote the binary" },
+		{ "uprobe:/bin/x:", PP_ESYNTAX, 14, "missing function" },
+		{ "uprobe:/bin/x:f+zz", PP_ESYNTAX, 16, "invalid number" },
+		{ "kprobe:", PP_ESYNTAX, 7, "missing function" },
+		{ "uprobe::main", PP_ESYNTAX, 7, "missing binary" },
+	};
+
+	parse_bad_all(bad, PP_ARRAY_SIZE(bad));
 }
 
 static void test_selector__plain(void)
@@ -273,25 +290,29 @@ static void test_selector__globs(void)
 
 static void test_selector__errors(void)
 {
-	parse_bad("", PP_ESYNTAX, 0, "empty event");
-	parse_bad("a:b,,c:d", PP_ESYNTAX, 4, "empty event");
-	parse_bad("a:b,", PP_ESYNTAX, 4, "empty event");
-	parse_bad("sched:x/(a/", PP_ESYNTAX, 8, "unclosed '('");
-	parse_bad("sched:x/\"abc/", PP_ESYNTAX, 8, "unterminated quote");
-	parse_bad("sched:x/a)/", PP_ESYNTAX, 9, "unbalanced ')'");
-	parse_bad("sched:", PP_ESYNTAX, 6, "missing event name");
-	parse_bad(":x", PP_ESYNTAX, 0, "missing event system");
-	parse_bad("sched:sc hed", PP_ESYNTAX, 8, "invalid character ' '");
-	parse_bad("sched:x//foo=1/", PP_EUNKNOWN_ATTR, 9, "unknown attribute 'foo'");
-	parse_bad("a:b/x/, c:d//stack/bogus/", PP_EUNKNOWN_ATTR, 19, "unknown attribute 'bogus'");
-	parse_bad("a:b//stack=1/", PP_ESYNTAX, 10, "takes no value");
-	parse_bad("a:b//key/", PP_ESYNTAX, 5, "needs a value");
-	parse_bad("a:b//key=/", PP_ESYNTAX, 9, "needs a value");
-	parse_bad("a:b//max-stack=abc/", PP_ESYNTAX, 15, "invalid number");
-	parse_bad("a:b//max-stack=0/", PP_ESYNTAX, 15, "out of range");
-	parse_bad("a:b//cpus=x/", PP_ESYNTAX, 10, "invalid list");
-	parse_bad("a:b//untraced=/", PP_ESYNTAX, 13, "takes no value");
-	parse_bad("a:b\"x\"/", PP_ESYNTAX, 3, "invalid character");
+	static const struct bad_case bad[] = {
+		{ "", PP_ESYNTAX, 0, "empty event" },
+		{ "a:b,,c:d", PP_ESYNTAX, 4, "empty event" },
+		{ "a:b,", PP_ESYNTAX, 4, "empty event" },
+		{ "sched:x/(a/", PP_ESYNTAX, 8, "unclosed '('" },
+		{ "sched:x/\"abc/", PP_ESYNTAX, 8, "unterminated quote" },
+		{ "sched:x/a)/", PP_ESYNTAX, 9, "unbalanced ')'" },
+		{ "sched:", PP_ESYNTAX, 6, "missing event name" },
+		{ ":x", PP_ESYNTAX, 0, "missing event system" },
+		{ "sched:sc hed", PP_ESYNTAX, 8, "invalid character ' '" },
+		{ "sched:x//foo=1/", PP_EUNKNOWN_ATTR, 9, "unknown attribute 'foo'" },
+		{ "a:b/x/, c:d//stack/bogus/", PP_EUNKNOWN_ATTR, 19, "unknown attribute 'bogus'" },
+		{ "a:b//stack=1/", PP_ESYNTAX, 10, "takes no value" },
+		{ "a:b//key/", PP_ESYNTAX, 5, "needs a value" },
+		{ "a:b//key=/", PP_ESYNTAX, 9, "needs a value" },
+		{ "a:b//max-stack=abc/", PP_ESYNTAX, 15, "invalid number" },
+		{ "a:b//max-stack=0/", PP_ESYNTAX, 15, "out of range" },
+		{ "a:b//cpus=x/", PP_ESYNTAX, 10, "invalid list" },
+		{ "a:b//untraced=/", PP_ESYNTAX, 13, "takes no value" },
+		{ "a:b\"x\"/", PP_ESYNTAX, 3, "invalid character" },
+	};
+
+	parse_bad_all(bad, PP_ARRAY_SIZE(bad));
 }
 
 static void test_selector__error_print(void)
