@@ -219,6 +219,21 @@ static void test_symbolize__dso_and_maps(void)
 	pp_symtab_free(st);
 }
 
+/* The user address @addr of @pid at @t is in the mapping of @dso (NULL: in none). */
+static void want_dso(struct pp_symtab *st, uint32_t pid, uint64_t t, uint64_t addr,
+		     const char *dso)
+{
+	struct pp_sym_res r;
+
+	pp_symtab_lookup_user(st, pid, t, addr, &r);
+	if (!dso) {
+		CU_ASSERT_PTR_NULL(r.dso);
+		return;
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.dso);
+	CU_ASSERT_STRING_EQUAL(r.dso, dso);
+}
+
 static void test_symbolize__replaced_maps(void)
 {
 	struct pp_symtab *st = pp_symtab_new(0);
@@ -232,19 +247,15 @@ static void test_symbolize__replaced_maps(void)
 	pp_symtab_lookup_user(st, 7, 11, 0x2800, &r);
 	CU_ASSERT_STRING_EQUAL(r.dso, "B");
 	CU_ASSERT_EQUAL(r.dso_off, 0x800);
-	pp_symtab_lookup_user(st, 7, 11, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "A");
+	want_dso(st, 7, 11, 0x1800, "A");
 	pp_symtab_lookup_user(st, 7, 11, 0x4800, &r);	/* right remainder keeps its pgoff */
 	CU_ASSERT_STRING_EQUAL(r.dso, "A");
 	CU_ASSERT_EQUAL(r.dso_off, 0x103800);
 	/* a third mapping covering everything at t=20 */
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 7, 20, 0x0, 0x10000, 0, "C", NULL, 0), 0);
-	pp_symtab_lookup_user(st, 7, 15, 0x2800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "B");
-	pp_symtab_lookup_user(st, 7, 15, 0x4800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "A");
-	pp_symtab_lookup_user(st, 7, 25, 0x2800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "C");
+	want_dso(st, 7, 15, 0x2800, "B");
+	want_dso(st, 7, 15, 0x4800, "A");
+	want_dso(st, 7, 25, 0x2800, "C");
 	/* a huge reservation, partly replaced: its old pieces are still found by time */
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 9, 0, 1ull << 40, 1ull << 36, 0, "[heap-res]", NULL,
 					  0), 0);
@@ -254,25 +265,18 @@ static void test_symbolize__replaced_maps(void)
 	pp_symtab_lookup_user(st, 9, 5, (1ull << 40) + (1ull << 35), &r);
 	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
 	CU_ASSERT_EQUAL(r.dso_off, 1ull << 35);
-	pp_symtab_lookup_user(st, 9, 15, (1ull << 40) + 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "F");
-	pp_symtab_lookup_user(st, 9, 15, (1ull << 40) + 0x2800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
-	pp_symtab_lookup_user(st, 9, 25, (1ull << 40) + 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "G");
+	want_dso(st, 9, 15, (1ull << 40) + 0x1800, "F");
+	want_dso(st, 9, 15, (1ull << 40) + 0x2800, "[heap-res]");
+	want_dso(st, 9, 25, (1ull << 40) + 0x1800, "G");
 	pp_symtab_task_fork(st, 9, 19, 15);
-	pp_symtab_lookup_user(st, 19, 16, (1ull << 40) + 0x2800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "[heap-res]");
+	want_dso(st, 19, 16, (1ull << 40) + 0x2800, "[heap-res]");
 	/* before anything was mapped */
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 8, 50, 0x1000, 0x1000, 0, "D", NULL, 0), 0);
-	pp_symtab_lookup_user(st, 8, 40, 0x1800, &r);
-	CU_ASSERT_PTR_NULL(r.dso);
+	want_dso(st, 8, 40, 0x1800, NULL);
 	/* out of order: an older mapping under a newer one only lands in the history */
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 8, 30, 0x1000, 0x1000, 0, "E", NULL, 0), 0);
-	pp_symtab_lookup_user(st, 8, 40, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "E");
-	pp_symtab_lookup_user(st, 8, 60, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "D");
+	want_dso(st, 8, 40, 0x1800, "E");
+	want_dso(st, 8, 60, 0x1800, "D");
 	pp_symtab_free(st);
 }
 
@@ -288,36 +292,26 @@ static void test_symbolize__fork_exec(void)
 	pp_symtab_task_fork(st, 10, 12, 100);
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 10, 200, 0x8000, 0x1000, 0, "/lib/late.so", NULL, 0),
 			0);
-	pp_symtab_lookup_user(st, 11, 45, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/sh");
-	pp_symtab_lookup_user(st, 12, 150, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/sh2");
-	pp_symtab_lookup_user(st, 12, 250, 0x8800, &r);
-	CU_ASSERT_PTR_NULL(r.dso);		/* the parent's later mmap is not inherited */
-	pp_symtab_lookup_user(st, 10, 250, 0x8800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/lib/late.so");
+	want_dso(st, 11, 45, 0x1800, "/bin/sh");
+	want_dso(st, 12, 150, 0x1800, "/bin/sh2");
+	want_dso(st, 12, 250, 0x8800, NULL);		/* the parent's later mmap is not inherited */
+	want_dso(st, 10, 250, 0x8800, "/lib/late.so");
 	pp_symtab_task_fork(st, 999, 13, 100);		/* unknown parent */
 	CU_ASSERT(!pp_symtab_lookup_user(st, 13, 150, 0x1800, &r));
 	CU_ASSERT_PTR_NULL(r.dso);
 
 	/* exec ends the maps; the new image maps again */
 	pp_symtab_task_exec(st, 12, 300);
-	pp_symtab_lookup_user(st, 12, 301, 0x1800, &r);
-	CU_ASSERT_PTR_NULL(r.dso);
-	pp_symtab_lookup_user(st, 12, 299, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/sh2");
+	want_dso(st, 12, 301, 0x1800, NULL);
+	want_dso(st, 12, 299, 0x1800, "/bin/sh2");
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 12, 302, 0x1000, 0x1000, 0, "/bin/ls", NULL, 0), 0);
-	pp_symtab_lookup_user(st, 12, 303, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/ls");
+	want_dso(st, 12, 303, 0x1800, "/bin/ls");
 	/* exit keeps the maps for late samples; pid reuse by a fork replaces them */
 	pp_symtab_task_exit(st, 12, 400);
-	pp_symtab_lookup_user(st, 12, 401, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/ls");
+	want_dso(st, 12, 401, 0x1800, "/bin/ls");
 	pp_symtab_task_fork(st, 11, 12, 500);
-	pp_symtab_lookup_user(st, 12, 501, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/sh");
-	pp_symtab_lookup_user(st, 12, 450, 0x1800, &r);
-	CU_ASSERT_STRING_EQUAL(r.dso, "/bin/ls");
+	want_dso(st, 12, 501, 0x1800, "/bin/sh");
+	want_dso(st, 12, 450, 0x1800, "/bin/ls");
 	pp_symtab_free(st);
 }
 
