@@ -173,8 +173,9 @@ void fz_put_a(struct pp_buf *b, uint64_t a)
 /* --- formats ----------------------------------------------------------------- */
 
 /* One "field:TYPE NAME[N];\toffset:O;\tsize:S;\tsigned:X;" line (capbuild's reading). */
-static void parse_field(struct fz_event *e, const char *line)
+static void parse_field(void *ctx, const char *line)
 {
+	struct fz_event *e = ctx;
 	const char *decl = line + strlen("field:");
 	const char *semi = strchr(decl, ';');
 	const char *off = strstr(line, "offset:"), *sz = strstr(line, "size:");
@@ -198,20 +199,7 @@ static void parse_field(struct fz_event *e, const char *line)
 
 static void parse_format(struct fz_event *e, const char *text)
 {
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = pp_xstrndup(p, len), *s = line;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!strncmp(s, "ID:", 3))
-			e->tp_id = (uint32_t)strtoul(s + 3, NULL, 10);
-		else if (!strncmp(s, "field:", 6))
-			parse_field(e, s);
-		free(line);
-		p += len + (nl ? 1 : 0);
-	}
+	tp_format_read(text, &e->tp_id, parse_field, e);
 }
 
 /* The types a field's declaration can be switched to by an edit. */

@@ -241,8 +241,9 @@ static char *slurp(const char *path)
 }
 
 /* One "field:TYPE NAME[N];\toffset:O;\tsize:S;\tsigned:X;" line. */
-static void parse_field(struct event *e, const char *line)
+static void parse_field(void *ctx, const char *line)
 {
+	struct event *e = ctx;
 	const char *decl = line + strlen("field:");
 	const char *semi = strchr(decl, ';');
 	const char *off = strstr(line, "offset:"), *sz = strstr(line, "size:");
@@ -264,22 +265,7 @@ static void parse_field(struct event *e, const char *line)
 
 static void parse_format(struct event *e, const char *text)
 {
-	const char *p = text;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = pp_xstrndup(p, len);
-		char *s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!strncmp(s, "ID:", 3))
-			e->tp_id = (uint32_t)strtoul(s + 3, NULL, 10);
-		else if (!strncmp(s, "field:", 6))
-			parse_field(e, s);
-		free(line);
-		p += len + (nl ? 1 : 0);
-	}
+	tp_format_read(text, &e->tp_id, parse_field, e);
 }
 
 static struct event *event_find(struct builder *b, uint32_t id)

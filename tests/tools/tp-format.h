@@ -7,7 +7,12 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
 
 /*
  * TP_COMMON_FIELDS - the four common_* field lines that open every tracepoint's "format:"
@@ -44,6 +49,32 @@ static inline bool tp_field_name(const char *decl, const char *semi, char *name,
 		start--;
 	snprintf(name, size, "%.*s", (int)(end - start), start);
 	return array;
+}
+
+/**
+ * tp_format_read() - the ID and the field lines of a format text
+ * @text: the text of a tracefs "format" file
+ * @id: set from its "ID:" line
+ * @field: called with each "field:..." line (leading blanks dropped, NUL-terminated)
+ * @ctx: passed to @field
+ */
+static inline void tp_format_read(const char *text, uint32_t *id,
+				  void (*field)(void *ctx, const char *line), void *ctx)
+{
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = pp_xstrndup(p, len), *s = line;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!strncmp(s, "ID:", 3))
+			*id = (uint32_t)strtoul(s + 3, NULL, 10);
+		else if (!strncmp(s, "field:", 6))
+			field(ctx, s);
+		free(line);
+		p += len + (nl ? 1 : 0);
+	}
 }
 
 #endif
