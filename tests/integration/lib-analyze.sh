@@ -95,6 +95,15 @@ load_field() {
 	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
 }
 
+# record_with_load NAME ARGS...: pp-record ARGS (stdout rec.out, stderr rec.err), which runs the
+# load generator NAME; fail unless it succeeds; LOAD is the generator's LOAD line
+record_with_load() {
+	_rl_name=$1
+	shift
+	"$PP_RECORD" "$@" >rec.out 2>rec.err || { cat rec.err; fail "pp-record exited $?"; }
+	LOAD=$(grep "^LOAD $_rl_name" rec.err) || { cat rec.err; fail "no LOAD line"; }
+}
+
 # golden_file NAME ACTUAL: the file ACTUAL must equal tests/fixtures/expected/NAME.out
 # (NAME may name a group's directory: cpu/profile, export/csv).  PP_REGEN=1, the one
 # switch for every golden test, copies ACTUAL there instead: review the diff before

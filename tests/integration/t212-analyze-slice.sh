@@ -32,10 +32,8 @@ grep -q 'irq_handler_entry' a.all && fail "the slice kept an event of no kept pr
 # events; then a range of everything
 need_event sched:sched_switch
 need_event raw_syscalls:sys_enter
-"$PP_RECORD" -e 'sched:sched_switch,sched:sched_wakeup,raw_syscalls:sys_enter,raw_syscalls:sys_exit,cpu-clock' \
-	-g -a -o o.ppcap -- "$PP_LOAD/sleeper" -m mixed -n 300 -s 1ms >rec.out 2>rec.err ||
-	{ cat rec.err; fail "pp-record exited $?"; }
-LOAD=$(grep '^LOAD sleeper' rec.err) || { cat rec.err; fail "no LOAD line"; }
+record_with_load sleeper -e 'sched:sched_switch,sched:sched_wakeup,raw_syscalls:sys_enter,raw_syscalls:sys_exit,cpu-clock' \
+	-g -a -o o.ppcap -- "$PP_LOAD/sleeper" -m mixed -n 300 -s 1ms
 pid=$(load_field "$LOAD" pid)
 run_ok info.json "$PP_ANALYZE" o.ppcap info --format json
 range=$(python3 -c '

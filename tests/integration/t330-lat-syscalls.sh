@@ -8,10 +8,8 @@ need_event raw_syscalls:sys_enter
 
 K=300
 # only the workload's own events: its exit_group is closed by the task's exit record
-"$PP_RECORD" -m 1024 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit \
-	-o sc.ppcap -- "$PP_LOAD/sleeper" -m mixed -n $K -s 1ms >rec.out 2>rec.err ||
-	{ cat rec.err; fail "pp-record exited $?"; }
-LOAD=$(grep '^LOAD sleeper' rec.err) || { cat rec.err; fail "no LOAD line"; }
+record_with_load sleeper -m 1024 -e raw_syscalls:sys_enter,raw_syscalls:sys_exit \
+	-o sc.ppcap -- "$PP_LOAD/sleeper" -m mixed -n $K -s 1ms
 tid=$(load_field "$LOAD" tids)
 pid=$(load_field "$LOAD" pid)
 nr_sleep=$(load_field "$LOAD" nanosleep_nr)

@@ -9,10 +9,8 @@ need_event sched:sched_wakeup
 need_event sched:sched_switch
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 
-"$PP_RECORD" -a -m 512 -e sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_switch \
-	-o rd.ppcap -- "$PP_LOAD/pinpair" -d 1 -c 1 -s 5 -S 1 >rec.out 2>rec.err ||
-	{ cat rec.err; fail "pp-record exited $?"; }
-LOAD=$(grep '^LOAD pinpair' rec.err) || { cat rec.err; fail "no LOAD line"; }
+record_with_load pinpair -a -m 512 -e sched:sched_wakeup,sched:sched_wakeup_new,sched:sched_switch \
+	-o rd.ppcap -- "$PP_LOAD/pinpair" -d 1 -c 1 -s 5 -S 1
 sleeper=$(load_field "$LOAD" sleeper_tid)
 spins=$(load_field "$LOAD" spin_tids)
 sleeps=$(load_field "$LOAD" sleeps)
