@@ -19,6 +19,15 @@
 #define KBASE 0xffffffff81000000ull
 #define MBASE 0xffffffffc0000000ull
 
+/* The kernel address @addr resolves in @st to the symbol @name. */
+static void want_ksym(struct pp_symtab *st, uint64_t addr, const char *name)
+{
+	struct pp_sym_res r;
+
+	CU_ASSERT_FATAL(pp_symtab_lookup_kernel(st, addr, &r));
+	CU_ASSERT_STRING_EQUAL(r.name, name);
+}
+
 static void test_symbolize__kernel(void)
 {
 	struct pp_symtab *st = pp_symtab_new(0);
@@ -57,17 +66,14 @@ static void test_symbolize__kernel(void)
 	CU_ASSERT_STRING_EQUAL(r.name, "ext4_sync");
 	CU_ASSERT_STRING_EQUAL(r.dso, "[ext4]");
 	CU_ASSERT_EQUAL(r.offset, 4);
-	CU_ASSERT(pp_symtab_lookup_kernel(st, MBASE + 0x10, &r));
-	CU_ASSERT_STRING_EQUAL(r.name, "ext4_init");
+	want_ksym(st, MBASE + 0x10, "ext4_init");
 	CU_ASSERT(!pp_symtab_lookup_kernel(st, MBASE + 0x40 + PP_KSYM_TAIL_MAX, &r));
 	CU_ASSERT(pp_symtab_lookup_kernel(st, MBASE + 0x100008, &r));
 	CU_ASSERT_STRING_EQUAL(r.dso, "[xfs]");
 	/* adding after finalize re-sorts lazily */
 	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x180, 't', "late_fn", NULL), 0);
-	CU_ASSERT(pp_symtab_lookup_kernel(st, KBASE + 0x190, &r));
-	CU_ASSERT_STRING_EQUAL(r.name, "late_fn");
-	CU_ASSERT(pp_symtab_lookup_kernel(st, KBASE + 0x170, &r));
-	CU_ASSERT_STRING_EQUAL(r.name, "schedule");
+	want_ksym(st, KBASE + 0x190, "late_fn");
+	want_ksym(st, KBASE + 0x170, "schedule");
 	pp_symtab_free(st);
 	pp_symtab_free(NULL);
 }
@@ -100,14 +106,10 @@ static void test_symbolize__ksyms_lent(void)
 	CU_ASSERT_PTR_EQUAL(r.name, o.name);
 	/* a borrower that adds: its own copy with the new symbol; the owner and b unchanged */
 	CU_ASSERT_EQUAL(pp_symtab_ksym_add(a, KBASE + 0x180, 't', "late_fn", NULL), 0);
-	CU_ASSERT(pp_symtab_lookup_kernel(a, KBASE + 0x190, &r));
-	CU_ASSERT_STRING_EQUAL(r.name, "late_fn");
-	CU_ASSERT(pp_symtab_lookup_kernel(a, KBASE + 0x110, &r));
-	CU_ASSERT_STRING_EQUAL(r.name, "schedule");
-	CU_ASSERT(pp_symtab_lookup_kernel(b, KBASE + 0x190, &r));
-	CU_ASSERT_STRING_EQUAL(r.name, "schedule");
-	CU_ASSERT(pp_symtab_lookup_kernel(own, KBASE + 0x190, &o));
-	CU_ASSERT_STRING_EQUAL(o.name, "schedule");
+	want_ksym(a, KBASE + 0x190, "late_fn");
+	want_ksym(a, KBASE + 0x110, "schedule");
+	want_ksym(b, KBASE + 0x190, "schedule");
+	want_ksym(own, KBASE + 0x190, "schedule");
 	pp_symtab_free(a);
 	pp_symtab_free(b);
 	CU_ASSERT(pp_symtab_lookup_kernel(own, KBASE + 0x100, &o));
