@@ -51,12 +51,6 @@ struct bad_case {
 	const char *msg;
 };
 
-static void parse_bad_all(const struct bad_case *c, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		parse_bad(c[i].text, c[i].code, c[i].pos, c[i].msg);
-}
-
 static void test_selector__tracepoint(void)
 {
 	struct pp_selector *v = parse_ok("sched:sched_switch", 1);
@@ -210,17 +204,6 @@ static void test_selector__probes(void)
 	CU_ASSERT_STRING_EQUAL(v[1].name, "do_sys_open");
 	CU_ASSERT_TRUE(v[1].stack);
 	pp_selector_free_array(v, 2);
-
-	static const struct bad_case bad[] = {
-		{ "uprobe:readline", PP_ESYNTAX, 7, "needs a binary" },
-		{ "uprobe:main@/bin/x", PP_ESYNTAX, 12, "quote the binary" },
-		{ "uprobe:/bin/x:", PP_ESYNTAX, 14, "missing function" },
-		{ "uprobe:/bin/x:f+zz", PP_ESYNTAX, 16, "invalid number" },
-		{ "kprobe:", PP_ESYNTAX, 7, "missing function" },
-		{ "uprobe::main", PP_ESYNTAX, 7, "missing binary" },
-	};
-
-	parse_bad_all(bad, PP_ARRAY_SIZE(bad));
 }
 
 static void test_selector__plain(void)
@@ -310,9 +293,17 @@ static void test_selector__errors(void)
 		{ "a:b//cpus=x/", PP_ESYNTAX, 10, "invalid list" },
 		{ "a:b//untraced=/", PP_ESYNTAX, 13, "takes no value" },
 		{ "a:b\"x\"/", PP_ESYNTAX, 3, "invalid character" },
+		/* probes */
+		{ "uprobe:readline", PP_ESYNTAX, 7, "needs a binary" },
+		{ "uprobe:main@/bin/x", PP_ESYNTAX, 12, "quote the binary" },
+		{ "uprobe:/bin/x:", PP_ESYNTAX, 14, "missing function" },
+		{ "uprobe:/bin/x:f+zz", PP_ESYNTAX, 16, "invalid number" },
+		{ "kprobe:", PP_ESYNTAX, 7, "missing function" },
+		{ "uprobe::main", PP_ESYNTAX, 7, "missing binary" },
 	};
 
-	parse_bad_all(bad, PP_ARRAY_SIZE(bad));
+	for (size_t i = 0; i < PP_ARRAY_SIZE(bad); i++)
+		parse_bad(bad[i].text, bad[i].code, bad[i].pos, bad[i].msg);
 }
 
 static void test_selector__error_print(void)
