@@ -28,7 +28,6 @@
 #include "common/err.h"
 #include "common/flamegraph.h"
 #include "common/log.h"
-#include "common/percpu.h"
 #include "common/units.h"
 #include "common/stackmap.h"
 #include "common/table.h"
@@ -84,26 +83,13 @@ struct profile_priv {
 	bool stacks_used;
 	struct pp_buf line;
 	FILE *fold_fp;			/* --flame-graph with -i: folded per interval */
-	/* --prio: the priorities kept, and each CPU's last switch (known: seen one) */
+	/* --prio: the priorities kept; each task's, as its last switch gave it (value: prio + 1) */
 	int *prio;
 	size_t nr_prio;
 	const struct ana_evtype *switch_type;
 	const struct pp_field *next_prio, *next_pid, *prev_prio, *prev_pid;
-	struct prof_cpu_prio *cpu_prio;
-	size_t nr_cpu_prio;
+	struct pp_u64map task_prio;
 	uint64_t nr_prio_unknown;
-};
-
-/*
- * A CPU's last sched_switch, for --prio: who ran before it and who after, at which
- * priority.  Tracepoints read through tracefs and samples read through perf meet
- * on one time line whose clocks are mapped to about a microsecond, so a sample
- * taken just before a switch can sort just after it: it is the task's it names.
- */
-struct prof_cpu_prio {
-	bool known;
-	int next_prio, prev_prio;
-	int64_t next_pid, prev_pid;
 };
 
 /*
@@ -272,37 +258,46 @@ static bool over_than(struct pp_az *az, const struct pp_event *ev)
 	return w->num >= p->than_samples;
 }
 
+/* the key of --prio's table: a tid, or a CPU where the switch layout has no pids */
+static uint64_t prio_key(const struct profile_priv *p, uint64_t tid, uint32_t cpu)
+{
+	return p->next_pid ? tid : (1ull << 63) | cpu;
+}
+
+static void prio_set(struct profile_priv *p, uint64_t key, int prio)
+{
+	pp_u64map_put(&p->task_prio, key, (void *)(uintptr_t)(prio + 1));
+}
+
 /*
  * --prio: whether the sample @ev is of a task whose priority is kept (a switch
- * updates its CPU and is not kept).  The task the CPU's last switch put on it has
- * that switch's next_prio; the task it took off, a sample sorted after the switch
- * (struct prof_cpu_prio), its prev_prio; any other, the CPU's current priority.
+ * only updates the table).  A priority belongs to the task, as the eBPF filter of
+ * perf-prof reads it from the task sampled: each switch says the priorities of
+ * the task it takes off (prev_prio) and the one it puts on (next_prio).  Switches
+ * come through tracefs and samples through perf, on clocks mapped to about a
+ * microsecond, so the CPU's last switch need not be the sampled task's: a sample
+ * sorted just after the switch that took its task off is still that task's.
+ * Without the pid fields (another layout), the CPU's current priority.
  */
 static bool prio_kept(struct profile_priv *p, const struct pp_event *ev)
 {
 	uint32_t cpu = ev->cpu < 65536 ? ev->cpu : 65535;
-	struct prof_cpu_prio *c;
-	int prio;
+	void *v;
 
-	if (cpu >= p->nr_cpu_prio)
-		p->cpu_prio = pp_percpu_grow(p->cpu_prio, &p->nr_cpu_prio, cpu, sizeof(*c));
-	c = &p->cpu_prio[cpu];
 	if (ev->type == p->switch_type) {
-		c->known = true;
-		c->next_prio = (int)ana_field_read(ev, p->next_prio);
-		c->next_pid = p->next_pid ? (int64_t)ana_field_read(ev, p->next_pid) : -1;
-		c->prev_pid = p->prev_pid ? (int64_t)ana_field_read(ev, p->prev_pid) : -1;
-		c->prev_prio = p->prev_prio ? (int)ana_field_read(ev, p->prev_prio) : c->next_prio;
+		if (p->next_pid && p->prev_pid && p->prev_prio)
+			prio_set(p, ana_field_read(ev, p->prev_pid),
+				 (int)ana_field_read(ev, p->prev_prio));
+		prio_set(p, prio_key(p, p->next_pid ? ana_field_read(ev, p->next_pid) : 0, cpu),
+			 (int)ana_field_read(ev, p->next_prio));
 		return false;
 	}
-	if (!c->known) {
-		p->nr_prio_unknown++;	/* before the CPU's first switch */
+	v = pp_u64map_get(&p->task_prio, prio_key(p, ev->tid, cpu));
+	if (!v) {
+		p->nr_prio_unknown++;	/* before the task's (the CPU's) first switch */
 		return false;
 	}
-	prio = c->next_prio;
-	if ((int64_t)ev->tid != c->next_pid && (int64_t)ev->tid == c->prev_pid)
-		prio = c->prev_prio;
-	return pp_list_has(p->prio, p->nr_prio, prio);
+	return pp_list_has(p->prio, p->nr_prio, (int)((uintptr_t)v - 1));
 }
 
 static void profile_event(struct pp_az *az, const struct pp_event *ev)
@@ -564,7 +559,7 @@ static void profile_release(struct pp_az *az)
 	void *v;
 
 	free(p->prio);
-	free(p->cpu_prio);
+	pp_u64map_release(&p->task_prio);
 	for (size_t i = 0; pp_u64map_next(&p->wins, &i, &k, &v);)
 		free(v);
 	pp_u64map_release(&p->wins);

@@ -6,18 +6,19 @@
 # of them at 997 Hz, nearly all of its process: pp-record's ring reader is real-time too), --prio 120 the other's; the ranges 0-99 and 100-139
 # together are every sample whose CPU had switched once; a bad list is one line.  (A task's
 # priority is the one it last switched in with: chrt's child sleeps once at its new priority.)
-# .4 on a built capture (tests/fixtures/profile-prio.desc): a sample sorted just after a
-# switch is the task's it names, whichever side of the switch that task was on.
+# .4 on a built capture (tests/fixtures/profile-prio.desc): a sample sorted just after or
+# just before a switch has the priority of the task it names (the last one a switch gave it).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/tests/integration/lib-analyze.sh"
 
 # t390.4 first: it needs no event of this machine
 PP_JOBS_CHECK=0 build_fixture profile-prio
 fsamples() { "$PP_ANALYZE" profile-prio.ppcap profile --prio "$1" | sed -n 's/^profile: \([0-9]*\) samples.*/\1/p'; }
-assert_eq "t390.4 real-time samples at switch boundaries (migration/0's only)" 3 "$(fsamples 0-99)"
-assert_eq "t390.4 nice-0 samples at switch boundaries" 12 "$(fsamples 100-139)"
+assert_eq "t390.4 real-time samples at switch boundaries (migration/0's only)" 4 "$(fsamples 0-99)"
+assert_eq "t390.4 nice-0 samples at switch boundaries" 14 "$(fsamples 100-139)"
+assert_eq "t390.4 every sample of a task with a known priority" 18 "$(fsamples 0-139)"
 "$PP_ANALYZE" profile-prio.ppcap profile --prio 0-99 --format json 2>/dev/null >fx.json
-grep -q '"pid":15,"comm":"migration/0","samples":3' fx.json || { cat fx.json; fail "t390.4 the real-time samples are not migration/0's"; }
+grep -q '"pid":15,"comm":"migration/0","samples":4' fx.json || { cat fx.json; fail "t390.4 the real-time samples are not migration/0's"; }
 need_event sched:sched_switch
 command -v chrt >/dev/null 2>&1 || skip "no chrt (util-linux) to start a real-time task"
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
@@ -51,9 +52,14 @@ nrmpid=$(grep -o 'pid=[0-9]*' nrm.err | head -1 | cut -d= -f2)
 [ -n "$nrmpid" ] || { cat nrm.err; fail "no pid in the nice-0 burner's LOAD line"; }
 awk -v pid="$rtpid" '/^ *PID COMM/ { t = 1; next } t && $1 ~ /^[0-9]+$/ && $1 != pid { print $1, $2 }' \
 	rt.txt >others.txt
-# policy PID: the scheduling policy of a live task (field 41 of /proc/PID/stat, counted after
-# the comm's closing parenthesis: 1 FIFO, 2 RR, 6 DEADLINE), empty if the task is gone
-policy() { sed -n 's/.*) //p' "/proc/$1/stat" 2>/dev/null | awk '{ print $39 }'; }
+# policy PID: the scheduling policy of a live process (field 41 of /proc/PID/task/TID/stat,
+# counted after the comm's closing parenthesis: 1 FIFO, 2 RR, 6 DEADLINE): the real-time one
+# of any of its threads (another test's pp-record has a SCHED_FIFO ring reader beside a
+# SCHED_OTHER main thread), else its main thread's; empty if the process is gone
+policy() {
+	cat /proc/"$1"/task/*/stat 2>/dev/null | sed -n 's/.*) //p' |
+		awk 'NR == 1 { p = $39 } $39 == 1 || $39 == 2 || $39 == 6 { p = $39; exit } END { print p }'
+}
 while read -r opid ocomm; do
 	[ "$opid" != "$nrmpid" ] || { cat rt.txt; fail "t390.1 real-time samples of the nice-0 burner"; }
 	case $(policy "$opid") in
