@@ -123,6 +123,12 @@ golden_file() {
 	return 1
 }
 
+# check_golden NAME ACTUAL: file ACTUAL must equal tests/fixtures/expected/NAME.out
+# (golden_file; PP_REGEN=1 rewrites it)
+check_golden() {
+	golden_file "$1" "$2" || fail "output differs from tests/fixtures/expected/$1.out"
+}
+
 # golden NAME CMD...: CMD's stdout must equal tests/fixtures/expected/NAME.out
 # (golden_file; PP_REGEN=1 rewrites it), on one thread; then jobs_check.  Returns CMD's
 # exit status.

@@ -12,80 +12,19 @@ F='kmem:kfree//ptr=ptr/,kmem:mm_page_free//ptr=pfn/'
 
 # t361.1 leaked bytes by stack, largest first, with the commands behind them
 run_ok actual "$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc "$A" --free "$F" --comm
-cat >expect <<'EOT'
-LEAKED BYTES REPORT:
-Leak of 8192 bytes in 1 objects allocated from:
-    comms: worker(8192/1)
-    ffffffff81500010 page_alloc_path+0x10 ([kernel.kallsyms])
-    ffffffff81100420 foo_ioctl+0x20 ([kernel.kallsyms])
-    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
-Leak of 768 bytes in 2 objects allocated from:
-    comms: other(512/1) worker(256/1)
-    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81100420 foo_ioctl+0x20 ([kernel.kallsyms])
-    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
-Leak of 64 bytes in 1 objects allocated from:
-    comms: kworker/0:1(64/1)
-    ffffffff81300010 bar_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81300410 bar_work+0x10 ([kernel.kallsyms])
-    ffffffff81400010 worker_thread+0x10 ([kernel.kallsyms])
-KMEMLEAK STATS:
-ALLOC LIST num 4 mem 9024
-TOTAL alloc 7 free 4
-EOT
-check_output expect actual
+check_golden t361/1 actual
 
 # t361.2 -v: every leaked allocation with its event and stack, oldest first
 run_ok actual "$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc "$A" --free "$F" -v
-cat >expect <<'EOT'
-KMEMLEAK REPORT: 4
-2026-01-01 00:00:00.000100           worker    200 .... [000] 2000.000100: kmem:kmalloc: call_site=foo_alloc+0x10 ptr=0xffff888000001000 bytes_req=200 bytes_alloc=256 gfp_flags=GFP_KERNEL node=-1 accounted=false
-    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81100420 foo_ioctl+0x20 ([kernel.kallsyms])
-    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
-2026-01-01 00:00:00.001000            other    300 .... [001] 2000.001000: kmem:kmalloc: call_site=foo_alloc+0x10 ptr=0xffff888000003000 bytes_req=500 bytes_alloc=512 gfp_flags=GFP_KERNEL node=-1 accounted=false
-    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81100420 foo_ioctl+0x20 ([kernel.kallsyms])
-    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
-2026-01-01 00:00:00.002000      kworker/0:1     50 .... [001] 2000.002000: kmem:kmalloc: call_site=bar_alloc+0x10 ptr=0xffff888000004000 bytes_req=64 bytes_alloc=64 gfp_flags=GFP_ATOMIC node=0 accounted=false
-    ffffffff81300010 bar_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81300410 bar_work+0x10 ([kernel.kallsyms])
-    ffffffff81400010 worker_thread+0x10 ([kernel.kallsyms])
-2026-01-01 00:00:00.004000           worker    200 .... [000] 2000.004000: kmem:mm_page_alloc: page=0x1000 pfn=0x1000 order=1 migratetype=0 gfp_flags=GFP_KERNEL
-    ffffffff81500010 page_alloc_path+0x10 ([kernel.kallsyms])
-    ffffffff81100420 foo_ioctl+0x20 ([kernel.kallsyms])
-    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
-KMEMLEAK STATS:
-ALLOC LIST num 4 mem 9024
-TOTAL alloc 7 free 4
-EOT
-check_output expect actual
+check_golden t361/2 actual
 
 # t361.3 --than 7ms: only what was allocated 7 ms or more before the end (2000.010000)
 run_ok actual "$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc "$A" --free "$F" --than 7ms
-cat >expect <<'EOT'
-LEAKED BYTES REPORT:
-Leak of 768 bytes in 2 objects allocated from:
-    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81100420 foo_ioctl+0x20 ([kernel.kallsyms])
-    ffffffff81200008 entry_SYSCALL_64+0x8 ([kernel.kallsyms])
-Leak of 64 bytes in 1 objects allocated from:
-    ffffffff81300010 bar_alloc+0x10 ([kernel.kallsyms])
-    ffffffff81300410 bar_work+0x10 ([kernel.kallsyms])
-    ffffffff81400010 worker_thread+0x10 ([kernel.kallsyms])
-KMEMLEAK STATS:
-ALLOC LIST num 4 mem 9024
-TOTAL alloc 7 free 4
-EOT
-check_output expect actual
+check_golden t361/3 actual
 
 # t361.4 JSON: one object per table; size defaults to bytes_alloc, ptr to the ptr field
 run_ok actual "$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc kmem:kmalloc --free kmem:kfree --format json
-cat >expect <<'EOT'
-{"leaks":[{"bytes":768,"objects":2,"stack":"entry_SYSCALL_64;foo_ioctl;foo_alloc"},{"bytes":64,"objects":1,"stack":"worker_thread;bar_work;bar_alloc"}]}
-{"stats":[{"live":3,"live_bytes":832,"alloc":5,"free":3,"unmatched_free":1}]}
-EOT
-check_output expect actual
+check_golden t361/4 actual
 
 # t361.5 an allocation event without a pointer is refused with a message
 "$PP_ANALYZE" kmemleak.ppcap kmemleak --alloc kmem:mm_page_alloc --free kmem:kfree >out 2>err &&
@@ -109,18 +48,5 @@ sample 2000.000400 0 200 200 2 ptr=0xffff888000001000
 EOD
 "$CAPBUILD" lost.desc lost.ppcap || fail "capbuild lost.desc"
 run_ok actual "$PP_ANALYZE" lost.ppcap kmemleak --alloc kmem:kmalloc --free kmem:kfree
-cat >expect <<'EOT'
-Report memory leaks in advance due to lost (5 events at 2000.000200)
-LEAKED BYTES REPORT:
-Leak of 128 bytes in 1 objects allocated from:
-    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
-# 5 events lost: cpu1=5
-LEAKED BYTES REPORT:
-Leak of 64 bytes in 1 objects allocated from:
-    ffffffff81100010 foo_alloc+0x10 ([kernel.kallsyms])
-KMEMLEAK STATS:
-ALLOC LIST num 1 mem 64
-TOTAL alloc 2 free 1
-EOT
-check_output expect actual
+check_golden t361/6 actual
 exit 0

@@ -18,63 +18,21 @@ A="$PP_ANALYZE hrtimer.ppcap hrtimer"
 
 # t385.1 the periods without a context switch, perf-prof's lines, with -g stacks
 run_ok actual $A -e sched:sched_switch,sched:sched_wakeup -g 'sched_switch==0'
-cat >expect <<'EOT'
-2026-01-01 00:00:00.010001     pid    300 tid    300 [001] 1000.010001: hrtimer: cpu-clock 10000001 ns
-    sched_switch 0
-    sched_wakeup 0
-2026-01-01 00:00:00.020000     pid      0 tid      0 [000] 1000.020000: hrtimer: cpu-clock 10000000 ns
-    sched_switch 0
-    sched_wakeup 0
-    ffffffff81100010 default_idle+0x10 ([kernel.kallsyms])
-    ffffffff81100420 do_idle+0x20 ([kernel.kallsyms])
-2026-01-01 00:00:00.020001     pid    300 tid    300 [001] 1000.020001: hrtimer: cpu-clock 10000000 ns
-    sched_switch 0
-    sched_wakeup 0
-    ffffffff81300010 native_queued_spin_lock_slowpath+0x10 ([kernel.kallsyms])
-    ffffffff81300820 _raw_spin_lock_irqsave+0x20 ([kernel.kallsyms])
-2026-01-01 00:00:00.040000     pid      0 tid      0 [000] 1000.040000: hrtimer: cpu-clock 10000000 ns
-    sched_switch 0
-    sched_wakeup 2
-2026-01-01 00:00:00.045001     pid    300 tid    300 [001] 1000.045001: hrtimer: cpu-clock 10000000 ns
-    sched_switch 0
-    sched_wakeup 0
-EOT
-check_output expect actual
+check_golden t385/1 actual
 
 # t385.2 aliases are the variables; 'period' is the timer's real interval (the late one: 15 ms)
 run_ok actual $A -e 'sched:sched_switch//alias=sw/,sched:sched_wakeup//alias=wk/' \
 	'period > 12000000 || wk >= 2'
-cat >expect <<'EOT'
-2026-01-01 00:00:00.010000     pid    200 tid    201 [000] 1000.010000: hrtimer: cpu-clock 10000000 ns
-    sw 5
-    wk 3
-2026-01-01 00:00:00.035001     pid    300 tid    300 [001] 1000.035001: hrtimer: cpu-clock 15000000 ns
-    sw 1
-    wk 0
-2026-01-01 00:00:00.040000     pid      0 tid      0 [000] 1000.040000: hrtimer: cpu-clock 10000000 ns
-    sw 0
-    wk 2
-EOT
-check_output expect actual
+check_golden t385/2 actual
 
 # t385.3 -C 1, JSON with the folded stack
 run_ok actual $A -e sched:sched_switch,sched:sched_wakeup -C 1 -g --format json \
 	'sched_switch==0 && sched_wakeup==0'
-cat >expect <<'EOT'
-{"time":1000.010001,"cpu":1,"pid":300,"tid":300,"period_ns":10000001,"counts":{"sched_switch":0,"sched_wakeup":0}}
-{"time":1000.020001,"cpu":1,"pid":300,"tid":300,"period_ns":10000000,"counts":{"sched_switch":0,"sched_wakeup":0},"stack":"burner;_raw_spin_lock_irqsave;native_queued_spin_lock_slowpath"}
-{"time":1000.045001,"cpu":1,"pid":300,"tid":300,"period_ns":10000000,"counts":{"sched_switch":0,"sched_wakeup":0}}
-EOT
-check_output expect actual
+check_golden t385/3 actual
 
 # t385.4 CSV
 run_ok actual $A -e sched:sched_switch --format csv 'sched_switch > 3'
-cat >expect <<'EOT'
-time,cpu,pid,tid,period_ns,sched_switch
-1000.010000,0,200,201,10000000,5
-1000.030000,0,100,100,10000000,4
-EOT
-check_output expect actual
+check_golden t385/4 actual
 
 # t385.5 -v: every complete period (the group at 1000.055001 lacks sched_wakeup: dropped)
 run_ok actual $A -e sched:sched_wakeup -v 'sched_wakeup == 1'

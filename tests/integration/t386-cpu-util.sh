@@ -24,60 +24,23 @@ A="$PP_ANALYZE cpu-util.ppcap cpu-util"
 
 # t386.1 rounds of 500 ms, perf-prof's line ('ns' where it prints cycles)
 run_ok actual $A -i 500
-cat >expect <<'EOT'
-2026-01-01 00:00:00.500000 cpu 0 [host,guest] 50.00% [all] 250000000 ns
-2026-01-01 00:00:00.500000 cpu 1 [host,guest] 10.00% [all] 50000000 ns
-2026-01-01 00:00:01.000000 cpu 0 [host,guest] 50.00% [all] 250000000 ns
-2026-01-01 00:00:01.000000 cpu 1 [host,guest] 10.00% [all] 50000000 ns
-2026-01-01 00:00:01.019000 cpu 0 [host,guest] 100.00% [all] 20000000 ns
-EOT
-check_output expect actual
+check_golden t386/1 actual
 
 # t386.2 --split: [usr] and [sys] under each [all]; a zero count is not printed
 run_ok actual $A -i 500 --split
-cat >expect <<'EOT'
-2026-01-01 00:00:00.500000 cpu 0 [host,guest] 50.00% [all] 250000000 ns
-2026-01-01 00:00:00.500000 cpu 0 [host,guest] 30.00% [usr] 150000000 ns
-2026-01-01 00:00:00.500000 cpu 0 [host,guest] 20.00% [sys] 100000000 ns
-2026-01-01 00:00:00.500000 cpu 1 [host,guest] 10.00% [all] 50000000 ns
-2026-01-01 00:00:00.500000 cpu 1 [host,guest] 10.00% [usr] 50000000 ns
-2026-01-01 00:00:01.000000 cpu 0 [host,guest] 50.00% [all] 250000000 ns
-2026-01-01 00:00:01.000000 cpu 0 [host,guest] 30.00% [usr] 150000000 ns
-2026-01-01 00:00:01.000000 cpu 0 [host,guest] 20.00% [sys] 100000000 ns
-2026-01-01 00:00:01.000000 cpu 1 [host,guest] 10.00% [all] 50000000 ns
-2026-01-01 00:00:01.000000 cpu 1 [host,guest] 10.00% [usr] 50000000 ns
-2026-01-01 00:00:01.019000 cpu 0 [host,guest] 100.00% [all] 20000000 ns
-2026-01-01 00:00:01.019000 cpu 0 [host,guest] 100.00% [usr] 20000000 ns
-EOT
-check_output expect actual
+check_golden t386/2 actual
 
 # t386.3 --exclude-user ([sys]) as JSON with the default -i 1000, --exclude-kernel ([usr]) as CSV
 run_ok actual $A --exclude-user --format json
-cat >expect <<'EOT'
-{"time":1001.000000,"cpu":0,"in":"host,guest","mode":"sys","util_pct":20.00,"count":200000000,"unit":"ns"}
-EOT
-check_output expect actual
+check_golden t386/3 actual
 run_ok actual $A --exclude-kernel --format csv -C 0
-cat >expect <<'EOT'
-time,cpu,in,mode,util_pct,count,unit
-1001.000000,0,"host,guest",usr,30.00,300000000,ns
-1001.019000,0,"host,guest",usr,100.00,20000000,ns
-EOT
-check_output expect actual
+check_golden t386/3b actual
 
 # t386.4 cycles counters (a PMU): each reading as it comes, no percentage
 run_ok actual "$PP_ANALYZE" cpu-util-cycles.ppcap cpu-util
-cat >expect <<'EOT'
-2026-01-01 00:00:01.000000 cpu 0 [host,guest] [all] 1200000000 cycles
-2026-01-01 00:00:01.000000 cpu 1 [host,guest] [all] 30000000 cycles
-2026-01-01 00:00:02.000000 cpu 0 [host,guest] [all] 600000000 cycles
-EOT
-check_output expect actual
+check_golden t386/4 actual
 run_ok actual "$PP_ANALYZE" cpu-util-cycles.ppcap cpu-util --format json -C 1
-cat >expect <<'EOT'
-{"time":1001.000000,"cpu":1,"in":"host,guest","mode":"all","util_pct":null,"count":30000000,"unit":"cycles"}
-EOT
-check_output expect actual
+check_golden t386/4b actual
 
 # t386.5 refused in one line each
 refused() {	# refused WHAT PATTERN CMD...: CMD fails with PATTERN on stderr

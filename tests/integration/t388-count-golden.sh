@@ -12,49 +12,19 @@ build_fixture counters
 
 # t388.1 per instance, rounds of 5 slots
 run_ok actual "$PP_ANALYZE" counters.ppcap hrcount -e sched:sched_switch,sched:sched_wakeup -i 500 --perins
-cat >expect <<'EOT'
-2026-01-01 00:00:00.500010 
-[000] sched:sched_switch 10|20|30|40|50 | total 150
-[000] sched:sched_wakeup  5| 5| 5| 5| 5 | total 25
-[001] sched:sched_switch  3| 3| 3| 3| 3 | total 15
-[001] sched:sched_wakeup  7| 0| 7| 0| 7 | total 21
-[  1001] sched:sched_switch  2| 2| 2| 2| 2 | total 10
-2026-01-01 00:00:01.000010 
-[000] sched:sched_switch  60| 70| 80| 90|100 | total 400
-[000] sched:sched_wakeup   5|  5|  5|  5|  5 | total 25
-[001] sched:sched_switch   3|  3|  3|  3|  3 | total 15
-[001] sched:sched_wakeup   0|  7|  0|  7|  0 | total 14
-[  1001] sched:sched_switch   2|  2|  2|  2|  2 | total 10
-EOT
-check_output expect actual
+check_golden t388/1 actual
 
 # t388.2 summed over the instances, re-binned to 200 ms, one round of 1 s; an alias
 run_ok actual "$PP_ANALYZE" counters.ppcap stat -e 'sched:sched_switch//alias=sw/' -i 1000 --period 200ms
-cat >expect <<'EOT'
-2026-01-01 00:00:01.000010 
-sw  40| 80|120|160|200 | total 600
-EOT
-check_output expect actual
+check_golden t388/2 actual
 
 # t388.3 the packed layout, one CPU
 run_ok actual "$PP_ANALYZE" counters.ppcap hrcount -e sched:sched_switch,sched:sched_wakeup -i 500 --perins --packed -C 0
-cat >expect <<'EOT'
-2026-01-01 00:00:00.500010 
-[CPU] |sched_switch  |sched_wakeup  |
-[000] |10 20 30 40 50|5  5  5  5  5 |
-2026-01-01 00:00:01.000010 
-[CPU] |sched_switch       |sched_wakeup  |
-[000] |60  70  80  90  100|5  5  5  5  5 |
-EOT
-check_output expect actual
+check_golden t388/3 actual
 
 # t388.4 JSON, per instance
 run_ok actual "$PP_ANALYZE" counters.ppcap stat -e sched:sched_wakeup -i 1000 --perins --format json
-cat >expect <<'EOT'
-{"time":"2026-01-01 00:00:01.000010","cpu":0,"event":"sched:sched_wakeup","counts":[5,5,5,5,5,5,5,5,5,5],"total":50}
-{"time":"2026-01-01 00:00:01.000010","cpu":1,"event":"sched:sched_wakeup","counts":[7,0,7,0,7,0,7,0,7,0],"total":35}
-EOT
-check_output expect actual
+check_golden t388/4 actual
 
 # t388.5 refusals, one line each
 "$PP_ANALYZE" counters.ppcap hrcount -e sched:sched_switch --period 150ms >out 2>err && fail "150 ms accepted"
