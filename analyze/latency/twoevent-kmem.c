@@ -18,6 +18,7 @@
 
 #include "analyze/latency/internal.h"
 #include "common/err.h"
+#include "common/hash.h"
 #include "common/log.h"
 #include "common/wire.h"
 
@@ -58,18 +59,6 @@ struct km_pair {
 	uint64_t nr_alloc, alloc_bytes, nr_free, free_bytes;
 };
 
-static uint64_t stack_hash(const uint64_t *v, uint32_t n)
-{
-	uint64_t h = 1469598103934665603ull ^ n;
-
-	for (uint32_t i = 0; i < n; i++) {
-		h ^= v[i];
-		h *= 1099511628211ull;
-		h ^= h >> 29;
-	}
-	return h;
-}
-
 static struct km_text *text_find(struct ana_te *te, const uint64_t *v, uint32_t n, uint64_t h)
 {
 	struct km_texts *t = te->impl_priv;
@@ -83,7 +72,7 @@ static struct km_text *text_find(struct ana_te *te, const uint64_t *v, uint32_t 
 static void km_add(struct ana_te *te, struct km_map *m, const struct pp_event *ev, uint64_t bytes,
 		   unsigned n)
 {
-	uint64_t h = stack_hash(ev->stack, ev->nr_stack);
+	uint64_t h = pp_hash_u64s(ev->stack, ev->nr_stack);
 	void **slot = pp_u64map_slot(&m->by_hash, h);
 	struct km_stack *s;
 
@@ -404,7 +393,7 @@ static struct km_text *text_new(const uint64_t *f, uint32_t n, uint64_t h, const
 
 static void out_add(struct ana_te *te, struct km_out *o, const struct pp_event *ev, const char *text)
 {
-	uint64_t h = stack_hash(ev->stack, ev->nr_stack);
+	uint64_t h = pp_hash_u64s(ev->stack, ev->nr_stack);
 	void **slot = pp_u64map_slot(&o->by_hash, h);
 	const struct km_text *known;
 	struct km_text *x;
@@ -530,7 +519,7 @@ static void kmem_state_write(struct ana_te *te, struct pp_buf *out)
 /* The text of @f kept for the report: the first state's, when two states resolved them. */
 static struct km_text *text_keep(struct ana_te *te, const uint64_t *f, uint32_t n, const char *text)
 {
-	uint64_t h = stack_hash(f, n);
+	uint64_t h = pp_hash_u64s(f, n);
 	struct km_texts *t = te->impl_priv;
 	struct km_text *x = text_find(te, f, n, h);
 	void **slot;
