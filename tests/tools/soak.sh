@@ -11,8 +11,12 @@
 # a warm-up (the first fifth, at least 60 s: the rings' pages are touched for the first
 # time as they wrap, the tables fill; here RSS rose from 38 to 48 MiB in the first 60 s of
 # a 300 s run, then moved between 45 and 54 MiB with rotations and compression), the rest's
-# last quarter is compared with its first: RSS's median may grow by at most
-# max(4 MiB, 5 %) (a spike is not growth), its largest by twice that, the fds by 2.  One summary line; exit 0, 1 (grew, or pp-record failed), 77 (cannot record
+# last quarter is compared with its first: RSS's median may exceed the first quarter's
+# largest by at most max(4 MiB, 5 %) (a spike is not growth), its largest by twice that,
+# the fds by 2.  The first quarter's largest, not its median: on a busy machine the
+# recorder drains later, more of each ring is used, and the warm-up's last step comes
+# after 60 s (a 120 s run beside a build on the other CPU stepped from 72.6 to 85.4 MiB
+# at 66 s, then stayed flat).  One summary line; exit 0, 1 (grew, or pp-record failed), 77 (cannot record
 # here).
 set -u
 bin=$1 load=$2 secs=$3 dir=$4
@@ -101,7 +105,7 @@ awk -v secs="$secs" -v files="${files:-?}" '
 		       "late (margin %d), max %d, %d; fds max %d early, %d late\n",
 		       secs, files, NR, em, lm, margin, er, lr, ef, lf
 		if (ne < 3 || nl < 3) { print "soak: too few samples"; exit 1 }
-		if (lm > em + margin) { print "soak: FAIL: RSS grew (medians)"; exit 1 }
+		if (lm > er + margin) { print "soak: FAIL: RSS grew (medians)"; exit 1 }
 		if (lr > er + 2 * margin) { print "soak: FAIL: RSS grew (maxima)"; exit 1 }
 		if (lf > ef + 2) { print "soak: FAIL: open fds grew"; exit 1 }
 	}' "$dir/soak.samples"
