@@ -401,6 +401,7 @@ static int start_workload(struct rec_session *s)
 	s->next_sync_ns = s->start_ns + REC_SYNC_PERIOD_NS;
 	if (s->opts.duration_ns)
 		s->deadline_ns = rec_now_ns() + s->opts.duration_ns;
+	rec_drain_idle_from(&s->drain, s->deadline_ns);
 	if (s->wl.pid) {
 		if (s->tgt.kind == REC_TGT_WORKLOAD)
 			rec_ftrace_enable(s, true);	/* events before its exec are dropped */

@@ -517,7 +517,8 @@ static void ask_priority(struct rec_drain *d)
 static int consumer_policy(struct rec_drain *d, bool raised)
 {
 	struct sched_param sp = { 0 };
-	bool idle = !raised && d->idle_consumer;
+	bool idle = !raised && d->idle_consumer &&
+		    __atomic_load_n(&d->idle_armed, __ATOMIC_ACQUIRE);
 
 	/* the policy is only touched to go to SCHED_IDLE and back: a user's chrt stays */
 	if (idle != d->consumer_idle && sched_setscheduler(d->boost_tid, idle ? SCHED_IDLE :
@@ -529,6 +530,7 @@ static int consumer_policy(struct rec_drain *d, bool raised)
 
 static void boost_consumer(struct rec_drain *d)
 {
+	uint64_t stop_at;
 	unsigned fill;
 
 	if (!d->boost_tid)
@@ -548,6 +550,14 @@ static void boost_consumer(struct rec_drain *d)
 	}
 	if (d->urgent && *d->urgent)
 		fill = 100;	/* stopping: the rest is the consumer's, as fast as it can */
+	stop_at = __atomic_load_n(&d->stop_at_ns, __ATOMIC_RELAXED);
+	if (stop_at && mono_ns() >= stop_at)
+		fill = 100;	/* --duration is up: the same */
+	if (d->idle_consumer && !d->consumer_idle && !d->boosted && fill < 25 &&
+	    consumer_policy(d, false)) {
+		pp_debug(1, "the consumer stays at normal priority: %s", strerror(errno));
+		d->idle_consumer = false;
+	}
 	if (!d->boosted && fill >= 25) {
 		if (consumer_policy(d, true) == 0) {
 			d->boosted = true;
@@ -624,11 +634,7 @@ int rec_drain_start(struct rec_drain *d)
 	pthread_attr_t attr;
 	struct sched_param sp = { 0 };
 
-	if (d->idle_consumer && d->boost_tid && consumer_policy(d, false)) {
-		pp_debug(1, "the consumer stays at normal priority: %s", strerror(errno));
-		d->idle_consumer = false;
-	}
-	/* the thread must not inherit the consumer's SCHED_IDLE */
+	/* the thread must not inherit the consumer's SCHED_IDLE (rec_drain_idle_from()) */
 	pthread_attr_init(&attr);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
@@ -642,6 +648,12 @@ int rec_drain_start(struct rec_drain *d)
 		return -rc;
 	d->started = true;
 	return 0;
+}
+
+void rec_drain_idle_from(struct rec_drain *d, uint64_t stop_at_ns)
+{
+	__atomic_store_n(&d->stop_at_ns, stop_at_ns, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->idle_armed, true, __ATOMIC_RELEASE);
 }
 
 void rec_drain_stop(struct rec_drain *d)

@@ -84,6 +84,8 @@ struct rec_drain {
 	bool idle_consumer;		/* boost_tid runs SCHED_IDLE unless raised */
 	bool consumer_idle;		/* ... and does now */
 	const volatile sig_atomic_t *urgent;	/* set: raise the consumer now (a stop signal) */
+	bool idle_armed;		/* atomic: the recording runs (rec_drain_idle_from()) */
+	uint64_t stop_at_ns;		/* atomic: CLOCK_MONOTONIC of the --duration stop, 0 none */
 	uint64_t nr_spill_bad;		/* consumer: pages read back that were not pages */
 	uint64_t spill_lost;		/* consumer: bytes of pages that could not be read back */
 
@@ -136,8 +138,9 @@ void rec_drain_set_tp(struct rec_drain *d, const int *fds, size_t page, size_t b
  * @dir: the directory
  * @max_backlog: bytes spilled and not read back at most
  *
- * The consumer (boost_tid) is then put at SCHED_IDLE when the thread starts,
- * raised while the spill or a FIFO lags, and back to normal at the stop.
+ * The consumer (boost_tid) is then put at SCHED_IDLE once the recording runs
+ * (rec_drain_idle_from()), raised while the spill or a FIFO lags or the stop
+ * is near, and back to normal at the stop.
  * Return: 0, or -errno when the file cannot be made (the drain reads pages
  * into memory then, as without a spill).
  */
@@ -145,6 +148,19 @@ int rec_drain_set_spill(struct rec_drain *d, const char *dir, uint64_t max_backl
 
 /** rec_drain_start() - start the thread.  Return: 0 or -errno. */
 int rec_drain_start(struct rec_drain *d);
+
+/**
+ * rec_drain_idle_from() - the recording proper runs: the consumer may go to SCHED_IDLE
+ * @d: the drain (started)
+ * @stop_at_ns: CLOCK_MONOTONIC time of the planned stop (--duration), 0 for none
+ *
+ * Until this call the consumer stays at normal priority: the start (the /proc
+ * snapshot) is what the user waits for, and on a machine whose CPUs are all busy a
+ * SCHED_IDLE thread gets a fraction of a percent of one (a 1.5 s recording beside a
+ * hog on each CPU took 30 s).  From @stop_at_ns on, the drain thread raises the
+ * consumer, as a stop signal does, so the stop is on time.
+ */
+void rec_drain_idle_from(struct rec_drain *d, uint64_t stop_at_ns);
 
 /** rec_drain_stop() - stop the thread and wait for it (no-op if not running). */
 void rec_drain_stop(struct rec_drain *d);
