@@ -23,7 +23,7 @@
 #include "common/log.h"
 #include "common/units.h"
 
-struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common)
+static struct pp_option *az_options(struct pp_az *az, struct pp_option **common)
 {
 	struct pp_option *own = pp_opts_rebase(az->plan->options, az->opts, 2);
 	size_t n = 0;
@@ -36,6 +36,23 @@ struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common)
 	return own;
 }
 
+int ana_az_start(struct pp_az *az, const struct pp_analyzer *an, int argc, const char **argv,
+		 char *err, size_t errsz)
+{
+	struct pp_option *common, *tbl;
+	int n;
+
+	ana_az_bind(az, an);
+	az->priv = pp_xcalloc(1, an->ops->priv_size ? an->ops->priv_size : 1);
+	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
+	az->opt.user_callchain = az->opt.kernel_callchain = true;
+	tbl = az_options(az, &common);
+	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, err, errsz);
+	free(tbl);
+	free(common);
+	return n;
+}
+
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 {
 	struct pp_az az = { 0 };
@@ -44,7 +61,7 @@ void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an)
 
 	ana_az_bind(&az, an);
 	az.opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	tbl = ana_az_options(&az, &common);
+	tbl = az_options(&az, &common);
 	fprintf(fp, "%s - %s\n\n", an->name, an->ops->summary);
 	pp_usage_print(fp, usage, tbl);
 	if (an->ops->examples)
@@ -105,7 +122,6 @@ static struct pp_az *az_parse(int argc, const char **argv, bool *help, enum az_r
 {
 	const struct pp_analyzer *an = argc > 0 ? ana_analyzer_find(argv[0]) : NULL;
 	const struct pp_analyzer_ops *ops;
-	struct pp_option *common, *tbl;
 	struct pp_az *az;
 	char e[256];
 	int n;
@@ -118,14 +134,7 @@ static struct pp_az *az_parse(int argc, const char **argv, bool *help, enum az_r
 	}
 	ops = an->ops;
 	az = pp_xcalloc(1, sizeof(*az));
-	ana_az_bind(az, an);
-	az->priv = pp_xcalloc(1, ops->priv_size ? ops->priv_size : 1);
-	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	az->opt.user_callchain = az->opt.kernel_callchain = true;
-	tbl = ana_az_options(az, &common);
-	n = pp_parse_options(argc - 1, argv + 1, tbl, 0, e, sizeof(e));
-	free(tbl);
-	free(common);
+	n = ana_az_start(az, an, argc, argv, e, sizeof(e));
 	*why = n == PP_OPT_HELP ? AZ_HELP : AZ_OPTION;
 	if (n == PP_OPT_HELP)
 		snprintf(err, errsz, "%s: -h asks for its help", az->name);

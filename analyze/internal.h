@@ -353,12 +353,18 @@ void ana_az_free(struct pp_az *az);
 /** ana_analyzer_help() - one analyzer's usage, options and examples. */
 void ana_analyzer_help(FILE *fp, const struct pp_analyzer *an);
 /**
- * ana_az_options() - the full option table of @az (bound to its analyzer, az->opts
- * allocated): its own options rebased onto az->opts, then the common ones onto az->opt
- * @common: set to the common part, included by the table
- * Return: the table; the caller frees it and *@common.
+ * ana_az_start() - make @az (zeroed) an instance of @an and parse its options
+ * @argv: argv[0] the analyzer's name, then its options (@argc in all)
+ * @err: the message when the options are bad
+ *
+ * Binds @az (ana_az_bind()), allocates az->priv and az->opts, sets the common defaults
+ * (both halves of a callchain), then parses.
+ * Return: pp_parse_options()'s result: the number of positional arguments, PP_OPT_HELP
+ * after -h, negative with @err set on a bad option.  Either way ana_az_free() (or the
+ * caller's own release) frees what it allocated.
  */
-struct pp_option *ana_az_options(struct pp_az *az, struct pp_option **common);
+int ana_az_start(struct pp_az *az, const struct pp_analyzer *an, int argc, const char **argv,
+		 char *err, size_t errsz);
 
 /* merge.c: states merged, and their analyzer's instance on the merge */
 struct ana_state;

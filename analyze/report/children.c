@@ -125,18 +125,9 @@ static char *command_line(struct ana_rpt *r, const char *const *argv)
 static int child_parse(struct ana_rpt_child *c, const struct pp_analyzer *an)
 {
 	struct pp_az *az = &c->az;
-	struct pp_option *common, *tbl;
 	char err[256];
-	int n;
+	int n = ana_az_start(az, an, c->argc, (const char **)c->argv, err, sizeof(err));
 
-	ana_az_bind(az, an);
-	az->priv = pp_xcalloc(1, an->ops->priv_size ? an->ops->priv_size : 1);
-	az->opts = pp_xcalloc(1, an->plan->opts_size ? an->plan->opts_size : 1);
-	az->opt.user_callchain = az->opt.kernel_callchain = true;
-	tbl = ana_az_options(az, &common);
-	n = pp_parse_options(c->argc - 1, (const char **)c->argv + 1, tbl, 0, err, sizeof(err));
-	free(tbl);
-	free(common);
 	if (n == PP_OPT_HELP)
 		snprintf(err, sizeof(err), "--help is not for a report section");
 	if (n < 0 || n == PP_OPT_HELP) {
