@@ -83,7 +83,9 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	kill $s0 $s1
 	wait $s0 $s1
 	assert_eq "CPUs with samples under -C 1" 1 "$(sv cpu.cap cpus)"
-	assert_ge "switches of the sleeper on CPU 1" 100 "$("$CAPCHECK" cpu.cap count sched:sched_switch $s1)"
+	# (200 a second on a quiet machine; beside a hog on CPU 1 each wake-up waits for the
+	# hog's slice: 67 in make check-busy.  The -C checks are the lines around this one.)
+	assert_ge "switches of the sleeper on CPU 1" 20 "$("$CAPCHECK" cpu.cap count sched:sched_switch $s1)"
 	assert_eq "switches of the sleeper on CPU 0" 0 "$("$CAPCHECK" cpu.cap count sched:sched_switch $s0)"
 else
 	echo "t110: -C 1 not checked: needs 2 CPUs and taskset(1)"

@@ -78,6 +78,12 @@ assert_ge "sys_enter events of the paced load (5000/s for 1 s)" 1000 "$seen"
 lpid=$!
 "$PP_RECORD" -a -e sched:sched_switch,sched:sched_wakeup -o int.cap --duration 30 2>int.err &
 rpid=$!
+# its start (the /proc snapshot) takes longer on a busy machine: wait for the instance
+i=0
+until [ -d $tfs/instances/pp-$rpid ] || [ $i -ge 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
 sleep 1.5
 [ -d $tfs/instances/pp-$rpid ] || fail "no instances/pp-$rpid while recording"
 kill -INT $rpid
@@ -90,7 +96,9 @@ assert_eq "pp-record status after SIGINT" 0 $rc
 [ -d $tfs/instances/pp-$rpid ] && fail "instances/pp-$rpid left after SIGINT"
 assert_eq "the capture is complete" 0 "$(sv int.cap truncated)"
 assert_eq "order" ok "$(sv int.cap order)"
-assert_ge "sched events" 10000 "$(sv int.cap samples)"
+# (a ping-pong switches ~100000 times a second on a quiet machine, far fewer beside a
+# hog on each CPU: a floor, not a rate)
+assert_ge "sched events" 1000 "$(sv int.cap samples)"
 # 5. the spill file
 spill_run() {	# NAME OPTIONS...: a storm of 2 x 100000 getppid(); prints the getppid count
 	name=$1
