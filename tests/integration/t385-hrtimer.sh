@@ -62,12 +62,14 @@ need_event syscalls:sys_enter_getrandom
 CPU=$(($(nproc) - 1))
 EV=syscalls:sys_enter_getrandom
 
-# check_windows WINDOWS CSV: the fired periods against the load's busy windows
+# check_windows WINDOWS CSV [MISSED_OK]: the fired periods against the load's busy windows
+# (MISSED_OK 1: a burst may have no period)
 check_windows() {
-	python3 - "$1" "$2" <<'EOPY'
+	python3 - "$1" "$2" "${3:-0}" <<'EOPY'
 import sys, csv
 win = [tuple(int(x) for x in l.split()[1:]) for l in open(sys.argv[1]) if l.strip()]
 rows = list(csv.DictReader(open(sys.argv[2])))
+missed_ok = sys.argv[3] == "1"
 bad, hit = [], set()
 for r in rows:
     end = round(float(r["time"]) * 1e6) * 1000
@@ -77,7 +79,8 @@ for r in rows:
         bad.append(r["time"])
     hit.update(over)
 print("fired=%d bursts=%d hit=%d outside=%s" % (len(rows), len(win), len(hit), ",".join(bad) or "none"))
-ok = not bad and len(hit) == len(win) and len(win) <= len(rows) <= 3 * len(win)
+ok = not bad and (len(hit) == len(win) or missed_ok) and len(rows) <= 3 * len(win)
+ok = ok and (missed_ok or len(win) <= len(rows))
 sys.exit(0 if ok else 1)
 EOPY
 }
@@ -112,7 +115,15 @@ assert_ge "t385.7 every call counted" "$calls" "$1"
 med=$(awk -F, 'NR > 1 { print $5 }' all.csv | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 assert_between "t385.7 median period (ns)" 4500000 5500000 "$med"
 run_ok fired.csv "$PP_ANALYZE" hr.cap hrtimer -e $EV --format csv 'sys_enter_getrandom > 50'
-check_windows win.txt fired.csv || fail "t385.7: periods fired outside the bursts, or bursts missed"
+# a burst is 50 calls or more in a 5 ms period only when the load got its CPU (-b 20: 20 % of
+# the phase; PHASE own_pct): beside a hog on that CPU it had 6.5 % and stretched a burst
+# below the threshold.  Under 15 % bursts may be missed; a period outside them never fires.
+own=$(sed -n 's/^PHASE .* own_pct=\([0-9]*\).*/\1/p' load.err | head -1)
+missed_ok=0
+[ "${own:-100}" -ge 15 ] || missed_ok=1
+check_windows win.txt fired.csv $missed_ok ||
+	fail "t385.7: periods fired outside the bursts, or bursts missed"
+[ $missed_ok = 1 ] && echo "t385.7: missed bursts allowed: the load had $own% of its CPU"
 
 # t385.8 live, with kernel stacks
 "$PP" hrtimer -e $EV -C $CPU --period 5ms -g 'sys_enter_getrandom > 50' -- \
