@@ -115,6 +115,7 @@ struct rec_session {
 	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
 	bool cpu_sideband;		/* per-task targets, side band per CPU (evopen.c) */
 	bool user_only;			/* perf_event_paranoid 2: kernel excluded (evopen.c) */
+	uint32_t compat;		/* what an older kernel refused, dropped (perf/compat.h) */
 	struct rec_probes probes;
 	bool stale_probes_checked;
 
