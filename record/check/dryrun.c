@@ -142,6 +142,24 @@ static int kvm_guests(int *blind)
 	return n;
 }
 
+/* The CPU's virtualization extension (/proc/cpuinfo flags: vmx or svm), or "none". */
+static const char *cpu_virt(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[4096];
+	const char *v = "none";
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		v = strstr(line, " vmx") ? "vmx" : strstr(line, " svm") ? "svm" : "none";
+		break;
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
 void rec_check_needs(struct rec_check *c, const struct rec_session *s)
 {
 	const char *fix = "run a KVM guest here, or give the command that starts one after --";
@@ -166,9 +184,9 @@ void rec_check_needs(struct rec_check *c, const struct rec_session *s)
 			      "none seen, but %d processes' files are not readable", blind);
 	} else {
 		rec_check_add(c, "KVM guests", REC_CHECK_NO, fix,
-			      "no KVM: no process runs a guest (none holds a kvm-vm), /dev/kvm %s: "
-			      "the kvm events would record nothing",
-			      access("/dev/kvm", F_OK) ? "absent" : "present");
+			      "no KVM: no process runs a guest (none holds a kvm-vm; /dev/kvm %s, "
+			      "CPU virtualization %s): the kvm events would record nothing",
+			      access("/dev/kvm", F_OK) ? "absent" : "present", cpu_virt());
 		rec_check_fail(c, "no KVM: no guest runs on this machine, so its kvm events record nothing",
 			       fix);
 	}

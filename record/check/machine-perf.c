@@ -91,11 +91,16 @@ static void check_clocks(struct rec_check *c)
 		tc[strcspn(tc, "\n")] = '\0';
 	if (f)
 		fclose(f);
-	if (e || clock_gettime(CLOCK_MONOTONIC, &ts)) {
+	if (e == EINVAL || clock_gettime(CLOCK_MONOTONIC, &ts)) {
 		rec_check_add(c, "clocks", REC_CHECK_NO, "Linux 4.1 or later (perf_event_attr.use_clockid)",
 			      "perf events cannot be stamped with CLOCK_MONOTONIC: %s", strerror(e));
 		rec_check_fail(c, "perf events cannot be stamped with CLOCK_MONOTONIC (use_clockid: Linux 4.1)",
 			       NULL);
+		return;
+	}
+	if (e) {
+		rec_check_add(c, "clocks", REC_CHECK_WARN, NULL,
+			      "the perf clock cannot be tried: %s; clock source %s", strerror(e), src);
 		return;
 	}
 	rec_check_add(c, "clocks", strcmp(src, "tsc") && strcmp(src, "arch_sys_counter") &&

@@ -84,6 +84,9 @@ static int open_error(struct rec_session *s, int err, const char *what, int cpu,
 	case ENOSPC:
 		return rec_errf(msg, msg_sz, err,
 			"cannot open %s on CPU %d: no free hardware slot (breakpoints in use?)", what, cpu);
+	case ENOSYS:
+		return rec_errf(msg, msg_sz, err, "cannot open %s: this kernel has no perf events "
+					"(perf_event_open: Linux 2.6.31 with CONFIG_PERF_EVENTS)", what);
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:

@@ -100,7 +100,19 @@ if [ -e $tfs/uprobe_events ]; then
 	grep -q "opened, read through the perf ring (uprobe)" up.out || { cat up.out; fail "uprobe line"; }
 fi
 
-# t170.6: nothing left in tracefs
+# t170.6: a kernel without perf_event_open (ENOSYS, PP_FAULT): one line naming the kernel
+# needed, and pp-record --check's verdict no
+PP_FAULT=perf_event_open:1+:ENOSYS "$PP_RECORD" -e cpu-clock -o nosys.pp --duration 0.1 \
+	>nosys.out 2>nosys.err
+assert_eq "no perf_event_open: exit" 1 $?
+assert_eq "no perf_event_open: stderr lines" 1 "$(wc -l <nosys.err)"
+grep -q "this kernel has no perf events (perf_event_open: Linux 2.6.31" nosys.err ||
+	{ cat nosys.err; fail "no perf_event_open: the message"; }
+PP_FAULT=perf_event_open:1+:ENOSYS "$PP_RECORD" --check >nosys.check 2>&1
+assert_eq "no perf_event_open: --check exit" 1 $?
+grep -q "^verdict: no: .*no perf events" nosys.check || { cat nosys.check; fail "--check: reason"; }
+
+# t170.7: nothing left in tracefs
 assert_eq "tracefs instances left" "$before_inst" "$(ls $tfs/instances | grep -c '^pp-')"
 assert_eq "uprobes left" "$before_up" "$(cat $tfs/uprobe_events 2>/dev/null | wc -l)"
 echo "t170: ok"
