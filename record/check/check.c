@@ -32,15 +32,22 @@ void rec_check_fail(struct rec_check *c, const char *reason, const char *fix)
 	c->reason_fix = fix ? pp_xstrdup(fix) : NULL;
 }
 
+/* A line's strings freed.  Return: @l's next, for the walk. */
+static struct rec_check_line *line_release(struct rec_check_line *l)
+{
+	free(l->value);
+	free(l->fix);
+	return l + 1;
+}
+
 void rec_check_release(struct rec_check *c)
 {
-	for (size_t i = 0; i < c->nr; i++) {
-		free(c->v[i].value);
-		free(c->v[i].fix);
-	}
+	char *owned[] = { c->command, c->reason, c->reason_fix };
+
+	for (struct rec_check_line *l = c->v; l < c->v + c->nr;)
+		l = line_release(l);
 	free(c->v);
-	free(c->command);
-	free(c->reason);
-	free(c->reason_fix);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(owned); i++)
+		free(owned[i]);
 	*c = (struct rec_check){ 0 };
 }

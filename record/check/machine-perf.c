@@ -15,6 +15,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "common/sys.h"
+#include "common/sysfile.h"
 #include "record/check/check.h"
 #include "record/perf/evsel.h"
 
@@ -78,19 +79,11 @@ static void check_clocks(struct rec_check *c)
 				     .use_clockid = 1, .clockid = CLOCK_MONOTONIC };
 	char src[64] = "unknown", tc[256] = "";
 	struct timespec ts;
-	FILE *f;
 	int e = try_open(&a);
 
-	f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
-	if (f && fgets(src, sizeof(src), f))
-		src[strcspn(src, "\n")] = '\0';
-	if (f)
-		fclose(f);
-	f = fopen("/sys/kernel/tracing/trace_clock", "re");
-	if (f && fgets(tc, sizeof(tc), f))
-		tc[strcspn(tc, "\n")] = '\0';
-	if (f)
-		fclose(f);
+	pp_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", src,
+		     sizeof(src));
+	pp_read_line("/sys/kernel/tracing/trace_clock", tc, sizeof(tc));
 	if (e == EINVAL || clock_gettime(CLOCK_MONOTONIC, &ts)) {
 		rec_check_add(c, "clocks", REC_CHECK_NO, "Linux 4.1 or later (perf_event_attr.use_clockid)",
 			      "perf events cannot be stamped with CLOCK_MONOTONIC: %s", strerror(e));

@@ -17,6 +17,7 @@
 
 #include "common/buf.h"
 #include "common/log.h"
+#include "common/sysfile.h"
 #include "record/check/check.h"
 #include "record/session.h"
 
@@ -27,31 +28,6 @@
 #define CAP_BPF_BIT 39
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
-/* The first line of @path, without its newline.  Return: false when unreadable. */
-static bool read_line(const char *path, char *buf, size_t sz)
-{
-	FILE *f = fopen(path, "re");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)sz, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
-static bool read_long(const char *path, long *v)
-{
-	char buf[64], *end;
-
-	if (!read_line(path, buf, sizeof(buf)))
-		return false;
-	*v = strtol(buf, &end, 10);
-	return end != buf;
-}
 
 /* The effective capabilities (/proc/self/status CapEff), 0 when unknown. */
 static uint64_t cap_eff(void)
@@ -146,7 +122,7 @@ static void check_paranoid(struct rec_check *c)
 	const char *fix = "sysctl -w kernel.perf_event_paranoid=-1, or run as root (or with CAP_PERFMON)";
 	long p;
 
-	if (!read_long("/proc/sys/kernel/perf_event_paranoid", &p)) {
+	if (!pp_read_long("/proc/sys/kernel/perf_event_paranoid", &p)) {
 		rec_check_add(c, "perf_event_paranoid", REC_CHECK_NO,
 			      "a kernel built with CONFIG_PERF_EVENTS=y",
 			      "no /proc/sys/kernel/perf_event_paranoid: this kernel has no perf events");
@@ -178,7 +154,7 @@ static void check_rate(struct rec_check *c, const struct rec_session *s)
 	long max;
 	char fix[128];
 
-	if (!read_long("/proc/sys/kernel/perf_event_max_sample_rate", &max)) {
+	if (!pp_read_long("/proc/sys/kernel/perf_event_max_sample_rate", &max)) {
 		rec_check_add(c, "perf_event_max_sample_rate", REC_CHECK_INFO, NULL, "unreadable");
 		return;
 	}
@@ -208,7 +184,7 @@ static void check_mlock(struct rec_check *c, const struct rec_session *s)
 	long need = (long)(pages + 1) * page / 1024;
 	char fix[160];
 
-	if (!read_long("/proc/sys/kernel/perf_event_mlock_kb", &kb)) {
+	if (!pp_read_long("/proc/sys/kernel/perf_event_mlock_kb", &kb)) {
 		rec_check_add(c, "perf_event_mlock_kb", REC_CHECK_INFO, NULL, "unreadable");
 		return;
 	}
@@ -284,7 +260,7 @@ static void check_lockdown(struct rec_check *c)
 	char line[128];
 	const char *sel, *end;
 
-	if (!read_line("/sys/kernel/security/lockdown", line, sizeof(line))) {
+	if (!pp_read_line("/sys/kernel/security/lockdown", line, sizeof(line))) {
 		rec_check_add(c, "lockdown", REC_CHECK_YES, NULL,
 			      "none (no /sys/kernel/security/lockdown)");
 		return;
@@ -307,7 +283,7 @@ static void check_kptr(struct rec_check *c)
 {
 	long v;
 
-	if (!read_long("/proc/sys/kernel/kptr_restrict", &v))
+	if (!pp_read_long("/proc/sys/kernel/kptr_restrict", &v))
 		return;
 	if (v == 0 || (v == 1 && (geteuid() == 0 || has_cap(CAP_SYSLOG_BIT))))
 		rec_check_add(c, "kptr_restrict", REC_CHECK_YES, NULL,
@@ -353,7 +329,7 @@ static const char *container_kind(void)
 		if (!strncmp(buf + i, "container=", 10))
 			return buf[i + 10] ? "container= in pid 1's environment" : "container";
 	}
-	if (read_line("/proc/self/cgroup", buf, sizeof(buf)) &&
+	if (pp_read_line("/proc/self/cgroup", buf, sizeof(buf)) &&
 	    (strstr(buf, "docker") || strstr(buf, "kubepods") || strstr(buf, "lxc")))
 		return "a container's cgroup";
 	return NULL;

@@ -41,3 +41,15 @@ no_pp_probes() {
 		done
 	done
 }
+
+# need_static: (re)build $PP_BIN/pp-record.static with make static (an old one would test old
+# code) and set STATIC to it, or skip the test
+need_static() {
+	STATIC=$PP_BIN/pp-record.static
+	if ! make -C "$TOP" BIN="$PP_BIN" static >make.out 2>&1; then
+		tail -5 make.out
+		[ -x "$STATIC" ] ||
+			skip "make static failed here (static libelf/libzstd/libz missing, or a sanitizer build)"
+	fi
+	[ -x "$STATIC" ] || skip "no $STATIC"
+}

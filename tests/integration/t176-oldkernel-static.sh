@@ -8,16 +8,11 @@
 # whose S stays match its nanosleep calls (lib-oldkernel.sh sleep_truth), and pp check
 # through it says yes (docs/production.md: where the static pp-record runs).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
 . "$(dirname "$0")/lib-oldkernel.sh"
 need_event sched:sched_switch
 
-STATIC=$PP_BIN/pp-record.static
-if ! make -C "$TOP" BIN="$PP_BIN" static >make.out 2>&1; then
-	tail -5 make.out
-	[ -x "$STATIC" ] ||
-		skip "make static failed here (static libelf/libzstd/libz missing, or a sanitizer build)"
-fi
-[ -x "$STATIC" ] || skip "no $STATIC"
+need_static
 "$OLDK" -v 4.18 -- "$STATIC" --for 'task-state --filter sleeper' -a -m 1024 -o s.pp -- \
 	"$PP_LOAD/sleeper" -n 40 -s 10ms >s.out 2>s.err || { cat s.err; fail "pp-record.static"; }
 grep -q "error\|warning" s.err && { cat s.err; fail "an error or a warning"; }
