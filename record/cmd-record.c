@@ -367,7 +367,7 @@ static int record_check(struct rec_session *s, char *cmdline, const char *format
 	if (rc && usage_code(rc)) {
 		pp_err("%s", s->errmsg);
 		free(s->opts.argv);
-		rec_session_release(s);
+		rec_check_session_release(s);
 		rec_prod_free(s);
 		free(cmdline);
 		return 2;
@@ -380,7 +380,7 @@ static int record_check(struct rec_session *s, char *cmdline, const char *format
 		rec_check_add(&c, "event", REC_CHECK_NO, NULL, "%s", s->errmsg);
 		c.v[c.nr - 1].event = true;
 		rec_check_fail(&c, s->errmsg, NULL);
-		rec_session_release(s);
+		rec_check_session_release(s);
 	} else {
 		rec_check_dry_open(&c, s);	/* releases the session */
 	}

@@ -87,6 +87,13 @@ void rec_check_machine_perf(struct rec_check *c);
 bool rec_check_dry_open(struct rec_check *c, struct rec_session *s);
 
 /**
+ * rec_check_session_release() - rec_session_release(), and tracefs unmounted if the
+ * session mounted it (a check leaves the machine as it found it)
+ * @s: the session
+ */
+void rec_check_session_release(struct rec_session *s);
+
+/**
  * rec_check_needs() - what the events need beyond opening: kvm:* events need
  * a KVM guest running here (unless COMMAND starts one)
  * @c: receives a line per need; a "no" sets the verdict

@@ -81,10 +81,20 @@ static const char *open_fix(int rc)
 	}
 }
 
+void rec_check_session_release(struct rec_session *s)
+{
+	char *mounted = s->tfs.mounted && s->tfs.root ? pp_xstrdup(s->tfs.root) : NULL;
+
+	rec_session_release(s);
+	if (mounted && umount2(mounted, 0))
+		pp_warn("cannot unmount the tracefs this check mounted on %s: %s", mounted,
+			strerror(errno));
+	free(mounted);
+}
+
 bool rec_check_dry_open(struct rec_check *c, struct rec_session *s)
 {
 	int rc = rec_session_try_open(s);
-	char *mounted = NULL;
 
 	if (!rc) {
 		event_lines(c, s);
@@ -94,13 +104,7 @@ bool rec_check_dry_open(struct rec_check *c, struct rec_session *s)
 		c->v[c->nr - 1].event = true;
 		rec_check_fail(c, s->errmsg, open_fix(rc));
 	}
-	if (s->tfs.mounted && s->tfs.root)
-		mounted = pp_xstrdup(s->tfs.root);
-	rec_session_release(s);
-	if (mounted && umount2(mounted, 0))
-		pp_warn("cannot unmount the tracefs this check mounted on %s: %s", mounted,
-			strerror(errno));
-	free(mounted);
+	rec_check_session_release(s);
 	return rc == 0;
 }
 
@@ -123,7 +127,7 @@ static int kvm_guests(int *blind)
 		snprintf(path, sizeof(path), "/proc/%s/fd", d->d_name);
 		fds = opendir(path);
 		if (!fds) {
-			(*blind)++;
+			*blind += errno == EACCES || errno == EPERM;	/* not one that exited meanwhile */
 			continue;
 		}
 		while (!vm && (f = readdir(fds))) {

@@ -201,13 +201,19 @@ static void check_mlock(struct rec_check *c, const struct rec_session *s)
 		      need);
 }
 
-static void check_tracefs(struct rec_check *c)
+static void check_tracefs(struct rec_check *c, const struct rec_session *s)
 {
 	const char *root = tracefs_root();
 	char line[256] = "", p[160];
 	FILE *f;
 	bool known = false;
 
+	if (s->tfs.mounted) {
+		rec_check_add(c, "tracefs", REC_CHECK_YES, NULL,
+			      "not mounted; mountable (pp-record mounts it on %s; this check "
+			      "unmounts it again)", s->tfs.root);
+		return;
+	}
 	if (root) {
 		snprintf(p, sizeof(p), "%s/instances", root);
 		rec_check_add(c, "tracefs", REC_CHECK_YES, NULL, "mounted at %s%s", root,
@@ -395,7 +401,7 @@ void rec_check_machine(struct rec_check *c, const struct rec_session *s)
 	check_rate(c, s);
 	check_mlock(c, s);
 	check_kptr(c);
-	check_tracefs(c);
+	check_tracefs(c, s);
 	check_probe_file(c, "uprobes", "uprobe_events", "CONFIG_UPROBE_EVENTS");
 	check_probe_file(c, "kprobes", "kprobe_events", "CONFIG_KPROBE_EVENTS");
 	check_btf(c);

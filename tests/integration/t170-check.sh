@@ -112,7 +112,20 @@ PP_FAULT=perf_event_open:1+:ENOSYS "$PP_RECORD" --check >nosys.check 2>&1
 assert_eq "no perf_event_open: --check exit" 1 $?
 grep -q "^verdict: no: .*no perf events" nosys.check || { cat nosys.check; fail "--check: reason"; }
 
-# t170.7: nothing left in tracefs
+# t170.7: tracefs not mounted (a private mount namespace): the check mounts it to try the
+# events, says it is mountable, and unmounts it again, also when the answer is no
+if command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev/null; then
+	unshare -m --propagation private sh -c "umount $tfs && \"$PP_RECORD\" --check --for task-state \
+		>um.out 2>um.err; echo \$? >um.rc; \"$PP_RECORD\" --check -e sched:no_such_event \
+		>um2.out 2>&1; grep -c ' tracefs ' /proc/self/mounts >um.mounts"
+	[ -s um.rc ] || skip "cannot unmount tracefs in a private mount namespace"
+	assert_eq "tracefs unmounted: exit" 0 "$(cat um.rc)"
+	grep -q "tracefs  *yes   not mounted; mountable" um.out || { cat um.out um.err; fail "tracefs line"; }
+	grep -q "^verdict: yes" um.out || { cat um.out; fail "tracefs unmounted: verdict"; }
+	assert_eq "tracefs mounts left in the namespace" 0 "$(cat um.mounts)"
+fi
+
+# t170.8: nothing left in tracefs
 assert_eq "tracefs instances left" "$before_inst" "$(ls $tfs/instances | grep -c '^pp-')"
 assert_eq "uprobes left" "$before_up" "$(cat $tfs/uprobe_events 2>/dev/null | wc -l)"
 echo "t170: ok"
