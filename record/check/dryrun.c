@@ -18,8 +18,11 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "common/expr.h"
 #include "common/log.h"
+#include "common/selector.h"
 #include "record/check/check.h"
+#include "record/perf/filter.h"
 #include "record/session.h"
 
 static const char *how_read(const struct rec_evsel *e)
@@ -42,6 +45,42 @@ static const char *how_read(const struct rec_evsel *e)
 	}
 }
 
+/*
+ * The attributes an analyzer evaluates on a tracepoint's fields (key=, size= ...):
+ * a field this kernel's format lacks is said.  A warning, not a "no": an
+ * analyzer may give such a name a meaning of its own (a variable).
+ */
+static void attr_fields(struct rec_check *c, const struct rec_evsel *e)
+{
+	static const char *const exprs[] = { "key", "size", "num", "ptr", "top-by", "top-add" };
+	struct pp_selector *sel = NULL;
+	struct pp_parse_error err = { .pos = -1 };
+	struct pp_expr_env env = { 0 };
+	struct pp_field *fields = NULL;
+	size_t nr_sel = 0, nr = 0;
+
+	if (!e->format || !e->selector || pp_selector_parse(e->selector, &sel, &nr_sel, &err))
+		return;
+	rec_format_fields(e->format, &fields, &nr);
+	env.fields = fields;
+	env.nr_fields = nr;
+	for (size_t i = 0; i < PP_ARRAY_SIZE(exprs); i++) {
+		const char *v = pp_selector_attr(&sel[0], exprs[i]);
+		struct pp_expr *x = NULL;
+
+		if (v && pp_expr_compile(v, &env, &x, &err) == PP_EUNKNOWN_FIELD) {
+			rec_check_add(c, "field", REC_CHECK_WARN,
+				      "the event's format on this kernel (pp list EVENT), or the analyzer's docs",
+				      "%s: %s=%s: %s in this kernel's format", e->name, exprs[i], v,
+				      err.msg);
+			c->v[c->nr - 1].event = true;
+		}
+		pp_expr_free(x);
+	}
+	rec_format_fields_free(fields, nr);
+	pp_selector_free_array(sel, nr_sel);
+}
+
 static void event_lines(struct rec_check *c, const struct rec_session *s)
 {
 	for (size_t i = 0; i < s->nr_evsels; i++) {
@@ -54,6 +93,7 @@ static void event_lines(struct rec_check *c, const struct rec_session *s)
 			      e->name, how_read(e), filter,
 			      (e->attr.sample_type & PERF_SAMPLE_CALLCHAIN) ? ", with call chains" : "");
 		c->v[c->nr - 1].event = true;
+		attr_fields(c, e);
 	}
 	if (s->user_only) {
 		rec_check_add(c, "event", REC_CHECK_WARN,

@@ -85,6 +85,13 @@ max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 assert_eq "-F above the limit: exit" 1 $?
 grep -q "^verdict: no: -F $((max + 1)) is above the kernel's limit" rate.out || { cat rate.out; fail "-F: reason"; }
 grep -q "fix: sysctl -w kernel.perf_event_max_sample_rate=" rate.out || { cat rate.out; fail "-F: fix"; }
+# a field an analyzer's attribute names that this kernel's format lacks: a warning
+"$PP" check top -e 'sched:sched_switch//key=no_such_field/' >attr.out 2>&1
+assert_eq "key=no_such_field: exit" 0 $?
+grep -q "field  *warn  sched:sched_switch: key=no_such_field: unknown field 'no_such_field'" attr.out ||
+	{ cat attr.out; fail "key=no_such_field: no warning"; }
+"$PP" check top -e 'sched:sched_switch//key=prev_pid/' >attr2.out 2>&1
+grep -q "field  *warn" attr2.out && { cat attr2.out; fail "key=prev_pid warned"; }
 one_line_error "an unknown analyzer" "no analyzer 'no-such-analyzer'" "$PP" check no-such-analyzer
 one_line_error "a bad analyzer option" "unknown option" "$PP" check task-state --no-such-option
 one_line_error "a bad --format" "expected text or json" "$PP_RECORD" --check --format xml
