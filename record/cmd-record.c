@@ -31,6 +31,7 @@
 
 static const char *const record_usage[] = {
 	"pp-record [-e EVENTS]... [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",
+	"pp-record --check [--format json] [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",
 	NULL,
 };
 
@@ -64,6 +65,10 @@ static const char record_help[] =
 	"Recording to a file, their pages wait in a spill file next to it (unlinked,\n"
 	"--spill-max bounds it) while the CPUs are busy, and pp-record's own work runs\n"
 	"when a CPU is free.\n"
+	"\n--check records nothing: it says what this machine lets pp-record do (one line\n"
+	"each, with the fix for each no), opens the command line's events for real, disabled,\n"
+	"and closes them; exit 0 when it would record here, 1 when not (the first reason),\n"
+	"2 for a bad command line (docs/production.md, docs/kernels.md).\n"
 	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
 	"and keeps the newest N; --flight-recorder writes FILE.0, FILE.1, ... on each dump\n"
 	"(SIGUSR1, the end, or the trigger). Every such file analyses on its own.\n";
@@ -527,7 +532,7 @@ int cmd_record(int argc, const char **argv)
 			    "with -v: pp-record's own CPU, RSS and rates this often (s; 1)"),
 		PP_OPT_GROUP("Check (docs/production.md)"),
 		PP_OPT_BOOL(0, "check", &o->check,
-			    "record nothing: say what this machine allows and whether this command line records here"),
+			    "record nothing: what this machine allows, and whether this records here"),
 		PP_OPT_STRING(0, "format", &format, "text|json", "--check's output (text)"),
 		PP_OPT_END(),
 	};
