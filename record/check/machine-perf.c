@@ -60,7 +60,7 @@ static void check_breakpoints(struct rec_check *c)
 	static volatile long target;
 	struct perf_event_attr a = { .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_W,
 				     .bp_addr = (unsigned long)&target, .bp_len = HW_BREAKPOINT_LEN_8,
-				     .sample_period = 1 };
+				     .sample_period = 1, .exclude_kernel = 1, .exclude_hv = 1 };
 	int e = try_open(&a);
 
 	if (!e)
@@ -68,6 +68,7 @@ static void check_breakpoints(struct rec_check *c)
 	else
 		rec_check_add(c, "breakpoints", REC_CHECK_WARN,
 			      e == ENOSPC ? "free a debug register (a debugger or another perf holds them)" :
+			      e == EACCES || e == EPERM ? "CAP_PERFMON, or a lower perf_event_paranoid" :
 					    "a kernel with CONFIG_HAVE_HW_BREAKPOINT (mem: events need it)",
 			      "a write breakpoint cannot be opened: %s", strerror(e));
 }
@@ -76,7 +77,8 @@ static void check_breakpoints(struct rec_check *c)
 static void check_clocks(struct rec_check *c)
 {
 	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
-				     .use_clockid = 1, .clockid = CLOCK_MONOTONIC };
+				     .use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+				     .exclude_kernel = 1, .exclude_hv = 1 };
 	char src[64] = "unknown", tc[256] = "";
 	struct timespec ts;
 	int e = try_open(&a);

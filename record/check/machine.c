@@ -56,17 +56,23 @@ static bool perf_privileged(void)
 	return geteuid() == 0 || has_cap(CAP_PERFMON_BIT) || has_cap(CAP_SYS_ADMIN_BIT);
 }
 
-/* The mounted tracefs root, or NULL. */
+/* The mounted tracefs root, or NULL: /proc/self/mounts, readable whatever tracefs's permissions. */
 static const char *tracefs_root(void)
 {
-	char p[128];
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char line[512], dir[256], type[64];
+	const char *root = NULL;
 
-	for (size_t i = 0; i < PP_ARRAY_SIZE(tracefs_dirs); i++) {
-		snprintf(p, sizeof(p), "%s/events", tracefs_dirs[i]);
-		if (!access(p, F_OK))
-			return tracefs_dirs[i];
+	while (f && !root && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %255s %63s", dir, type) != 2)
+			continue;
+		for (size_t i = 0; i < PP_ARRAY_SIZE(tracefs_dirs); i++)
+			if (!strcmp(dir, tracefs_dirs[i]) && !strcmp(type, "tracefs"))
+				root = tracefs_dirs[i];
 	}
-	return NULL;
+	if (f)
+		fclose(f);
+	return root;
 }
 
 static void check_kernel(struct rec_check *c)
@@ -215,6 +221,14 @@ static void check_tracefs(struct rec_check *c, const struct rec_session *s)
 		return;
 	}
 	if (root) {
+		snprintf(p, sizeof(p), "%s/events", root);
+		if (access(p, R_OK | X_OK)) {
+			rec_check_add(c, "tracefs", REC_CHECK_WARN,
+				      "run as root, or open tracefs to this user (its mount options uid=, gid=, mode=)",
+				      "mounted at %s, but not open to this user: no tracepoints or probes",
+				      root);
+			return;
+		}
 		snprintf(p, sizeof(p), "%s/instances", root);
 		rec_check_add(c, "tracefs", REC_CHECK_YES, NULL, "mounted at %s%s", root,
 			      access(p, W_OK) ? " (instances not writable: tracepoints go through perf)" : "");
@@ -242,6 +256,11 @@ static void check_probe_file(struct rec_check *c, const char *name, const char *
 
 	if (!root) {
 		rec_check_add(c, name, REC_CHECK_INFO, NULL, "unknown until tracefs is mounted");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/events", root);
+	if (access(p, R_OK | X_OK)) {
+		rec_check_add(c, name, REC_CHECK_INFO, NULL, "unknown: tracefs is not open to this user");
 		return;
 	}
 	snprintf(p, sizeof(p), "%s/%s", root, file);

@@ -132,7 +132,21 @@ if command -v unshare >/dev/null && unshare -m --propagation private true 2>/dev
 	assert_eq "tracefs mounts left in the namespace" 0 "$(cat um.mounts)"
 fi
 
-# t170.8: nothing left in tracefs
+# t170.8: as nobody (no capabilities), tracefs is root's: task-state does not record, the
+# first reason says tracefs, and the tracefs line says it is mounted but not open
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 && [ -n "$(stat -c %a $tfs/events)" ] &&
+	! setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
+		test -r $tfs/events/sched 2>/dev/null; then
+	chmod 777 "$T"
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --inh-caps=-all \
+		"$PP" check task-state >nb.out 2>&1
+	assert_eq "as nobody: exit" 1 $?
+	grep -q "^verdict: no: tracefs .*is not open to this user" nb.out || { cat nb.out; fail "as nobody: reason"; }
+	grep -q "tracefs  *warn  mounted at $tfs, but not open to this user" nb.out ||
+		{ cat nb.out; fail "as nobody: tracefs line"; }
+fi
+
+# t170.9: nothing left in tracefs
 assert_eq "tracefs instances left" "$before_inst" "$(ls $tfs/instances | grep -c '^pp-')"
 assert_eq "uprobes left" "$before_up" "$(cat $tfs/uprobe_events 2>/dev/null | wc -l)"
 echo "t170: ok"
