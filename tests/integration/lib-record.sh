@@ -53,3 +53,16 @@ need_static() {
 	fi
 	[ -x "$STATIC" ] || skip "no $STATIC"
 }
+
+# leaked_instances: how many tracefs instances pp-PID or pp-PID-clock belong to a pp-record
+# that is gone (a leak); those of a pp-record still running elsewhere do not count
+leaked_instances() {
+	_n=0
+	for _d in /sys/kernel/tracing/instances/pp-*; do
+		[ -d "$_d" ] || continue
+		_pid=${_d##*/pp-}
+		_pid=${_pid%-clock}
+		kill -0 "$_pid" 2>/dev/null || _n=$((_n + 1))
+	done
+	echo $_n
+}

@@ -9,11 +9,10 @@
 # pp-record --check alone lists the machine's lines; --format json parses and holds the
 # same verdict.  The checks open events for real: no tracefs instance and no probe stays.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
 need_tracefs
 
 tfs=/sys/kernel/tracing
-before_inst=$(ls $tfs/instances | grep -c '^pp-')
-before_up=$(cat $tfs/uprobe_events 2>/dev/null | wc -l)
 
 # t170.1: pp-record --check alone: the machine's lines and a verdict on the default recording
 "$PP_RECORD" --check >m.out 2>m.err
@@ -147,6 +146,6 @@ if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 && [ -n "$(stat -c
 fi
 
 # t170.9: nothing left in tracefs
-assert_eq "tracefs instances left" "$before_inst" "$(ls $tfs/instances | grep -c '^pp-')"
-assert_eq "uprobes left" "$before_up" "$(cat $tfs/uprobe_events 2>/dev/null | wc -l)"
+assert_eq "tracefs instances left by a pp-record that is gone" 0 "$(leaked_instances)"
+no_pp_probes "after the checks"
 echo "t170: ok"

@@ -11,10 +11,10 @@
 # nanosleep calls (lib-oldkernel.sh switch_truth).  As 5.10 (which has the first two),
 # the same.  No instance is left behind.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
 . "$(dirname "$0")/lib-oldkernel.sh"
 need_event sched:sched_switch
 
-before=$(ls /sys/kernel/tracing/instances | grep -c '^pp-')
 for v in 4.18 5.10; do
 	"$OLDK" -v $v -- "$PP_RECORD" -v -e sched:sched_switch,sched:sched_wakeup -m 1024 -o $v.pp -- \
 		"$PP_LOAD/sleeper" -n 40 -s 10ms >$v.out 2>$v.err || { cat $v.err; fail "$v: pp-record"; }
@@ -32,5 +32,5 @@ for v in 4.18 5.10; do
 	grep -q "error" $v.err && { cat $v.err; fail "$v: an error"; }
 	switch_truth "$v" $v.pp $v.err
 done
-assert_eq "tracefs instances left" "$before" "$(ls /sys/kernel/tracing/instances | grep -c '^pp-')"
+assert_eq "tracefs instances left by a pp-record that is gone" 0 "$(leaked_instances)"
 exit 0

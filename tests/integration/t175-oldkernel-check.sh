@@ -6,10 +6,10 @@
 # the refused side-band records and PERF_FORMAT_LOST are dropped as in a recording (misc
 # warns of the missing records), and no tracefs instance is left.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-record.sh"
 . "$(dirname "$0")/lib-oldkernel.sh"
 need_tracefs
 
-before=$(ls /sys/kernel/tracing/instances | grep -c '^pp-')
 "$OLDK" -v 4.18 -- "$PP" check misc >misc.out 2>misc.err
 rc=$?
 cat misc.out misc.err
@@ -26,5 +26,5 @@ j = json.load(open("ts.json"))
 assert j["verdict"]["run"] is True, j["verdict"]
 assert len(j["events"]) == 3, j["events"]
 ' || { cat ts.json; fail "task-state: JSON"; }
-assert_eq "tracefs instances left" "$before" "$(ls /sys/kernel/tracing/instances | grep -c '^pp-')"
+assert_eq "tracefs instances left by a pp-record that is gone" 0 "$(leaked_instances)"
 exit 0
