@@ -186,6 +186,11 @@ $(O)/tests/caphostile: $(call obj,tests/tools/caphostile.c) $(LIBFORMAT) $(LIBCO
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 all: $(O)/tests/caphostile
 
+# Test-only: a command run as an older kernel answers it (t171-t175, docs/kernels.md).
+$(O)/tests/oldkernel: $(call obj,tests/tools/oldkernel.c)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^
+all: $(O)/tests/oldkernel
+
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 

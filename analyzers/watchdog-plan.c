@@ -25,24 +25,16 @@
 #include "common/log.h"
 #include "common/plan.h"
 #include "common/pmu.h"
+#include "common/sysfile.h"
 #include "common/units.h"
 
 /* /proc/sys/kernel/@name into @buf, newline cut.  Return: false if unreadable. */
 static bool read_sysctl(const char *name, char *buf, size_t sz)
 {
 	char path[128];
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)sz, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	return pp_read_line(path, buf, sz);
 }
 
 /* The address of symbol @name in /proc/kallsyms (0: hidden).  Return: false if absent. */

@@ -72,6 +72,15 @@ int front_perfprof_help(const char *bindir);
 int front_perfprof_analyzer_help(const char *bindir, const char *name);
 
 /**
+ * front_check_main() - `pp check [--format json] [ANALYZER [OPTIONS]] [-- COMMAND]`:
+ * pp-record --check with live mode's command line (check.c)
+ * @bindir: where pp's programs are
+ * @argc, @argv: the words after "check"
+ * Return: 0 for -h, 2 for a bad option; else it does not (pp-record runs).
+ */
+int front_check_main(const char *bindir, int argc, const char **argv);
+
+/**
  * front_live_run() - `pp ANALYZER [OPTIONS] [--save FILE] [-- COMMAND...]`: live mode
  * @argc, @argv: the words after "pp", the analyzer's name first
  * Return: pp-record's exit status when it failed, else pp-analyze's.

@@ -19,6 +19,7 @@ static const char *const pp_forms[][2] = {
 	{ "pp record [pp-record options]", "record a capture" },
 	{ "pp analyze FILE ANALYZER ...", "analyse a capture" },
 	{ "pp fleet ANALYZER [OPTIONS] CAPTURE...", "many captures on a Dask cluster (pp fleet -h)" },
+	{ "pp check [ANALYZER [OPTIONS]]", "whether it records on this machine (pp check -h)" },
 	{ "pp list [FILTER]", "this machine's tracepoints" },
 	{ "pp usdt list|add|del SPEC...", "USDT probes as uprobe events" },
 	{ "pp kcore [-1|-2|-4|-8] [--string] ADDR|SYMBOL [COUNT]", "kernel memory" },

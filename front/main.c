@@ -145,6 +145,8 @@ int main(int argc, const char **argv)
 		return print_versions(bindir);
 	if (!strcmp(argv[1], "fleet"))
 		return front_fleet_main(argc - 2, argv + 2, bindir);
+	if (!strcmp(argv[1], "check"))
+		return front_check_main(bindir, argc - 2, argv + 2);
 	exec_program_forms(bindir, argc, argv);
 	/* perf-prof's `list -h` is help, as for any profiler */
 	for (int i = 2; perfprof_name && i < argc && strcmp(argv[i], "--"); i++)

@@ -19,9 +19,11 @@
 #include "common/man.h"
 #include "common/options.h"
 #include "common/version.h"
+#include "record/check/check.h"
 #include "record/perf/counters.h"
 #include "record/plan.h"
 #include "record/record.h"
+#include "record/plans.h"
 #include "record/ring/prod.h"
 #include "record/selfstat.h"
 #include "record/session.h"
@@ -29,6 +31,7 @@
 
 static const char *const record_usage[] = {
 	"pp-record [-e EVENTS]... [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",
+	"pp-record --check [--format json] [--for 'ANALYZER ARGS']... [OPTIONS] [-- COMMAND ARGS...]",
 	NULL,
 };
 
@@ -62,6 +65,10 @@ static const char record_help[] =
 	"Recording to a file, their pages wait in a spill file next to it (unlinked,\n"
 	"--spill-max bounds it) while the CPUs are busy, and pp-record's own work runs\n"
 	"when a CPU is free.\n"
+	"\n--check records nothing: it says what this machine lets pp-record do (one line\n"
+	"each, with the fix for each no), opens the command line's events for real, disabled,\n"
+	"and closes them; exit 0 when it would record here, 1 when not (the first reason),\n"
+	"2 for a bad command line (docs/production.md, docs/kernels.md).\n"
 	"\nProduction recording (docs/production.md): --rotate writes FILE.0, FILE.1, ...\n"
 	"and keeps the newest N; --flight-recorder writes FILE.0, FILE.1, ... on each dump\n"
 	"(SIGUSR1, the end, or the trigger). Every such file analyses on its own.\n";
@@ -179,7 +186,7 @@ static int validate(struct rec_session *s)
 					o->pids ? "-p" : o->tids ? "-t" : "--cgroups");
 	if (o->freq && o->period)
 		return rec_session_fail(s, PP_EUSAGE, "-F and --period exclude each other");
-	maxrate = max_sample_rate();
+	maxrate = o->check ? 0 : max_sample_rate();	/* --check: its own line says it */
 	if (o->freq && maxrate > 0 && o->freq > (uint64_t)maxrate)
 		return rec_session_fail(s, PP_ERANGE,
 					"-F %llu is above the kernel's limit of %ld Hz (/proc/sys/kernel/perf_event_max_sample_rate)",
@@ -269,11 +276,8 @@ static int parse_args(struct rec_session *s, int argc, const char **argv,
 	return -1;
 }
 
-/*
- * --for, -e, --count and the production options into events.
- * Return: 0, or 2 (usage) after the message, the session released.
- */
-static int add_events(struct rec_session *s)
+/* --for, -e, --count and the production options into events.  Return: 0 or the code, s->errmsg set. */
+static int plan_events(struct rec_session *s)
 {
 	struct rec_opts *o = &s->opts;
 	int rc = 0;
@@ -290,14 +294,107 @@ static int add_events(struct rec_session *s)
 		rc = rec_evsels_add(s, "cpu-clock", s->errmsg, sizeof(s->errmsg));
 	if (!rc)
 		rc = rec_prod_setup(s, s->errmsg, sizeof(s->errmsg));	/* after -e: the trigger is one more event */
-	if (rc) {
-		pp_err("%s", s->errmsg);
-		free(o->argv);
+	return rc;
+}
+
+/* plan_events(); a failure said, the session released.  Return: 0, or 2 (usage). */
+static int add_events(struct rec_session *s)
+{
+	if (!plan_events(s))
+		return 0;
+	pp_err("%s", s->errmsg);
+	free(s->opts.argv);
+	rec_session_release(s);
+	rec_prod_free(s);
+	return 2;
+}
+
+/* A code of plan_events() that is the command line's fault, not the machine's. */
+static bool usage_code(int rc)
+{
+	return rc == PP_EUSAGE || rc == PP_ESYNTAX || rc == PP_ERANGE || rc == PP_EUNKNOWN_ATTR;
+}
+
+/* The command line as a recording would run it: without --check and --format. */
+static char *check_cmdline(int argc, const char **argv)
+{
+	const char **v = pp_xcalloc((size_t)argc + 1, sizeof(*v));
+	char *line;
+	int n = 0;
+
+	v[n++] = "pp-record";
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			while (i < argc)
+				v[n++] = argv[i++];
+		if (i >= argc)
+			break;
+		if (!strcmp(argv[i], "--format") && i + 1 < argc)
+			i++;
+		else if (strcmp(argv[i], "--check") && strncmp(argv[i], "--format=", 9))
+			v[n++] = argv[i];
+	}
+	line = cmdline_dup(n, v);
+	free(v);
+	return line;
+}
+
+/*
+ * --check: the machine's lines, then the command line's events opened for
+ * real, disabled, and closed (record/check/).  Return: 0 (it records here),
+ * 1 (it does not), 2 (a bad command line).
+ */
+static int record_check(struct rec_session *s, char *cmdline, const char *format)
+{
+	struct rec_check c = { .run = true };
+	char name[64] = "";
+	int rc, status;
+
+	if (format && strcmp(format, "json") && strcmp(format, "text")) {
+		pp_err("--format %s: expected text or json", format);
 		rec_session_release(s);
-		rec_prod_free(s);
+		free(cmdline);
 		return 2;
 	}
-	return 0;
+	if (s->opts.fors.nr)
+		sscanf(s->opts.fors.v[0], "%63s", name);
+	for (size_t i = 0; i < s->opts.fors.nr; i++) {
+		char a[64] = "";
+
+		if (sscanf(s->opts.fors.v[i], "%63s", a) == 1 && !rec_plan_find(a)) {
+			pp_err("--for '%s': no analyzer '%s' (see pp-analyze help)", s->opts.fors.v[i], a);
+			rec_session_release(s);
+			free(cmdline);
+			return 2;
+		}
+	}
+	rc = plan_events(s);
+	if (rc && usage_code(rc)) {
+		pp_err("%s", s->errmsg);
+		free(s->opts.argv);
+		rec_check_session_release(s);
+		rec_prod_free(s);
+		free(cmdline);
+		return 2;
+	}
+	c.analyzer = *name ? name : NULL;
+	c.command = cmdline;
+	rec_check_machine(&c, s);
+	rec_check_machine_perf(&c);
+	if (rc) {
+		rec_check_add(&c, "event", REC_CHECK_NO, NULL, "%s", s->errmsg);
+		c.v[c.nr - 1].event = true;
+		rec_check_fail(&c, s->errmsg, NULL);
+		rec_check_session_release(s);
+	} else {
+		rec_check_dry_open(&c, s);	/* releases the session */
+	}
+	rec_prod_free(s);
+	rec_check_print(&c, format && !strcmp(format, "json"), stdout);
+	status = c.run ? 0 : 1;
+	free(s->opts.argv);
+	rec_check_release(&c);
+	return status;
 }
 
 /* Open, run and finish the recording, the summary.  Return: the exit status. */
@@ -348,6 +445,8 @@ int cmd_record(int argc, const char **argv)
 	struct rec_opts *o = &s.opts;
 	int status, quiet = 0;
 	bool version = false;
+	const char *format = NULL;
+	char *check_line = check_cmdline(argc, argv);	/* before parsing reorders argv */
 
 	rec_session_init(&s);
 	const struct pp_option opts[] = {
@@ -431,10 +530,17 @@ int cmd_record(int argc, const char **argv)
 			    "how long to go on after the trigger (s; 0)"),
 		PP_OPT_TIME(0, "stat-interval", &o->stat_interval_ns, 1000000000ull,
 			    "with -v: pp-record's own CPU, RSS and rates this often (s; 1)"),
+		PP_OPT_GROUP("Check (docs/production.md)"),
+		PP_OPT_BOOL(0, "check", &o->check,
+			    "record nothing: what this machine allows, and whether this records here"),
+		PP_OPT_STRING(0, "format", &format, "text|json", "--check's output (text)"),
 		PP_OPT_END(),
 	};
 
 	status = parse_args(&s, argc, argv, opts, &quiet, &version);
+	if (status < 0 && o->check)
+		return record_check(&s, check_line, format);
+	free(check_line);
 	if (status >= 0)
 		return status;
 	install_signals();

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "common/buf.h"
 #include "common/err.h"
@@ -105,6 +106,17 @@ static char *last_error_dup(const struct rec_tracefs *t)
 	return r;
 }
 
+/* Whether this kernel is older than @major.@minor (uname). */
+static bool kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
 /* Write @line to uprobe_events; 0, or -errno with the kernel's reason in @why. */
 static int write_events(const struct usdt_cmd *c, const char *line, char *why, size_t why_sz)
 {
@@ -170,6 +182,12 @@ static void written(struct usdt_cmd *c, const struct pp_buf *label, const struct
 {
 	if (known) {
 		pp_err("%s: %s", pp_buf_str(label), known);
+		set_status(c, 1);
+	} else if (rc == -EINVAL && strstr(pp_buf_str(def), "(0x") && kernel_before(4, 20)) {
+		/* "PATH:0xOFF(0xSEM)": the semaphore's reference counter came in 4.20 */
+		pp_err("%s: this probe has a semaphore, which uprobe_events takes from Linux 4.20 "
+		       "(ref_ctr_offset); this kernel refused '%s'", pp_buf_str(label),
+		       pp_buf_str(def));
 		set_status(c, 1);
 	} else if (rc) {
 		pp_err("%s: the kernel refused '%s': %s%s", pp_buf_str(label), pp_buf_str(def),

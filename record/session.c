@@ -429,6 +429,19 @@ int rec_session_open(struct rec_session *s)
 	return rc;
 }
 
+int rec_session_try_open(struct rec_session *s)
+{
+	static int (*const step[])(struct rec_session *s) = {
+		resolve, rec_ftrace_setup, open_events,
+	};
+	int rc = 0;
+
+	raise_nofile();
+	for (size_t i = 0; !rc && i < sizeof(step) / sizeof(step[0]); i++)
+		rc = step[i](s);
+	return rc;
+}
+
 /* --- the loop ----------------------------------------------------------- */
 
 struct drain_ctx {

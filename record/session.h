@@ -80,6 +80,7 @@ struct rec_opts {
 	bool no_realtime;		/* the ring reader stays SCHED_OTHER */
 	bool no_ftrace;			/* every tracepoint through perf (ftrace.h) */
 	bool ftrace_mono;		/* trace_clock mono, not local + clocksync.h */
+	bool check;			/* --check: record nothing (record/check/check.h) */
 	uint64_t spill_max;		/* tracefs pages wait in a file, this much at most (spill.h); 0 off */
 	uint64_t merge_max;		/* records waiting for the reorder window: bytes at most */
 	/* production recording (ring/prod.c) and self-monitoring (selfstat.c) */
@@ -114,6 +115,7 @@ struct rec_session {
 	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
 	bool cpu_sideband;		/* per-task targets, side band per CPU (evopen.c) */
 	bool user_only;			/* perf_event_paranoid 2: kernel excluded (evopen.c) */
+	uint32_t compat;		/* what an older kernel refused, dropped (perf/compat.h) */
 	struct rec_probes probes;
 	bool stale_probes_checked;
 
@@ -182,6 +184,17 @@ int rec_session_fail(struct rec_session *s, int err, const char *fmt, ...)
  * Return: 0 or a negative code with s->errmsg set.
  */
 int rec_session_open(struct rec_session *s);
+
+/**
+ * rec_session_try_open() - the open's steps up to the events (pp-record --check)
+ *
+ * Resolves the targets (a COMMAND is forked and held before its exec), sets
+ * up the tracefs instance and opens every perf event, disabled, with its
+ * ring: no capture, no reader, nothing enabled.  rec_session_release() then
+ * closes it all and removes the instance and the probes.
+ * Return: 0 or a negative code with s->errmsg set.
+ */
+int rec_session_try_open(struct rec_session *s);
 
 /**
  * rec_session_run() - poll, drain, merge and write until a stop condition

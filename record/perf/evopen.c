@@ -4,8 +4,8 @@
  *
  * The first fd on a CPU owns the CPU's ring; every other fd there is
  * redirected into it (PERF_EVENT_IOC_SET_OUTPUT), and each fd's kernel id
- * goes into the id map.  Older kernels are retried without PERF_FORMAT_LOST
- * (6.0) or build ids (5.12); a filter is tried in the kernel once per evsel.
+ * goes into the id map.  Older kernels are retried without what they refuse
+ * (compat.c); a filter is tried in the kernel once per evsel.
  * Not here: the attrs (evsel.c), enabling (session.c), the targets (targets.c).
  */
 #include <errno.h>
@@ -20,15 +20,15 @@
 #include "common/log.h"
 #include "common/sys.h"
 #include "record/err.h"
+#include "record/perf/compat.h"
 #include "record/perf/counters.h"
 #include "record/perf/evopen.h"
 #include "record/session.h"
 
-static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu, unsigned long flags)
+static int perf_open(struct rec_session *s, struct perf_event_attr *a, pid_t pid, int cpu,
+		     unsigned long flags)
 {
-	int fd = pp_sys_perf_event_open(a, pid, cpu, -1, flags | PERF_FLAG_FD_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
+	return rec_perf_open(a, pid, cpu, flags, &s->compat);	/* older kernels: compat.h */
 }
 
 /* /proc/sys/kernel/perf_event_paranoid; 2, the kernel's default, when it cannot be read */
@@ -84,6 +84,9 @@ static int open_error(struct rec_session *s, int err, const char *what, int cpu,
 	case ENOSPC:
 		return rec_errf(msg, msg_sz, err,
 			"cannot open %s on CPU %d: no free hardware slot (breakpoints in use?)", what, cpu);
+	case ENOSYS:
+		return rec_errf(msg, msg_sz, err, "cannot open %s: this kernel has no perf events "
+					"(perf_event_open: Linux 2.6.31 with CONFIG_PERF_EVENTS)", what);
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
@@ -139,20 +142,12 @@ static int open_one(struct rec_session *s, struct perf_event_attr *a, int evsel,
 	int cpu = s->tgt.cpus[ci], fd, rc;
 	uint64_t kid = 0;
 
-	fd = perf_open(a, pid, cpu, flags);
-	if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
-		a->read_format &= ~(uint64_t)PERF_FORMAT_LOST;	/* kernels before 6.0 */
-		fd = perf_open(a, pid, cpu, flags);
-	}
-	if (fd == -EINVAL && evsel < 0 && a->build_id) {
-		a->build_id = 0;	/* kernels before 5.12 */
-		fd = perf_open(a, pid, cpu, flags);
-	}
+	fd = perf_open(s, a, pid, cpu, flags);
 	if ((fd == -EACCES || fd == -EPERM) && pid != -1 && !a->exclude_kernel && geteuid() != 0 &&
 	    a->type != PERF_TYPE_TRACEPOINT && paranoid() >= 2) {
 		/* a task's user space is what perf_event_paranoid 2 allows: as perf does */
 		a->exclude_kernel = a->exclude_hv = a->exclude_callchain_kernel = 1;
-		fd = perf_open(a, pid, cpu, flags);
+		fd = perf_open(s, a, pid, cpu, flags);
 		if (fd >= 0 && !s->user_only) {
 			s->user_only = true;
 			pp_warn("perf_event_paranoid is %d: recording user space only (the kernel "

@@ -41,3 +41,28 @@ no_pp_probes() {
 		done
 	done
 }
+
+# need_static: (re)build $PP_BIN/pp-record.static with make static (an old one would test old
+# code) and set STATIC to it, or skip the test
+need_static() {
+	STATIC=$PP_BIN/pp-record.static
+	if ! make -C "$TOP" BIN="$PP_BIN" static >make.out 2>&1; then
+		tail -5 make.out
+		[ -x "$STATIC" ] ||
+			skip "make static failed here (static libelf/libzstd/libz missing, or a sanitizer build)"
+	fi
+	[ -x "$STATIC" ] || skip "no $STATIC"
+}
+
+# leaked_instances: how many tracefs instances pp-PID or pp-PID-clock belong to a pp-record
+# that is gone (a leak); those of a pp-record still running elsewhere do not count
+leaked_instances() {
+	_n=0
+	for _d in /sys/kernel/tracing/instances/pp-*; do
+		[ -d "$_d" ] || continue
+		_pid=${_d##*/pp-}
+		_pid=${_pid%-clock}
+		kill -0 "$_pid" 2>/dev/null || _n=$((_n + 1))
+	done
+	echo $_n
+}

@@ -10,14 +10,7 @@
 . "$(dirname "$0")/lib-record.sh"
 need_event sched:sched_switch
 
-STATIC=$PP_BIN/pp-record.static
-# (re)build it: an old one would test old code
-if ! make -C "$TOP" BIN="$PP_BIN" static >make.out 2>&1; then
-	tail -5 make.out
-	[ -x "$STATIC" ] ||
-		skip "make static failed here (static libelf/libzstd/libz missing, or a sanitizer build)"
-fi
-[ -x "$STATIC" ] || skip "no $STATIC"
+need_static
 # the events recorded below: a sleeper switching every 5 ms (an idle machine switches
 # little), for at most 15 s
 "$PP_LOAD/sleeper" -n 3000 -s 5ms >/dev/null 2>&1 &
