@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/units.h"
+#include "record/symbols/cfi.h"
 #include "record/symbols/elfsyms.h"
 
 struct raw_sym {
@@ -521,6 +522,21 @@ err_free:
 
 /* --- the rest ------------------------------------------------------------------------ */
 
+int rec_elfsyms_load_unwind(struct rec_elfsyms *s, const char *path)
+{
+	struct elf_file f;
+	int err = elf_file_open(path, &f);
+
+	if (err)
+		return err;
+	free(s->unwind);
+	s->unwind = NULL;
+	s->nr_unwind = 0;
+	err = rec_cfi_read(f.elf, f.size, &s->unwind, &s->nr_unwind, NULL);
+	elf_file_close(&f);
+	return err;
+}
+
 int rec_elfsyms_set_path(struct rec_elfsyms *s, const char *path)
 {
 	char *p = strdup(path);
@@ -539,6 +555,7 @@ void rec_elfsyms_free(struct rec_elfsyms *s)
 	free(s->path);
 	free(s->syms);
 	free(s->names);
+	free(s->unwind);
 	free(s);
 }
 
@@ -548,6 +565,25 @@ static uint64_t nr_segments(const struct ppf_writer *w)
 
 	ppf_writer_totals(w, &t);
 	return t.nr_segments;
+}
+
+/* The unwind rows of @s after its symbols, the DSO record @d repeated in a new segment. */
+static int write_unwind(struct ppf_writer *w, const struct rec_elfsyms *s, const struct ppf_dso *d,
+			uint64_t seg)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < s->nr_unwind; i += PPF_UNWIND_MAX_ROWS) {
+		size_t n = s->nr_unwind - i < PPF_UNWIND_MAX_ROWS ? s->nr_unwind - i : PPF_UNWIND_MAX_ROWS;
+
+		if (nr_segments(w) != seg) {
+			err = ppf_write_dso(w, d);	/* the rows go on in a new segment */
+			seg = nr_segments(w);
+		}
+		if (!err)
+			err = ppf_write_unwind(w, PPF_UNWIND_X86_64, s->unwind + i, n);
+	}
+	return err;
 }
 
 int rec_elfsyms_write(struct ppf_writer *w, const struct rec_elfsyms *s)
@@ -569,7 +605,7 @@ int rec_elfsyms_write(struct ppf_writer *w, const struct rec_elfsyms *s)
 		return err;
 	seg = nr_segments(w);
 	err = ppf_write_dso(w, &d);
-	if (!err && nr_segments(w) != seg && s->nr_syms)
+	if (!err && nr_segments(w) != seg && (s->nr_syms || s->nr_unwind))
 		err = ppf_write_dso(w, &d);	/* the DSO record itself filled the segment */
 	seg = nr_segments(w);
 	for (size_t i = 0; !err && i < s->nr_syms; i++) {
@@ -581,5 +617,5 @@ int rec_elfsyms_write(struct ppf_writer *w, const struct rec_elfsyms *s)
 			seg = nr_segments(w);
 		}
 	}
-	return err;
+	return err ? err : write_unwind(w, s, &d, seg);
 }

@@ -44,6 +44,8 @@ struct rec_elfsym {
  * @nr_syms: entries in @syms
  * @syms: sorted by start then name (aliases at one address all kept), zero sizes
  *        replaced by the distance to the next address (bounded by the symbol's section end)
+ * @nr_unwind: entries in @unwind
+ * @unwind: the unwind rows (cfi.h) when rec_elfsyms_load_unwind() read them, else NULL
  */
 struct rec_elfsyms {
 	char *path;
@@ -55,6 +57,8 @@ struct rec_elfsyms {
 	size_t nr_syms;
 	struct rec_elfsym *syms;
 	char *names;		/* private: storage of the names */
+	size_t nr_unwind;
+	struct ppf_unwind_row *unwind;
 };
 
 /**
@@ -100,6 +104,16 @@ int rec_jitmap_load(const char *path, struct rec_elfsyms **out);
  * For files opened through /proc/PID/root or a JIT map renamed to the host pid.
  * Return: 0 or -ENOMEM (the old path is kept).
  */
+/**
+ * rec_elfsyms_load_unwind() - add to @s the unwind rows of ELF file @path (cfi.h), which
+ * rec_elfsyms_write() then writes as UNWIND records after the symbols
+ * @s: the binary's symbols
+ * @path: the binary (the one mapped, not a debug file)
+ * Return: 0 (also when the file has no CFI), -ENOTSUP for another architecture than
+ * x86-64, -errno when the file cannot be read, -ENOMEM.
+ */
+int rec_elfsyms_load_unwind(struct rec_elfsyms *s, const char *path);
+
 int rec_elfsyms_set_path(struct rec_elfsyms *s, const char *path);
 
 /** rec_elfsyms_free() - free a table; NULL is a no-op. */

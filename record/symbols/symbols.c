@@ -60,6 +60,8 @@ struct rec_symbols {
 	uint8_t (*written)[BID_MAX + 1];	/* build ids written: [0] = length */
 	size_t nr_written;
 	struct proc *last;
+	bool unwind;			/* write each binary's unwind rows too */
+	bool unwind_warned;		/* said once that this architecture has none */
 	struct rec_symbols_stats st;
 };
 
@@ -363,11 +365,27 @@ static void remember_bid(struct rec_symbols *sy, const uint8_t *bid, size_t sz)
 	sy->nr_written++;
 }
 
+/* The unwind rows of @es from the binary at @path: none when they cannot be read. */
+static void unwind_load(struct rec_symbols *sy, struct rec_elfsyms *es, const char *path)
+{
+	int rc = rec_elfsyms_load_unwind(es, path);
+
+	if (rc == -ENOTSUP && !sy->unwind_warned) {
+		sy->unwind_warned = true;
+		pp_warn("DWARF unwind tables are not supported on this architecture");
+	} else if (rc && rc != -ENOTSUP) {
+		pp_debug(1, "no unwind table for '%s': %s", path, strerror(-rc));
+	}
+	sy->st.nr_unwind_rows += es->nr_unwind;
+	sy->st.nr_unwind += es->nr_unwind > 0;
+}
+
 static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d, uint32_t pid,
 		    const struct map *m)
 {
 	struct rec_elfsyms *es = NULL;
 	char alt[128];
+	const char *from = d->path;	/* the file the symbols came from */
 	int rc;
 
 	d->done = true;
@@ -401,6 +419,7 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 			rc = 0;
 		else if (rc2 == 0)
 			rec_elfsyms_free(es);
+		from = alt;
 	}
 	if (rc) {
 		pp_debug(1, "no symbols for '%s': %s", d->path, strerror(rc < 0 ? -rc : EINVAL));
@@ -413,6 +432,8 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 		rec_elfsyms_free(es);
 		return 0;
 	}
+	if (sy->unwind)
+		unwind_load(sy, es, from);
 	rc = rec_elfsyms_write(w, es);
 	if (!rc) {
 		sy->st.nr_dsos++;
@@ -491,6 +512,11 @@ void rec_symbols_forget_written(struct rec_symbols *sy)
 		for (struct proc *p = sy->procs[i]; p; p = p->next)
 			p->jit_done = false;
 	sy->nr_written = 0;
+}
+
+void rec_symbols_set_unwind(struct rec_symbols *sy, bool on)
+{
+	sy->unwind = on;
 }
 
 void rec_symbols_get_stats(const struct rec_symbols *sy, struct rec_symbols_stats *st)
