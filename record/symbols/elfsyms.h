@@ -15,6 +15,7 @@
 #ifndef PP_RECORD_ELFSYMS_H
 #define PP_RECORD_ELFSYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,6 +105,18 @@ int rec_jitmap_load(const char *path, struct rec_elfsyms **out);
  * For files opened through /proc/PID/root or a JIT map renamed to the host pid.
  * Return: 0 or -ENOMEM (the old path is kept).
  */
+/**
+ * rec_elfsyms_load_mem() - rec_elfsyms_load() of an ELF image in memory (the vDSO)
+ * @name: the path to record ("[vdso]")
+ * @image: the image (copied: it need not stay)
+ * @size: its bytes
+ * @unwind: read its unwind rows too (rec_elfsyms_load_unwind())
+ * @out: receives the result (rec_elfsyms_free())
+ * Return: 0, -ENOEXEC when it is not an ELF file, -ENOMEM.
+ */
+int rec_elfsyms_load_mem(const char *name, const void *image, size_t size, bool unwind,
+			 struct rec_elfsyms **out);
+
 /**
  * rec_elfsyms_load_unwind() - add to @s the unwind rows of ELF file @path (cfi.h), which
  * rec_elfsyms_write() then writes as UNWIND records after the symbols

@@ -26,6 +26,7 @@
 #include "format/format.h"
 #include "record/symbols/elfsyms.h"
 #include "record/symbols/symbols.h"
+#include "record/symbols/vdso.h"
 
 #define BID_MAX 64
 
@@ -258,8 +259,8 @@ void rec_symbols_map(struct rec_symbols *sy, uint32_t pid, uint64_t addr, uint64
 	size_t i, j;
 	uint64_t end = addr + len;
 
-	if (!path || path[0] != '/' || !len)
-		return;		/* [vdso], //anon, memfd: no file to read symbols from */
+	if (!path || (path[0] != '/' && strcmp(path, REC_VDSO_PATH)) || !len)
+		return;		/* //anon, memfd: no file to read symbols from */
 	p = proc_get(sy, pid);
 	/* remove what the new map covers (a map partly covered is dropped whole) */
 	i = map_lower(p, addr);
@@ -380,6 +381,35 @@ static void unwind_load(struct rec_symbols *sy, struct rec_elfsyms *es, const ch
 	sy->st.nr_unwind += es->nr_unwind > 0;
 }
 
+/* [vdso]: the image of this process (the same in every 64-bit one). */
+static int vdso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d)
+{
+	struct rec_elfsyms *es = NULL;
+	size_t size;
+	const void *img = rec_vdso_image(&size);
+	int rc;
+
+	d->done = true;
+	if (!img || rec_elfsyms_load_mem(REC_VDSO_PATH, img, size, sy->unwind, &es)) {
+		sy->st.nr_failed++;
+		d->failed = true;
+		return 0;
+	}
+	if (es->build_id_sz && bid_written(sy, es->build_id, es->build_id_sz)) {
+		rec_elfsyms_free(es);
+		return 0;
+	}
+	sy->st.nr_unwind_rows += es->nr_unwind;
+	sy->st.nr_unwind += es->nr_unwind > 0;
+	rc = rec_elfsyms_write(w, es);
+	if (!rc) {
+		sy->st.nr_dsos++;
+		remember_bid(sy, es->build_id, es->build_id_sz);
+	}
+	rec_elfsyms_free(es);
+	return rc;
+}
+
 static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d, uint32_t pid,
 		    const struct map *m)
 {
@@ -478,6 +508,8 @@ int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, 
 	}
 	if (p->maps[i].dso->done)
 		return 0;
+	if (!strcmp(p->maps[i].dso->path, REC_VDSO_PATH))
+		return vdso_load(sy, w, p->maps[i].dso);
 	return dso_load(sy, w, p->maps[i].dso, pid, &p->maps[i]);
 }
 
