@@ -24,19 +24,17 @@ struct agree {
 	uint64_t checked, same, none, unknown, no_row, no_dw, differ;
 };
 
+static int row_has(const void *key, const void *elem)
+{
+	const uint64_t a = *(const uint64_t *)key;
+	const struct ppf_unwind_row *r = elem;
+
+	return a < r->start ? -1 : a >= r->end ? 1 : 0;
+}
+
 static const struct ppf_unwind_row *row_at(const struct ppf_unwind_row *v, size_t nr, uint64_t a)
 {
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && a < v[lo - 1].end ? &v[lo - 1] : NULL;
+	return bsearch(&a, v, nr, sizeof(*v), row_has);
 }
 
 /* libdw's rule for @reg as ours: PPF_REG_* with *off, or -1 when it is something else. */
