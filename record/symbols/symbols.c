@@ -50,6 +50,7 @@ struct proc {
 	struct proc *next;
 	uint32_t pid;
 	bool jit_done;			/* looked for /tmp/perf-PID.map */
+	bool all_done;			/* unwind tables on: every map's binary loaded */
 	struct map *maps;
 	size_t nr, cap;
 };
@@ -278,6 +279,7 @@ void rec_symbols_map(struct rec_symbols *sy, uint32_t pid, uint64_t addr, uint64
 	memmove(p->maps + i + 1, p->maps + i, (p->nr - i) * sizeof(*p->maps));
 	p->maps[i] = (struct map){ addr, end, pgoff, dso_get(sy, path, build_id, build_id_sz) };
 	p->nr++;
+	p->all_done = false;
 }
 
 void rec_symbols_fork(struct rec_symbols *sy, uint32_t pid, uint32_t ppid)
@@ -495,15 +497,39 @@ static int jit_load(struct rec_symbols *sy, struct ppf_writer *w, struct proc *p
 	return rc;
 }
 
+/*
+ * With unwind tables, the frames under a sample's IP are found from its stack copy only
+ * when the capture is analysed: every binary the process maps may be among them, so all
+ * get their symbols and tables the first time one of its samples comes.
+ */
+static int all_load(struct rec_symbols *sy, struct ppf_writer *w, struct proc *p)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < p->nr && !rc; k++) {
+		struct map m = p->maps[k];	/* dso_load() may not move maps, but be safe */
+
+		if (m.dso->done)
+			continue;
+		rc = !strcmp(m.dso->path, REC_VDSO_PATH) ? vdso_load(sy, w, m.dso) :
+			dso_load(sy, w, m.dso, p->pid, &m);
+	}
+	p->all_done = !rc;
+	return rc;
+}
+
 int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, uint64_t addr)
 {
 	struct proc *p = proc_find(sy, pid);
 	size_t i;
+	int rc;
 
 	if (!p) {
 		sy->st.nr_unmapped++;
 		return 0;
 	}
+	if (sy->unwind && !p->all_done && (rc = all_load(sy, w, p)))
+		return rc;
 	i = map_lower(p, addr);
 	if (i == p->nr || p->maps[i].start > addr) {
 		sy->st.nr_unmapped++;
@@ -545,7 +571,7 @@ void rec_symbols_forget_written(struct rec_symbols *sy)
 			d->done = d->failed;
 	for (size_t i = 0; i < sy->cap_procs; i++)
 		for (struct proc *p = sy->procs[i]; p; p = p->next)
-			p->jit_done = false;
+			p->jit_done = p->all_done = false;
 	sy->nr_written = 0;
 }
 

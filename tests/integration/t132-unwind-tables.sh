@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t132-unwind-tables: with unwind tables asked for (PP_RECORD_UNWIND_TABLES until
-# --call-graph dwarf sets it), every binary the samples hit that has CFI gets UNWIND
-# records right after its DSO record and SYMs; info and the STATs count them; without the
+# --call-graph dwarf sets it), every binary a sampled process maps that has CFI gets UNWIND
+# records right after its DSO record and SYMs (the frames under the IP are known only when
+# the stack copy is walked); info and the STATs count them; without the
 # switch the capture has none.  Ground truth for the rows: the .eh_frame FDEs readelf
 # lists for the load (each FDE gives at least one row, minus merges across neighbours).
 . "$(dirname "$0")/lib.sh"
