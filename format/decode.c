@@ -15,6 +15,7 @@
  * Not here: reading segments from a file (reader-segment.c).
  */
 #include "format/internal.h"
+#include "format/ustack.h"
 
 struct ppf_arena_blk {
 	struct ppf_arena_blk *next;
@@ -181,6 +182,8 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
 	d->nr_stacks = 0;
 	ppf_ctrtab_reset(&d->ctr);
+	if (d->ustk)
+		ppf_ustk_reset(d->ustk);
 	if (d->prev_raw)
 		memset(d->prev_raw, 0, d->cap_prev * sizeof(*d->prev_raw));
 	ppf_arena_reset(&d->arena);
@@ -193,6 +196,9 @@ void ppf_decoder_release(struct ppf_decoder *d)
 	free(d->prev_raw);
 	free(d->prev_sz);
 	ppf_ctrtab_release(&d->ctr);
+	if (d->ustk)
+		ppf_ustk_release(d->ustk);
+	free(d->ustk);
 	ppf_arena_release(&d->arena);
 	memset(d, 0, sizeof(*d));
 }
@@ -485,6 +491,15 @@ sample_raw(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end, uint64
 	return 0;
 }
 
+/* A SAMPLE's USTACK field at *@pp (moved on) into @u (tid set): ustack.c */
+static int __attribute__((noinline)) sample_ustack(struct ppf_decoder *d, const uint8_t **pp,
+						   const uint8_t *end, struct ppf_sample *u)
+{
+	if (!d->ustk && !(d->ustk = calloc(1, sizeof(*d->ustk))))
+		return -ENOMEM;
+	return ppf_ustk_decode(d->ustk, &d->arena, d->xor_in_place, pp, end, u);
+}
+
 /*
  * A SAMPLE's body [p, end), in a segment that ends at @seg_end: the hot
  * path of every replay.  The cursor and
@@ -532,6 +547,9 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 	    (rc = sample_raw(d, &p, end, h.flags, ppf_xor_key(d->xor_cpu, h.id, h.cpu), &raw,
 			     &raw_sz)))
 		return rc;
+	struct ppf_sample u = { .tid = (uint32_t)h.tid };
+	if ((h.flags & PPF_SF_USTACK) && (rc = sample_ustack(d, &p, end, &u)))
+		return rc;
 	rec->time_ns = h.t;
 	s->time_ns = h.t;
 	s->late_ns = late;
@@ -550,6 +568,12 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 	s->raw = raw;
 	s->extra_sz = extra_sz;
 	s->extra = extra;
+	s->uregs_abi = u.uregs_abi;
+	s->uregs = u.uregs;
+	s->nr_uregs = u.nr_uregs;
+	s->ustack_sz = u.ustack_sz;
+	s->ustack_addr = u.ustack_addr;
+	s->ustack = u.ustack;
 	return 0;
 }
 
