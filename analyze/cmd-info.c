@@ -22,6 +22,8 @@ struct info {
 	uint64_t first_ns, last_ns, nr_samples, nr_late, nr_lost;
 	bool lost_sat;			/* a loss sum passed 2^64-1: printed as "N or more" */
 	uint64_t nr_ksyms, nr_dsos, nr_syms, nr_tasks, nr_comm, nr_mmap;
+	uint64_t nr_unwind_tabs, nr_unwind_rows;	/* DSOs with UNWIND records, their rows */
+	bool dso_unwind;		/* the last DSO has an UNWIND record */
 	uint64_t seg_by_kind[8];
 	struct pp_u64map counts;	/* id -> count (stored in the pointer) */
 	struct pp_u64map readings;	/* id -> COUNTER readings, and the last value seen (sum per key) */
@@ -82,7 +84,12 @@ static int scan(struct ana_session *s, struct info *in)
 			break;
 		}
 		case PPF_REC_KSYM: in->nr_ksyms++; break;
-		case PPF_REC_DSO: in->nr_dsos++; break;
+		case PPF_REC_DSO: in->nr_dsos++; in->dso_unwind = false; break;
+		case PPF_REC_UNWIND:
+			in->nr_unwind_tabs += !in->dso_unwind;
+			in->dso_unwind = true;
+			in->nr_unwind_rows += rec.u.unwind.nr_rows;
+			break;
 		case PPF_REC_SYM: in->nr_syms++; break;
 		case PPF_REC_TASK: in->nr_tasks++; break;
 		case PPF_REC_COMM: in->nr_comm++; break;
@@ -182,6 +189,9 @@ static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 	printf("symbols      kernel: %s (%llu); user: %llu binaries, %llu symbols\n",
 	       in->nr_ksyms ? "yes" : "no", (unsigned long long)in->nr_ksyms,
 	       (unsigned long long)in->nr_dsos, (unsigned long long)in->nr_syms);
+	if (in->nr_unwind_tabs)
+		printf("unwind       %llu tables, %llu rows\n", (unsigned long long)in->nr_unwind_tabs,
+		       (unsigned long long)in->nr_unwind_rows);
 	printf("tasks        %llu at start, %llu comm changes, %llu mmaps\n",
 	       (unsigned long long)in->nr_tasks, (unsigned long long)in->nr_comm,
 	       (unsigned long long)in->nr_mmap);
@@ -263,6 +273,9 @@ static void print_json(struct ana_session *s, struct info *in)
 	pp_buf_addf(&b, "\"kernel_symbols\":%llu,\"user_binaries\":%llu,\"user_symbols\":%llu,",
 		    (unsigned long long)in->nr_ksyms, (unsigned long long)in->nr_dsos,
 		    (unsigned long long)in->nr_syms);
+	if (in->nr_unwind_tabs)
+		pp_buf_addf(&b, "\"unwind_tables\":%llu,\"unwind_rows\":%llu,",
+			    (unsigned long long)in->nr_unwind_tabs, (unsigned long long)in->nr_unwind_rows);
 	pp_buf_addf(&b, "\"truncated\":%s,\"truncated_at\":%llu,\"last_segment\":%llu,"
 		    "\"corrupt_segments\":%llu,\"records_lost_to_corruption\":%llu,\"problems\":[",
 		    st->truncated ? "true" : "false", (unsigned long long)st->truncated_at,

@@ -20,6 +20,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "analyze/cfi.h"
 #include "analyze/internal.h"
 #include "common/dwinline.h"
 #include "common/expr.h"
@@ -145,6 +146,7 @@ void ana_session_free(struct ana_session *s)
 		free(v);
 	pp_u64map_release(&s->counts);
 	pp_u64map_release(&s->dsos);
+	ana_cfi_free(s);
 	for (size_t i = 0; i < s->nr_host; i++) {
 		free(s->host_keys[i]);
 		free(s->host_vals[i]);
@@ -418,6 +420,9 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 	case PPF_REC_DSO:
 	case PPF_REC_SYM:
 		ana_syms_meta(s, rec);
+		break;
+	case PPF_REC_UNWIND:
+		ana_cfi_meta(s, rec);
 		break;
 	case PPF_REC_TIME_SYNC:
 		s->have_sync = true;

@@ -709,6 +709,8 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.sym.size = rb_varint(r);
 		rec->u.sym.name = rb_str(r);
 		break;
+	case PPF_REC_UNWIND:
+		return ppf_decode_unwind(r, &rec->u.unwind);
 	case PPF_REC_STACK:
 		return decode_stack(d, r);
 	case PPF_REC_INDEX_ENTRY:

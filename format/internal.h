@@ -369,4 +369,7 @@ int ppf_digest_parse(const uint8_t *data, size_t len, struct ppf_digest_grp **ou
 const struct ppf_digest_grp *ppf_digest_find(const struct ppf_digest_grp *v, size_t nr,
 					     const struct ppf_seg_hdr *h);
 
+/* unwind.c: an UNWIND body from @r, every row checked (see there); 0 or PP_EBAD_RECORD. */
+int ppf_decode_unwind(struct ppf_rbuf *r, struct ppf_unwind *u);
+
 #endif

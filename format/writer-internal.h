@@ -115,4 +115,7 @@ static inline void wb_str(struct ppf_wbuf *b, const char *s)
 	wb_u8(b, 0);
 }
 
+/* unwind.c: an UNWIND record a reader decoded, re-encoded (ppf_write_record()). */
+int ppf_write_unwind_rec(struct ppf_writer *w, const struct ppf_unwind *u);
+
 #endif
