@@ -13,6 +13,7 @@
 #ifndef PP_RECORD_SYMBOLS_H
 #define PP_RECORD_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +25,18 @@ struct rec_symbols_stats {
 	uint64_t nr_failed;		/* binaries hit whose symbols could not be read */
 	uint64_t nr_dup;		/* hit under another path, same build id: not rewritten */
 	uint64_t nr_unmapped;		/* user addresses in no known mapping */
+	uint64_t nr_unwind;		/* unwind tables written (rec_symbols_set_unwind()) */
+	uint64_t nr_unwind_rows;	/* their rows */
 	uint64_t nr_stack_words;	/* words of stack copies looked up in a map */
 };
+
+/**
+ * rec_symbols_set_unwind() - whether each binary's unwind table (its DWARF CFI as UNWIND
+ * records, record/symbols/cfi.h) follows its symbols: for sessions that record DWARF stacks
+ * @sy: the tracker
+ * @on: the switch (off when made)
+ */
+void rec_symbols_set_unwind(struct rec_symbols *sy, bool on);
 
 /** rec_symbols_new() - an empty tracker.  Return: the tracker (never NULL). */
 struct rec_symbols *rec_symbols_new(void);

@@ -9,6 +9,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "analyze/cfi.h"
+#include "analyze/internal.h"
 #include "common/err.h"
 #include "format/format.h"
 #include "tests/unit/unit.h"
@@ -145,7 +147,68 @@ static void test_unwind__hostile(void)
 	}
 }
 
+/* The capture of test_unwind__lookup: /lib/x.so (table above) mapped in process 42. */
+static void write_lookup_capture(const char *path)
+{
+	const struct ppf_dso x = { .path = "/lib/x.so", .text_vaddr = 0x1000, .text_offset = 0x1000 };
+	const struct ppf_dso y = { .path = "/lib/y.so" };
+	const struct ppf_unwind_row again = { 0x1000, 0x5000, PPF_CFA_SP, PPF_REG_AT_CFA,
+					      PPF_REG_SAME, 99, -8, -16 };
+	const struct ppf_mmap m = { .time_ns = 1000, .pid = 42, .tid = 42, .addr = 0x7f0000000000ull,
+				    .len = 0x10000, .prot = 5, .flags = 2, .path = "/lib/x.so" };
+	struct ppf_writer *w;
+
+	CU_ASSERT_FATAL(ppf_writer_open(path, NULL, &w) == 0);
+	CU_ASSERT(ppf_write_dso(w, &x) == 0);
+	CU_ASSERT(ppf_write_unwind(w, PPF_UNWIND_X86_64, sample_rows, NR_SAMPLE_ROWS) == 0);
+	CU_ASSERT(ppf_write_dso(w, &y) == 0);
+	CU_ASSERT(ppf_write_dso(w, &x) == 0);	/* written twice: the first table stays */
+	CU_ASSERT(ppf_write_unwind(w, PPF_UNWIND_X86_64, &again, 1) == 0);
+	CU_ASSERT(ppf_write_mmap(w, &m) == 0);
+	CU_ASSERT(ppf_writer_close(w) == 0);
+}
+
+static void test_unwind__lookup(void)
+{
+	char path[] = "/tmp/pp-unit-unwind-XXXXXX";
+	const uint64_t base = 0x7f0000000000ull;
+	struct ana_cfi_rule r;
+	struct ana_session *s;
+	struct ppf_record rec;
+	uint64_t tabs, rows;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_lookup_capture(path);
+	CU_ASSERT_FATAL(ana_session_open(path, 0, &s) == 0);
+	while (ppf_reader_next(s->r, &rec, NULL) == 0)
+		CU_ASSERT(ana_session_meta(s, &rec) == 0);
+	ana_cfi_stats(s, &tabs, &rows);
+	CU_ASSERT_EQUAL(tabs, 1);
+	CU_ASSERT_EQUAL(rows, NR_SAMPLE_ROWS);
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x1002, &r), 1);
+	CU_ASSERT(r.cfa == ANA_CFA_SP && r.cfa_off == 16 && r.ra == ANA_REG_AT_CFA &&
+		  r.ra_off == -8 && r.fp == ANA_REG_AT_CFA && r.fp_off == -16);
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x1010, &r), 1);
+	CU_ASSERT(r.cfa == ANA_CFA_FP && r.cfa_off == 16);
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x2000, &r), 1);
+	CU_ASSERT_EQUAL(r.cfa, ANA_CFA_PLT);
+	CU_ASSERT_EQUAL(ana_cfi_find(s, 42, base + 0x30ff, &r), 1);
+	CU_ASSERT(r.ra == ANA_REG_UNDEF && r.cfa_off == -2000000000);
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x2015, &r), 0);	/* unknown */
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x1500, &r), 0);	/* a gap */
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x3100, &r), 0);	/* past the end */
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 500, base + 0x1002, &r), 0);	/* before the map */
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 43, 2000, base + 0x1002, &r), 0);	/* no such process */
+	CU_ASSERT_EQUAL(ana_cfi_find_at(s, 42, 2000, base + 0x1000, &r), 1);
+	CU_ASSERT(r.cfa == ANA_CFA_SP && r.cfa_off == 8 && r.fp == ANA_REG_SAME);
+	ana_session_free(s);
+	unlink(path);
+}
+
 static const struct pp_test tests[] = {
+	PP_TEST(test_unwind__lookup, "ana_cfi_find() answers from a capture's tables and maps"),
 	PP_TEST(test_unwind__roundtrip, "UNWIND rows survive a capture round trip"),
 	PP_TEST(test_unwind__writer_refuses, "the writer refuses unsorted or empty rows"),
 	PP_TEST(test_unwind__hostile, "hostile UNWIND bodies are malformed records"),
