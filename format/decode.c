@@ -485,7 +485,7 @@ sample_raw(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end, uint64
 	} else if ((rc = remember_raw(d, key, raw, raw_sz))) {
 		return rc;
 	}
-	*pp = p;
+	*pp = p + raw_sz;	/* past the raw data: USTACK may follow */
 	*raw_out = raw;
 	*raw_sz_out = raw_sz;
 	return 0;

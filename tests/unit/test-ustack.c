@@ -60,6 +60,11 @@ static void make_sample(struct gen *g, int i, struct ppf_sample *s)
 		.ip = g->regs[i][2], .uregs_abi = 2, .uregs = g->regs[i], .nr_uregs = 3,
 		.ustack_sz = sz, .ustack_addr = g->addr[i], .ustack = g->bytes[i],
 	};
+	if (i % 3 == 0) {	/* a tracepoint's: RAW comes before USTACK */
+		s->flags |= PPF_SF_RAW;
+		s->raw = (const uint8_t *)g->regs[i];
+		s->raw_sz = 20;
+	}
 }
 
 static void test_ustack__roundtrip(void)
@@ -104,6 +109,8 @@ static void test_ustack__roundtrip(void)
 		CU_ASSERT_EQUAL(s->uregs_abi, 2);
 		CU_ASSERT(s->nr_uregs == 3 && !memcmp(s->uregs, g->regs[n], 24));
 		CU_ASSERT_EQUAL(s->ustack_addr, g->addr[n]);
+		CU_ASSERT_EQUAL(s->raw_sz, n % 3 == 0 ? 20u : 0u);
+		CU_ASSERT(n % 3 || (s->raw_sz == 20 && !memcmp(s->raw, g->regs[n], 20)));
 		CU_ASSERT_EQUAL(s->ustack_sz, g->sz[n]);
 		size_t cmp = s->ustack_sz < 4096 ? s->ustack_sz : 4096;
 		if (s->ustack_sz != g->sz[n] || memcmp(s->ustack, want + (size_t)n * 4096, cmp))
