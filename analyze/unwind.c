@@ -72,7 +72,11 @@ static bool step_rule(const struct ana_unwind_in *in, const struct ana_cfi_rule 
 	if (r->ra != ANA_REG_AT_CFA || !read8(in, *cfa + (uint64_t)(int64_t)r->ra_off, ra))
 		return false;
 	*nbp = bp;
-	if (r->fp == ANA_REG_AT_CFA)
+	/*
+	 * A slot below the stack pointer was popped already (an epilogue: CFI keeps the
+	 * save's rule to the end of the function) and rbp holds the caller's value again.
+	 */
+	if (r->fp == ANA_REG_AT_CFA && *cfa + (uint64_t)(int64_t)r->fp_off >= sp)
 		return read8(in, *cfa + (uint64_t)(int64_t)r->fp_off, nbp);
 	if (r->fp == ANA_REG_UNDEF)
 		*nbp = 0;

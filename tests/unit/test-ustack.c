@@ -176,6 +176,7 @@ static int test_find(void *arg, uint32_t pid, uint64_t pc, struct ana_cfi_rule *
 	case 4: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_SAME, 0, 0, 0 }; break;
 	case 5: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_SAME, 16, 1 << 30, 0 }; break;
 	case 6: *out = (struct ana_cfi_rule){ ANA_CFA_FP, ANA_REG_AT_CFA, ANA_REG_AT_CFA, 16, -8, -16 }; break;
+	case 7: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_AT_CFA, 16, -8, -24 }; break;
 	default: return 0;
 	}
 	return 1;
@@ -205,6 +206,17 @@ static void test_ustack__unwind(void)
 	CU_ASSERT(!trunc);
 	CU_ASSERT(n == 3 && out[0] == FN(0) + 5 && out[1] == FN(1) + 0x10 &&
 		  out[2] == FN(2) + 0x20);
+
+	/* an epilogue: fn0's rbp slot was popped (below sp), rbp is the caller's already */
+	kinds[0] = 7;
+	kinds[1] = 6;				/* fn1's CFA from rbp: it must be 0x1234's */
+	in.bp = BASE + 0x40;
+	put64(st, 0x40 + 8, FN(2) + 0x30);	/* fn1's return address at rbp + 8 */
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(!trunc && n == 3 && out[2] == FN(2) + 0x30);
+	kinds[0] = 1;
+	kinds[1] = 2;
+	in.bp = 0x1234;
 
 	/* a cycle: fn1's rule keeps the stack pointer where it is (its RA: itself) */
 	kinds[1] = 4;
