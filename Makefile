@@ -44,7 +44,7 @@ ifeq ($(NO_PYTHON),)
 PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
 PY_LIBS := $(shell $(PYCONFIG) --embed --ldflags 2>/dev/null)
 endif
-RECORD_LIBS := -lzstd -lelf -lpthread
+RECORD_LIBS := -lzstd -lelf -llzma -lpthread
 
 ifeq ($(V),0)
 Q := @
@@ -238,7 +238,7 @@ UNIT_AZ_SRC := tests/unit/test-registry.c tests/unit/test-state-az.c \
 $(call obj,$(UNIT_AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
 $(call obj,$(UNIT_AZ_SRC)): $(FLAGS_AZ_STAMP)
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit $(ANALYZE_LIBS) $(PY_LIBS) -lm
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit $(ANALYZE_LIBS) $(PY_LIBS) -llzma -lm
 
 # --- setup -----------------------------------------------------------------
 
@@ -390,7 +390,7 @@ fuzz-clean:
 .PHONY: fuzz-targets fuzz-build fuzz-regress fuzz-cov fuzz-clean
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
-	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
+	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -llzma -lpthread
 
 demo: deps-build
 	@$(MAKE) all

@@ -11,11 +11,16 @@
  * The file is opened with ELF_C_READ, so libelf reads only the pieces asked for, and each
  * table is checked against the file size and REC_ELFSYMS_MAX_SECTION first: a hostile
  * file costs at most a bounded amount of memory.
- * Not here: DWARF, .gnu_debugdata (MiniDebugInfo), demangling.
+ * MiniDebugInfo (Fedora, RHEL): a binary without .symtab may carry .gnu_debugdata, an
+ * xz-compressed ELF file whose .symtab holds the local functions .dynsym lacks; it is
+ * decompressed (liblzma, at most REC_ELFSYMS_MAX_SECTION bytes) and its function symbols
+ * join those of .dynsym.
+ * Not here: DWARF, demangling.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <lzma.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,6 +392,75 @@ static int read_debug_file(const char *root, struct rec_elfsyms *s, struct loade
 	return n < 0 ? (int)n : n > 0;
 }
 
+/* The decompressed .gnu_debugdata of @f (free()), its size in *@len; NULL when none. */
+static uint8_t *debugdata_xz(struct elf_file *f, size_t *len)
+{
+	size_t shstr, out_cap = 1u << 16;
+	lzma_stream z = LZMA_STREAM_INIT;
+	Elf_Scn *scn = NULL;
+	uint8_t *out = NULL;
+	lzma_ret r = LZMA_OK;
+	GElf_Shdr sh;
+	Elf_Data *d = NULL;
+
+	*len = 0;
+	if (elf_getshdrstrndx(f->elf, &shstr))
+		return NULL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(f->elf, shstr, sh.sh_name)) &&
+		    !strcmp(name, ".gnu_debugdata") && section_ok(f, &sh)) {
+			d = elf_getdata(scn, NULL);
+			break;
+		}
+	}
+	if (!d || !d->d_buf || !d->d_size ||
+	    lzma_stream_decoder(&z, REC_ELFSYMS_MAX_SECTION, 0) != LZMA_OK)
+		return NULL;
+	z.next_in = d->d_buf;
+	z.avail_in = d->d_size;
+	while (r == LZMA_OK) {
+		if (!out || z.avail_out == 0) {
+			uint8_t *p;
+
+			if (out)
+				out_cap *= 2;
+			if (out_cap > REC_ELFSYMS_MAX_SECTION || !(p = realloc(out, out_cap)))
+				break;
+			out = p;
+			z.next_out = out + *len;
+			z.avail_out = out_cap - *len;
+		}
+		r = lzma_code(&z, LZMA_FINISH);
+		*len = out_cap - z.avail_out;
+	}
+	lzma_end(&z);
+	if (r != LZMA_STREAM_END) {
+		free(out);
+		*len = 0;
+		return NULL;
+	}
+	return out;
+}
+
+/* The function symbols of the MiniDebugInfo of @f into @ld.  Return: their number, -ENOMEM. */
+static ssize_t read_minidebug(struct elf_file *f, struct loader *ld)
+{
+	struct elf_file m = { .fd = -1 };
+	uint8_t *img = debugdata_xz(f, &m.size);
+	ssize_t n = 0;
+
+	if (!img)
+		return 0;
+	m.elf = elf_memory((char *)img, m.size);
+	if (m.elf && elf_kind(m.elf) == ELF_K_ELF && gelf_getehdr(m.elf, &m.ehdr))
+		n = read_symtab(&m, SHT_SYMTAB, ld);
+	elf_file_close(&m);
+	free(img);
+	return n;
+}
+
 /* The symbols of the open file @f, recorded as @path; @f is closed. */
 static int load_open(struct elf_file *f, const char *path, const char *debug_root,
 		     struct rec_elfsyms **out)
@@ -410,8 +484,12 @@ static int load_open(struct elf_file *f, const char *path, const char *debug_roo
 		s->flags |= PPF_DSO_DEBUGINFO;
 	} else {
 		n = read_symtab(f, SHT_SYMTAB, &ld);
-		if (n == 0)
-			n = read_symtab(f, SHT_DYNSYM, &ld);
+		if (n == 0) {
+			ssize_t k = read_symtab(f, SHT_DYNSYM, &ld);
+
+			n = k < 0 ? k : read_minidebug(f, &ld);
+			n = n < 0 ? n : k;
+		}
 		if (n < 0) {
 			err = (int)n;
 			goto err_free;
