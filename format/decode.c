@@ -491,7 +491,7 @@ sample_raw(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end, uint64
 	return 0;
 }
 
-/* A SAMPLE's USTACK field at *@pp (moved on) into @u (tid set): ustack.c */
+/* A SAMPLE's USTACK field at *@pp (moved on) into @u's USTACK fields (tid set): ustack.c */
 static int __attribute__((noinline)) sample_ustack(struct ppf_decoder *d, const uint8_t **pp,
 						   const uint8_t *end, struct ppf_sample *u)
 {
@@ -547,9 +547,15 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 	    (rc = sample_raw(d, &p, end, h.flags, ppf_xor_key(d->xor_cpu, h.id, h.cpu), &raw,
 			     &raw_sz)))
 		return rc;
-	struct ppf_sample u = { .tid = (uint32_t)h.tid };
-	if ((h.flags & PPF_SF_USTACK) && (rc = sample_ustack(d, &p, end, &u)))
-		return rc;
+	if (h.flags & PPF_SF_USTACK) {
+		s->tid = (uint32_t)h.tid;	/* its XOR base's key; the USTACK fields go to @s */
+		if ((rc = sample_ustack(d, &p, end, s)))
+			return rc;
+	} else {
+		s->nr_uregs = s->ustack_sz = 0;
+		s->uregs = NULL;
+		s->ustack = NULL;
+	}
 	rec->time_ns = h.t;
 	s->time_ns = h.t;
 	s->late_ns = late;
@@ -568,12 +574,6 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 	s->raw = raw;
 	s->extra_sz = extra_sz;
 	s->extra = extra;
-	s->uregs_abi = u.uregs_abi;
-	s->uregs = u.uregs;
-	s->nr_uregs = u.nr_uregs;
-	s->ustack_sz = u.ustack_sz;
-	s->ustack_addr = u.ustack_addr;
-	s->ustack = u.ustack;
 	return 0;
 }
 

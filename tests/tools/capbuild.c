@@ -385,6 +385,18 @@ static void parse_stack(const char *v, uint64_t **stack, uint32_t *nr)
 	free(copy);
 }
 
+/* u64 words (into *@w, replacing what it held) as bytes: their address, *@sz */
+static const uint8_t *parse_words(const char *v, uint64_t **w, uint32_t *sz)
+{
+	uint32_t nw = 0;
+
+	free(*w);
+	*w = NULL;
+	parse_stack(v, w, &nw);
+	*sz = nw * 8;
+	return (const uint8_t *)*w;
+}
+
 static void do_sample(struct builder *b)
 {
 	struct ppf_sample s = { .period = 1 };
@@ -436,23 +448,13 @@ static void do_sample(struct builder *b)
 				if (s.nr_uregs >= 2 && !have_addr)
 					s.ustack_addr = uregs[1];
 			} else if (!strcmp(name, "ustack")) {	/* the copy, as u64 words */
-				uint32_t nw = 0;
-				free(ustack);
-				ustack = NULL;
-				parse_stack(v, &ustack, &nw);
-				s.ustack = (const uint8_t *)ustack;
-				s.ustack_sz = nw * 8;
+				s.ustack = parse_words(v, &ustack, &s.ustack_sz);
 				s.flags |= PPF_SF_USTACK;
 			} else if (!strcmp(name, "ustack_addr")) {
 				s.ustack_addr = num(v);
 				have_addr = true;
 			} else if (!strcmp(name, "extra")) {
-				uint32_t nw = 0;
-				free(extra);
-				extra = NULL;
-				parse_stack(v, &extra, &nw);
-				s.extra = (const uint8_t *)extra;
-				s.extra_sz = nw * 8;
+				s.extra = parse_words(v, &extra, &s.extra_sz);
 			} else
 				bad("event %u has no field '%s'", s.id, name);
 			continue;

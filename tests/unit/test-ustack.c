@@ -22,13 +22,12 @@
 #define NR_SAMPLES 400
 #define BASE 0x7ffc00001000ull
 
+/* a fixed sequence: the LCG of POSIX's rand() example, 32 bits of state */
 static uint32_t rnd_state = 12345;
 static uint32_t rnd(void)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 17;
-	rnd_state ^= rnd_state << 5;
-	return rnd_state;
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 16) | (rnd_state << 16);
 }
 
 struct gen {
