@@ -31,6 +31,7 @@ struct cfi_tab {
 
 struct ana_cfi {
 	struct pp_u64map by_dso;	/* (uintptr_t)struct pp_dso * -> struct cfi_tab * */
+	struct cfi_tab **tabs;		/* the same, in the order they came */
 	uint64_t nr_tables, nr_rows;
 	struct cfi_tab *last;		/* the table found last */
 	struct ppf_unwind_row *scratch;	/* one record's rows */
@@ -48,7 +49,8 @@ static struct cfi_tab *tab_get(struct ana_session *s, const struct pp_dso *d)
 		t = pp_xcalloc(1, sizeof(*t));
 		t->dso = d;
 		pp_u64map_put(&c->by_dso, (uintptr_t)d, t);
-		c->nr_tables++;
+		c->tabs = pp_xrealloc(c->tabs, (c->nr_tables + 1) * sizeof(*c->tabs));
+		c->tabs[c->nr_tables++] = t;
 		s->sb_bytes += sizeof(*t) + 2 * sizeof(struct pp_u64map_slot);
 	}
 	return t;
@@ -156,22 +158,22 @@ void ana_cfi_stats(const struct ana_session *s, uint64_t *nr_tables, uint64_t *n
 	*nr_rows = s->cfi ? s->cfi->nr_rows : 0;
 }
 
+static void tab_free(struct cfi_tab *t)
+{
+	free(t->starts);
+	free(t->rows);
+	free(t);
+}
+
 void ana_cfi_free(struct ana_session *s)
 {
 	struct ana_cfi *c = s->cfi;
-	size_t it = 0;
-	uint64_t k;
-	void *v;
 
 	if (!c)
 		return;
-	while (pp_u64map_next(&c->by_dso, &it, &k, &v)) {
-		struct cfi_tab *t = v;
-
-		free(t->starts);
-		free(t->rows);
-		free(t);
-	}
+	while (c->nr_tables)
+		tab_free(c->tabs[--c->nr_tables]);
+	free(c->tabs);
 	pp_u64map_release(&c->by_dso);
 	free(c->scratch);
 	free(c);

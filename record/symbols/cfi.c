@@ -591,6 +591,8 @@ static void rows_finish(struct rows *rs)
 	struct ppf_unwind_row *v = rs->v;
 	size_t out = 0;
 
+	if (!rs->nr)
+		return;
 	/* the source rides in the top bit of cfa (free: kinds < 4) through the sort */
 	for (size_t i = 0; i < rs->nr; i++)
 		v[i].cfa |= (uint8_t)(rs->src[i] << 7);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common/log.h"
@@ -370,12 +371,14 @@ static void remember_bid(struct rec_symbols *sy, const uint8_t *bid, size_t sz)
 static void unwind_load(struct rec_symbols *sy, struct rec_elfsyms *es, const char *path)
 {
 	int rc = rec_elfsyms_load_unwind(es, path);
+	struct utsname u;
 
-	if (rc == -ENOTSUP && !sy->unwind_warned) {
-		sy->unwind_warned = true;
-		pp_warn("DWARF unwind tables are not supported on this architecture");
-	} else if (rc && rc != -ENOTSUP) {
-		pp_debug(1, "no unwind table for '%s': %s", path, strerror(-rc));
+	if (rc == -ENOTSUP && !sy->unwind_warned && !uname(&u) && strcmp(u.machine, "x86_64")) {
+		sy->unwind_warned = true;	/* this machine's binaries: say it once */
+		pp_warn("DWARF unwind tables are not supported on %s", u.machine);
+	} else if (rc) {
+		pp_debug(1, "no unwind table for '%s': %s", path,
+			 rc == -ENOTSUP ? "not x86-64 code" : strerror(-rc));
 	}
 	sy->st.nr_unwind_rows += es->nr_unwind;
 	sy->st.nr_unwind += es->nr_unwind > 0;

@@ -35,20 +35,18 @@ __attribute__((noinline)) void read_clocks(unsigned long n, struct timespec *ts)
 		clock_gettime(CLOCK_MONOTONIC, ts);
 }
 
+static const struct option long_opts[] = {
+	{ "duration", required_argument, NULL, 'd' }, { "help", no_argument, NULL, 'h' }, { 0 },
+};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	double duration = 2, t0, t1;
-	unsigned long calls = 0;
 	struct timespec ts;
+	unsigned long calls = 0;
 	struct rusage ru;
-	int opt;
 
-	while ((opt = load_getopt(argc, argv, "d:h", opts, usage)) != -1)
+	for (int opt; (opt = load_getopt(argc, argv, "d:h", long_opts, usage)) != -1;)
 		if (opt == 'd')
 			duration = parse_num(optarg, "duration");
 	t0 = now_s();

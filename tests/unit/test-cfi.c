@@ -2,9 +2,10 @@
 /*
  * test-cfi.c - the recorder's unwind rows (record/symbols/cfi.c) against elfutils' reading
  * of the same CFI (libdw's dwarf_cfi_addrframe()), at every 16th address of the text of
- * libc.so.6, of this test binary and of a load generator: the CFA's register and offset
- * and the rules of the return address and rbp must agree wherever a row is not
- * "unknown"; then hostile sections: cut and flipped copies of a real .eh_frame.
+ * libc.so.6, of this test binary, of a load generator and of one built here (cc) with
+ * .debug_frame only for its own code: the CFA's register and offset and the rules of the
+ * return address and rbp must agree wherever a row is not "unknown"; then hostile
+ * sections: randomly damaged copies of a real .eh_frame.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -24,19 +25,17 @@ struct agree {
 	uint64_t checked, same, none, unknown, no_row, no_dw, differ;
 };
 
+static int row_has(const void *key, const void *elem)
+{
+	const uint64_t a = *(const uint64_t *)key;
+	const struct ppf_unwind_row *r = elem;
+
+	return a < r->start ? -1 : a >= r->end ? 1 : 0;
+}
+
 static const struct ppf_unwind_row *row_at(const struct ppf_unwind_row *v, size_t nr, uint64_t a)
 {
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && a < v[lo - 1].end ? &v[lo - 1] : NULL;
+	return bsearch(&a, v, nr, sizeof(*v), row_has);
 }
 
 /* libdw's rule for @reg as ours: PPF_REG_* with *off, or -1 when it is something else. */
@@ -98,7 +97,8 @@ static void compare_file(const char *path, struct agree *ag)
 	int fd = open(path, O_RDONLY);
 	struct ppf_unwind_row *rows = NULL;
 	Elf *elf, *elf2;
-	Dwarf_CFI *cfi;
+	Dwarf_CFI *cfi, *dbg_cfi = NULL;
+	Dwarf *dwf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t nr = 0, shstr;
@@ -113,6 +113,9 @@ static void compare_file(const char *path, struct agree *ag)
 	CU_ASSERT(nr > 0);
 	cfi = dwarf_getcfi_elf(elf2);
 	CU_ASSERT_FATAL(cfi != NULL);
+	dwf = dwarf_begin_elf(elf2, DWARF_C_READ, NULL);	/* .debug_frame, where .eh_frame has none */
+	if (dwf)
+		dbg_cfi = dwarf_getcfi(dwf);
 	CU_ASSERT_FATAL(elf_getshdrstrndx(elf2, &shstr) == 0);
 	while ((scn = elf_nextscn(elf2, scn))) {
 		if (!gelf_getshdr(scn, &sh) || strcmp(elf_strptr(elf2, shstr, sh.sh_name), ".text"))
@@ -120,7 +123,8 @@ static void compare_file(const char *path, struct agree *ag)
 		for (uint64_t a = sh.sh_addr; a < sh.sh_addr + sh.sh_size; a += 16) {
 			const struct ppf_unwind_row *r = row_at(rows, nr, a);
 			Dwarf_Frame *f = NULL;
-			bool dw = dwarf_cfi_addrframe(cfi, a, &f) == 0;
+			bool dw = dwarf_cfi_addrframe(cfi, a, &f) == 0 ||
+				  (dbg_cfi && dwarf_cfi_addrframe(dbg_cfi, a, &f) == 0);
 
 			ag->checked++;
 			if (!r && !dw)
@@ -141,6 +145,8 @@ static void compare_file(const char *path, struct agree *ag)
 		}
 	}
 	dwarf_cfi_end(cfi);
+	if (dwf)
+		dwarf_end(dwf);
 	free(rows);
 	elf_end(elf);
 	elf_end(elf2);
@@ -158,15 +164,19 @@ static int libc_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static void test_cfi__agrees_with_libdw(void)
 {
 	static char libc[4096];
-	const char *files[] = { libc, "/proc/self/exe", "build/load/mallocloop" };
+	/* the last: a load built with .debug_frame only for its own code (when cc is here) */
+	const char *files[] = { libc, "/proc/self/exe", "build/load/mallocloop", "/tmp/pp-unit-cfi-dbgf" };
 	struct agree all = { 0 };
 
 	dl_iterate_phdr(libc_cb, libc);
 	CU_ASSERT_FATAL(libc[0] != '\0');
+	if (system("cc -O2 -g -D_GNU_SOURCE -fno-asynchronous-unwind-tables -I. "
+		   "-o /tmp/pp-unit-cfi-dbgf tests/load/cpuburn.c 2>/dev/null"))
+		fprintf(stderr, "no cc: .debug_frame not compared\n");
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		struct agree ag = { 0 };
 
-		if (i == 2 && access(files[i], R_OK))
+		if (i >= 2 && access(files[i], R_OK))
 			continue;	/* not built: make unit builds the tests only */
 		compare_file(files[i], &ag);
 		if (getenv("PP_TEST_VERBOSE"))
@@ -183,6 +193,7 @@ static void test_cfi__agrees_with_libdw(void)
 		all.same += ag.same;
 	}
 	CU_ASSERT(all.same > 10000);
+	unlink("/tmp/pp-unit-cfi-dbgf");
 }
 
 static bool rows_sane(const struct ppf_unwind_row *v, size_t nr)
