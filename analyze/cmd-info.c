@@ -33,14 +33,6 @@ struct info {
 	struct pp_u64map lost;		/* cpu -> count */
 };
 
-/* What unwinding needs of the side band: tasks, maps, binaries and their tables. */
-static bool user_meta(uint32_t type)
-{
-	return type == PPF_REC_TASK || type == PPF_REC_COMM || type == PPF_REC_FORK ||
-	       type == PPF_REC_EXIT || type == PPF_REC_MMAP || type == PPF_REC_DSO ||
-	       type == PPF_REC_SYM || type == PPF_REC_UNWIND;
-}
-
 /* A --call-graph dwarf sample: unwound as a replay would, to count the stacks cut short. */
 static void ustack_sample(struct ana_session *s, struct info *in, const struct ppf_sample *smp)
 {
@@ -120,7 +112,7 @@ static int scan(struct ana_session *s, struct info *in)
 		case PPF_REC_MMAP: in->nr_mmap++; break;
 		}
 		if (rec.type == PPF_REC_EVENT_DESC || rec.type == PPF_REC_KV ||
-		    rec.type == PPF_REC_TIME_SYNC || user_meta(rec.type))
+		    rec.type == PPF_REC_TIME_SYNC || ana_unwind_meta_type(rec.type))
 			ana_session_meta(s, &rec);
 	}
 	if (rc < 0)

@@ -133,6 +133,13 @@ void ana_unwind_free(struct ana_unwind *u)
 	free(u);
 }
 
+bool ana_unwind_meta_type(uint32_t type)
+{
+	return type == PPF_REC_TASK || type == PPF_REC_COMM || type == PPF_REC_FORK ||
+	       type == PPF_REC_EXIT || type == PPF_REC_MMAP || type == PPF_REC_DSO ||
+	       type == PPF_REC_SYM || type == PPF_REC_UNWIND;
+}
+
 void ana_unwind_forget(struct ana_unwind *u)
 {
 	if (!u)

@@ -72,6 +72,13 @@ struct pp_event;
 void ana_unwind_event(struct ana_session *s, const struct ana_evtype *t,
 		      const struct ppf_sample *smp, struct pp_event *ev);
 
+/**
+ * ana_unwind_meta_type() - whether records of @type are what unwinding needs of the side band
+ * (tasks, maps, binaries and their tables): a pass that replays only some records feeds these
+ * to its session (info, scrub)
+ */
+bool ana_unwind_meta_type(uint32_t type);
+
 /** ana_unwind_forget() - drop the cached rules (maps or tables changed); NULL is a no-op. */
 void ana_unwind_forget(struct ana_unwind *u);
 

@@ -64,4 +64,12 @@ grep -qi 'fffffffffffff400\|18446744073709548544' out.jsonl out.csv out.folded &
 PP_JOBS=2 "$PP_ANALYZE" -j 2 h.ppcap profile -g >j2.out 2>&1 || { cat j2.out; fail "profile -j 2"; }
 "$PP_ANALYZE" h.ppcap sql --query 'select count(*) from "cpu-clock"' >sql.out 2>&1 ||
 	echo "sql: $(head -1 sql.out) (not built?)"
+# scrub: the copies (user memory) give way to the chains they unwind to, the same frames
+"$PP_ANALYZE" h.ppcap scrub -o s.ppcap >scrub.out 2>&1 || { cat scrub.out; fail "scrub exited $?"; }
+"$PP_ANALYZE" s.ppcap info >sinfo.out 2>&1 || fail "info of the scrubbed copy"
+grep -q '^user stacks' sinfo.out && fail "scrub kept the stack copies"
+"$PP_ANALYZE" s.ppcap trace -g >strace.out 2>&1 || fail "trace -g of the scrubbed copy"
+sed 's/^[0-9][0-9-]* [0-9:.]* *[a-z0-9]* *//; s/ (.*)$//' strace.out >sactual
+sed 's/^fake *//; s/ (.*)$//' actual >sexpect
+check_output sexpect sactual
 exit 0
