@@ -414,7 +414,8 @@ int cmd_record(int argc, const char **argv)
 			      "tasks of these cgroups (under /sys/fs/cgroup)"),
 		PP_OPT_GROUP("How"),
 		PP_OPT_INT('m', "mmap-pages", &o->mmap_pages, "pages",
-			   "ring buffer pages per CPU, a power of 2 (256; 1024 with -g on whole CPUs)"),
+			   "ring buffer pages per CPU, a power of 2 (256; 1024 with -g on whole CPUs;"
+			   " 2048 with --call-graph dwarf)"),
 		PP_OPT_INT(0, "watermark", &o->watermark, "pct",
 			   "wake up when a ring is this % full (50)"),
 		{ .type = PP_OPT_T_INT, .long_name = "command-stdout", .value = &o->command_stdout,
