@@ -102,6 +102,8 @@ uint32_t ana_unwind_user(const struct ana_unwind_in *in, ana_unwind_find_fn find
 			if (r.ra == ANA_REG_UNDEF)
 				return n;	/* the outermost frame (_start, a thread's start) */
 			ok = step_rule(in, &r, pc, sp, bp, &cfa, &ra, &nbp);
+		} else if (!bp) {	/* the psABI's mark of the outermost frame (_start's) */
+			return n;
 		} else {	/* no table: one frame-pointer step, if bp points into the copy */
 			ok = bp >= sp && read8(in, bp, &nbp) && read8(in, bp + 8, &ra);
 			cfa = bp + 16;

@@ -249,6 +249,12 @@ static void test_ustack__unwind(void)
 	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
 	CU_ASSERT(!trunc && n == 3 && out[1] == FN(3) && out[2] == FN(4));
 
+	/* no rule and rbp 0: the outermost frame, as _start marks it */
+	in.bp = 0;
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(!trunc && n == 1);
+	in.bp = BASE + 32;
+
 	/* a frame-pointer loop: bp pointing at itself */
 	put64(st, 32, BASE + 32);
 	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
