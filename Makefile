@@ -228,6 +228,11 @@ $(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
 
+# Built as distributions build, without frame pointers: --call-graph dwarf's ground truth.
+$(O)/load/fpless: tests/load/fpless.c tests/load/load.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -fomit-frame-pointer -o $@ $<
+
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd

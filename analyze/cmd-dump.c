@@ -52,6 +52,12 @@ static void dump_sample(const struct ppf_record *r)
 		for (uint32_t i = 0; i < s->nr_stack; i++)
 			printf("%s%llx", i ? "," : "", (unsigned long long)s->stack[i]);
 	}
+	if (s->flags & PPF_SF_USTACK) {	/* --call-graph dwarf: the registers, the copy's extent */
+		printf(" uregs=");
+		for (uint32_t i = 0; i < s->nr_uregs; i++)
+			printf("%s%llx", i ? "," : "", (unsigned long long)s->uregs[i]);
+		printf(" ustack=%u@0x%llx", s->ustack_sz, (unsigned long long)s->ustack_addr);
+	}
 	putchar('\n');
 }
 

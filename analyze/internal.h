@@ -100,6 +100,7 @@ struct ana_session {
 	} *inls;
 	size_t nr_inls;
 	struct ana_session *lender;
+	struct ana_unwind *unwind;	/* --call-graph dwarf samples' unwinder (unwind.c), or NULL */
 	/* the analyzers of analyzers.def, set by whoever builds the session; NULL in the pp module */
 	const struct ana_registry *registry;
 

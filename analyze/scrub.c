@@ -28,6 +28,7 @@
 
 #include "analyze/internal.h"
 #include "analyze/share.h"
+#include "analyze/unwind.h"
 #include "common/expr.h"
 #include "common/intern.h"
 #include "common/quote.h"
@@ -480,8 +481,35 @@ static void scrub_sideband(struct scrub *x, struct ppf_record *r)
 	note(x, ANA_SCRUB_PATHS, "SIDEBAND cgroup");
 }
 
+/*
+ * A stack copy is user memory: strings, keys, whatever the program had on its stack.  The
+ * copy gives way to the call chain it unwinds to (the tables are the session's: the side
+ * band went to it unscrubbed), stored as any recorded chain.
+ */
+static void scrub_ustack(struct scrub *x, struct ppf_sample *smp)
+{
+	struct ana_evtype *t = ana_session_type(x->s, smp->id);
+	struct pp_event ev = { 0 };
+
+	if (t) {
+		ana_session_sample(x->s, t, smp, &ev);
+		smp->stack = ev.stack;
+		smp->nr_stack = ev.nr_stack;
+	}
+	smp->flags &= ~(uint32_t)PPF_SF_USTACK;
+	smp->nr_uregs = smp->ustack_sz = 0;
+	smp->uregs = NULL;
+	smp->ustack = NULL;
+	x->changed = true;
+	note(x, ANA_SCRUB_STRINGS, "SAMPLE stack copy");
+}
+
 static int scrub_record(struct scrub *x, struct ppf_record *r)
 {
+	if (ana_unwind_meta_type(r->type))	/* before its names are replaced */
+		ana_session_meta(x->s, r);
+	if (r->type == PPF_REC_SAMPLE && (r->u.sample.flags & PPF_SF_USTACK))
+		scrub_ustack(x, &r->u.sample);
 	switch (r->type) {
 	case PPF_REC_KV:
 		scrub_kv(x, r);

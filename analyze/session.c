@@ -22,6 +22,7 @@
 
 #include "analyze/cfi.h"
 #include "analyze/internal.h"
+#include "analyze/unwind.h"
 #include "common/dwinline.h"
 #include "common/expr.h"
 #include "common/limits.h"
@@ -121,6 +122,7 @@ void ana_session_free(struct ana_session *s)
 		pp_inl_free(s->inls[i].inl);
 	}
 	free(s->inls);
+	ana_unwind_free(s->unwind);
 	ppf_reader_close(s->r);
 	for (size_t i = 0; i < s->nr_types; i++)
 		ana_evtype_free(s->type_list[i]);
@@ -311,6 +313,8 @@ void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struc
 	ev->nr_stack = smp->nr_stack;
 	ev->extra = smp->extra;
 	ev->extra_sz = smp->extra_sz;
+	if (smp->flags & PPF_SF_USTACK)	/* --call-graph dwarf: the whole stack, once */
+		ana_unwind_event(s, t, smp, ev);
 	t->count++;
 	if (!s->first_ns)
 		s->first_ns = smp->time_ns;
@@ -414,6 +418,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		break;
 	case PPF_REC_MMAP:
 		meta_mmap(s, rec);
+		ana_unwind_forget(s->unwind);	/* the rules it cached may have moved */
 		break;
 	case PPF_REC_SYSCALL:
 	case PPF_REC_KSYM:
@@ -423,6 +428,7 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		break;
 	case PPF_REC_UNWIND:
 		ana_cfi_meta(s, rec);
+		ana_unwind_forget(s->unwind);	/* a pc found in no table may be in this one */
 		break;
 	case PPF_REC_TIME_SYNC:
 		s->have_sync = true;

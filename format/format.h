@@ -218,7 +218,9 @@ enum ppf_sample_flags {
 	PPF_SF_RAW_XOR = 1 << 5,	/* on disk only: raw XORed with the previous raw of this id */
 	PPF_SF_EXTRA = 1 << 6,		/* extra bytes: regs, read values (layout by event desc) */
 	PPF_SF_LATE = 1 << 7,		/* arrived after the reorder window; see late_ns */
+	PPF_SF_USTACK = 1 << 8,		/* user registers and a copy of the user stack */
 };
+#define PPF_USTACK_MAX 65528		/* bytes of a stack copy (perf's limit) */
 
 /* PPF_REC_SAMPLE.  Pointers are borrowed until the reader leaves the segment. */
 struct ppf_sample {
@@ -238,6 +240,13 @@ struct ppf_sample {
 	const uint8_t *raw;		/* tracepoint raw data */
 	uint32_t extra_sz;
 	const uint8_t *extra;
+	/* USTACK: the user registers (the event's sample_regs_user, in bit order), the stack */
+	uint64_t uregs_abi;		/* PERF_SAMPLE_REGS_ABI_* */
+	const uint64_t *uregs;
+	uint32_t nr_uregs;		/* at most 64 */
+	uint32_t ustack_sz;		/* the valid part of the copy (dyn_size), <= PPF_USTACK_MAX */
+	uint64_t ustack_addr;		/* the user address of ustack[0]: the sampled SP */
+	const uint8_t *ustack;
 };
 
 struct ppf_comm {

@@ -306,6 +306,7 @@ struct ppf_decoder {
 	size_t cap_prev;
 	struct ppf_arena arena;
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
+	struct ppf_ustk_tab *ustk;	/* USTACK bases (ustack.h); NULL until the first */
 	bool xor_in_place;		/* the data is writable: RAW_XOR is undone in it (reader.c) */
 	/*
 	 * Side band only (ppf_reader_set_window()): SAMPLE records are read up to

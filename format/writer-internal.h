@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "format/internal.h"
+#include "format/ustack.h"
 
 struct stack_slot {
 	uint64_t hash;
@@ -61,6 +62,8 @@ struct ppf_writer {
 	uint32_t *cpu_gen;
 	size_t cap_cpu;
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
+	struct ppf_ustk_tab ustk;	/* USTACK bases (ustack.h), reset when gen moves */
+	uint32_t ustk_gen;
 	struct ppf_digest_w dig;	/* the side band of the EVENTS segments since the last DIGEST */
 
 	struct ppf_index_entry *idx;

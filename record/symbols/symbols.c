@@ -584,3 +584,41 @@ void rec_symbols_get_stats(const struct rec_symbols *sy, struct rec_symbols_stat
 {
 	*st = sy->st;
 }
+
+/*
+ * The words of a stack copy are mostly not code addresses: the process's lowest and highest
+ * executable addresses turn most away in two compares, and the map of the last hit takes
+ * the return addresses into one binary, the usual run, without a search.
+ */
+int rec_symbols_hit_words(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid,
+			  const uint8_t *words, size_t sz)
+{
+	struct proc *p = proc_find(sy, pid);
+	const struct map *last = NULL;
+	uint64_t lo, hi;
+
+	if (!p || !p->nr)
+		return 0;
+	lo = p->maps[0].start;
+	hi = p->maps[p->nr - 1].end;
+	for (size_t off = 0; off + 8 <= sz; off += 8) {
+		uint64_t a;
+		size_t i;
+
+		memcpy(&a, words + off, 8);
+		if (a < lo || a >= hi || (last && a >= last->start && a < last->end))
+			continue;
+		i = map_lower(p, a);
+		if (i == p->nr || p->maps[i].start > a)
+			continue;
+		last = &p->maps[i];
+		sy->st.nr_stack_words++;
+		if (!last->dso->done) {
+			int rc = dso_load(sy, w, last->dso, pid, &p->maps[i]);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}

@@ -27,6 +27,7 @@ struct rec_symbols_stats {
 	uint64_t nr_unmapped;		/* user addresses in no known mapping */
 	uint64_t nr_unwind;		/* unwind tables written (rec_symbols_set_unwind()) */
 	uint64_t nr_unwind_rows;	/* their rows */
+	uint64_t nr_stack_words;	/* words of stack copies looked up in a map */
 };
 
 /**
@@ -63,6 +64,15 @@ void rec_symbols_exit(struct rec_symbols *sy, uint32_t pid);
  * Return: 0 or the writer's error.
  */
 int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, uint64_t addr);
+
+/**
+ * rec_symbols_hit_words() - rec_symbols_hit() for each 8-byte word of a user stack copy that
+ * falls in an executable map of @pid (the frames of --call-graph dwarf are not known yet)
+ * @words, @sz: the copy
+ * Return: 0 or the writer's error.
+ */
+int rec_symbols_hit_words(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid,
+			  const uint8_t *words, size_t sz);
 
 /**
  * rec_symbols_write_maps() - an MMAP record at @time_ns for every map the tracker holds
