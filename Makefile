@@ -28,7 +28,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter \
@@ -38,7 +38,7 @@ SAN ?=
 CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CPPFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS) -pthread
 
-TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent libtracecmd 2>/dev/null)
 ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null) -liberty
 ifeq ($(NO_PYTHON),)
 PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
@@ -146,6 +146,9 @@ $(O)/gen/syscalls.h: $(FLAGS_STAMP)
 		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
 $(O)/record/symbols/snapshot.o: $(O)/gen/syscalls.h
 $(O)/record/symbols/snapshot.o: CFLAGS_ALL += -I$(O)
+# ... and of a trace.dat from the same kind of machine (analyze/import/tracedat.c).
+$(O)/analyze/import/tracedat.o $(O)/pic/analyze/import/tracedat.o: $(O)/gen/syscalls.h
+$(O)/analyze/import/tracedat.o $(O)/pic/analyze/import/tracedat.o: CFLAGS_ALL += -I$(O)
 
 # The report page's style and script, as C string literals (analyze/report/page.c).
 REPORT_PAGE := analyze/report/page.css analyze/report/page.js
@@ -186,6 +189,13 @@ $(O)/tests/caphostile: $(call obj,tests/tools/caphostile.c) $(LIBFORMAT) $(LIBCO
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 all: $(O)/tests/caphostile
 
+# Test-only driver of the trace.dat converter (t160-t169, tests/fuzz/fuzz-tracedat.c's seeds).
+TD_OBJ := $(call obj,analyze/import/tracedat.c analyze/import/tdformat.c)
+$(O)/tests/tdconv: $(call obj,tests/tools/tdconv.c) $(TD_OBJ) $(LIBFORMAT) $(LIBCOMMON)
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) -lm
+$(call obj,tests/tools/tdconv.c): CFLAGS_ALL += $(TEP_CFLAGS)
+all: $(O)/tests/tdconv
+
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 
@@ -206,7 +216,8 @@ $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)
 $(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -Wl,--exclude-libs,ALL -o $@ $^ \
-		$(shell pkg-config --libs libtraceevent libzstd libelf libdw 2>/dev/null) -liberty -lm
+		$(shell pkg-config --libs libtraceevent libzstd libelf libdw libtracecmd 2>/dev/null) \
+		-liberty -lm
 all: $(PYMOD)
 endif
 
@@ -244,7 +255,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 # Dask (t840-t842), groff and man (t703, below).  make deps installs both (make test, CI).
 DEB_BUILD_PACKAGES := build-essential pkg-config libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev python3-dev libiberty-dev zlib1g-dev systemtap-sdt-dev \
-	liblzma-dev libtracecmd-dev libdebuginfod-dev
+	liblzma-dev libtracecmd-dev libdebuginfod-dev libtracefs-dev
 DEB_TEST_PACKAGES := clang libcunit1-dev sqlite3 zstd protobuf-compiler linux-perf trace-cmd \
 	hyperfine libxml2-utils chromium python3-websocket python3-distributed python3-dask debuginfod \
 	g++ xz-utils
