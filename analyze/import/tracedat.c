@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -73,6 +74,7 @@ struct td_conv {
 	uint64_t nr_back;		/* records older than the last written */
 	uint64_t nr_unknown;		/* records of no known format, or too short */
 	uint64_t nr_ksyms;
+	uint64_t cut_at;			/* the size of a file cut short, else 0 */
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
 	struct pp_buf held_raw;
@@ -421,7 +423,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (c->kstack_type >= 0 && type == c->kstack_type)
 		return attach_stack(c, r) ? 1 : 0;
 	if (!c->cid[type]) {
-		c->nr_unknown++;
+		c->nr_unknown += type != 0;	/* 0: the zeros after a cut file's end */
 		return 0;
 	}
 	if (flush_held(c))
@@ -466,21 +468,100 @@ static void note_instances(struct td_conv *c)
 	}
 }
 
-static void note_stop(struct td_conv *c, const char *path, int version)
+static void note_stop(struct td_conv *c)
 {
-	struct stat st;
+	char *s = c->facts->stopped;
+	size_t sz = sizeof(c->facts->stopped), len = 0;
 
 	snprintf(c->facts->lacks, sizeof(c->facts->lacks),
 		 "trace.dat has no user stacks, no thread groups (a thread is its own process),"
 		 " no mmaps; printk formats are not carried%s",
-		 c->kstack_type >= 0 && c->facts->nr_stacks ? "" :
-		 "; no kernel stacks (not recorded with -T)");
-	if (c->nr_back || c->nr_unknown)
-		snprintf(c->facts->stopped, sizeof(c->facts->stopped),
-			 "%llu records went back in time (written at the last time), %llu of no"
-			 " known event skipped", (unsigned long long)c->nr_back,
-			 (unsigned long long)c->nr_unknown);
-	(void)path, (void)version, (void)st;
+		 c->facts->nr_stacks ? "" : "; no kernel stacks (not recorded with -T)");
+	if (c->cut_at)
+		len += (size_t)snprintf(s, sz, "the file ends at byte %llu inside its event data:"
+					" read up to its last whole record, at %llu.%06llu",
+					(unsigned long long)c->cut_at,
+					(unsigned long long)(c->last_ns / 1000000000u),
+					(unsigned long long)(c->last_ns % 1000000000u / 1000u));
+	if (c->nr_back && len < sz)
+		len += (size_t)snprintf(s + len, sz - len, "%s%llu records went back in time"
+					" (written at the last time)", len ? "; " : "",
+					(unsigned long long)c->nr_back);
+	if (c->nr_unknown && len < sz)
+		snprintf(s + len, sz - len, "%s%llu records of no known event skipped",
+			 len ? "; " : "", (unsigned long long)c->nr_unknown);
+}
+
+/*
+ * A memfd holding @path's bytes, then zeros up to @total bytes (a hole: no memory).  Return:
+ * the fd, or -errno.
+ */
+static int padded_copy(const char *path, off_t total)
+{
+	int in = open(path, O_RDONLY | O_CLOEXEC), fd;
+	char buf[1 << 16];
+	ssize_t n = 0;
+
+	if (in < 0)
+		return -errno;
+	fd = memfd_create("pp-tracedat", MFD_CLOEXEC);
+	if (fd >= 0) {
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(fd, buf, (size_t)n) != n) {
+				n = -1;
+				break;
+			}
+		if (n < 0 || ftruncate(fd, total)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	close(in);
+	return fd < 0 ? -EIO : fd;
+}
+
+/*
+ * libtracecmd's handle on @path with its event data ready.  libtracecmd refuses a file
+ * whose CPU data runs past its end, and its tracecmd_open() then crashes freeing the half
+ * made handle (3.1.6): so the headers are read first, the data readied apart, and a handle
+ * that failed is left alone (a few MiB not freed, once).  A version 6 file cut short is
+ * then offered again with zeros after its end, which read as empty buffer pages: what the
+ * file holds reads up to its last whole record.  Return: the handle or NULL (errmsg set).
+ */
+static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int version)
+{
+	static const int grow[] = { 2, 16 };
+	const int flags = TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS;
+	struct tracecmd_input *h = tracecmd_open_head(path, flags);
+	struct stat st;
+
+	if (!h) {
+		conv_fail(c, PP_EBAD_RECORD, "'%s': libtracecmd cannot read its headers%s", path,
+			  version == 7 ? " (version 7 keeps them at the end: a cut file lost"
+			  " them)" : "");
+		return NULL;
+	}
+	if (tracecmd_init_data(h) >= 0)
+		return h;
+	if (version != 6 || stat(path, &st) || st.st_size <= 0)
+		goto fail;
+	c->cut_at = (uint64_t)st.st_size;
+	for (size_t i = 0; i < PP_ARRAY_SIZE(grow); i++) {
+		char fdpath[64];
+		int fd = padded_copy(path, st.st_size * grow[i] + (1 << 20));
+
+		if (fd < 0)
+			break;
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		h = tracecmd_open_head(fdpath, flags);
+		close(fd);	/* libtracecmd opened its own */
+		if (h && tracecmd_init_data(h) >= 0)
+			return h;
+	}
+fail:
+	conv_fail(c, PP_ETRUNCATED, "'%s': libtracecmd cannot read its event data (the file is"
+		  " cut short or damaged)", path);
+	return NULL;
 }
 
 int ana_td_convert(const char *path, struct ppf_writer *w, struct ana_td_facts *facts,
@@ -495,10 +576,10 @@ int ana_td_convert(const char *path, struct ppf_writer *w, struct ana_td_facts *
 	if (version < 0)
 		return version;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	c.h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	tep_set_loglevel(TEP_LOG_NONE);
+	c.h = td_open(&c, path, version);
 	if (!c.h)
-		return conv_fail(&c, PP_EBAD_RECORD, "'%s': libtracecmd cannot read its headers",
-				 path);
+		return c.rc;
 	c.tep = tracecmd_get_tep(c.h);
 	c.cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c.cid));
 	rc = c.tep ? write_meta(&c) : conv_fail(&c, PP_EBAD_RECORD, "'%s': no event formats",
@@ -508,7 +589,7 @@ int ana_td_convert(const char *path, struct ppf_writer *w, struct ana_td_facts *
 		rc = c.rc ? c.rc : flush_held(&c);
 	}
 	note_instances(&c);
-	note_stop(&c, path, version);
+	note_stop(&c);
 	free(c.cid);
 	pp_buf_release(&c.held_raw);
 	tracecmd_close(c.h);
