@@ -408,6 +408,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 
 	if (c->rc)
 		return 1;
+	/* a cut file's zeros, or a record the cut went through: not in the file */
+	if (c->cut_at && r->offset + (uint64_t)(r->record_size > 0 ? r->record_size : 0) >
+	    c->cut_at)
+		return 0;
 	if (t < c->last_ns) {
 		t = c->last_ns;
 		c->nr_back++;
@@ -423,7 +427,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (c->kstack_type >= 0 && type == c->kstack_type)
 		return attach_stack(c, r) ? 1 : 0;
 	if (!c->cid[type]) {
-		c->nr_unknown += type != 0;	/* 0: the zeros after a cut file's end */
+		c->nr_unknown++;
 		return 0;
 	}
 	if (flush_held(c))
@@ -493,6 +497,32 @@ static void note_stop(struct td_conv *c)
 }
 
 /*
+ * tracecmd_init_data() with stdout pointed at /dev/null: on a file cut short libtracecmd
+ * 3.1.6 printf()s "File possibly truncated ..." to stdout, where it would land in the
+ * middle of `pp-analyze FILE trace`'s output.  The text goes through stdio's buffer, so it
+ * is flushed while stdout still points at /dev/null.
+ */
+static int quiet_init_data(struct tracecmd_input *h)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), saved = -1, rc;
+
+	fflush(stdout);
+	if (null >= 0) {
+		saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (saved >= 0)
+			dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	rc = tracecmd_init_data(h);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return rc;
+}
+
+/*
  * A memfd holding @path's bytes, then zeros up to @total bytes (a hole: no memory).  Return:
  * the fd, or -errno.
  */
@@ -541,7 +571,7 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 			  " them)" : "");
 		return NULL;
 	}
-	if (tracecmd_init_data(h) >= 0)
+	if (quiet_init_data(h) >= 0)
 		return h;
 	if (version != 6 || stat(path, &st) || st.st_size <= 0)
 		goto fail;
@@ -555,7 +585,7 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 		h = tracecmd_open_head(fdpath, flags);
 		close(fd);	/* libtracecmd opened its own */
-		if (h && tracecmd_init_data(h) >= 0)
+		if (h && quiet_init_data(h) >= 0)
 			return h;
 	}
 fail:
