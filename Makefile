@@ -189,13 +189,6 @@ $(O)/tests/caphostile: $(call obj,tests/tools/caphostile.c) $(LIBFORMAT) $(LIBCO
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
 all: $(O)/tests/caphostile
 
-# Test-only driver of the trace.dat converter (t160-t169, tests/fuzz/fuzz-tracedat.c's seeds).
-TD_OBJ := $(call obj,analyze/import/tracedat.c analyze/import/tdformat.c)
-$(O)/tests/tdconv: $(call obj,tests/tools/tdconv.c) $(TD_OBJ) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) -lm
-$(call obj,tests/tools/tdconv.c): CFLAGS_ALL += $(TEP_CFLAGS)
-all: $(O)/tests/tdconv
-
 $(BIN)/pp-analyze: $(call obj,$(ANALYZE_SRC) $(AZ_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS) $(PY_LIBS) -lm
 

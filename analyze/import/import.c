@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "analyze/import/import.h"
+#include "analyze/import/tracedat.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "format/format.h"
@@ -41,7 +42,7 @@ static bool magic_tracedat(const uint8_t *h, size_t n)
 
 static const struct ana_importer importers[] = {
 	{ "perf.data", magic_perfdata, ana_import_perfdata, NULL },
-	{ "trace.dat", magic_tracedat, NULL, "trace.dat support not built" },
+	{ "trace.dat", magic_tracedat, ana_import_tracedat, NULL },
 };
 
 const struct ana_importer *ana_importer_find(const uint8_t *head, size_t n)

@@ -28,6 +28,7 @@
 #include <trace-cmd.h>
 
 #include "analyze/import/tdformat.h"
+#include "analyze/import/import.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -42,6 +43,7 @@ const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_version(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
 
@@ -66,7 +68,8 @@ struct td_conv {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
 	struct ppf_writer *w;
-	struct ana_td_facts *facts;
+	struct ana_import_info *info;
+	uint64_t nr_events, nr_lost, nr_stacks;
 	uint32_t *cid;			/* common_type -> EVENT_DESC id, 0: none */
 	int kstack_type;		/* ftrace:kernel_stack's common_type, -1 */
 	int kstack_size_off, kstack_caller_off;
@@ -80,8 +83,6 @@ struct td_conv {
 	struct pp_buf held_raw;
 	uint64_t stack[TD_MAX_KSTACK + 1];
 	int rc;
-	char *errmsg;
-	size_t errsz;
 };
 
 static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...) PP_PRINTF(3, 4);
@@ -90,7 +91,7 @@ static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->errmsg, c->errsz, fmt, ap);
+	vsnprintf(c->info->stopped, sizeof(c->info->stopped), fmt, ap);
 	va_end(ap);
 	c->rc = rc;
 	return rc;
@@ -101,7 +102,7 @@ static int write_fail(struct td_conv *c, int rc)
 	return conv_fail(c, rc, "cannot write the capture: %s", ppf_writer_errmsg(c->w));
 }
 
-bool ana_td_magic(const void *head, size_t sz)
+static bool td_magic(const void *head, size_t sz)
 {
 	return sz >= TD_MAGIC_SZ && !memcmp(head, TD_MAGIC, TD_MAGIC_SZ);
 }
@@ -117,15 +118,14 @@ static int check_head(struct td_conv *c, const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return conv_fail(c, -errno, "cannot open '%s': %s", path, strerror(errno));
+		return conv_fail(c, -errno, "cannot open it: %s", strerror(errno));
 	n = read(fd, head, sizeof(head));
 	close(fd);
-	if (n < (ssize_t)sizeof(head) || !ana_td_magic(head, (size_t)n))
-		return conv_fail(c, PP_EBAD_MAGIC, "'%s' is not a trace.dat (no trace-cmd magic)",
-				 path);
+	if (n < (ssize_t)sizeof(head) || !td_magic(head, (size_t)n))
+		return conv_fail(c, PP_EBAD_MAGIC, "not a trace.dat (no trace-cmd magic)");
 	if ((head[TD_MAGIC_SZ] != '6' && head[TD_MAGIC_SZ] != '7') || head[TD_MAGIC_SZ + 1])
-		return conv_fail(c, PP_EVERSION, "'%s': trace.dat version '%.2s' is not 6 or 7",
-				 path, head + TD_MAGIC_SZ);
+		return conv_fail(c, PP_EVERSION, "trace.dat version '%.2s' is not 6 or 7",
+				 head + TD_MAGIC_SZ);
 	return head[TD_MAGIC_SZ] - '0';
 }
 
@@ -133,31 +133,35 @@ static int check_head(struct td_conv *c, const char *path)
 
 static int write_kvs(struct td_conv *c)
 {
+	struct ana_import_info *in = c->info;
 	const char *clock = tracecmd_get_trace_clock(c->h);
 	const char *uname = tracecmd_get_uname(c->h);
 	const char *ver = tracecmd_get_version(c->h);
 	const char *zname = NULL, *zver = NULL;
-	char release[128] = "", machine[64] = "", host[128] = "";
+	char cpus[16];
 	int rc;
 
 	if (tracecmd_get_file_compress_proto(c->h, &zname, &zver) || !zname)
 		zname = "not compressed";
-	snprintf(c->facts->what, sizeof(c->facts->what),
-		 "trace.dat version %lu (%s), trace-cmd %s, clock %s",
-		 tracecmd_get_in_file_version(c->h), zname, ver ? ver : "unknown",
-		 clock ? clock : "unknown");
+	snprintf(in->tool, sizeof(in->tool), "trace-cmd");
+	/* "3.1.6 not-a-git-repo": the release alone */
+	snprintf(in->version, sizeof(in->version), "%.*s, trace.dat version %lu (%s)",
+		 ver ? (int)strcspn(ver, " ") : 7, ver ? ver : "unknown",
+		 tracecmd_get_in_file_version(c->h), zname);
 	/* "Linux HOST RELEASE MACHINE" (uname -s -n -r -m) */
 	if (uname)
-		sscanf(uname, "%*s %127s %127s %63s", host, release, machine);
+		sscanf(uname, "%*s %127s %127s %31s", in->host, in->release, in->arch);
+	in->nr_cpus = tracecmd_cpus(c->h) > 0 ? (uint32_t)tracecmd_cpus(c->h) : 0;
+	snprintf(cpus, sizeof(cpus), "%u", in->nr_cpus);
 	rc = ppf_write_kv(c->w, "clock", clock ? clock : "unknown");
-	if (!rc && *host)
-		rc = ppf_write_kv(c->w, "hostname", host);
-	if (!rc && *release)
-		rc = ppf_write_kv(c->w, "release", release);
-	if (!rc && *machine)
-		rc = ppf_write_kv(c->w, "machine", machine);
-	if (!rc)
-		rc = ppf_write_kv(c->w, "import.source", c->facts->what);
+	if (!rc && *in->host)
+		rc = ppf_write_kv(c->w, "hostname", in->host);
+	if (!rc && *in->release)
+		rc = ppf_write_kv(c->w, "release", in->release);
+	if (!rc && *in->arch)
+		rc = ppf_write_kv(c->w, "machine", in->arch);
+	if (!rc && in->nr_cpus)
+		rc = ppf_write_kv(c->w, "nr_cpus_online", cpus);
 	return rc ? write_fail(c, rc) : 0;
 }
 
@@ -352,7 +356,7 @@ static int flush_held(struct td_conv *c)
 	rc = ppf_write_sample(c->w, &c->held);
 	if (rc)
 		return write_fail(c, rc);
-	c->facts->nr_events++;
+	c->nr_events++;
 	return 0;
 }
 
@@ -383,7 +387,7 @@ static int attach_stack(struct td_conv *c, const struct tep_record *r)
 	if (n > 1) {
 		c->held.stack = c->stack;
 		c->held.nr_stack = n;
-		c->facts->nr_stacks++;
+		c->nr_stacks++;
 	}
 	return flush_held(c);
 }
@@ -394,7 +398,7 @@ static int lost(struct td_conv *c, const struct tep_record *r, uint64_t t)
 			      .count = r->missed_events > 0 ? (uint64_t)r->missed_events : 1 };
 	int rc = ppf_write_lost(c->w, &l);
 
-	c->facts->nr_lost += l.count;
+	c->nr_lost += l.count;
 	return rc ? write_fail(c, rc) : 0;
 }
 
@@ -446,7 +450,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 			write_fail(c, rc);
 			return 1;
 		}
-		c->facts->nr_events++;
+		c->nr_events++;
 		return 0;
 	}
 	pp_buf_reset(&c->held_raw);
@@ -455,45 +459,51 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	return 0;
 }
 
-/* --- the facts said in one line each -------------------------------------------- */
+/* --- what the file lacked, said once each ------------------------------------- */
 
 static void note_instances(struct td_conv *c)
 {
 	int n = tracecmd_buffer_instances(c->h);
+	char line[ANA_IMPORT_LINE];
 	size_t len = 0;
-	char *s = c->facts->skipped;
 
-	for (int i = 0; i < n && len + 1 < sizeof(c->facts->skipped); i++) {
+	for (int i = 0; i < n && len + 1 < sizeof(line); i++) {
 		const char *name = tracecmd_buffer_instance_name(c->h, i);
 
-		len += (size_t)snprintf(s + len, sizeof(c->facts->skipped) - len, "%s%s",
-					len ? ", " : "instances skipped (the top one read): ",
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s",
+					len ? ", " : "instances skipped (the top one is read): ",
 					name ? name : "?");
 	}
+	if (len)
+		ana_import_lack(c->info, "%s", line);
 }
 
-static void note_stop(struct td_conv *c)
+static void note_lacks(struct td_conv *c)
 {
-	char *s = c->facts->stopped;
-	size_t sz = sizeof(c->facts->stopped), len = 0;
+	const char *clock = tracecmd_get_trace_clock(c->h);
 
-	snprintf(c->facts->lacks, sizeof(c->facts->lacks),
-		 "trace.dat has no user stacks, no thread groups (a thread is its own process),"
-		 " no mmaps; printk formats are not carried%s",
-		 c->facts->nr_stacks ? "" : "; no kernel stacks (not recorded with -T)");
+	ana_import_lack(c->info, "no user stacks, mmaps or thread groups (a thread is its own"
+			" process)%s; printk formats not carried (a capture has no place for them)",
+			c->nr_stacks ? "" : ", no kernel stacks (trace-cmd record -T has them)");
+	if (clock && strcmp(clock, "mono") && strcmp(clock, "boot"))
+		ana_import_lack(c->info, "times are trace clock '%s', not CLOCK_MONOTONIC: do not"
+				" line them up with a pp-record capture's", clock);
+	note_instances(c);
+	if (c->nr_lost)
+		ana_import_lack(c->info, "%llu events lost: the kernel's buffers overran",
+				(unsigned long long)c->nr_lost);
+	if (c->nr_back)
+		ana_import_lack(c->info, "%llu records went back in time (written at the time"
+				" before them)", (unsigned long long)c->nr_back);
+	if (c->nr_unknown)
+		ana_import_lack(c->info, "%llu records of no known event format skipped",
+				(unsigned long long)c->nr_unknown);
 	if (c->cut_at)
-		len += (size_t)snprintf(s, sz, "the file ends at byte %llu inside its event data:"
-					" read up to its last whole record, at %llu.%06llu",
-					(unsigned long long)c->cut_at,
-					(unsigned long long)(c->last_ns / 1000000000u),
-					(unsigned long long)(c->last_ns % 1000000000u / 1000u));
-	if (c->nr_back && len < sz)
-		len += (size_t)snprintf(s + len, sz - len, "%s%llu records went back in time"
-					" (written at the last time)", len ? "; " : "",
-					(unsigned long long)c->nr_back);
-	if (c->nr_unknown && len < sz)
-		snprintf(s + len, sz - len, "%s%llu records of no known event skipped",
-			 len ? "; " : "", (unsigned long long)c->nr_unknown);
+		snprintf(c->info->stopped, sizeof(c->info->stopped), "the file ends at byte %llu"
+			 " inside its event data: read up to its last whole record, at %llu.%06llu",
+			 (unsigned long long)c->cut_at,
+			 (unsigned long long)(c->last_ns / 1000000000u),
+			 (unsigned long long)(c->last_ns % 1000000000u / 1000u));
 }
 
 /*
@@ -566,7 +576,7 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 	struct stat st;
 
 	if (!h) {
-		conv_fail(c, PP_EBAD_RECORD, "'%s': libtracecmd cannot read its headers%s", path,
+		conv_fail(c, PP_EBAD_RECORD, "libtracecmd cannot read its headers%s",
 			  version == 7 ? " (version 7 keeps them at the end: a cut file lost"
 			  " them)" : "");
 		return NULL;
@@ -589,39 +599,79 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 			return h;
 	}
 fail:
-	conv_fail(c, PP_ETRUNCATED, "'%s': libtracecmd cannot read its event data (the file is"
-		  " cut short or damaged)", path);
+	conv_fail(c, PP_ETRUNCATED, "libtracecmd cannot read its event data (the file is cut"
+		  " short or damaged)");
 	return NULL;
 }
 
-int ana_td_convert(const char *path, struct ppf_writer *w, struct ana_td_facts *facts,
-		   char *errmsg, size_t errsz)
+/* Standard input into a memfd: libtracecmd reads a file, seeking.  Return: the fd or -errno. */
+static int stdin_copy(void)
 {
-	struct td_conv c = { .w = w, .facts = facts, .kstack_type = -1, .errmsg = errmsg,
-			     .errsz = errsz };
-	int version, rc;
+	int fd = memfd_create("pp-tracedat-stdin", MFD_CLOEXEC);
+	char buf[1 << 16];
+	ssize_t n;
 
-	memset(facts, 0, sizeof(*facts));
-	version = check_head(&c, path);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (n < 0) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+static int convert(struct td_conv *c, const char *path)
+{
+	struct stat st;
+	int version = check_head(c, path), rc;
+
 	if (version < 0)
 		return version;
+	if (!stat(path, &st))
+		c->info->total_bytes = (uint64_t)st.st_size;
+	c->h = td_open(c, path, version);
+	if (!c->h)
+		return c->rc;
+	c->tep = tracecmd_get_tep(c->h);
+	c->cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->cid));
+	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
+	if (!rc) {
+		tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
+		rc = c->rc ? c->rc : flush_held(c);
+	}
+	if (!rc) {
+		c->info->records = c->nr_events;
+		c->info->bytes = c->info->total_bytes;
+		note_lacks(c);
+	}
+	free(c->cid);
+	pp_buf_release(&c->held_raw);
+	tracecmd_close(c->h);
+	return rc;
+}
+
+int ana_import_tracedat(const char *path, struct ppf_writer *w, struct ana_import_info *info)
+{
+	struct td_conv c = { .w = w, .info = info, .kstack_type = -1 };
+	char fdpath[64];
+	int fd = -1, rc;
+
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	c.h = td_open(&c, path, version);
-	if (!c.h)
-		return c.rc;
-	c.tep = tracecmd_get_tep(c.h);
-	c.cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c.cid));
-	rc = c.tep ? write_meta(&c) : conv_fail(&c, PP_EBAD_RECORD, "'%s': no event formats",
-						  path);
-	if (!rc) {
-		tracecmd_iterate_events(c.h, NULL, 0, on_record, &c);
-		rc = c.rc ? c.rc : flush_held(&c);
+	if (!strcmp(path, "-")) {
+		fd = stdin_copy();
+		if (fd < 0)
+			return conv_fail(&c, fd, "cannot read standard input: %s", strerror(-fd));
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		path = fdpath;
 	}
-	note_instances(&c);
-	note_stop(&c);
-	free(c.cid);
-	pp_buf_release(&c.held_raw);
-	tracecmd_close(c.h);
+	rc = convert(&c, path);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }

@@ -4,12 +4,10 @@
 # trace-cmd runs through tests/bench/tcwrap.sh: tracefs here refuses the function tracer's
 # control files that trace-cmd opens even for an event recording.
 
-# need_trace_cmd: root, tracefs, the trace-cmd program and the test driver of the converter
+# need_trace_cmd: root, tracefs and the trace-cmd program
 need_trace_cmd() {
 	need_tracefs
 	command -v trace-cmd >/dev/null 2>&1 || skip "trace-cmd is not installed"
-	TDCONV=$TOP/build/tests/tdconv
-	[ -x "$TDCONV" ] || skip "no $TDCONV: run make first"
 }
 
 # tc_record ARGS...: trace-cmd record ARGS (stdout tc.out, stderr tc.err); fails unless it
@@ -20,12 +18,15 @@ tc_record() {
 	LOAD=$(grep '^LOAD ' tc.err || true)
 }
 
-# td_capture IN.dat OUT.ppcap: the capture of a trace.dat (facts in OUT.ppcap.facts)
+# td_capture IN.dat OUT.ppcap: pp-analyze IN import -o OUT (its stderr in OUT.err), then
+# OUT's info in OUT.info
 td_capture() {
-	"$TDCONV" "$1" "$2" >"$2.facts" 2>"$2.err" || { cat "$2.err"; fail "convert $1"; }
+	"$PP_ANALYZE" "$1" import -o "$2" 2>"$2.err" || { cat "$2.err"; fail "import $1"; }
+	"$PP_ANALYZE" "$2" info >"$2.info" 2>&1 || { cat "$2.info"; fail "info on $2"; }
 }
 
-# td_fact FILE.ppcap KEY: one line of the conversion's facts
+# td_fact FILE.ppcap KEY: the rest of the first line of FILE's info that starts with KEY
+# (recorder, events, lost, stopped, lacks)
 td_fact() {
-	sed -n "s/^$2: //p" "$1.facts"
+	sed -n "s/^$2  *//p" "$1.info" | head -1
 }

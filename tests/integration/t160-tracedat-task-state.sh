@@ -20,7 +20,7 @@ s_row() {
 	awk -v t="$2" '$1 == t && $3 == "S" { print $4, $7 }' ts.txt
 }
 
-# t160.1 trace-cmd's recording
+# t160.1 trace-cmd's recording, analysed as it is (pp-analyze FILE.dat task-state)
 tc_record -e sched:sched_switch -e sched:sched_wakeup -o s.dat \
 	taskset -c "$IDLE_CPU" "$PP_LOAD/sleeper" -n $K -s 10ms
 [ -n "$LOAD" ] || { cat tc.err; fail "no LOAD line"; }
@@ -28,7 +28,7 @@ k1=$(load_field "$LOAD" nanosleep)
 tid1=$(load_field "$LOAD" tids)
 td_capture s.dat s.ppcap
 assert_eq "events lost by trace-cmd" 0 "$(td_fact s.ppcap lost)"
-set -- $(s_row s.ppcap "$tid1")
+set -- $(s_row s.dat "$tid1")
 [ $# = 2 ] || { cat ts.txt; fail "no S row for thread $tid1 in the trace.dat"; }
 calls1=$1 p50_1=$2
 assert_between "S stays from trace.dat" $((k1 - 2)) "$k1" "$calls1"

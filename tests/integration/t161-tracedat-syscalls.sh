@@ -20,7 +20,7 @@ nr_read=$(load_field "$LOAD" read_nr)
 tids=$(load_field "$LOAD" tids)
 
 # t161.1 each worker: exactly K of each, named from the syscall table
-run_ok sc.out "$PP_ANALYZE" sc.ppcap syscalls --perins
+run_ok sc.out "$PP_ANALYZE" sc.dat syscalls --perins
 for tid in $(echo "$tids" | tr , ' '); do
 	row() { awk -v t="$tid" -v n="$1" '$1 == t && $3 ~ ("\\(" n "\\)$") { print; exit }' sc.out; }
 	r=$(row "$nr_ppid")
@@ -34,7 +34,7 @@ done
 
 # t161.2 the per-syscall tracepoint: K per worker, counted from its samples
 for tid in $(echo "$tids" | tr , ' '); do
-	n=$("$PP_ANALYZE" sc.ppcap trace -e syscalls:sys_enter_getppid -t "$tid" | wc -l)
+	n=$("$PP_ANALYZE" sc.dat trace -e syscalls:sys_enter_getppid -t "$tid" | wc -l)
 	assert_eq "sys_enter_getppid events of $tid" $K "$n"
 done
 exit 0
