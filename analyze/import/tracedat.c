@@ -568,6 +568,7 @@ static int padded_copy(const char *path, off_t total)
  * then offered again with zeros after its end, which read as empty buffer pages: what the
  * file holds reads up to its last whole record.  Return: the handle or NULL (errmsg set).
  */
+__attribute__((noinline))	/* named in tests/lsan.supp: kept out of its callers */
 static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int version)
 {
 	static const int grow[] = { 2, 16 };
