@@ -28,6 +28,7 @@
 #include <trace-cmd.h>
 
 #include "analyze/import/tdformat.h"
+#include "analyze/import/tdguard.h"
 #include "analyze/import/import.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
@@ -108,25 +109,38 @@ static bool td_magic(const void *head, size_t sz)
 }
 
 /*
- * The head checked before libtracecmd reads it: the magic, a version it knows ("6", "7"),
- * and something after the version.  Return: the version, or a negative code.
+ * The file checked before libtracecmd reads it: the magic, a version it knows ("6", "7"),
+ * and every size and count of its headers within the file (tdguard.c).  Return: the
+ * version, or a negative code.
  */
 static int check_head(struct td_conv *c, const char *path)
 {
-	char head[TD_MAGIC_SZ + 8];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	char why[160];
+	struct stat st;
+	const uint8_t *head;
 
 	if (fd < 0)
 		return conv_fail(c, -errno, "cannot open it: %s", strerror(errno));
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	if (n < (ssize_t)sizeof(head) || !td_magic(head, (size_t)n))
+	if (fstat(fd, &st) || st.st_size < TD_MAGIC_SZ + 8) {
+		close(fd);
 		return conv_fail(c, PP_EBAD_MAGIC, "not a trace.dat (no trace-cmd magic)");
-	if ((head[TD_MAGIC_SZ] != '6' && head[TD_MAGIC_SZ] != '7') || head[TD_MAGIC_SZ + 1])
-		return conv_fail(c, PP_EVERSION, "trace.dat version '%.2s' is not 6 or 7",
-				 head + TD_MAGIC_SZ);
-	return head[TD_MAGIC_SZ] - '0';
+	}
+	head = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (head == MAP_FAILED)
+		return conv_fail(c, -errno, "cannot map it: %s", strerror(errno));
+	if (!td_magic(head, (size_t)st.st_size))
+		rc = conv_fail(c, PP_EBAD_MAGIC, "not a trace.dat (no trace-cmd magic)");
+	else if ((head[TD_MAGIC_SZ] != '6' && head[TD_MAGIC_SZ] != '7') || head[TD_MAGIC_SZ + 1])
+		rc = conv_fail(c, PP_EVERSION, "trace.dat version '%.2s' is not 6 or 7",
+			       (const char *)head + TD_MAGIC_SZ);
+	else if (ana_td_guard(head, (uint64_t)st.st_size, why, sizeof(why)))
+		rc = conv_fail(c, PP_EBAD_LENGTH, "not handed to libtracecmd: %s", why);
+	else
+		rc = head[TD_MAGIC_SZ] - '0';
+	munmap((void *)head, (size_t)st.st_size);
+	return rc;
 }
 
 /* --- what the file was ------------------------------------------------------ */
