@@ -45,6 +45,7 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_version(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
 
@@ -78,6 +79,8 @@ struct td_conv {
 	uint64_t nr_back;		/* records older than the last written */
 	uint64_t nr_unknown;		/* records of no known format, or too short */
 	uint64_t nr_ksyms;
+	uint64_t nr_damaged;		/* records larger than their page */
+	uint64_t page_sz;			/* the buffers' page size, 0 if unknown */
 	uint64_t cut_at;			/* the size of a file cut short, else 0 */
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
@@ -441,6 +444,11 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		c->nr_unknown++;
 		return 0;
 	}
+	/* a damaged page's record may claim more than the page holds (fuzz-tracedat) */
+	if (c->page_sz && r->offset % c->page_sz + (uint64_t)r->size > c->page_sz) {
+		c->nr_damaged++;
+		return 0;
+	}
 	memcpy(&type, d, 2);
 	if (c->kstack_type >= 0 && type == c->kstack_type)
 		return attach_stack(c, r) ? 1 : 0;
@@ -509,6 +517,9 @@ static void note_lacks(struct td_conv *c)
 	if (c->nr_back)
 		ana_import_lack(c->info, "%llu records went back in time (written at the time"
 				" before them)", (unsigned long long)c->nr_back);
+	if (c->nr_damaged)
+		ana_import_lack(c->info, "%llu records larger than their buffer page skipped"
+				" (damaged pages)", (unsigned long long)c->nr_damaged);
 	if (c->nr_unknown)
 		ana_import_lack(c->info, "%llu records of no known event format skipped",
 				(unsigned long long)c->nr_unknown);
@@ -653,6 +664,7 @@ static int convert(struct td_conv *c, const char *path)
 	if (!c->h)
 		return c->rc;
 	c->tep = tracecmd_get_tep(c->h);
+	c->page_sz = tracecmd_page_size(c->h) > 0 ? (uint64_t)tracecmd_page_size(c->h) : 0;
 	c->cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->cid));
 	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
 	if (!rc) {
