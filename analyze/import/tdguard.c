@@ -29,6 +29,7 @@ struct cur {
 	const uint8_t *p;
 	uint64_t off, end;		/* where it is, where its region ends */
 	bool be;			/* the file is big-endian */
+	bool zip;			/* version 7 with a compression algorithm */
 	char *why;
 	size_t whysz;
 	bool failed;
@@ -44,6 +45,8 @@ static bool fail(struct cur *c, const char *what)
 }
 
 /* A failure inside a sub-cursor @c of @file (its line already said, or said here). */
+static bool section(struct cur *file, uint64_t off, unsigned id);
+
 static bool sub_fail(struct cur *file, const struct cur *c, const char *what)
 {
 	if (!c->failed)
@@ -210,6 +213,54 @@ static bool section(struct cur *file, uint64_t off, unsigned id)
 	return true;
 }
 
+/*
+ * A compressed CPU's data at @off, @size bytes: a count of chunks, each a compressed and an
+ * uncompressed size and the compressed bytes (libtracecmd allocates the count's table and
+ * each chunk's size before it reads them).
+ */
+static bool chunks(struct cur *file, uint64_t off, uint64_t size)
+{
+	struct cur c = *file;
+	uint64_t n, csize, usize;
+
+	/* the size trace-cmd writes leaves out the count: 4 bytes more */
+	if (!size || off > file->end || size + 4 > file->end - off)
+		return true;	/* a cut file: libtracecmd stops at its end */
+	c.off = off;
+	c.end = off + size + 4;
+	if (!num(&c, 4, &n, "chunk count") || !need(&c, n * 8, "chunk count"))
+		return sub_fail(file, &c, "chunk count");
+	for (uint64_t i = 0; i < n; i++) {
+		if (!num(&c, 4, &csize, "chunk") || !num(&c, 4, &usize, "chunk") ||
+		    !skip(&c, csize, "chunk"))
+			return sub_fail(file, &c, "chunk");
+		if (usize > MAX_USIZE || usize > csize * MAX_RATIO + 4096)
+			return fail(file, "a compressed chunk's size");
+	}
+	return true;
+}
+
+/* A BUFFER option's data (@c bounded to it): offset, name, clock, page size, CPUs. */
+static bool buffer7(struct cur *file, struct cur *c)
+{
+	uint64_t off, page, cpus, id, coff, csz;
+
+	if (!num(c, 8, &off, "buffer option") || !str(c, NULL, "buffer name") ||
+	    !str(c, NULL, "buffer clock") || !num(c, 4, &page, "buffer option") ||
+	    !num(c, 4, &cpus, "buffer option") || !need(c, cpus * 20, "buffer CPUs"))
+		return sub_fail(file, c, "buffer option");
+	if (!section(file, off, OPT_BUFFER))
+		return false;
+	for (uint64_t i = 0; i < cpus; i++) {
+		if (!num(c, 4, &id, "buffer CPU") || !num(c, 8, &coff, "buffer CPU") ||
+		    !num(c, 8, &csz, "buffer CPU"))
+			return sub_fail(file, c, "buffer CPU");
+		if (file->zip && !chunks(file, coff, csz))
+			return false;
+	}
+	return true;
+}
+
 static bool options7(struct cur *file, uint64_t off, uint64_t *next)
 {
 	struct cur c = *file;
@@ -233,9 +284,16 @@ static bool options7(struct cur *file, uint64_t off, uint64_t *next)
 
 		if (id == OPT_DONE && sz >= 8 && num(&c, 8, next, "option"))
 			return true;
-		if ((id == OPT_BUFFER || (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES)) && sz >= 8 &&
-		    num(&c, 8, &v, "option") && !section(file, v, (unsigned)id))
+		if (id == OPT_BUFFER) {
+			struct cur b = c;
+
+			b.end = data + sz;
+			if (!buffer7(file, &b))
+				return false;
+		} else if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && sz >= 8 &&
+			   num(&c, 8, &v, "option") && !section(file, v, (unsigned)id)) {
 			return false;
+		}
 		c.off = data + sz;
 	}
 	return true;
@@ -245,9 +303,12 @@ static bool version7(struct cur *c)
 {
 	uint64_t off, next;
 
+	const char *zname = (const char *)c->p + c->off;
+
 	if (!str(c, NULL, "compression name") || !str(c, NULL, "compression version") ||
 	    !num(c, 8, &off, "options offset"))
 		return false;
+	c->zip = *zname && strcmp(zname, "none");
 	for (int i = 0; off && i < MAX_SECTIONS; i++) {
 		if (!options7(c, off, &next))
 			return false;
