@@ -113,6 +113,36 @@ static bool print_op(struct pp_buf *out, const struct tep_print_arg *a, int dept
 	return ok;
 }
 
+/* __get_str(name) and its kin: a helper named by the argument's type, a field's name. */
+static bool print_getter(struct pp_buf *out, const struct tep_print_arg *a)
+{
+	const char *helper, *name;
+
+	switch (a->type) {
+	case TEP_PRINT_STRING:
+		helper = "__get_str", name = a->string.string;
+		break;
+	case TEP_PRINT_BITMASK:
+		helper = "__get_bitmask", name = a->bitmask.bitmask;
+		break;
+	case TEP_PRINT_CPUMASK:
+		helper = "__get_cpumask", name = a->bitmask.bitmask;
+		break;
+	case TEP_PRINT_DYNAMIC_ARRAY:
+		helper = "__get_dynamic_array";
+		name = a->dynarray.field ? a->dynarray.field->name : NULL;
+		break;
+	default:
+		helper = "__get_dynamic_array_len";
+		name = a->dynarray.field ? a->dynarray.field->name : NULL;
+		break;
+	}
+	if (!name)
+		return false;
+	pp_buf_addf(out, "%s(%s)", helper, name);
+	return true;
+}
+
 static bool print_arg(struct pp_buf *out, const struct tep_print_arg *a, int depth)
 {
 	if (!a || depth > ARG_DEPTH_MAX)
@@ -150,28 +180,15 @@ static bool print_arg(struct pp_buf *out, const struct tep_print_arg *a, int dep
 	case TEP_PRINT_INT_ARRAY:
 		return print_call(out, "__print_array", a->int_array.field, a->int_array.count,
 				  a->int_array.el_size, depth);
-	case TEP_PRINT_STRING:
-		pp_buf_addf(out, "__get_str(%s)", a->string.string);
-		return true;
 	case TEP_PRINT_BSTRING:
 		pp_buf_addf(out, "\"%s\"", a->string.string);
 		return true;
+	case TEP_PRINT_STRING:
 	case TEP_PRINT_BITMASK:
-		pp_buf_addf(out, "__get_bitmask(%s)", a->bitmask.bitmask);
-		return true;
 	case TEP_PRINT_CPUMASK:
-		pp_buf_addf(out, "__get_cpumask(%s)", a->bitmask.bitmask);
-		return true;
 	case TEP_PRINT_DYNAMIC_ARRAY:
-		if (!a->dynarray.field)
-			return false;
-		pp_buf_addf(out, "__get_dynamic_array(%s)", a->dynarray.field->name);
-		return true;
 	case TEP_PRINT_DYNAMIC_ARRAY_LEN:
-		if (!a->dynarray.field)
-			return false;
-		pp_buf_addf(out, "__get_dynamic_array_len(%s)", a->dynarray.field->name);
-		return true;
+		return print_getter(out, a);
 	case TEP_PRINT_OP:
 		return a->op.op && print_op(out, a, depth);
 	case TEP_PRINT_NULL:

@@ -181,23 +181,37 @@ static bool version6(struct cur *c)
 }
 
 /*
+ * The header of the version 7 section at @off (id, flags, string id, size): @c is left on
+ * its body, bounded to it, and @flags holds its flags.
+ */
+static bool sec_head(struct cur *file, uint64_t off, struct cur *c, uint64_t *flags,
+		     const char *what)
+{
+	uint64_t sid, strid, size;
+
+	*c = *file;
+	if (off > c->end)
+		return fail(file, what);
+	c->off = off;
+	if (!num(c, 2, &sid, what) || !num(c, 2, flags, what) || !num(c, 4, &strid, what) ||
+	    !num(c, 8, &size, what) || !need(c, size, what))
+		return sub_fail(file, c, what);
+	c->end = c->off + size;
+	return true;
+}
+
+/*
  * A version 7 section at @off: its header within the file, its size within the file, a
  * compressed one's sizes within bounds, an uncompressed one's inside walked when @id says
  * what it holds.
  */
 static bool section(struct cur *file, uint64_t off, unsigned id)
 {
-	struct cur c = *file;
-	uint64_t sid, flags, strid, size, csize, usize;
+	struct cur c;
+	uint64_t flags, csize, usize;
 
-	c.off = off;
-	if (off > c.end)
-		return fail(file, "a section's offset");
-	if (!num(&c, 2, &sid, "section header") || !num(&c, 2, &flags, "section header") ||
-	    !num(&c, 4, &strid, "section header") || !num(&c, 8, &size, "section header") ||
-	    !need(&c, size, "section"))
-		return sub_fail(file, &c, "section");
-	c.end = c.off + size;
+	if (!sec_head(file, off, &c, &flags, "section"))
+		return false;
 	if (flags & SEC_FLAG_COMPRESS) {
 		if (id == OPT_BUFFER)
 			return true;	/* flyrecord chunks: libtracecmd's */
@@ -263,20 +277,14 @@ static bool buffer7(struct cur *file, struct cur *c)
 
 static bool options7(struct cur *file, uint64_t off, uint64_t *next)
 {
-	struct cur c = *file;
-	uint64_t sid, flags, strid, size, id, sz, v;
+	struct cur c;
+	uint64_t flags, id, sz, v;
 
 	*next = 0;
-	c.off = off;
-	if (off > c.end)
-		return fail(file, "an options section's offset");
-	if (!num(&c, 2, &sid, "options section") || !num(&c, 2, &flags, "options section") ||
-	    !num(&c, 4, &strid, "options section") || !num(&c, 8, &size, "options section") ||
-	    !need(&c, size, "options section"))
-		return sub_fail(file, &c, "options section");
+	if (!sec_head(file, off, &c, &flags, "options section"))
+		return false;
 	if (flags & SEC_FLAG_COMPRESS)
 		return section(file, off, 0);
-	c.end = c.off + size;
 	while (c.off < c.end) {
 		if (!num(&c, 2, &id, "option") || !num(&c, 4, &sz, "option") || !need(&c, sz, "option"))
 			return sub_fail(file, &c, "section");
@@ -309,6 +317,12 @@ static bool version7(struct cur *c)
 	    !num(c, 8, &off, "options offset"))
 		return false;
 	c->zip = *zname && strcmp(zname, "none");
+	if (off >= c->end) {
+		snprintf(c->why, c->whysz, "its options are at byte %llu, past its end (%llu bytes):"
+			 " version 7 keeps them at the end, a cut file lost them",
+			 (unsigned long long)off, (unsigned long long)c->end);
+		return false;
+	}
 	for (int i = 0; off && i < MAX_SECTIONS; i++) {
 		if (!options7(c, off, &next))
 			return false;

@@ -57,15 +57,6 @@ int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char *
 #define TD_MAX_KSTACK 128u		/* frames taken from one kernel_stack */
 #define PERF_CONTEXT_KERNEL_MARK ((uint64_t)-128)
 
-static const struct {
-	uint32_t nr;
-	const char *name;
-} syscall_table[] = {
-#define REC_SYSCALL(nr, name) { nr, #name },
-#include "gen/syscalls.h"
-#undef REC_SYSCALL
-};
-
 struct td_conv {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
@@ -266,8 +257,12 @@ static int write_syscalls(struct td_conv *c)
 
 	if (!un || uname(&u) || !strstr(un, u.machine))
 		return 0;
-	for (size_t i = 0; i < PP_ARRAY_SIZE(syscall_table) && !rc; i++)
-		rc = ppf_write_syscall(c->w, syscall_table[i].nr, syscall_table[i].name);
+	/* the build machine's <asm/unistd.h>, as REC_SYSCALL(nr, name) lines (Makefile) */
+#define REC_SYSCALL(nr, name) \
+	if (!rc) \
+		rc = ppf_write_syscall(c->w, nr, #name);
+#include "gen/syscalls.h"
+#undef REC_SYSCALL
 	return rc ? write_fail(c, rc) : 0;
 }
 
