@@ -532,3 +532,7 @@ endif
 	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# pp-analyze's perf.data import: the syscall table of the build machine (analyze/import/)
+$(O)/analyze/import/perfdata.o $(O)/pic/analyze/import/perfdata.o: $(O)/gen/syscalls.h
+$(O)/analyze/import/perfdata.o $(O)/pic/analyze/import/perfdata.o: CFLAGS_ALL += -I$(O)
