@@ -310,9 +310,11 @@ static int emit_lost(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t 
 		struct pd_attr *a = pd_attr_of_id(f, rd64(rec + 8));
 		l.id = a ? a->cap_id : 0;
 		l.count = rd64(rec + 16);
+		f->nr_lost_recs++;
 		parse_trailer(f, rec, sz, 24, &id);
 	} else {
-		if (sz < 16)
+		/* perf's own LOST_SAMPLES at the end of a recording repeat the kernel's LOST counts */
+		if (sz < 16 || f->nr_lost_recs)
 			return 0;
 		l.count = rd64(rec + 8);
 		parse_trailer(f, rec, sz, 16, &id);

@@ -77,9 +77,12 @@ int pd_write_event_desc(struct pd_file *f, struct pd_attr *a)
 	if (!a->name[0])
 		snprintf(a->name, sizeof(a->name), "perf-type%u/config=0x%llx", a->attr.type,
 			 (unsigned long long)a->attr.config);
-	/* perf's names carry modifiers ("cycles:u", "sched:sched_switch:pp"): not for a tracepoint */
+	/* perf's names carry modifiers ("cycles:u", "sched:sched_switch:pp"): the attr has them */
 	if (fm && strncmp(a->name, fm->name, strlen(fm->name)) == 0)
 		a->name[strlen(fm->name)] = '\0';
+	char *mod = strrchr(a->name, ':');
+	if (!fm && mod && mod[1] && strspn(mod + 1, "ukhIGHpPSDWe") == strlen(mod + 1))
+		*mod = '\0';
 	if (a->attr.type == PERF_TYPE_TRACEPOINT && !fm)
 		ana_import_lack(f->info, "no format for tracepoint %s (no tracing data): its fields "
 				"do not decode", a->name);

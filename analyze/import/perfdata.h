@@ -124,6 +124,7 @@ struct pd_file {
 	void *zstd;			/* ZSTD_DStream of PERF_RECORD_COMPRESSED, NULL until one */
 	uint8_t *zbuf;			/* decompressed bytes not yet parsed */
 	size_t zlen, zcap;
+	uint64_t nr_lost_recs;		/* PERF_RECORD_LOST seen */
 	uint64_t nr_unknown, nr_bad, nr_unordered, nr_nocpu;
 	bool want_usyms;		/* some event samples user addresses: binaries are read */
 	struct pp_u64map dsos_seen;	/* user binaries whose symbols were looked for (path hash) */
