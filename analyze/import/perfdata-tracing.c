@@ -12,9 +12,13 @@
  * then kallsyms, printk formats and saved cmdlines, not carried over (perf writes no
  * kallsyms there).  Not here: which event a format belongs to (perfdata.c).
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "analyze/import/perfdata.h"
 
@@ -114,6 +118,7 @@ int pd_tracing_data(struct pd_file *f, const uint8_t *p, size_t sz)
 	uint8_t big, long_sz;
 	uint32_t page, nr;
 
+	f->have_tracing = true;
 	if (sz > PD_MAX_TRACING)
 		return pd_set_err(f, "tracing data of %zu bytes", sz);
 	if (take(&c, NULL, 10) || memcmp(p, "\x17\x08\x44tracing", 10) || !take_str(&c))
@@ -148,4 +153,66 @@ const struct pd_format *pd_format_of(const struct pd_file *f, uint32_t id)
 		if (f->formats[i].id == id)
 			return &f->formats[i];
 	return NULL;
+}
+
+/* A small file of tracefs into @buf (NUL-terminated). Return: its length, or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t sz)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sz - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/* The event of tracefs @root whose id is @id: its format added to @f's. Return: found. */
+static bool find_local(struct pd_file *f, const char *root, uint32_t id)
+{
+	DIR *top = opendir(root);
+	struct dirent *sys, *ev;
+	char path[1024], buf[65536];
+	bool found = false;
+
+	while (top && !found && (sys = readdir(top))) {
+		DIR *d;
+
+		if (sys->d_name[0] == '.' || snprintf(path, sizeof(path), "%s/%s", root,
+						       sys->d_name) >= (int)sizeof(path))
+			continue;
+		if (!(d = opendir(path)))
+			continue;
+		while (!found && (ev = readdir(d))) {
+			if (ev->d_name[0] == '.' ||
+			    snprintf(path, sizeof(path), "%s/%s/%s/id", root, sys->d_name,
+				     ev->d_name) >= (int)sizeof(path) ||
+			    read_small(path, buf, 32) <= 0 || strtoul(buf, NULL, 10) != id)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s/format", root, sys->d_name, ev->d_name);
+			ssize_t n = read_small(path, buf, sizeof(buf));
+			found = n > 0 && !add_format(f, sys->d_name, (const uint8_t *)buf, (size_t)n) &&
+				pd_format_of(f, id);
+		}
+		closedir(d);
+	}
+	if (top)
+		closedir(top);
+	return found;
+}
+
+const struct pd_format *pd_local_format(struct pd_file *f, uint32_t id)
+{
+	struct utsname u;
+
+	uname(&u);
+	if (f->have_tracing || (f->osrelease[0] && strcmp(f->osrelease, u.release)))
+		return NULL;	/* the file has its formats, or was made by another kernel */
+	if (!find_local(f, "/sys/kernel/tracing/events", id) &&
+	    !find_local(f, "/sys/kernel/debug/tracing/events", id))
+		return NULL;
+	ana_import_lack(f->info, "no tracing data in the file: tracepoint formats taken from this "
+			"machine's tracefs by id (right only if it runs the recording kernel)");
+	return pd_format_of(f, id);
 }

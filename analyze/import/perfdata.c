@@ -72,6 +72,8 @@ int pd_write_event_desc(struct pd_file *f, struct pd_attr *a)
 	a->written = true;
 	if (a->attr.type == PERF_TYPE_TRACEPOINT)
 		fm = pd_format_of(f, (uint32_t)a->attr.config);
+	if (a->attr.type == PERF_TYPE_TRACEPOINT && !fm)
+		fm = pd_local_format(f, (uint32_t)a->attr.config);
 	if (!a->name[0] && fm)
 		snprintf(a->name, sizeof(a->name), "%s", fm->name);
 	if (!a->name[0])
@@ -208,8 +210,12 @@ static int extra_bytes(const uint8_t *rec, size_t sz, uint64_t *extra)
 
 static void stopped_at(struct pd_file *f, uint64_t off, const char *why)
 {
-	snprintf(f->info->stopped, sizeof(f->info->stopped), "read up to offset %llu, where %s",
-		 (unsigned long long)off, why);
+	char *s = f->info->stopped;
+	size_t n = strlen(s);
+
+	/* after what the header said of the data section, if it said anything */
+	snprintf(s + n, sizeof(f->info->stopped) - n, "%sread up to offset %llu, where %s",
+		 n ? "; " : "", (unsigned long long)off, why);
 }
 
 /* File mode: the records of the mapped data section. */
@@ -338,7 +344,7 @@ static void tell(struct pd_file *f)
 	struct ana_import_info *in = f->info;
 
 	snprintf(in->tool, sizeof(in->tool), "perf");
-	snprintf(in->version, sizeof(in->version), "%.48s%s", f->version[0] ? f->version : "?",
+	snprintf(in->version, sizeof(in->version), "%.48s%s", f->version[0] ? f->version : "(version unknown)",
 		 f->pipe ? " (pipe mode)" : "");
 	snprintf(in->host, sizeof(in->host), "%s", f->hostname);
 	snprintf(in->release, sizeof(in->release), "%s", f->osrelease);

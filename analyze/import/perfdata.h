@@ -109,6 +109,7 @@ struct pd_file {
 	bool have_clock_data;
 	uint64_t tod_ns, clock_ns;	/* CLOCK_DATA: wall clock and the event clock at one instant */
 	uint32_t page_size;
+	bool have_tracing;		/* the file has tracing data (formats: its own only) */
 	char *header_page;		/* from the tracing data, or NULL */
 	struct pd_format *formats;
 	size_t nr_formats;
@@ -150,6 +151,13 @@ const struct pd_build_id *pd_build_id_of(const struct pd_file *f, const char *pa
 /* perfdata-tracing.c */
 /** pd_tracing_data() - the tracing data (event formats). Return: 0 or -1 (@f->err). */
 int pd_tracing_data(struct pd_file *f, const uint8_t *p, size_t sz);
+/**
+ * pd_local_format() - a file without tracing data (cut off before its features): the
+ * format of @id from this machine's tracefs, unless the file names another kernel
+ * release (said in the file's lacks)
+ * Return: the format added, or NULL.
+ */
+const struct pd_format *pd_local_format(struct pd_file *f, uint32_t id);
 /** pd_format_of() - the format of tracefs id @id, or NULL. */
 const struct pd_format *pd_format_of(const struct pd_file *f, uint32_t id);
 
