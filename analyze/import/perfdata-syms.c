@@ -82,6 +82,8 @@ int pd_write_ksyms(struct pd_file *f)
 	bool text_ok = !f->kernel_text;
 	int rc = 0;
 
+	if (!why && f->info->offline)
+		why = "this machine's are not looked at";
 	if (!why && !(fp = fopen("/proc/kallsyms", "re")))
 		why = "this machine's /proc/kallsyms cannot be read";
 	if (why) {
@@ -242,7 +244,7 @@ int pd_user_dso(struct pd_file *f, const char *path, const uint8_t *bid, size_t 
 	Elf *e;
 	int fd, rc = 0;
 
-	if (path[0] != '/' || pp_u64map_get(&f->dsos_seen, h) || f->dsos_seen.nr >= 65536)
+	if (path[0] != '/' || f->info->offline || pp_u64map_get(&f->dsos_seen, h) || f->dsos_seen.nr >= 65536)
 		return 0;	/* [vdso], anon, a binary already looked at */
 	pp_u64map_put(&f->dsos_seen, h, (void *)1);
 	f->nr_dsos++;

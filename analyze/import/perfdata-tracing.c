@@ -207,7 +207,7 @@ const struct pd_format *pd_local_format(struct pd_file *f, uint32_t id)
 	struct utsname u;
 
 	uname(&u);
-	if (f->have_tracing || (f->osrelease[0] && strcmp(f->osrelease, u.release)))
+	if (f->have_tracing || f->info->offline || (f->osrelease[0] && strcmp(f->osrelease, u.release)))
 		return NULL;	/* the file has its formats, or was made by another kernel */
 	if (!find_local(f, "/sys/kernel/tracing/events", id) &&
 	    !find_local(f, "/sys/kernel/debug/tracing/events", id))

@@ -103,6 +103,9 @@ seed() {
 			{ cat "$f"; head -c 129 /dev/zero; } >"$s/$n-0"
 			{ cat "$f"; printf '\0'; head -c 128 /dev/zero | tr '\0' '\377'; } >"$s/$n-ff"
 		done ;;
+	perfdata)
+		# small real files of perf record (plain, -z, pipe mode)
+		cp "$src"/tests/fuzz/regress/perfdata/* "$s"/ ;;
 	expr|filter)
 		c_strings 'EQ|FEQ|STR|BAD|FBAD' "$s" "$src"/tests/unit/test-expr*.c ;;
 	selector)
@@ -121,6 +124,7 @@ for t in "$@"; do
 	[ -x "$exe" ] || { echo "missing $exe: make fuzz-build"; exit 1; }
 	case $t in
 	reader|pipeline|python|format) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
+	perfdata) dict=$src/tests/fuzz/perfdata.dict; max_len=131072 ;;
 	state) dict=$src/tests/fuzz/state.dict; max_len=65536 ;;
 	*) dict=$src/tests/fuzz/expr.dict; max_len=4096 ;;
 	esac
