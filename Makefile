@@ -323,7 +323,7 @@ $(addprefix werror-,$(WERROR_CCS)): werror-%:
 # it, leaving the input in $(O)-fuzz/fuzz/crash-TARGET/.  make fuzz-regress replays only;
 # make fuzz-cov measures the line coverage of the corpora (llvm-cov).
 FUZZ_S ?= 60
-FUZZ_TARGETS ?= reader pipeline python state format expr filter selector tracedat
+FUZZ_TARGETS ?= reader pipeline python state format expr filter selector perfdata tracedat
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 FUZZ_AZ_SRC := tests/fuzz/fuzz-pipeline.c tests/fuzz/fuzz-python.c tests/fuzz/fuzz-state.c \
@@ -359,8 +359,10 @@ $(eval $(call fuzz_target,pipeline,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -l
 $(eval $(call fuzz_target,python,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
 $(eval $(call fuzz_target,state,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
 $(eval $(call fuzz_target,format,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
+$(eval $(call fuzz_target,perfdata,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
 $(eval $(call fuzz_target,tracedat,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
-FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline state format expr filter selector tracedat \
+FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline state format expr filter selector perfdata \
+	tracedat \
 	$(if $(NO_PYTHON),,python))
 all: $(FUZZ_REPLAY)
 # capture -> seed program (not a fuzz target: a plain program of the same build)
@@ -537,3 +539,7 @@ endif
 	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# pp-analyze's perf.data import: the syscall table of the build machine (analyze/import/)
+$(O)/analyze/import/perfdata.o $(O)/pic/analyze/import/perfdata.o: $(O)/gen/syscalls.h
+$(O)/analyze/import/perfdata.o $(O)/pic/analyze/import/perfdata.o: CFLAGS_ALL += -I$(O)

@@ -197,8 +197,8 @@ int ana_import_to(const char *path, const struct ana_importer *imp, struct ppf_w
 
 void ana_import_print(FILE *fp, const char *path, const struct ana_import_info *in)
 {
-	fprintf(fp, "%s: a %s file%s%s, converted to a capture\n", path, in->tool,
-		in->version[0] ? " of " : "", in->version);
+	fprintf(fp, "%s: written by %s%s%s, converted to a capture\n", path, in->tool,
+		in->version[0] ? " " : "", in->version);
 	for (unsigned i = 0; i < in->nr_lacks; i++)
 		fprintf(fp, "%s: %s\n", path, in->lacks[i]);
 	if (in->stopped[0])

@@ -44,6 +44,7 @@ struct ana_import_info {
 	uint64_t records;		/* foreign records read */
 	uint64_t bytes;			/* foreign bytes read */
 	bool quiet;			/* no progress on stderr */
+	bool offline;			/* read nothing of this machine (symbols, formats): the fuzz target */
 	uint64_t total_bytes;		/* the file's size (0: a pipe), for the progress line */
 	uint64_t start_ns, shown_ns;	/* progress: CLOCK_MONOTONIC of the start, the last line */
 };

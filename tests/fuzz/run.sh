@@ -104,6 +104,9 @@ seed() {
 			{ cat "$f"; head -c 129 /dev/zero; } >"$s/$n-0"
 			{ cat "$f"; printf '\0'; head -c 128 /dev/zero | tr '\0' '\377'; } >"$s/$n-ff"
 		done ;;
+	perfdata)
+		# small real files of perf record (plain, -z, pipe mode)
+		cp "$src"/tests/fuzz/regress/perfdata/* "$s"/ ;;
 	tracedat)
 		cp "$src"/tests/fixtures/tracedat/*.dat "$s"/ ;;
 	expr|filter)
@@ -124,6 +127,7 @@ for t in "$@"; do
 	[ -x "$exe" ] || { echo "missing $exe: make fuzz-build"; exit 1; }
 	case $t in
 	reader|pipeline|python|format|tracedat) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
+	perfdata) dict=$src/tests/fuzz/perfdata.dict; max_len=131072 ;;
 	state) dict=$src/tests/fuzz/state.dict; max_len=65536 ;;
 	*) dict=$src/tests/fuzz/expr.dict; max_len=4096 ;;
 	esac
