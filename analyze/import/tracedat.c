@@ -11,8 +11,10 @@
  * A kernel_stack record (trace-cmd record -T) becomes the call stack of the sample before
  * it on its CPU, which is held back one record for that.  The writer wants time that never
  * goes back: a record older than the last one written (a damaged page) is written at the
- * last time and counted.  Before libtracecmd sees the file, its head is checked (magic,
- * version) and every record's size before a field is read from it.
+ * last time and counted.  Before libtracecmd sees the file, its magic and version are
+ * checked and its layout's sizes and counts (tdguard.c); a record is checked against its
+ * page before a field is read from it.  A version 6 file cut short is read through a padded
+ * copy (td_open()).  Not here: recognising the file (import.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +29,9 @@
 
 #include <trace-cmd.h>
 
+#include "analyze/import/import.h"
 #include "analyze/import/tdformat.h"
 #include "analyze/import/tdguard.h"
-#include "analyze/import/import.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -69,10 +71,9 @@ struct td_conv {
 	uint64_t last_ns;
 	uint64_t nr_back;		/* records older than the last written */
 	uint64_t nr_unknown;		/* records of no known format, or too short */
-	uint64_t nr_ksyms;
 	uint64_t nr_damaged;		/* records larger than their page */
-	uint64_t page_sz;			/* the buffers' page size, 0 if unknown */
-	uint64_t cut_at;			/* the size of a file cut short, else 0 */
+	uint64_t page_sz;		/* the buffers' page size, 0 if unknown */
+	uint64_t cut_at;		/* the size of a file cut short, else 0 */
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
 	struct pp_buf held_raw;
@@ -323,7 +324,6 @@ static int write_ksyms(struct td_conv *c)
 			struct ppf_ksym k = { .addr = start, .type = 't', .name = name,
 					      .module = "" };
 			rc = ppf_write_ksym(c->w, &k);
-			c->nr_ksyms++;
 		}
 		/* names at one address: size 0, the next address finds the last of them */
 		unsigned long long next = size ? start + size : start + 1;
