@@ -30,6 +30,8 @@ struct cur {
 	uint64_t off, end;		/* where it is, where its region ends */
 	bool be;			/* the file is big-endian */
 	bool zip;			/* version 7 with a compression algorithm */
+	uint64_t page_sz;		/* the file's buffer page size */
+	unsigned commit_sz;		/* a page header's commit field: the file's long size */
 	char *why;
 	size_t whysz;
 	bool failed;
@@ -162,6 +164,54 @@ static bool options6(struct cur *c)
 	}
 }
 
+/*
+ * A CPU's uncompressed buffer pages at @off, @size bytes (what lies past the file's end is
+ * not read): each page's commit, the bytes of events it says it holds, within the page.
+ * libtraceevent's kbuffer reads a page up to its commit without a check (fuzz-tracedat:
+ * a SEGV in kbuffer_load_subbuffer).
+ */
+static bool pages(struct cur *file, uint64_t off, uint64_t size, uint64_t page_sz)
+{
+	const uint64_t commit_mask = (1u << 27) - 1;	/* the rest are flags */
+	uint64_t hdr = 8 + file->commit_sz, end, commit;
+	struct cur c = *file;
+
+	if (page_sz < hdr || page_sz > (1u << 24))
+		return fail(file, "the buffer page size");
+	if (off >= file->end)
+		return true;
+	end = size < file->end - off ? off + size : file->end;
+	for (uint64_t p = off; p + hdr <= end; p += page_sz) {
+		c.off = p + 8;
+		if (!num(&c, file->commit_sz, &commit, "a page header"))
+			return sub_fail(file, &c, "a page header");
+		if ((commit & commit_mask) > page_sz - hdr) {
+			snprintf(file->why, file->whysz, "the buffer page at byte %llu says it holds"
+				 " %llu bytes, more than a page of %llu", (unsigned long long)p,
+				 (unsigned long long)(commit & commit_mask),
+				 (unsigned long long)page_sz);
+			file->failed = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Version 6's "flyrecord" part: each CPU's data offset and size, its pages checked. */
+static bool flyrecord6(struct cur *c, uint64_t cpus)
+{
+	uint64_t off, size;
+
+	if (c->end - c->off < 10 || memcmp(c->p + c->off, "flyrecord", 10))
+		return true;	/* latency format, or nothing: libtracecmd's */
+	c->off += 10;
+	for (uint64_t i = 0; i < cpus; i++)
+		if (!num(c, 8, &off, "CPU data") || !num(c, 8, &size, "CPU data") ||
+		    !pages(c, off, size, c->page_sz))
+			return false;
+	return true;
+}
+
 static bool version6(struct cur *c)
 {
 	uint64_t cpus;
@@ -175,9 +225,10 @@ static bool version6(struct cur *c)
 		return fail(c, "CPU count");
 	if (c->end - c->off >= 10 && !memcmp(c->p + c->off, "options  ", 10)) {
 		c->off += 10;
-		return options6(c);
+		if (!options6(c))
+			return false;
 	}
-	return true;
+	return flyrecord6(c, cpus);
 }
 
 /*
@@ -269,7 +320,7 @@ static bool buffer7(struct cur *file, struct cur *c)
 		if (!num(c, 4, &id, "buffer CPU") || !num(c, 8, &coff, "buffer CPU") ||
 		    !num(c, 8, &csz, "buffer CPU"))
 			return sub_fail(file, c, "buffer CPU");
-		if (file->zip && !chunks(file, coff, csz))
+		if (file->zip ? !chunks(file, coff, csz) : !pages(file, coff, csz, page))
 			return false;
 	}
 	return true;
@@ -346,7 +397,9 @@ int ana_td_guard(const uint8_t *data, uint64_t size, char *why, size_t whysz)
 	c.off = MAGIC_SZ + 2;	/* after "6\0" or "7\0" (tracedat.c checked them) */
 	c.be = data[c.off] == 1;
 	c.off += 2;		/* endian, long size */
+	c.commit_sz = data[MAGIC_SZ + 3] == 4 ? 4 : 8;
 	ok = num(&c, 4, &page, "page size");
+	c.page_sz = page;
 	if (ok)
 		ok = data[MAGIC_SZ] == '6' ? version6(&c) : version7(&c);
 	return ok ? 0 : PP_EBAD_LENGTH;
