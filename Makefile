@@ -28,7 +28,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter \
@@ -38,7 +38,7 @@ SAN ?=
 CFLAGS_ALL = $(CFLAGS_BASE) $(SAN) $(CPPFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS) -pthread
 
-TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent 2>/dev/null)
+TEP_CFLAGS := $(shell pkg-config --cflags libtraceevent libtracecmd 2>/dev/null)
 ANALYZE_LIBS := $(shell pkg-config --libs $(PKG_ANALYZE) 2>/dev/null) -liberty
 ifeq ($(NO_PYTHON),)
 PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
@@ -146,6 +146,9 @@ $(O)/gen/syscalls.h: $(FLAGS_STAMP)
 		sort -t'(' -k2 -n >$@.tmp && mv $@.tmp $@
 $(O)/record/symbols/snapshot.o: $(O)/gen/syscalls.h
 $(O)/record/symbols/snapshot.o: CFLAGS_ALL += -I$(O)
+# ... and of a trace.dat from the same kind of machine (analyze/import/tracedat.c).
+$(O)/analyze/import/tracedat.o $(O)/pic/analyze/import/tracedat.o: $(O)/gen/syscalls.h
+$(O)/analyze/import/tracedat.o $(O)/pic/analyze/import/tracedat.o: CFLAGS_ALL += -I$(O)
 
 # The report page's style and script, as C string literals (analyze/report/page.c).
 REPORT_PAGE := analyze/report/page.css analyze/report/page.js
@@ -211,7 +214,8 @@ $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)
 $(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -Wl,--exclude-libs,ALL -o $@ $^ \
-		$(shell pkg-config --libs libtraceevent libzstd libelf libdw 2>/dev/null) -liberty -lm
+		$(shell pkg-config --libs libtraceevent libzstd libelf libdw libtracecmd 2>/dev/null) \
+		-liberty -lm
 all: $(PYMOD)
 endif
 
@@ -254,7 +258,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 # Dask (t840-t842), groff and man (t703, below).  make deps installs both (make test, CI).
 DEB_BUILD_PACKAGES := build-essential pkg-config libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev python3-dev libiberty-dev zlib1g-dev systemtap-sdt-dev \
-	liblzma-dev libtracecmd-dev libdebuginfod-dev
+	liblzma-dev libtracecmd-dev libdebuginfod-dev libtracefs-dev
 DEB_TEST_PACKAGES := clang libcunit1-dev sqlite3 zstd protobuf-compiler linux-perf trace-cmd \
 	hyperfine libxml2-utils chromium python3-websocket python3-distributed python3-dask debuginfod \
 	g++ xz-utils
@@ -329,11 +333,11 @@ $(addprefix werror-,$(WERROR_CCS)): werror-%:
 # it, leaving the input in $(O)-fuzz/fuzz/crash-TARGET/.  make fuzz-regress replays only;
 # make fuzz-cov measures the line coverage of the corpora (llvm-cov).
 FUZZ_S ?= 60
-FUZZ_TARGETS ?= reader pipeline python state format expr filter selector
+FUZZ_TARGETS ?= reader pipeline python state format expr filter selector perfdata tracedat
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 FUZZ_AZ_SRC := tests/fuzz/fuzz-pipeline.c tests/fuzz/fuzz-python.c tests/fuzz/fuzz-state.c \
-	tests/fuzz/fuzz-format.c
+	tests/fuzz/fuzz-format.c tests/fuzz/fuzz-tracedat.c
 $(call obj,$(FUZZ_AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
 $(call obj,$(FUZZ_AZ_SRC)): $(FLAGS_AZ_STAMP)
 
@@ -365,7 +369,10 @@ $(eval $(call fuzz_target,pipeline,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -l
 $(eval $(call fuzz_target,python,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
 $(eval $(call fuzz_target,state,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
 $(eval $(call fuzz_target,format,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
-FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline state format expr filter selector \
+$(eval $(call fuzz_target,perfdata,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
+$(eval $(call fuzz_target,tracedat,$(FUZZ_AZ_DEPS),$(ANALYZE_LIBS) $(PY_LIBS) -lm))
+FUZZ_REPLAY := $(addprefix $(O)/tests/fuzz-replay-,reader pipeline state format expr filter selector perfdata \
+	tracedat \
 	$(if $(NO_PYTHON),,python))
 all: $(FUZZ_REPLAY)
 # capture -> seed program (not a fuzz target: a plain program of the same build)
@@ -542,3 +549,7 @@ endif
 	fuzz static demo bench clean FORCE
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
+
+# pp-analyze's perf.data import: the syscall table of the build machine (analyze/import/)
+$(O)/analyze/import/perfdata.o $(O)/pic/analyze/import/perfdata.o: $(O)/gen/syscalls.h
+$(O)/analyze/import/perfdata.o $(O)/pic/analyze/import/perfdata.o: CFLAGS_ALL += -I$(O)

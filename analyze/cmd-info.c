@@ -133,6 +133,23 @@ struct info_q {
 };
 #define QV(i, str) pp_quote_str(&q->b[i], (str))
 
+/* A perf.data or trace.dat converted (analyze/import/): what it was and what it lacked. */
+static void print_import(struct ana_session *s, struct info_q *q)
+{
+	char key[32];
+
+	printf("recorder     %s %s, imported (%s records), clock %s\n", QV(0, hv(s, "import.tool")),
+	       QV(1, hv(s, "import.version")), QV(2, hv(s, "import.records")), QV(3, hv(s, "clock")));
+	for (unsigned i = 1; i <= 64; i++) {
+		snprintf(key, sizeof(key), "import.lacks.%u", i);
+		if (!ana_host(s, key))
+			break;
+		printf("lacks        %s\n", QV(0, hv(s, key)));
+	}
+	if (ana_host(s, "import.stopped"))
+		printf("stopped      %s\n", QV(0, hv(s, "import.stopped")));
+}
+
 static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 {
 	const struct ppf_file_info *fi = ppf_reader_info(s->r);
@@ -147,7 +164,11 @@ static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 	       QV(2, hv(s, "nr_cpus_online")), QV(3, hv(s, "nr_cpus_possible")));
 	printf("page size %s\n", QV(0, hv(s, "page_size")));
 	printf("command      %s\n", QV(0, hv(s, "cmdline")));
-	printf("recorder     pp-record %s, clock %s\n", QV(0, hv(s, "pp_version")), QV(1, hv(s, "clock")));
+	if (ana_host(s, "import.tool"))
+		print_import(s, q);
+	else
+		printf("recorder     pp-record %s, clock %s\n", QV(0, hv(s, "pp_version")),
+		       QV(1, hv(s, "clock")));
 	if (in->nr_samples || in->nr_readings) {
 		printf("time         %s .. %s", ana_ts_str(in->first_ns, a, sizeof(a)),
 		       ana_ts_str(in->last_ns, b, sizeof(b)));
@@ -265,6 +286,23 @@ static void print_json(struct ana_session *s, struct info *in)
 		    atoi(hv(s, "nr_cpus_online")), atoi(hv(s, "nr_cpus_possible")), atoi(hv(s, "page_size")));
 	json_kv(&b, "command", ana_host(s, "cmdline"), true);
 	json_kv(&b, "pp_version", ana_host(s, "pp_version"), true);
+	if (ana_host(s, "import.tool")) {
+		pp_buf_adds(&b, "\"import\":{");
+		json_kv(&b, "tool", ana_host(s, "import.tool"), true);
+		json_kv(&b, "version", ana_host(s, "import.version"), true);
+		json_kv(&b, "stopped", ana_host(s, "import.stopped"), true);
+		pp_buf_adds(&b, "\"lacks\":[");
+		for (unsigned i = 1; i <= 64; i++) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "import.lacks.%u", i);
+			if (!ana_host(s, key))
+				break;
+			pp_buf_adds(&b, i > 1 ? "," : "");
+			pp_buf_add_json_str(&b, ana_host(s, key));
+		}
+		pp_buf_adds(&b, "]},");
+	}
 	pp_buf_addf(&b, "\"first_ns\":%llu,\"last_ns\":%llu,\"duration_ns\":%llu,",
 		    (unsigned long long)in->first_ns, (unsigned long long)in->last_ns,
 		    (unsigned long long)(in->last_ns - in->first_ns));

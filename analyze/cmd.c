@@ -61,6 +61,8 @@ const struct ana_cmd ana_cmds[ANA_NR_CMDS + 1] = {
 	  NULL, ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
 	{ "slice", cmd_slice, "a smaller self-contained capture: a time range, processes, events",
 	  NULL, ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
+	{ "import", cmd_import, "a perf.data or trace.dat written out as a pp capture", NULL,
+	  ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
 	{ "merge", cmd_merge, "add states of one analyzer and its options into one state", NULL,
 	  ANA_CMD_FIRST, 0, "pp-analyze merge A.state B.state... [-o OUT.state]" },
 	/*

@@ -88,7 +88,7 @@ const struct ana_cmd *ana_cmd_find(const char *name, unsigned flags);
  * Return: @v.
  */
 const char *const *ana_cmd_synopsis(const char **v);
-#define ANA_NR_CMDS 9
+#define ANA_NR_CMDS 10
 /**
  * ana_cmd_print_help() - @c's help on stdout, as `NAME --help` prints it after the summary
  * (@how "--help"), or as its part of pp-analyze(1) ("--help-man")
@@ -120,6 +120,8 @@ ana_cmd_fn cmd_dump;
 ana_cmd_fn cmd_scrub;
 /** cmd_slice() - `FILE slice -o OUT ...`: a smaller self-contained capture. */
 ana_cmd_fn cmd_slice;
+/** cmd_import() - `FILE import -o OUT`: a perf.data or trace.dat written out as a capture. */
+ana_cmd_fn cmd_import;
 /**
  * cmd_merge() - `pp-analyze merge A.state B.state ... [-o OUT.state]`
  * cmd_report() - `pp-analyze report X.state... [--format F] [-o FILE]`: the analyzer's

@@ -167,6 +167,7 @@ struct ana_session {
 	uint64_t exit_from_ns;
 	/* a session made from a state (analyze/state/, no reader): its captures' damage */
 	struct ppf_read_stats state_stats;
+	bool imported;			/* a perf.data or trace.dat converted (analyze/import/) */
 	char errmsg[512];
 };
 

@@ -21,6 +21,7 @@
 #include <traceevent/event-parse.h>
 
 #include "analyze/cfi.h"
+#include "analyze/import/import.h"
 #include "analyze/internal.h"
 #include "analyze/unwind.h"
 #include "common/dwinline.h"
@@ -72,6 +73,26 @@ void ana_session_init_meta(struct ana_session *s)
 		pp_die("out of memory");
 }
 
+/*
+ * The reader of @path: a capture's, or that of the capture a perf.data or trace.dat
+ * converts into (analyze/import/).  Return: 0, a negative code (reader's message), or
+ * 1 with the message in s->errmsg.
+ */
+static int open_reader(struct ana_session *s, const char *path, unsigned flags)
+{
+	const struct ana_importer *imp;
+	char conv[64];
+
+	if (ana_import_sniff(path, &imp, s->errmsg, sizeof(s->errmsg)))
+		return 1;
+	if (!imp)
+		return ppf_reader_open(path, flags, &s->r);
+	if (ana_import_open(path, imp, conv, sizeof(conv), s->errmsg, sizeof(s->errmsg)))
+		return 1;
+	s->imported = true;
+	return ppf_reader_open(conv, flags, &s->r);
+}
+
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 {
 	struct ana_session *s = pp_xcalloc(1, sizeof(*s));
@@ -83,7 +104,9 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 		flags &= ~ANA_OPEN_NO_READ_AHEAD;
 	else
 		flags |= read_ahead_flag();
-	rc = ppf_reader_open(path, flags, &s->r);
+	rc = open_reader(s, path, flags);
+	if (rc == 1)
+		return PP_EBAD_MAGIC;	/* a foreign file that cannot be converted: errmsg says why */
 	if (rc) {
 		snprintf(s->errmsg, sizeof(s->errmsg), "cannot open capture '%s'%s: %s", path,
 			 strcmp(path, "-") ? "" : " (standard input)",

@@ -12,6 +12,7 @@
 #   state             states of those captures (tests/fuzz/state-seeds.txt: each analyzer with a
 #                     state), halves cut in time and the pairs of halves (fuzz-state.c)
 #   format            tests/fixtures/formats/*.format, alone and with records of 0x00 and 0xff
+#   tracedat          tests/fixtures/tracedat/*.dat (trace-cmd's versions 6, 7, 7 with zstd)
 #   expr, filter      the expressions and filters of the unit suites (tests/unit/test-expr*.c)
 #   selector          the -e arguments of the unit suite and of the integration tests
 # with the dictionary tests/fuzz/TARGET.dict (capture.dict, state.dict, expr.dict).  A crash leaves its
@@ -105,6 +106,11 @@ seed() {
 			{ cat "$f"; head -c 129 /dev/zero; } >"$s/$n-0"
 			{ cat "$f"; printf '\0'; head -c 128 /dev/zero | tr '\0' '\377'; } >"$s/$n-ff"
 		done ;;
+	perfdata)
+		# small real files of perf record (plain, -z, pipe mode)
+		cp "$src"/tests/fuzz/regress/perfdata/* "$s"/ ;;
+	tracedat)
+		cp "$src"/tests/fixtures/tracedat/*.dat "$s"/ ;;
 	expr|filter)
 		c_strings 'EQ|FEQ|STR|BAD|FBAD' "$s" "$src"/tests/unit/test-expr*.c ;;
 	selector)
@@ -122,7 +128,8 @@ for t in "$@"; do
 	exe=$bin/fuzz-$t
 	[ -x "$exe" ] || { echo "missing $exe: make fuzz-build"; exit 1; }
 	case $t in
-	reader|pipeline|python|format) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
+	reader|pipeline|python|format|tracedat) dict=$src/tests/fuzz/capture.dict; max_len=65536 ;;
+	perfdata) dict=$src/tests/fuzz/perfdata.dict; max_len=131072 ;;
 	state) dict=$src/tests/fuzz/state.dict; max_len=65536 ;;
 	*) dict=$src/tests/fuzz/expr.dict; max_len=4096 ;;
 	esac
@@ -131,6 +138,7 @@ for t in "$@"; do
 	pipeline) opts="$opts -close_fd_mask=2" ;;
 	python) opts="$opts -close_fd_mask=2 -detect_leaks=0" ;;
 	state|format) opts="$opts -close_fd_mask=2" ;;
+	tracedat) opts="$opts -close_fd_mask=3 -max_len=65536" ;;
 	esac
 	crash=$work/crash-$t
 	mkdir -p "$crash" "$work/corpus-$t"

@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tracedat.c - a trace.dat read through libtracecmd and written as a capture.
+ *
+ * libtracecmd opens the file (versions 6 and 7, compressed sections included), parses its
+ * formats, kallsyms, printk formats and cmdlines into a tep handle, and iterates the top
+ * instance's per-CPU buffers merged in time order.  The capture gets, in this order: KVs
+ * saying where it came from, one EVENT_DESC per event format (the text written back by
+ * tdformat.c), TASK records from the saved cmdlines, SYSCALL names when the file's machine
+ * is this build's, KSYM records walked out of the function map, then one SAMPLE per record.
+ * A kernel_stack record (trace-cmd record -T) becomes the call stack of the sample before
+ * it on its CPU, which is held back one record for that.  The writer wants time that never
+ * goes back: a record older than the last one written (a damaged page) is written at the
+ * last time and counted.  Before libtracecmd sees the file, its magic and version are
+ * checked and its layout's sizes and counts (tdguard.c); a record is checked against its
+ * page before a field is read from it.  A version 6 file cut short is read through a padded
+ * copy (td_open()).  Not here: recognising the file (import.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "analyze/import/import.h"
+#include "analyze/import/tdformat.h"
+#include "analyze/import/tdguard.h"
+#include "analyze/import/tracedat.h"
+#include "common/buf.h"
+#include "common/err.h"
+#include "common/log.h"
+#include "format/format.h"
+
+/*
+ * libtracecmd exports these and trace-cmd uses them, but its installed header does not
+ * declare them (they are in its private header): their ABI, as libtracecmd 3.x defines it.
+ */
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_version(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
+				     const char **version);
+
+#define TD_MAGIC "\x17\x08\x44tracing"
+#define TD_MAGIC_SZ 10
+#define TD_COMMON_SZ 8u			/* common_type, flags, preempt_count, pid */
+#define TD_MAX_TYPES 65536u		/* common_type is 16 bits */
+#define TD_MAX_PID (1u << 22)		/* the kernel's PID_MAX_LIMIT */
+#define TD_MAX_KSTACK 128u		/* frames taken from one kernel_stack */
+#define PERF_CONTEXT_KERNEL_MARK ((uint64_t)-128)
+
+struct td_conv {
+	struct tracecmd_input *h;
+	struct tep_handle *tep;
+	struct ppf_writer *w;
+	struct ana_import_info *info;
+	uint64_t nr_events, nr_lost, nr_stacks;
+	uint32_t *cid;			/* common_type -> EVENT_DESC id, 0: none */
+	int kstack_type;		/* ftrace:kernel_stack's common_type, -1 */
+	int kstack_size_off, kstack_caller_off;
+	uint64_t last_ns;
+	uint64_t nr_back;		/* records older than the last written */
+	uint64_t nr_unknown;		/* records of no known format, or too short */
+	uint64_t nr_damaged;		/* records larger than their page */
+	uint64_t page_sz;		/* the buffers' page size, 0 if unknown */
+	uint64_t cut_at;		/* the size of a file cut short, else 0 */
+	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
+	bool holding;
+	struct pp_buf held_raw;
+	uint64_t stack[TD_MAX_KSTACK + 1];
+	int rc;
+};
+
+static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...) PP_PRINTF(3, 4);
+static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->info->stopped, sizeof(c->info->stopped), fmt, ap);
+	va_end(ap);
+	c->rc = rc;
+	return rc;
+}
+
+static int write_fail(struct td_conv *c, int rc)
+{
+	return conv_fail(c, rc, "cannot write the capture: %s", ppf_writer_errmsg(c->w));
+}
+
+static bool td_magic(const void *head, size_t sz)
+{
+	return sz >= TD_MAGIC_SZ && !memcmp(head, TD_MAGIC, TD_MAGIC_SZ);
+}
+
+/*
+ * The file checked before libtracecmd reads it: the magic, a version it knows ("6", "7"),
+ * and every size and count of its headers within the file (tdguard.c).  Return: the
+ * version, or a negative code.
+ */
+static int check_head(struct td_conv *c, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	char why[160];
+	struct stat st;
+	const uint8_t *head;
+
+	if (fd < 0)
+		return conv_fail(c, -errno, "cannot open it: %s", strerror(errno));
+	if (fstat(fd, &st) || st.st_size < TD_MAGIC_SZ + 8) {
+		close(fd);
+		return conv_fail(c, PP_EBAD_MAGIC, "not a trace.dat (no trace-cmd magic)");
+	}
+	head = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (head == MAP_FAILED)
+		return conv_fail(c, -errno, "cannot map it: %s", strerror(errno));
+	if (!td_magic(head, (size_t)st.st_size))
+		rc = conv_fail(c, PP_EBAD_MAGIC, "not a trace.dat (no trace-cmd magic)");
+	else if ((head[TD_MAGIC_SZ] != '6' && head[TD_MAGIC_SZ] != '7') || head[TD_MAGIC_SZ + 1])
+		rc = conv_fail(c, PP_EVERSION, "trace.dat version '%.2s' is not 6 or 7",
+			       (const char *)head + TD_MAGIC_SZ);
+	else if (ana_td_guard(head, (uint64_t)st.st_size, why, sizeof(why)))
+		rc = conv_fail(c, PP_EBAD_LENGTH, "not handed to libtracecmd: %s", why);
+	else
+		rc = head[TD_MAGIC_SZ] - '0';
+	munmap((void *)head, (size_t)st.st_size);
+	return rc;
+}
+
+/* --- what the file was ------------------------------------------------------ */
+
+static int write_kvs(struct td_conv *c)
+{
+	struct ana_import_info *in = c->info;
+	const char *clock = tracecmd_get_trace_clock(c->h);
+	const char *uname = tracecmd_get_uname(c->h);
+	const char *ver = tracecmd_get_version(c->h);
+	const char *zname = NULL, *zver = NULL;
+	char cpus[16];
+	int rc;
+
+	if (tracecmd_get_file_compress_proto(c->h, &zname, &zver) || !zname)
+		zname = "not compressed";
+	snprintf(in->tool, sizeof(in->tool), "trace-cmd");
+	/* "3.1.6 not-a-git-repo": the release alone */
+	snprintf(in->version, sizeof(in->version), "%.*s, trace.dat version %lu (%s)",
+		 ver ? (int)strcspn(ver, " ") : 7, ver ? ver : "unknown",
+		 tracecmd_get_in_file_version(c->h), zname);
+	/* "Linux HOST RELEASE MACHINE" (uname -s -n -r -m) */
+	if (uname)
+		sscanf(uname, "%*s %127s %127s %31s", in->host, in->release, in->arch);
+	in->nr_cpus = tracecmd_cpus(c->h) > 0 ? (uint32_t)tracecmd_cpus(c->h) : 0;
+	snprintf(cpus, sizeof(cpus), "%u", in->nr_cpus);
+	rc = ppf_write_kv(c->w, "clock", clock ? clock : "unknown");
+	if (!rc && *in->host)
+		rc = ppf_write_kv(c->w, "hostname", in->host);
+	if (!rc && *in->release)
+		rc = ppf_write_kv(c->w, "release", in->release);
+	if (!rc && *in->arch)
+		rc = ppf_write_kv(c->w, "machine", in->arch);
+	if (!rc && in->nr_cpus)
+		rc = ppf_write_kv(c->w, "nr_cpus_online", cpus);
+	return rc ? write_fail(c, rc) : 0;
+}
+
+/* --- formats, tasks, syscalls, kallsyms --------------------------------------- */
+
+static bool is_kstack(const struct tep_event *ev)
+{
+	return !strcmp(ev->system, "ftrace") && !strcmp(ev->name, "kernel_stack");
+}
+
+static void note_kstack(struct td_conv *c, struct tep_event *ev)
+{
+	struct tep_format_field *sz = tep_find_field(ev, "size");
+	struct tep_format_field *cl = tep_find_field(ev, "caller");
+
+	if (sz && cl && sz->size == 4 && cl->offset >= (int)TD_COMMON_SZ && sz->offset >= 0) {
+		c->kstack_type = ev->id;
+		c->kstack_size_off = sz->offset;
+		c->kstack_caller_off = cl->offset;
+	}
+}
+
+/* One EVENT_DESC per format but ftrace's own (function, print ...): those are not events. */
+static int write_descs(struct td_conv *c)
+{
+	int n = tep_get_events_count(c->tep);
+	struct tep_event **evs = tep_list_events(c->tep, TEP_EVENT_SORT_ID);
+	struct pp_buf text = PP_BUF_INIT, name = PP_BUF_INIT;
+	uint32_t next_id = 1;
+	int rc = 0;
+
+	for (int i = 0; evs && i < n && evs[i] && !rc; i++) {
+		struct tep_event *ev = evs[i];
+
+		if (!ev->name || !ev->system || ev->id < 0 || (unsigned)ev->id >= TD_MAX_TYPES)
+			continue;
+		if (!strcmp(ev->system, "ftrace")) {
+			if (is_kstack(ev))
+				note_kstack(c, ev);
+			continue;
+		}
+		pp_buf_reset(&text);
+		pp_buf_reset(&name);
+		ana_td_format_text(ev, &text);
+		pp_buf_addf(&name, "%s:%s", ev->system, ev->name);
+		struct ppf_event_desc d = {
+			.id = next_id, .kind = PPF_EV_TRACEPOINT, .tp_id = (uint32_t)ev->id,
+			.name = pp_buf_str(&name), .selector = pp_buf_str(&name), .filter = "",
+			.format = pp_buf_str(&text),
+		};
+		rc = ppf_write_event_desc(c->w, &d);
+		c->cid[ev->id] = next_id++;
+	}
+	pp_buf_release(&text);
+	pp_buf_release(&name);
+	return rc ? write_fail(c, rc) : 0;
+}
+
+/*
+ * The saved cmdlines as TASK records.  libtraceevent looks a pid up but lists none, so
+ * every pid the kernel can give is asked (a binary search each, about 50 ms in all).  The
+ * file keeps no thread group: each thread is its own process.
+ */
+static int write_tasks(struct td_conv *c)
+{
+	int rc = 0;
+
+	for (uint32_t pid = 1; pid < TD_MAX_PID && !rc; pid++) {
+		if (!tep_is_pid_registered(c->tep, (int)pid))
+			continue;
+		struct ppf_task t = { .pid = pid, .tid = pid,
+				      .comm = tep_data_comm_from_pid(c->tep, (int)pid),
+				      .cmdline = "" };
+		rc = ppf_write_task(c->w, &t);
+	}
+	return rc ? write_fail(c, rc) : 0;
+}
+
+/* The build machine's syscall names, when the file comes from the same kind of machine. */
+static int write_syscalls(struct td_conv *c)
+{
+	const char *un = tracecmd_get_uname(c->h);
+	struct utsname u;
+	int rc = 0;
+
+	if (!un || uname(&u) || !strstr(un, u.machine))
+		return 0;
+	/* the build machine's <asm/unistd.h>, as REC_SYSCALL(nr, name) lines (Makefile) */
+#define REC_SYSCALL(nr, name) \
+	if (!rc) \
+		rc = ppf_write_syscall(c->w, nr, #name);
+#include "gen/syscalls.h"
+#undef REC_SYSCALL
+	return rc ? write_fail(c, rc) : 0;
+}
+
+static bool fn_at(struct tep_handle *tep, unsigned long long a)
+{
+	const char *name;
+	unsigned long long start;
+	unsigned long size;
+
+	return tep_find_function_info(tep, a, &name, &start, &size) && name;
+}
+
+/*
+ * The lowest address of libtraceevent's function map, or 0 when none is found.  Every
+ * address from the first symbol to the last is inside one (a symbol runs to the next), so
+ * a binary search finds the first once one address inside is known: the top of the
+ * address space is probed for one, in 16 steps of each power of two below 2^64.
+ */
+static unsigned long long fn_lowest(struct tep_handle *tep)
+{
+	unsigned long long lo = 0, hi = 0;
+
+	for (int k = 0; k < 64 && !hi; k++)
+		for (unsigned long long m = 1; m < 16 && !hi; m++)
+			if (fn_at(tep, 0ull - (m << k)))
+				hi = 0ull - (m << k);
+	if (!hi || fn_at(tep, 0))
+		return 0;
+	while (hi - lo > 1) {	/* found(hi), not found(lo) */
+		unsigned long long mid = lo + (hi - lo) / 2;
+
+		if (fn_at(tep, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+/*
+ * The kallsyms the file carried, out of libtraceevent's function map: it has no list, but
+ * a lookup says the function around an address and its size (up to the next one), so the
+ * map is walked from its lowest address.  Names sharing one address keep one; types are
+ * not kept ('t' for all), nor modules.
+ */
+static int write_ksyms(struct td_conv *c)
+{
+	int count = tep_get_function_count(c->tep);
+	unsigned long long addr = count > 0 ? fn_lowest(c->tep) : 0, start;
+	unsigned long size;
+	const char *name;
+	int rc = 0;
+
+	for (int i = 0; i < count && !rc; i++) {
+		if (!tep_find_function_info(c->tep, addr, &name, &start, &size) || !name)
+			break;
+		if (start) {	/* symbols at 0: kptr_restrict or per-CPU data */
+			struct ppf_ksym k = { .addr = start, .type = 't', .name = name,
+					      .module = "" };
+			rc = ppf_write_ksym(c->w, &k);
+		}
+		/* names at one address: size 0, the next address finds the last of them */
+		unsigned long long next = size ? start + size : start + 1;
+
+		if (next <= addr)
+			break;	/* the last one */
+		addr = next;
+	}
+	return rc ? write_fail(c, rc) : 0;
+}
+
+static int write_meta(struct td_conv *c)
+{
+	int rc = ppf_writer_begin(c->w, PPF_SEG_META);
+
+	if (rc)
+		return write_fail(c, rc);
+	rc = write_kvs(c);
+	if (!rc)
+		rc = write_descs(c);
+	if (!rc)
+		rc = write_tasks(c);
+	if (!rc)
+		rc = write_syscalls(c);
+	if (!rc)
+		rc = write_ksyms(c);
+	if (!rc && ppf_writer_flush(c->w))
+		rc = write_fail(c, -EIO);
+	return rc;
+}
+
+/* --- the records ------------------------------------------------------------ */
+
+static int flush_held(struct td_conv *c)
+{
+	int rc;
+
+	if (!c->holding)
+		return 0;
+	c->holding = false;
+	c->held.raw = (const uint8_t *)c->held_raw.data;
+	rc = ppf_write_sample(c->w, &c->held);
+	if (rc)
+		return write_fail(c, rc);
+	c->nr_events++;
+	return 0;
+}
+
+/* A kernel_stack record: the held sample of its CPU gets its frames. */
+static int attach_stack(struct td_conv *c, const struct tep_record *r)
+{
+	const uint8_t *d = r->data;
+	uint32_t n = 0;
+	int32_t nr;
+
+	if (!c->holding || c->held.cpu != (uint32_t)r->cpu ||
+	    (size_t)r->size < (size_t)c->kstack_caller_off ||
+	    (size_t)r->size < (size_t)c->kstack_size_off + 4)
+		return flush_held(c);
+	memcpy(&nr, d + c->kstack_size_off, 4);
+	c->stack[n++] = PERF_CONTEXT_KERNEL_MARK;
+	for (uint32_t i = 0; nr > 0 && i < (uint32_t)nr && n <= TD_MAX_KSTACK; i++) {
+		size_t off = (size_t)c->kstack_caller_off + 8 * i;
+		uint64_t ip;
+
+		if (off + 8 > (size_t)r->size)
+			break;
+		memcpy(&ip, d + off, 8);
+		if (!ip || ip == UINT64_MAX)
+			break;
+		c->stack[n++] = ip;
+	}
+	if (n > 1) {
+		c->held.stack = c->stack;
+		c->held.nr_stack = n;
+		c->nr_stacks++;
+	}
+	return flush_held(c);
+}
+
+static int lost(struct td_conv *c, const struct tep_record *r, uint64_t t)
+{
+	struct ppf_lost l = { .time_ns = t, .cpu = (uint32_t)r->cpu,
+			      .count = r->missed_events > 0 ? (uint64_t)r->missed_events : 1 };
+	int rc = ppf_write_lost(c->w, &l);
+
+	c->nr_lost += l.count;
+	return rc ? write_fail(c, rc) : 0;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+{
+	struct td_conv *c = arg;
+	const uint8_t *d = r->data;
+	uint16_t type;
+	int32_t pid;
+	uint64_t t = r->ts;
+
+	if (c->rc)
+		return 1;
+	/* a cut file's zeros, or a record the cut went through: not in the file */
+	if (c->cut_at && r->offset + (uint64_t)(r->record_size > 0 ? r->record_size : 0) >
+	    c->cut_at)
+		return 0;
+	if (t < c->last_ns) {
+		t = c->last_ns;
+		c->nr_back++;
+	}
+	c->last_ns = t;
+	if (r->missed_events && (flush_held(c) || lost(c, r, t)))
+		return 1;
+	if (!d || r->size < (int)TD_COMMON_SZ) {
+		c->nr_unknown++;
+		return 0;
+	}
+	/* a damaged page's record may claim more than the page holds (fuzz-tracedat) */
+	if (c->page_sz && r->offset % c->page_sz + (uint64_t)r->size > c->page_sz) {
+		c->nr_damaged++;
+		return 0;
+	}
+	memcpy(&type, d, 2);
+	if (c->kstack_type >= 0 && type == c->kstack_type)
+		return attach_stack(c, r) ? 1 : 0;
+	if (!c->cid[type]) {
+		c->nr_unknown++;
+		return 0;
+	}
+	if (flush_held(c))
+		return 1;
+	memcpy(&pid, d + 4, 4);
+	c->held = (struct ppf_sample){
+		.time_ns = t, .flags = PPF_SF_RAW, .id = c->cid[type], .cpu = (uint32_t)cpu,
+		.pid = (uint32_t)pid, .tid = (uint32_t)pid, .period = 1,
+		.raw_sz = (uint32_t)r->size,
+	};
+	if (c->kstack_type < 0) {	/* no stacks to wait for: straight out */
+		c->held.raw = d;
+		int rc = ppf_write_sample(c->w, &c->held);
+
+		if (rc) {
+			write_fail(c, rc);
+			return 1;
+		}
+		c->nr_events++;
+		return 0;
+	}
+	pp_buf_reset(&c->held_raw);
+	pp_buf_add(&c->held_raw, d, (size_t)r->size);
+	c->holding = true;
+	return 0;
+}
+
+/* --- what the file lacked, said once each ------------------------------------- */
+
+static void note_instances(struct td_conv *c)
+{
+	int n = tracecmd_buffer_instances(c->h);
+	char line[ANA_IMPORT_LINE];
+	size_t len = 0;
+
+	for (int i = 0; i < n && len + 1 < sizeof(line); i++) {
+		const char *name = tracecmd_buffer_instance_name(c->h, i);
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s",
+					len ? ", " : "instances skipped (the top one is read): ",
+					name ? name : "?");
+	}
+	if (len)
+		ana_import_lack(c->info, "%s", line);
+}
+
+static void note_lacks(struct td_conv *c)
+{
+	const char *clock = tracecmd_get_trace_clock(c->h);
+
+	ana_import_lack(c->info, "no user stacks, mmaps or thread groups (a thread is its own"
+			" process)%s; printk formats not carried (a capture has no place for them)",
+			c->nr_stacks ? "" : ", no kernel stacks (trace-cmd record -T has them)");
+	if (clock && strcmp(clock, "mono") && strcmp(clock, "boot"))
+		ana_import_lack(c->info, "times are trace clock '%s', not CLOCK_MONOTONIC: do not"
+				" line them up with a pp-record capture's", clock);
+	note_instances(c);
+	if (c->nr_lost)
+		ana_import_lack(c->info, "%llu events lost: the kernel's buffers overran",
+				(unsigned long long)c->nr_lost);
+	if (c->nr_back)
+		ana_import_lack(c->info, "%llu records went back in time (written at the time"
+				" before them)", (unsigned long long)c->nr_back);
+	if (c->nr_damaged)
+		ana_import_lack(c->info, "%llu records larger than their buffer page skipped"
+				" (damaged pages)", (unsigned long long)c->nr_damaged);
+	if (c->nr_unknown)
+		ana_import_lack(c->info, "%llu records of no known event format skipped",
+				(unsigned long long)c->nr_unknown);
+	if (c->cut_at)
+		snprintf(c->info->stopped, sizeof(c->info->stopped), "the file ends at byte %llu"
+			 " inside its event data: read up to its last whole record, at %llu.%06llu",
+			 (unsigned long long)c->cut_at,
+			 (unsigned long long)(c->last_ns / 1000000000u),
+			 (unsigned long long)(c->last_ns % 1000000000u / 1000u));
+}
+
+/*
+ * tracecmd_init_data() with stdout pointed at /dev/null: on a file cut short libtracecmd
+ * 3.1.6 printf()s "File possibly truncated ..." to stdout, where it would land in the
+ * middle of `pp-analyze FILE trace`'s output.  The text goes through stdio's buffer, so it
+ * is flushed while stdout still points at /dev/null.
+ */
+static int quiet_init_data(struct tracecmd_input *h)
+{
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), saved = -1, rc;
+
+	fflush(stdout);
+	if (null >= 0) {
+		saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		if (saved >= 0)
+			dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	rc = tracecmd_init_data(h);
+	fflush(stdout);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	return rc;
+}
+
+/*
+ * A memfd holding @path's bytes, then zeros up to @total bytes (a hole: no memory).  Return:
+ * the fd, or -errno.
+ */
+static int padded_copy(const char *path, off_t total)
+{
+	int in = open(path, O_RDONLY | O_CLOEXEC), fd;
+	char buf[1 << 16];
+	ssize_t n = 0;
+
+	if (in < 0)
+		return -errno;
+	fd = memfd_create("pp-tracedat", MFD_CLOEXEC);
+	if (fd >= 0) {
+		while ((n = read(in, buf, sizeof(buf))) > 0)
+			if (write(fd, buf, (size_t)n) != n) {
+				n = -1;
+				break;
+			}
+		if (n < 0 || ftruncate(fd, total)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	close(in);
+	return fd < 0 ? -EIO : fd;
+}
+
+/*
+ * libtracecmd's handle on @path with its event data ready.  libtracecmd refuses a file
+ * whose CPU data runs past its end, and its tracecmd_open() then crashes freeing the half
+ * made handle (3.1.6): so the headers are read first, the data readied apart, and a handle
+ * that failed is left alone (a few MiB not freed, once).  A version 6 file cut short is
+ * then offered again with zeros after its end, which read as empty buffer pages: what the
+ * file holds reads up to its last whole record.  Return: the handle or NULL (errmsg set).
+ */
+__attribute__((noinline))	/* named in tests/lsan.supp: kept out of its callers */
+static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int version)
+{
+	static const int grow[] = { 2, 16 };
+	const int flags = TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS;
+	struct tracecmd_input *h = tracecmd_open_head(path, flags);
+	struct stat st;
+
+	if (!h) {
+		conv_fail(c, PP_EBAD_RECORD, "libtracecmd cannot read its headers%s",
+			  version == 7 ? " (version 7 keeps them at the end: a cut file lost"
+			  " them)" : "");
+		return NULL;
+	}
+	if (quiet_init_data(h) >= 0)
+		return h;
+	if (version != 6 || stat(path, &st) || st.st_size <= 0)
+		goto fail;
+	c->cut_at = (uint64_t)st.st_size;
+	for (size_t i = 0; i < PP_ARRAY_SIZE(grow); i++) {
+		char fdpath[64];
+		int fd = padded_copy(path, st.st_size * grow[i] + (1 << 20));
+
+		if (fd < 0)
+			break;
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		h = tracecmd_open_head(fdpath, flags);
+		close(fd);	/* libtracecmd opened its own */
+		if (h && quiet_init_data(h) >= 0)
+			return h;
+	}
+fail:
+	conv_fail(c, PP_ETRUNCATED, "libtracecmd cannot read its event data (the file is cut"
+		  " short or damaged)");
+	return NULL;
+}
+
+/* Standard input into a memfd: libtracecmd reads a file, seeking.  Return: the fd or -errno. */
+static int stdin_copy(void)
+{
+	int fd = memfd_create("pp-tracedat-stdin", MFD_CLOEXEC);
+	char buf[1 << 16];
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	if (n < 0) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+static int convert(struct td_conv *c, const char *path)
+{
+	struct stat st;
+	int version = check_head(c, path), rc;
+
+	if (version < 0)
+		return version;
+	if (!stat(path, &st))
+		c->info->total_bytes = (uint64_t)st.st_size;
+	c->h = td_open(c, path, version);
+	if (!c->h)
+		return c->rc;
+	c->tep = tracecmd_get_tep(c->h);
+	c->page_sz = tracecmd_page_size(c->h) > 0 ? (uint64_t)tracecmd_page_size(c->h) : 0;
+	c->cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->cid));
+	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
+	if (!rc) {
+		tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
+		rc = c->rc ? c->rc : flush_held(c);
+	}
+	if (!rc) {
+		c->info->records = c->nr_events;
+		c->info->bytes = c->info->total_bytes;
+		note_lacks(c);
+	}
+	free(c->cid);
+	pp_buf_release(&c->held_raw);
+	tracecmd_close(c->h);
+	return rc;
+}
+
+int ana_import_tracedat(const char *path, struct ppf_writer *w, struct ana_import_info *info)
+{
+	struct td_conv c = { .w = w, .info = info, .kstack_type = -1 };
+	char fdpath[64];
+	int fd = -1, rc;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	if (!strcmp(path, "-")) {
+		fd = stdin_copy();
+		if (fd < 0)
+			return conv_fail(&c, fd, "cannot read standard input: %s", strerror(-fd));
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		path = fdpath;
+	}
+	rc = convert(&c, path);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
