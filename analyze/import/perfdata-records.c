@@ -357,18 +357,59 @@ static int qent_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * Move the records due by @upto to the front (the rest keep their order), then sort only
+ * those, unless they came in order (one CPU's buffer, a per-thread recording).
+ * Return: how many are due.
+ */
+static size_t due_first(struct pd_file *f, uint64_t upto)
+{
+	size_t k = 0, later = 0;
+	bool sorted = true;
+
+	if (f->cap_q2 < f->nr_q) {
+		struct pd_qent *q2 = realloc(f->q2, f->cap_q * sizeof(*q2));
+		if (!q2) {	/* no room to partition: sort them all */
+			qsort(f->q, f->nr_q, sizeof(*f->q), qent_cmp);
+			for (k = 0; k < f->nr_q && f->q[k].time_ns <= upto; k++)
+				;
+			return k;
+		}
+		f->q2 = q2;
+		f->cap_q2 = f->cap_q;
+	}
+	for (size_t i = 0; i < f->nr_q; i++) {
+		if (f->q[i].time_ns > upto) {
+			f->q2[later++] = f->q[i];
+			continue;
+		}
+		if (k && qent_cmp(&f->q[k - 1], &f->q[i]) > 0)
+			sorted = false;
+		f->q[k++] = f->q[i];
+	}
+	memcpy(f->q + k, f->q2, later * sizeof(*f->q));
+	if (!sorted)
+		qsort(f->q, k, sizeof(*f->q), qent_cmp);
+	return k;
+}
+
 /* Write out the queued records up to @upto (inclusive), or the first @nmax after sorting. */
 static int flush_upto(struct pd_file *f, uint64_t upto, size_t nmax)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, due;
 	int rc = 0;
 
 	if (!f->nr_q)
 		return 0;
 	if (!f->meta_written && pd_write_meta(f))
 		return pd_set_err(f, "writing the capture: %s", ppf_writer_errmsg(f->w));
-	qsort(f->q, f->nr_q, sizeof(*f->q), qent_cmp);
-	for (i = 0; i < f->nr_q && i < nmax && f->q[i].time_ns <= upto && !rc; i++) {
+	if (nmax < f->nr_q) {
+		qsort(f->q, f->nr_q, sizeof(*f->q), qent_cmp);
+		due = nmax;
+	} else {
+		due = due_first(f, upto);
+	}
+	for (i = 0; i < due && !rc; i++) {
 		rc = emit(f, &f->q[i]);
 		if (f->q[i].owned) {
 			f->q_bytes -= f->q[i].sz;
@@ -569,6 +610,7 @@ void pd_records_release(struct pd_file *f)
 		if (f->q[i].owned)
 			free((void *)f->q[i].rec);
 	free(f->q);
+	free(f->q2);
 	ZSTD_freeDStream(f->zstd);
 	free(f->zbuf);
 }

@@ -118,6 +118,8 @@ struct pd_file {
 	/* records */
 	struct pd_qent *q;
 	size_t nr_q, cap_q;
+	struct pd_qent *q2;		/* scratch: the records not yet due, while the due are sorted */
+	size_t cap_q2;
 	uint64_t q_bytes;		/* owned bytes held */
 	uint64_t seq, max_ts, next_flush, last_emit_ns;
 	bool meta_written;
