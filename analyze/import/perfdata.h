@@ -22,9 +22,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyze/import/import.h"
 #include "common/u64map.h"
+
+/* Little-endian words at any alignment (records need not be 8-byte aligned). */
+static inline uint32_t pd_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof(v)); return v; }
+static inline uint64_t pd_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, sizeof(v)); return v; }
 
 /* Bounds on what a file may claim (lying sizes allocate nothing beyond them). */
 #define PD_MAX_ATTRS 4096		/* events */
