@@ -184,7 +184,8 @@ static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_
 		  ((s.a->attr.sample_type & PERF_SAMPLE_ADDR) ? PPF_SF_ADDR : 0) |
 		  (s.raw ? PPF_SF_RAW : 0);
 	o.nr_stack = s.nr_chain > PPF_MAX_STACK ? PPF_MAX_STACK : (uint32_t)s.nr_chain;
-	memcpy(chain, s.chain, o.nr_stack * 8);	/* the record need not be 8-byte aligned */
+	if (o.nr_stack)
+		memcpy(chain, s.chain, o.nr_stack * 8);	/* the record need not be 8-byte aligned */
 	o.stack = chain;
 	o.raw = s.raw;
 	o.raw_sz = s.raw_sz;
@@ -451,7 +452,7 @@ static int enqueue(struct pd_file *f, const uint8_t *rec, size_t sz, bool stable
 		f->q_bytes += sz;
 	}
 	/* no rounds (or lying ones): the older half goes out, memory stays bounded */
-	if (f->q_bytes > PD_MAX_QUEUE || f->nr_q > (PD_MAX_QUEUE >> 5))
+	if (f->q_bytes > PD_MAX_QUEUE || f->nr_q > PD_MAX_QUEUED)
 		return flush_upto(f, UINT64_MAX, f->nr_q / 2);
 	return 0;
 }

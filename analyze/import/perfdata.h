@@ -38,6 +38,7 @@ static inline uint64_t pd_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, size
 #define PD_MAX_TRACING (256u << 20)	/* bytes of tracing data */
 #define PD_MAX_BUILD_IDS 65536
 #define PD_MAX_QUEUE (256u << 20)	/* bytes held by the ordered-events queue */
+#define PD_MAX_QUEUED (1u << 20)	/* records in it (32 bytes each, twice while sorting) */
 #define PD_MAX_RECORD (1u << 20)	/* a record read from a pipe (perf's are < 64 KiB) */
 
 /* perf's record types of the tool (>= 64), as the file format documents them */
