@@ -1821,11 +1821,9 @@ def render_export(res):
 
 
 def render_import(res):
-    st = res.get('import')
-    if not st:
-        return '_not run yet_'
+    st = res.get('import') or {'status': 'none'}
     if st['status'] != 'ok':
-        return f'_skipped: {st["reason"]}_'
+        return st.get('reason') and f'_skipped: {st["reason"]}_' or '_not run yet_'
     parts = [script_head(st, 'Issue 29.  A perf.data of `perf record -e sched:sched_switch,'
                          'sched:sched_wakeup -- ctxsw` read by `perf script` and by pp-analyze, '
                          'which converts it into a capture on the fly (docs/foreign-files.md).')]
