@@ -251,23 +251,25 @@ int pd_feature(struct pd_file *f, unsigned feat, const uint8_t *p, size_t sz)
 }
 
 /* The feature sections after the data: one {offset, size} per bit set, in bit order. */
-static int read_features(struct pd_file *f, const uint8_t *bits, uint64_t at)
+static void read_features(struct pd_file *f, const uint8_t *bits, uint64_t at)
 {
+	char lost[200] = "";
+	size_t n = 0;
+
 	for (unsigned feat = 1; feat < PD_FEAT_MAX; feat++) {
-		uint64_t off, sz;
+		uint64_t off = 0, sz = 0;
 
 		if (!(bits[feat / 8] & (1u << (feat % 8))))
 			continue;
-		if (at > f->map_sz || f->map_sz - at < 16) {
-			ana_import_lack(f->info, "feature sections cut off (from feature %u on): "
-					"their facts are missing", feat);
-			return 0;
+		if (at <= f->map_sz && f->map_sz - at >= 16) {
+			off = pd_u64(f->map + at);
+			sz = pd_u64(f->map + at + 16 - 8);
 		}
-		off = pd_u64(f->map + at);
-		sz = pd_u64(f->map + at + 8);
 		at += 16;
-		if (off > f->map_sz || sz > f->map_sz - off) {
-			ana_import_lack(f->info, "feature %u lies outside the file: skipped", feat);
+		if (at > f->map_sz || off > f->map_sz || sz > f->map_sz - off) {
+			/* cut off or lying: one line for all of them */
+			if (n < sizeof(lost) - 8)
+				n += (size_t)snprintf(lost + n, sizeof(lost) - n, "%s%u", n ? "," : "", feat);
 			continue;
 		}
 		if (pd_feature(f, feat, f->map + off, (size_t)sz)) {
@@ -275,7 +277,9 @@ static int read_features(struct pd_file *f, const uint8_t *bits, uint64_t at)
 			f->err[0] = '\0';
 		}
 	}
-	return 0;
+	if (n)
+		ana_import_lack(f->info, "feature sections %s outside the file (cut off?): their "
+				"facts are missing", lost);
 }
 
 int pd_read_file_header(struct pd_file *f, uint64_t *data_off, uint64_t *data_sz)

@@ -147,20 +147,47 @@ static int write_syscalls(struct pd_file *f)
 	return rc;
 }
 
+/* Whether an event samples code addresses: callchains, or the ip of a non-tracepoint event. */
+static bool samples_code(const struct pd_file *f)
+{
+	for (size_t i = 0; i < f->nr_attrs; i++) {
+		const struct perf_event_attr *a = &f->attrs[i].attr;
+
+		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
+			continue;	/* perf's side-band event */
+		if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) ||
+		    ((a->sample_type & PERF_SAMPLE_IP) && a->type != PERF_TYPE_TRACEPOINT))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether kernel symbols can name anything: code addresses, or a tracepoint field printed
+ * as a symbol (%ps, %pS, %pB ...).  Else reading this machine's 100,000 of them would cost
+ * a replay of sched events a good part of its time for nothing.
+ */
+static bool needs_ksyms(const struct pd_file *f)
+{
+	if (samples_code(f))
+		return true;
+	for (size_t i = 0; i < f->nr_attrs; i++) {
+		const struct pd_format *fm = f->attrs[i].attr.type == PERF_TYPE_TRACEPOINT ?
+					     pd_format_of(f, (uint32_t)f->attrs[i].attr.config) : NULL;
+
+		for (const char *p = fm ? fm->text : ""; (p = strstr(p, "%p")); p += 2)
+			if (strchr("sSfFB", p[2]) && p[2])
+				return true;
+	}
+	return false;
+}
+
 int pd_write_meta(struct pd_file *f)
 {
 	int rc;
 
 	f->meta_written = true;
-	for (size_t i = 0; i < f->nr_attrs; i++) {
-		const struct perf_event_attr *a = &f->attrs[i].attr;
-
-		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
-			continue;
-		if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) ||
-		    ((a->sample_type & PERF_SAMPLE_IP) && a->type != PERF_TYPE_TRACEPOINT))
-			f->want_usyms = true;
-	}
+	f->want_usyms = samples_code(f);
 	rc = write_host(f);
 	if (!rc)
 		rc = write_syscalls(f);
@@ -171,8 +198,11 @@ int pd_write_meta(struct pd_file *f)
 			continue;	/* perf's side-band event: no samples of its own */
 		rc = pd_write_event_desc(f, a);
 	}
-	if (!rc)
+	if (!rc && needs_ksyms(f))
 		rc = pd_write_ksyms(f);
+	else if (!rc)
+		ana_import_lack(f->info, "no kernel symbol table in a perf.data (none needed: no "
+				"event samples kernel code or prints a kernel symbol)");
 	return rc;
 }
 
