@@ -63,12 +63,10 @@ int cmd_import(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 
 	if (n > 0)
 		return 0;	/* its help */
-	if (n == 0 && !out)
-		snprintf(err, sizeof(err), "-o OUT is required: the capture to write");
-	else if (n == 0 && !strcmp(out, s->path))
-		snprintf(err, sizeof(err), "-o '%s' is the file being read", out);
-	if (n != 0 || !out || !strcmp(out, s->path)) {
-		pp_err("import: %s", err);
+	const char *why = n ? err : !out ? "-o OUT is required: the capture to write" :
+			  !strcmp(out, s->path) ? "-o names the file being read" : NULL;
+	if (why) {
+		pp_err("import: %s", why);
 		return 2;
 	}
 	if (!s->imported)

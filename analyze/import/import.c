@@ -236,7 +236,7 @@ static int temp_capture(char *err, size_t errsz)
 
 static int convert_file(const char *path, const struct ana_importer *imp, char *err, size_t errsz)
 {
-	struct ppf_writer_opts o = { .zstd_level = 1, .own_fd = false };
+	struct ppf_writer_opts o = { .zstd_level = -20, .own_fd = false };
 	struct ana_import_info *info = calloc(1, sizeof(*info));
 	struct ppf_writer *w = NULL;
 	int fd, rc;

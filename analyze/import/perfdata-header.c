@@ -29,22 +29,6 @@ int pd_set_err(struct pd_file *f, const char *fmt, ...)
 	return -1;
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 /* Where the first u64 ids of an event are in its records (perf's id_pos and is_pos). */
 static void id_positions(struct pd_file *f)
 {
@@ -83,7 +67,7 @@ int pd_add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_sz, const ui
 	memcpy(&a->attr, attr, attr_sz < sizeof(a->attr) ? attr_sz : sizeof(a->attr));
 	a->cap_id = (uint32_t)f->nr_attrs;
 	for (size_t i = 0; i < nr_ids; i++)
-		pp_u64map_put(&f->ids, rd64(ids + 8 * i), (void *)(uintptr_t)f->nr_attrs);
+		pp_u64map_put(&f->ids, pd_u64(ids + 8 * i), (void *)(uintptr_t)f->nr_attrs);
 	f->nr_ids += nr_ids;
 	if (f->nr_attrs == 1) {
 		f->sample_type = a->attr.sample_type;
@@ -110,7 +94,7 @@ static int feat_str(const uint8_t **p, size_t *left, char *out, size_t outsz)
 
 	if (*left < 4)
 		return -1;
-	len = rd32(*p);
+	len = pd_u32(*p);
 	if (len > *left - 4)
 		return -1;
 	n = strnlen((const char *)*p + 4, len);
@@ -131,7 +115,7 @@ static int feat_cmdline(struct pd_file *f, const uint8_t *p, size_t sz)
 
 	if (sz < 4)
 		return pd_set_err(f, "feature cmdline: %zu bytes", sz);
-	nr = rd32(p);
+	nr = pd_u32(p);
 	p += 4;
 	sz -= 4;
 	f->cmdline[0] = '\0';
@@ -152,8 +136,8 @@ static int feat_event_desc(struct pd_file *f, const uint8_t *p, size_t sz)
 
 	if (sz < 8)
 		return pd_set_err(f, "feature event_desc: %zu bytes", sz);
-	nr = rd32(p);
-	asz = rd32(p + 4);
+	nr = pd_u32(p);
+	asz = pd_u32(p + 4);
 	p += 8;
 	sz -= 8;
 	for (uint32_t i = 0; i < nr; i++) {
@@ -162,13 +146,13 @@ static int feat_event_desc(struct pd_file *f, const uint8_t *p, size_t sz)
 
 		if (asz < PERF_ATTR_SIZE_VER0 || sz < (size_t)asz + 4)
 			return pd_set_err(f, "feature event_desc: event %u runs past its section", i);
-		nids = rd32(p + asz);
+		nids = pd_u32(p + asz);
 		p += asz + 4;
 		sz -= asz + 4;
 		if (feat_str(&p, &sz, name, sizeof(name)) || nids > sz / 8)
 			return pd_set_err(f, "feature event_desc: event %u runs past its section", i);
 		/* the name goes to the event of its first id (pipe mode: of the same index) */
-		struct pd_attr *a = nids ? pd_attr_of_id(f, rd64(p)) : NULL;
+		struct pd_attr *a = nids ? pd_attr_of_id(f, pd_u64(p)) : NULL;
 		if (!a && i < f->nr_attrs)
 			a = &f->attrs[i];
 		if (a && !a->name[0])
@@ -226,22 +210,23 @@ int pd_feature(struct pd_file *f, unsigned feat, const uint8_t *p, size_t sz)
 	case PD_FEAT_BUILD_ID:
 		return feat_build_ids(f, p, sz);
 	case PD_FEAT_HOSTNAME:
-		return feat_str(&q, &left, f->hostname, sizeof(f->hostname)) ?
-		       pd_set_err(f, "feature hostname: bad string") : 0;
 	case PD_FEAT_OSRELEASE:
-		return feat_str(&q, &left, f->osrelease, sizeof(f->osrelease)) ?
-		       pd_set_err(f, "feature osrelease: bad string") : 0;
 	case PD_FEAT_VERSION:
-		return feat_str(&q, &left, f->version, sizeof(f->version)) ?
-		       pd_set_err(f, "feature version: bad string") : 0;
-	case PD_FEAT_ARCH:
-		return feat_str(&q, &left, f->arch, sizeof(f->arch)) ?
-		       pd_set_err(f, "feature arch: bad string") : 0;
+	case PD_FEAT_ARCH: {
+		/* one string each, into its field */
+		char *const to[] = { f->hostname, f->osrelease, f->version, f->arch };
+		const size_t tosz[] = { sizeof(f->hostname), sizeof(f->osrelease),
+					sizeof(f->version), sizeof(f->arch) };
+		unsigned k = feat - PD_FEAT_HOSTNAME;
+
+		return feat_str(&q, &left, to[k], tosz[k]) ?
+		       pd_set_err(f, "feature %u: bad string", feat) : 0;
+	}
 	case PD_FEAT_NRCPUS:
 		if (sz < 8)
 			return pd_set_err(f, "feature nrcpus: %zu bytes", sz);
-		f->nr_cpus_avail = rd32(p);
-		f->nr_cpus_online = rd32(p + 4);
+		f->nr_cpus_avail = pd_u32(p);
+		f->nr_cpus_online = pd_u32(p + 4);
 		return 0;
 	case PD_FEAT_CMDLINE:
 		return feat_cmdline(f, p, sz);
@@ -249,14 +234,14 @@ int pd_feature(struct pd_file *f, unsigned feat, const uint8_t *p, size_t sz)
 		return feat_event_desc(f, p, sz);
 	case PD_FEAT_CLOCKID:
 		if (sz >= 8)
-			f->clockid = (int)rd64(p);
+			f->clockid = (int)pd_u64(p);
 		return 0;
 	case PD_FEAT_CLOCK_DATA:
 		/* {u32 version, u32 clockid, u64 wall clock ns, u64 clockid ns} */
-		if (sz >= 24 && rd32(p) >= 1) {
-			f->clockid = (int)rd32(p + 4);
-			f->tod_ns = rd64(p + 8);
-			f->clock_ns = rd64(p + 16);
+		if (sz >= 24 && pd_u32(p) >= 1) {
+			f->clockid = (int)pd_u32(p + 4);
+			f->tod_ns = pd_u64(p + 8);
+			f->clock_ns = pd_u64(p + 16);
 			f->have_clock_data = true;
 		}
 		return 0;
@@ -266,23 +251,25 @@ int pd_feature(struct pd_file *f, unsigned feat, const uint8_t *p, size_t sz)
 }
 
 /* The feature sections after the data: one {offset, size} per bit set, in bit order. */
-static int read_features(struct pd_file *f, const uint8_t *bits, uint64_t at)
+static void read_features(struct pd_file *f, const uint8_t *bits, uint64_t at)
 {
+	char lost[200] = "";
+	size_t n = 0;
+
 	for (unsigned feat = 1; feat < PD_FEAT_MAX; feat++) {
-		uint64_t off, sz;
+		uint64_t off = 0, sz = 0;
 
 		if (!(bits[feat / 8] & (1u << (feat % 8))))
 			continue;
-		if (at > f->map_sz || f->map_sz - at < 16) {
-			ana_import_lack(f->info, "feature sections cut off (from feature %u on): "
-					"their facts are missing", feat);
-			return 0;
+		if (at <= f->map_sz && f->map_sz - at >= 16) {
+			off = pd_u64(f->map + at);
+			sz = pd_u64(f->map + at + 16 - 8);
 		}
-		off = rd64(f->map + at);
-		sz = rd64(f->map + at + 8);
 		at += 16;
-		if (off > f->map_sz || sz > f->map_sz - off) {
-			ana_import_lack(f->info, "feature %u lies outside the file: skipped", feat);
+		if (at > f->map_sz || off > f->map_sz || sz > f->map_sz - off) {
+			/* cut off or lying: one line for all of them */
+			if (n < sizeof(lost) - 8)
+				n += (size_t)snprintf(lost + n, sizeof(lost) - n, "%s%u", n ? "," : "", feat);
 			continue;
 		}
 		if (pd_feature(f, feat, f->map + off, (size_t)sz)) {
@@ -290,7 +277,9 @@ static int read_features(struct pd_file *f, const uint8_t *bits, uint64_t at)
 			f->err[0] = '\0';
 		}
 	}
-	return 0;
+	if (n)
+		ana_import_lack(f->info, "feature sections %s outside the file (cut off?): their "
+				"facts are missing", lost);
 }
 
 int pd_read_file_header(struct pd_file *f, uint64_t *data_off, uint64_t *data_sz)
@@ -300,12 +289,12 @@ int pd_read_file_header(struct pd_file *f, uint64_t *data_off, uint64_t *data_sz
 
 	if (f->map_sz < 104)
 		return pd_set_err(f, "file header cut off at %zu bytes (104)", f->map_sz);
-	hsz = rd64(h + 8);
-	attr_sz = rd64(h + 16);
-	a_off = rd64(h + 24);
-	a_sz = rd64(h + 32);
-	d_off = rd64(h + 40);
-	d_sz = rd64(h + 48);
+	hsz = pd_u64(h + 8);
+	attr_sz = pd_u64(h + 16);
+	a_off = pd_u64(h + 24);
+	a_sz = pd_u64(h + 32);
+	d_off = pd_u64(h + 40);
+	d_sz = pd_u64(h + 48);
 	if (hsz < 104 || hsz > f->map_sz)
 		return pd_set_err(f, "file header size %llu", (unsigned long long)hsz);
 	if (attr_sz < PERF_ATTR_SIZE_VER0 + 16 || attr_sz > 4096)
@@ -315,7 +304,7 @@ int pd_read_file_header(struct pd_file *f, uint64_t *data_off, uint64_t *data_sz
 				  (unsigned long long)a_off, (unsigned long long)a_sz, f->map_sz);
 	for (uint64_t at = a_off; at + attr_sz <= a_off + a_sz; at += attr_sz) {
 		const uint8_t *e = f->map + at;
-		uint64_t ids_off = rd64(e + attr_sz - 16), ids_sz = rd64(e + attr_sz - 8);
+		uint64_t ids_off = pd_u64(e + attr_sz - 16), ids_sz = pd_u64(e + attr_sz - 8);
 
 		if (ids_off > f->map_sz || ids_sz > f->map_sz - ids_off)
 			return pd_set_err(f, "event %zu: ids outside the file", f->nr_attrs);

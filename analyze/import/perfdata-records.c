@@ -24,22 +24,6 @@
 #include "common/limits.h"
 #include "format/format.h"
 
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
 /* The id-sample trailer of a non-sample record (sample_id_all). */
 struct pd_id {
 	uint64_t time_ns, id;
@@ -61,28 +45,28 @@ static bool parse_trailer(const struct pd_file *f, const uint8_t *rec, size_t sz
 		return false;
 	p = rec + sz - n * 8;
 	if (t & PERF_SAMPLE_TID) {
-		o->pid = rd32(p);
-		o->tid = rd32(p + 4);
+		o->pid = pd_u32(p);
+		o->tid = pd_u32(p + 4);
 		p += 8;
 	}
 	if (t & PERF_SAMPLE_TIME) {
-		o->time_ns = rd64(p);
+		o->time_ns = pd_u64(p);
 		o->has_time = true;
 		p += 8;
 	}
 	if (t & PERF_SAMPLE_ID) {
-		o->id = rd64(p);
+		o->id = pd_u64(p);
 		p += 8;
 	}
 	if (t & PERF_SAMPLE_STREAM_ID)
 		p += 8;
 	if (t & PERF_SAMPLE_CPU) {
-		o->cpu = rd32(p);
+		o->cpu = pd_u32(p);
 		o->has_cpu = true;
 		p += 8;
 	}
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		o->id = rd64(p);
+		o->id = pd_u64(p);
 	return true;
 }
 
@@ -108,20 +92,20 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 	memset(s, 0, sizeof(*s));
 	s->period = 1;
 	if (f->id_pos >= 0 && sz >= 8 + 8 * (size_t)(f->id_pos + 1))
-		id = rd64(p + 8 * f->id_pos);
+		id = pd_u64(p + 8 * f->id_pos);
 	s->a = pd_attr_of_id(f, id);
 	if (!s->a)
 		return false;
 	t = s->a->attr.sample_type;
 	if (t & PERF_SAMPLE_IDENTIFIER) { NEED(8); p += 8; }
-	if (t & PERF_SAMPLE_IP) { NEED(8); s->ip = rd64(p); p += 8; }
-	if (t & PERF_SAMPLE_TID) { NEED(8); s->pid = rd32(p); s->tid = rd32(p + 4); p += 8; }
-	if (t & PERF_SAMPLE_TIME) { NEED(8); s->time_ns = rd64(p); s->has_time = true; p += 8; }
-	if (t & PERF_SAMPLE_ADDR) { NEED(8); s->addr = rd64(p); p += 8; }
+	if (t & PERF_SAMPLE_IP) { NEED(8); s->ip = pd_u64(p); p += 8; }
+	if (t & PERF_SAMPLE_TID) { NEED(8); s->pid = pd_u32(p); s->tid = pd_u32(p + 4); p += 8; }
+	if (t & PERF_SAMPLE_TIME) { NEED(8); s->time_ns = pd_u64(p); s->has_time = true; p += 8; }
+	if (t & PERF_SAMPLE_ADDR) { NEED(8); s->addr = pd_u64(p); p += 8; }
 	if (t & PERF_SAMPLE_ID) { NEED(8); p += 8; }
 	if (t & PERF_SAMPLE_STREAM_ID) { NEED(8); p += 8; }
-	if (t & PERF_SAMPLE_CPU) { NEED(8); s->cpu = rd32(p); s->has_cpu = true; p += 8; }
-	if (t & PERF_SAMPLE_PERIOD) { NEED(8); s->period = rd64(p); p += 8; }
+	if (t & PERF_SAMPLE_CPU) { NEED(8); s->cpu = pd_u32(p); s->has_cpu = true; p += 8; }
+	if (t & PERF_SAMPLE_PERIOD) { NEED(8); s->period = pd_u64(p); p += 8; }
 	if (t & PERF_SAMPLE_READ) {
 		uint64_t rf = s->a->attr.read_format;
 		size_t per = 8 + ((rf & PERF_FORMAT_ID) ? 8 : 0) + ((rf & PERF_FORMAT_LOST) ? 8 : 0);
@@ -129,7 +113,7 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 			     ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 8 : 0);
 		if (rf & PERF_FORMAT_GROUP) {
 			NEED(8);
-			uint64_t nr = rd64(p);
+			uint64_t nr = pd_u64(p);
 			NEED(8 + hdr);
 			if (nr > (size_t)(end - p - 8 - hdr) / per)
 				return false;
@@ -141,7 +125,7 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 	}
 	if (t & PERF_SAMPLE_CALLCHAIN) {
 		NEED(8);
-		s->nr_chain = rd64(p);
+		s->nr_chain = pd_u64(p);
 		p += 8;
 		if (s->nr_chain > (size_t)(end - p) / 8)
 			return false;
@@ -150,7 +134,7 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 	}
 	if (t & PERF_SAMPLE_RAW) {
 		NEED(4);
-		s->raw_sz = rd32(p);
+		s->raw_sz = pd_u32(p);
 		p += 4;
 		NEED(s->raw_sz);
 		s->raw = p;
@@ -161,7 +145,7 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 /* The time a record is ordered by; false if it has none (kept in arrival order). */
 static bool record_time(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t *t)
 {
-	uint32_t type = rd32(rec);
+	uint32_t type = pd_u32(rec);
 	struct pd_smp s;
 	struct pd_id id;
 
@@ -194,19 +178,14 @@ static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_
 		return rc;
 	if (!s.has_cpu)
 		f->nr_nocpu++;
-	o.time_ns = t;
-	o.id = s.a->cap_id;
-	o.cpu = s.cpu;
-	o.pid = s.pid;
-	o.tid = s.tid;
-	o.period = s.period;
-	o.ip = s.ip;
-	o.addr = s.addr;
+	o = (struct ppf_sample){ .time_ns = t, .id = s.a->cap_id, .cpu = s.cpu, .pid = s.pid,
+				 .tid = s.tid, .period = s.period, .ip = s.ip, .addr = s.addr };
 	o.flags = ((s.a->attr.sample_type & PERF_SAMPLE_IP) ? PPF_SF_IP : 0) |
 		  ((s.a->attr.sample_type & PERF_SAMPLE_ADDR) ? PPF_SF_ADDR : 0) |
 		  (s.raw ? PPF_SF_RAW : 0);
 	o.nr_stack = s.nr_chain > PPF_MAX_STACK ? PPF_MAX_STACK : (uint32_t)s.nr_chain;
-	memcpy(chain, s.chain, o.nr_stack * 8);	/* the record need not be 8-byte aligned */
+	if (o.nr_stack)
+		memcpy(chain, s.chain, o.nr_stack * 8);	/* the record need not be 8-byte aligned */
 	o.stack = chain;
 	o.raw = s.raw;
 	o.raw_sz = s.raw_sz;
@@ -217,7 +196,7 @@ static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_
 /* MMAP and MMAP2: user mappings (the kernel's are not a task's maps). */
 static int emit_mmap(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t t)
 {
-	uint32_t type = rd32(rec);
+	uint32_t type = pd_u32(rec);
 	uint16_t misc;
 	size_t name_at = type == PERF_RECORD_MMAP ? 40 : 72;
 	struct ppf_mmap m = { 0 };
@@ -235,19 +214,19 @@ static int emit_mmap(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t 
 	memcpy(path, rec + name_at, n);
 	path[n] = '\0';
 	parse_trailer(f, rec, sz, body, &id);
-	m.pid = rd32(rec + 8);
-	m.tid = rd32(rec + 12);
-	m.addr = rd64(rec + 16);
-	m.len = rd64(rec + 24);
-	m.pgoff = rd64(rec + 32);
+	m.pid = pd_u32(rec + 8);
+	m.tid = pd_u32(rec + 12);
+	m.addr = pd_u64(rec + 16);
+	m.len = pd_u64(rec + 24);
+	m.pgoff = pd_u64(rec + 32);
 	if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL || m.pid == UINT32_MAX)
 		return 0;	/* the kernel's and its modules' (note_kernel_map()) */
 	m.time_ns = t;
 	m.path = path;
 	m.prot = (misc & PERF_RECORD_MISC_MMAP_DATA) ? 1 /* PROT_READ */ : 5 /* READ | EXEC */;
 	if (type == PERF_RECORD_MMAP2) {
-		m.prot = rd32(rec + 64);
-		m.flags = rd32(rec + 68);
+		m.prot = pd_u32(rec + 64);
+		m.flags = pd_u32(rec + 68);
 		if ((misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && rec[40] <= 20) {
 			m.build_id = rec + 44;
 			m.build_id_sz = rec[40];
@@ -270,7 +249,7 @@ static int emit_mmap(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t 
 
 static int emit_task(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t t)
 {
-	uint32_t type = rd32(rec);
+	uint32_t type = pd_u32(rec);
 	uint16_t misc;
 
 	memcpy(&misc, rec + 4, 2);
@@ -286,37 +265,37 @@ static int emit_task(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t 
 			n = sizeof(comm) - 1;
 		memcpy(comm, rec + 16, n);
 		comm[n] = '\0';
-		c.pid = rd32(rec + 8);
-		c.tid = rd32(rec + 12);
+		c.pid = pd_u32(rec + 8);
+		c.tid = pd_u32(rec + 12);
 		c.exec = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
 		c.comm = comm;
 		return ppf_write_comm(f->w, &c);
 	}
 	if (sz < 32)
 		return 0;
-	struct ppf_task_event e = { t, rd32(rec + 8), rd32(rec + 12), rd32(rec + 16), rd32(rec + 20) };
+	struct ppf_task_event e = { t, pd_u32(rec + 8), pd_u32(rec + 12), pd_u32(rec + 16), pd_u32(rec + 20) };
 	return type == PERF_RECORD_FORK ? ppf_write_fork(f->w, &e) : ppf_write_exit(f->w, &e);
 }
 
 static int emit_lost(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t t)
 {
-	uint32_t type = rd32(rec);
+	uint32_t type = pd_u32(rec);
 	struct ppf_lost l = { .time_ns = t };
 	struct pd_id id;
 
 	if (type == PERF_RECORD_LOST) {
 		if (sz < 24)
 			return 0;
-		struct pd_attr *a = pd_attr_of_id(f, rd64(rec + 8));
+		struct pd_attr *a = pd_attr_of_id(f, pd_u64(rec + 8));
 		l.id = a ? a->cap_id : 0;
-		l.count = rd64(rec + 16);
+		l.count = pd_u64(rec + 16);
 		f->nr_lost_recs++;
 		parse_trailer(f, rec, sz, 24, &id);
 	} else {
 		/* perf's own LOST_SAMPLES at the end of a recording repeat the kernel's LOST counts */
 		if (sz < 16 || f->nr_lost_recs)
 			return 0;
-		l.count = rd64(rec + 8);
+		l.count = pd_u64(rec + 8);
 		parse_trailer(f, rec, sz, 16, &id);
 	}
 	l.cpu = id.has_cpu ? id.cpu : UINT32_MAX;
@@ -325,7 +304,7 @@ static int emit_lost(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t 
 
 static int emit(struct pd_file *f, const struct pd_qent *e)
 {
-	uint32_t type = rd32(e->rec);
+	uint32_t type = pd_u32(e->rec);
 
 	f->last_emit_ns = e->time_ns;
 	switch (type) {
@@ -351,24 +330,64 @@ static int emit(struct pd_file *f, const struct pd_qent *e)
 static int qent_cmp(const void *a, const void *b)
 {
 	const struct pd_qent *x = a, *y = b;
+	int c = (x->time_ns > y->time_ns) - (x->time_ns < y->time_ns);
 
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);	/* then arrival */
+}
+
+/*
+ * Move the records due by @upto to the front (the rest keep their order), then sort only
+ * those, unless they came in order (one CPU's buffer, a per-thread recording).
+ * Return: how many are due.
+ */
+static size_t due_first(struct pd_file *f, uint64_t upto)
+{
+	size_t k = 0, later = 0;
+	bool sorted = true;
+
+	if (f->cap_q2 < f->nr_q) {
+		struct pd_qent *q2 = realloc(f->q2, f->cap_q * sizeof(*q2));
+		if (!q2) {	/* no room to partition: sort them all */
+			qsort(f->q, f->nr_q, sizeof(*f->q), qent_cmp);
+			for (k = 0; k < f->nr_q && f->q[k].time_ns <= upto; k++)
+				;
+			return k;
+		}
+		f->q2 = q2;
+		f->cap_q2 = f->cap_q;
+	}
+	for (size_t i = 0; i < f->nr_q; i++) {
+		if (f->q[i].time_ns > upto) {
+			f->q2[later++] = f->q[i];
+			continue;
+		}
+		if (k && qent_cmp(&f->q[k - 1], &f->q[i]) > 0)
+			sorted = false;
+		f->q[k++] = f->q[i];
+	}
+	memcpy(f->q + k, f->q2, later * sizeof(*f->q));
+	if (!sorted)
+		qsort(f->q, k, sizeof(*f->q), qent_cmp);
+	return k;
 }
 
 /* Write out the queued records up to @upto (inclusive), or the first @nmax after sorting. */
 static int flush_upto(struct pd_file *f, uint64_t upto, size_t nmax)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, due;
 	int rc = 0;
 
 	if (!f->nr_q)
 		return 0;
 	if (!f->meta_written && pd_write_meta(f))
 		return pd_set_err(f, "writing the capture: %s", ppf_writer_errmsg(f->w));
-	qsort(f->q, f->nr_q, sizeof(*f->q), qent_cmp);
-	for (i = 0; i < f->nr_q && i < nmax && f->q[i].time_ns <= upto && !rc; i++) {
+	if (nmax < f->nr_q) {
+		qsort(f->q, f->nr_q, sizeof(*f->q), qent_cmp);
+		due = nmax;
+	} else {
+		due = due_first(f, upto);
+	}
+	for (i = 0; i < due && !rc; i++) {
 		rc = emit(f, &f->q[i]);
 		if (f->q[i].owned) {
 			f->q_bytes -= f->q[i].sz;
@@ -393,10 +412,10 @@ int pd_flush(struct pd_file *f)
 /* The kernel's map ([kernel.kallsyms]_text at _text): seen as it is queued, for pd_write_ksyms() */
 static void note_kernel_map(struct pd_file *f, const uint8_t *rec, size_t sz)
 {
-	size_t name_at = rd32(rec) == PERF_RECORD_MMAP ? 40 : 72;
+	size_t name_at = pd_u32(rec) == PERF_RECORD_MMAP ? 40 : 72;
 
 	if (sz > name_at + 17 && !memcmp(rec + name_at, "[kernel.kallsyms]", 17))
-		f->kernel_text = rd64(rec + 32);
+		f->kernel_text = pd_u64(rec + 32);
 }
 
 static int enqueue(struct pd_file *f, const uint8_t *rec, size_t sz, bool stable)
@@ -404,7 +423,7 @@ static int enqueue(struct pd_file *f, const uint8_t *rec, size_t sz, bool stable
 	uint64_t t;
 	struct pd_qent *e;
 
-	if ((rd32(rec) == PERF_RECORD_MMAP || rd32(rec) == PERF_RECORD_MMAP2) && !f->kernel_text)
+	if ((pd_u32(rec) == PERF_RECORD_MMAP || pd_u32(rec) == PERF_RECORD_MMAP2) && !f->kernel_text)
 		note_kernel_map(f, rec, sz);
 	if (!record_time(f, rec, sz, &t)) {
 		t = f->max_ts;	/* no time: where it arrived */
@@ -433,7 +452,7 @@ static int enqueue(struct pd_file *f, const uint8_t *rec, size_t sz, bool stable
 		f->q_bytes += sz;
 	}
 	/* no rounds (or lying ones): the older half goes out, memory stays bounded */
-	if (f->q_bytes > PD_MAX_QUEUE || f->nr_q > (PD_MAX_QUEUE >> 5))
+	if (f->q_bytes > PD_MAX_QUEUE || f->nr_q > PD_MAX_QUEUED)
 		return flush_upto(f, UINT64_MAX, f->nr_q / 2);
 	return 0;
 }
@@ -446,7 +465,7 @@ static int header_attr(struct pd_file *f, const uint8_t *rec, size_t sz)
 
 	if (sz < 8 + PERF_ATTR_SIZE_VER0)
 		return pd_set_err(f, "HEADER_ATTR record of %zu bytes", sz);
-	asz = rd32(rec + 8 + 4);
+	asz = pd_u32(rec + 8 + 4);
 	if (!asz)
 		asz = PERF_ATTR_SIZE_VER0;
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > sz - 8)
@@ -459,9 +478,9 @@ static void event_update(struct pd_file *f, const uint8_t *rec, size_t sz)
 {
 	struct pd_attr *a;
 
-	if (sz <= 24 || rd64(rec + 8) != 1)
+	if (sz <= 24 || pd_u64(rec + 8) != 1)
 		return;
-	a = pd_attr_of_id(f, rd64(rec + 16));
+	a = pd_attr_of_id(f, pd_u64(rec + 16));
 	if (a && !a->written)
 		snprintf(a->name, sizeof(a->name), "%.*s", (int)strnlen((const char *)rec + 24, sz - 24),
 			 (const char *)rec + 24);
@@ -473,11 +492,11 @@ static int compressed(struct pd_file *f, const uint8_t *rec, size_t sz)
 	size_t off = 8, len = sz - 8;
 	ZSTD_inBuffer in;
 
-	if (rd32(rec) == PD_COMPRESSED2) {
-		if (sz < 16 || rd64(rec + 8) > sz - 16)
+	if (pd_u32(rec) == PD_COMPRESSED2) {
+		if (sz < 16 || pd_u64(rec + 8) > sz - 16)
 			return pd_set_err(f, "COMPRESSED2 record: data size past its record");
 		off = 16;
-		len = (size_t)rd64(rec + 8);
+		len = (size_t)pd_u64(rec + 8);
 	}
 	if (!f->zstd && !(f->zstd = ZSTD_createDStream()))
 		return pd_set_err(f, "out of memory");
@@ -504,7 +523,7 @@ static int compressed(struct pd_file *f, const uint8_t *rec, size_t sz)
 		while (f->zlen - at >= 8) {
 			uint16_t rsz;
 			memcpy(&rsz, f->zbuf + at + 6, 2);
-			uint32_t t = rd32(f->zbuf + at);
+			uint32_t t = pd_u32(f->zbuf + at);
 			if (rsz < 8 || t == PD_COMPRESSED || t == PD_COMPRESSED2)
 				return pd_set_err(f, "compressed records: a bad record inside");
 			if (rsz > f->zlen - at)
@@ -523,7 +542,7 @@ static int compressed(struct pd_file *f, const uint8_t *rec, size_t sz)
 
 int pd_record(struct pd_file *f, const uint8_t *rec, size_t sz, bool stable)
 {
-	uint32_t type = rd32(rec);
+	uint32_t type = pd_u32(rec);
 
 	f->info->records++;
 	if (type < PD_HEADER_ATTR) {
@@ -539,9 +558,9 @@ int pd_record(struct pd_file *f, const uint8_t *rec, size_t sz, bool stable)
 	case PD_HEADER_FEATURE:
 		if (sz < 16)
 			return pd_set_err(f, "HEADER_FEATURE record of %zu bytes", sz);
-		if (pd_feature(f, (unsigned)rd64(rec + 8), rec + 16, sz - 16)) {
+		if (pd_feature(f, (unsigned)pd_u64(rec + 8), rec + 16, sz - 16)) {
 			ana_import_lack(f->info, "feature %llu unreadable (%s): skipped",
-					(unsigned long long)rd64(rec + 8), f->err);
+					(unsigned long long)pd_u64(rec + 8), f->err);
 			f->err[0] = '\0';
 		}
 		return 0;
@@ -569,6 +588,7 @@ void pd_records_release(struct pd_file *f)
 		if (f->q[i].owned)
 			free((void *)f->q[i].rec);
 	free(f->q);
+	free(f->q2);
 	ZSTD_freeDStream(f->zstd);
 	free(f->zbuf);
 }

@@ -26,30 +26,12 @@
 #include "common/err.h"
 #include "format/format.h"
 
-static const struct {
-	uint32_t nr;
-	const char *name;
-} syscall_table[] = {
-#define REC_SYSCALL(nr, name) { nr, #name },
+/* The build machine's syscall names by number (gen/syscalls.h, as pp-record's). */
+static const char *const syscall_names[] = {
+#define REC_SYSCALL(nr, name) [nr] = #name,
 #include "gen/syscalls.h"
 #undef REC_SYSCALL
 };
-
-static uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static uint32_t ev_kind(const struct perf_event_attr *a)
 {
@@ -159,9 +141,45 @@ static int write_syscalls(struct pd_file *f)
 				"(syscalls show as numbers)", f->arch, u.machine);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(syscall_table) / sizeof(syscall_table[0]) && !rc; i++)
-		rc = ppf_write_syscall(f->w, syscall_table[i].nr, syscall_table[i].name);
+	for (uint32_t nr = 0; nr < sizeof(syscall_names) / sizeof(syscall_names[0]) && !rc; nr++)
+		if (syscall_names[nr])
+			rc = ppf_write_syscall(f->w, nr, syscall_names[nr]);
 	return rc;
+}
+
+/* Whether an event samples code addresses: callchains, or the ip of a non-tracepoint event. */
+static bool samples_code(const struct pd_file *f)
+{
+	for (size_t i = 0; i < f->nr_attrs; i++) {
+		const struct perf_event_attr *a = &f->attrs[i].attr;
+
+		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
+			continue;	/* perf's side-band event */
+		if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) ||
+		    ((a->sample_type & PERF_SAMPLE_IP) && a->type != PERF_TYPE_TRACEPOINT))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether kernel symbols can name anything: code addresses, or a tracepoint field printed
+ * as a symbol (%ps, %pS, %pB ...).  Else reading this machine's 100,000 of them would cost
+ * a replay of sched events a good part of its time for nothing.
+ */
+static bool needs_ksyms(const struct pd_file *f)
+{
+	if (samples_code(f))
+		return true;
+	for (size_t i = 0; i < f->nr_attrs; i++) {
+		const struct pd_format *fm = f->attrs[i].attr.type == PERF_TYPE_TRACEPOINT ?
+					     pd_format_of(f, (uint32_t)f->attrs[i].attr.config) : NULL;
+
+		for (const char *p = fm ? fm->text : ""; (p = strstr(p, "%p")); p += 2)
+			if (strchr("sSfFB", p[2]) && p[2])
+				return true;
+	}
+	return false;
 }
 
 int pd_write_meta(struct pd_file *f)
@@ -169,15 +187,7 @@ int pd_write_meta(struct pd_file *f)
 	int rc;
 
 	f->meta_written = true;
-	for (size_t i = 0; i < f->nr_attrs; i++) {
-		const struct perf_event_attr *a = &f->attrs[i].attr;
-
-		if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
-			continue;
-		if ((a->sample_type & PERF_SAMPLE_CALLCHAIN) ||
-		    ((a->sample_type & PERF_SAMPLE_IP) && a->type != PERF_TYPE_TRACEPOINT))
-			f->want_usyms = true;
-	}
+	f->want_usyms = samples_code(f);
 	rc = write_host(f);
 	if (!rc)
 		rc = write_syscalls(f);
@@ -188,8 +198,11 @@ int pd_write_meta(struct pd_file *f)
 			continue;	/* perf's side-band event: no samples of its own */
 		rc = pd_write_event_desc(f, a);
 	}
-	if (!rc)
+	if (!rc && needs_ksyms(f))
 		rc = pd_write_ksyms(f);
+	else if (!rc)
+		ana_import_lack(f->info, "no kernel symbol table in a perf.data (none needed: no "
+				"event samples kernel code or prints a kernel symbol)");
 	return rc;
 }
 
@@ -198,13 +211,13 @@ int pd_write_meta(struct pd_file *f)
 /* Bytes a tool record carries after its header.size (pipe mode's tracing data, aux data). */
 static int extra_bytes(const uint8_t *rec, size_t sz, uint64_t *extra)
 {
-	uint32_t type = rd32(rec);
+	uint32_t type = pd_u32(rec);
 
 	*extra = 0;
 	if (type == PD_HEADER_TRACING_DATA && sz >= 12)
-		*extra = ((uint64_t)rd32(rec + 8) + 7) & ~7ull;
+		*extra = ((uint64_t)pd_u32(rec + 8) + 7) & ~7ull;
 	else if (type == PD_AUXTRACE && sz >= 16)
-		*extra = rd64(rec + 8);
+		*extra = pd_u64(rec + 8);
 	return type == PD_HEADER_TRACING_DATA;
 }
 
@@ -382,17 +395,15 @@ static void pd_release(struct pd_file *f)
 		munmap((void *)f->map, f->map_sz);
 	if (f->fd > 0)
 		close(f->fd);
-	free(f->attrs);
 	pp_u64map_release(&f->ids);
 	pp_u64map_release(&f->dsos_seen);
-	for (size_t i = 0; i < f->nr_formats; i++)
-		free(f->formats[i].text);
-	free(f->formats);
-	for (size_t i = 0; i < f->nr_bids; i++)
-		free(f->bids[i].path);
-	free(f->bids);
-	free(f->header_page);
-	free(f);
+	while (f->nr_formats)
+		free(f->formats[--f->nr_formats].text);
+	while (f->nr_bids)
+		free(f->bids[--f->nr_bids].path);
+	void *owned[] = { f->attrs, f->formats, f->bids, f->header_page, f };
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		free(owned[i]);
 }
 
 /* Open @path: map a file-mode file, or keep the fd of a pipe-mode stream. Return: 0 or -1. */
@@ -405,7 +416,7 @@ static int pd_open(struct pd_file *f, const char *path)
 	if (f->fd < 0)
 		return pd_set_err(f, "cannot open: %s", strerror(errno));
 	if (!fstat(f->fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 16 &&
-	    pread(f->fd, head, 16, 0) == 16 && rd64(head + 8) != 16) {
+	    pread(f->fd, head, 16, 0) == 16 && pd_u64(head + 8) != 16) {
 		f->map_sz = (size_t)st.st_size;
 		f->map = mmap(NULL, f->map_sz, PROT_READ, MAP_PRIVATE, f->fd, 0);
 		if (f->map == MAP_FAILED) {
@@ -418,8 +429,8 @@ static int pd_open(struct pd_file *f, const char *path)
 	f->pipe = true;
 	if (read_full(f->fd, head, 16) != 16)
 		return pd_set_err(f, "the pipe header is cut off");
-	if (rd64(head + 8) != 16)
-		return pd_set_err(f, "a pipe header of size %llu (16)", (unsigned long long)rd64(head + 8));
+	if (pd_u64(head + 8) != 16)
+		return pd_set_err(f, "a pipe header of size %llu (16)", (unsigned long long)pd_u64(head + 8));
 	return 0;
 }
 

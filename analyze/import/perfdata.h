@@ -22,9 +22,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyze/import/import.h"
 #include "common/u64map.h"
+
+/* Little-endian words at any alignment (records need not be 8-byte aligned). */
+static inline uint32_t pd_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof(v)); return v; }
+static inline uint64_t pd_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, sizeof(v)); return v; }
 
 /* Bounds on what a file may claim (lying sizes allocate nothing beyond them). */
 #define PD_MAX_ATTRS 4096		/* events */
@@ -33,6 +38,7 @@
 #define PD_MAX_TRACING (256u << 20)	/* bytes of tracing data */
 #define PD_MAX_BUILD_IDS 65536
 #define PD_MAX_QUEUE (256u << 20)	/* bytes held by the ordered-events queue */
+#define PD_MAX_QUEUED (1u << 20)	/* records in it (32 bytes each, twice while sorting) */
 #define PD_MAX_RECORD (1u << 20)	/* a record read from a pipe (perf's are < 64 KiB) */
 
 /* perf's record types of the tool (>= 64), as the file format documents them */
@@ -118,6 +124,8 @@ struct pd_file {
 	/* records */
 	struct pd_qent *q;
 	size_t nr_q, cap_q;
+	struct pd_qent *q2;		/* scratch: the records not yet due, while the due are sorted */
+	size_t cap_q2;
 	uint64_t q_bytes;		/* owned bytes held */
 	uint64_t seq, max_ts, next_flush, last_emit_ns;
 	bool meta_written;

@@ -22,8 +22,9 @@ script, outside the measured tree, to count the events the decoder printed.  The
 stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
 VmRSS every second.
 
-The stages core, cpu, latency, sqlpy, export and fleet run the per-issue scripts of tests/bench
-(analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh, fleet.sh; they share
+The stages core, cpu, latency, sqlpy, export, fleet and import run the per-issue scripts of
+tests/bench (analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh, fleet.sh,
+import.sh; they share
 tests/bench/lib.sh), store the JSON objects they print and check each issue's targets.
 
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
@@ -1142,6 +1143,11 @@ def stage_export():
     return run_script('export.sh')
 
 
+def stage_import():
+    """issue 29: a perf.data through trace and top, against perf script."""
+    return run_script('import.sh')
+
+
 def stage_fleet():
     """issue 19: pp fleet over 20 captures on 1 and 2 Dask workers vs the serial loop."""
     return run_script('fleet.sh')
@@ -1814,6 +1820,26 @@ def render_export(res):
     return '\n\n'.join(parts)
 
 
+def render_import(res):
+    st = res.get('import') or {'status': 'none'}
+    if st['status'] != 'ok':
+        return st.get('reason') and f'_skipped: {st["reason"]}_' or '_not run yet_'
+    parts = [script_head(st, 'Issue 29.  A perf.data of `perf record -e sched:sched_switch,'
+                         'sched:sched_wakeup -- ctxsw` read by `perf script` and by pp-analyze, '
+                         'which converts it into a capture on the fly (docs/foreign-files.md).')]
+    rs = {r['bench']: r for r in pick(st, stage='import') if r.get('status') is None}
+    parts.append(md_table(['command'] + RUN_TITLES, [[b] + run_cells(r) for b, r in rs.items()]))
+    targets = []
+    ps = rs.get('perf-script')
+    for b, want in (('trace', 3), ('top', 10)):
+        if ps and b in rs and rs[b].get('cpu_s') and ps.get('cpu_s'):
+            x = ps['cpu_s'] / rs[b]['cpu_s']
+            met = 'met' if x >= want else '**not met**'
+            targets.append(f'- {b}: {x:.1f}x perf script\'s rate in CPU time (target >= {want}x: {met})')
+    parts.append('**Targets** (issue 29):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
 def render_fleet(res):
     st = res.get('fleet')
     if not st:
@@ -1933,6 +1959,7 @@ STAGES = [
     dict(name='sqlpy', run=stage_sqlpy, doc='sqlpy', render=render_sqlpy),
     dict(name='export', run=stage_export, doc='export', render=render_export),
     dict(name='fleet', run=stage_fleet, doc='fleet', render=render_fleet),
+    dict(name='import', run=stage_import, doc='import', render=render_import),
     dict(name='counters', run=stage_counters, doc='counters', render=render_counters),
     dict(name='parallel', run=stage_parallel, doc='parallel', render=render_parallel),
 ]
