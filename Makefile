@@ -223,6 +223,26 @@ $(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
 
+# The DWARF unwinding ground truth (t140, t141, bench stage stacks): built as distributions
+# build, -O2 without frame pointers, each program with its shared library beside it ($ORIGIN).
+UNWIND_FLAGS := -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables
+all: $(O)/load/unwind-cxx
+$(O)/load/libunwindleaf.so: tests/load/unwind/leaf.c tests/load/unwind/spin.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(CFLAGS) $(UNWIND_FLAGS) -fPIC -shared -o $@ $<
+$(O)/load/unwind-c: tests/load/unwind-c.c tests/load/load.h tests/load/unwind/spin.h \
+		$(O)/load/libunwindleaf.so
+	$(QCC)$(CC) $(CFLAGS_BASE) $(CFLAGS) $(UNWIND_FLAGS) -o $@ $< \
+		-L$(O)/load -lunwindleaf -Wl,-rpath,'$$ORIGIN'
+$(O)/load/libunwindleafxx.so: tests/load/unwind/leaf.cc tests/load/unwind/spin.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CXX) -std=c++17 -D_GNU_SOURCE -Wall -Wextra -I. $(UNWIND_FLAGS) -fPIC -shared \
+		-o $@ $<
+$(O)/load/unwind-cxx: tests/load/unwind-cxx.cc tests/load/unwind/spin.h \
+		$(O)/load/libunwindleafxx.so
+	$(QCC)$(CXX) -std=c++17 -D_GNU_SOURCE -Wall -Wextra -I. $(UNWIND_FLAGS) -o $@ $< \
+		-L$(O)/load -lunwindleafxx -Wl,-rpath,'$$ORIGIN'
+
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
