@@ -462,11 +462,22 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 			  struct pp_buf *out);
 
 /**
- * ana_frame_name() - the symbol of one address of @ev's stack ("[unknown]" with the
- * module when unresolved); @kernel tells the context (from PERF_CONTEXT markers).
+ * ana_frame_name() - the symbol of one address of @ev's stack, or when it has none what
+ * ana_frame_unnamed() calls it; @kernel tells the context (from PERF_CONTEXT markers).
  */
 const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			   bool kernel, char *buf, size_t sz);
+
+/**
+ * ana_frame_unnamed() - the name of a frame without a symbol, in @buf (@sz bytes)
+ * @dso: its binary's path as resolved (NULL: in no known mapping)
+ * @dso_off: the file offset in @dso
+ * @kernel: a kernel frame
+ * Return: @buf: "FILE+0xOFFSET" (the binary's file name: "liblzma.so.5+0x1c2f0") for a user
+ * frame in a known binary, else "[unknown]" (kernel frames: kallsyms names what it knows).
+ */
+const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, char *buf,
+			      size_t sz);
 
 /**
  * ana_stack_folded() - Brendan Gregg's folded form "comm;outer;...;inner" of @ev's stack
@@ -498,6 +509,7 @@ struct ana_frame_sym {
 	const char *symbol;	/* NULL when unknown */
 	uint64_t offset;	/* from the symbol start (0 when unknown) */
 	const char *dso;	/* "[kernel.kallsyms]", "[mod]", a path; NULL when unmapped */
+	uint64_t dso_off;	/* user: the file offset in @dso; else the address */
 	bool kernel;
 };
 

@@ -7,7 +7,10 @@
  * time (CLOCK_MONOTONIC) plus the analyzer's --clock-offset.  The print_fmt part is libtraceevent's
  * rendering of the stored format, with kernel symbols resolved from the
  * capture's kallsyms through a function resolver.  Frames are resolved
- * from the capture only; what cannot be resolved prints as [unknown].
+ * from the capture only; a user frame without a symbol is named by its binary and file
+ * offset (liblzma.so.5+0x1c2f0), a frame in no known mapping prints as [unknown].  The
+ * perf script layout of a stack ("addr sym+0xoff (dso)") keeps perf's "[unknown] (dso)":
+ * its binary is beside it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,16 +344,37 @@ static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t a
 	return pp_symtab_lookup_user(s->syms, ev->pid, ev->time_ns, addr, res);
 }
 
+const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, char *buf,
+			      size_t sz)
+{
+	const char *slash = dso ? strrchr(dso, '/') : NULL;
+	const char *file = slash ? slash + 1 : dso;
+
+	if (kernel || !file || !*file)
+		snprintf(buf, sz, "[unknown]");
+	else
+		snprintf(buf, sz, "%s+0x%llx", file, (unsigned long long)dso_off);
+	return buf;
+}
+
+/* @res's name, or what ana_frame_unnamed() calls the frame */
+static const char *res_name(const struct pp_sym_res *res, bool found, bool kernel, char *buf,
+			    size_t sz)
+{
+	if (found)
+		snprintf(buf, sz, "%s", res->name);
+	else
+		ana_frame_unnamed(res->dso, res->dso_off, kernel, buf, sz);
+	return buf;
+}
+
 const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			   bool kernel, char *buf, size_t sz)
 {
 	struct pp_sym_res res;
+	bool found = resolve(s, ev, addr, kernel, &res) && res.name;
 
-	if (resolve(s, ev, addr, kernel, &res) && res.name)
-		snprintf(buf, sz, "%s", res.name);
-	else
-		snprintf(buf, sz, "[unknown]");
-	return buf;
+	return res_name(&res, found, kernel, buf, sz);
 }
 
 /* Walk @ev's callchain innermost first, calling @fn with each real frame. */
@@ -459,6 +483,7 @@ bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uin
 	out->symbol = found ? res.name : NULL;
 	out->offset = found ? res.offset : 0;
 	out->dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL;
+	out->dso_off = res.dso ? res.dso_off : addr;
 	return found && res.name;
 }
 
@@ -559,7 +584,7 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 			f->inlined[f->nr++] = true;
 		}
 	}
-	snprintf(f->store[f->nr], sizeof(f->store[0]), "%s", found ? res.name : "[unknown]");
+	res_name(&res, found, kernel, f->store[f->nr], sizeof(f->store[0]));
 	f->names[f->nr] = f->store[f->nr];
 	f->inlined[f->nr++] = false;
 }
