@@ -286,6 +286,9 @@ struct pp_analyzer {
 };
 
 /* An analyzer instance (one per occurrence on the command line). */
+/* What names a frame of a stack: its symbol, its binary and symbol, or its binary. */
+enum ana_frame_key { ANA_FRAME_SYM, ANA_FRAME_DSO_SYM, ANA_FRAME_DSO };
+
 struct pp_az {
 	const struct pp_analyzer *an;	/* its line of the registry */
 	const char *name;		/* an->name */
@@ -331,6 +334,7 @@ struct pp_az {
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
 	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
+	enum ana_frame_key frame_key;	/* set by the analyzer: ana_stack_node()'s frame names */
 	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
 	struct ana_perfeval *perfeval;	/* --perfeval-cpus/-pids, or NULL (core-owned) */
 	struct ana_az_state *state;	/* --state-out, merge, report; or NULL (core-owned) */
@@ -548,11 +552,21 @@ struct pp_flame_node;
 uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
 
 /**
+ * ana_stack_folded_key() - ana_stack_folded_inl() with each frame named by @key: the
+ * symbol (ANA_FRAME_SYM), "BINARY`SYMBOL" (ANA_FRAME_DSO_SYM) or the binary alone
+ * (ANA_FRAME_DSO: no inline frames); BINARY is the file name of the frame's binary,
+ * "[kernel.kallsyms]" or a module for kernel frames, "[unknown]" outside any mapping.
+ */
+void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  enum ana_frame_key key, struct pp_buf *out);
+
+/**
  * ana_stack_node() - the node of @ev's call stack in flame tree @fg,
  * "comm;outer;...;inner", creating the path if needed
  * The stack is trimmed to what @az keeps (--no-user-callchain,
  * --no-kernel-callchain); an event without a stack gives "comm;<symbol of ip>".
- * With @az->inl set, inline frames are expanded (ana_stack_folded_inl()).
+ * With @az->inl set, inline frames are expanded (ana_stack_folded_inl()); frames are
+ * named as @az->frame_key says (ana_stack_folded_key()).
  * Resolving symbols costs: cache the result per (ana_stack_key(), stack).
  * Return: the leaf node, borrowed from @fg.
  */

@@ -558,8 +558,35 @@ struct folded {
 	bool inlined[256];
 	unsigned nr;
 	struct pp_inl *inl;
+	enum ana_frame_key key;
 	bool user_seen;
 };
+
+/* the file name of @res's binary: what ANA_FRAME_DSO* call it */
+static const char *res_binary(const struct pp_sym_res *res, bool kernel)
+{
+	const char *slash = res->dso ? strrchr(res->dso, '/') : NULL;
+
+	if (slash && slash[1])
+		return slash + 1;
+	return res->dso ? res->dso : kernel ? "[kernel.kallsyms]" : "[unknown]";
+}
+
+/* Append frame @name (with its binary, as f->key says) to @f. */
+static void fold_name(struct folded *f, const struct pp_sym_res *res, bool kernel,
+		      const char *name, bool inlined)
+{
+	char *st = f->store[f->nr];
+
+	if (f->key == ANA_FRAME_DSO_SYM)
+		snprintf(st, sizeof(f->store[0]), "%s`%s", res_binary(res, kernel), name);
+	else if (f->key == ANA_FRAME_DSO)
+		snprintf(st, sizeof(f->store[0]), "%s", res_binary(res, kernel));
+	else
+		snprintf(st, sizeof(f->store[0]), "%s", name);
+	f->names[f->nr] = st;
+	f->inlined[f->nr++] = inlined;
+}
 
 static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 		       bool kernel, void *arg)
@@ -567,30 +594,35 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 	struct folded *f = arg;
 	struct pp_sym_res res;
 	struct pp_inl_res ir;
+	char name[128];
 	bool found;
 
 	if (f->nr >= PP_ARRAY_SIZE(f->names))
 		return;
-	if (!f->inl) {
+	if (!f->inl && f->key == ANA_FRAME_SYM) {
 		f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr],
 						 sizeof(f->store[0]));
 		f->inlined[f->nr++] = false;
 		return;
 	}
 	found = resolve(s, ev, addr, kernel, &res) && res.name;
-	if (found && frame_inlines(f->inl, &res, kernel, &f->user_seen, &ir)) {
+	if (found && f->key != ANA_FRAME_DSO &&
+	    frame_inlines(f->inl, &res, kernel, &f->user_seen, &ir)) {
 		for (uint32_t i = 0; i < ir.nr && f->nr < PP_ARRAY_SIZE(f->names) - 1; i++) {
-			f->names[f->nr] = ir.frames[i].name;
-			f->inlined[f->nr++] = true;
+			if (f->key == ANA_FRAME_SYM) {	/* borrowed: no copy */
+				f->names[f->nr] = ir.frames[i].name;
+				f->inlined[f->nr++] = true;
+			} else {
+				fold_name(f, &res, kernel, ir.frames[i].name, true);
+			}
 		}
 	}
-	res_name(&res, found, kernel, f->store[f->nr], sizeof(f->store[0]));
-	f->names[f->nr] = f->store[f->nr];
-	f->inlined[f->nr++] = false;
+	res_name(&res, found, kernel, name, sizeof(name));
+	fold_name(f, &res, kernel, name, false);
 }
 
-void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
-			  struct pp_buf *out)
+void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  enum ana_frame_key key, struct pp_buf *out)
 {
 	struct folded *f = s->fold_scratch;
 
@@ -598,6 +630,7 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 		f = s->fold_scratch = pp_xmalloc(sizeof(*f));
 	f->nr = 0;
 	f->inl = inl;
+	f->key = key;
 	f->user_seen = false;
 	walk_stack(s, ev, fold_frame, f);
 	/* a folded line is text: the comm and the names as fields (common/quote.h);
@@ -620,6 +653,12 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 		if (f->inlined[i])	/* the marker keeps its space, as perf prints it */
 			pp_buf_adds(out, ANA_INLINED_SUFFIX);
 	}
+}
+
+void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  struct pp_buf *out)
+{
+	ana_stack_folded_key(s, ev, inl, ANA_FRAME_SYM, out);
 }
 
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)

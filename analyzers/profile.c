@@ -117,17 +117,45 @@ static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
 	return 0;
 }
 
+/*
+ * --sort KEY[,KEY...]: self or children orders the symbol table (self by default); dso, sym
+ * or both (perf's keys) say what a row is: a symbol (sym, the default), a binary (dso), a
+ * symbol in a binary (dso,sym).  The binary goes into the frame names of the flame tree
+ * ("BINARY`SYMBOL", ana_stack_folded_key()), so folded stacks, SVG and states carry it too.
+ */
+static int parse_sort(struct pp_az *az, const char *sort)
+{
+	struct profile_priv *p = az->priv;
+	bool dso = false, sym = false;
+	char *copy = pp_xstrdup(sort ? sort : "self"), *save = NULL;
+	int rc = 0;
+
+	for (char *k = strtok_r(copy, ",", &save); k && !rc; k = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(k, "children") || !strcmp(k, "self")) {
+			p->by_children = !strcmp(k, "children");
+		} else if (!strcmp(k, "dso")) {
+			dso = true;
+		} else if (!strcmp(k, "sym")) {
+			sym = true;
+		} else {
+			pp_err("profile: --sort takes self, children, dso or sym (comma-separated), "
+			       "not '%s'", k);
+			rc = PP_EUSAGE;
+		}
+	}
+	free(copy);
+	az->frame_key = !dso ? ANA_FRAME_SYM : sym ? ANA_FRAME_DSO_SYM : ANA_FRAME_DSO;
+	return rc;
+}
+
 static int profile_init(struct pp_az *az)
 {
 	struct profile_priv *p = az->priv;
 	const struct profile_opts *o = az->opts;
 	uint64_t freq = az->opt.freq ? az->opt.freq : 997;
 
-	if (o->sort && strcmp(o->sort, "self") && strcmp(o->sort, "children")) {
-		pp_err("profile: --sort takes self or children, not '%s'", o->sort);
+	if (parse_sort(az, o->sort))
 		return PP_EUSAGE;
-	}
-	p->by_children = o->sort && !strcmp(o->sort, "children");
 	if (ana_state_recording(az) && (o->prio || az->opt.detail || az->opt.than_ns ||
 					az->opt.flame_graph)) {
 		pp_err("profile: %s with --state-out: %s", o->prio ? "--prio" :
@@ -378,9 +406,13 @@ static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint6
 	pp_table_col(t, "Children", "children_pct", 0, 9);
 	pp_table_col(t, "Self", "self_pct", 0, 8);
 	pp_table_col(t, "Samples", "samples", 0, 8);
-	pp_table_col(t, "Symbol", "symbol", PP_COL_LEFT, 0);
+	if (az->frame_key != ANA_FRAME_SYM)
+		pp_table_col(t, "Shared Object", "dso", PP_COL_LEFT, 0);
+	if (az->frame_key != ANA_FRAME_DSO)
+		pp_table_col(t, "Symbol", "symbol", PP_COL_LEFT, 0);
 	for (size_t i = 0, shown = 0; i < nr && shown < limit; i++) {
 		const struct prof_sym *sy = syms[i];
+		const char *tick = strchr(sy->name, '`');
 		if (!o->all && pct(sy->self, total) < 0.1 && pct(sy->children, total) < 0.1)
 			continue;
 		pp_table_row(t);
@@ -388,7 +420,17 @@ static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint6
 		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->children, total));
 		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->self, total));
 		pp_table_u64(t, sy->self);
-		pp_table_str(t, sy->name);
+		if (az->frame_key == ANA_FRAME_DSO_SYM && tick) {	/* "BINARY`SYMBOL" */
+			char *bin = pp_xstrndup(sy->name, (size_t)(tick - sy->name));
+			pp_table_str(t, bin);
+			pp_table_str(t, tick + 1);
+			free(bin);
+		} else if (az->frame_key == ANA_FRAME_DSO_SYM) {	/* a state of --sort sym */
+			pp_table_str(t, "");
+			pp_table_str(t, sy->name);
+		} else {
+			pp_table_str(t, sy->name);
+		}
 		shown++;
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "symbols");

@@ -11,7 +11,7 @@
 
 struct profile_opts {
 	uint64_t top;		/* --top N: rows of the symbol table (default 40) */
-	const char *sort;	/* --sort self|children */
+	const char *sort;	/* --sort KEY,...: self|children, dso, sym */
 	bool all;		/* --all: every symbol, however small */
 	bool no_inline;		/* --no-inline: no inline frames from DWARF */
 	const char *debug_dir;	/* --debug-dir DIRS: where to look for DWARF first */
