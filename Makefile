@@ -28,7 +28,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libdebuginfod
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter \
@@ -206,7 +206,7 @@ $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)
 $(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -Wl,--exclude-libs,ALL -o $@ $^ \
-		$(shell pkg-config --libs libtraceevent libzstd libelf libdw 2>/dev/null) -liberty -lm
+		$(shell pkg-config --libs libtraceevent libzstd libelf libdw libdebuginfod 2>/dev/null) -liberty -lm
 all: $(PYMOD)
 endif
 

@@ -643,6 +643,16 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
  */
 struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir);
 
+/**
+ * ana_session_debug_syms() - name the frames of binaries whose capture symbol table is missing
+ * or only dynamic from their debug files here, found by build id (DIR/.build-id/xx/rest.debug)
+ * in @debug_dir (a --debug-dir value, or NULL), $PP_DEBUGINFO_PATH and /usr/lib/debug, then,
+ * when @debuginfod, from the servers of $DEBUGINFOD_URLS (libdebuginfod, its cache; a line on
+ * stderr per download, a one-line warning naming the URL when one fails).
+ * Calls after the first only add @debuginfod.
+ */
+void ana_session_debug_syms(struct ana_session *s, const char *debug_dir, bool debuginfod);
+
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);
 

@@ -334,6 +334,17 @@ void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp
 	pp_buf_release(&qn);
 }
 
+/* A user address, with the debug file of its binary when the capture has no name for it. */
+static bool user_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+			struct pp_sym_res *res)
+{
+	bool found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, res);
+
+	if (s->debugsyms && res->build_id && ana_debugsyms_fill(s, res))
+		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, res);
+	return found;
+}
+
 static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr, bool kernel,
 		    struct pp_sym_res *res)
 {
@@ -341,7 +352,7 @@ static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t a
 	memset(res, 0, sizeof(*res));
 	if (kernel)
 		return pp_symtab_lookup_kernel(s->syms, addr, res);
-	return pp_symtab_lookup_user(s->syms, ev->pid, ev->time_ns, addr, res);
+	return user_lookup(s, ev->pid, ev->time_ns, addr, res);
 }
 
 const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, char *buf,
@@ -477,7 +488,7 @@ bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uin
 	if (kernel)
 		found = pp_symtab_lookup_kernel(s->syms, addr, &res);
 	else
-		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, &res);
+		found = user_lookup(s, pid, time_ns, addr, &res);
 	out->addr = addr;
 	out->kernel = kernel;
 	out->symbol = found ? res.name : NULL;

@@ -28,8 +28,11 @@ static const struct pp_option profile_options[] = {
 	PP_OPT_BOOL(0, "no-inline", O(no_inline),
 		    "no inline frames (by default, from DWARF found on this machine)"),
 	PP_OPT_STRING(0, "debug-dir", O(debug_dir), "DIR[:DIR...]",
-		      "look for DWARF there first (then $PP_DEBUGINFO_PATH, /usr/lib/debug, "
-		      "the binary)"),
+		      "look for DWARF and debug files by build id there first (then "
+		      "$PP_DEBUGINFO_PATH, /usr/lib/debug, the binary)"),
+	PP_OPT_BOOL(0, "debuginfod", O(debuginfod),
+		    "fetch the debug files of binaries the capture has no symbols for from "
+		    "$DEBUGINFOD_URLS (libdebuginfod, cached)"),
 	PP_OPT_STRING(0, "prio", O(prio), "prio[-prio],...",
 		      "only samples of tasks of these priorities (0-139, as sched_switch has them)"),
 	PP_OPT_END(),

@@ -191,6 +191,7 @@ static int profile_init(struct pp_az *az)
 	p->flame = pp_flame_new();
 	if (!o->no_inline)
 		az->inl = ana_session_inl(az->s, o->debug_dir);
+	ana_session_debug_syms(az->s, o->debug_dir, o->debuginfod);
 	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
 	if (az->opt.than_ns)
 		p->than_samples = (freq * az->opt.than_ns + 99) / 100;

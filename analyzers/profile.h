@@ -15,6 +15,7 @@ struct profile_opts {
 	bool all;		/* --all: every symbol, however small */
 	bool no_inline;		/* --no-inline: no inline frames from DWARF */
 	const char *debug_dir;	/* --debug-dir DIRS: where to look for DWARF first */
+	bool debuginfod;	/* --debuginfod: missing symbols from $DEBUGINFOD_URLS */
 	const char *prio;	/* --prio LIST: samples of tasks of these priorities (sched_switch) */
 };
 
