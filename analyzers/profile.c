@@ -817,19 +817,27 @@ static int profile_state_read(struct pp_az *az, struct pp_wire *in)
 const struct pp_analyzer_ops az_profile_ops = {
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
 	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] "
-		 "[--top N] [--no-inline] [--debug-dir DIR]",
+		 "[--top N] [--sort self|children,dso,sym] [--no-inline] [--debug-dir DIR] "
+		 "[--debuginfod]",
 	.examples = "  pp-record --for 'profile -F 997 -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture profile -g\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.svg\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.folded -p 1234\n"
 		    "  pp-analyze pp.capture profile -g --sort children --top 20\n"
 		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (CPUs over 50% busy)\n"
+		    "  pp-analyze pp.capture profile -g --sort dso,sym   (perf's keys: by binary)\n"
 		    "  pp-analyze pp.capture profile -g --debug-dir ~/build   (unstripped copies)\n"
+		    "  DEBUGINFOD_URLS=https://debuginfod.debian.net pp-analyze pp.capture profile -g "
+		    "--debuginfod\n"
 		    "\nInline frames: a user frame whose binary has DWARF here (same build id) in\n"
 		    "DIR/.build-id/xx/yyyy.debug, DIR/BUILDID/debuginfo or DIR/NAME for DIR in\n"
 		    "--debug-dir, $PP_DEBUGINFO_PATH, /usr/lib/debug, or in the binary at its\n"
 		    "recorded path, shows the functions inlined there as 'func (inlined)' frames\n"
-		    "above it; --no-inline turns that off.\n",
+		    "above it; --no-inline turns that off.\n"
+		    "\nA user frame without a symbol is BINARY+0xOFFSET (its file name, the file\n"
+		    "offset); binaries the capture has no symbols for are named from their debug\n"
+		    "files by build id (DIR/.build-id/xx/yyyy.debug in the same directories, and\n"
+		    "with --debuginfod from the servers of $DEBUGINFOD_URLS, cached).\n",
 	.priv_size = sizeof(struct profile_priv),
 	.flags = PP_AZ_NO_EVENTS | PP_AZ_STATE_CUT,
 	.set_events = profile_set_events,
