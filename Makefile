@@ -230,7 +230,7 @@ all: $(O)/load/unwind-cxx
 $(O)/load/libunwindleaf.so: tests/load/unwind/leaf.c tests/load/unwind/spin.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(CFLAGS) $(UNWIND_FLAGS) -fPIC -shared -o $@ $<
-$(O)/load/unwind-c: tests/load/unwind-c.c tests/load/load.h tests/load/unwind/spin.h \
+$(O)/load/unwind-c: tests/load/unwind-c.c tests/load/unwind/spin.h \
 		$(O)/load/libunwindleaf.so
 	$(QCC)$(CC) $(CFLAGS_BASE) $(CFLAGS) $(UNWIND_FLAGS) -o $@ $< \
 		-L$(O)/load -lunwindleaf -Wl,-rpath,'$$ORIGIN'

@@ -1797,20 +1797,20 @@ def render_parallel(res):
     return '\n\n'.join(parts)
 
 def render_stacks(res):
-    st = res.get('stacks')
-    if not st:
-        return '_not run yet_'
+    st = res.get('stacks') or dict(status='none')
     if st['status'] != 'ok':
-        return f'_skipped: {st["reason"]}_'
-    parts = [script_head(st, 'Issue 28.  DWARF call stacks: `pp-record -F 997 --call-graph dwarf` '
-                         'against `perf record -B -N -F 997 --call-graph dwarf` (8 KiB stack copies '
-                         'both) on tests/load/unwind-c and unwind-cxx (no frame pointers, a shared '
-                         'library, a libc qsort callback), one after the other in one run.  Recorder '
-                         'CPU = CPU time of recorder and program less the program\'s own (its LOAD '
-                         'line); slowdown = the program\'s sort rounds alone over under the '
-                         'recorder (a fixed run time).  Unwinding: samples per CPU second of '
-                         '`pp-analyze CAPTURE profile -g` (-j 1, no read-ahead) and of `perf script '
-                         '-i perf.data >/dev/null`.  Ratios are pp over perf.')]
+        return f'_skipped: {st["reason"]}_' if st['status'] == 'skipped' else '_not run yet_'
+    intro = ' '.join([
+        'Issue 28.  DWARF call stacks: `pp-record -F 997 --call-graph dwarf` against',
+        '`perf record -B -N -F 997 --call-graph dwarf` (8 KiB stack copies both) on',
+        'tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library, a libc qsort',
+        'callback), one after the other in one run.  Recorder CPU = CPU time of recorder and',
+        "program less the program's own (its LOAD line); slowdown = the program's sort rounds",
+        'alone over under the recorder (a fixed run time).  Unwinding: samples per CPU second of',
+        '`pp-analyze CAPTURE profile -g` (-j 1, no read-ahead) and of',
+        '`perf script -i perf.data >/dev/null`.  Ratios are pp over perf.',
+    ])
+    parts = [script_head(st, intro)]
     rows, targets = [], []
     for prog in ('unwind-c', 'unwind-cxx'):
         rec = {r['tool']: r for r in pick(st, bench='stacks-record', program=prog)}

@@ -22,14 +22,6 @@
  *        incl_pct=level1:100,level2:90,level3:70,leaf_sort:40 pid=P tids=T ops=N wall_s=S
  *        user_s=S sys_s=S
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include "tests/load/load.h"
 #include "tests/load/unwind/spin.h"
 
 static const char usage[] =
@@ -91,62 +83,20 @@ __attribute__((noinline)) unsigned long level1(void)
 	return r;
 }
 
-/* clock ticks per microsecond, measured against CLOCK_MONOTONIC over 20 ms */
-static double ticks_per_us(void)
-{
-	double t0 = now_s(), t1;
-	uint64_t c0 = UW_TICKS();
-
-	while ((t1 = now_s()) - t0 < 0.02)
-		;
-	return (double)(UW_TICKS() - c0) / ((t1 - t0) * 1e6);
-}
-
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "unit-us", required_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	double duration = 1.0, unit_us = 50.0, t0, wall, tpu;
+	double duration = 1.0, unit_us = 50.0, t0, tpu;
 	unsigned long iters = 0, rounds = 0;
 	uint64_t end;
-	struct rusage ru;
-	int opt;
 
-	while ((opt = load_getopt(argc, argv, "d:u:h", opts, usage)) != -1) {
-		switch (opt) {
-		case 'd':
-			duration = parse_num(optarg, "duration");
-			break;
-		case 'u':
-			unit_us = parse_num(optarg, "unit");
-			break;
-		}
-	}
-	if (unit_us <= 0)
-		load_usage(usage, 2);
-	tpu = ticks_per_us();
-	unit_ticks = (uint64_t)(tpu * unit_us);
-	if (!unit_ticks)
-		unit_ticks = 1;
-	gap_ticks = (uint64_t)(tpu * UW_GAP_US);
-
-	t0 = now_s();
+	uw_args(argc, argv, "unwind-c", usage, &duration, &unit_us);
+	tpu = uw_clock_setup(unit_us, &unit_ticks, &gap_ticks);
+	t0 = uw_now_s();
 	end = UW_TICKS() + (uint64_t)(duration * 1e6 * tpu);
 	do {
 		rounds += level1();
 		iters++;
 	} while (UW_TICKS() < end);
-	wall = now_s() - t0;
-
-	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "LOAD unwind-c duration_s=%.3f unit_us=%.1f iters=%lu "
-		"incl_pct=level1:100,level2:90,level3:70,leaf_sort:40 pid=%d tids=%d "
-		"ops=%lu wall_s=%.6f user_s=%.6f sys_s=%.6f\n", duration, unit_us, iters,
-		(int)getpid(), (int)syscall(SYS_gettid), rounds, wall, tv_s(ru.ru_utime),
-		tv_s(ru.ru_stime));
+	uw_report("unwind-c", duration, unit_us, iters, rounds, uw_now_s() - t0);
 	return 0;
 }

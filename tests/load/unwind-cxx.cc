@@ -16,14 +16,8 @@
  *        incl_pct=level1:100,level2:90,level3:70,leaf_sort:40 pid=P tids=T ops=N wall_s=S
  *        user_s=S sys_s=S
  */
+#include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "tests/load/unwind/spin.h"
 
@@ -94,72 +88,22 @@ template <typename T> unsigned long Walker<T>::level1()
 
 } // namespace ppload
 
-static double now_s()
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double parse_num(const char *s, const char *what)
-{
-	char *end;
-	double v = std::strtod(s, &end);
-
-	if (end == s || *end || v < 0) {
-		std::fprintf(stderr, "unwind-cxx: bad %s '%s'\n", what, s);
-		std::exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	double duration = 1.0, unit_us = 50.0;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!std::strcmp(a, "-h") || !std::strcmp(a, "--help")) {
-			std::fputs(usage, stdout);
-			return 0;
-		}
-		bool d = !std::strcmp(a, "-d") || !std::strcmp(a, "--duration");
-		bool u = !std::strcmp(a, "-u") || !std::strcmp(a, "--unit-us");
-		if ((!d && !u) || i + 1 >= argc) {
-			std::fputs(usage, stderr);
-			return 2;
-		}
-		(d ? duration : unit_us) = parse_num(argv[++i], d ? "duration" : "unit");
-	}
-	if (unit_us <= 0) {
-		std::fputs(usage, stderr);
-		return 2;
-	}
-	double t0 = now_s(), t1;
-	std::uint64_t c0 = UW_TICKS();
-	while ((t1 = now_s()) - t0 < 0.02)
-		;
-	double tpu = (double)(UW_TICKS() - c0) / ((t1 - t0) * 1e6);
-	std::uint64_t unit = (std::uint64_t)(tpu * unit_us);
-	ppload::Walker<int> w(unit ? unit : 1, (std::uint64_t)(tpu * UW_GAP_US));
+	uw_args(argc, argv, "unwind-cxx", usage, &duration, &unit_us);
+	std::uint64_t unit, gap;
+	double tpu = uw_clock_setup(unit_us, &unit, &gap);
+	ppload::Walker<int> w(unit, gap);
 	unsigned long iters = 0, rounds = 0;
-
-	t0 = now_s();
+	double t0 = uw_now_s();
 	std::uint64_t end = UW_TICKS() + (std::uint64_t)(duration * 1e6 * tpu);
+
 	do {
 		rounds += w.level1();
 		iters++;
 	} while (UW_TICKS() < end);
-	double wall = now_s() - t0;
-
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	std::fprintf(stderr, "LOAD unwind-cxx duration_s=%.3f unit_us=%.1f iters=%lu "
-		     "incl_pct=level1:100,level2:90,level3:70,leaf_sort:40 pid=%d tids=%d "
-		     "ops=%lu wall_s=%.6f user_s=%.6f sys_s=%.6f\n", duration, unit_us, iters,
-		     (int)getpid(), (int)syscall(SYS_gettid), rounds, wall,
-		     (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6,
-		     (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6);
+	uw_report("unwind-cxx", duration, unit_us, iters, rounds, uw_now_s() - t0);
 	return 0;
 }

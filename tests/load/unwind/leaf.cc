@@ -6,7 +6,6 @@
  */
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 
 #include "tests/load/unwind/spin.h"
 
@@ -20,22 +19,8 @@ __attribute__((noinline)) unsigned long leaf_sort(int *v, std::size_t n, std::ui
 {
 	static std::uint64_t shortest = UINT64_MAX;
 	static std::uint32_t seed = 2463534242u;
-	unsigned long rounds = 0;
-	std::uint64_t spent = 0;
 
-	while (spent < budget) {
-		std::uint64_t t0 = UW_TICKS(), t;
-
-		for (std::size_t i = 0; i < n; i++)
-			v[i] = (int)(uw_rand(&seed) & 0xffff);
-		std::qsort(v, n, sizeof(*v), cmp);
-		t = UW_TICKS() - t0;
-		if (t < shortest)
-			shortest = t;
-		spent += t < 2 * shortest ? t : 2 * shortest;
-		rounds++;
-	}
-	return rounds;
+	return uw_sort_rounds(v, n, budget, cmp, &shortest, &seed);
 }
 
 } // namespace ppload
