@@ -44,7 +44,7 @@ ifeq ($(NO_PYTHON),)
 PY_CFLAGS := $(shell $(PYCONFIG) --includes 2>/dev/null) -DPP_HAVE_PYTHON=1
 PY_LIBS := $(shell $(PYCONFIG) --embed --ldflags 2>/dev/null)
 endif
-RECORD_LIBS := -lzstd -lelf -lpthread
+RECORD_LIBS := -lzstd -lelf -llzma -lpthread
 
 ifeq ($(V),0)
 Q := @
@@ -243,6 +243,11 @@ $(O)/load/unwind-cxx: tests/load/unwind-cxx.cc tests/load/unwind/spin.h \
 	$(QCC)$(CXX) -std=c++17 -D_GNU_SOURCE -Wall -Wextra -I. $(UNWIND_FLAGS) -o $@ $< \
 		-L$(O)/load -lunwindleafxx -Wl,-rpath,'$$ORIGIN'
 
+# Built as distributions build, without frame pointers: --call-graph dwarf's ground truth.
+$(O)/load/fpless: tests/load/fpless.c tests/load/load.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -fomit-frame-pointer -o $@ $<
+
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
@@ -253,7 +258,7 @@ UNIT_AZ_SRC := tests/unit/test-registry.c tests/unit/test-state-az.c \
 $(call obj,$(UNIT_AZ_SRC)): CFLAGS_ALL += $(TEP_CFLAGS) $(PY_CFLAGS)
 $(call obj,$(UNIT_AZ_SRC)): $(FLAGS_AZ_STAMP)
 $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
-	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit $(ANALYZE_LIBS) $(PY_LIBS) -lm
+	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lcunit $(ANALYZE_LIBS) $(PY_LIBS) -llzma -lm
 
 # --- setup -----------------------------------------------------------------
 
@@ -405,7 +410,7 @@ fuzz-clean:
 .PHONY: fuzz-targets fuzz-build fuzz-regress fuzz-cov fuzz-clean
 
 static: $(call obj,$(RECORD_SRC)) $(LIBPLAN) $(LIBFORMAT) $(LIBCOMMON)
-	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -lpthread
+	$(CC) -static -o $(BIN)/pp-record.static $^ -lelf -lzstd -lz -llzma -lpthread
 
 demo: deps-build
 	@$(MAKE) all

@@ -115,6 +115,10 @@ static void dump_record(const struct ppf_record *r, struct dump_q *q)
 		printf("SYM %llx %llu %s\n", (unsigned long long)r->u.sym.start,
 		       (unsigned long long)r->u.sym.size, Q(0, r->u.sym.name));
 		break;
+	case PPF_REC_UNWIND:
+		printf("UNWIND arch=%u rows=%u bytes=%u\n", r->u.unwind.arch, r->u.unwind.nr_rows,
+		       r->u.unwind.rows_sz);
+		break;
 	case PPF_REC_SAMPLE: dump_sample(r); break;
 	case PPF_REC_COMM:
 		printf("%llu COMM pid=%u tid=%u exec=%u %s\n", (unsigned long long)r->time_ns,

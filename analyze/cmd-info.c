@@ -12,6 +12,7 @@
 
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
+#include "analyze/unwind.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/quote.h"
@@ -22,12 +23,35 @@ struct info {
 	uint64_t first_ns, last_ns, nr_samples, nr_late, nr_lost;
 	bool lost_sat;			/* a loss sum passed 2^64-1: printed as "N or more" */
 	uint64_t nr_ksyms, nr_dsos, nr_syms, nr_tasks, nr_comm, nr_mmap;
+	uint64_t nr_unwind_tabs, nr_unwind_rows;	/* DSOs with UNWIND records, their rows */
+	bool dso_unwind;		/* the last DSO has an UNWIND record */
+	uint64_t nr_ustacks, ustack_bytes;	/* --call-graph dwarf samples, their copies' bytes */
 	uint64_t seg_by_kind[8];
 	struct pp_u64map counts;	/* id -> count (stored in the pointer) */
 	struct pp_u64map readings;	/* id -> COUNTER readings, and the last value seen (sum per key) */
 	uint64_t nr_readings;
 	struct pp_u64map lost;		/* cpu -> count */
 };
+
+/* What unwinding needs of the side band: tasks, maps, binaries and their tables. */
+static bool user_meta(uint32_t type)
+{
+	return type == PPF_REC_TASK || type == PPF_REC_COMM || type == PPF_REC_FORK ||
+	       type == PPF_REC_EXIT || type == PPF_REC_MMAP || type == PPF_REC_DSO ||
+	       type == PPF_REC_SYM || type == PPF_REC_UNWIND;
+}
+
+/* A --call-graph dwarf sample: unwound as a replay would, to count the stacks cut short. */
+static void ustack_sample(struct ana_session *s, struct info *in, const struct ppf_sample *smp)
+{
+	struct ana_evtype *t = ana_session_type(s, smp->id);
+	struct pp_event ev;
+
+	in->nr_ustacks++;
+	in->ustack_bytes += smp->ustack_sz;
+	if (t)
+		ana_session_sample(s, t, smp, &ev);
+}
 
 static int scan(struct ana_session *s, struct info *in)
 {
@@ -53,6 +77,8 @@ static int scan(struct ana_session *s, struct info *in)
 				in->first_ns = rec.time_ns;
 			in->last_ns = rec.time_ns;
 			in->nr_samples++;
+			if (rec.u.sample.flags & PPF_SF_USTACK)
+				ustack_sample(s, in, &rec.u.sample);
 			if (rec.u.sample.flags & PPF_SF_LATE)
 				in->nr_late++;
 			break;
@@ -82,14 +108,19 @@ static int scan(struct ana_session *s, struct info *in)
 			break;
 		}
 		case PPF_REC_KSYM: in->nr_ksyms++; break;
-		case PPF_REC_DSO: in->nr_dsos++; break;
+		case PPF_REC_DSO: in->nr_dsos++; in->dso_unwind = false; break;
+		case PPF_REC_UNWIND:
+			in->nr_unwind_tabs += !in->dso_unwind;
+			in->dso_unwind = true;
+			in->nr_unwind_rows += rec.u.unwind.nr_rows;
+			break;
 		case PPF_REC_SYM: in->nr_syms++; break;
 		case PPF_REC_TASK: in->nr_tasks++; break;
 		case PPF_REC_COMM: in->nr_comm++; break;
 		case PPF_REC_MMAP: in->nr_mmap++; break;
 		}
 		if (rec.type == PPF_REC_EVENT_DESC || rec.type == PPF_REC_KV ||
-		    rec.type == PPF_REC_TIME_SYNC)
+		    rec.type == PPF_REC_TIME_SYNC || user_meta(rec.type))
 			ana_session_meta(s, &rec);
 	}
 	if (rc < 0)
@@ -182,6 +213,18 @@ static void print_text(struct ana_session *s, struct info *in, struct info_q *q)
 	printf("symbols      kernel: %s (%llu); user: %llu binaries, %llu symbols\n",
 	       in->nr_ksyms ? "yes" : "no", (unsigned long long)in->nr_ksyms,
 	       (unsigned long long)in->nr_dsos, (unsigned long long)in->nr_syms);
+	if (in->nr_unwind_tabs)
+		printf("unwind       %llu tables, %llu rows\n", (unsigned long long)in->nr_unwind_tabs,
+		       (unsigned long long)in->nr_unwind_rows);
+	if (in->nr_ustacks) {
+		uint64_t nr, cut;
+
+		ana_unwind_counts(s->unwind, &nr, &cut);
+		printf("user stacks  %llu copies, %.0f bytes each on average; %llu of %llu unwound "
+		       "stacks truncated\n", (unsigned long long)in->nr_ustacks,
+		       (double)in->ustack_bytes / (double)in->nr_ustacks, (unsigned long long)cut,
+		       (unsigned long long)nr);
+	}
 	printf("tasks        %llu at start, %llu comm changes, %llu mmaps\n",
 	       (unsigned long long)in->nr_tasks, (unsigned long long)in->nr_comm,
 	       (unsigned long long)in->nr_mmap);
@@ -263,6 +306,18 @@ static void print_json(struct ana_session *s, struct info *in)
 	pp_buf_addf(&b, "\"kernel_symbols\":%llu,\"user_binaries\":%llu,\"user_symbols\":%llu,",
 		    (unsigned long long)in->nr_ksyms, (unsigned long long)in->nr_dsos,
 		    (unsigned long long)in->nr_syms);
+	if (in->nr_unwind_tabs)
+		pp_buf_addf(&b, "\"unwind_tables\":%llu,\"unwind_rows\":%llu,",
+			    (unsigned long long)in->nr_unwind_tabs, (unsigned long long)in->nr_unwind_rows);
+	if (in->nr_ustacks) {
+		uint64_t nr, cut;
+
+		ana_unwind_counts(s->unwind, &nr, &cut);
+		pp_buf_addf(&b, "\"user_stacks\":%llu,\"user_stack_bytes\":%llu,"
+			    "\"unwound_stacks\":%llu,\"truncated_stacks\":%llu,",
+			    (unsigned long long)in->nr_ustacks, (unsigned long long)in->ustack_bytes,
+			    (unsigned long long)nr, (unsigned long long)cut);
+	}
 	pp_buf_addf(&b, "\"truncated\":%s,\"truncated_at\":%llu,\"last_segment\":%llu,"
 		    "\"corrupt_segments\":%llu,\"records_lost_to_corruption\":%llu,\"problems\":[",
 		    st->truncated ? "true" : "false", (unsigned long long)st->truncated_at,

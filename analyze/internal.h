@@ -22,6 +22,7 @@
 
 struct tep_handle;
 struct pp_symtab;
+struct ana_cfi;
 
 /*
  * What the core keeps per event type besides the public struct ana_evtype:
@@ -99,6 +100,7 @@ struct ana_session {
 	} *inls;
 	size_t nr_inls;
 	struct ana_session *lender;
+	struct ana_unwind *unwind;	/* --call-graph dwarf samples' unwinder (unwind.c), or NULL */
 	/* the analyzers of analyzers.def, set by whoever builds the session; NULL in the pp module */
 	const struct ana_registry *registry;
 
@@ -112,6 +114,7 @@ struct ana_session {
 	uint64_t comm_serial;		/* the last ana_task.comm_id handed out */
 	struct ana_task *task_cache[256];	/* direct-mapped by tid: tasks are never freed */
 	struct pp_u64map dsos;		/* DSO being filled: current struct pp_dso * at key 0 */
+	struct ana_cfi *cfi;		/* the DSOs' unwind tables (cfi.c), NULL: none */
 	/* the side-band budget (common/limits.h): bytes kept for the capture besides the symtab's */
 	uint64_t sb_bytes, sb_limit;
 	bool sb_full;			/* passed: what the capture adds is ignored (warned once) */

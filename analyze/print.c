@@ -21,6 +21,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "analyze/internal.h"
+#include "common/callchain.h"
 #include "common/dwinline.h"
 #include "common/quote.h"
 #include "common/sat.h"
@@ -412,6 +413,12 @@ static bool next_frame(const struct pp_event *ev, uint32_t *i, bool *kernel, uin
 	return false;
 }
 
+/* The chain ends in PP_CONTEXT_TRUNCATED: an unwind of a stack copy stopped (analyze/unwind.c). */
+static bool stack_truncated(const struct pp_event *ev)
+{
+	return ev->nr_stack && ev->stack[ev->nr_stack - 1] == PP_CONTEXT_TRUNCATED;
+}
+
 static void walk_stack(struct ana_session *s, const struct pp_event *ev, frame_fn fn, void *arg)
 {
 	bool kernel = false;
@@ -556,6 +563,8 @@ void ana_stack_print_inl(struct ana_session *s, const struct pp_event *ev, struc
 	struct print_walk w = { .out = out, .inl = inl };
 
 	walk_stack(s, ev, print_frame, &w);
+	if (stack_truncated(ev))
+		pp_buf_adds(out, "    [truncated]\n");
 }
 
 void ana_stack_print(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)
@@ -652,6 +661,8 @@ void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, stru
 	for (char *p = out->data + cstart; *p; p++)
 		if (*p == ';')
 			*p = '_';
+	if (stack_truncated(ev))	/* the unwind stopped: its frames hang from this root */
+		pp_buf_adds(out, ";[truncated]");
 	for (unsigned i = f->nr; i-- > 0;) {
 		size_t start;
 

@@ -20,7 +20,9 @@
 
 #include <traceevent/event-parse.h>
 
+#include "analyze/cfi.h"
 #include "analyze/internal.h"
+#include "analyze/unwind.h"
 #include "common/dwinline.h"
 #include "common/expr.h"
 #include "common/limits.h"
@@ -120,6 +122,7 @@ void ana_session_free(struct ana_session *s)
 		pp_inl_free(s->inls[i].inl);
 	}
 	free(s->inls);
+	ana_unwind_free(s->unwind);
 	ppf_reader_close(s->r);
 	for (size_t i = 0; i < s->nr_types; i++)
 		ana_evtype_free(s->type_list[i]);
@@ -145,6 +148,7 @@ void ana_session_free(struct ana_session *s)
 		free(v);
 	pp_u64map_release(&s->counts);
 	pp_u64map_release(&s->dsos);
+	ana_cfi_free(s);
 	for (size_t i = 0; i < s->nr_host; i++) {
 		free(s->host_keys[i]);
 		free(s->host_vals[i]);
@@ -311,6 +315,8 @@ void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struc
 	ev->nr_stack = smp->nr_stack;
 	ev->extra = smp->extra;
 	ev->extra_sz = smp->extra_sz;
+	if (smp->flags & PPF_SF_USTACK)	/* --call-graph dwarf: the whole stack, once */
+		ana_unwind_event(s, t, smp, ev);
 	t->count++;
 	if (!s->first_ns)
 		s->first_ns = smp->time_ns;
@@ -414,12 +420,17 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		break;
 	case PPF_REC_MMAP:
 		meta_mmap(s, rec);
+		ana_unwind_forget(s->unwind);	/* the rules it cached may have moved */
 		break;
 	case PPF_REC_SYSCALL:
 	case PPF_REC_KSYM:
 	case PPF_REC_DSO:
 	case PPF_REC_SYM:
 		ana_syms_meta(s, rec);
+		break;
+	case PPF_REC_UNWIND:
+		ana_cfi_meta(s, rec);
+		ana_unwind_forget(s->unwind);	/* a pc found in no table may be in this one */
 		break;
 	case PPF_REC_TIME_SYNC:
 		s->have_sync = true;

@@ -365,6 +365,7 @@ static int keep_record(struct slice *x, struct ppf_record *r, bool *keep, bool *
 		x->rep->nr_dsos_out += *keep;
 		break;
 	case PPF_REC_SYM:
+	case PPF_REC_UNWIND:
 		*keep = x->dso_kept;
 		break;
 	case PPF_REC_KSYM:

@@ -17,6 +17,11 @@
 #define PP_CONTEXT_USER ((uint64_t)-512)
 #define PP_CONTEXT_GUEST ((uint64_t)-2048)
 #define PP_CONTEXT_MAX ((uint64_t)-4095)
+/*
+ * pp's own marker, not the kernel's: the user frames before it are all that an unwind of a
+ * stack copy could find (analyze/unwind.c); printed as [truncated], never an address.
+ */
+#define PP_CONTEXT_TRUNCATED ((uint64_t)-3072)
 
 /* Addresses at or above this are kernel text on 64-bit Linux (x86_64 and arm64 alike). */
 #define PP_KERNEL_ADDR_MIN 0xffff000000000000ull
@@ -43,6 +48,11 @@ static inline uint32_t pp_callchain_trim(const uint64_t *in, uint32_t nr, uint64
 
 	for (uint32_t i = 0; i < nr; i++) {
 		uint64_t a = in[i];
+		if (a == PP_CONTEXT_TRUNCATED) {	/* ends the part it is in */
+			if (keep)
+				out[n++] = a;
+			continue;
+		}
 		if (a >= PP_CONTEXT_MAX) {
 			keep = a == PP_CONTEXT_USER ? user : kernel;
 			if (keep)

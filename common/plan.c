@@ -11,10 +11,12 @@
  * options" has the table and the reasons.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/callgraph.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/plan.h"
@@ -25,6 +27,23 @@
 #define NR_RUNNING_REFUSED                                                                  \
 	"perf-prof's eBPF filter reads the runqueue length at the sample; a pp capture does " \
 	"not hold it (rundelay and task-state show waiting tasks)"
+
+/* --call-graph fp|dwarf[,SIZE]: -g, and the way stacks are recorded (value: call_graph) */
+static int call_graph_cb(const struct pp_option *opt, const char *arg, bool unset, char *err,
+			 size_t errsz)
+{
+	uint32_t *mode = opt->value;
+	struct pp_common_opts *c = (struct pp_common_opts *)
+		((char *)mode - offsetof(struct pp_common_opts, call_graph));
+	int rc = 0;
+
+	if (unset)
+		*mode = 0;
+	else
+		rc = pp_callgraph_parse(arg, mode, err, errsz);
+	c->callchain = *mode != 0;
+	return rc;
+}
 
 const struct pp_option pp_common_options[] = {
 	PP_OPT_GROUP("Common options:"),
@@ -40,7 +59,10 @@ const struct pp_option pp_common_options[] = {
 	PP_OPT_TIME(0, "than", C(than_ns), 1, "report only what is above this (s/ms/us/ns)"),
 	PP_OPT_TIME(0, "only-than", C(only_than_ns), 1, "print interval tables only when something went over"),
 	PP_OPT_TIME(0, "lower", C(lower_ns), 1, "report what is below this"),
-	PP_OPT_BOOL('g', "call-graph", C(callchain), "record / print call stacks"),
+	PP_OPT_BOOL('g', NULL, C(callchain), "record / print call stacks (frame pointers)"),
+	{ .type = PP_OPT_T_CALLBACK, .long_name = "call-graph", .value = C(call_graph),
+	  .argh = "fp|dwarf[,size]", .cb = call_graph_cb,
+	  .help = "call stacks: frame pointers, or user stack copies of SIZE bytes (8192)" },
 	PP_OPT_BOOL(0, "order", C(order), "accepted for perf-prof compatibility: captures are ordered"),
 	PP_OPT_STRING('k', "key", C(key), "EXPR", "default key expression"),
 	PP_OPT_STRING(0, "filter", C(filter), "filter", "analyzer-specific filter"),
@@ -287,6 +309,8 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 	if (rc >= 0 && rc != PP_OPT_HELP) {
 		struct pp_plan_args a = { opts, &common, rc, argv };
 		p->callchain = common.callchain;
+		p->dwarf_sz = common.callchain && common.call_graph > PP_CALLGRAPH_FP ?
+			      common.call_graph : 0;
 		p->user_callchain = common.user_callchain;
 		p->kernel_callchain = common.kernel_callchain;
 		p->exclude_user = common.exclude_user;

@@ -29,6 +29,7 @@ struct pp_common_opts {
 	bool perins;
 	uint64_t than_ns, only_than_ns, lower_ns;
 	bool callchain;			/* -g */
+	uint32_t call_graph;		/* --call-graph: 0, PP_CALLGRAPH_FP, else dwarf's size */
 	bool order;			/* accepted, no-op */
 	const char *format;		/* text|json|csv */
 	const char *output;		/* -o */
@@ -124,6 +125,7 @@ struct pp_plan {
 	bool count_leader;
 	bool count_no_samples;		/* the leader's samples are not kept, only their counts (hrcount) */
 	bool callchain;			/* -g for every event */
+	uint32_t dwarf_sz;		/* --call-graph dwarf: user stack bytes a sample (0: fp) */
 	bool user_callchain, kernel_callchain;
 	bool exclude_user, exclude_kernel;
 	uint64_t freq;			/* sampling frequency for clock events (0: default 997) */

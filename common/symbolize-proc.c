@@ -422,6 +422,19 @@ bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 	return pp_symtab__fill(st, pp_symtab__find(st, &d->syms, false, vaddr), vaddr, res);
 }
 
+struct pp_dso *pp_symtab_user_dso(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
+				  uint64_t addr, uint64_t *vaddr)
+{
+	struct sym_proc *p = proc_find(st, pid);
+	struct sym_map *m = p ? proc_map_at(p, time_ns, addr) : NULL;
+	struct pp_dso *d = m ? map_dso(st, m) : NULL;
+
+	if (!d || (d->flags & PP_DSO_JIT))
+		return NULL;
+	*vaddr = addr - m->start + m->pgoff - d->text_offset + d->text_vaddr;
+	return d;
+}
+
 bool pp_symtab_lookup(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint64_t addr,
 		      struct pp_sym_res *res)
 {

@@ -288,6 +288,14 @@ bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 			   struct pp_sym_res *res);
 
 /**
+ * pp_symtab_user_dso() - the binary mapped at user address @addr of @pid at @time_ns
+ * @vaddr: receives the ELF virtual address of @addr in it
+ * Return: the DSO (its table known; JIT maps excluded), or NULL.
+ */
+struct pp_dso *pp_symtab_user_dso(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
+				  uint64_t addr, uint64_t *vaddr);
+
+/**
  * pp_symtab_lookup() - resolve any address: kernel when its top bit is set (x86-64, arm64
  * layouts), else user of @pid at @time_ns
  * Return: as pp_symtab_lookup_kernel() / pp_symtab_lookup_user().

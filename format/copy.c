@@ -8,7 +8,7 @@
  * the writer's own business and are not copied; records of types this
  * writer does not know are refused, not passed through blind.
  */
-#include "format/format.h"
+#include "format/writer-internal.h"
 #include "common/err.h"
 
 int ppf_write_record(struct ppf_writer *w, const struct ppf_record *r)
@@ -30,6 +30,8 @@ int ppf_write_record(struct ppf_writer *w, const struct ppf_record *r)
 		return ppf_write_dso(w, &r->u.dso);
 	case PPF_REC_SYM:
 		return ppf_write_sym(w, &r->u.sym);
+	case PPF_REC_UNWIND:
+		return ppf_write_unwind_rec(w, &r->u.unwind);
 	case PPF_REC_SAMPLE:
 		return ppf_write_sample(w, &r->u.sample);
 	case PPF_REC_COMM:

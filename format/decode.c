@@ -15,6 +15,7 @@
  * Not here: reading segments from a file (reader-segment.c).
  */
 #include "format/internal.h"
+#include "format/ustack.h"
 
 struct ppf_arena_blk {
 	struct ppf_arena_blk *next;
@@ -181,6 +182,8 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 		memset(d->cpu_last, 0, d->cap_cpu * sizeof(*d->cpu_last));
 	d->nr_stacks = 0;
 	ppf_ctrtab_reset(&d->ctr);
+	if (d->ustk)
+		ppf_ustk_reset(d->ustk);
 	if (d->prev_raw)
 		memset(d->prev_raw, 0, d->cap_prev * sizeof(*d->prev_raw));
 	ppf_arena_reset(&d->arena);
@@ -193,6 +196,9 @@ void ppf_decoder_release(struct ppf_decoder *d)
 	free(d->prev_raw);
 	free(d->prev_sz);
 	ppf_ctrtab_release(&d->ctr);
+	if (d->ustk)
+		ppf_ustk_release(d->ustk);
+	free(d->ustk);
 	ppf_arena_release(&d->arena);
 	memset(d, 0, sizeof(*d));
 }
@@ -479,10 +485,19 @@ sample_raw(struct ppf_decoder *d, const uint8_t **pp, const uint8_t *end, uint64
 	} else if ((rc = remember_raw(d, key, raw, raw_sz))) {
 		return rc;
 	}
-	*pp = p;
+	*pp = p + raw_sz;	/* past the raw data: USTACK may follow */
 	*raw_out = raw;
 	*raw_sz_out = raw_sz;
 	return 0;
+}
+
+/* A SAMPLE's USTACK field at *@pp (moved on) into @u's USTACK fields (tid set): ustack.c */
+static int __attribute__((noinline)) sample_ustack(struct ppf_decoder *d, const uint8_t **pp,
+						   const uint8_t *end, struct ppf_sample *u)
+{
+	if (!d->ustk && !(d->ustk = calloc(1, sizeof(*d->ustk))))
+		return -ENOMEM;
+	return ppf_ustk_decode(d->ustk, &d->arena, d->xor_in_place, pp, end, u);
 }
 
 /*
@@ -532,6 +547,15 @@ static int decode_sample(struct ppf_decoder *d, struct ppf_record *rec, const ui
 	    (rc = sample_raw(d, &p, end, h.flags, ppf_xor_key(d->xor_cpu, h.id, h.cpu), &raw,
 			     &raw_sz)))
 		return rc;
+	if (h.flags & PPF_SF_USTACK) {
+		s->tid = (uint32_t)h.tid;	/* its XOR base's key; the USTACK fields go to @s */
+		if ((rc = sample_ustack(d, &p, end, s)))
+			return rc;
+	} else {
+		s->nr_uregs = s->ustack_sz = 0;
+		s->uregs = NULL;
+		s->ustack = NULL;
+	}
 	rec->time_ns = h.t;
 	s->time_ns = h.t;
 	s->late_ns = late;
@@ -685,6 +709,8 @@ static int decode_body(struct ppf_decoder *d, struct ppf_rbuf *r, struct ppf_rec
 		rec->u.sym.size = rb_varint(r);
 		rec->u.sym.name = rb_str(r);
 		break;
+	case PPF_REC_UNWIND:
+		return ppf_decode_unwind(r, &rec->u.unwind);
 	case PPF_REC_STACK:
 		return decode_stack(d, r);
 	case PPF_REC_INDEX_ENTRY:

@@ -31,7 +31,7 @@
 #endif
 
 #define PPF_VERSION_MAJOR 1
-#define PPF_VERSION_MINOR 1
+#define PPF_VERSION_MINOR 2
 
 #define PPF_FILE_MAGIC "PPCAP\r\n\032"	/* 8 bytes */
 #define PPF_FILE_HDR_SZ 64
@@ -87,6 +87,7 @@ enum ppf_rec_type {
 	PPF_REC_INDEX_ENTRY = 0x09,	/* one segment in the index */
 	PPF_REC_SYSCALL = 0x0a,		/* nr, name */
 	PPF_REC_DIGEST_SEG = 0x0b,	/* a DIGEST's entry for one EVENTS segment (digest.c) */
+	PPF_REC_UNWIND = 0x0c,		/* unwind rows of the last DSO (format/unwind.c) */
 	PPF_REC_TIMED_FIRST = 0x10,
 	PPF_REC_SAMPLE = 0x10,
 	PPF_REC_COMM = 0x11,
@@ -170,6 +171,43 @@ struct ppf_sym {
 	const char *name;		/* mangled as in the ELF file */
 };
 
+/*
+ * PPF_REC_UNWIND: a run of the last DSO's unwind table, derived from its DWARF CFI at record
+ * time.  One row says, for the ELF vaddrs [start, end), how to find the caller's frame:
+ * CFA = SP or FP + cfa_off (PLT: SP + cfa_off, + 8 more when (ip & 15) >= 11), the return
+ * address saved at CFA + ra_off (or undefined: the outermost frame), the caller's FP the
+ * same as this one's or saved at CFA + fp_off.  A row of cfa UNKNOWN covers code whose
+ * rule the recorder could not express: unwinding stops there.
+ */
+enum ppf_unwind_arch { PPF_UNWIND_X86_64 = 1 };
+enum ppf_cfa_kind { PPF_CFA_UNKNOWN = 0, PPF_CFA_SP, PPF_CFA_FP, PPF_CFA_PLT };
+enum ppf_reg_rule { PPF_REG_SAME = 0, PPF_REG_AT_CFA, PPF_REG_UNDEF };
+#define PPF_UNWIND_MAX_ROWS 4096	/* rows in one UNWIND record (the writer splits) */
+
+struct ppf_unwind_row {
+	uint64_t start, end;		/* ELF vaddrs, start < end */
+	uint8_t cfa;			/* enum ppf_cfa_kind */
+	uint8_t ra;			/* PPF_REG_AT_CFA or PPF_REG_UNDEF */
+	uint8_t fp;			/* PPF_REG_SAME or PPF_REG_AT_CFA */
+	int32_t cfa_off, ra_off, fp_off;
+};
+
+/* PPF_REC_UNWIND as read: the rows stay encoded (validated); ppf_unwind_rows() decodes them. */
+struct ppf_unwind {
+	uint32_t arch;			/* enum ppf_unwind_arch */
+	uint32_t nr_rows;		/* 1 .. PPF_UNWIND_MAX_ROWS */
+	const uint8_t *rows;		/* borrowed from the segment */
+	uint32_t rows_sz;
+};
+
+/**
+ * ppf_unwind_rows() - decode the rows of an UNWIND record the reader returned
+ * @u: the record (validated by the reader: sorted, not overlapping, in bounds)
+ * @out: room for @u->nr_rows rows
+ * Return: 0, or PP_EBAD_RECORD when @u is not as the reader validated it.
+ */
+int ppf_unwind_rows(const struct ppf_unwind *u, struct ppf_unwind_row *out) PP_MUST_CHECK;
+
 /* PPF_REC_SAMPLE flags */
 enum ppf_sample_flags {
 	PPF_SF_PERIOD = 1 << 0,		/* period present (else 1) */
@@ -180,7 +218,9 @@ enum ppf_sample_flags {
 	PPF_SF_RAW_XOR = 1 << 5,	/* on disk only: raw XORed with the previous raw of this id */
 	PPF_SF_EXTRA = 1 << 6,		/* extra bytes: regs, read values (layout by event desc) */
 	PPF_SF_LATE = 1 << 7,		/* arrived after the reorder window; see late_ns */
+	PPF_SF_USTACK = 1 << 8,		/* user registers and a copy of the user stack */
 };
+#define PPF_USTACK_MAX 65528		/* bytes of a stack copy (perf's limit) */
 
 /* PPF_REC_SAMPLE.  Pointers are borrowed until the reader leaves the segment. */
 struct ppf_sample {
@@ -200,6 +240,13 @@ struct ppf_sample {
 	const uint8_t *raw;		/* tracepoint raw data */
 	uint32_t extra_sz;
 	const uint8_t *extra;
+	/* USTACK: the user registers (the event's sample_regs_user, in bit order), the stack */
+	uint64_t uregs_abi;		/* PERF_SAMPLE_REGS_ABI_* */
+	const uint64_t *uregs;
+	uint32_t nr_uregs;		/* at most 64 */
+	uint32_t ustack_sz;		/* the valid part of the copy (dyn_size), <= PPF_USTACK_MAX */
+	uint64_t ustack_addr;		/* the user address of ustack[0]: the sampled SP */
+	const uint8_t *ustack;
 };
 
 struct ppf_comm {
@@ -305,6 +352,7 @@ struct ppf_record {
 		struct ppf_ksym ksym;
 		struct ppf_dso dso;
 		struct ppf_sym sym;
+		struct ppf_unwind unwind;
 		struct ppf_sample sample;
 		struct ppf_comm comm;
 		struct ppf_task_event task_event;
@@ -470,6 +518,13 @@ int ppf_write_task(struct ppf_writer *w, const struct ppf_task *t) PP_MUST_CHECK
 int ppf_write_ksym(struct ppf_writer *w, const struct ppf_ksym *k) PP_MUST_CHECK;
 int ppf_write_dso(struct ppf_writer *w, const struct ppf_dso *d) PP_MUST_CHECK;
 int ppf_write_sym(struct ppf_writer *w, const struct ppf_sym *s) PP_MUST_CHECK;
+/**
+ * ppf_write_unwind() - an UNWIND record: @nr (1 .. PPF_UNWIND_MAX_ROWS) rows of the last DSO
+ * @rows: sorted by start, not overlapping, each start < end, offsets as in the row
+ * Return: 0, PP_EBAD_RECORD for rows out of order or a bad count, or the writer's error.
+ */
+int ppf_write_unwind(struct ppf_writer *w, uint32_t arch, const struct ppf_unwind_row *rows,
+		     size_t nr) PP_MUST_CHECK;
 /* For SAMPLE, stack_id and RAW_XOR are computed by the writer; set nr_stack/stack. */
 int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s) PP_MUST_CHECK;
 int ppf_write_comm(struct ppf_writer *w, const struct ppf_comm *c) PP_MUST_CHECK;

@@ -306,6 +306,7 @@ struct ppf_decoder {
 	size_t cap_prev;
 	struct ppf_arena arena;
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
+	struct ppf_ustk_tab *ustk;	/* USTACK bases (ustack.h); NULL until the first */
 	bool xor_in_place;		/* the data is writable: RAW_XOR is undone in it (reader.c) */
 	/*
 	 * Side band only (ppf_reader_set_window()): SAMPLE records are read up to
@@ -367,5 +368,8 @@ int ppf_digest_parse(const uint8_t *data, size_t len, struct ppf_digest_grp **ou
 /* The entry of @v (from ppf_digest_parse()) for the segment of header @h, or NULL. */
 const struct ppf_digest_grp *ppf_digest_find(const struct ppf_digest_grp *v, size_t nr,
 					     const struct ppf_seg_hdr *h);
+
+/* unwind.c: an UNWIND body from @r, every row checked (see there); 0 or PP_EBAD_RECORD. */
+int ppf_decode_unwind(struct ppf_rbuf *r, struct ppf_unwind *u);
 
 #endif

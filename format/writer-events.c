@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/hash.h"
+#include "format/ustack.h"
 #include "format/writer-internal.h"
 
 /*
@@ -223,13 +224,15 @@ static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
  */
 int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 {
-	uint32_t flags = s->flags & (PPF_SF_IP | PPF_SF_ADDR);
+	uint32_t flags = s->flags & (PPF_SF_IP | PPF_SF_ADDR | PPF_SF_USTACK);
 	uint32_t stack_id = 0;
 	uint64_t late;
 	int rc;
 
 	if (s->nr_stack > PPF_MAX_STACK || s->raw_sz > PPF_SEG_MAX_RAW / 8 ||
-	    s->extra_sz > PPF_SEG_MAX_RAW / 8)
+	    s->extra_sz > PPF_SEG_MAX_RAW / 8 ||
+	    ((s->flags & PPF_SF_USTACK) &&
+	     (s->ustack_sz > PPF_USTACK_MAX || s->nr_uregs > PPF_USTACK_MAX_REGS)))
 		return ppf_writer_fail(w, PP_EBAD_LENGTH, "sample too large");
 	if (w->err)
 		return w->err;
@@ -244,7 +247,8 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 			return rc;
 		flags |= PPF_SF_STACK;
 	}
-	size_t max_body = 12 * PPF_VARINT_MAX + s->raw_sz + s->extra_sz;
+	size_t max_body = 12 * PPF_VARINT_MAX + s->raw_sz + s->extra_sz +
+			  ((flags & PPF_SF_USTACK) ? ppf_ustk_max(s) : 0);
 	if (max_body > PPF_SEG_MAX_RAW / 4)
 		return ppf_writer_fail(w, PP_EBAD_LENGTH, "record too large");
 	rc = ppf_wbuf_reserve(&w->seg, 1 + PPF_VARINT_MAX + max_body);
@@ -302,6 +306,18 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 		else if (s->raw_sz)
 			memcpy(p, s->raw, s->raw_sz);
 		p += s->raw_sz;
+	}
+	if (flags & PPF_SF_USTACK) {
+		long n;
+
+		if (w->ustk_gen != w->gen) {	/* a new segment: no base */
+			ppf_ustk_reset(&w->ustk);
+			w->ustk_gen = w->gen;
+		}
+		n = ppf_ustk_encode(&w->ustk, s, p);
+		if (n < 0)
+			return ppf_writer_fail(w, (int)n, "stack copy table");
+		p += n;
 	}
 	size_t blen = (size_t)(p - body);
 	rec[0] = PPF_REC_SAMPLE;

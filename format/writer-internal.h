@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "format/internal.h"
+#include "format/ustack.h"
 
 struct stack_slot {
 	uint64_t hash;
@@ -61,6 +62,8 @@ struct ppf_writer {
 	uint32_t *cpu_gen;
 	size_t cap_cpu;
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
+	struct ppf_ustk_tab ustk;	/* USTACK bases (ustack.h), reset when gen moves */
+	uint32_t ustk_gen;
 	struct ppf_digest_w dig;	/* the side band of the EVENTS segments since the last DIGEST */
 
 	struct ppf_index_entry *idx;
@@ -111,5 +114,8 @@ static inline void wb_str(struct ppf_wbuf *b, const char *s)
 	wb_bytes(b, s ? s : "", n);
 	wb_u8(b, 0);
 }
+
+/* unwind.c: an UNWIND record a reader decoded, re-encoded (ppf_write_record()). */
+int ppf_write_unwind_rec(struct ppf_writer *w, const struct ppf_unwind *u);
 
 #endif

@@ -527,6 +527,7 @@ static void writer_free(struct ppf_writer *w)
 	free(w->cpu_last);
 	free(w->cpu_gen);
 	ppf_ctrtab_release(&w->ctr);
+	ppf_ustk_release(&w->ustk);
 	ppf_digest_w_release(&w->dig);
 	free(w->idx);
 	free(w);

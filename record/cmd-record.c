@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/callgraph.h"
 #include "common/err.h"
 #include "common/log.h"
 #include "common/man.h"
@@ -125,6 +126,21 @@ static int kallsyms_cb(const struct pp_option *opt, const char *arg, bool unset,
 	return 0;
 }
 
+/* --call-graph fp|dwarf[,SIZE] (common/callgraph.h); -g is fp */
+static int call_graph_cb(const struct pp_option *opt, const char *arg, bool unset, char *err,
+			 size_t errsz)
+{
+	struct rec_opts *o = opt->value;
+	uint32_t mode = 0;
+	int rc = unset ? 0 : pp_callgraph_parse(arg, &mode, err, errsz);
+
+	if (rc)
+		return rc;
+	o->callgraph = mode != 0;
+	o->dwarf_sz = mode > PP_CALLGRAPH_FP ? mode : 0;
+	return 0;
+}
+
 static char *cmdline_dup(int argc, const char **argv)
 {
 	struct pp_buf b = PP_BUF_INIT;
@@ -189,6 +205,13 @@ static int validate(struct rec_session *s)
 	 * context-switch storm: a 1 MiB ring is 5-10 ms of them, and one late round
 	 * of the single drain thread loses events (docs/performance.md, issue 22).
 	 */
+#if !defined(__x86_64__)
+	if (o->dwarf_sz)
+		return rec_session_fail(s, PP_EUSAGE,
+					"--call-graph dwarf: user stacks are recorded on x86-64 only");
+#endif
+	if (o->mmap_pages == REC_PAGES_AUTO && o->dwarf_sz)	/* a copy of the stack a sample */
+		o->mmap_pages = REC_DEFAULT_PAGES_DWARF;
 	if (o->mmap_pages == REC_PAGES_AUTO)
 		o->mmap_pages = o->callgraph && (o->all_cpus || o->cpus || !targets) ?
 				REC_DEFAULT_PAGES_CALLCHAINS : REC_DEFAULT_PAGES;
@@ -369,7 +392,12 @@ int cmd_record(int argc, const char **argv)
 			   "sampling frequency of cpu-clock/task-clock (997)"),
 		PP_OPT_TIME(0, "period", &o->period, 1,
 			    "sampling period (ns for clocks, else a count)"),
-		PP_OPT_BOOL('g', "call-graph", &o->callgraph, "record call chains for every event"),
+		PP_OPT_BOOL('g', NULL, &o->callgraph,
+			    "record call chains for every event (frame pointers)"),
+		{ .type = PP_OPT_T_CALLBACK, .long_name = "call-graph", .value = o,
+		  .argh = "fp|dwarf[,size]", .cb = call_graph_cb,
+		  .help = "call chains: frame pointers, or the user registers and SIZE bytes of the"
+			  " user stack (8192), unwound by pp-analyze" },
 		PP_OPT_BOOL(0, "user-callchain", &o->user_callchain,
 			    "keep the user part of call chains (on)"),
 		PP_OPT_BOOL(0, "kernel-callchain", &o->kernel_callchain,

@@ -119,6 +119,8 @@ int rec_plan_apply(struct rec_session *s, const char *analyzer_args, char *msg, 
 	if (!rc) {
 		/* a stack wanted by one analyzer is a stack recorded: analyzers may ignore it */
 		o->callgraph |= p.callchain;
+		if (p.dwarf_sz > o->dwarf_sz)	/* the biggest copy any of them asks for */
+			o->dwarf_sz = p.dwarf_sz;
 		o->user_callchain &= p.user_callchain || !p.callchain;
 		o->kernel_callchain &= p.kernel_callchain || !p.callchain;
 		o->exclude_user |= p.exclude_user;

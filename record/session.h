@@ -39,6 +39,7 @@
 #define REC_DEFAULT_FREQ 997
 #define REC_DEFAULT_PAGES 256		/* 1 MiB per CPU with 4 KiB pages */
 #define REC_DEFAULT_PAGES_CALLCHAINS 1024	/* -g on whole CPUs: 4 MiB per CPU */
+#define REC_DEFAULT_PAGES_DWARF 2048	/* --call-graph dwarf: 8 KiB a sample, 8 MiB per CPU */
 #define REC_PAGES_AUTO (-1)		/* -m not given: one of the two above */
 #define REC_DEFAULT_SPILL (512ull << 20)	/* --spill-max (spill.h) */
 #define REC_DEFAULT_WATERMARK 50	/* % of the ring before poll wakes us */
@@ -61,6 +62,7 @@ struct rec_opts {
 	uint64_t freq;			/* -F, 0 = default */
 	uint64_t period;		/* --period, 0 = none */
 	bool callgraph;			/* -g */
+	uint32_t dwarf_sz;		/* --call-graph dwarf,SIZE: user stack bytes (0: fp) */
 	bool user_callchain;		/* default true */
 	bool kernel_callchain;		/* default true */
 	bool exclude_user, exclude_kernel;

@@ -52,6 +52,10 @@ int rec_summary_write_stats(struct rec_session *s)
 	STAT("duration_ns", s->end_ns - s->start_ns);
 	STAT("dsos", sy.nr_dsos);
 	STAT("dsos_failed", sy.nr_failed);
+	if (sy.nr_unwind) {
+		STAT("unwind_tables", sy.nr_unwind);
+		STAT("unwind_rows", sy.nr_unwind_rows);
+	}
 	STAT("ksyms", s->nr_ksyms);
 	STAT("tasks", s->nr_tasks);
 	STAT("maps", s->nr_maps);

@@ -82,6 +82,13 @@ static void option_tokens(const struct pp_option *o, const struct pp_option *d, 
 
 	switch (o->type) {
 	case PP_OPT_T_BOOL:
+		if (!o->long_name) {	/* a short option only (-g): set, it is said */
+			if (*(const bool *)o->value && !*(const bool *)d->value) {
+				snprintf(num, sizeof(num), "-%c", o->short_name);
+				token_add(t, pp_xstrdup(num));
+			}
+			break;
+		}
 		if (*(const bool *)o->value != *(const bool *)d->value)
 			token_opt(t, o->long_name, NULL, !*(const bool *)o->value);
 		break;
@@ -125,7 +132,8 @@ static void table_tokens(const struct pp_option *o, const struct pp_option *d, s
 {
 	for (size_t i = 0; o[i].type != PP_OPT_T_END; i++)
 		if (o[i].type != PP_OPT_T_GROUP && o[i].type != PP_OPT_T_INCLUDE &&
-		    o[i].type != PP_OPT_T_CALLBACK && !excluded(o[i].long_name))
+		    o[i].type != PP_OPT_T_CALLBACK &&
+		    ((!o[i].long_name && o[i].short_name) || !excluded(o[i].long_name)))
 			option_tokens(&o[i], &d[i], t);
 }
 

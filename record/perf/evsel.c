@@ -865,6 +865,8 @@ int rec_evsels_finish(struct rec_session *s)
 			a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 			a->exclude_callchain_user = !s->opts.user_callchain;
 			a->exclude_callchain_kernel = !s->opts.kernel_callchain;
+			if (s->opts.dwarf_sz)
+				rec_regs_user_attr(a, s->opts.dwarf_sz);
 		}
 		if (e->kind == PPF_EV_SOFTWARE || e->kind == PPF_EV_HARDWARE ||
 		    e->kind == PPF_EV_BREAKPOINT) {

@@ -177,7 +177,10 @@ static bool decode_sample(const struct rec_evsel *ev, const struct rec_mev *e,
 		smp->flags |= PPF_SF_RAW;
 		p += sz;
 	}
-	/* BRANCH_STACK, REGS_USER, STACK_USER are never asked for: WEIGHT, DATA_SRC come next */
+	/* BRANCH_STACK is never asked for; REGS_USER, STACK_USER with --call-graph dwarf */
+	if ((st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) &&
+	    rec_regs_user_take(&p, end, &ev->attr, smp))
+		return false;
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		NEED(8);
 		memcpy(&mem[nr_mem++], p, 8);
@@ -222,6 +225,14 @@ static int sample_hits(struct rec_session *s, const struct perf_event_header *h,
 	}
 	if (smp->nr_stack) {
 		rc = user_hits(s, smp->pid, smp->stack, smp->nr_stack);
+		if (rc)
+			return rc;
+	}
+	if (smp->flags & PPF_SF_USTACK) {	/* the user ip (regs: BP, SP, IP), then the copy */
+		rc = rec_symbols_hit(s->syms, s->w, smp->pid, smp->uregs[2]);
+		if (!rc)
+			rc = rec_symbols_hit_words(s->syms, s->w, smp->pid, smp->ustack,
+						   smp->ustack_sz);
 		if (rc)
 			return rc;
 	}

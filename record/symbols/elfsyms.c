@@ -11,11 +11,16 @@
  * The file is opened with ELF_C_READ, so libelf reads only the pieces asked for, and each
  * table is checked against the file size and REC_ELFSYMS_MAX_SECTION first: a hostile
  * file costs at most a bounded amount of memory.
- * Not here: DWARF, .gnu_debugdata (MiniDebugInfo), demangling.
+ * MiniDebugInfo (Fedora, RHEL): a binary without .symtab may carry .gnu_debugdata, an
+ * xz-compressed ELF file whose .symtab holds the local functions .dynsym lacks; it is
+ * decompressed (liblzma, at most REC_ELFSYMS_MAX_SECTION bytes) and its function symbols
+ * join those of .dynsym.
+ * Not here: DWARF, demangling.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <lzma.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 #include <unistd.h>
 
 #include "common/units.h"
+#include "record/symbols/cfi.h"
 #include "record/symbols/elfsyms.h"
 
 struct raw_sym {
@@ -386,34 +392,104 @@ static int read_debug_file(const char *root, struct rec_elfsyms *s, struct loade
 	return n < 0 ? (int)n : n > 0;
 }
 
-int rec_elfsyms_load_from(const char *path, const char *debug_root, struct rec_elfsyms **out)
+/* The decompressed .gnu_debugdata of @f (free()), its size in *@len; NULL when none. */
+static uint8_t *debugdata_xz(struct elf_file *f, size_t *len)
+{
+	size_t shstr, out_cap = 1u << 16;
+	lzma_stream z = LZMA_STREAM_INIT;
+	Elf_Scn *scn = NULL;
+	uint8_t *out = NULL;
+	lzma_ret r = LZMA_OK;
+	GElf_Shdr sh;
+	Elf_Data *d = NULL;
+
+	*len = 0;
+	if (elf_getshdrstrndx(f->elf, &shstr))
+		return NULL;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(f->elf, shstr, sh.sh_name)) &&
+		    !strcmp(name, ".gnu_debugdata") && section_ok(f, &sh)) {
+			d = elf_getdata(scn, NULL);
+			break;
+		}
+	}
+	if (!d || !d->d_buf || !d->d_size ||
+	    lzma_stream_decoder(&z, REC_ELFSYMS_MAX_SECTION, 0) != LZMA_OK)
+		return NULL;
+	z.next_in = d->d_buf;
+	z.avail_in = d->d_size;
+	while (r == LZMA_OK) {
+		if (!out || z.avail_out == 0) {
+			uint8_t *p;
+
+			if (out)
+				out_cap *= 2;
+			if (out_cap > REC_ELFSYMS_MAX_SECTION || !(p = realloc(out, out_cap)))
+				break;
+			out = p;
+			z.next_out = out + *len;
+			z.avail_out = out_cap - *len;
+		}
+		r = lzma_code(&z, LZMA_FINISH);
+		*len = out_cap - z.avail_out;
+	}
+	lzma_end(&z);
+	if (r != LZMA_STREAM_END) {
+		free(out);
+		*len = 0;
+		return NULL;
+	}
+	return out;
+}
+
+/* The function symbols of the MiniDebugInfo of @f into @ld.  Return: their number, -ENOMEM. */
+static ssize_t read_minidebug(struct elf_file *f, struct loader *ld)
+{
+	struct elf_file m = { .fd = -1 };
+	uint8_t *img = debugdata_xz(f, &m.size);
+	ssize_t n = 0;
+
+	if (!img)
+		return 0;
+	m.elf = elf_memory((char *)img, m.size);
+	if (m.elf && elf_kind(m.elf) == ELF_K_ELF && gelf_getehdr(m.elf, &m.ehdr))
+		n = read_symtab(&m, SHT_SYMTAB, ld);
+	elf_file_close(&m);
+	free(img);
+	return n;
+}
+
+/* The symbols of the open file @f, recorded as @path; @f is closed. */
+static int load_open(struct elf_file *f, const char *path, const char *debug_root,
+		     struct rec_elfsyms **out)
 {
 	struct loader ld = { 0 };
 	struct rec_elfsyms *s;
-	struct elf_file f;
 	ssize_t n;
 	int err;
 
-	*out = NULL;
-	err = elf_file_open(path, &f);
-	if (err)
-		return err;
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->path = strdup(path))) {
 		err = -ENOMEM;
 		goto err_free;
 	}
-	read_build_id(&f, s);
-	read_text_segment(&f, s);
+	read_build_id(f, s);
+	read_text_segment(f, s);
 	err = read_debug_file(debug_root, s, &ld);
 	if (err < 0)
 		goto err_free;
 	if (err > 0) {
 		s->flags |= PPF_DSO_DEBUGINFO;
 	} else {
-		n = read_symtab(&f, SHT_SYMTAB, &ld);
-		if (n == 0)
-			n = read_symtab(&f, SHT_DYNSYM, &ld);
+		n = read_symtab(f, SHT_SYMTAB, &ld);
+		if (n == 0) {
+			ssize_t k = read_symtab(f, SHT_DYNSYM, &ld);
+
+			n = k < 0 ? k : read_minidebug(f, &ld);
+			n = n < 0 ? n : k;
+		}
 		if (n < 0) {
 			err = (int)n;
 			goto err_free;
@@ -422,13 +498,68 @@ int rec_elfsyms_load_from(const char *path, const char *debug_root, struct rec_e
 	err = loader_finish(&ld, s);
 	if (err)
 		goto err_free;
-	elf_file_close(&f);
+	elf_file_close(f);
 	*out = s;
 	return 0;
 err_free:
 	loader_reset(&ld);
 	rec_elfsyms_free(s);
-	elf_file_close(&f);
+	elf_file_close(f);
+	return err;
+}
+
+int rec_elfsyms_load_from(const char *path, const char *debug_root, struct rec_elfsyms **out)
+{
+	struct elf_file f;
+	int err;
+
+	*out = NULL;
+	err = elf_file_open(path, &f);
+	return err ? err : load_open(&f, path, debug_root, out);
+}
+
+int rec_elfsyms_load_mem(const char *name, const void *image, size_t size, bool unwind,
+			 struct rec_elfsyms **out)
+{
+	struct elf_file f = { .fd = -1, .size = size };
+	char *copy = malloc(size ? size : 1);
+	int err;
+
+	*out = NULL;
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, image, size);
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		free(copy);
+		return -ENOSYS;
+	}
+	f.elf = elf_memory(copy, size);
+	if (!f.elf || elf_kind(f.elf) != ELF_K_ELF || !gelf_getehdr(f.elf, &f.ehdr)) {
+		elf_file_close(&f);
+		free(copy);
+		return -ENOEXEC;
+	}
+	if (unwind) {
+		struct ppf_unwind_row *rows = NULL;
+		size_t nr = 0;
+
+		err = rec_cfi_read(f.elf, size, &rows, &nr, NULL);
+		if (err == -ENOMEM) {
+			elf_file_close(&f);
+			free(copy);
+			return err;
+		}
+		err = load_open(&f, name, NULL, out);
+		if (!err) {
+			(*out)->unwind = rows;
+			(*out)->nr_unwind = nr;
+		} else {
+			free(rows);
+		}
+	} else {
+		err = load_open(&f, name, NULL, out);
+	}
+	free(copy);
 	return err;
 }
 
@@ -521,6 +652,21 @@ err_free:
 
 /* --- the rest ------------------------------------------------------------------------ */
 
+int rec_elfsyms_load_unwind(struct rec_elfsyms *s, const char *path)
+{
+	struct elf_file f;
+	int err = elf_file_open(path, &f);
+
+	if (err)
+		return err;
+	free(s->unwind);
+	s->unwind = NULL;
+	s->nr_unwind = 0;
+	err = rec_cfi_read(f.elf, f.size, &s->unwind, &s->nr_unwind, NULL);
+	elf_file_close(&f);
+	return err;
+}
+
 int rec_elfsyms_set_path(struct rec_elfsyms *s, const char *path)
 {
 	char *p = strdup(path);
@@ -539,6 +685,7 @@ void rec_elfsyms_free(struct rec_elfsyms *s)
 	free(s->path);
 	free(s->syms);
 	free(s->names);
+	free(s->unwind);
 	free(s);
 }
 
@@ -548,6 +695,25 @@ static uint64_t nr_segments(const struct ppf_writer *w)
 
 	ppf_writer_totals(w, &t);
 	return t.nr_segments;
+}
+
+/* The unwind rows of @s after its symbols, the DSO record @d repeated in a new segment. */
+static int write_unwind(struct ppf_writer *w, const struct rec_elfsyms *s, const struct ppf_dso *d,
+			uint64_t seg)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < s->nr_unwind; i += PPF_UNWIND_MAX_ROWS) {
+		size_t n = s->nr_unwind - i < PPF_UNWIND_MAX_ROWS ? s->nr_unwind - i : PPF_UNWIND_MAX_ROWS;
+
+		if (nr_segments(w) != seg) {
+			err = ppf_write_dso(w, d);	/* the rows go on in a new segment */
+			seg = nr_segments(w);
+		}
+		if (!err)
+			err = ppf_write_unwind(w, PPF_UNWIND_X86_64, s->unwind + i, n);
+	}
+	return err;
 }
 
 int rec_elfsyms_write(struct ppf_writer *w, const struct rec_elfsyms *s)
@@ -569,7 +735,7 @@ int rec_elfsyms_write(struct ppf_writer *w, const struct rec_elfsyms *s)
 		return err;
 	seg = nr_segments(w);
 	err = ppf_write_dso(w, &d);
-	if (!err && nr_segments(w) != seg && s->nr_syms)
+	if (!err && nr_segments(w) != seg && (s->nr_syms || s->nr_unwind))
 		err = ppf_write_dso(w, &d);	/* the DSO record itself filled the segment */
 	seg = nr_segments(w);
 	for (size_t i = 0; !err && i < s->nr_syms; i++) {
@@ -581,5 +747,5 @@ int rec_elfsyms_write(struct ppf_writer *w, const struct rec_elfsyms *s)
 			seg = nr_segments(w);
 		}
 	}
-	return err;
+	return err ? err : write_unwind(w, s, &d, seg);
 }

@@ -15,6 +15,7 @@
 #ifndef PP_RECORD_ELFSYMS_H
 #define PP_RECORD_ELFSYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,8 @@ struct rec_elfsym {
  * @nr_syms: entries in @syms
  * @syms: sorted by start then name (aliases at one address all kept), zero sizes
  *        replaced by the distance to the next address (bounded by the symbol's section end)
+ * @nr_unwind: entries in @unwind
+ * @unwind: the unwind rows (cfi.h) when rec_elfsyms_load_unwind() read them, else NULL
  */
 struct rec_elfsyms {
 	char *path;
@@ -55,6 +58,8 @@ struct rec_elfsyms {
 	size_t nr_syms;
 	struct rec_elfsym *syms;
 	char *names;		/* private: storage of the names */
+	size_t nr_unwind;
+	struct ppf_unwind_row *unwind;
 };
 
 /**
@@ -100,6 +105,28 @@ int rec_jitmap_load(const char *path, struct rec_elfsyms **out);
  * For files opened through /proc/PID/root or a JIT map renamed to the host pid.
  * Return: 0 or -ENOMEM (the old path is kept).
  */
+/**
+ * rec_elfsyms_load_mem() - rec_elfsyms_load() of an ELF image in memory (the vDSO)
+ * @name: the path to record ("[vdso]")
+ * @image: the image (copied: it need not stay)
+ * @size: its bytes
+ * @unwind: read its unwind rows too (rec_elfsyms_load_unwind())
+ * @out: receives the result (rec_elfsyms_free())
+ * Return: 0, -ENOEXEC when it is not an ELF file, -ENOMEM.
+ */
+int rec_elfsyms_load_mem(const char *name, const void *image, size_t size, bool unwind,
+			 struct rec_elfsyms **out);
+
+/**
+ * rec_elfsyms_load_unwind() - add to @s the unwind rows of ELF file @path (cfi.h), which
+ * rec_elfsyms_write() then writes as UNWIND records after the symbols
+ * @s: the binary's symbols
+ * @path: the binary (the one mapped, not a debug file)
+ * Return: 0 (also when the file has no CFI), -ENOTSUP for another architecture than
+ * x86-64, -errno when the file cannot be read, -ENOMEM.
+ */
+int rec_elfsyms_load_unwind(struct rec_elfsyms *s, const char *path);
+
 int rec_elfsyms_set_path(struct rec_elfsyms *s, const char *path);
 
 /** rec_elfsyms_free() - free a table; NULL is a no-op. */

@@ -20,12 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common/log.h"
 #include "format/format.h"
 #include "record/symbols/elfsyms.h"
 #include "record/symbols/symbols.h"
+#include "record/symbols/vdso.h"
 
 #define BID_MAX 64
 
@@ -60,6 +62,8 @@ struct rec_symbols {
 	uint8_t (*written)[BID_MAX + 1];	/* build ids written: [0] = length */
 	size_t nr_written;
 	struct proc *last;
+	bool unwind;			/* write each binary's unwind rows too */
+	bool unwind_warned;		/* said once that this architecture has none */
 	struct rec_symbols_stats st;
 };
 
@@ -256,8 +260,8 @@ void rec_symbols_map(struct rec_symbols *sy, uint32_t pid, uint64_t addr, uint64
 	size_t i, j;
 	uint64_t end = addr + len;
 
-	if (!path || path[0] != '/' || !len)
-		return;		/* [vdso], //anon, memfd: no file to read symbols from */
+	if (!path || (path[0] != '/' && strcmp(path, REC_VDSO_PATH)) || !len)
+		return;		/* //anon, memfd: no file to read symbols from */
 	p = proc_get(sy, pid);
 	/* remove what the new map covers (a map partly covered is dropped whole) */
 	i = map_lower(p, addr);
@@ -363,11 +367,58 @@ static void remember_bid(struct rec_symbols *sy, const uint8_t *bid, size_t sz)
 	sy->nr_written++;
 }
 
+/* The unwind rows of @es from the binary at @path: none when they cannot be read. */
+static void unwind_load(struct rec_symbols *sy, struct rec_elfsyms *es, const char *path)
+{
+	int rc = rec_elfsyms_load_unwind(es, path);
+	struct utsname u;
+
+	if (rc == -ENOTSUP && !sy->unwind_warned && !uname(&u) && strcmp(u.machine, "x86_64")) {
+		sy->unwind_warned = true;	/* this machine's binaries: say it once */
+		pp_warn("DWARF unwind tables are not supported on %s", u.machine);
+	} else if (rc) {
+		pp_debug(1, "no unwind table for '%s': %s", path,
+			 rc == -ENOTSUP ? "not x86-64 code" : strerror(-rc));
+	}
+	sy->st.nr_unwind_rows += es->nr_unwind;
+	sy->st.nr_unwind += es->nr_unwind > 0;
+}
+
+/* [vdso]: the image of this process (the same in every 64-bit one). */
+static int vdso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d)
+{
+	struct rec_elfsyms *es = NULL;
+	size_t size;
+	const void *img = rec_vdso_image(&size);
+	int rc;
+
+	d->done = true;
+	if (!img || rec_elfsyms_load_mem(REC_VDSO_PATH, img, size, sy->unwind, &es)) {
+		sy->st.nr_failed++;
+		d->failed = true;
+		return 0;
+	}
+	if (es->build_id_sz && bid_written(sy, es->build_id, es->build_id_sz)) {
+		rec_elfsyms_free(es);
+		return 0;
+	}
+	sy->st.nr_unwind_rows += es->nr_unwind;
+	sy->st.nr_unwind += es->nr_unwind > 0;
+	rc = rec_elfsyms_write(w, es);
+	if (!rc) {
+		sy->st.nr_dsos++;
+		remember_bid(sy, es->build_id, es->build_id_sz);
+	}
+	rec_elfsyms_free(es);
+	return rc;
+}
+
 static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d, uint32_t pid,
 		    const struct map *m)
 {
 	struct rec_elfsyms *es = NULL;
 	char alt[128];
+	const char *from = d->path;	/* the file the symbols came from */
 	int rc;
 
 	d->done = true;
@@ -401,6 +452,7 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 			rc = 0;
 		else if (rc2 == 0)
 			rec_elfsyms_free(es);
+		from = alt;
 	}
 	if (rc) {
 		pp_debug(1, "no symbols for '%s': %s", d->path, strerror(rc < 0 ? -rc : EINVAL));
@@ -413,6 +465,8 @@ static int dso_load(struct rec_symbols *sy, struct ppf_writer *w, struct dso *d,
 		rec_elfsyms_free(es);
 		return 0;
 	}
+	if (sy->unwind)
+		unwind_load(sy, es, from);
 	rc = rec_elfsyms_write(w, es);
 	if (!rc) {
 		sy->st.nr_dsos++;
@@ -457,6 +511,8 @@ int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, 
 	}
 	if (p->maps[i].dso->done)
 		return 0;
+	if (!strcmp(p->maps[i].dso->path, REC_VDSO_PATH))
+		return vdso_load(sy, w, p->maps[i].dso);
 	return dso_load(sy, w, p->maps[i].dso, pid, &p->maps[i]);
 }
 
@@ -493,7 +549,50 @@ void rec_symbols_forget_written(struct rec_symbols *sy)
 	sy->nr_written = 0;
 }
 
+void rec_symbols_set_unwind(struct rec_symbols *sy, bool on)
+{
+	sy->unwind = on;
+}
+
 void rec_symbols_get_stats(const struct rec_symbols *sy, struct rec_symbols_stats *st)
 {
 	*st = sy->st;
+}
+
+/*
+ * The words of a stack copy are mostly not code addresses: the process's lowest and highest
+ * executable addresses turn most away in two compares, and the map of the last hit takes
+ * the return addresses into one binary, the usual run, without a search.
+ */
+int rec_symbols_hit_words(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid,
+			  const uint8_t *words, size_t sz)
+{
+	struct proc *p = proc_find(sy, pid);
+	const struct map *last = NULL;
+	uint64_t lo, hi;
+
+	if (!p || !p->nr)
+		return 0;
+	lo = p->maps[0].start;
+	hi = p->maps[p->nr - 1].end;
+	for (size_t off = 0; off + 8 <= sz; off += 8) {
+		uint64_t a;
+		size_t i;
+
+		memcpy(&a, words + off, 8);
+		if (a < lo || a >= hi || (last && a >= last->start && a < last->end))
+			continue;
+		i = map_lower(p, a);
+		if (i == p->nr || p->maps[i].start > a)
+			continue;
+		last = &p->maps[i];
+		sy->st.nr_stack_words++;
+		if (!last->dso->done) {
+			int rc = dso_load(sy, w, last->dso, pid, &p->maps[i]);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
 }

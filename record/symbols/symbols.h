@@ -13,6 +13,7 @@
 #ifndef PP_RECORD_SYMBOLS_H
 #define PP_RECORD_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,18 @@ struct rec_symbols_stats {
 	uint64_t nr_failed;		/* binaries hit whose symbols could not be read */
 	uint64_t nr_dup;		/* hit under another path, same build id: not rewritten */
 	uint64_t nr_unmapped;		/* user addresses in no known mapping */
+	uint64_t nr_unwind;		/* unwind tables written (rec_symbols_set_unwind()) */
+	uint64_t nr_unwind_rows;	/* their rows */
+	uint64_t nr_stack_words;	/* words of stack copies looked up in a map */
 };
+
+/**
+ * rec_symbols_set_unwind() - whether each binary's unwind table (its DWARF CFI as UNWIND
+ * records, record/symbols/cfi.h) follows its symbols: for sessions that record DWARF stacks
+ * @sy: the tracker
+ * @on: the switch (off when made)
+ */
+void rec_symbols_set_unwind(struct rec_symbols *sy, bool on);
 
 /** rec_symbols_new() - an empty tracker.  Return: the tracker (never NULL). */
 struct rec_symbols *rec_symbols_new(void);
@@ -52,6 +64,15 @@ void rec_symbols_exit(struct rec_symbols *sy, uint32_t pid);
  * Return: 0 or the writer's error.
  */
 int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, uint64_t addr);
+
+/**
+ * rec_symbols_hit_words() - rec_symbols_hit() for each 8-byte word of a user stack copy that
+ * falls in an executable map of @pid (the frames of --call-graph dwarf are not known yet)
+ * @words, @sz: the copy
+ * Return: 0 or the writer's error.
+ */
+int rec_symbols_hit_words(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid,
+			  const uint8_t *words, size_t sz);
 
 /**
  * rec_symbols_write_maps() - an MMAP record at @time_ns for every map the tracker holds

@@ -6,7 +6,8 @@
 # tests/fuzz/regress/TARGET/ are replayed first (each must pass), then the target runs
 # SECONDS (0: replay only) on DIR/fuzz/corpus-TARGET (kept between runs) and a seed
 # corpus made here:
-#   reader            samples/*.ppcap, tests/fixtures/*.ppcap, capbuild of tests/fixtures/*.desc
+#   reader            samples/*.ppcap, tests/fixtures/*.ppcap, capbuild of tests/fixtures/*.desc,
+#                     regress/reader/unwind-good.ppcap
 #   pipeline, python  the same captures as capfuzz programs (fuzz-seed), with four configs each
 #   state             states of those captures (tests/fuzz/state-seeds.txt: each analyzer with a
 #                     state), halves cut in time and the pairs of halves (fuzz-state.c)
@@ -73,7 +74,8 @@ seed() {
 	mkdir -p "$s"
 	case $t in
 	reader)
-		cp "$(captures)"/*.ppcap "$s"/ ;;
+		# with the good UNWIND capture: no other seed has the record yet
+		cp "$(captures)"/*.ppcap "$src"/tests/fuzz/regress/reader/unwind-good.ppcap "$s"/ ;;
 	pipeline|python)
 		for c in "$(captures)"/*.ppcap; do
 			n=$(basename "$c" .ppcap)

@@ -11,7 +11,7 @@ run_ok info.out "$PP_ANALYZE" sched-basic.ppcap info
 grep -v '^bytes ' info.out | sed 's|^capture .*|capture      X|' >actual
 cat >expect <<'EOT'
 capture      X
-format       1.1 (indexed)
+format       1.2 (indexed)
 host         testhost (Linux 6.18.0-test x86_64), 2 CPUs online / 2 possible, page size 4096
 command      pp-record -e sched:sched_switch,sched:sched_wakeup,irq:irq_handler_entry -a
 recorder     pp-record 0.1.0, clock monotonic

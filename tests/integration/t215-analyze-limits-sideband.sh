@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # t215-analyze-limits-sideband: side-band data past the budget (PP_SIDEBAND_MAX; docs/capture-
 # format.md, Limits; issue 20).  3*10^6 tasks (what 10^9 would start with), a binary that
-# claims 2^32-1 symbols followed by 480 MB of symbol names, 10^5 kernel symbols of 30 KB:
+# claims 2^32-1 symbols followed by 480 MB of symbol names, 10^5 kernel symbols of 30 KB, an
+# unwind table of 2.4 * 10^6 rows in 4 KB of capture:
 # under a 32 MiB budget each is read in bounded memory with one warning line, and the replay
 # ends normally; the same captures with a budget of 4 GiB need far more (the control that
 # shows the budget is what bounds them), and under the default (1 GiB) 3*10^6 tasks all fit.
@@ -43,4 +44,7 @@ check symtab sym.ppcap $((base + 400000))
 # t215.4 kernel symbols: 10^5 of 3000 bytes
 "$CAPHOSTILE" ksyms 100000 3000 ksym.ppcap || fail "caphostile ksyms"
 check ksyms ksym.ppcap $((base + 250000))
+# t215.5 an unwind table of 600 * 4096 rows (77 MB in pp-analyze's table)
+"$CAPHOSTILE" unwind 600 unwind.ppcap || fail "caphostile unwind"
+check unwind unwind.ppcap $((base + 60000))
 exit 0

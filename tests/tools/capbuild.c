@@ -24,9 +24,13 @@
  *   ksym ADDR NAME [TYPE [MODULE]]        a kernel symbol (TYPE default 't')
  *   dso PATH BUILD_ID_HEX TEXT_VADDR TEXT_OFFSET   a binary; its 'sym' lines follow
  *   sym START SIZE NAME           a symbol of the last dso
+ *   unwind START END CFA CFA_OFF RA RA_OFF FP FP_OFF   an unwind row of the last dso
+ *                                 (kinds as enum ppf_cfa_kind, ppf_reg_rule)
  *   sample TIME CPU PID TID EVENT_ID [FIELD=VALUE...] [stack=A,B,...] [period=N]
- *          [ip=A] [addr=A] [extra=W,W,...]
- *                                 a sample (extra: u64 words, e.g. registers);
+ *          [ip=A] [addr=A] [extra=W,W,...] [uregs=BP,SP,IP] [ustack=W,W,...]
+ *          [ustack_addr=A]        a sample (extra: u64 words, e.g. registers; uregs,
+ *                                 ustack: --call-graph dwarf's registers and stack
+ *                                 copy, as u64 words at ustack_addr, default SP);
  *                                 tracepoint raw data is built from
  *                                 the format's offsets and sizes: numbers for
  *                                 numeric fields, strings for char[N] and
@@ -298,6 +302,7 @@ static bool set_attr(struct perf_event_attr *a, const char *tok)
 		return true;                                                            \
 	}
 	F(type) F(config) F(sample_type) F(bp_type) F(bp_addr) F(bp_len) F(sample_regs_intr)
+	F(sample_regs_user) F(sample_stack_user)
 #undef F
 	bad("unknown attr field in 'attr.%s'", tok);
 	return false;
@@ -380,14 +385,26 @@ static void parse_stack(const char *v, uint64_t **stack, uint32_t *nr)
 	free(copy);
 }
 
+/* u64 words (into *@w, replacing what it held) as bytes: their address, *@sz */
+static const uint8_t *parse_words(const char *v, uint64_t **w, uint32_t *sz)
+{
+	uint32_t nw = 0;
+
+	free(*w);
+	*w = NULL;
+	parse_stack(v, w, &nw);
+	*sz = nw * 8;
+	return (const uint8_t *)*w;
+}
+
 static void do_sample(struct builder *b)
 {
 	struct ppf_sample s = { .period = 1 };
 	struct event *e;
 	uint8_t *raw;
 	uint32_t raw_sz, dyn_sz = 0, alloc;
-	uint64_t *stack = NULL, *extra = NULL;
-	bool have_type = false, have_pid = false;
+	uint64_t *stack = NULL, *extra = NULL, *uregs = NULL, *ustack = NULL;
+	bool have_type = false, have_pid = false, have_addr = false;
 
 	if (b->nr_tok < 6)
 		bad("usage: sample TIME CPU PID TID EVENT_ID [FIELD=VALUE...]");
@@ -420,13 +437,24 @@ static void do_sample(struct builder *b)
 			} else if (!strcmp(name, "addr")) {
 				s.addr = num(v);
 				s.flags |= PPF_SF_ADDR;
+			} else if (!strcmp(name, "uregs")) {	/* USTACK: BP,SP,IP */
+				free(uregs);
+				uregs = NULL;
+				s.nr_uregs = 0;
+				parse_stack(v, &uregs, &s.nr_uregs);
+				s.uregs = uregs;
+				s.uregs_abi = 2;	/* PERF_SAMPLE_REGS_ABI_64 */
+				s.flags |= PPF_SF_USTACK;
+				if (s.nr_uregs >= 2 && !have_addr)
+					s.ustack_addr = uregs[1];
+			} else if (!strcmp(name, "ustack")) {	/* the copy, as u64 words */
+				s.ustack = parse_words(v, &ustack, &s.ustack_sz);
+				s.flags |= PPF_SF_USTACK;
+			} else if (!strcmp(name, "ustack_addr")) {
+				s.ustack_addr = num(v);
+				have_addr = true;
 			} else if (!strcmp(name, "extra")) {
-				uint32_t nw = 0;
-				free(extra);
-				extra = NULL;
-				parse_stack(v, &extra, &nw);
-				s.extra = (const uint8_t *)extra;
-				s.extra_sz = nw * 8;
+				s.extra = parse_words(v, &extra, &s.extra_sz);
 			} else
 				bad("event %u has no field '%s'", s.id, name);
 			continue;
@@ -469,6 +497,8 @@ static void do_sample(struct builder *b)
 	free(raw);
 	free(stack);
 	free(extra);
+	free(uregs);
+	free(ustack);
 }
 
 
@@ -628,6 +658,14 @@ static void do_line(struct builder *b, char *line)
 		need(b, 4, "sym START SIZE NAME");
 		struct ppf_sym s = { num(b->tok[1]), num(b->tok[2]), b->tok[3] };
 		check(ppf_write_sym(b->w, &s), "sym");
+	} else if (!strcmp(cmd, "unwind")) {
+		need(b, 9, "unwind START END CFA CFA_OFF RA RA_OFF FP FP_OFF");
+		struct ppf_unwind_row r = {
+			num(b->tok[1]), num(b->tok[2]), (uint8_t)num(b->tok[3]), (uint8_t)num(b->tok[5]),
+			(uint8_t)num(b->tok[7]), (int32_t)num(b->tok[4]), (int32_t)num(b->tok[6]),
+			(int32_t)num(b->tok[8]),
+		};
+		check(ppf_write_unwind(b->w, PPF_UNWIND_X86_64, &r, 1), "unwind");
 	} else if (!strcmp(cmd, "sample")) {
 		do_sample(b);
 	} else if (!strcmp(cmd, "comm")) {

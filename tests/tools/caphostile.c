@@ -10,6 +10,8 @@
  *   events N         N samples in segments whose headers claim 2^32-1 records and
  *                    samples each, and a STAT claiming 2^40 samples
  *   etasks N         N samples, each of a task of its own (tids 1..N)
+ *   unwind N         a DSO, then N UNWIND records of 4096 one-byte rows each (the most a
+ *                    record holds, 2 bytes a row on disk, 32 in pp-analyze's table)
  *   bigseg           a segment header claiming 4 GB (csize = usize = 2^32-1, the most
  *                    32 bits say; its CRC is right), then a good segment
  *   bigstr           a KV record whose key claims 1 GB, then a good segment
@@ -105,6 +107,28 @@ static void symtab(uint64_t n, size_t len, bool kernel, const char *out)
 		}
 	}
 	free(name);
+	done(w);
+}
+
+static void unwind(uint64_t n, const char *out)
+{
+	struct ppf_writer *w = open_w(out, NULL);
+	struct ppf_unwind_row *rows = calloc(PPF_UNWIND_MAX_ROWS, sizeof(*rows));
+	const struct ppf_dso d = { .path = "/usr/bin/unwound" };
+	uint64_t at = 0x1000;
+
+	if (!rows)
+		exit(1);
+	check(w, ppf_write_kv(w, "hostname", "hostile"));
+	check(w, ppf_write_dso(w, &d));
+	for (uint64_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < PPF_UNWIND_MAX_ROWS; k++, at++)
+			rows[k] = (struct ppf_unwind_row){ .start = at, .end = at + 1, .cfa = PPF_CFA_SP,
+							   .ra = PPF_REG_AT_CFA, .cfa_off = 8,
+							   .ra_off = -8, .fp_off = -16 };
+		check(w, ppf_write_unwind(w, PPF_UNWIND_X86_64, rows, PPF_UNWIND_MAX_ROWS));
+	}
+	free(rows);
 	done(w);
 }
 
@@ -358,6 +382,8 @@ int main(int argc, char **argv)
 		symtab(n, len, c[0] == 'k', out);
 	else if ((!strcmp(c, "events") || !strcmp(c, "etasks")) && argc == 4)
 		events(n, c[0] == 'e' && c[1] == 't', out);
+	else if (!strcmp(c, "unwind") && argc == 4)
+		unwind(n, out);
 	else if ((!strcmp(c, "bigseg") || !strcmp(c, "bigstr")) && argc == 3)
 		claims(c[4] == 'e', out);
 	else if ((!strcmp(c, "digest-strip") || !strcmp(c, "digest-lie") ||
@@ -367,7 +393,7 @@ int main(int argc, char **argv)
 		digests(c + 7, n, argv[3], out);
 	else {
 		fprintf(stderr, "usage: caphostile tasks N | symtab N LEN | ksyms N LEN | events N | "
-				"etasks N | bigseg | bigstr | digest-strip|digest-lie|digest-flip IN | "
+				"etasks N | unwind N | bigseg | bigstr | digest-strip|digest-lie|digest-flip IN | "
 				"digest-mangle SEED IN  OUTPUT\n");
 		return 2;
 	}

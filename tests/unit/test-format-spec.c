@@ -19,7 +19,7 @@
 static void test_spec__constants(void)
 {
 	CU_ASSERT_EQUAL(PPF_VERSION_MAJOR, 1);
-	CU_ASSERT_EQUAL(PPF_VERSION_MINOR, 1);
+	CU_ASSERT_EQUAL(PPF_VERSION_MINOR, 2);
 	CU_ASSERT_EQUAL(memcmp(PPF_FILE_MAGIC, "\x50\x50\x43\x41\x50\x0d\x0a\x1a", 8), 0);
 	CU_ASSERT_EQUAL(PPF_FILE_HDR_SZ, 64);
 	CU_ASSERT_EQUAL(PPF_SEG_HDR_SZ, 64);
@@ -61,7 +61,7 @@ static void test_spec__layout(void)
 	CU_ASSERT_EQUAL(get_le64(f + 24),	/* this writer's */
 			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL);
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
-	CU_ASSERT_EQUAL(get_le16(f + 10), 1);
+	CU_ASSERT_EQUAL(get_le16(f + 10), 2);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
 	CU_ASSERT(f[16] == 0x04 && f[17] == 0x03 && f[18] == 0x02 && f[19] == 0x01);
 	CU_ASSERT_EQUAL(get_le64(f + 40), 0x0102030405060708ull);

@@ -510,7 +510,7 @@ static void test_ppf__bad_headers(void)
 	CU_ASSERT(pwrite(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h));
 	lseek(fd, 0, SEEK_SET);
 	CU_ASSERT_EQUAL(ppf_reader_open_fd(fd, 0, &r), PP_EVERSION);
-	CU_ASSERT(strstr(ppf_reader_errmsg(r), "2.1") && strstr(ppf_reader_errmsg(r), "1.1"));
+	CU_ASSERT(strstr(ppf_reader_errmsg(r), "2.2") && strstr(ppf_reader_errmsg(r), "1.2"));
 	ppf_reader_close(r);
 	/* unknown required feature */
 	ppf_file_hdr_encode(1, h);

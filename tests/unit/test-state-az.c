@@ -180,7 +180,7 @@ static void written_back(const char *const *paths, const char *ab, const uint8_t
 	pp_buf_release(&sec);
 }
 
-static const char *const prof_argv[] = { "profile", "--call-graph" };
+static const char *const prof_argv[] = { "profile", "-g" };
 static const char *const prof_events[] = { "cpu-clock", NULL };
 
 static void test_state_az__profile(void)

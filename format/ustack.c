@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ustack.c - a SAMPLE's USTACK field: user registers and the copy of the user stack.
+ *
+ * Samples of one thread find most of its stack unchanged: the frames below the sampled
+ * function stay where they were.  So a copy is XORed, address by address, with the thread's
+ * previous copy in the segment: unchanged words become zeros that zstd takes for almost
+ * nothing, and the registers become small deltas.  The bytes of the copy outside the
+ * previous one are stored as they are.  Not here: the rest of the SAMPLE (writer-events.c,
+ * decode.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/ustack.h"
+
+static inline size_t tid_slot(uint32_t tid)
+{
+	return (size_t)((tid * 0x9e3779b1u) >> 21) & (2 * PPF_USTACK_MAX_TIDS - 1);
+}
+
+void ppf_ustk_reset(struct ppf_ustk_tab *t)
+{
+	t->gen++;
+	t->nr = 0;
+	if (t->gen == 0 && t->slot) {	/* wrapped: no stale slot may look current */
+		for (size_t i = 0; i < 2 * PPF_USTACK_MAX_TIDS; i++)
+			t->slot[i].gen = UINT32_MAX;
+		t->gen = 1;
+	}
+}
+
+void ppf_ustk_release(struct ppf_ustk_tab *t)
+{
+	if (t->slot) {
+		for (size_t i = 0; i < 2 * PPF_USTACK_MAX_TIDS; i++) {
+			free(t->slot[i].own);
+			free(t->slot[i].own_regs);
+		}
+	}
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * The slot of @tid: its base when @base is set (NULL: none), or when @add a new one while
+ * fewer than PPF_USTACK_MAX_TIDS threads hold one (NULL: the table is full).
+ */
+static struct ppf_ustk_slot *slot_of(struct ppf_ustk_tab *t, uint32_t tid, bool add, int *err)
+{
+	if (!t->slot) {
+		if (!add)
+			return NULL;
+		t->slot = calloc(2 * PPF_USTACK_MAX_TIDS, sizeof(*t->slot));
+		if (!t->slot) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		for (size_t i = 0; i < 2 * PPF_USTACK_MAX_TIDS; i++)
+			t->slot[i].gen = t->gen - 1;
+	}
+	for (size_t i = tid_slot(tid), n = 0; n < 2 * PPF_USTACK_MAX_TIDS;
+	     i = (i + 1) & (2 * PPF_USTACK_MAX_TIDS - 1), n++) {
+		struct ppf_ustk_slot *sl = &t->slot[i];
+
+		if (sl->gen != t->gen) {
+			if (!add || t->nr >= PPF_USTACK_MAX_TIDS)
+				return NULL;
+			sl->gen = t->gen;
+			sl->tid = tid;
+			sl->sz = 0;
+			sl->nr_regs = 0;
+			sl->addr = 0;
+			t->nr++;
+			return sl;
+		}
+		if (sl->tid == tid)
+			return sl;
+	}
+	return NULL;
+}
+
+size_t ppf_ustk_max(const struct ppf_sample *s)
+{
+	return (size_t)(4 + s->nr_uregs) * PPF_VARINT_MAX + s->ustack_sz;
+}
+
+/* [*lo, *hi): the offsets of @sl's copy that the base @b also holds; false when none */
+static bool overlap(const struct ppf_ustk_slot *b, uint64_t addr, uint32_t sz, size_t *lo,
+		    size_t *hi)
+{
+	uint64_t from, to;
+
+	if (!b || !b->sz || !sz || addr >= b->addr + b->sz || b->addr >= addr + sz)
+		return false;
+	from = addr > b->addr ? addr : b->addr;
+	to = addr + sz < b->addr + b->sz ? addr + sz : b->addr + b->sz;
+	*lo = (size_t)(from - addr);
+	*hi = (size_t)(to - addr);
+	return true;
+}
+
+static uint8_t *put_var(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Keep @s's copy and registers as the base of its thread's next one. */
+static int remember(struct ppf_ustk_slot *sl, const struct ppf_sample *s)
+{
+	if (sl->cap < s->ustack_sz) {
+		uint8_t *n = realloc(sl->own, s->ustack_sz);
+
+		if (!n)
+			return -ENOMEM;
+		sl->own = n;
+		sl->cap = s->ustack_sz;
+	}
+	if (!sl->own_regs) {
+		sl->own_regs = malloc(PPF_USTACK_MAX_REGS * sizeof(uint64_t));
+		if (!sl->own_regs)
+			return -ENOMEM;
+	}
+	if (s->ustack_sz)
+		memcpy(sl->own, s->ustack, s->ustack_sz);
+	if (s->nr_uregs)
+		memcpy(sl->own_regs, s->uregs, s->nr_uregs * sizeof(uint64_t));
+	sl->bytes = sl->own;
+	sl->regs = sl->own_regs;
+	sl->sz = s->ustack_sz;
+	sl->nr_regs = s->nr_uregs;
+	sl->addr = s->ustack_addr;
+	return 0;
+}
+
+long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t *out)
+{
+	int err = 0;
+	struct ppf_ustk_slot *b = slot_of(t, s->tid, true, &err);
+	uint8_t *p = out;
+	size_t lo = 0, hi = 0;
+	bool x;
+
+	if (err)
+		return err;
+	t->owns = true;
+	bool regs_base = b && b->nr_regs == s->nr_uregs;
+	p = put_var(p, s->nr_uregs);
+	p = put_var(p, s->uregs_abi);
+	for (uint32_t i = 0; i < s->nr_uregs; i++)
+		p = put_var(p, zigzag((int64_t)(s->uregs[i] - (regs_base ? b->regs[i] : 0))));
+	p = put_var(p, zigzag((int64_t)(s->ustack_addr - (b ? b->addr : 0))));
+	x = overlap(b, s->ustack_addr, s->ustack_sz, &lo, &hi);
+	p = put_var(p, (uint64_t)s->ustack_sz << 1 | x);
+	if (s->ustack_sz)
+		memcpy(p, s->ustack, s->ustack_sz);
+	if (x)
+		ppf_xor(p + lo, s->ustack + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
+	p += s->ustack_sz;
+	if (b && remember(b, s))
+		return -ENOMEM;
+	return (long)(p - out);
+}
+
+int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place,
+		    const uint8_t **pp, const uint8_t *end, struct ppf_sample *s)
+{
+	struct ppf_rbuf r = { *pp, end, false, false };
+	int err = 0;
+	struct ppf_ustk_slot *b = slot_of(t, s->tid, true, &err);
+	uint64_t nr = rb_varint(&r), abi, v, sz;
+	uint64_t *regs = NULL;
+	size_t lo = 0, hi = 0;
+	uint8_t *bytes;
+
+	if (err || r.bad || nr > PPF_USTACK_MAX_REGS)
+		return PP_EBAD_RECORD;
+	abi = rb_varint(&r);
+	bool regs_base = b && b->nr_regs == nr;
+	if (nr) {
+		regs = ppf_arena_alloc(arena, nr * sizeof(*regs));
+		if (!regs)
+			return PP_EBAD_RECORD;
+	}
+	for (uint64_t i = 0; i < nr; i++)
+		regs[i] = (uint64_t)unzigzag(rb_varint(&r)) + (regs_base ? b->regs[i] : 0);
+	s->ustack_addr = (uint64_t)unzigzag(rb_varint(&r)) + (b ? b->addr : 0);
+	v = rb_varint(&r);
+	sz = v >> 1;
+	if (r.bad || sz > PPF_USTACK_MAX || sz > (uint64_t)(r.end - r.p))
+		return PP_EBAD_RECORD;
+	bool x = v & 1;
+	if (x != overlap(b, s->ustack_addr, (uint32_t)sz, &lo, &hi))
+		return PP_EBAD_RECORD;	/* an XOR without a base, or a base left unused */
+	bytes = (uint8_t *)r.p;
+	if (x && !in_place) {
+		bytes = ppf_arena_alloc(arena, sz);
+		if (!bytes)
+			return PP_EBAD_RECORD;
+		memcpy(bytes, r.p, sz);
+	}
+	if (x)
+		ppf_xor(bytes + lo, bytes + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
+	*pp = r.p + sz;
+	s->uregs_abi = abi;
+	s->uregs = regs;
+	s->nr_uregs = (uint32_t)nr;
+	s->ustack_sz = (uint32_t)sz;
+	s->ustack = bytes;
+	s->flags |= PPF_SF_USTACK;
+	if (b) {
+		b->bytes = bytes;
+		b->regs = regs;
+		b->sz = (uint32_t)sz;
+		b->nr_regs = (uint32_t)nr;
+		b->addr = s->ustack_addr;
+	}
+	return 0;
+}

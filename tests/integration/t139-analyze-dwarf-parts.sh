@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t139-analyze-dwarf-parts: --call-graph dwarf stacks are unwound where a sample becomes an
+# event, so the parts of -j N (each with its own unwinder, the tables from the side band)
+# and mergeable states print what one replay prints, byte for byte: profile -g (text, JSON,
+# folded), trace -g; and the states' report holds the stacks with the capture moved away.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-analyze.sh"
+. "$(dirname "$0")/lib-state.sh"
+need_root
+[ "$(uname -m)" = x86_64 ] || skip "--call-graph dwarf is x86-64 only, not $(uname -m)"
+
+"$PP_RECORD" -F 997 --call-graph dwarf -o d.cap -- "$PP_LOAD/fpless" -d 1 >rec.out 2>&1 ||
+	{ cat rec.out; fail "pp-record exited $?"; }
+for args in "profile -g" "profile -g --format json" "trace -g"; do
+	# shellcheck disable=SC2086
+	run_ok one.out "$PP_ANALYZE" d.cap $args
+	# shellcheck disable=SC2086
+	PP_PARTS_PER_JOB=3 run_ok j.out "$PP_ANALYZE" -j 2 d.cap $args
+	diff -u one.out j.out >diff.out || { head -30 diff.out; fail "-j 2 $args: not the one pass"; }
+	grep -q 'fpl_level1' one.out || fail "$args: no fpl_level1 in the stacks"
+done
+"$PP_ANALYZE" d.cap profile -g --flame-graph one.folded >/dev/null || fail "profile --flame-graph"
+PP_PARTS_PER_JOB=3 "$PP_ANALYZE" -j 2 d.cap profile -g --flame-graph j.folded >/dev/null ||
+	fail "profile -j 2 --flame-graph"
+sort one.folded >a; sort j.folded >b
+cmp -s a b || fail "-j 2: other folded stacks"
+AWAY=1 check_at "profile -g state" d.cap "$(mid d.cap)" text profile -g
+grep -q 'fpl_level1' merged.out || fail "the merged report has no fpl_level1"
+exit 0

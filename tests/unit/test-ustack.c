@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test-ustack.c - --call-graph dwarf: the USTACK field's round trip through a capture (XOR
+ * bases across samples, threads and segments), hostile USTACK bodies, and the unwinder on
+ * synthetic stacks and rules (a normal walk, the frame-pointer step, cycles, a stack pointer
+ * outside the copy, lying rules: truncated, never a crash).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analyze/unwind.h"
+#include "common/callchain.h"
+#include "common/callgraph.h"
+#include "common/err.h"
+#include "format/format.h"
+#include "format/ustack.h"
+#include "tests/unit/unit.h"
+
+#define NR_SAMPLES 400
+#define BASE 0x7ffc00001000ull
+
+/* a fixed sequence: the LCG of POSIX's rand() example, 32 bits of state */
+static uint32_t rnd_state = 12345;
+static uint32_t rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 16) | (rnd_state << 16);
+}
+
+struct gen {
+	uint8_t stack[2][PPF_USTACK_MAX];	/* each thread's stack, top at the end */
+	uint64_t regs[NR_SAMPLES][3];
+	uint64_t addr[NR_SAMPLES];
+	uint32_t sz[NR_SAMPLES];
+	uint8_t *bytes[NR_SAMPLES];
+};
+
+/* Sample @i: thread i % 2, its stack changed near the top, sp moved a little. */
+static void make_sample(struct gen *g, int i, struct ppf_sample *s)
+{
+	int t = i % 2;
+	uint32_t depth = 512 + rnd() % 4096, sz = (i % 17 == 0) ? 0 : depth;
+
+	sz &= ~7u;
+	for (int k = 0; k < 16; k++)	/* the top few words change */
+		g->stack[t][PPF_USTACK_MAX - depth + rnd() % 128] = (uint8_t)rnd();
+	g->addr[i] = BASE + t * 0x100000 + PPF_USTACK_MAX - depth;
+	g->sz[i] = sz;
+	g->bytes[i] = g->stack[t] + PPF_USTACK_MAX - depth;
+	g->regs[i][0] = g->addr[i] + 64;
+	g->regs[i][1] = g->addr[i];
+	g->regs[i][2] = 0x555500001000ull + rnd() % 4096;
+	*s = (struct ppf_sample){
+		.time_ns = 1000 + (uint64_t)i * 1000, .flags = PPF_SF_USTACK | PPF_SF_IP, .id = 1,
+		.cpu = (uint32_t)t, .pid = 100, .tid = 100 + (uint32_t)t, .period = 1,
+		.ip = g->regs[i][2], .uregs_abi = 2, .uregs = g->regs[i], .nr_uregs = 3,
+		.ustack_sz = sz, .ustack_addr = g->addr[i], .ustack = g->bytes[i],
+	};
+	if (i % 3 == 0) {	/* a tracepoint's: RAW comes before USTACK */
+		s->flags |= PPF_SF_RAW;
+		s->raw = (const uint8_t *)g->regs[i];
+		s->raw_sz = 20;
+	}
+}
+
+static void test_ustack__roundtrip(void)
+{
+	struct gen *g = calloc(1, sizeof(*g));
+	struct ppf_writer_opts o = { .seg_max_raw = 64 << 10 };	/* many segments */
+	uint8_t *want = malloc((size_t)NR_SAMPLES * 4096);
+	int fd = memfd_create("cap", 0), rc, n = 0, segs = 0;
+	struct ppf_writer *w;
+	struct ppf_reader *r;
+	struct ppf_record rec;
+
+	CU_ASSERT_FATAL(g && want && fd >= 0);
+	for (int t = 0; t < 2; t++)
+		for (size_t k = 0; k < PPF_USTACK_MAX; k++)
+			g->stack[t][k] = (uint8_t)rnd();
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	for (int i = 0; i < NR_SAMPLES; i++) {
+		struct ppf_sample s;
+
+		make_sample(g, i, &s);
+		memcpy(want + (size_t)i * 4096, s.ustack, s.ustack_sz < 4096 ? s.ustack_sz : 4096);
+		CU_ASSERT_EQUAL(ppf_write_sample(w, &s), 0);
+	}
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	uint64_t last_seq = UINT64_MAX;
+	const struct ppf_segment *seg;
+	while ((rc = ppf_reader_next(r, &rec, &seg)) == 0) {
+		const struct ppf_sample *s = &rec.u.sample;
+
+		if (rec.type != PPF_REC_SAMPLE)
+			continue;
+		if (seg && seg->seq != last_seq) {
+			segs++;
+			last_seq = seg->seq;
+		}
+		CU_ASSERT_FATAL(n < NR_SAMPLES);
+		CU_ASSERT(s->flags & PPF_SF_USTACK);
+		CU_ASSERT_EQUAL(s->nr_uregs, 3);
+		CU_ASSERT_EQUAL(s->uregs_abi, 2);
+		CU_ASSERT(s->nr_uregs == 3 && !memcmp(s->uregs, g->regs[n], 24));
+		CU_ASSERT_EQUAL(s->ustack_addr, g->addr[n]);
+		CU_ASSERT_EQUAL(s->raw_sz, n % 3 == 0 ? 20u : 0u);
+		CU_ASSERT(n % 3 || (s->raw_sz == 20 && !memcmp(s->raw, g->regs[n], 20)));
+		CU_ASSERT_EQUAL(s->ustack_sz, g->sz[n]);
+		size_t cmp = s->ustack_sz < 4096 ? s->ustack_sz : 4096;
+		if (s->ustack_sz != g->sz[n] || memcmp(s->ustack, want + (size_t)n * 4096, cmp))
+			CU_FAIL("stack bytes differ");
+		n++;
+	}
+	CU_ASSERT_EQUAL(rc, PPF_END);
+	CU_ASSERT_EQUAL(n, NR_SAMPLES);
+	CU_ASSERT(segs > 3);	/* the XOR table started over, and decoded alone */
+	ppf_reader_close(r);
+	close(fd);
+	free(want);
+	free(g);
+}
+
+/* Bodies the decoder must refuse, with its table as a fresh segment leaves it. */
+static void test_ustack__hostile(void)
+{
+	static const struct { const char *what; uint8_t b[16]; size_t n; } bad[] = {
+		{ "65 registers", { 65, 2 }, 2 },
+		{ "XOR without a base", { 0, 0, 0, 0x11, 1, 2, 3, 4, 5, 6, 7, 8 }, 12 },
+		{ "size past the record", { 0, 0, 0, 0x20, 1, 2 }, 6 },
+		{ "size over 65528", { 0, 0, 0, 0xf2, 0xff, 0x07 }, 6 },
+		{ "cut in a register", { 3, 2, 0x80 }, 3 },
+		{ "nothing", { 0 }, 0 },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ppf_ustk_tab t = { 0 };
+		struct ppf_arena a = { 0 };
+		struct ppf_sample s = { .tid = 7 };
+		uint8_t buf[16];
+		const uint8_t *p = buf;
+
+		memcpy(buf, bad[i].b, sizeof(buf));
+		ppf_ustk_reset(&t);
+		int rc = ppf_ustk_decode(&t, &a, true, &p, buf + bad[i].n, &s);
+		if (rc != PP_EBAD_RECORD)
+			fprintf(stderr, "not refused: %s\n", bad[i].what);
+		CU_ASSERT_EQUAL(rc, PP_EBAD_RECORD);
+		ppf_ustk_release(&t);
+		ppf_arena_release(&a);
+	}
+}
+
+/* --- the unwinder ------------------------------------------------------------ */
+
+#define FN(i) (0x401000ull + 0x100 * (i))	/* function i's code: [FN(i), FN(i) + 0x100) */
+
+/* Function i's rule: 1 CFA = SP + 16 (RA at -8, FP same); 2 CFA = SP + 32 with FP saved at
+ * -16; 3 the outermost; 4 a cycle (CFA = SP); 5 RA far outside; 6 CFA = FP + 16 */
+static int test_find(void *arg, uint32_t pid, uint64_t pc, struct ana_cfi_rule *out)
+{
+	const int *kinds = arg;
+	uint64_t i = (pc - 0x401000) / 0x100;
+
+	(void)pid;
+	if (pc < 0x401000 || i >= 8 || !kinds[i])
+		return 0;
+	switch (kinds[i]) {
+	case 1: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_SAME, 16, -8, 0 }; break;
+	case 2: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_AT_CFA, 32, -8, -16 }; break;
+	case 3: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_UNDEF, ANA_REG_SAME, 8, 0, 0 }; break;
+	case 4: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_SAME, 0, 0, 0 }; break;
+	case 5: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_SAME, 16, 1 << 30, 0 }; break;
+	case 6: *out = (struct ana_cfi_rule){ ANA_CFA_FP, ANA_REG_AT_CFA, ANA_REG_AT_CFA, 16, -8, -16 }; break;
+	case 7: *out = (struct ana_cfi_rule){ ANA_CFA_SP, ANA_REG_AT_CFA, ANA_REG_AT_CFA, 16, -8, -24 }; break;
+	default: return 0;
+	}
+	return 1;
+}
+
+static void put64(uint8_t *st, size_t off, uint64_t v)
+{
+	memcpy(st + off, &v, 8);
+}
+
+static void test_ustack__unwind(void)
+{
+	uint8_t st[256] = { 0 };
+	uint64_t out[ANA_UNWIND_MAX_FRAMES];
+	int kinds[8] = { 1, 2, 3 };
+	struct ana_unwind_in in = { .pid = 1, .ip = FN(0) + 5, .sp = BASE, .bp = 0x1234,
+				    .stack_addr = BASE, .stack = st, .stack_sz = sizeof(st) };
+	bool trunc;
+	uint32_t n;
+
+	/* fn0 (CFA sp+16) <- fn1 (CFA sp+32, saved fp) <- fn2 (outermost) */
+	put64(st, 8, FN(1) + 0x10);			/* fn0's return address */
+	put64(st, 16 + 16, BASE + 0x80);		/* fn1's saved fp, at its CFA - 16 */
+	put64(st, 16 + 24, FN(2) + 0x20);		/* fn1's return address */
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT(!trunc);
+	CU_ASSERT(n == 3 && out[0] == FN(0) + 5 && out[1] == FN(1) + 0x10 &&
+		  out[2] == FN(2) + 0x20);
+
+	/* an epilogue: fn0's rbp slot was popped (below sp), rbp is the caller's already */
+	kinds[0] = 7;
+	kinds[1] = 6;				/* fn1's CFA from rbp: it must be 0x1234's */
+	in.bp = BASE + 0x40;
+	put64(st, 0x40 + 8, FN(2) + 0x30);	/* fn1's return address at rbp + 8 */
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(!trunc && n == 3 && out[2] == FN(2) + 0x30);
+	kinds[0] = 1;
+	kinds[1] = 2;
+	in.bp = 0x1234;
+
+	/* a cycle: fn1's rule keeps the stack pointer where it is (its RA: itself) */
+	kinds[1] = 4;
+	put64(st, 16, FN(1) + 0x10);
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(trunc && n == 2);
+
+	/* a lying rule: the return address far outside the copy */
+	kinds[1] = 5;
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(trunc && n == 2);
+
+	/* the stack pointer outside the copy */
+	kinds[1] = 2;
+	in.sp = BASE - 4096;
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(trunc && n == 1);
+	in.sp = BASE + sizeof(st) - 4;	/* the return address's word half outside */
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(trunc && n == 1);
+	in.sp = BASE;
+
+	/* no rules: frame pointers, bp -> [saved bp, ra]; a zero return address ends it */
+	memset(kinds, 0, sizeof(kinds));
+	memset(st, 0, sizeof(st));
+	in.bp = BASE + 32;
+	put64(st, 32, BASE + 96);
+	put64(st, 40, FN(3));
+	put64(st, 96, BASE + 160);
+	put64(st, 104, FN(4));
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(!trunc && n == 3 && out[1] == FN(3) && out[2] == FN(4));
+
+	/* a frame-pointer loop: bp pointing at itself */
+	put64(st, 32, BASE + 32);
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(trunc && n == 2);
+
+	/* a kernel address as a return address is no user frame */
+	put64(st, 32, BASE + 96);
+	put64(st, 40, 0xffffffff81000000ull);
+	n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT(trunc && n == 1);
+}
+
+/* A copy of return addresses to itself: the walk stops at the bound, truncated. */
+static void test_ustack__bounded(void)
+{
+	static uint8_t st[64 << 10];
+	uint64_t out[ANA_UNWIND_MAX_FRAMES];
+	int kinds[8] = { 1 };
+	struct ana_unwind_in in = { .pid = 1, .ip = FN(0), .sp = BASE, .stack_addr = BASE,
+				    .stack = st, .stack_sz = sizeof(st) };
+	bool trunc;
+
+	for (size_t off = 8; off < sizeof(st); off += 16)
+		put64(st, off, FN(0) + 1);
+	uint32_t n = ana_unwind_user(&in, test_find, kinds, out, ANA_UNWIND_MAX_FRAMES, &trunc);
+	CU_ASSERT_EQUAL(n, ANA_UNWIND_MAX_FRAMES);
+	CU_ASSERT(trunc);
+	/* random copies and rules: never a read outside, never more than the bound */
+	for (int it = 0; it < 20000; it++) {
+		uint8_t small[512];
+		int k[8];
+
+		for (size_t i = 0; i < sizeof(small); i++)
+			small[i] = (uint8_t)(rnd() % 5 ? 0 : rnd());
+		for (size_t i = 0; i < sizeof(small); i += 8)
+			if (rnd() % 3 == 0)
+				put64(small, i, FN(rnd() % 8) + rnd() % 0x100);
+			else if (rnd() % 4 == 0)
+				put64(small, i, BASE + rnd() % 600);
+		for (int i = 0; i < 8; i++)
+			k[i] = (int)(rnd() % 7);
+		in = (struct ana_unwind_in){ .pid = 1, .ip = FN(rnd() % 8), .sp = BASE + rnd() % 64,
+					     .bp = BASE + rnd() % 600, .stack_addr = BASE,
+					     .stack = small, .stack_sz = rnd() % sizeof(small) };
+		n = ana_unwind_user(&in, test_find, k, out, 1 + rnd() % 64, &trunc);
+		CU_ASSERT_FATAL(n >= 1 && n <= 64);
+	}
+}
+
+static void test_ustack__option(void)
+{
+	char err[256];
+	uint32_t m;
+
+	CU_ASSERT(pp_callgraph_parse("fp", &m, err, sizeof(err)) == 0 && m == PP_CALLGRAPH_FP);
+	CU_ASSERT(pp_callgraph_parse("dwarf", &m, err, sizeof(err)) == 0 && m == 8192);
+	CU_ASSERT(pp_callgraph_parse("dwarf,4097", &m, err, sizeof(err)) == 0 && m == 4104);
+	CU_ASSERT(pp_callgraph_parse("dwarf,65528", &m, err, sizeof(err)) == 0 && m == 65528);
+	CU_ASSERT(pp_callgraph_parse("dwarf,65529", &m, err, sizeof(err)) == PP_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "65529"));
+	CU_ASSERT(pp_callgraph_parse("dwarf,0", &m, err, sizeof(err)) == PP_EUSAGE);
+	CU_ASSERT(pp_callgraph_parse("dwarf,12k", &m, err, sizeof(err)) == PP_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "'12k'"));
+	CU_ASSERT(pp_callgraph_parse("dwarf,", &m, err, sizeof(err)) == PP_EUSAGE);
+	CU_ASSERT(pp_callgraph_parse("lbr", &m, err, sizeof(err)) == PP_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "'lbr'"));
+	CU_ASSERT(pp_callgraph_parse("dwarfish", &m, err, sizeof(err)) == PP_EUSAGE);
+}
+
+static const struct pp_test tests[] = {
+	PP_TEST(test_ustack__roundtrip, "stack copies survive a capture, XORed across samples and segments"),
+	PP_TEST(test_ustack__hostile, "hostile USTACK fields are malformed records"),
+	PP_TEST(test_ustack__unwind, "the unwinder follows rules and frame pointers, and stops on lies"),
+	PP_TEST(test_ustack__bounded, "the unwinder is bounded on looping and random stacks"),
+	PP_TEST(test_ustack__option, "--call-graph fp|dwarf[,SIZE] is parsed as perf's"),
+};
+
+void test_ustack__register(void)
+{
+	pp_suite_add("ustack", tests, sizeof(tests) / sizeof(tests[0]));
+}
