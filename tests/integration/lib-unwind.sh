@@ -2,7 +2,7 @@
 # lib-unwind.sh - the DWARF unwinding ground truth of t140 and t141; source after lib.sh.
 #
 # unwind_truth LOAD LIB: copy tests/load/LOAD and its library LIB to a scratch directory,
-# record it there with `pp-record -F 997 --call-graph dwarf` for 8 s, delete both, and check
+# record it there with `pp-record -F 997 --call-graph dwarf` for 12 s, delete both, and check
 # `pp-analyze profile -g`'s stacks (its folded output) against the load's construction:
 # >= 99 % of its samples reach main, and the inclusive shares of level1, level2, level3 and
 # leaf_sort are within 2 points of 100, 90, 70 and 40 % (of the samples under main: main's
@@ -41,7 +41,7 @@ unwind_truth() {
 	[ -x "$PP_LOAD/$load" ] && [ -e "$PP_LOAD/$lib" ] || fail "missing $PP_LOAD/$load or $lib: run make"
 	mkdir bin
 	cp "$PP_LOAD/$load" "$PP_LOAD/$lib" bin/ || fail "cannot copy $load"
-	"$PP_RECORD" -F 997 --call-graph dwarf -o uw.cap -- ./bin/"$load" -d 8 2>rec.err
+	"$PP_RECORD" -F 997 --call-graph dwarf -o uw.cap -- ./bin/"$load" -d 12 2>rec.err
 	rc=$?
 	cat rec.err
 	assert_eq "pp-record --call-graph dwarf exit status" 0 $rc
@@ -54,7 +54,7 @@ unwind_truth() {
 	total=$(awk '{ n += $NF } END { print n + 0 }' mine.folded)
 	main=$(uw_count mine.folded main)
 	echo "$load: $total samples, $main reach main"
-	assert_ge "samples of $load" 2000 "$total"
+	assert_ge "samples of $load (a machine too busy gives too few)" 1500 "$total"
 	assert_ge "samples reaching main (per mille)" 990 $((main * 1000 / total))
 	for lv in level1:100 level2:90 level3:70 leaf_sort:40; do
 		name=${lv%:*}

@@ -32,7 +32,7 @@ static const char usage[] =
 	"-> cmp_int; self time 1:2:3:4, inclusive level1 100 %, level2 90 %, level3 70 %,\n"
 	"leaf_sort 40 %.  Prints 'LOAD unwind-c ... ops= wall_s= user_s= sys_s=' on stderr.\n";
 
-unsigned long leaf_sort(int *v, size_t n, uint64_t budget,
+unsigned long leaf_sort(int *v, size_t n, uint64_t budget, uint64_t gap,
 			int (*cmp)(const void *, const void *));
 
 /* Global, so tests find them by name; the library calls cmp_int back through qsort. */
@@ -62,7 +62,8 @@ __attribute__((noinline)) int cmp_int(const void *a, const void *b)
 __attribute__((noinline)) unsigned long level3(void)
 {
 	UW_SPIN(slice(3), gap_ticks, sink);
-	unsigned long r = leaf_sort(array, sizeof(array) / sizeof(array[0]), slice(4), cmp_int);
+	unsigned long r = leaf_sort(array, sizeof(array) / sizeof(array[0]), slice(4), gap_ticks,
+				    cmp_int);
 	sink += (unsigned int)r;
 	return r;
 }

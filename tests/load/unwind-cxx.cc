@@ -32,7 +32,7 @@ static const char usage[] =
 
 namespace ppload {
 
-unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget,
+unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget, std::uint64_t gap,
 			int (*cmp)(const void *, const void *));
 
 template <typename T> class Walker {
@@ -64,7 +64,7 @@ template <typename T> int Walker<T>::compare(const void *a, const void *b)
 template <typename T> unsigned long Walker<T>::level3()
 {
 	UW_SPIN(slice(3), gap_, sink_);
-	unsigned long r = leaf_sort(array_, sizeof(array_) / sizeof(array_[0]), slice(4),
+	unsigned long r = leaf_sort(array_, sizeof(array_) / sizeof(array_[0]), slice(4), gap_,
 				    &Walker<T>::compare);
 	sink_ += (unsigned int)r;
 	return r;

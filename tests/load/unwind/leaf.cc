@@ -11,16 +11,16 @@
 
 namespace ppload {
 
-unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget,
+unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget, std::uint64_t gap,
 			int (*cmp)(const void *, const void *));
 
 __attribute__((noinline)) unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget,
-						  int (*cmp)(const void *, const void *))
+						  std::uint64_t gap, int (*cmp)(const void *, const void *))
 {
 	static std::uint64_t shortest = UINT64_MAX;
 	static std::uint32_t seed = 2463534242u;
 
-	return uw_sort_rounds(v, n, budget, cmp, &shortest, &seed);
+	return uw_sort_rounds(v, n, budget, gap, cmp, &shortest, &seed);
 }
 
 } // namespace ppload

@@ -60,13 +60,14 @@ static inline uint32_t uw_rand(uint32_t *state)
 
 /*
  * The body of leaf_sort in both libraries: fill @v (@n ints) and qsort() it with @cmp, round
- * after round, until @budget ticks of CPU time are spent.  A round counts up to twice the
- * shortest seen (*@shortest): a longer one was interrupted or preempted.  always_inline: the
- * time is the library function's.  Return: the rounds.
+ * after round, until @budget ticks of CPU time are spent.  A round that took over @gap ticks
+ * more than the shortest seen (*@shortest) was interrupted or preempted, as UW_SPIN's gaps:
+ * it counts as the shortest.  always_inline: the time is the library function's.
+ * Return: the rounds.
  */
 static inline __attribute__((always_inline)) unsigned long
-uw_sort_rounds(int *v, size_t n, uint64_t budget, int (*cmp)(const void *, const void *),
-	       uint64_t *shortest, uint32_t *seed)
+uw_sort_rounds(int *v, size_t n, uint64_t budget, uint64_t gap,
+	       int (*cmp)(const void *, const void *), uint64_t *shortest, uint32_t *seed)
 {
 	unsigned long rounds = 0;
 	uint64_t spent = 0;
@@ -80,7 +81,7 @@ uw_sort_rounds(int *v, size_t n, uint64_t budget, int (*cmp)(const void *, const
 		t = UW_TICKS() - t0;
 		if (t < *shortest)
 			*shortest = t;
-		spent += t < 2 * *shortest ? t : 2 * *shortest;
+		spent += t - *shortest > gap ? *shortest : t;
 		rounds++;
 	}
 	return rounds;
