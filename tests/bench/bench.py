@@ -1806,9 +1806,10 @@ def render_stacks(res):
         'tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library, a libc qsort',
         'callback), one after the other in one run.  Recorder CPU = CPU time of recorder and',
         "program less the program's own (its LOAD line); slowdown = the program's sort rounds",
-        'alone over under the recorder (a fixed run time).  Unwinding: samples per CPU second of',
+        'per CPU second alone over under the recorder.  Unwinding: samples per CPU second of',
         '`pp-analyze CAPTURE profile -g` (-j 1, no read-ahead) and of',
-        '`perf script -i perf.data >/dev/null`.  Ratios are pp over perf.',
+        '`perf script -i perf.data >/dev/null`.  Ratios are pp over perf; -j 2 / -j 1 is in wall time,',
+        'which on this shared VM mostly measures the neighbours (see the parallel stage).',
     ])
     parts = [script_head(st, intro)]
     rows, targets = [], []

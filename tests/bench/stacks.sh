@@ -7,16 +7,17 @@
 # The programs are tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library,
 # a libc callback; t140/t141), STACK_S seconds each (8; 3 with QUICK=1).  Per program and tool:
 #   record   the program alone under the recorder (runstat: CPU of recorder + program); the
-#            program's LOAD line gives its own CPU time and its ops (sort rounds in a fixed
-#            time), so recorder CPU = total - program's, and slowdown = ops of a run without
-#            recorder / ops under it; bytes per sample = capture bytes / samples
+#            program's LOAD line gives its own CPU time and its ops (sort rounds), so recorder
+#            CPU = total - program's, and slowdown = the program's ops per CPU second alone /
+#            under the recorder (per CPU second: on a shared VM the program's share of the CPUs
+#            varies from run to run); bytes per sample = capture bytes / samples
 #   unwind   pp-analyze CAPTURE profile -g (-j 1, no read-ahead) against perf script -i
 #            perf.data >/dev/null: samples per CPU second; and pp-analyze -j 2 against -j 1
 # and once, "sysw": every CPU busy (one unwind-c per CPU) recorded system-wide at 997 Hz by
 # each tool: samples lost.
 # Lines: {"bench":"stacks-record","program":P,"tool":"pp"|"perf","samples":N,"bytes":N,
 # "bytes_per_sample":..,"rec_cpu_s":..,"rec_cpu_us_per_sample":..,"ops":N,"base_ops":N,
-# "slowdown":..}; {"bench":"stacks-unwind","program":P,"tool":"pp"|"pp-j2"|"perf-script",
+# "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"pp-j2"|"perf-script",
 # "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-lost","tool":..,"samples":N,"lost":N}.
 # Run by `make bench` as its stage `stacks` (tests/bench/bench.py).
 set -u
@@ -47,7 +48,8 @@ for prog in unwind-c unwind-cxx; do
 	[ -x "$PP_LOAD/$prog" ] || { bench_emit bench=stacks-record program=$prog status=skipped \
 		reason="no $PP_LOAD/$prog: run make"; continue; }
 	"$PP_LOAD/$prog" -d "$secs" 2>base.err
-	base=$(load_ops base.err)
+	base=$(awk -v o="$(load_ops base.err)" -v c="$(load_cpu base.err)" \
+		'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
 	for tool in pp perf; do
 		rm -f "$prog.ppcap" "$prog.data"
 		if [ $tool = pp ]; then
@@ -71,7 +73,7 @@ for prog in unwind-c unwind-cxx; do
 		bytes=$(stat -c %s "$cap")
 		total=$(rs_cpu rs.txt)
 		mine=$(load_cpu rec.err)
-		ops=$(load_ops rec.err)
+		ops=$(awk -v o="$(load_ops rec.err)" -v c="$mine" 'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
 		rec=$(awk -v a="$total" -v b="$mine" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')
 		bench_emit bench=stacks-record program=$prog tool=$tool samples="${n:-0}" bytes="$bytes" \
 			bytes_per_sample="$(awk -v b="$bytes" -v n="${n:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')" \
