@@ -28,7 +28,7 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd libdebuginfod
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter \
@@ -214,8 +214,8 @@ $(O)/pic/%.o: %.c $(FLAGS_STAMP) $(FLAGS_AZ_STAMP)
 $(PYMOD): $(patsubst %.c,$(O)/pic/%.o,$(PYMOD_SRC))
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -shared -Wl,--exclude-libs,ALL -o $@ $^ \
-		$(shell pkg-config --libs libtraceevent libzstd libelf libdw libtracecmd 2>/dev/null) \
-		-liberty -lm
+		$(shell pkg-config --libs libtraceevent libzstd libelf libdw libtracecmd libdebuginfod \
+			2>/dev/null) -liberty -lm
 all: $(PYMOD)
 endif
 
@@ -231,6 +231,26 @@ $(O)/load/%: tests/load/%.c tests/load/load.h $(FLAGS_STAMP)
 $(O)/load/inlinehot: tests/load/inlinehot.c tests/load/load.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -g -fno-omit-frame-pointer -o $@ $< -lm
+
+# The DWARF unwinding ground truth (t140, t141, bench stage stacks): built as distributions
+# build, -O2 without frame pointers, each program with its shared library beside it ($ORIGIN).
+UNWIND_FLAGS := -O2 -g -fomit-frame-pointer -fasynchronous-unwind-tables
+all: $(O)/load/unwind-cxx
+$(O)/load/libunwindleaf.so: tests/load/unwind/leaf.c tests/load/unwind/spin.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(CFLAGS) $(UNWIND_FLAGS) -fPIC -shared -o $@ $<
+$(O)/load/unwind-c: tests/load/unwind-c.c tests/load/unwind/spin.h \
+		$(O)/load/libunwindleaf.so
+	$(QCC)$(CC) $(CFLAGS_BASE) $(CFLAGS) $(UNWIND_FLAGS) -o $@ $< \
+		-L$(O)/load -lunwindleaf -Wl,-rpath,'$$ORIGIN'
+$(O)/load/libunwindleafxx.so: tests/load/unwind/leaf.cc tests/load/unwind/spin.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CXX) -std=c++17 -D_GNU_SOURCE -Wall -Wextra -I. $(UNWIND_FLAGS) -fPIC -shared \
+		-o $@ $<
+$(O)/load/unwind-cxx: tests/load/unwind-cxx.cc tests/load/unwind/spin.h \
+		$(O)/load/libunwindleafxx.so
+	$(QCC)$(CXX) -std=c++17 -D_GNU_SOURCE -Wall -Wextra -I. $(UNWIND_FLAGS) -o $@ $< \
+		-L$(O)/load -lunwindleafxx -Wl,-rpath,'$$ORIGIN'
 
 # Built as distributions build, without frame pointers: --call-graph dwarf's ground truth.
 $(O)/load/fpless: tests/load/fpless.c tests/load/load.h $(FLAGS_STAMP)

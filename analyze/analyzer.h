@@ -286,6 +286,9 @@ struct pp_analyzer {
 };
 
 /* An analyzer instance (one per occurrence on the command line). */
+/* What names a frame of a stack: its symbol, its binary and symbol, or its binary. */
+enum ana_frame_key { ANA_FRAME_SYM, ANA_FRAME_DSO_SYM, ANA_FRAME_DSO };
+
 struct pp_az {
 	const struct pp_analyzer *an;	/* its line of the registry */
 	const char *name;		/* an->name */
@@ -331,6 +334,7 @@ struct pp_az {
 	int exit_status;		/* set non-zero by ->finish() to make pp-analyze fail */
 	uint64_t nr_delivered;		/* events delivered so far (-N) */
 	struct pp_inl *inl;		/* set by the analyzer: ana_stack_node() expands inlines */
+	enum ana_frame_key frame_key;	/* set by the analyzer: ana_stack_node()'s frame names */
 	uint64_t lost_noted, corrupt_noted;	/* told on stderr in json/csv (core-owned) */
 	struct ana_perfeval *perfeval;	/* --perfeval-cpus/-pids, or NULL (core-owned) */
 	struct ana_az_state *state;	/* --state-out, merge, report; or NULL (core-owned) */
@@ -462,11 +466,22 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 			  struct pp_buf *out);
 
 /**
- * ana_frame_name() - the symbol of one address of @ev's stack ("[unknown]" with the
- * module when unresolved); @kernel tells the context (from PERF_CONTEXT markers).
+ * ana_frame_name() - the symbol of one address of @ev's stack, or when it has none what
+ * ana_frame_unnamed() calls it; @kernel tells the context (from PERF_CONTEXT markers).
  */
 const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			   bool kernel, char *buf, size_t sz);
+
+/**
+ * ana_frame_unnamed() - the name of a frame without a symbol, in @buf (@sz bytes)
+ * @dso: its binary's path as resolved (NULL: in no known mapping)
+ * @dso_off: the file offset in @dso
+ * @kernel: a kernel frame
+ * Return: @buf: "FILE+0xOFFSET" (the binary's file name: "liblzma.so.5+0x1c2f0") for a user
+ * frame in a known binary, else "[unknown]" (kernel frames: kallsyms names what it knows).
+ */
+const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, char *buf,
+			      size_t sz);
 
 /**
  * ana_stack_folded() - Brendan Gregg's folded form "comm;outer;...;inner" of @ev's stack
@@ -498,6 +513,7 @@ struct ana_frame_sym {
 	const char *symbol;	/* NULL when unknown */
 	uint64_t offset;	/* from the symbol start (0 when unknown) */
 	const char *dso;	/* "[kernel.kallsyms]", "[mod]", a path; NULL when unmapped */
+	uint64_t dso_off;	/* user: the file offset in @dso; else the address */
 	bool kernel;
 };
 
@@ -536,11 +552,21 @@ struct pp_flame_node;
 uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev);
 
 /**
+ * ana_stack_folded_key() - ana_stack_folded_inl() with each frame named by @key: the
+ * symbol (ANA_FRAME_SYM), "BINARY`SYMBOL" (ANA_FRAME_DSO_SYM) or the binary alone
+ * (ANA_FRAME_DSO: no inline frames); BINARY is the file name of the frame's binary,
+ * "[kernel.kallsyms]" or a module for kernel frames, "[unknown]" outside any mapping.
+ */
+void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  enum ana_frame_key key, struct pp_buf *out);
+
+/**
  * ana_stack_node() - the node of @ev's call stack in flame tree @fg,
  * "comm;outer;...;inner", creating the path if needed
  * The stack is trimmed to what @az keeps (--no-user-callchain,
  * --no-kernel-callchain); an event without a stack gives "comm;<symbol of ip>".
- * With @az->inl set, inline frames are expanded (ana_stack_folded_inl()).
+ * With @az->inl set, inline frames are expanded (ana_stack_folded_inl()); frames are
+ * named as @az->frame_key says (ana_stack_folded_key()).
  * Resolving symbols costs: cache the result per (ana_stack_key(), stack).
  * Return: the leaf node, borrowed from @fg.
  */
@@ -616,6 +642,16 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
  * use their one pass's).  Owned by the session.
  */
 struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir);
+
+/**
+ * ana_session_debug_syms() - name the frames of binaries whose capture symbol table is missing
+ * or only dynamic from their debug files here, found by build id (DIR/.build-id/xx/rest.debug)
+ * in @debug_dir (a --debug-dir value, or NULL), $PP_DEBUGINFO_PATH and /usr/lib/debug, then,
+ * when @debuginfod, from the servers of $DEBUGINFOD_URLS (libdebuginfod, its cache; a line on
+ * stderr per download, a one-line warning naming the URL when one fails).
+ * Calls after the first only add @debuginfod.
+ */
+void ana_session_debug_syms(struct ana_session *s, const char *debug_dir, bool debuginfod);
 
 /** ana_ksym() - kernel symbol at @addr with offset, or NULL. Borrowed. */
 const char *ana_ksym(struct ana_session *s, uint64_t addr, uint64_t *off);

@@ -154,6 +154,8 @@ struct ana_session {
 	struct pp_u64map counts;	/* (id, cpu, tid) -> struct ana_count_prev *: COUNTER deltas */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
+	struct ana_debugsyms *debugsyms;	/* debugsyms.c: debug files by build id, or NULL */
+	struct ana_debugfiles *debugfiles;	/* debugsyms.c: where they are (the lender's) */
 	char *str_scratch;		/* evexpr.c's string results */
 	bool generic_print;		/* never use the compiled print formats */
 	uint64_t wall_sec;		/* print.c's cache of the last wall-clock second */
@@ -170,6 +172,19 @@ struct ana_session {
 	bool imported;			/* a perf.data or trace.dat converted (analyze/import/) */
 	char errmsg[512];
 };
+
+/* debugsyms.c */
+struct pp_sym_res;
+/**
+ * ana_debugsyms_fill() - on a user lookup (@res) in a binary with a build id: the first time
+ * that build id is seen, look for its debug file (debugsyms.c) and add its functions
+ * Return: true when symbols were added (look the address up again).
+ */
+bool ana_debugsyms_fill(struct ana_session *s, const struct pp_sym_res *res);
+/** ana_debugsyms_free() - free a session's part of ana_session_debug_syms(); NULL is fine. */
+void ana_debugsyms_free(struct ana_debugsyms *d);
+/** ana_debugfiles_free() - free the lender's part (the files found); NULL is fine. */
+void ana_debugfiles_free(struct ana_debugfiles *w);
 
 /* session.c */
 /* ana_session_open()'s own flag besides PPF_READ_*: no read-ahead thread (a part of -j N) */

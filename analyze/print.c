@@ -7,7 +7,10 @@
  * time (CLOCK_MONOTONIC) plus the analyzer's --clock-offset.  The print_fmt part is libtraceevent's
  * rendering of the stored format, with kernel symbols resolved from the
  * capture's kallsyms through a function resolver.  Frames are resolved
- * from the capture only; what cannot be resolved prints as [unknown].
+ * from the capture only; a user frame without a symbol is named by its binary and file
+ * offset (liblzma.so.5+0x1c2f0), a frame in no known mapping prints as [unknown].  The
+ * perf script layout of a stack ("addr sym+0xoff (dso)") keeps perf's "[unknown] (dso)":
+ * its binary is beside it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,6 +335,17 @@ void ana_event_print(struct ana_session *s, const struct pp_event *ev, struct pp
 	pp_buf_release(&qn);
 }
 
+/* A user address, with the debug file of its binary when the capture has no name for it. */
+static bool user_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uint64_t addr,
+			struct pp_sym_res *res)
+{
+	bool found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, res);
+
+	if (s->debugsyms && res->build_id && ana_debugsyms_fill(s, res))
+		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, res);
+	return found;
+}
+
 static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr, bool kernel,
 		    struct pp_sym_res *res)
 {
@@ -339,19 +353,40 @@ static bool resolve(struct ana_session *s, const struct pp_event *ev, uint64_t a
 	memset(res, 0, sizeof(*res));
 	if (kernel)
 		return pp_symtab_lookup_kernel(s->syms, addr, res);
-	return pp_symtab_lookup_user(s->syms, ev->pid, ev->time_ns, addr, res);
+	return user_lookup(s, ev->pid, ev->time_ns, addr, res);
+}
+
+const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, char *buf,
+			      size_t sz)
+{
+	const char *slash = dso ? strrchr(dso, '/') : NULL;
+	const char *file = slash ? slash + 1 : dso;
+
+	if (kernel || !file || !*file)
+		snprintf(buf, sz, "[unknown]");
+	else
+		snprintf(buf, sz, "%s+0x%llx", file, (unsigned long long)dso_off);
+	return buf;
+}
+
+/* @res's name, or what ana_frame_unnamed() calls the frame */
+static const char *res_name(const struct pp_sym_res *res, bool found, bool kernel, char *buf,
+			    size_t sz)
+{
+	if (found)
+		snprintf(buf, sz, "%s", res->name);
+	else
+		ana_frame_unnamed(res->dso, res->dso_off, kernel, buf, sz);
+	return buf;
 }
 
 const char *ana_frame_name(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 			   bool kernel, char *buf, size_t sz)
 {
 	struct pp_sym_res res;
+	bool found = resolve(s, ev, addr, kernel, &res) && res.name;
 
-	if (resolve(s, ev, addr, kernel, &res) && res.name)
-		snprintf(buf, sz, "%s", res.name);
-	else
-		snprintf(buf, sz, "[unknown]");
-	return buf;
+	return res_name(&res, found, kernel, buf, sz);
 }
 
 /* Walk @ev's callchain innermost first, calling @fn with each real frame. */
@@ -460,12 +495,13 @@ bool ana_frame_lookup(struct ana_session *s, uint32_t pid, uint64_t time_ns, uin
 	if (kernel)
 		found = pp_symtab_lookup_kernel(s->syms, addr, &res);
 	else
-		found = pp_symtab_lookup_user(s->syms, pid, time_ns, addr, &res);
+		found = user_lookup(s, pid, time_ns, addr, &res);
 	out->addr = addr;
 	out->kernel = kernel;
 	out->symbol = found ? res.name : NULL;
 	out->offset = found ? res.offset : 0;
 	out->dso = res.dso ? res.dso : kernel ? "[kernel.kallsyms]" : NULL;
+	out->dso_off = res.dso ? res.dso_off : addr;
 	return found && res.name;
 }
 
@@ -542,8 +578,35 @@ struct folded {
 	bool inlined[256];
 	unsigned nr;
 	struct pp_inl *inl;
+	enum ana_frame_key key;
 	bool user_seen;
 };
+
+/* the file name of @res's binary: what ANA_FRAME_DSO* call it */
+static const char *res_binary(const struct pp_sym_res *res, bool kernel)
+{
+	const char *slash = res->dso ? strrchr(res->dso, '/') : NULL;
+
+	if (slash && slash[1])
+		return slash + 1;
+	return res->dso ? res->dso : kernel ? "[kernel.kallsyms]" : "[unknown]";
+}
+
+/* Append frame @name (with its binary, as f->key says) to @f. */
+static void fold_name(struct folded *f, const struct pp_sym_res *res, bool kernel,
+		      const char *name, bool inlined)
+{
+	char *st = f->store[f->nr];
+
+	if (f->key == ANA_FRAME_DSO_SYM)
+		snprintf(st, sizeof(f->store[0]), "%s`%s", res_binary(res, kernel), name);
+	else if (f->key == ANA_FRAME_DSO)
+		snprintf(st, sizeof(f->store[0]), "%s", res_binary(res, kernel));
+	else
+		snprintf(st, sizeof(f->store[0]), "%s", name);
+	f->names[f->nr] = st;
+	f->inlined[f->nr++] = inlined;
+}
 
 static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
 		       bool kernel, void *arg)
@@ -551,30 +614,35 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 	struct folded *f = arg;
 	struct pp_sym_res res;
 	struct pp_inl_res ir;
+	char name[128];
 	bool found;
 
 	if (f->nr >= PP_ARRAY_SIZE(f->names))
 		return;
-	if (!f->inl) {
+	if (!f->inl && f->key == ANA_FRAME_SYM) {
 		f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr],
 						 sizeof(f->store[0]));
 		f->inlined[f->nr++] = false;
 		return;
 	}
 	found = resolve(s, ev, addr, kernel, &res) && res.name;
-	if (found && frame_inlines(f->inl, &res, kernel, &f->user_seen, &ir)) {
+	if (found && f->key != ANA_FRAME_DSO &&
+	    frame_inlines(f->inl, &res, kernel, &f->user_seen, &ir)) {
 		for (uint32_t i = 0; i < ir.nr && f->nr < PP_ARRAY_SIZE(f->names) - 1; i++) {
-			f->names[f->nr] = ir.frames[i].name;
-			f->inlined[f->nr++] = true;
+			if (f->key == ANA_FRAME_SYM) {	/* borrowed: no copy */
+				f->names[f->nr] = ir.frames[i].name;
+				f->inlined[f->nr++] = true;
+			} else {
+				fold_name(f, &res, kernel, ir.frames[i].name, true);
+			}
 		}
 	}
-	snprintf(f->store[f->nr], sizeof(f->store[0]), "%s", found ? res.name : "[unknown]");
-	f->names[f->nr] = f->store[f->nr];
-	f->inlined[f->nr++] = false;
+	res_name(&res, found, kernel, name, sizeof(name));
+	fold_name(f, &res, kernel, name, false);
 }
 
-void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
-			  struct pp_buf *out)
+void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  enum ana_frame_key key, struct pp_buf *out)
 {
 	struct folded *f = s->fold_scratch;
 
@@ -582,6 +650,7 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 		f = s->fold_scratch = pp_xmalloc(sizeof(*f));
 	f->nr = 0;
 	f->inl = inl;
+	f->key = key;
 	f->user_seen = false;
 	walk_stack(s, ev, fold_frame, f);
 	/* a folded line is text: the comm and the names as fields (common/quote.h);
@@ -606,6 +675,12 @@ void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, stru
 		if (f->inlined[i])	/* the marker keeps its space, as perf prints it */
 			pp_buf_adds(out, ANA_INLINED_SUFFIX);
 	}
+}
+
+void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  struct pp_buf *out)
+{
+	ana_stack_folded_key(s, ev, inl, ANA_FRAME_SYM, out);
 }
 
 void ana_stack_folded(struct ana_session *s, const struct pp_event *ev, struct pp_buf *out)

@@ -41,7 +41,7 @@ struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg,
 		e.stack = one;
 		e.nr_stack = ev->ip ? 1 : 0;
 	}
-	ana_stack_folded_inl(s, &e, az->inl, &b);
+	ana_stack_folded_key(s, &e, az->inl, az->frame_key, &b);
 	free(trimmed);
 	n = pp_flame_path(fg, pp_buf_str(&b));
 	pp_buf_release(&b);

@@ -22,7 +22,9 @@ static const struct pp_option export_options[] = {
 	PP_OPT_BOOL(0, "no-inline", O(no_inline),
 		    "folded: no inline frames (by default from DWARF, as profile)"),
 	PP_OPT_STRING(0, "debug-dir", O(debug_dir), "DIR[:DIR...]",
-		      "folded: look for DWARF there first (as profile --debug-dir)"),
+		      "look for DWARF and symbols there first (as profile --debug-dir)"),
+	PP_OPT_BOOL(0, "debuginfod", O(debuginfod),
+		    "fetch missing symbols from $DEBUGINFOD_URLS (as profile --debuginfod)"),
 	PP_OPT_END(),
 };
 

@@ -48,6 +48,7 @@ static int export_init(struct pp_az *az)
 	}
 	if (!strcmp(to, "folded") && !o->no_inline)
 		az->inl = ana_session_inl(az->s, o->debug_dir);	/* the same stacks as profile's */
+	ana_session_debug_syms(az->s, o->debug_dir, o->debuginfod);
 	rc = ana_export_new(az, &cfg, &p->x);
 	if (rc)
 		pp_err("export: %s", ana_export_errmsg(p->x));

@@ -13,6 +13,7 @@ struct export_opts {
 	bool stacks;		/* --stacks */
 	bool no_inline;		/* --no-inline: folded stacks without inline frames */
 	const char *debug_dir;	/* --debug-dir DIRS: where to look for DWARF first */
+	bool debuginfod;	/* --debuginfod: missing symbols from $DEBUGINFOD_URLS */
 };
 
 #endif

@@ -21,14 +21,18 @@
 static const struct pp_option profile_options[] = {
 	PP_OPT_GROUP("profile options:"),
 	PP_OPT_U64(0, "top", O(top), "N", "rows of the symbol table (default 40)"),
-	PP_OPT_STRING(0, "sort", O(sort), "self|children",
-		      "order of the symbol table (default self)"),
+	PP_OPT_STRING(0, "sort", O(sort), "KEY[,KEY]",
+		      "self or children: order of the symbol table (default self); "
+		      "sym, dso or dso,sym: a row per symbol (default), binary or both"),
 	PP_OPT_BOOL(0, "all", O(all), "every symbol, also those under 0.1%"),
 	PP_OPT_BOOL(0, "no-inline", O(no_inline),
 		    "no inline frames (by default, from DWARF found on this machine)"),
 	PP_OPT_STRING(0, "debug-dir", O(debug_dir), "DIR[:DIR...]",
-		      "look for DWARF there first (then $PP_DEBUGINFO_PATH, /usr/lib/debug, "
-		      "the binary)"),
+		      "look for DWARF and debug files by build id there first (then "
+		      "$PP_DEBUGINFO_PATH, /usr/lib/debug, the binary)"),
+	PP_OPT_BOOL(0, "debuginfod", O(debuginfod),
+		    "fetch the debug files of binaries the capture has no symbols for from "
+		    "$DEBUGINFOD_URLS (libdebuginfod, cached)"),
 	PP_OPT_STRING(0, "prio", O(prio), "prio[-prio],...",
 		      "only samples of tasks of these priorities (0-139, as sched_switch has them)"),
 	PP_OPT_END(),

@@ -117,17 +117,45 @@ static int profile_set_events(struct pp_az *az, struct pp_strlist *events)
 	return 0;
 }
 
+/*
+ * --sort KEY[,KEY...]: self or children orders the symbol table (self by default); dso, sym
+ * or both (perf's keys) say what a row is: a symbol (sym, the default), a binary (dso), a
+ * symbol in a binary (dso,sym).  The binary goes into the frame names of the flame tree
+ * ("BINARY`SYMBOL", ana_stack_folded_key()), so folded stacks, SVG and states carry it too.
+ */
+static int parse_sort(struct pp_az *az, const char *sort)
+{
+	struct profile_priv *p = az->priv;
+	bool dso = false, sym = false;
+	char *copy = pp_xstrdup(sort ? sort : "self"), *save = NULL;
+	int rc = 0;
+
+	for (char *k = strtok_r(copy, ",", &save); k && !rc; k = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(k, "children") || !strcmp(k, "self")) {
+			p->by_children = !strcmp(k, "children");
+		} else if (!strcmp(k, "dso")) {
+			dso = true;
+		} else if (!strcmp(k, "sym")) {
+			sym = true;
+		} else {
+			pp_err("profile: --sort takes self, children, dso or sym (comma-separated), "
+			       "not '%s'", k);
+			rc = PP_EUSAGE;
+		}
+	}
+	free(copy);
+	az->frame_key = !dso ? ANA_FRAME_SYM : sym ? ANA_FRAME_DSO_SYM : ANA_FRAME_DSO;
+	return rc;
+}
+
 static int profile_init(struct pp_az *az)
 {
 	struct profile_priv *p = az->priv;
 	const struct profile_opts *o = az->opts;
 	uint64_t freq = az->opt.freq ? az->opt.freq : 997;
 
-	if (o->sort && strcmp(o->sort, "self") && strcmp(o->sort, "children")) {
-		pp_err("profile: --sort takes self or children, not '%s'", o->sort);
+	if (parse_sort(az, o->sort))
 		return PP_EUSAGE;
-	}
-	p->by_children = o->sort && !strcmp(o->sort, "children");
 	if (ana_state_recording(az) && (o->prio || az->opt.detail || az->opt.than_ns ||
 					az->opt.flame_graph)) {
 		pp_err("profile: %s with --state-out: %s", o->prio ? "--prio" :
@@ -163,6 +191,7 @@ static int profile_init(struct pp_az *az)
 	p->flame = pp_flame_new();
 	if (!o->no_inline)
 		az->inl = ana_session_inl(az->s, o->debug_dir);
+	ana_session_debug_syms(az->s, o->debug_dir, o->debuginfod);
 	p->event_name = az->nr_sels ? az->sels[0].type->name : "cpu-clock";
 	if (az->opt.than_ns)
 		p->than_samples = (freq * az->opt.than_ns + 99) / 100;
@@ -378,9 +407,13 @@ static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint6
 	pp_table_col(t, "Children", "children_pct", 0, 9);
 	pp_table_col(t, "Self", "self_pct", 0, 8);
 	pp_table_col(t, "Samples", "samples", 0, 8);
-	pp_table_col(t, "Symbol", "symbol", PP_COL_LEFT, 0);
+	if (az->frame_key != ANA_FRAME_SYM)
+		pp_table_col(t, "Shared Object", "dso", PP_COL_LEFT, 0);
+	if (az->frame_key != ANA_FRAME_DSO)
+		pp_table_col(t, "Symbol", "symbol", PP_COL_LEFT, 0);
 	for (size_t i = 0, shown = 0; i < nr && shown < limit; i++) {
 		const struct prof_sym *sy = syms[i];
+		const char *tick = strchr(sy->name, '`');
 		if (!o->all && pct(sy->self, total) < 0.1 && pct(sy->children, total) < 0.1)
 			continue;
 		pp_table_row(t);
@@ -388,7 +421,17 @@ static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint6
 		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->children, total));
 		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->self, total));
 		pp_table_u64(t, sy->self);
-		pp_table_str(t, sy->name);
+		if (az->frame_key == ANA_FRAME_DSO_SYM && tick) {	/* "BINARY`SYMBOL" */
+			char *bin = pp_xstrndup(sy->name, (size_t)(tick - sy->name));
+			pp_table_str(t, bin);
+			pp_table_str(t, tick + 1);
+			free(bin);
+		} else if (az->frame_key == ANA_FRAME_DSO_SYM) {	/* a state of --sort sym */
+			pp_table_str(t, "");
+			pp_table_str(t, sy->name);
+		} else {
+			pp_table_str(t, sy->name);
+		}
 		shown++;
 	}
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "symbols");
@@ -774,19 +817,27 @@ static int profile_state_read(struct pp_az *az, struct pp_wire *in)
 const struct pp_analyzer_ops az_profile_ops = {
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
 	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] "
-		 "[--top N] [--no-inline] [--debug-dir DIR]",
+		 "[--top N] [--sort self|children,dso,sym] [--no-inline] [--debug-dir DIR] "
+		 "[--debuginfod]",
 	.examples = "  pp-record --for 'profile -F 997 -g' -a --duration 10\n"
 		    "  pp-analyze pp.capture profile -g\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.svg\n"
 		    "  pp-analyze pp.capture profile -g --flame-graph cpu.folded -p 1234\n"
 		    "  pp-analyze pp.capture profile -g --sort children --top 20\n"
 		    "  pp-analyze pp.capture profile -F 997 --than 50 -g   (CPUs over 50% busy)\n"
+		    "  pp-analyze pp.capture profile -g --sort dso,sym   (perf's keys: by binary)\n"
 		    "  pp-analyze pp.capture profile -g --debug-dir ~/build   (unstripped copies)\n"
+		    "  DEBUGINFOD_URLS=https://debuginfod.debian.net pp-analyze pp.capture profile -g "
+		    "--debuginfod\n"
 		    "\nInline frames: a user frame whose binary has DWARF here (same build id) in\n"
 		    "DIR/.build-id/xx/yyyy.debug, DIR/BUILDID/debuginfo or DIR/NAME for DIR in\n"
 		    "--debug-dir, $PP_DEBUGINFO_PATH, /usr/lib/debug, or in the binary at its\n"
 		    "recorded path, shows the functions inlined there as 'func (inlined)' frames\n"
-		    "above it; --no-inline turns that off.\n",
+		    "above it; --no-inline turns that off.\n"
+		    "\nA user frame without a symbol is BINARY+0xOFFSET (its file name, the file\n"
+		    "offset); binaries the capture has no symbols for are named from their debug\n"
+		    "files by build id (DIR/.build-id/xx/yyyy.debug in the same directories, and\n"
+		    "with --debuginfod from the servers of $DEBUGINFOD_URLS, cached).\n",
 	.priv_size = sizeof(struct profile_priv),
 	.flags = PP_AZ_NO_EVENTS | PP_AZ_STATE_CUT,
 	.set_events = profile_set_events,

@@ -193,13 +193,16 @@ static int64_t stack_id(struct ana_export *x, struct chrome_priv *p, const struc
 	for (size_t i = n; i-- > 0;) {
 		struct ana_frame_info fi;
 		const char *slash;
-		char addr[24];
+		char addr[256];
 
 		ana_frame_resolve(x->s, ev, p->stack[i].addr, p->stack[i].kernel, &fi);
 		pp_buf_reset(key);
 		pp_buf_add(key, &parent, sizeof(parent));
 		if (fi.name) {
 			pp_buf_adds(key, fi.name);
+		} else if (!p->stack[i].kernel && fi.dso) {
+			pp_buf_adds(key, ana_frame_unnamed(fi.dso, fi.dso_off, false, addr,
+							   sizeof(addr)));
 		} else {
 			snprintf(addr, sizeof(addr), "0x%llx",
 				 (unsigned long long)p->stack[i].addr);

@@ -314,7 +314,7 @@ static void annotation_cb(void *arg, const struct ana_xfield *f)
 static void add_callstack(struct ana_export *x, struct perfetto_priv *p, const struct pp_event *ev)
 {
 	size_t n = ana_stack_frames(ev, p->stack, ANA_EXPORT_MAX_FRAMES);
-	char addr[24];
+	char addr[256];
 
 	if (!n)
 		return;
@@ -326,6 +326,9 @@ static void add_callstack(struct ana_export *x, struct perfetto_priv *p, const s
 		pp_pb_begin(&p->out, CALLSTACK_FRAMES);
 		if (fi.name) {
 			pp_pb_str(&p->out, FRAME_FUNCTION_NAME, fi.name);
+		} else if (!p->stack[i].kernel && fi.dso) {
+			pp_pb_str(&p->out, FRAME_FUNCTION_NAME,
+				  ana_frame_unnamed(fi.dso, fi.dso_off, false, addr, sizeof(addr)));
 		} else {
 			snprintf(addr, sizeof(addr), "0x%llx",
 				 (unsigned long long)p->stack[i].addr);

@@ -97,7 +97,7 @@ static void f_stack_str(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		if (ana_frame_lookup(db->s, st->pid, st->time_ns, addr, kernel, &f))
 			snprintf(store[nr], sizeof(store[nr]), "%s", f.symbol);
 		else
-			snprintf(store[nr], sizeof(store[nr]), "[unknown]");
+			ana_frame_unnamed(f.dso, f.dso_off, kernel, store[nr], sizeof(store[nr]));
 		names[nr] = store[nr];
 		nr++;
 	}

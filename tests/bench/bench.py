@@ -22,9 +22,9 @@ script, outside the measured tree, to count the events the decoder printed.  The
 stage records system-wide for FOOTPRINT_S seconds on a busy machine and samples pp-record's
 VmRSS every second.
 
-The stages core, cpu, latency, sqlpy, export, fleet and import run the per-issue scripts of
-tests/bench (analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh, fleet.sh,
-import.sh; they share
+The stages core, cpu, latency, sqlpy, export, fleet, import and stacks run the per-issue
+scripts of tests/bench (analyze-core.sh, cpu-analyzers.sh, latency.sh, sql-python.sh, export.sh,
+fleet.sh, import.sh, stacks.sh; they share
 tests/bench/lib.sh), store the JSON objects they print and check each issue's targets.
 
 Stages are the STAGES list at the bottom: each has a run function (returns a JSON-able dict,
@@ -1158,6 +1158,11 @@ def stage_parallel():
     return run_script('parallel.sh')
 
 
+def stage_stacks():
+    """issue 28: --call-graph dwarf, pp-record vs perf record, and unwinding vs perf script."""
+    return run_script('stacks.sh')
+
+
 # ---- rendering ----------------------------------------------------------------------------------
 def md_table(header, rows):
     lines = ['| ' + ' | '.join(header) + ' |', '|' + '|'.join('---' for _ in header) + '|']
@@ -1796,6 +1801,60 @@ def render_parallel(res):
     parts.append('**Targets** (issue 19):\n\n' + '\n'.join(targets + failed_rows(st)))
     return '\n\n'.join(parts)
 
+def render_stacks(res):
+    st = res.get('stacks') or dict(status='none')
+    if st['status'] != 'ok':
+        return f'_skipped: {st["reason"]}_' if st['status'] == 'skipped' else '_not run yet_'
+    intro = ' '.join([
+        'Issue 28.  DWARF call stacks: `pp-record -F 997 --call-graph dwarf` against',
+        '`perf record -B -N -F 997 --call-graph dwarf` (8 KiB stack copies both) on',
+        'tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library, a libc qsort',
+        'callback), one after the other in one run.  Recorder CPU = CPU time of recorder and',
+        "program less the program's own (its LOAD line); slowdown = the program's sort rounds",
+        'per CPU second alone over under the recorder.  Unwinding: samples per CPU second of',
+        '`pp-analyze CAPTURE profile -g` (-j 1, no read-ahead) and of',
+        '`perf script -i perf.data >/dev/null`.  Ratios are pp over perf; -j 2 / -j 1 is in wall time,',
+        'which on this shared VM mostly measures the neighbours (see the parallel stage).',
+    ])
+    parts = [script_head(st, intro)]
+    rows, targets = [], []
+    for prog in ('unwind-c', 'unwind-cxx'):
+        rec = {r['tool']: r for r in pick(st, bench='stacks-record', program=prog)}
+        un = {r['tool']: r for r in pick(st, bench='stacks-unwind', program=prog)}
+        pp, pf = rec.get('pp'), rec.get('perf')
+        if not pp or not pf:
+            continue
+        bps = pp['bytes_per_sample'] / pf['bytes_per_sample'] if pf['bytes_per_sample'] else 0
+        cps = (pp['rec_cpu_us_per_sample'] / pf['rec_cpu_us_per_sample']
+               if pf['rec_cpu_us_per_sample'] else 0)
+        a, b, j2 = un.get('pp'), un.get('perf-script'), un.get('pp-j2')
+        uspeed = (a['events_per_cpu_s'] / b['events_per_cpu_s']
+                  if a and b and b.get('events_per_cpu_s') else 0)
+        jx = a['wall_s'] / j2['wall_s'] if a and j2 and j2.get('wall_s') else 0
+        rows.append([prog, f"{pp['samples']} / {pf['samples']}",
+                     f"{pp['bytes_per_sample']} / {pf['bytes_per_sample']}", f'{bps:.2f}',
+                     f"{pp['rec_cpu_us_per_sample']} / {pf['rec_cpu_us_per_sample']}", f'{cps:.2f}',
+                     f"{pp['slowdown']:.3f} / {pf['slowdown']:.3f}",
+                     f"{rate(a) if a else '?'} / {rate(b) if b else '?'}", f'{uspeed:.2f}x',
+                     f'{jx:.2f}x'])
+        targets.append(f'- {prog}: bytes per sample {bps:.2f} of perf\'s (target <= 0.25: '
+                       f'{verdict(0 < bps <= 0.25)}); recorder CPU per sample {cps:.2f} of perf\'s '
+                       f'(target <= 1: {verdict(0 < cps <= 1)}); slowdown {pp["slowdown"]:.3f} vs '
+                       f'{pf["slowdown"]:.3f} (target: no more: {verdict(pp["slowdown"] <= pf["slowdown"])}); '
+                       f'unwinding {uspeed:.2f}x perf script (target >= 5x: {verdict(uspeed >= 5)}); '
+                       f'-j 2 {jx:.2f}x -j 1 in wall time (target >= 1.7x: {verdict(jx >= 1.7)})')
+    parts.append(md_table(['program', 'samples pp / perf', 'bytes/sample pp / perf', 'ratio',
+                           'recorder CPU us/sample pp / perf', 'ratio', 'slowdown pp / perf',
+                           'unwound samples/CPU s pp / perf script', 'ratio', '-j 2 / -j 1'],
+                          rows))
+    for r in pick(st, bench='stacks-lost'):
+        targets.append(f"- {r['tool']}, every CPU busy ({r.get('cpus', '?')}), 997 Hz system-wide: "
+                       f"{r.get('samples', '?')} samples, {r.get('lost', '?')} lost"
+                       + (f" (target 0: {verdict(r.get('lost') == 0)})" if r['tool'] == 'pp' else ''))
+    parts.append('**Targets** (issue 28):\n\n' + '\n'.join(targets + failed_rows(st)))
+    return '\n\n'.join(parts)
+
+
 def render_export(res):
     st = res.get('export')
     if not st:
@@ -1962,6 +2021,7 @@ STAGES = [
     dict(name='import', run=stage_import, doc='import', render=render_import),
     dict(name='counters', run=stage_counters, doc='counters', render=render_counters),
     dict(name='parallel', run=stage_parallel, doc='parallel', render=render_parallel),
+    dict(name='stacks', run=stage_stacks, doc='stacks', render=render_stacks),
 ]
 
 

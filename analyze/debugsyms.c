@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * debugsyms.c - symbols of a binary from its debug file on the analysis machine, found by
+ * build id: a binary whose symbol table the capture lacks, or holds only the dynamic one of
+ * (liblzma's own functions are not in its .dynsym; a stripped program has neither).
+ *
+ * Where, in order: DIR/.build-id/xx/rest.debug of each --debug-dir DIR, of each directory in
+ * $PP_DEBUGINFO_PATH, and of /usr/lib/debug; then, with --debuginfod only, the servers of
+ * $DEBUGINFOD_URLS through elfutils' libdebuginfod, which keeps what it fetched in its own
+ * cache ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client).  A file is used only when
+ * its build id is the binary's.  Each build id is looked for once per session, on the first
+ * lookup of an address in it; its .symtab functions join the binary's table, so the lookup is
+ * answered again.
+ * Not here: inline frames from DWARF (common/dwinline.c, which searches the same directories).
+ */
+#include <elfutils/debuginfod.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/internal.h"
+#include "common/dwinline.h"
+#include "common/intern.h"
+#include "common/symbolize.h"
+
+#define DBG_MAX_DIRS 16
+#define DBG_MAX_BID 64		/* bytes of a build id */
+
+/*
+ * Where the debug files are, for a session and the parts of its parallel replay (threads,
+ * each with its own symbol tables): the root session's, under a lock, so that each build id
+ * is looked for and downloaded once.
+ */
+struct ana_debugfiles {
+	char *dirs[DBG_MAX_DIRS];
+	size_t nr_dirs;
+	bool debuginfod;
+	debuginfod_client *client;	/* made on the first download */
+	pthread_mutex_t lock;
+	struct pp_intern *bids;		/* build ids (hex) looked for */
+	char **files;			/* by index in bids: the debug file, or NULL: none */
+	size_t cap_files;
+};
+
+/* A session's: the build ids whose symbols its tables have. */
+struct ana_debugsyms {
+	struct ana_debugfiles *where;
+	struct pp_intern *tried;
+};
+
+static void add_dirs(struct ana_debugfiles *d, const char *list)
+{
+	const char *p = list;
+
+	while (p && *p && d->nr_dirs < DBG_MAX_DIRS) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n)
+			d->dirs[d->nr_dirs++] = pp_xstrndup(p, n);
+		p += n + (e ? 1 : 0);
+	}
+}
+
+void ana_session_debug_syms(struct ana_session *s, const char *debug_dir, bool debuginfod)
+{
+	struct ana_session *root = s;
+	struct ana_debugfiles *w;
+
+	while (root->lender)
+		root = root->lender;
+	w = root->debugfiles;
+	if (!w) {
+		w = root->debugfiles = pp_xcalloc(1, sizeof(*w));
+		pthread_mutex_init(&w->lock, NULL);
+		w->bids = pp_intern_new();
+		add_dirs(w, debug_dir);
+		add_dirs(w, getenv("PP_DEBUGINFO_PATH"));
+		add_dirs(w, PP_INL_DEFAULT_PATH);
+	}
+	pthread_mutex_lock(&w->lock);
+	w->debuginfod |= debuginfod;
+	pthread_mutex_unlock(&w->lock);
+	if (!s->debugsyms) {
+		s->debugsyms = pp_xcalloc(1, sizeof(*s->debugsyms));
+		s->debugsyms->where = w;
+		s->debugsyms->tried = pp_intern_new();
+	}
+}
+
+void ana_debugsyms_free(struct ana_debugsyms *d)
+{
+	if (!d)
+		return;
+	pp_intern_free(d->tried);
+	free(d);
+}
+
+void ana_debugfiles_free(struct ana_debugfiles *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->nr_dirs; i++)
+		free(w->dirs[i]);
+	for (size_t i = 0; i < w->cap_files; i++)
+		free(w->files[i]);
+	free(w->files);
+	if (w->client)
+		debuginfod_end(w->client);
+	pp_intern_free(w->bids);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
+/* The first executable PT_LOAD of @elf: how the binary's file offsets map to vaddrs. */
+static bool text_segment(Elf *elf, uint64_t *vaddr, uint64_t *offset)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+			*vaddr = ph.p_vaddr;
+			*offset = ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Add the functions of @elf's .symtab to @dso. Return: how many. */
+static size_t add_symtab(Elf *elf, struct pp_dso *dso)
+{
+	Elf_Scn *scn = NULL;
+	size_t added = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int type;
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			type = GELF_ST_TYPE(sym.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+			    !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name && *name && !pp_dso_sym_add(dso, sym.st_value, sym.st_size, name))
+				added++;
+		}
+	}
+	return added;
+}
+
+/*
+ * Read the debug file open on @fd for binary @bid (hex), @path as the capture names it.
+ * Return: the symbols added, 0 when @fd is not that binary's debug file.
+ */
+static size_t read_debug(struct ana_session *s, int fd, const char *bid, const char *path)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	uint8_t raw[DBG_MAX_BID];
+	size_t n = strlen(bid) / 2, added = 0;
+	const void *note;
+	ssize_t nsz = elf ? dwelf_elf_gnu_build_id(elf, &note) : -1;
+	struct pp_dso *dso = NULL;
+	uint64_t vaddr, off;
+	int rc;
+
+	for (size_t i = 0; i < n && i < sizeof(raw); i++)
+		raw[i] = (uint8_t)strtoul((char[3]){ bid[2 * i], bid[2 * i + 1], 0 }, NULL, 16);
+	if (nsz <= 0 || (size_t)nsz != n || n > sizeof(raw) || memcmp(note, raw, n))
+		goto out;
+	rc = pp_symtab_dso_get(s->syms, raw, n, path, PP_DSO_DEBUGINFO, &dso);
+	if (rc < 0 || !dso)
+		goto out;
+	if (rc == 0 && text_segment(elf, &vaddr, &off))	/* new: no DSO record in the capture */
+		pp_dso_set_text(dso, vaddr, off);
+	added = add_symtab(elf, dso);
+	if (added)
+		pp_dso_finalize(dso);
+out:
+	if (elf)
+		elf_end(elf);
+	return added;
+}
+
+/* Whether @file is an ELF file with build id @bid. */
+static bool is_debug_of(const char *file, const char *bid)
+{
+	char hex[2 * DBG_MAX_BID + 1];
+
+	return pp_inl_file_build_id(file, hex, sizeof(hex)) && !strcmp(hex, bid);
+}
+
+/* debuginfod: fetch the debug file of @bid, telling on stderr. Return: its path, or NULL. */
+static char *fetch(struct ana_debugfiles *w, const char *bid, const char *path)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	const char *base = strrchr(path, '/');
+	char *file = NULL;
+	int fd;
+
+	if (!urls || !*urls) {
+		pp_warn("--debuginfod: DEBUGINFOD_URLS is not set: no server to ask");
+		w->debuginfod = false;
+		return NULL;
+	}
+	if (!w->client && !(w->client = debuginfod_begin())) {
+		pp_warn("--debuginfod: cannot start the debuginfod client");
+		w->debuginfod = false;
+		return NULL;
+	}
+	base = base ? base + 1 : path;
+	fprintf(stderr, "pp-analyze: debuginfod: debug info of %s (build id %s)...\n", base, bid);
+	fd = debuginfod_find_debuginfo(w->client, (const unsigned char *)bid, 0, &file);
+	if (fd < 0) {
+		const char *url = debuginfod_get_url(w->client);
+		pp_warn("debuginfod: %s: debug info of %s: %s", url ? url : urls, base,
+			fd == -ENOENT ? "not found" : strerror(-fd));
+		free(file);
+		return NULL;
+	}
+	close(fd);
+	fprintf(stderr, "pp-analyze: debuginfod: %s: %s\n", base, file ? file : "(no path)");
+	return file;
+}
+
+/* The debug file of @bid (@path: the binary as the capture names it), looked for once. */
+static const char *debug_file(struct ana_debugfiles *w, const char *bid, const char *path)
+{
+	char file[4096];
+	const char *found;
+	bool fresh;
+	uint32_t idx;
+
+	pthread_mutex_lock(&w->lock);
+	idx = pp_intern_put(w->bids, bid, strlen(bid), &fresh);
+	if (idx >= w->cap_files) {
+		size_t cap = w->cap_files ? 2 * w->cap_files : 16;
+		while (cap <= idx)
+			cap *= 2;
+		w->files = pp_xrealloc(w->files, cap * sizeof(*w->files));
+		memset(w->files + w->cap_files, 0, (cap - w->cap_files) * sizeof(*w->files));
+		w->cap_files = cap;
+	}
+	for (size_t i = 0; fresh && i < w->nr_dirs && !w->files[idx]; i++)
+		if (snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s.debug", w->dirs[i], bid,
+			     bid + 2) < (int)sizeof(file) && is_debug_of(file, bid))
+			w->files[idx] = pp_xstrdup(file);
+	if (fresh && !w->files[idx] && w->debuginfod)
+		w->files[idx] = fetch(w, bid, path);
+	found = w->files[idx];
+	pthread_mutex_unlock(&w->lock);
+	return found;
+}
+
+bool ana_debugsyms_fill(struct ana_session *s, const struct pp_sym_res *res)
+{
+	struct ana_debugsyms *d = s->debugsyms;
+	const char *bid = res->build_id, *path = res->dso, *file;
+	size_t n = bid ? strlen(bid) : 0, added = 0;
+	bool fresh;
+	int fd;
+
+	if (!d || n < 4 || n > 2 * DBG_MAX_BID || (n & 1) || !path ||
+	    strspn(bid, "0123456789abcdef") != n || (res->flags & PP_SYMR_JIT))
+		return false;
+	pp_intern_put(d->tried, bid, n, &fresh);
+	if (!fresh)
+		return false;
+	elf_version(EV_CURRENT);
+	file = debug_file(d->where, bid, path);
+	if (!file || (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	added = read_debug(s, fd, bid, path);
+	close(fd);
+	pp_debug(1, "%s: %zu symbols from %s", path, added, file);
+	return added > 0;
+}

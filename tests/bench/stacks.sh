@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# stacks.sh - DWARF call stacks (issue 28): pp-record --call-graph dwarf against
+# perf record -B -N --call-graph dwarf on the same programs in one run.
+#
+# usage: [RUNS=3] [QUICK=1] sh tests/bench/stacks.sh      (root)
+# The programs are tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library,
+# a libc callback; t140/t141), STACK_S seconds each (8; 3 with QUICK=1).  Per program and tool:
+#   record   the program alone under the recorder (runstat: CPU of recorder + program); the
+#            program's LOAD line gives its own CPU time and its ops (sort rounds), so recorder
+#            CPU = total - program's, and slowdown = the program's ops per CPU second alone /
+#            under the recorder (per CPU second: on a shared VM the program's share of the CPUs
+#            varies from run to run); bytes per sample = capture bytes / samples
+#   unwind   pp-analyze CAPTURE profile -g (-j 1, no read-ahead) against perf script -i
+#            perf.data >/dev/null: samples per CPU second; and pp-analyze -j 2 against -j 1
+# and once, "sysw": every CPU busy (one unwind-c per CPU) recorded system-wide at 997 Hz by
+# each tool: samples lost.
+# Lines: {"bench":"stacks-record","program":P,"tool":"pp"|"perf","samples":N,"bytes":N,
+# "bytes_per_sample":..,"rec_cpu_s":..,"rec_cpu_us_per_sample":..,"ops":N,"base_ops":N,
+# "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"pp-j2"|"perf-script",
+# "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-lost","tool":..,"samples":N,"lost":N}.
+# Run by `make bench` as its stage `stacks` (tests/bench/bench.py).
+set -u
+
+. "$(dirname "$0")/lib.sh"
+bench_workdir stacks
+[ "$(id -u)" = 0 ] || { bench_emit bench=stacks status=skipped reason="needs root"; exit 0; }
+secs=${STACK_S:-8}
+[ -n "$QUICK" ] && secs=3
+ncpu=$(getconf _NPROCESSORS_ONLN)
+
+# ops_of FILE: the ops= and user_s+sys_s of the LOAD line in FILE
+load_ops() { grep '^LOAD ' "$1" | tail -1 | tr ' ' '\n' | sed -n 's/^ops=//p'; }
+load_cpu() {
+	_l=$(grep '^LOAD ' "$1" | tail -1)
+	awk -v u="$(bench_kv user_s "$_l")" -v s="$(bench_kv sys_s "$_l")" 'BEGIN { printf "%.3f", u + s }'
+}
+rs_cpu() {
+	_r=$(cat "$1")
+	awk -v u="$(bench_kv user_s "$_r")" -v s="$(bench_kv sys_s "$_r")" 'BEGIN { printf "%.3f", u + s }'
+}
+perf_lost() {
+	perf report -i "$1" --stats 2>/dev/null | sed -n 's/^ *LOST_SAMPLES events: *\([0-9]*\).*/\1/p' |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+for prog in unwind-c unwind-cxx; do
+	[ -x "$PP_LOAD/$prog" ] || { bench_emit bench=stacks-record program=$prog status=skipped \
+		reason="no $PP_LOAD/$prog: run make"; continue; }
+	"$PP_LOAD/$prog" -d "$secs" 2>base.err
+	base=$(awk -v o="$(load_ops base.err)" -v c="$(load_cpu base.err)" \
+		'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+	for tool in pp perf; do
+		rm -f "$prog.ppcap" "$prog.data"
+		if [ $tool = pp ]; then
+			set -- "$PP_BIN/pp-record" -q -F 997 --call-graph dwarf -o "$prog.ppcap"
+			cap=$prog.ppcap
+		else
+			set -- perf record -q -B -N -F 997 --call-graph dwarf -o "$prog.data"
+			cap=$prog.data
+		fi
+		if ! "$RUNSTAT" -o rs.txt -- "$@" -- "$PP_LOAD/$prog" -d "$secs" >/dev/null 2>rec.err ||
+			[ ! -s "$cap" ]; then
+			bench_emit bench=stacks-record program=$prog tool=$tool status=failed \
+				reason="$(grep -v '^LOAD' rec.err | tail -1)"
+			continue
+		fi
+		if [ $tool = pp ]; then
+			n=$(bench_info "$cap" events)
+		else
+			n=$(bench_perf_events "$cap")
+		fi
+		bytes=$(stat -c %s "$cap")
+		total=$(rs_cpu rs.txt)
+		mine=$(load_cpu rec.err)
+		ops=$(awk -v o="$(load_ops rec.err)" -v c="$mine" 'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+		rec=$(awk -v a="$total" -v b="$mine" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')
+		bench_emit bench=stacks-record program=$prog tool=$tool samples="${n:-0}" bytes="$bytes" \
+			bytes_per_sample="$(awk -v b="$bytes" -v n="${n:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')" \
+			rec_cpu_s="$rec" \
+			rec_cpu_us_per_sample="$(awk -v c="$rec" -v n="${n:-0}" 'BEGIN { printf "%.1f", n ? c * 1e6 / n : 0 }')" \
+			ops="${ops:-0}" base_ops="${base:-0}" \
+			slowdown="$(awk -v a="${base:-0}" -v b="${ops:-0}" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" \
+			loadavg="$(bench_loadavg)"
+		# unwinding speed
+		if [ $tool = pp ]; then
+			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 "$cap" profile -g &&
+				bench_emit_run bench=stacks-unwind program=$prog tool=pp events="$n"
+			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 2 "$cap" profile -g &&
+				bench_emit_run bench=stacks-unwind program=$prog tool=pp-j2 events="$n"
+		else
+			bench_measure /dev/null perf script -i "$cap" &&
+				bench_emit_run bench=stacks-unwind program=$prog tool=perf-script events="$n"
+		fi
+	done
+done
+
+# samples lost at 997 Hz on every CPU: one unwind-c per CPU, recorded system-wide
+busy="i=0; while [ \$i -lt $ncpu ]; do '$PP_LOAD/unwind-c' -d $secs 2>/dev/null & i=\$((i + 1)); done; wait"
+rm -f sysw.ppcap sysw.data
+if "$PP_BIN/pp-record" -q -a -F 997 --call-graph dwarf -o sysw.ppcap -- sh -c "$busy" 2>sysw.err; then
+	bench_emit bench=stacks-lost tool=pp cpus="$ncpu" samples="$(bench_info sysw.ppcap events)" \
+		lost="$(bench_info sysw.ppcap lost)"
+else
+	bench_emit bench=stacks-lost tool=pp status=failed reason="$(tail -1 sysw.err)"
+fi
+if perf record -q -B -N -a -F 997 --call-graph dwarf -o sysw.data -- sh -c "$busy" 2>sysw.err; then
+	bench_emit bench=stacks-lost tool=perf cpus="$ncpu" samples="$(bench_perf_events sysw.data)" \
+		lost="$(perf_lost sysw.data)"
+else
+	bench_emit bench=stacks-lost tool=perf status=failed reason="$(tail -1 sysw.err)"
+fi
+[ -n "${KEEP:-}" ] || rm -f ./*.ppcap ./*.data ./*.data.old
+exit 0
