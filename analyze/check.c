@@ -355,12 +355,17 @@ void ana_check_scanned(struct ana_session *s, const struct pp_az *az,
 		       const struct ana_check_scan *sc, struct ana_check *c)
 {
 	const struct ppf_read_stats *st = ppf_reader_stats(s->r);
+	struct pp_buf where = PP_BUF_INIT;
 
 	check_time(s, az, sc, c);
-	if (sc->nr_lost)
+	for (size_t i = 0; i < s->nr_lost_cpus && where.len < 200; i++)
+		pp_buf_addf(&where, " cpu%u=%llu", s->lost_cpus[i].cpu,
+			    (unsigned long long)s->lost_cpus[i].count);
+	if (s->lost_total)
 		need_set(c, ANA_NEED_LOSSES, ANA_NEED_UNMET,
-			 "%llu events lost:%s (a larger -m, or fewer events)",
-			 (unsigned long long)sc->nr_lost, sc->lost_where);
+			 "%llu%s events lost:%s (a larger -m, or fewer events)",
+			 (unsigned long long)s->lost_total, s->lost_saturated ? " or more" : "",
+			 pp_buf_str(&where));
 	else
 		need_set(c, ANA_NEED_LOSSES, ANA_NEED_MET, "none lost");
 	if (st->truncated || st->nr_corrupt)
@@ -370,6 +375,7 @@ void ana_check_scanned(struct ana_session *s, const struct pp_az *az,
 			 (unsigned long long)st->nr_corrupt, (unsigned long long)st->records_lost);
 	else
 		need_set(c, ANA_NEED_DAMAGE, ANA_NEED_MET, "the file is whole");
+	pp_buf_release(&where);
 }
 
 bool ana_check_complete(const struct ana_check *c)

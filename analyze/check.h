@@ -54,8 +54,6 @@ struct ana_check {
 /* What a scan of the whole capture found (cmd-check.c reads it once). */
 struct ana_check_scan {
 	uint64_t first_ns, last_ns;	/* its samples' and counter readings' span; 0: none */
-	uint64_t nr_lost;		/* events the LOST records count (saturated) */
-	char lost_where[256];		/* " cpu0=12 cpu1=3": where, the first CPUs */
 	uint64_t duration_ns;		/* the STAT duration_ns pp-record wrote; 0: none */
 };
 
@@ -73,7 +71,7 @@ int ana_check_meta(struct ana_session *s, struct pp_az *az, int argc, const char
 
 /**
  * ana_check_scanned() - the needs a scan answers: time coverage, losses and damage
- * @s: the capture, read to its end
+ * @s: the capture, read to its end, its LOST records given to ana_session_meta()
  * @az: the analyzer instance (its --time)
  * @sc: what the scan found
  * @c: the verdicts of ana_check_meta(), completed

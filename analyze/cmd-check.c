@@ -16,10 +16,8 @@
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "common/buf.h"
-#include "common/limits.h"
 #include "common/log.h"
 #include "common/man.h"
-#include "common/sat.h"
 
 static const char check_help[] =
 	"\nThe analyzer's needs are what its plan records for the same options (pp-record --for):\n"
@@ -41,7 +39,6 @@ static const char *const check_usage[] = {
 static int scan(struct ana_session *s, struct ana_check_scan *sc)
 {
 	struct ppf_record rec;
-	uint64_t lost_cpu[64] = { 0 };
 	int rc;
 
 	while ((rc = ppf_reader_next(s->r, &rec, NULL)) == 0) {
@@ -52,10 +49,8 @@ static int scan(struct ana_session *s, struct ana_check_scan *sc)
 				sc->first_ns = rec.time_ns;
 			sc->last_ns = rec.time_ns;
 			break;
-		case PPF_REC_LOST:
-			pp_sat_add(&sc->nr_lost, rec.u.lost.count);
-			if (rec.u.lost.cpu < PP_ARRAY_SIZE(lost_cpu))
-				pp_sat_add(&lost_cpu[rec.u.lost.cpu], rec.u.lost.count);
+		case PPF_REC_LOST:	/* the session counts them, per CPU */
+			ana_session_meta(s, &rec);
 			break;
 		case PPF_REC_STAT:
 			if (!strcmp(rec.u.stat.key, "duration_ns"))
@@ -64,14 +59,6 @@ static int scan(struct ana_session *s, struct ana_check_scan *sc)
 		default:
 			break;
 		}
-	}
-	for (size_t cpu = 0, n = 0; cpu < PP_ARRAY_SIZE(lost_cpu); cpu++) {
-		if (!lost_cpu[cpu])
-			continue;
-		n += (size_t)snprintf(sc->lost_where + n, sizeof(sc->lost_where) - n, " cpu%zu=%llu",
-				      cpu, (unsigned long long)lost_cpu[cpu]);
-		if (n >= sizeof(sc->lost_where))
-			break;
 	}
 	if (rc < 0)
 		pp_err("reading '%s': %s", s->path, ppf_reader_errmsg(s->r));
