@@ -159,6 +159,7 @@ static void check_events(struct ana_session *s, const struct pp_plan *p, struct 
 		scan_plan_event(s, p->events[i], p->callchain, &e);
 	for (size_t i = 0; i < p->nr_counters; i++)
 		scan_plan_event(s, p->counters[i], false, &e);
+	c->no_events = !e.nr_found;
 	if (e.missing.len)
 		need_set(c, ANA_NEED_EVENTS, ANA_NEED_UNMET, "not in this capture: %s",
 			 pp_buf_str(&e.missing));
@@ -399,8 +400,9 @@ void ana_check_warn(struct ana_session *s, struct pp_az *az, int argc, const cha
 	size_t more = 0;
 	char err[512];
 
-	if (ana_check_meta(s, az, argc, argv, &c, err, sizeof(err)))
-		goto out;	/* its init says what is wrong with its options */
+	/* its init says what is wrong with its options, its selection that no event is there */
+	if (ana_check_meta(s, az, argc, argv, &c, err, sizeof(err)) || c.no_events)
+		goto out;
 	for (size_t i = 0; i < PP_ARRAY_SIZE(warn_order); i++) {
 		const struct ana_need *n = &c.need[warn_order[i]];
 

@@ -49,6 +49,7 @@ struct ana_need {
 struct ana_check {
 	struct ana_need need[ANA_NR_NEEDS];
 	char *record;		/* the pp-record command line that has what it needs (owned) */
+	bool no_events;		/* none of its events is in the capture: it cannot run at all */
 };
 
 /* What a scan of the whole capture found (cmd-check.c reads it once). */
