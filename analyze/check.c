@@ -387,18 +387,23 @@ bool ana_check_complete(const struct ana_check *c)
 	return true;
 }
 
-/* The order of the warning's choice: what changes most of an answer first. */
+/*
+ * The needs a warning tells, in the order of its choice: what changes most of an answer
+ * first.  Events some of which are absent are check's alone: an analyzer uses some only
+ * when present (task-state's sched_wakeup_new), and one none of whose events is there
+ * stops with its own error.
+ */
 static const enum ana_need_kind warn_order[] = {
-	ANA_NEED_SCOPE, ANA_NEED_EVENTS, ANA_NEED_FILTERS, ANA_NEED_STACKS, ANA_NEED_CPUS,
+	ANA_NEED_SCOPE, ANA_NEED_FILTERS, ANA_NEED_STACKS, ANA_NEED_CPUS,
 };
 
-void ana_check_warn(struct ana_session *s, struct pp_az *az, int argc, const char *const *argv)
+char *ana_check_warning_dup(struct ana_session *s, struct pp_az *az, int argc,
+			    const char *const *argv)
 {
 	struct ana_check c = { 0 };
-	bool given_events = az->opt.events.nr > 0;
 	const struct ana_need *first = NULL;
 	size_t more = 0;
-	char err[512];
+	char err[512], *line = NULL;
 
 	/* its init says what is wrong with its options, its selection that no event is there */
 	if (ana_check_meta(s, az, argc, argv, &c, err, sizeof(err)) || c.no_events)
@@ -406,25 +411,23 @@ void ana_check_warn(struct ana_session *s, struct pp_az *az, int argc, const cha
 	for (size_t i = 0; i < PP_ARRAY_SIZE(warn_order); i++) {
 		const struct ana_need *n = &c.need[warn_order[i]];
 
-		/* -e events absent: the selection says so, and stops */
-		if (n->state != ANA_NEED_UNMET || (warn_order[i] == ANA_NEED_EVENTS && given_events))
+		if (n->state != ANA_NEED_UNMET)
 			continue;
 		if (first)
 			more++;
 		else
 			first = n;
 	}
-	if (!first)
-		goto out;
-	if (more)
-		pp_warn("%s: incomplete answer: %s; %s records what it needs (%zu more: "
-			"pp-analyze %s check %s)", az->name, first->detail, c.record, more, s->path,
-			az->name);
-	else
-		pp_warn("%s: incomplete answer: %s; %s records what it needs", az->name,
-			first->detail, c.record);
+	if (first && more)
+		line = pp_xasprintf("%s: incomplete answer: %s; %s records what it needs (%zu more: "
+				    "pp-analyze %s check %s)", az->name, first->detail, c.record,
+				    more, s->path, az->name);
+	else if (first)
+		line = pp_xasprintf("%s: incomplete answer: %s; %s records what it needs", az->name,
+				    first->detail, c.record);
 out:
 	ana_check_release(&c);
+	return line;
 }
 
 void ana_check_release(struct ana_check *c)

@@ -90,13 +90,16 @@ const char *ana_need_name(enum ana_need_kind k);
 const char *ana_need_state_name(enum ana_need_state st);
 
 /**
- * ana_check_warn() - before a replay: the analyzer's one warning line on stderr when the
- * capture's metadata says its answer will be incomplete (the first unmet need, and the
- * recording that has it); nothing when complete.  Losses and damage are told by the
- * replay itself (ana_report_header(), ana_tell_damage()).
+ * ana_check_warning_dup() - before a replay: the analyzer's warning when the capture's
+ * metadata says its answer will be incomplete (the first unmet need of scope, filters,
+ * stacks and CPUs, and the recording that has it).  Losses and damage are told by the
+ * replay itself (ana_report_header(), ana_tell_damage()).  Called before the analyzer's
+ * init, which adds its default events to its -e; said after it succeeds.
  * @argc, @argv: the instance's command line, argv[0] its name
+ * Return: the line without "warning: " (the caller's, free()), or NULL when complete.
  */
-void ana_check_warn(struct ana_session *s, struct pp_az *az, int argc, const char *const *argv);
+char *ana_check_warning_dup(struct ana_session *s, struct pp_az *az, int argc,
+			    const char *const *argv);
 
 /** ana_check_release() - free what @c holds. */
 void ana_check_release(struct ana_check *c);

@@ -118,10 +118,20 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 		set_range(s, azs, nr, rc == 0 ? first.time_ns : 0);
 		/* init first: whether the instances can run in parts is known after it (top's -i) */
 		/* live, pp recorded each plan itself: a stored capture may lack what one needs;
-		 * before init, which adds an analyzer's default events to its -e */
+		 * found before init (which adds an analyzer's default events to its -e), said
+		 * after it succeeds (an error of its options is the one line then) */
+		char **warn = pp_xcalloc(nr, sizeof(*warn));
+
 		for (size_t i = 0; i < nr && strcmp(path, "-"); i++)
-			ana_check_warn(s, azs[i], sl_argc[i], sl_argv[i]);
+			warn[i] = ana_check_warning_dup(s, azs[i], sl_argc[i], sl_argv[i]);
 		int irc = ana_replay_init(s);
+
+		for (size_t i = 0; i < nr; i++) {
+			if (warn[i] && !irc)
+				pp_warn("%s", warn[i]);
+			free(warn[i]);
+		}
+		free(warn);
 		int pst_status = irc ? ana_replay_status(irc) :
 			ana_parallel(s, &first, rc == 0, ctx->jobs, sl_argc,
 				     (const char *const *const *)sl_argv, ctx->read_flags, &pst);
