@@ -222,9 +222,12 @@ static void check_cpus(struct ana_session *s, const struct pp_plan *p, struct an
 		if (!in)
 			pp_buf_addf(&miss, "%s%d", miss.len ? "," : "", want[i]);
 	}
-	if (miss.len)
-		need_set(c, ANA_NEED_CPUS, ANA_NEED_UNMET, "CPUs %s %s not recorded (pp-record -C)",
-			 pp_buf_str(&miss), strchr(pp_buf_str(&miss), ',') ? "were" : "was");
+	if (miss.len) {
+		bool many = strchr(pp_buf_str(&miss), ',') != NULL;
+
+		need_set(c, ANA_NEED_CPUS, ANA_NEED_UNMET, "CPU%s %s %s not recorded (pp-record -C)",
+			 many ? "s" : "", pp_buf_str(&miss), many ? "were" : "was");
+	}
 	else
 		need_set(c, ANA_NEED_CPUS, ANA_NEED_MET, "%s", p->cpus ? "those of -C" : "every online CPU");
 out:

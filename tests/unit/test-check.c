@@ -131,6 +131,24 @@ static void verdict(struct ana_session *s, const char **argv, struct ana_check *
 
 #define ST(c, k) ((c).need[ANA_NEED_##k].state)
 
+/* A capture of @evs... (capture()) and the verdicts of @argv on it (verdict()). */
+static struct ana_session *checked(const struct tev *evs, size_t nr, const char *const *kv,
+				   uint64_t lost, const char **argv, struct ana_check *c, char *path)
+{
+	struct ana_session *s = capture(evs, nr, kv, lost, path);
+
+	verdict(s, argv, c);
+	return s;
+}
+
+/* The end of one case: its verdicts, session and capture file gone. */
+static void done(struct ana_session *s, struct ana_check *c, const char *path)
+{
+	ana_check_release(c);
+	ana_session_free(s);
+	unlink(path);
+}
+
 static const struct tev sched3[] = {
 	{ "sched:sched_switch", sw_418, 0, NULL },
 	{ "sched:sched_wakeup", wakeup_fmt, 0, NULL },
@@ -146,47 +164,34 @@ static void test_check__scope(void)
 						 "cpus_online", "0-1\n", NULL };
 	const char *ts[] = { "task-state", NULL };
 	char path[] = "/tmp/pp-unit-check-XXXXXX";
-	struct ana_session *s = capture(sched3, 3, per_task, 0, path);
 	struct ana_check c;
-
-	verdict(s, ts, &c);
+	struct ana_session *s = checked(sched3, 3, per_task, 0, ts, &c, path);
 	CU_ASSERT_EQUAL(ST(c, EVENTS), ANA_NEED_MET);
 	CU_ASSERT_EQUAL(ST(c, SCOPE), ANA_NEED_UNMET);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.need[ANA_NEED_SCOPE].detail,
 				      "switches into the followed tasks"));
 	CU_ASSERT_STRING_EQUAL(c.record, "pp-record --for 'task-state' ...");
 	CU_ASSERT_FALSE(ana_check_complete(&c));
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	done(s, &c, path);
 
-	s = capture(sched3, 3, system, 0, path);
-	verdict(s, ts, &c);
+	s = checked(sched3, 3, system, 0, ts, &c, path);
 	CU_ASSERT_EQUAL(ST(c, SCOPE), ANA_NEED_MET);
 	CU_ASSERT_EQUAL(ST(c, CPUS), ANA_NEED_MET);
 	CU_ASSERT_EQUAL(ST(c, STACKS), ANA_NEED_NONE);
 	CU_ASSERT_EQUAL(ST(c, LOSSES), ANA_NEED_MET);
 	CU_ASSERT_TRUE(ana_check_complete(&c));
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	done(s, &c, path);
 
-	s = capture(sched3, 3, some_cpus, 0, path);
-	verdict(s, ts, &c);
+	s = checked(sched3, 3, some_cpus, 0, ts, &c, path);
 	CU_ASSERT_EQUAL(ST(c, CPUS), ANA_NEED_UNMET);
-	CU_ASSERT_STRING_EQUAL(c.need[ANA_NEED_CPUS].detail, "CPUs 0 was not recorded (pp-record -C)");
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	CU_ASSERT_STRING_EQUAL(c.need[ANA_NEED_CPUS].detail, "CPU 0 was not recorded (pp-record -C)");
+	done(s, &c, path);
 
 	/* a capture that does not say: unknown, never unmet */
-	s = capture(sched3, 3, NULL, 0, path);
-	verdict(s, ts, &c);
+	s = checked(sched3, 3, NULL, 0, ts, &c, path);
 	CU_ASSERT_EQUAL(ST(c, SCOPE), ANA_NEED_UNKNOWN);
 	CU_ASSERT_TRUE(ana_check_complete(&c));
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	done(s, &c, path);
 }
 
 static void test_check__events_stacks_filters_losses(void)
@@ -201,19 +206,14 @@ static void test_check__events_stacks_filters_losses(void)
 	const char *prof[] = { "profile", "-g", NULL };
 	const char *ts[] = { "task-state", NULL };
 	char path[] = "/tmp/pp-unit-check-XXXXXX";
-	struct ana_session *s = capture(clock_nostack, 1, NULL, 0, path);
 	struct ana_check c;
-
-	verdict(s, prof, &c);
+	struct ana_session *s = checked(clock_nostack, 1, NULL, 0, prof, &c, path);
 	CU_ASSERT_EQUAL(ST(c, STACKS), ANA_NEED_UNMET);
 	CU_ASSERT_STRING_EQUAL(c.need[ANA_NEED_STACKS].detail,
 			       "no call stacks recorded for cpu-clock");
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	done(s, &c, path);
 
-	s = capture(clock_stack, 1, NULL, 12, path);
-	verdict(s, prof, &c);
+	s = checked(clock_stack, 1, NULL, 12, prof, &c, path);
 	CU_ASSERT_EQUAL(ST(c, STACKS), ANA_NEED_MET);
 	CU_ASSERT_EQUAL(ST(c, LOSSES), ANA_NEED_UNMET);
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.need[ANA_NEED_LOSSES].detail, "12 events lost"));
@@ -224,17 +224,12 @@ static void test_check__events_stacks_filters_losses(void)
 	CU_ASSERT_STRING_EQUAL(c.need[ANA_NEED_EVENTS].detail,
 			       "not in this capture: sched:sched_switch, sched:sched_wakeup, "
 			       "sched:sched_wakeup_new");
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	done(s, &c, path);
 
 	/* recorded for one task, analysed for all: narrower; for the same task: not */
-	s = capture(filtered, 3, NULL, 0, path);
-	verdict(s, ts, &c);
+	s = checked(filtered, 3, NULL, 0, ts, &c, path);
 	CU_ASSERT_EQUAL(ST(c, FILTERS), ANA_NEED_UNMET);
-	ana_check_release(&c);
-	ana_session_free(s);
-	unlink(path);
+	done(s, &c, path);
 }
 
 /* ANA_PS_* of each stored value, for the encoding of @format (NULL: none, @release's). */
