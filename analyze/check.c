@@ -305,9 +305,16 @@ int ana_check_meta(struct ana_session *s, struct pp_az *az, int argc, const char
 {
 	struct pp_plan p = { 0 };
 	struct pp_plan_args a = { az->opts, &az->opt, az->nr_args, az->args };
-	int rc = pp_plan_fill(az->name, az->plan, &a, &p, err, errsz);
+	int rc = pp_plan_fill(az->plan, &a, &p, err, errsz);
 
-	if (!rc) {
+	if (!rc && !p.nr_events && !p.nr_counters) {
+		/* list, event-care, trace without -e: whatever the capture holds */
+		need_set(c, ANA_NEED_EVENTS, ANA_NEED_NONE, "none named: the capture's as they are");
+		need_set(c, ANA_NEED_FILTERS, ANA_NEED_NONE, "none named");
+		need_set(c, ANA_NEED_STACKS, ANA_NEED_NONE, "none named");
+		check_scope(s, az, &p, c);
+		c->record = record_line(argc, argv);
+	} else if (!rc) {
 		check_events(s, &p, c);
 		check_scope(s, az, &p, c);
 		c->record = record_line(argc, argv);

@@ -264,11 +264,10 @@ static int record_opts_check(const struct pp_common_opts *c, char *err, size_t e
 	return 0;
 }
 
-int pp_plan_fill(const char *name, const struct pp_plan_ops *ops, const struct pp_plan_args *a,
-		 struct pp_plan *p, char *err, size_t errsz)
+int pp_plan_fill(const struct pp_plan_ops *ops, const struct pp_plan_args *a, struct pp_plan *p,
+		 char *err, size_t errsz)
 {
 	const struct pp_common_opts *c = a->common;
-	int rc = 0;
 
 	p->callchain = c->callchain;
 	p->user_callchain = c->user_callchain;
@@ -286,15 +285,10 @@ int pp_plan_fill(const char *name, const struct pp_plan_ops *ops, const struct p
 	p->tids = c->tids ? pp_xstrdup(c->tids) : NULL;
 	p->cgroups = c->cgroups ? pp_xstrdup(c->cgroups) : NULL;
 	if (ops->plan)
-		rc = ops->plan(p, a, err, errsz);
-	else
-		for (size_t i = 0; i < c->events.nr; i++)
-			pp_plan_add_event(p, c->events.v[i]);
-	if (!rc && !p->nr_events && !p->nr_counters) {
-		snprintf(err, errsz, "%s: nothing to record: give events with -e", name);
-		rc = PP_EUSAGE;
-	}
-	return rc;
+		return ops->plan(p, a, err, errsz);
+	for (size_t i = 0; i < c->events.nr; i++)
+		pp_plan_add_event(p, c->events.v[i]);
+	return 0;
 }
 
 int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, const char **argv,
@@ -320,7 +314,11 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 	if (rc >= 0 && rc != PP_OPT_HELP) {
 		struct pp_plan_args a = { opts, &common, rc, argv };
 
-		rc = pp_plan_fill(name, ops, &a, p, err, errsz);
+		rc = pp_plan_fill(ops, &a, p, err, errsz);
+		if (!rc && !p->nr_events && !p->nr_counters) {
+			snprintf(err, errsz, "%s: nothing to record: give events with -e", name);
+			rc = PP_EUSAGE;
+		}
 		if (!rc)
 			pp_common_opts_note(name, &common, PP_NOTE_RECORD);
 	}

@@ -224,14 +224,14 @@ int pp_plan_cpu_counters(struct pp_plan *p, const char *name, const char *what,
 /**
  * pp_plan_fill() - the plan of options already parsed: pp_plan_build() after its parse
  * (pp-analyze's check compares an instance's plan with its capture)
- * @name: the analyzer's name (for messages)
  * @ops: its plan part
  * @a: its own options, the common ones and the positional arguments
- * @p: receives the plan (zeroed by the caller)
+ * @p: receives the plan (zeroed by the caller); without -e an analyzer that takes the
+ *     capture's events as they are (list, trace) has none
  * Return: 0, or a negative code with a one-line message in @err.
  */
-int pp_plan_fill(const char *name, const struct pp_plan_ops *ops, const struct pp_plan_args *a,
-		 struct pp_plan *p, char *err, size_t errsz);
+int pp_plan_fill(const struct pp_plan_ops *ops, const struct pp_plan_args *a, struct pp_plan *p,
+		 char *err, size_t errsz);
 /** pp_plan_release() - free what the plan owns. */
 void pp_plan_release(struct pp_plan *p);
 

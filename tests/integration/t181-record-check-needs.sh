@@ -96,6 +96,10 @@ grep -q '^verdict   complete$' ok.out || { cat ok.out; fail "verdict"; }
 "$PP_ANALYZE" ok.pp profile -g >/dev/null 2>ok.err || fail "profile"
 [ -s ok.err ] && { cat ok.err; fail "a complete capture warned"; }
 
+# an analyzer that takes the capture's events as they are (no -e) names none
+"$PP_ANALYZE" ok.pp check list >list.out || { cat list.out; fail "check list: exit $?"; }
+grep -q "^events    n/a     none named: the capture's as they are$" list.out || { cat list.out; fail "list"; }
+
 # 8. bad command lines: exit 2, one line; --help: exit 0
 one_line_error "unknown analyzer" "check: unknown analyzer 'nosuch'" "$PP_ANALYZE" sys.pp check nosuch
 one_line_error "no analyzer" "which analyzer" "$PP_ANALYZE" sys.pp check
