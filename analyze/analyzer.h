@@ -532,6 +532,35 @@ bool ana_evtype_has_stack(const struct ana_evtype *t);
 /** ana_evtype_print_fmt() - the format string of @t's "print fmt" ("" when none). Borrowed. */
 const char *ana_evtype_print_fmt(const struct ana_evtype *t);
 
+/*
+ * sched_switch's prev_state as the capture's kernel encoded it (analyze/schedstate.c):
+ * the bits changed in 4.14 (X and Z swapped, I added, the preempted mark 0x100 instead
+ * of TASK_STATE_MAX), so they are read from the stored print fmt (its __print_flags()
+ * table and `& MAX ? "+"`), else from the capture's release, and mapped to the 4.14
+ * encoding below.
+ */
+#define ANA_PS_S 0x01
+#define ANA_PS_D 0x02
+#define ANA_PS_T 0x04
+#define ANA_PS_TT 0x08		/* t: traced */
+#define ANA_PS_X 0x10		/* dead (TASK_DEAD "x" of older kernels too) */
+#define ANA_PS_Z 0x20
+#define ANA_PS_P 0x40
+#define ANA_PS_I 0x80
+#define ANA_PS_PREEMPT 0x100	/* R+: preempted, runnable */
+struct ana_prev_state {
+	uint64_t bits[8];	/* per ANA_PS_ bit (S D T t X Z P I): the stored bits that mean it */
+	uint64_t preempt;	/* the stored value of a preempted task */
+	bool from_format;	/* read from the print fmt (else from the release) */
+};
+/** ana_prev_state_init() - the encoding of sched_switch type @t (NULL: the release's). */
+void ana_prev_state_init(struct ana_session *s, const struct ana_evtype *t,
+			 struct ana_prev_state *ps);
+/** ana_prev_state_canon() - stored @raw as ANA_PS_* bits (0: R, ANA_PS_PREEMPT: R+). */
+uint64_t ana_prev_state_canon(const struct ana_prev_state *ps, uint64_t raw);
+/** ana_prev_state_runnable() - whether stored @raw says the task left the CPU runnable. */
+bool ana_prev_state_runnable(const struct ana_prev_state *ps, uint64_t raw);
+
 typedef void (*ana_symbolic_fn)(void *arg, const char *field, uint64_t value, const char *name);
 /**
  * ana_evtype_symbolic() - the __print_symbolic() tables of @t's print format

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/check.h"
 #include "analyze/cmd.h"
 #include "analyze/internal.h"
 #include "analyze/state/state.h"
@@ -35,21 +36,6 @@ static struct pp_az *az_new(int argc, const char **argv, const struct ana_cmd *c
 	return az;
 }
 
-/* "+2s" is relative to @base, "12.5" is seconds of capture time, "123ns" absolute. */
-static uint64_t parse_when(const char *s, uint64_t base)
-{
-	uint64_t v;
-	bool rel = *s == '+';
-
-	if (rel)
-		s++;
-	if (!*s)
-		return 0;
-	if (pp_parse_time(s, 1000000000ull, &v))
-		pp_die("bad --time value '%s': use START,END with times like 12.5 or +2s", s);
-	return rel ? base + v : v;
-}
-
 static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint64_t first_ns)
 {
 	const char *range = NULL;
@@ -63,11 +49,8 @@ static void set_range(struct ana_session *s, struct pp_az **azs, size_t nr, uint
 	}
 	if (!range)
 		return;
-	const char *comma = strchr(range, ',');
-	char *start = pp_xstrndup(range, comma ? (size_t)(comma - range) : strlen(range));
-	s->range_start_ns = parse_when(start, first_ns);
-	s->range_end_ns = comma ? parse_when(comma + 1, first_ns) : 0;
-	free(start);
+	if (ana_time_range_parse(range, first_ns, &s->range_start_ns, &s->range_end_ns))
+		pp_die("bad --time '%s': use START,END with times like 12.5 or +2s", range);
 	if (s->range_end_ns && s->range_end_ns < s->range_start_ns)
 		pp_die("--time '%s': the end is before the start", range);
 	/*
@@ -134,7 +117,21 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 	} else {
 		set_range(s, azs, nr, rc == 0 ? first.time_ns : 0);
 		/* init first: whether the instances can run in parts is known after it (top's -i) */
+		/* live, pp recorded each plan itself: a stored capture may lack what one needs;
+		 * found before init (which adds an analyzer's default events to its -e), said
+		 * after it succeeds (an error of its options is the one line then) */
+		char **warn = pp_xcalloc(nr, sizeof(*warn));
+
+		for (size_t i = 0; i < nr && strcmp(path, "-"); i++)
+			warn[i] = ana_check_warning_dup(s, azs[i], sl_argc[i], sl_argv[i]);
 		int irc = ana_replay_init(s);
+
+		for (size_t i = 0; i < nr; i++) {
+			if (warn[i] && !irc)
+				pp_warn("%s", warn[i]);
+			free(warn[i]);
+		}
+		free(warn);
 		int pst_status = irc ? ana_replay_status(irc) :
 			ana_parallel(s, &first, rc == 0, ctx->jobs, sl_argc,
 				     (const char *const *const *)sl_argv, ctx->read_flags, &pst);

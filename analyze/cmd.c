@@ -55,6 +55,8 @@ const struct ana_cmd ana_cmds[ANA_NR_CMDS + 1] = {
 	  "[, ANALYZER [OPTIONS]]..." },
 	{ "info", cmd_info, "what a capture holds: host, command, events, losses, segments", NULL,
 	  ANA_CMD_CAPTURE | ANA_CMD_FILE_ALONE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
+	{ "check", cmd_check, "can this capture give ANALYZER [OPTIONS] a complete answer", NULL,
+	  ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, 0, NULL },
 	{ "dump", cmd_dump, "every record of a capture, decoded (for debugging)", NULL,
 	  ANA_CMD_CAPTURE | ANA_CMD_LISTED | ANA_CMD_MAN, PPF_READ_DIGESTS, NULL },
 	{ "scrub", cmd_scrub, "a copy for a public bug report: names replaced by stable hashes",

@@ -114,6 +114,8 @@ int ana_cmd_run_file(int argc, const char **argv, struct ana_cmd_ctx *ctx);
 ana_cmd_fn cmd_analyze;
 /** cmd_info() - `FILE info [--format json]`: what a capture holds. */
 ana_cmd_fn cmd_info;
+/** cmd_check() - `FILE check ANALYZER [OPTIONS]`: can the capture give it a complete answer. */
+ana_cmd_fn cmd_check;
 /** cmd_dump() - `FILE dump`: every record, decoded. */
 ana_cmd_fn cmd_dump;
 /** cmd_scrub() - `FILE scrub -o OUT ...`: a copy fit for a public bug report. */

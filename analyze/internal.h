@@ -208,6 +208,13 @@ struct ana_task *ana_session_note_task(struct ana_session *s, uint32_t pid, uint
  */
 void ana_session_sample(struct ana_session *s, struct ana_evtype *t, const struct ppf_sample *smp,
 			struct pp_event *ev);
+/**
+ * ana_time_range_parse() - --time START,END: each "+2s" (after @first_ns), "12.5" (seconds
+ * of capture time) or "123ns", either may be empty (0: open)
+ * Return: 0, or PP_ESYNTAX.
+ */
+int ana_time_range_parse(const char *range, uint64_t first_ns, uint64_t *start_ns,
+			 uint64_t *end_ns);
 /* Read records until the first sample or side-band record; return it in @first (PPF_END if none). */
 int ana_session_load_meta(struct ana_session *s, struct ppf_record *first);
 
@@ -406,6 +413,8 @@ struct ana_sel_store {
 	size_t nr;
 };
 int ana_az_select(struct pp_az *az);
+/** ana_type_matches() - whether the capture's event type @t is one that selector @sel names. */
+bool ana_type_matches(const struct ana_evtype *t, const struct pp_selector *sel);
 void ana_az_release_sels(struct pp_az *az);
 
 /* perfeval.c: perf-prof's --perfeval-cpus/--perfeval-pids (and --sampling-limit) */

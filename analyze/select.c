@@ -68,7 +68,7 @@ static bool probe_matches(const struct ana_evtype *t, const struct pp_selector *
 	return !strncmp(t->event, fn, strlen(fn)) && !strcmp(t->event + strlen(fn), "__return");
 }
 
-static bool type_matches(const struct ana_evtype *t, const struct pp_selector *sel)
+bool ana_type_matches(const struct ana_evtype *t, const struct pp_selector *sel)
 {
 	switch (sel->kind) {
 	case PP_SEL_TRACEPOINT:
@@ -204,7 +204,7 @@ static int source_matches(struct ana_session *s, struct pp_az *az, const struct 
 			rc = sel_filter_dup(s, az, &inner[k], &filter);
 			for (size_t t = 0; t < s->nr_types && !rc; t++) {
 				const struct ana_evtype *ty = s->type_list[t];
-				if (!type_matches(ty, &inner[k]))
+				if (!ana_type_matches(ty, &inner[k]))
 					continue;
 				*any = true;
 				struct ana_sel *m = sel_push(az);
@@ -349,7 +349,7 @@ int ana_az_select(struct pp_az *az)
 				return rc;
 			for (size_t i = 0; i < s->nr_types; i++) {
 				const struct ana_evtype *t = s->type_list[i];
-				if (!type_matches(t, sel))
+				if (!ana_type_matches(t, sel))
 					continue;
 				any = true;
 				struct ana_sel *m = sel_push(az);

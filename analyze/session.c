@@ -489,6 +489,37 @@ int ana_session_load_meta(struct ana_session *s, struct ppf_record *first)
 	return rc;
 }
 
+/* "+2s" is relative to @base, "12.5" is seconds of capture time, "123ns" absolute. */
+static int parse_when(const char *s, uint64_t base, uint64_t *out)
+{
+	uint64_t v;
+	bool rel = *s == '+';
+
+	*out = 0;
+	if (rel)
+		s++;
+	if (!*s)
+		return 0;
+	if (pp_parse_time(s, 1000000000ull, &v))
+		return PP_ESYNTAX;
+	*out = rel ? base + v : v;
+	return 0;
+}
+
+int ana_time_range_parse(const char *range, uint64_t first_ns, uint64_t *start_ns,
+			 uint64_t *end_ns)
+{
+	const char *comma = strchr(range, ',');
+	char *start = pp_xstrndup(range, comma ? (size_t)(comma - range) : strlen(range));
+	int rc = parse_when(start, first_ns, start_ns);
+
+	free(start);
+	*end_ns = 0;
+	if (!rc && comma)
+		rc = parse_when(comma + 1, first_ns, end_ns);
+	return rc;
+}
+
 char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%llu.%06llu", (unsigned long long)(t_ns / 1000000000ull),

@@ -58,6 +58,7 @@ struct bk_exit {
 struct bk_priv {
 	const struct pp_field *f_reason, *f_isa, *f_ret, *f_esr_ec;
 	const struct pp_field *f_prev_pid, *f_prev_state, *f_next_pid, *f_wakeup_pid;
+	struct ana_prev_state ps;	/* the capture's prev_state encoding */
 	bool own_events;		/* set_events() ran: no -e was given */
 	bool oncpu;			/* CPU mode: sched events, wait and rundelay columns */
 	bool thread_rows;		/* --perins rows of threads (PID THREAD COMM) */
@@ -129,6 +130,7 @@ static int bk_init(struct pp_az *az)
 				rc = bk_field(t, "prev_state", &p->f_prev_state);
 			if (!rc)
 				rc = bk_field(t, "next_pid", &p->f_next_pid);
+			ana_prev_state_init(az->s, t, &p->ps);
 			break;
 		case BK_POS_WAKEUP:
 			rc = bk_field(t, "pid", &p->f_wakeup_pid);
@@ -273,8 +275,10 @@ static void bk_switch(struct bk_priv *p, const struct pp_event *ev)
 
 	if (prev && prev->pending) {
 		prev->off_ns = ev->time_ns;
-		/* preempted (0 "R", 0x100 "R+", 1024 before 4.14): runnable at once */
-		prev->runnable_ns = (ana_field_read(ev, p->f_prev_state) & 0xff) ? 0 : ev->time_ns;
+		/* preempted (0 "R", "R+" as the capture's format marks it): runnable at once */
+		prev->runnable_ns = ana_prev_state_runnable(&p->ps,
+							    ana_field_read(ev, p->f_prev_state)) ?
+				    ev->time_ns : 0;
 	}
 	if (next && next->pending && next->off_ns) {
 		next->switches++;

@@ -30,6 +30,7 @@ static int oncpu_plan(struct pp_plan *p, const struct pp_plan_args *a, char *err
 
 	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
 	p->all_cpus = true;
+	p->all_cpus_why = "the other tasks' switches on the followed tasks' CPUs";
 	if (c->events.nr) {
 		snprintf(err, errsz, "oncpu: does not take -e: it records the sched events itself");
 		return PP_EUSAGE;

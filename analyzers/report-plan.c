@@ -47,6 +47,7 @@ static int report_plan(struct pp_plan *p, const struct pp_plan_args *a, char *er
 		pp_plan_add_event(p, "raw_syscalls:sys_exit");
 	}
 	p->all_cpus = true;	/* a switch is emitted by the task leaving the CPU */
+	p->all_cpus_why = "switches into the followed tasks";
 	if (!p->freq && !p->period)
 		p->freq = 997;
 	return 0;

@@ -48,6 +48,8 @@ static int rundelay_plan(struct pp_plan *p, const struct pp_plan_args *a, char *
 	size_t nr_tids = 0;
 
 	/* every CPU: the events of a thread are emitted by other threads too */
+	p->all_cpus = true;
+	p->all_cpus_why = "wakeups and switches into the followed tasks";
 	free(p->pids);
 	free(p->tids);
 	p->pids = p->tids = NULL;

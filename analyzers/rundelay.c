@@ -85,30 +85,28 @@ static int rundelay_init(struct pp_az *az)
 		.rundelay = true,
 		.cpu_mode = true,
 	};
-	const char *rel = ana_host(az->s, "release");
-	int major = 0, minor = 0, wakeups = 0, outs = 0, ins = 0, rc;
+	int wakeups = 0, outs = 0, ins = 0, rc;
 	char prefix[64];
 
 	rc = ana_te_new(az, &cfg, &p->te);
 	if (rc)
 		return rc;
-	if (rel)
-		sscanf(rel, "%d.%d", &major, &minor);
-	/*
-	 * Runnable when switched out: TASK_REPORT_MAX (0x100, "R+") when
-	 * preempted in the kernel (4.14 and later), 0 ("R") when rescheduled on
-	 * the way back to user space, as perf-prof's documentation says.
-	 */
-	if (!rel || major > 4 || (major == 4 && minor >= 14))
-		snprintf(prefix, sizeof(prefix), "(prev_state==0||prev_state==0x100)");
-	else
-		snprintf(prefix, sizeof(prefix), "prev_state==0");
 	for (unsigned i = 0; i < ana_te_nr_tps(p->te); i++) {
 		const struct ana_sel *sel = ana_te_tp_sel(p->te, i);
 		const char *name = sel->type->name;
+		struct ana_prev_state ps;
 
 		if (sel->sel->untraced)
 			continue;
+		/*
+		 * Runnable when switched out: 0 ("R") when rescheduled on the way back to
+		 * user space, the preempted mark ("R+") when preempted in the kernel:
+		 * TASK_REPORT_MAX (0x100) since 4.14, TASK_STATE_MAX before, as the
+		 * capture's stored format of this sched_switch says.
+		 */
+		ana_prev_state_init(az->s, sel->type, &ps);
+		snprintf(prefix, sizeof(prefix), "(prev_state==0||prev_state==0x%llx)",
+			 (unsigned long long)ps.preempt);
 		if (sel->pos == 0 && (!strcmp(name, "sched:sched_wakeup") ||
 				      !strcmp(name, "sched:sched_wakeup_new")))
 			wakeups += setup_role(az, p->te, i, "pid", "comm", "pid", NULL);

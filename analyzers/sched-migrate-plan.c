@@ -15,6 +15,7 @@ static int sched_migrate_plan(struct pp_plan *p, const struct pp_plan_args *a, c
 	const struct pp_common_opts *c = a->common;
 
 	p->all_cpus = true;	/* migrations of every task, even around a COMMAND */
+	p->all_cpus_why = "migrations the other tasks make of the followed ones";
 	if (c->events.nr) {
 		snprintf(err, errsz,
 			 "sched-migrate: does not take -e: it records sched_migrate_task");

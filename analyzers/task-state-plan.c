@@ -88,6 +88,7 @@ static int task_state_plan(struct pp_plan *p, const struct pp_plan_args *a, char
 
 	/* scheduling is about the other tasks too: every CPU, even around a COMMAND */
 	p->all_cpus = true;
+	p->all_cpus_why = "switches into the followed tasks (their run delays and sleeps' ends)";
 	if (c->verbose && o->ptrace)
 		pp_note("task-state: --ptrace: the sched events are recorded on every CPU, "
 			"so the new threads of -p are seen without ptrace");

@@ -5,8 +5,9 @@
  * States: R (running), S, D, T, t, I and RD (runnable but waiting for a CPU).
  * Per task a tiny state machine driven by three events:
  *   switch-out  records R = now - switch-in; the new state is prev_state, or R
- *               when the task was preempted (prev_state == TASK_REPORT_MAX,
- *               0x100 on kernels >= 4.14, the capture's "release" tells);
+ *               when the task was preempted (TASK_REPORT_MAX, 0x100 since 4.14,
+ *               TASK_STATE_MAX before): prev_state is read in the 4.14 encoding
+ *               from the capture's stored format (ana_prev_state_canon());
  *   wakeup      records the sleep (S/D/T/t/I) = now - switch-out; state R, and
  *               the run delay starts (kept running if the task was already R);
  *   switch-in   records RD = now - wakeup (or - preemption).
@@ -50,6 +51,7 @@ struct ts_sel {
 	enum ts_kind kind;
 	const struct pp_field *prev_pid, *prev_state, *next_pid, *prev_comm, *next_comm;
 	const struct pp_field *pid, *comm;
+	struct ana_prev_state ps;	/* TS_SWITCH: its capture's prev_state encoding */
 };
 
 /* A copy of the event that began a stay, for --than. */
@@ -60,15 +62,6 @@ struct ts_saved {
 	uint64_t *stack;
 	uint32_t cap_stack;
 };
-
-static int ts_kernel_ge(const char *release, int major, int minor)
-{
-	int ma = 0, mi = 0;
-
-	if (!release || sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return 1;	/* unknown: assume a current kernel */
-	return ma > major || (ma == major && mi >= minor);
-}
 
 static int ts_set_events(struct pp_az *az, struct pp_strlist *events)
 {
@@ -100,6 +93,7 @@ static int ts_init_sels(struct pp_az *az)
 		az->sels[i].priv = k;
 		if (t->event && !strcmp(t->event, "sched_switch")) {
 			k->kind = TS_SWITCH;
+			ana_prev_state_init(az->s, t, &k->ps);
 			rc = ts_field(t, "prev_pid", &k->prev_pid);
 			if (!rc)
 				rc = ts_field(t, "prev_state", &k->prev_state);
@@ -138,18 +132,12 @@ static int ts_init(struct pp_az *az)
 {
 	struct ts_priv *p = az->priv;
 	const struct task_state_opts *o = az->opts;
-	const char *release = ana_host(az->s, "release");
 	int rc;
 
-	if (ts_kernel_ge(release, 4, 14)) {
-		p->report_max = 0x100;
-		p->dead = 0x10 | 0x20;
-		p->report = ST_S | ST_D | ST_T | ST_TT | ST_I;
-	} else {
-		p->report_max = 1024;		/* TASK_STATE_MAX */
-		p->dead = 0x10 | 0x20 | 0x40;
-		p->report = ST_S | ST_D | ST_T | ST_TT;
-	}
+	/* prev_state is read in the 4.14 encoding, whatever the capture's kernel wrote */
+	p->report_max = ANA_PS_PREEMPT;
+	p->dead = ANA_PS_X | ANA_PS_Z;
+	p->report = ST_S | ST_D | ST_T | ST_TT | ST_I;
 	if (o->no_interruptible)
 		p->report &= ~(uint64_t)ST_S;
 	p->sd = o->interruptible || o->uninterruptible;
@@ -431,7 +419,8 @@ static void ts_event(struct pp_az *az, const struct pp_event *ev)
 		int64_t prev = (int64_t)ana_field_read(ev, k->prev_pid);
 		int64_t next = (int64_t)ana_field_read(ev, k->next_pid);
 		if (prev > 0 && ts_selected(az, ev, (uint32_t)prev, k->prev_comm)) {
-			uint64_t st = ana_field_read(ev, k->prev_state);
+			uint64_t st = ana_prev_state_canon(&k->ps,
+							   ana_field_read(ev, k->prev_state));
 			p->mute = az_task_state_head_note(az, (uint32_t)prev, TSH_OUT, ev->time_ns,
 							  st);
 			az_task_state_switch_out(az, ev, (uint32_t)prev, st);

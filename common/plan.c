@@ -286,6 +286,34 @@ static int record_opts_check(const struct pp_common_opts *c, char *err, size_t e
 	return 0;
 }
 
+int pp_plan_fill(const struct pp_plan_ops *ops, const struct pp_plan_args *a, struct pp_plan *p,
+		 char *err, size_t errsz)
+{
+	const struct pp_common_opts *c = a->common;
+
+	p->callchain = c->callchain;
+	p->dwarf_sz = c->callchain && c->call_graph > PP_CALLGRAPH_FP ? c->call_graph : 0;
+	p->user_callchain = c->user_callchain;
+	p->kernel_callchain = c->kernel_callchain;
+	p->exclude_user = c->exclude_user;
+	p->exclude_kernel = c->exclude_kernel;
+	p->freq = c->freq;
+	p->period = c->period_ns;
+	p->mmap_pages = c->mmap_pages;
+	p->watermark = c->watermark;
+	p->exclude_host = c->exclude_host;
+	p->exclude_guest = c->exclude_guest;
+	p->cpus = c->cpus ? pp_xstrdup(c->cpus) : NULL;
+	p->pids = c->pids ? pp_xstrdup(c->pids) : NULL;
+	p->tids = c->tids ? pp_xstrdup(c->tids) : NULL;
+	p->cgroups = c->cgroups ? pp_xstrdup(c->cgroups) : NULL;
+	if (ops->plan)
+		return ops->plan(p, a, err, errsz);
+	for (size_t i = 0; i < c->events.nr; i++)
+		pp_plan_add_event(p, c->events.v[i]);
+	return 0;
+}
+
 int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, const char **argv,
 		  struct pp_plan *p, char *err, size_t errsz)
 {
@@ -308,30 +336,8 @@ int pp_plan_build(const char *name, const struct pp_plan_ops *ops, int argc, con
 	}
 	if (rc >= 0 && rc != PP_OPT_HELP) {
 		struct pp_plan_args a = { opts, &common, rc, argv };
-		p->callchain = common.callchain;
-		p->dwarf_sz = common.callchain && common.call_graph > PP_CALLGRAPH_FP ?
-			      common.call_graph : 0;
-		p->user_callchain = common.user_callchain;
-		p->kernel_callchain = common.kernel_callchain;
-		p->exclude_user = common.exclude_user;
-		p->exclude_kernel = common.exclude_kernel;
-		p->freq = common.freq;
-		p->period = common.period_ns;
-		p->mmap_pages = common.mmap_pages;
-		p->watermark = common.watermark;
-		p->exclude_host = common.exclude_host;
-		p->exclude_guest = common.exclude_guest;
-		p->cpus = common.cpus ? pp_xstrdup(common.cpus) : NULL;
-		p->pids = common.pids ? pp_xstrdup(common.pids) : NULL;
-		p->tids = common.tids ? pp_xstrdup(common.tids) : NULL;
-		p->cgroups = common.cgroups ? pp_xstrdup(common.cgroups) : NULL;
-		if (ops->plan) {
-			rc = ops->plan(p, &a, err, errsz);
-		} else {
-			for (size_t i = 0; i < common.events.nr; i++)
-				pp_plan_add_event(p, common.events.v[i]);
-			rc = 0;
-		}
+
+		rc = pp_plan_fill(ops, &a, p, err, errsz);
 		if (!rc && !p->nr_events && !p->nr_counters) {
 			snprintf(err, errsz, "%s: nothing to record: give events with -e", name);
 			rc = PP_EUSAGE;

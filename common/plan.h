@@ -132,6 +132,12 @@ struct pp_plan {
 	uint64_t period;		/* sampling period, overrides freq */
 	bool sideband;			/* ksymbol/bpf_event/cgroup/text_poke records */
 	bool all_cpus;			/* every CPU, a COMMAND's run too (unless -C -p -t --cgroups) */
+	/*
+	 * With all_cpus: what a recording of the followed tasks alone would miss (static text,
+	 * "switches into the followed tasks"): `pp-analyze FILE check` and the analyzer's
+	 * warning name it when the capture followed tasks.  NULL: a generic line.
+	 */
+	const char *all_cpus_why;
 	bool regs;			/* user registers with samples */
 	int mmap_pages;			/* suggested ring size (0: default) */
 	int watermark;			/* --watermark: wake-up % of a ring (0: default) */
@@ -217,6 +223,17 @@ extern const struct pp_option pp_count_options[];
 int pp_plan_cpu_counters(struct pp_plan *p, const char *name, const char *what,
 			 const char *const *counters, const struct pp_common_opts *c, char *err,
 			 size_t errsz);
+/**
+ * pp_plan_fill() - the plan of options already parsed: pp_plan_build() after its parse
+ * (pp-analyze's check compares an instance's plan with its capture)
+ * @ops: its plan part
+ * @a: its own options, the common ones and the positional arguments
+ * @p: receives the plan (zeroed by the caller); without -e an analyzer that takes the
+ *     capture's events as they are (list, trace) has none
+ * Return: 0, or a negative code with a one-line message in @err.
+ */
+int pp_plan_fill(const struct pp_plan_ops *ops, const struct pp_plan_args *a, struct pp_plan *p,
+		 char *err, size_t errsz);
 /** pp_plan_release() - free what the plan owns. */
 void pp_plan_release(struct pp_plan *p);
 

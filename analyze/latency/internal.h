@@ -202,7 +202,7 @@ struct ana_te {
 	uint32_t *running;		/* per CPU: pid running (level 2) */
 	uint32_t nr_running;
 	uint64_t wakeup_unnecessary;
-	uint64_t preempt_state;		/* 0x100 on kernels >= 4.14 */
+	uint64_t preempt_state;		/* prev_state when preempted: 0x100 since 4.14 (schedstate.c) */
 
 	/* state */
 	struct pp_u64map backup;	/* key -> newest struct te_node */

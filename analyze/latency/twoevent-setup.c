@@ -303,17 +303,19 @@ static int compile(struct ana_te *te, struct te_tp *tp, const char *what, const 
 static void sched_setup(struct ana_te *te)
 {
 	bool wakeup = false, free_switch = false;
-	const char *rel = ana_host(te->s, "release");
-	int major = 0, minor = 0;
+	const struct ana_evtype *sw = NULL;
+	struct ana_prev_state ps;
 
 	for (unsigned i = 0; i < te->nr_tps; i++) {
 		wakeup |= te->tps[i].is_wakeup;
 		free_switch |= te->tps[i].is_switch && !te->tps[i].filtered;
+		if (te->tps[i].is_switch && !sw)
+			sw = te->tps[i].sel->type;
 	}
 	te->sched_level = wakeup ? (free_switch ? 2 : 1) : 0;
-	if (rel)
-		sscanf(rel, "%d.%d", &major, &minor);
-	te->preempt_state = (!rel || major > 4 || (major == 4 && minor >= 14)) ? 0x100 : 1024;
+	/* the preempted mark of the capture's kernel, read from its stored format */
+	ana_prev_state_init(te->s, sw, &ps);
+	te->preempt_state = ps.preempt;
 }
 
 static int check_positions(struct ana_te *te)

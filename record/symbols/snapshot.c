@@ -101,6 +101,27 @@ static int topology(struct rec_session *s)
 	return rc;
 }
 
+/*
+ * What the events cover, for `pp-analyze FILE check` and an analyzer's warning: the
+ * target kind (a per-task recording keeps only what the followed tasks emit, so the
+ * switches into them are missing) and the --duration asked (a shorter capture ended early).
+ */
+static int target_kvs(struct rec_session *s)
+{
+	static const char *const kinds[] = {
+		[REC_TGT_SYSTEM] = "system", [REC_TGT_THREADS] = "threads",
+		[REC_TGT_CGROUP] = "cgroup", [REC_TGT_WORKLOAD] = "workload",
+	};
+	char v[32];
+	int rc = ppf_write_kv(s->w, "record.target", kinds[s->tgt.kind]);
+
+	if (!rc && s->opts.duration_ns) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)s->opts.duration_ns);
+		rc = ppf_write_kv(s->w, "record.duration_ns", v);
+	}
+	return rc;
+}
+
 int rec_snapshot_host(struct rec_session *s)
 {
 	struct utsname u;
@@ -163,6 +184,8 @@ int rec_snapshot_host(struct rec_session *s)
 		rc = ppf_write_kv(s->w, "record.cpus", pp_buf_str(&b));
 		pp_buf_release(&b);
 	}
+	if (!rc)
+		rc = target_kvs(s);
 	if (!rc && s->tfs.root)
 		rc = ppf_write_kv(s->w, "tracefs", s->tfs.root);
 	if (!rc && s->tfs.root) {
