@@ -88,7 +88,7 @@ const struct ana_cmd *ana_cmd_find(const char *name, unsigned flags);
  * Return: @v.
  */
 const char *const *ana_cmd_synopsis(const char **v);
-#define ANA_NR_CMDS 10
+#define ANA_NR_CMDS 11
 /**
  * ana_cmd_print_help() - @c's help on stdout, as `NAME --help` prints it after the summary
  * (@how "--help"), or as its part of pp-analyze(1) ("--help-man")
