@@ -78,10 +78,67 @@ struct pd_smp {
 	const uint8_t *chain;
 	uint32_t raw_sz;
 	const uint8_t *raw;
+	uint64_t uregs_abi;
+	uint32_t nr_uregs;
+	const uint8_t *uregs;		/* nr_uregs u64s, unaligned */
+	uint64_t ustack_sz;		/* dyn_size: the valid part of the copy */
+	const uint8_t *ustack;
 	bool has_time, has_cpu;
 };
 
 #define NEED(n) do { if ((size_t)(end - p) < (size_t)(n)) return false; } while (0)
+
+/*
+ * --call-graph dwarf's part of a SAMPLE, after RAW: the branch stack skipped, the user
+ * registers (the ABI word, then one u64 per bit of sample_regs_user) and the stack copy
+ * (its size, the bytes, the valid part's length).  Return: false if malformed.
+ */
+static bool parse_user_stack(struct pd_smp *s, uint64_t t, const uint8_t *p, const uint8_t *end)
+{
+	const struct perf_event_attr *a = &s->a->attr;
+
+	if (t & PERF_SAMPLE_BRANCH_STACK) {
+		uint64_t nr;
+
+		NEED(8);
+		nr = pd_u64(p);
+		p += 8;
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			NEED(8);
+			p += 8;
+		}
+		if (nr > (size_t)(end - p) / 24)
+			return false;
+		p += 24 * nr;
+	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		NEED(8);
+		s->uregs_abi = pd_u64(p);
+		p += 8;
+		if (s->uregs_abi) {
+			s->nr_uregs = (uint32_t)__builtin_popcountll(a->sample_regs_user);
+			NEED(8 * (size_t)s->nr_uregs);
+			s->uregs = p;
+			p += 8 * (size_t)s->nr_uregs;
+		}
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		uint64_t size;
+
+		NEED(8);
+		size = pd_u64(p);
+		p += 8;
+		if (size) {
+			if (size > (size_t)(end - p) || (size_t)(end - p) - size < 8)
+				return false;
+			s->ustack = p;
+			s->ustack_sz = pd_u64(p + size);
+			if (s->ustack_sz > size)
+				return false;
+		}
+	}
+	return true;
+}
 
 /* The fields of a SAMPLE up to the raw data (what a capture keeps). Return: false if malformed. */
 static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struct pd_smp *s)
@@ -138,8 +195,9 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 		p += 4;
 		NEED(s->raw_sz);
 		s->raw = p;
+		p += s->raw_sz;
 	}
-	return true;
+	return parse_user_stack(s, t, p, end);
 }
 
 /* The time a record is ordered by; false if it has none (kept in arrival order). */
@@ -163,10 +221,33 @@ static bool record_time(struct pd_file *f, const uint8_t *rec, size_t sz, uint64
 
 /* --- writing records out --------------------------------------------------- */
 
+/*
+ * A copy and its registers as the capture's USTACK field (the copy starts at the sampled
+ * SP, the register of bit PERF_REG_X86_SP): what pp's unwinder reads as its own
+ * --call-graph dwarf samples.  A sample without the SP register, or with a copy larger
+ * than a capture holds, keeps its callchain only.
+ */
+static void set_ustack(const struct pd_smp *s, struct ppf_sample *o, uint64_t *uregs)
+{
+	uint64_t mask = s->a->attr.sample_regs_user, sp_bit = 1ull << 7;	/* PERF_REG_X86_SP */
+
+	if (!s->ustack || !s->uregs || !(mask & sp_bit) || s->nr_uregs > 64 ||
+	    s->ustack_sz > PPF_USTACK_MAX)
+		return;
+	memcpy(uregs, s->uregs, 8 * (size_t)s->nr_uregs);
+	o->flags |= PPF_SF_USTACK;
+	o->uregs_abi = s->uregs_abi;
+	o->uregs = uregs;
+	o->nr_uregs = s->nr_uregs;
+	o->ustack_addr = uregs[__builtin_popcountll(mask & (sp_bit - 1))];
+	o->ustack = s->ustack;
+	o->ustack_sz = (uint32_t)s->ustack_sz;
+}
+
 static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t t)
 {
 	struct ppf_sample o = { 0 };
-	uint64_t chain[PPF_MAX_STACK];
+	uint64_t chain[PPF_MAX_STACK], uregs[64];
 	struct pd_smp s;
 	int rc;
 
@@ -189,6 +270,7 @@ static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_
 	o.stack = chain;
 	o.raw = s.raw;
 	o.raw_sz = s.raw_sz;
+	set_ustack(&s, &o, uregs);
 	s.a->nr_samples++;
 	return ppf_write_sample(f->w, &o);
 }

@@ -13,17 +13,20 @@
  * and its SYM records in the capture, as pp-record writes them.
  * Not here: which maps a task has (the capture's MMAP records do that).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "analyze/import/perfdata.h"
 #include "common/limits.h"
 #include "format/format.h"
+#include "record/symbols/cfi.h"
 
 /* This kernel's build id, from /sys/kernel/notes (an ELF note list). Return: its size, 0 if none. */
 static size_t kernel_build_id(uint8_t *out)
@@ -212,7 +215,49 @@ static int elf_funcs(struct pd_file *f, Elf *e, Elf64_Word type, const struct pp
 	return rc;
 }
 
-static int write_dso(struct pd_file *f, const char *path, Elf *e, const struct usyms *u)
+/* Does a sample of the file carry a stack copy (perf record --call-graph dwarf)? */
+static bool copies_stacks(const struct pd_file *f)
+{
+	for (size_t i = 0; i < f->nr_attrs; i++)
+		if (f->attrs[i].attr.sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
+/*
+ * The binary's unwind rows (record/symbols/cfi.c, as pp-record derives them) after its
+ * symbols, for the stack copies to unwind as pp's own: at most PPF_UNWIND_MAX_ROWS a
+ * record, the DSO again when the rows go on in a new segment.
+ */
+static int elf_unwind(struct pd_file *f, Elf *e, size_t file_sz, const struct ppf_dso *d)
+{
+	struct ppf_unwind_row *rows = NULL;
+	struct ppf_writer_totals t0, t1;
+	size_t nr = 0;
+	int rc = rec_cfi_read(e, file_sz, &rows, &nr, NULL);
+
+	if (rc)
+		return rc == -ENOMEM ? rc : 0;	/* another architecture: no rows */
+	ppf_writer_totals(f->w, &t0);
+	for (size_t i = 0; !rc && i < nr; i += PPF_UNWIND_MAX_ROWS) {
+		size_t n = nr - i < PPF_UNWIND_MAX_ROWS ? nr - i : PPF_UNWIND_MAX_ROWS;
+
+		ppf_writer_totals(f->w, &t1);
+		if (t1.nr_segments != t0.nr_segments) {
+			rc = ppf_write_dso(f->w, d);
+			t0 = t1;
+		}
+		if (!rc)
+			rc = ppf_write_unwind(f->w, PPF_UNWIND_X86_64, rows + i, n);
+	}
+	if (!rc && nr)
+		f->nr_dsos_unwind++;
+	free(rows);
+	return rc;
+}
+
+static int write_dso(struct pd_file *f, const char *path, Elf *e, size_t file_sz,
+		     const struct usyms *u)
 {
 	struct ppf_dso d = { u->bid, (uint32_t)u->bid_sz, path, 0, 0, u->text_vaddr, u->text_offset };
 	size_t nr = 0;
@@ -224,6 +269,8 @@ static int write_dso(struct pd_file *f, const char *path, Elf *e, const struct u
 		rc = elf_funcs(f, e, SHT_SYMTAB, &d, &nr);
 	if (!rc && !nr)
 		rc = elf_funcs(f, e, SHT_DYNSYM, &d, &nr);
+	if (!rc && copies_stacks(f))
+		rc = elf_unwind(f, e, file_sz, &d);
 	return rc;
 }
 
@@ -241,6 +288,7 @@ int pd_user_dso(struct pd_file *f, const char *path, const uint8_t *bid, size_t 
 {
 	uint64_t h = path_hash(path);
 	struct usyms u = { 0 };
+	struct stat st;
 	Elf *e;
 	int fd, rc = 0;
 
@@ -255,11 +303,11 @@ int pd_user_dso(struct pd_file *f, const char *path, const uint8_t *bid, size_t 
 	if (fd < 0)
 		return 0;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF) {
+	if (e && elf_kind(e) == ELF_K_ELF && !fstat(fd, &st)) {
 		elf_build_id(e, &u);
 		if (!bid_sz || (u.bid_sz == bid_sz && !memcmp(u.bid, bid, bid_sz))) {
 			elf_text(e, &u);
-			rc = write_dso(f, path, e, &u);
+			rc = write_dso(f, path, e, (size_t)st.st_size, &u);
 			f->nr_dsos_matched++;
 		}
 	}

@@ -366,9 +366,6 @@ static void tell(struct pd_file *f)
 	in->nr_cpus = f->nr_cpus_online;
 	for (size_t i = 0; i < f->nr_attrs; i++) {
 		uint64_t t = f->attrs[i].attr.sample_type;
-		if (t & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
-			ana_import_lack(in, "user registers and stack copies (--call-graph dwarf) not "
-					"carried over: the capture format has no field for them yet");
 		if (t & PERF_SAMPLE_BRANCH_STACK)
 			ana_import_lack(in, "branch stacks (-b, -j) not carried over");
 	}
@@ -386,6 +383,14 @@ static void tell(struct pd_file *f)
 				(unsigned long long)f->nr_dsos_matched, (unsigned long long)f->nr_dsos,
 				f->nr_dsos_nobid ? " (no build ids in the file: matched by path, "
 				"unchecked)" : " with the file's build id; the others as addresses");
+	for (size_t i = 0; i < f->nr_attrs; i++)
+		if (f->attrs[i].attr.sample_type & PERF_SAMPLE_STACK_USER) {
+			ana_import_lack(in, "stack copies (--call-graph dwarf): unwind tables of %llu "
+					"of %llu binaries, from this machine's files (stacks stop in "
+					"the others)", (unsigned long long)f->nr_dsos_unwind,
+					(unsigned long long)f->nr_dsos);
+			break;
+		}
 }
 
 static void pd_release(struct pd_file *f)

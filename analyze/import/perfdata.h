@@ -137,7 +137,7 @@ struct pd_file {
 	uint64_t nr_unknown, nr_bad, nr_unordered, nr_nocpu;
 	bool want_usyms;		/* some event samples user addresses: binaries are read */
 	struct pp_u64map dsos_seen;	/* user binaries whose symbols were looked for (path hash) */
-	uint64_t nr_dsos, nr_dsos_matched, nr_dsos_nobid;
+	uint64_t nr_dsos, nr_dsos_matched, nr_dsos_nobid, nr_dsos_unwind;
 	char err[256];			/* the first error, "" if none */
 };
 

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# t156-import-perf-dwarf: a perf.data of `perf record --call-graph dwarf` on unwind-c (no
+# frame pointers, a shared library, libc's qsort calling back) unwinds as pp's own
+# --call-graph dwarf captures do: the stack copies and user registers are carried into the
+# capture's USTACK field, the binaries' unwind tables derived from this machine's files
+# (said in one line), and profile -g's stacks reach main in >= 99 % of the load's samples,
+# the levels' inclusive shares within 2 points of the load's construction (100, 90, 70, 40).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-unwind.sh"
+need_root
+command -v perf >/dev/null || skip "needs perf (linux-perf)"
+
+load=unwind-c
+perf record -B -N -q -F 997 --call-graph dwarf -o uw.data -- "$PP_LOAD/$load" -d 8 \
+	>rec.out 2>rec.err || { cat rec.err; fail "perf record --call-graph dwarf"; }
+grep -q "^LOAD $load " rec.err || { cat rec.err; fail "no LOAD line of $load"; }
+"$PP_ANALYZE" uw.data profile -g --flame-graph uw.folded >prof.out 2>prof.err ||
+	{ cat prof.err; fail "profile -g on the perf.data"; }
+cat prof.err
+grep -q 'stack copies (--call-graph dwarf): unwind tables of [1-9]' prof.err ||
+	fail "nothing said of the unwind tables, or none"
+grep "^$load;" uw.folded >mine.folded
+total=$(awk '{ n += $NF } END { print n + 0 }' mine.folded)
+main=$(uw_count mine.folded main)
+echo "$load: $total samples, $main reach main"
+assert_ge "samples of $load (a machine too busy gives too few)" 1000 "$total"
+assert_ge "samples reaching main (per mille)" 990 $((main * 1000 / total))
+for lv in level1:100 level2:90 level3:70 leaf_sort:40; do
+	name=${lv%:*}
+	want=${lv#*:}
+	share=$(awk -v a="$(uw_count mine.folded "$name")" -v b="$main" \
+		'BEGIN { printf "%.2f", 100 * a / b }')
+	echo "$name: inclusive $share % (want $want +- 2)"
+	assert_between "$name's inclusive share of the samples under main (%)" \
+		$((want - 2)) $((want + 2)) "$share"
+done
+assert_ge "callback samples under leaf_sort, through libc's qsort" 20 \
+	"$(uw_under mine.folded cmp_int leaf_sort)"
+exit 0
