@@ -35,6 +35,25 @@ uw_under() {
 	} END { print c + 0 }' "$1"
 }
 
+# uw_shares FOLDED LOAD MIN: LOAD's samples in FOLDED (at least MIN) reach main in >= 99 %,
+# and level1, level2, level3 and leaf_sort hold 100, 90, 70 and 40 % (+- 2) of main's
+uw_shares() {
+	total=$(awk '{ n += $NF } END { print n + 0 }' "$1")
+	main=$(uw_count "$1" main)
+	echo "$2: $total samples, $main reach main"
+	assert_ge "samples of $2 (a machine too busy gives too few)" "$3" "$total"
+	assert_ge "samples reaching main (per mille)" 990 $((main * 1000 / total))
+	for lv in level1:100 level2:90 level3:70 leaf_sort:40; do
+		name=${lv%:*}
+		want=${lv#*:}
+		got=$(uw_count "$1" "$name")
+		share=$(awk -v a="$got" -v b="$main" 'BEGIN { printf "%.2f", 100 * a / b }')
+		echo "$name: inclusive $share % (want $want +- 2)"
+		assert_between "$name's inclusive share of the samples under main (%)" \
+			$((want - 2)) $((want + 2)) "$share"
+	done
+}
+
 unwind_truth() {
 	load=$1
 	lib=$2
@@ -51,20 +70,7 @@ unwind_truth() {
 		{ cat prof.err; fail "pp-analyze profile -g failed"; }
 	head -30 prof.out
 	grep "^$load;" uw.folded | sort -t' ' -k2 -n -r >mine.folded
-	total=$(awk '{ n += $NF } END { print n + 0 }' mine.folded)
-	main=$(uw_count mine.folded main)
-	echo "$load: $total samples, $main reach main"
-	assert_ge "samples of $load (a machine too busy gives too few)" 1500 "$total"
-	assert_ge "samples reaching main (per mille)" 990 $((main * 1000 / total))
-	for lv in level1:100 level2:90 level3:70 leaf_sort:40; do
-		name=${lv%:*}
-		want=${lv#*:}
-		got=$(uw_count mine.folded "$name")
-		share=$(awk -v a="$got" -v b="$main" 'BEGIN { printf "%.2f", 100 * a / b }')
-		echo "$name: inclusive $share % (want $want +- 2)"
-		assert_between "$name's inclusive share of the samples under main (%)" \
-			$((want - 2)) $((want + 2)) "$share"
-	done
+	uw_shares mine.folded "$load" 1500
 	cmp=$(uw_count mine.folded "$3")
 	cmpok=$(uw_under mine.folded "$3" leaf_sort)
 	echo "$3: $cmp samples, $cmpok under leaf_sort"

@@ -21,20 +21,7 @@ cat prof.err
 grep -q 'stack copies (--call-graph dwarf): unwind tables of [1-9]' prof.err ||
 	fail "nothing said of the unwind tables, or none"
 grep "^$load;" uw.folded >mine.folded
-total=$(awk '{ n += $NF } END { print n + 0 }' mine.folded)
-main=$(uw_count mine.folded main)
-echo "$load: $total samples, $main reach main"
-assert_ge "samples of $load (a machine too busy gives too few)" 1000 "$total"
-assert_ge "samples reaching main (per mille)" 990 $((main * 1000 / total))
-for lv in level1:100 level2:90 level3:70 leaf_sort:40; do
-	name=${lv%:*}
-	want=${lv#*:}
-	share=$(awk -v a="$(uw_count mine.folded "$name")" -v b="$main" \
-		'BEGIN { printf "%.2f", 100 * a / b }')
-	echo "$name: inclusive $share % (want $want +- 2)"
-	assert_between "$name's inclusive share of the samples under main (%)" \
-		$((want - 2)) $((want + 2)) "$share"
-done
+uw_shares mine.folded "$load" 1000
 assert_ge "callback samples under leaf_sort, through libc's qsort" 20 \
 	"$(uw_under mine.folded cmp_int leaf_sort)"
 exit 0
