@@ -35,7 +35,9 @@ n=$(sed -n 's/^events *\([0-9]*\).*/\1/p' cut.txt)
 psize=$(stat -c %s pipe.data)
 head -c $((psize / 2)) pipe.data | "$PP_ANALYZE" - task-state >/dev/null 2>pcut.err ||
 	{ cat pcut.err; fail "task-state on a cut stream"; }
-grep -q "^-: read up to offset [0-9]*, where the stream ends inside a record" pcut.err ||
+# (a stream is 200 KB here, but was once 7.6 KB, when its half fell in the tracing data)
+grep -Eq "^-: read up to offset [0-9]*, where the stream ends inside (a record|the tracing data)" \
+	pcut.err ||
 	{ cat pcut.err; fail "no line saying where the cut stream stopped"; }
 
 # t155.3 lying sizes: one line, exit 2, no crash, bounded memory
