@@ -361,8 +361,8 @@ static int open_events(struct rec_session *s)
 	int rc;
 
 	s->syms = rec_symbols_new();
-	/* --call-graph dwarf: the binaries' unwind tables (the env: hk-cfi's tests of them) */
-	if (s->opts.dwarf_sz || getenv("PP_RECORD_UNWIND_TABLES"))
+	/* --call-graph dwarf: the binaries' unwind tables */
+	if (s->opts.dwarf_sz)
 		rec_symbols_set_unwind(s->syms, true);
 	/* a queue per ring, one for our own records, a queue per CPU of tracefs events */
 	rec_merge_init(&s->merge, s->tgt.nr_cpus + 1 + (s->ftrace ? s->tgt.nr_cpus : 0));

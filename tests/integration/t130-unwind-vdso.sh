@@ -9,7 +9,7 @@
 need_root
 [ "$(uname -m)" = x86_64 ] || skip "unwind tables are not supported on $(uname -m)"
 
-PP_RECORD_UNWIND_TABLES=1 "$PP_RECORD" -F 997 -g -o v.cap -- "$PP_LOAD/vdsoloop" -d 1 \
+"$PP_RECORD" -F 997 --call-graph dwarf -o v.cap -- "$PP_LOAD/vdsoloop" -d 1 \
 	>rec.out 2>&1 || { cat rec.out; fail "pp-record exited $?"; }
 "$PP_ANALYZE" v.cap profile >prof.txt 2>&1 || { cat prof.txt; fail "pp-analyze profile exited $?"; }
 top=$(awk '/^------/ { getline; print $4; exit }' prof.txt)

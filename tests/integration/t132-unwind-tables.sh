@@ -1,10 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# t132-unwind-tables: with unwind tables asked for (PP_RECORD_UNWIND_TABLES until
-# --call-graph dwarf sets it), every binary a sampled process maps that has CFI gets UNWIND
-# records right after its DSO record and SYMs (the frames under the IP are known only when
-# the stack copy is walked); info and the STATs count them; without the
-# switch the capture has none.  Ground truth for the rows: the .eh_frame FDEs readelf
+# t132-unwind-tables: with --call-graph dwarf, every binary a sampled process maps that has
+# CFI gets UNWIND records right after its DSO record and SYMs (the frames under the IP are
+# known only when the stack copy is walked); info and the STATs count them; with -g (frame
+# pointers) the capture has none.  Ground truth for the rows: the .eh_frame FDEs readelf
 # lists for the load (each FDE gives at least one row, minus merges across neighbours).
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -16,7 +15,7 @@ need_root
 "$PP_ANALYZE" off.cap dump >off.dump 2>&1 || fail "pp-analyze dump exited $?"
 assert_eq "UNWIND records without the switch" 0 "$(grep -c '^UNWIND' off.dump)"
 
-PP_RECORD_UNWIND_TABLES=1 "$PP_RECORD" -F 997 -g -o on.cap -- "$PP_LOAD/cpuburn" -d 0.5 \
+"$PP_RECORD" -F 997 --call-graph dwarf -o on.cap -- "$PP_LOAD/cpuburn" -d 0.5 \
 	>rec.out 2>&1 || { cat rec.out; fail "pp-record exited $?"; }
 "$PP_ANALYZE" on.cap dump >on.dump 2>&1 || fail "pp-analyze dump exited $?"
 "$PP_ANALYZE" on.cap info >on.info 2>&1 || fail "pp-analyze info exited $?"

@@ -13,7 +13,7 @@ unshare -m true 2>/dev/null || skip "cannot make a private mount namespace here"
 
 mkdir ns
 cp "$PP_LOAD/vdsoloop" ./vdsoloop.copy
-PP_RECORD_UNWIND_TABLES=1 "$PP_RECORD" -F 997 -g -o ns.cap -- unshare -m sh -c \
+"$PP_RECORD" -F 997 --call-graph dwarf -o ns.cap -- unshare -m sh -c \
 	"mount -t tmpfs none '$T/ns' && cp '$T/vdsoloop.copy' '$T/ns/vdsoloop' && '$T/ns/vdsoloop' -d 1" \
 	>rec.out 2>&1 || { cat rec.out; fail "pp-record exited $?"; }
 [ ! -e ns/vdsoloop ] || fail "the tmpfs leaked out of the namespace"

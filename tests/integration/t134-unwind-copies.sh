@@ -8,7 +8,7 @@
 need_root
 [ "$(uname -m)" = x86_64 ] || skip "unwind tables are not supported on $(uname -m)"
 
-PP_RECORD_UNWIND_TABLES=1 "$PP_RECORD" -a -F 997 -g -o all.cap -- "$PP_LOAD/vdsoloop" -d 1 \
+"$PP_RECORD" -a -F 997 --call-graph dwarf -o all.cap -- "$PP_LOAD/vdsoloop" -d 1 \
 	>rec.out 2>&1 || { cat rec.out; fail "pp-record exited $?"; }
 pid=$(sed -n 's/^LOAD vdsoloop .* pid=\([0-9]*\).*/\1/p' rec.out)
 [ -n "$pid" ] || { cat rec.out; fail "no pid in vdsoloop's LOAD line"; }
