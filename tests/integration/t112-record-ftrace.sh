@@ -45,13 +45,21 @@ cp /bin/true "true-$$"
 "$PP_RECORD" -a -e sched:sched_process_exit -o exit.cap -- \
 	sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do ./true-$$; done" 2>exit.err
 assert_eq "exit recording status" 0 $?
+#    Beside a hog on each CPU the exiting task can be preempted between the two (4 of 10
+#    were more than 1 ms apart): every pair in order and within 20 ms (the clocks differ by
+#    ~100 ms here, so a missed mapping fails), the closest within 1 ms, all on a quiet one.
 "$PP_ANALYZE" exit.cap sql --format csv --query "select count(*),
+	sum(t.exit_time >= e._time and t.exit_time - e._time < 20000000),
 	sum(t.exit_time >= e._time and t.exit_time - e._time < 1000000)
 	from sched_process_exit e join tasks t on t.tid = e.pid and t.comm = 'true-$$'" >exit.csv
 cat exit.csv
 pairs=$(tail -1 exit.csv)
 assert_eq "exits of /bin/true (tracefs, side band)" 10 "${pairs%%,*}"
-assert_eq "exit tracepoint within 1 ms before the EXIT record" 10 "${pairs##*,}"
+pairs=${pairs#*,}
+assert_eq "exit tracepoint within 20 ms before the EXIT record" 10 "${pairs%%,*}"
+near=1
+[ -n "${PP_BUSY:-}" ] || near=10
+assert_ge "exit tracepoint within 1 ms before the EXIT record" $near "${pairs##*,}"
 
 # 3. no feedback from pp-record's own reads, while a paced load (5000 calls/s) is seen.
 #    (A CI machine can be idle enough that nothing else makes a system call in 1 s.)
