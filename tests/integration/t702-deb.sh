@@ -3,7 +3,8 @@
 # t702-deb: make deb builds the Debian packages pp-record and pp (in a copy of the tree
 # under $T: make deb O=$T/build stages it in $T/build/deb/), then their dependencies
 # (dpkg-deb -f), contents (dpkg-deb -c) and the programs unpacked from them.
-#   t702.1  pp-record depends on libc6, libelf1 and libzstd1 only, and links nothing else
+#   t702.1  pp-record depends on libc6, libelf1, liblzma5 (MiniDebugInfo) and libzstd1 only, and
+#           links nothing else
 #   t702.2  pp depends on pp-record (= version), python3 and the analysis libraries
 #   t702.3  contents: pp-record holds /usr/bin/pp-record and no other program; pp holds
 #           pp, pp-analyze, the module in /usr/lib/python3/dist-packages, docs and samples;
@@ -45,21 +46,22 @@ dep_names() { dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/(.*)//; s/|.*//; s
 # --- t702.1 ---
 assert_eq "t702.1 pp-record Version" "$ver" "$(dpkg-deb -f "$REC" Version)"
 dep_names "$REC" >rec.deps
-printf 'libc6\nlibelf1\nlibzstd1\n' >rec.expect
+printf 'libc6\nlibelf1\nliblzma5\nlibzstd1\n' >rec.expect
 check_output rec.expect rec.deps
 mkdir root
 dpkg-deb -x "$REC" root
 dpkg-deb -x "$PP" root
 readelf -d root/usr/bin/pp-record | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort >rec.needed
-grep -Ev '^(libc\.so\.6|libelf\.so\.1|libzstd\.so\.1)$' rec.needed >rec.extra || true
-[ ! -s rec.extra ] || { cat rec.needed; fail "t702.1: pp-record links more than libc, libelf, libzstd"; }
+grep -Ev '^(libc\.so\.6|libelf\.so\.1|liblzma\.so\.5|libzstd\.so\.1)$' rec.needed >rec.extra || true
+[ ! -s rec.extra ] || { cat rec.needed; fail "t702.1: pp-record links more than libc, libelf, liblzma, libzstd"; }
 
 # --- t702.2 ---
 assert_eq "t702.2 pp Version" "$ver" "$(dpkg-deb -f "$PP" Version)"
 dpkg-deb -f "$PP" Depends | tr ',' '\n' | sed 's/^ *//' >pp.depends
 grep -qx "pp-record (= $ver)" pp.depends || { cat pp.depends; fail "t702.2: pp does not depend on pp-record (= $ver)"; }
 dep_names "$PP" >pp.deps
-for d in python3 libc6 libsqlite3-0 libtraceevent1 libzstd1 libelf1 libdw1; do
+for d in python3 libc6 libsqlite3-0 libtraceevent1 libzstd1 libelf1 libdw1 libtracecmd1 \
+	libdebuginfod1; do
 	grep -qx "$d" pp.deps || { cat pp.deps; fail "t702.2: pp does not depend on $d"; }
 done
 grep -q '^libpython3\.[0-9]*$' pp.deps || { cat pp.deps; fail "t702.2: pp does not depend on libpython3.X"; }
