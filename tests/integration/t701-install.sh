@@ -98,10 +98,12 @@ ver=$(sed -n 's/^#define PP_VERSION "\(.*\)"$/\1/p' "$TOP/common/version.h")
 "$P/bin/pp-record" --version >v.rec || fail "t701.3: pp-record --version failed"
 assert_eq "t701.3: pp-record --version" "pp-record $ver (git $commit)" "$(cat v.rec)"
 "$P/bin/pp" --version >v.pp || fail "t701.3: pp --version failed"
+fmt=$(sed -n 's/^#define PPF_VERSION_MAJOR \([0-9]*\)$/\1/p' "$TOP/format/format.h").$(
+	sed -n 's/^#define PPF_VERSION_MINOR \([0-9]*\)$/\1/p' "$TOP/format/format.h")
 cat >v.expect <<EOF
 pp $ver (git $commit)
 pp-record $ver (git $commit)
-pp-analyze $ver (git $commit, capture format 1.1)
+pp-analyze $ver (git $commit, capture format $fmt)
 EOF
 check_output v.expect v.pp
 "$P/bin/pp-analyze" --version >v.az || fail "t701.3: pp-analyze --version failed"
