@@ -115,8 +115,8 @@ struct rec_session {
 
 	struct rec_tracefs tfs;
 	struct rec_ftrace *ftrace;	/* tracepoints from a tracefs instance, or NULL */
-	bool cpu_sideband;		/* per-task targets, side band per CPU (evopen.c) */
-	bool user_only;			/* perf_event_paranoid 2: kernel excluded (evopen.c) */
+	bool cpu_sideband;		/* per-task targets, side band per CPU (perf/evopen.c) */
+	bool user_only;			/* perf_event_paranoid 2: kernel excluded (perf/evopen.c) */
 	uint32_t compat;		/* what an older kernel refused, dropped (perf/compat.h) */
 	struct rec_probes probes;
 	bool stale_probes_checked;
@@ -145,7 +145,7 @@ struct rec_session {
 	struct rec_symbols *syms;
 	struct rec_insn *insn;		/* instruction bytes at write-breakpoint IPs, or NULL */
 	bool want_kallsyms;
-	struct rec_task_list *early_tasks;	/* threads before the enable (snapshot.c) */
+	struct rec_task_list *early_tasks;	/* threads before the enable (symbols/snapshot.c) */
 
 	/* clocks, ns */
 	uint64_t start_ns, start_real_ns, end_ns, next_sync_ns, deadline_ns;
@@ -163,7 +163,7 @@ struct rec_session {
 	uint64_t *ring_newest;		/* per ring: the latest time of a perf record from its FIFO */	/* the kernel's per-event counters at the end */
 	uint64_t nr_sideband, nr_samples, nr_ksyms, nr_tasks, nr_maps;
 	bool stop_workload_exit;
-	struct rec_prod *prod;		/* production modes, NULL when none (prod.c) */
+	struct rec_prod *prod;		/* production modes, NULL when none (ring/prod.c) */
 	struct rec_selfstat *self;	/* -v per-interval costs, NULL when off (selfstat.c) */
 	uint64_t dbg_last_end, dbg_max_gap, dbg_max_round;	/* the run ended because the command exited */
 };

@@ -10,7 +10,7 @@
  * dryrun.c opens the command line's events for real, disabled, and closes
  * them again (the only true answer); report.c prints the list as text or
  * as JSON (docs/production.md, "pp check": the schema).
- * Not here: the option (cmd-record.c), the session's steps (session.c).
+ * Not here: the option (record/cmd-record.c), the session's steps (record/session.c).
  */
 #ifndef PP_RECORD_CHECK_CHECK_H
 #define PP_RECORD_CHECK_CHECK_H

@@ -13,7 +13,7 @@
  * some VMs), and its times are mapped to CLOCK_MONOTONIC, the perf events'
  * clock, as pages are cut into events (clocksync.h), so both sources merge
  * on one time line; "mono" itself where the mapping cannot be made.  The drain
- * thread copies whole ring-buffer pages into the CPU's FIFO (drain.c); the
+ * thread copies whole ring-buffer pages into the CPU's FIFO (ring/drain.c); the
  * main thread cuts them into events (rec_ftrace_page()), each queued for the
  * merge as a REC_SYNTH_FTRACE_EVENT record, and written as a SAMPLE whose
  * raw data is the same tracepoint record perf's PERF_SAMPLE_RAW carries.

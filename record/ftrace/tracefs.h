@@ -5,7 +5,7 @@
  * Looks for /sys/kernel/tracing, then /sys/kernel/debug/tracing; when
  * neither has an events/ directory it mounts tracefs on /sys/kernel/tracing
  * and remembers that it did (the caller says so; it stays mounted).
- * Not here: parsing formats beyond field names (filter.c), probe syntax (uprobe.c).
+ * Not here: parsing formats beyond field names (perf/filter.c), probe syntax (probe/uprobe.c).
  */
 #ifndef PP_RECORD_TRACEFS_H
 #define PP_RECORD_TRACEFS_H

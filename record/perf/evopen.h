@@ -6,7 +6,7 @@
  * tracking event then every evsel not read from tracefs; the first fd on a
  * CPU owns that CPU's ring and the others are redirected into it.  Each fd's
  * kernel id goes into the session's id map (idmap.h).
- * Not here: the attrs (evsel.c), enabling the fds (session.c), the targets (targets.c).
+ * Not here: the attrs (evsel.c), enabling the fds (record/session.c), the targets (record/targets.c).
  */
 #ifndef PP_RECORD_EVOPEN_H
 #define PP_RECORD_EVOPEN_H

@@ -8,7 +8,7 @@
  * sample_id fields TID|TIME|CPU|IDENTIFIER, so every non-sample record ends
  * with the same 32-byte trailer and every sample starts with its id.
  * Tracepoints and probes carry no PERIOD (always 1).
- * Not here: opening the fds (evopen.c) or creating probes (uprobe.c).
+ * Not here: opening the fds (evopen.c) or creating probes (probe/uprobe.c).
  */
 #ifndef PP_RECORD_EVSEL_H
 #define PP_RECORD_EVSEL_H

@@ -6,7 +6,7 @@
  * first; the map turns it into the index of the evsel it was opened for, or
  * -1 for the tracking (side-band) event.  Open addressing over a power-of-2
  * table at most half full; sized once, never grown.
- * Not here: opening the fds that fill it (evopen.c) or decoding records (sideband.c).
+ * Not here: opening the fds that fill it (evopen.c) or decoding records (ring/sideband.c).
  */
 #ifndef PP_RECORD_IDMAP_H
 #define PP_RECORD_IDMAP_H

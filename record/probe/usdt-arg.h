@@ -10,7 +10,7 @@
  * Operands a uprobe cannot express (scaled index, segment prefixes, the address of a
  * symbol as an immediate) are reported as unsupported, with the reason, and are skipped
  * by the caller, as perf does.  x86-64 and i386 operands only.
- * Not here: reading the notes (usdt.c), writing uprobe_events (cmd-usdt.c).
+ * Not here: reading the notes (usdt.c), writing uprobe_events (record/cmd-usdt.c).
  */
 #ifndef PP_RECORD_USDT_ARG_H
 #define PP_RECORD_USDT_ARG_H

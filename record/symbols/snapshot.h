@@ -5,7 +5,7 @@
  * Host facts and topology as KV records, every task in /proc with its
  * executable file-backed maps, the syscall table of the build machine, and
  * a kallsyms snapshot.  Timed records (maps) carry the session's start time.
- * Not here: the history that follows (sideband.c).
+ * Not here: the history that follows (ring/sideband.c).
  */
 #ifndef PP_RECORD_SNAPSHOT_H
 #define PP_RECORD_SNAPSHOT_H
