@@ -14,7 +14,10 @@ need_event sched:sched_switch
 "$PP_RECORD" -e sched:sched_switch,sched:sched_wakeup -o a.pp -- \
 	"$PP_LOAD/sleeper" -n 40 -s 5ms >rec.out 2>rec.err || { cat rec.err; fail "pp-record per task"; }
 "$PP_ANALYZE" a.pp task-state >ts.out 2>ts.err || { cat ts.err; fail "task-state"; }
-grep -q '^S ' ts.out && { cat ts.out; fail "an S row from a per-task capture"; }
+# (a stay or two may still show: the command's wait before its exec is the sleeper's own
+# thread, and under ASan it was once switched back in by a followed task: 1 S stay)
+s_calls=$(awk '$1 == "S" { print $2 }' ts.out)
+[ "${s_calls:-0}" -le 2 ] || { cat ts.out; fail "$s_calls S stays from a per-task capture of 40 sleeps"; }
 assert_eq "warning lines" 1 "$(wc -l <ts.err)"
 grep -q "warning: task-state: incomplete answer: switches into the followed tasks .* are not in this capture: it followed the tasks of its COMMAND, not every CPU; pp-record --for 'task-state' ... records what it needs" ts.err ||
 	{ cat ts.err; fail "the warning"; }
