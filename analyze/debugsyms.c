@@ -41,6 +41,7 @@ struct ana_debugfiles {
 	char *dirs[DBG_MAX_DIRS];
 	size_t nr_dirs;
 	bool debuginfod;
+	bool server_down;		/* a download failed other than "not found" */
 	debuginfod_client *client;	/* made on the first download */
 	pthread_mutex_t lock;
 	struct pp_intern *bids;		/* build ids (hex) looked for */
@@ -230,8 +231,12 @@ static char *fetch(struct ana_debugfiles *w, const char *bid, const char *path)
 	fd = debuginfod_find_debuginfo(w->client, (const unsigned char *)bid, 0, &file);
 	if (fd < 0) {
 		const char *url = debuginfod_get_url(w->client);
-		pp_warn("debuginfod: %s: debug info of %s: %s", url ? url : urls, base,
-			fd == -ENOENT ? "not found" : strerror(-fd));
+		bool down = fd != -ENOENT;
+
+		/* a server that does not answer is not asked again for every other binary */
+		pp_warn("debuginfod: %s: debug info of %s: %s%s", url ? url : urls, base,
+			down ? strerror(-fd) : "not found", down ? " (not asked again)" : "");
+		w->server_down |= down;
 		free(file);
 		return NULL;
 	}
@@ -262,7 +267,7 @@ static const char *debug_file(struct ana_debugfiles *w, const char *bid, const c
 		if (snprintf(file, sizeof(file), "%s/.build-id/%.2s/%s.debug", w->dirs[i], bid,
 			     bid + 2) < (int)sizeof(file) && is_debug_of(file, bid))
 			w->files[idx] = pp_xstrdup(file);
-	if (fresh && !w->files[idx] && w->debuginfod)
+	if (fresh && !w->files[idx] && w->debuginfod && !w->server_down)
 		w->files[idx] = fetch(w, bid, path);
 	found = w->files[idx];
 	pthread_mutex_unlock(&w->lock);
