@@ -234,6 +234,9 @@ static void stopped_at(struct pd_file *f, uint64_t off, const char *why)
 /* File mode: the records of the mapped data section. */
 static int walk_map(struct pd_file *f, uint64_t at, uint64_t end)
 {
+	/* the header said the file ends before the data section does */
+	bool cut = f->info->stopped[0] != '\0';
+
 	while (end - at >= 8) {
 		const uint8_t *rec = f->map + at;
 		uint16_t sz;
@@ -264,7 +267,10 @@ static int walk_map(struct pd_file *f, uint64_t at, uint64_t end)
 			ana_import_progress(f->info, at);
 	}
 	if (at != end)
-		stopped_at(f, at, "the data section ends inside a record header");
+		stopped_at(f, at, cut ? "the file ends inside a record header" :
+					"the data section ends inside a record header");
+	else if (cut)	/* on a record's edge: still where the reading stopped */
+		stopped_at(f, at, "the file ends");
 	return 0;
 }
 
