@@ -60,8 +60,7 @@ RECORD_SRC := $(sort $(wildcard record/*.c record/*/*.c))
 PLAN_SRC := $(sort $(wildcard analyzers/*-plan.c))
 # pp, the front end (front/): it runs the two programs and links neither.
 PP_SRC := $(sort $(wildcard front/*.c))
-# record/symbols/cfi.c: the unwind rows of a perf.data's binaries, derived as pp-record does
-ANALYZE_SRC := $(sort $(wildcard analyze/*.c analyze/*/*.c)) record/symbols/cfi.c
+ANALYZE_SRC := $(sort $(wildcard analyze/*.c analyze/*/*.c))
 AZ_SRC := $(filter-out $(PLAN_SRC),$(sort $(wildcard analyzers/*.c)))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 LOAD_SRC := $(sort $(wildcard tests/load/*.c))

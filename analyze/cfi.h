@@ -8,7 +8,7 @@
  * by binary search, with a cache of the last binary and row (consecutive frames of one
  * sample, consecutive samples, hit the same ones).  x86-64 registers: SP is rsp, FP rbp.
  * Not here: reading the stack copy or walking frames (the unwinder), deriving the rows
- * (record/symbols/cfi.c).
+ * (format/cfi.c).
  */
 #ifndef PP_ANALYZE_CFI_H
 #define PP_ANALYZE_CFI_H

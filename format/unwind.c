@@ -13,7 +13,7 @@
  * The reader walks every record once (row_next) so that a record it returns is known
  * good: rows in order and not overlapping by construction, no address past 2^64, no
  * offset outside int32, exactly nr_rows rows filling the body.
- * Not here: deriving rows from an ELF file (record/symbols/cfi.c) or using them
+ * Not here: deriving rows from an ELF file (format/cfi.c) or using them
  * (analyze/cfi.c).
  */
 #include "format/writer-internal.h"

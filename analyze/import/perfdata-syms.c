@@ -26,7 +26,7 @@
 #include "analyze/import/perfdata.h"
 #include "common/limits.h"
 #include "format/format.h"
-#include "record/symbols/cfi.h"
+#include "format/cfi.h"
 
 /* This kernel's build id, from /sys/kernel/notes (an ELF note list). Return: its size, 0 if none. */
 static size_t kernel_build_id(uint8_t *out)
@@ -225,7 +225,7 @@ static bool copies_stacks(const struct pd_file *f)
 }
 
 /*
- * The binary's unwind rows (record/symbols/cfi.c, as pp-record derives them) after its
+ * The binary's unwind rows (format/cfi.c, as pp-record derives them) after its
  * symbols, for the stack copies to unwind as pp's own: at most PPF_UNWIND_MAX_ROWS a
  * record, the DSO again when the rows go on in a new segment.
  */
@@ -234,7 +234,7 @@ static int elf_unwind(struct pd_file *f, Elf *e, size_t file_sz, const struct pp
 	struct ppf_unwind_row *rows = NULL;
 	struct ppf_writer_totals t0, t1;
 	size_t nr = 0;
-	int rc = rec_cfi_read(e, file_sz, &rows, &nr, NULL);
+	int rc = ppf_cfi_read(e, file_sz, &rows, &nr, NULL);
 
 	if (rc)
 		return rc == -ENOMEM ? rc : 0;	/* another architecture: no rows */

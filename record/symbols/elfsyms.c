@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "common/units.h"
-#include "record/symbols/cfi.h"
+#include "format/cfi.h"
 #include "record/symbols/elfsyms.h"
 
 struct raw_sym {
@@ -543,7 +543,7 @@ int rec_elfsyms_load_mem(const char *name, const void *image, size_t size, bool 
 		struct ppf_unwind_row *rows = NULL;
 		size_t nr = 0;
 
-		err = rec_cfi_read(f.elf, size, &rows, &nr, NULL);
+		err = ppf_cfi_read(f.elf, size, &rows, &nr, NULL);
 		if (err == -ENOMEM) {
 			elf_file_close(&f);
 			free(copy);
@@ -662,7 +662,7 @@ int rec_elfsyms_load_unwind(struct rec_elfsyms *s, const char *path)
 	free(s->unwind);
 	s->unwind = NULL;
 	s->nr_unwind = 0;
-	err = rec_cfi_read(f.elf, f.size, &s->unwind, &s->nr_unwind, NULL);
+	err = ppf_cfi_read(f.elf, f.size, &s->unwind, &s->nr_unwind, NULL);
 	elf_file_close(&f);
 	return err;
 }

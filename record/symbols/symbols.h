@@ -32,7 +32,7 @@ struct rec_symbols_stats {
 
 /**
  * rec_symbols_set_unwind() - whether each binary's unwind table (its DWARF CFI as UNWIND
- * records, record/symbols/cfi.h) follows its symbols: for sessions that record DWARF stacks
+ * records, format/cfi.h) follows its symbols: for sessions that record DWARF stacks
  * @sy: the tracker
  * @on: the switch (off when made)
  */

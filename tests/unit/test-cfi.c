@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test-cfi.c - the recorder's unwind rows (record/symbols/cfi.c) against elfutils' reading
+ * test-cfi.c - the recorder's unwind rows (format/cfi.c) against elfutils' reading
  * of the same CFI (libdw's dwarf_cfi_addrframe()), at every 16th address of the text of
  * libc.so.6, of this test binary, of a load generator and of one built here (cc) with
  * .debug_frame only for its own code: the CFA's register and offset and the rules of the
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/symbols/cfi.h"
+#include "format/cfi.h"
 #include "tests/unit/unit.h"
 
 struct agree {
@@ -109,7 +109,7 @@ static void compare_file(const char *path, struct agree *ag)
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	elf2 = elf_begin(fd, ELF_C_READ, NULL);
 	CU_ASSERT_FATAL(elf && elf2);
-	CU_ASSERT_EQUAL(rec_cfi_read(elf, (uint64_t)st.st_size, &rows, &nr, NULL), 0);
+	CU_ASSERT_EQUAL(ppf_cfi_read(elf, (uint64_t)st.st_size, &rows, &nr, NULL), 0);
 	CU_ASSERT(nr > 0);
 	cfi = dwarf_getcfi_elf(elf2);
 	CU_ASSERT_FATAL(cfi != NULL);
@@ -250,7 +250,7 @@ static void test_cfi__hostile_sections(void)
 		}
 		elf = elf_memory((char *)img, (size_t)st.st_size);
 		CU_ASSERT_FATAL(elf != NULL);
-		CU_ASSERT(rec_cfi_read(elf, (uint64_t)st.st_size, &rows, &nr, NULL) == 0);
+		CU_ASSERT(ppf_cfi_read(elf, (uint64_t)st.st_size, &rows, &nr, NULL) == 0);
 		sane += rows_sane(rows, nr);
 		free(rows);
 		elf_end(elf);

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/symbols/cfi.h"
+#include "format/cfi.h"
 
 enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
 
@@ -64,7 +64,7 @@ struct rows {
 	size_t nr, cap;
 	uint8_t cur_src;
 	bool full;
-	struct rec_cfi_stats st;
+	struct ppf_cfi_stats st;
 };
 
 static uint64_t cur_un(struct cur *c, size_t n)
@@ -155,7 +155,7 @@ static int rows_push(struct rows *rs, uint64_t start, uint64_t end, const struct
 
 	if (start >= end)
 		return 0;
-	if (rs->nr >= REC_CFI_MAX_ROWS) {
+	if (rs->nr >= PPF_CFI_MAX_ROWS) {
 		rs->full = true;
 		return 0;
 	}
@@ -241,7 +241,7 @@ struct frame_run {
 	const struct sect *sc;
 	struct rows *rs;		/* NULL: the CIE's initial instructions */
 	struct frame_state s, init;
-	struct frame_state stack[REC_CFI_MAX_STATE];
+	struct frame_state stack[PPF_CFI_MAX_STATE];
 	unsigned depth;
 	uint64_t loc, end;
 };
@@ -295,7 +295,7 @@ static int frame_op(struct frame_run *fr, struct cur *c, uint8_t op)
 		set_rule(s, ci, reg, n == reg ? R_SAME : R_OTHER, 0);
 		return 0;
 	case 0x0a:							/* remember_state */
-		if (fr->depth >= REC_CFI_MAX_STATE)
+		if (fr->depth >= PPF_CFI_MAX_STATE)
 			return 1;
 		fr->stack[fr->depth++] = *s;
 		return 0;
@@ -646,8 +646,8 @@ static bool section_data(Elf_Scn *scn, const GElf_Shdr *sh, uint64_t file_size, 
 	return true;
 }
 
-int rec_cfi_read(Elf *elf, uint64_t file_size, struct ppf_unwind_row **rows, size_t *nr,
-		 struct rec_cfi_stats *st)
+int ppf_cfi_read(Elf *elf, uint64_t file_size, struct ppf_unwind_row **rows, size_t *nr,
+		 struct ppf_cfi_stats *st)
 {
 	struct rows rs = { 0 };
 	struct sect sc[2] = { { .eh = true }, { .eh = false } };
