@@ -513,43 +513,122 @@ int rec_snapshot_syscalls(struct rec_session *s)
 
 /* --- kallsyms ----------------------------------------------------------- */
 
+/*
+ * One line of /proc/kallsyms, "ADDR TYPE NAME[\t[MODULE]]", cut in place at @l (@n bytes, no
+ * newline) into @k: false when it is not such a line.  Names past 511 bytes and modules
+ * past 255 are cut there.  A hand parser: sscanf() on its 100k+ lines was a third of a short
+ * recording's CPU.
+ */
+static bool ksym_line(char *l, size_t n, struct ppf_ksym *k)
+{
+	char *p = l, *end = l + n, *name;
+	uint64_t addr = 0;
+	int digits = 0;
+
+	for (; p < end && digits < 17; p++, digits++) {
+		int c = *p, v = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' &&
+			(c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+
+		if (v < 0)
+			break;
+		addr = addr << 4 | (uint64_t)v;
+	}
+	if (!digits || digits > 16 || p >= end || (*p != ' ' && *p != '\t'))
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end)
+		return false;
+	k->type = *p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	name = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	if (p == name)
+		return false;
+	if (p - name > 511)
+		name[511] = '\0';
+	k->module = "";
+	if (p < end) {
+		*p++ = '\0';
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && *p == '[') {
+			char *m = ++p, *close = memchr(m, ']', (size_t)(end - m));
+
+			if (close && close > m) {
+				*(close - m > 255 ? m + 255 : close) = '\0';
+				k->module = m;
+			}
+		}
+	}
+	*end = '\0';
+	k->addr = addr;
+	k->name = name;
+	return true;
+}
+
+/* Write @k unless it is not a text symbol; *@any when the kernel shows addresses. */
+static int ksym_write(struct rec_session *s, const struct ppf_ksym *k, bool *any)
+{
+	if (k->type != 't' && k->type != 'T' && k->type != 'w' && k->type != 'W')
+		return 0;
+	if (!k->addr)
+		return 0;
+	*any = true;
+	/*
+	 * __pfx_NAME is the 16-byte padding before NAME on kernels built with
+	 * call padding: half of all text symbols, never a useful answer.
+	 */
+	if (!strncmp(k->name, "__pfx_", 6))
+		return 0;
+	s->nr_ksyms++;
+	return ppf_write_ksym(s->w, k);
+}
+
 int rec_snapshot_kallsyms(struct rec_session *s)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[1024];
+	enum { KS_BUF = 256 << 10 };
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	char *buf;
+	size_t have = 0;
 	bool any = false;
 	int rc = 0;
 
-	if (!f)
+	if (fd < 0)
 		return 0;
-	while (!rc && fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[512], module[256] = "";
-		struct ppf_ksym k;
-		int nf;
+	buf = pp_xmalloc(KS_BUF + 1);
+	for (;;) {
+		ssize_t got = read(fd, buf + have, KS_BUF - have);
+		char *l = buf, *nl, *end;
 
-		nf = sscanf(line, "%llx %c %511s [%255[^]]]", &addr, &type, name, module);
-		if (nf < 3)
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (!addr)
-			continue;
-		any = true;
-		/*
-		 * __pfx_NAME is the 16-byte padding before NAME on kernels built with
-		 * call padding: half of all text symbols, never a useful answer.
-		 */
-		if (!strncmp(name, "__pfx_", 6))
-			continue;
-		k.addr = addr;
-		k.type = type;
-		k.name = name;
-		k.module = nf == 4 ? module : "";
-		rc = ppf_write_ksym(s->w, &k);
-		s->nr_ksyms++;
+		if (got <= 0) {
+			if (have)	/* a last line without its newline */
+				buf[have++] = '\n';
+			else
+				break;
+		}
+		have += got > 0 ? (size_t)got : 0;
+		end = buf + have;
+		while (!rc && (nl = memchr(l, '\n', (size_t)(end - l)))) {
+			struct ppf_ksym k;
+
+			if (ksym_line(l, (size_t)(nl - l), &k))
+				rc = ksym_write(s, &k, &any);
+			l = nl + 1;
+		}
+		if (rc || got <= 0)
+			break;
+		have = (size_t)(end - l);
+		if (have == KS_BUF)	/* a line longer than the buffer: dropped */
+			have = 0;
+		memmove(buf, l, have);
 	}
-	fclose(f);
+	free(buf);
+	close(fd);
 	if (!rc && !any && !s->user_only)	/* user space only: no kernel address to resolve */
 		pp_warn("kernel symbols are hidden (kptr_restrict): kernel addresses will not resolve");
 	return rc;
