@@ -229,6 +229,13 @@ static int validate(struct rec_session *s)
 	if (o->watermark < 1 || o->watermark > 100)
 		return rec_session_fail(s, PP_ERANGE, "--watermark %d: expected 1 to 100 (percent)",
 					o->watermark);
+	/*
+	 * Stack copies: their XOR residue is most of the bytes, and zstd level 3 on it was a
+	 * third of the recorder's CPU a sample on a C++ program; level 1 halves that for some
+	 * 6 % more bytes (docs/performance.md, stacks).  A --zstd-level given wins.
+	 */
+	if (!o->zstd_level && o->dwarf_sz)
+		o->zstd_level = 1;
 	if (o->zstd_level < -50 || o->zstd_level > 22)
 		return rec_session_fail(s, PP_ERANGE, "--zstd-level %d: expected -50 to 22",
 					o->zstd_level);
@@ -525,7 +532,7 @@ int cmd_record(int argc, const char **argv)
 		PP_OPT_TIME(0, "duration", &o->duration_ns, 1000000000ull,
 			    "stop after this long (s)"),
 		PP_OPT_INT(0, "zstd-level", &o->zstd_level, "n",
-			   "zstd level, negative for faster (3)"),
+			   "zstd level, negative for faster (3; 1 with --call-graph dwarf)"),
 		{ .type = PP_OPT_T_CALLBACK, .long_name = "kallsyms", .value = &o->kallsyms,
 		  .argh = "yes|no", .flags = PP_OPT_OPTARG, .defarg = "yes", .cb = kallsyms_cb,
 		  .help = "store kernel symbols (default: when kernel addresses are recorded)" },
