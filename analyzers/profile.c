@@ -397,10 +397,60 @@ static double pct(uint64_t n, uint64_t total)
 	return total ? 100.0 * (double)n / (double)total : 0.0;
 }
 
+/*
+ * The frame an unwind that could not go on ends in (PP_CONTEXT_TRUNCATED, analyze/print.c puts
+ * it under the comm): its row is the stacks cut short, so it is shown however far down the
+ * table it sorts.
+ */
+static const char truncated_frame[] = "[truncated]";
+
+/* Samples (of the interval when @interval) whose stack was cut short: under [truncated]. */
+static uint64_t truncated_samples(const struct profile_priv *p, bool interval)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < p->nr_leaves; i++) {
+		const struct prof_leaf *l = p->leaves[i];
+		const struct pp_flame_node *top = l->node;
+		uint64_t c = interval ? l->icount : l->count;
+
+		if (!c)
+			continue;
+		while (top && top->depth > 2)
+			top = top->parent;
+		if (top && top->depth == 2 && !strcmp(top->name, truncated_frame))
+			n += c;
+	}
+	return n;
+}
+
+static void sym_row(struct pp_az *az, struct pp_table *t, const struct prof_sym *sy,
+		    uint64_t total)
+{
+	bool json = az->out.format == ANA_FMT_JSON;
+	const char *tick = strchr(sy->name, '`');
+
+	pp_table_row(t);
+	/* JSON gets plain numbers, text the perf-report look */
+	pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->children, total));
+	pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->self, total));
+	pp_table_u64(t, sy->self);
+	if (az->frame_key == ANA_FRAME_DSO_SYM && tick) {	/* "BINARY`SYMBOL" */
+		char *bin = pp_xstrndup(sy->name, (size_t)(tick - sy->name));
+		pp_table_str(t, bin);
+		pp_table_str(t, tick + 1);
+		free(bin);
+	} else if (az->frame_key == ANA_FRAME_DSO_SYM) {	/* a state of --sort sym */
+		pp_table_str(t, "");
+		pp_table_str(t, sy->name);
+	} else {
+		pp_table_str(t, sy->name);
+	}
+}
+
 static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint64_t total)
 {
 	const struct profile_opts *o = az->opts;
-	bool json = az->out.format == ANA_FMT_JSON;
 	size_t limit = o->all ? (size_t)-1 : o->top ? o->top : 40;
 	struct pp_table *t = pp_table_new();
 
@@ -411,29 +461,22 @@ static void sym_table(struct pp_az *az, struct prof_sym **syms, size_t nr, uint6
 		pp_table_col(t, "Shared Object", "dso", PP_COL_LEFT, 0);
 	if (az->frame_key != ANA_FRAME_DSO)
 		pp_table_col(t, "Symbol", "symbol", PP_COL_LEFT, 0);
+	const struct prof_sym *cut = NULL;	/* [truncated], until it is shown */
+
+	for (size_t i = 0; i < nr; i++)
+		if (syms[i]->children && !strcmp(syms[i]->name, truncated_frame))
+			cut = syms[i];
 	for (size_t i = 0, shown = 0; i < nr && shown < limit; i++) {
 		const struct prof_sym *sy = syms[i];
-		const char *tick = strchr(sy->name, '`');
 		if (!o->all && pct(sy->self, total) < 0.1 && pct(sy->children, total) < 0.1)
 			continue;
-		pp_table_row(t);
-		/* JSON gets plain numbers, text the perf-report look */
-		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->children, total));
-		pp_table_num(t, json ? "%.4f" : "%.2f%%", pct(sy->self, total));
-		pp_table_u64(t, sy->self);
-		if (az->frame_key == ANA_FRAME_DSO_SYM && tick) {	/* "BINARY`SYMBOL" */
-			char *bin = pp_xstrndup(sy->name, (size_t)(tick - sy->name));
-			pp_table_str(t, bin);
-			pp_table_str(t, tick + 1);
-			free(bin);
-		} else if (az->frame_key == ANA_FRAME_DSO_SYM) {	/* a state of --sort sym */
-			pp_table_str(t, "");
-			pp_table_str(t, sy->name);
-		} else {
-			pp_table_str(t, sy->name);
-		}
+		sym_row(az, t, sy, total);
+		if (sy == cut)
+			cut = NULL;
 		shown++;
 	}
+	if (cut)
+		sym_row(az, t, cut, total);
 	pp_table_print(t, az->out.fp, (enum pp_table_format)az->out.format, "symbols");
 	pp_table_free(t);
 }
@@ -538,8 +581,14 @@ static void report(struct pp_az *az, bool interval, uint64_t now_ns)
 	if (az->out.format == ANA_FMT_TEXT) {
 		if (interval)
 			fprintf(fp, "%s\n", ana_time_str(az->s, now_ns, when, sizeof(when)));
-		fprintf(fp, "profile: %llu samples of %s%s\n", (unsigned long long)total,
+		uint64_t cut = p->stacks_used ? truncated_samples(p, interval) : 0;
+
+		fprintf(fp, "profile: %llu samples of %s%s", (unsigned long long)total,
 			p->event_name, p->stacks_used ? ", with call stacks" : "");
+		if (cut)	/* DWARF stacks whose unwind stopped (analyze/unwind.c) */
+			fprintf(fp, "; %llu of %llu stacks truncated", (unsigned long long)cut,
+				(unsigned long long)total);
+		fputc('\n', fp);
 	}
 	report_symbols(az, interval, total);
 	if (az->out.format == ANA_FMT_TEXT)
