@@ -257,6 +257,12 @@ $(O)/load/fpless: tests/load/fpless.c tests/load/load.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -fomit-frame-pointer -o $@ $<
 
+# mallocloop as distributions build it: kmemleak and kmemprof on --call-graph dwarf (t158).
+all: $(O)/load/mallocloop-fpless
+$(O)/load/mallocloop-fpless: tests/load/mallocloop.c tests/load/load.h $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(QCC)$(CC) $(CFLAGS_BASE) $(SAN) $(CFLAGS) -O2 -fomit-frame-pointer -o $@ $<
+
 $(O)/bench/fmtbench: $(O)/tests/tools/fmtbench.o $(LIBFORMAT) $(LIBCOMMON)
 	@mkdir -p $(dir $@)
 	$(QLD)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd
