@@ -232,7 +232,7 @@ static int validate(struct rec_session *s)
 	/*
 	 * Stack copies: their XOR residue is most of the bytes, and zstd level 3 on it was a
 	 * third of the recorder's CPU a sample on a C++ program; level 1 halves that for some
-	 * 6 % more bytes (docs/performance.md, stacks).  A --zstd-level given wins.
+	 * 6 % more bytes (tests/bench/recstack.sh).  A --zstd-level given wins.
 	 */
 	if (!o->zstd_level && o->dwarf_sz)
 		o->zstd_level = 1;
