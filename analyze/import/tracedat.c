@@ -50,6 +50,8 @@ int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
+void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
+void tracecmd_record_ref(struct tep_record *record);
 
 #define TD_MAGIC "\x17\x08\x44tracing"
 #define TD_MAGIC_SZ 10
@@ -74,6 +76,9 @@ struct td_conv {
 	uint64_t nr_damaged;		/* records larger than their page */
 	uint64_t page_sz;		/* the buffers' page size, 0 if unknown */
 	uint64_t cut_at;		/* the size of a file cut short, else 0 */
+	bool hold_pages;		/* compressed: keep every page referenced (hold_page()) */
+	void **cpu_page;		/* per CPU: the page its last record came from */
+	int nr_cpus;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
 	struct pp_buf held_raw;
@@ -139,6 +144,13 @@ static int check_head(struct td_conv *c, const char *path)
 }
 
 /* --- what the file was ------------------------------------------------------ */
+
+static bool is_compressed(struct tracecmd_input *h)
+{
+	const char *name = NULL, *ver = NULL;
+
+	return !tracecmd_get_file_compress_proto(h, &name, &ver) && name && strcmp(name, "none");
+}
 
 static int write_kvs(struct td_conv *c)
 {
@@ -414,6 +426,28 @@ static int lost(struct td_conv *c, const struct tep_record *r, uint64_t t)
 	return rc ? write_fail(c, rc) : 0;
 }
 
+/*
+ * In a compressed file libtracecmd 3.1.6 keeps every chunk it decompressed (its
+ * free_zpage() never finds one to release), and walks that whole list each time a page's
+ * last record is freed: a cost that grows with the square of the file (1.0 of the 1.6 s
+ * its iteration took on a 9.5 MB version 7 file).  A reference on the first record of each
+ * page keeps the page from being freed, so the walk never runs; the chunks stay in memory
+ * as they would anyway, the pages and records (a few MiB) go with the process.
+ */
+static void hold_page(struct td_conv *c, struct tracecmd_input *h, struct tep_record *r,
+		      int cpu)
+{
+	void *page;
+
+	if (!c->hold_pages || cpu < 0 || cpu >= c->nr_cpus)
+		return;
+	page = tracecmd_record_page(h, r);
+	if (page && page != c->cpu_page[cpu]) {
+		c->cpu_page[cpu] = page;
+		tracecmd_record_ref(r);
+	}
+}
+
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
 {
 	struct td_conv *c = arg;
@@ -424,6 +458,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 
 	if (c->rc)
 		return 1;
+	hold_page(c, h, r, cpu);
 	/* a cut file's zeros, or a record the cut went through: not in the file */
 	if (c->cut_at && r->offset + (uint64_t)(r->record_size > 0 ? r->record_size : 0) >
 	    c->cut_at)
@@ -661,6 +696,9 @@ static int convert(struct td_conv *c, const char *path)
 	c->tep = tracecmd_get_tep(c->h);
 	c->page_sz = tracecmd_page_size(c->h) > 0 ? (uint64_t)tracecmd_page_size(c->h) : 0;
 	c->cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->cid));
+	c->nr_cpus = tracecmd_cpus(c->h) > 0 ? tracecmd_cpus(c->h) : 0;
+	c->cpu_page = pp_xcalloc((size_t)c->nr_cpus + 1, sizeof(*c->cpu_page));
+	c->hold_pages = version == 7 && is_compressed(c->h);
 	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
 	if (!rc) {
 		tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
@@ -672,6 +710,7 @@ static int convert(struct td_conv *c, const char *path)
 		note_lacks(c);
 	}
 	free(c->cid);
+	free(c->cpu_page);
 	pp_buf_release(&c->held_raw);
 	tracecmd_close(c->h);
 	return rc;
