@@ -78,6 +78,7 @@ struct td_conv {
 	uint64_t cut_at;		/* the size of a file cut short, else 0 */
 	bool hold_pages;		/* compressed: keep every page referenced (hold_page()) */
 	void **cpu_page;		/* per CPU: the page its last record came from */
+	uint8_t *pid_seen;		/* a bit per pid below TD_MAX_PID: name_task() asked */
 	int nr_cpus;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
@@ -241,26 +242,6 @@ static int write_descs(struct td_conv *c)
 	return rc ? write_fail(c, rc) : 0;
 }
 
-/*
- * The saved cmdlines as TASK records.  libtraceevent looks a pid up but lists none, so
- * every pid the kernel can give is asked (a binary search each, about 50 ms in all).  The
- * file keeps no thread group: each thread is its own process.
- */
-static int write_tasks(struct td_conv *c)
-{
-	int rc = 0;
-
-	for (uint32_t pid = 1; pid < TD_MAX_PID && !rc; pid++) {
-		if (!tep_is_pid_registered(c->tep, (int)pid))
-			continue;
-		struct ppf_task t = { .pid = pid, .tid = pid,
-				      .comm = tep_data_comm_from_pid(c->tep, (int)pid),
-				      .cmdline = "" };
-		rc = ppf_write_task(c->w, &t);
-	}
-	return rc ? write_fail(c, rc) : 0;
-}
-
 /* The build machine's syscall names, when the file comes from the same kind of machine. */
 static int write_syscalls(struct td_conv *c)
 {
@@ -357,8 +338,6 @@ static int write_meta(struct td_conv *c)
 	if (!rc)
 		rc = write_descs(c);
 	if (!rc)
-		rc = write_tasks(c);
-	if (!rc)
 		rc = write_syscalls(c);
 	if (!rc)
 		rc = write_ksyms(c);
@@ -368,6 +347,28 @@ static int write_meta(struct td_conv *c)
 }
 
 /* --- the records ------------------------------------------------------------ */
+
+/*
+ * The saved cmdlines name a task where its first record is: a COMM record just before it.
+ * libtraceevent looks a pid up but lists none, and asking every pid the kernel can give
+ * (2^22 binary searches) cost more than reading the events (0.28 s); so only the pids the
+ * records carry are asked, once each.  The file keeps no thread group: each thread is its
+ * own process.
+ */
+static int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
+{
+	int rc;
+
+	if (!pid || pid >= TD_MAX_PID || c->pid_seen[pid >> 3] & (1u << (pid & 7)))
+		return 0;
+	c->pid_seen[pid >> 3] |= (uint8_t)(1u << (pid & 7));
+	if (!tep_is_pid_registered(c->tep, (int)pid))
+		return 0;
+	struct ppf_comm cm = { .time_ns = t, .pid = pid, .tid = pid,
+			       .comm = tep_data_comm_from_pid(c->tep, (int)pid) };
+	rc = ppf_write_comm(c->w, &cm);
+	return rc ? write_fail(c, rc) : 0;
+}
 
 static int flush_held(struct td_conv *c)
 {
@@ -489,6 +490,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (flush_held(c))
 		return 1;
 	memcpy(&pid, d + 4, 4);
+	if (name_task(c, (uint32_t)pid, t))
+		return 1;
 	c->held = (struct ppf_sample){
 		.time_ns = t, .flags = PPF_SF_RAW, .id = c->cid[type], .cpu = (uint32_t)cpu,
 		.pid = (uint32_t)pid, .tid = (uint32_t)pid, .period = 1,
@@ -698,6 +701,7 @@ static int convert(struct td_conv *c, const char *path)
 	c->cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->cid));
 	c->nr_cpus = tracecmd_cpus(c->h) > 0 ? tracecmd_cpus(c->h) : 0;
 	c->cpu_page = pp_xcalloc((size_t)c->nr_cpus + 1, sizeof(*c->cpu_page));
+	c->pid_seen = pp_xcalloc(TD_MAX_PID / 8, 1);
 	c->hold_pages = version == 7 && is_compressed(c->h);
 	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
 	if (!rc) {
@@ -711,6 +715,7 @@ static int convert(struct td_conv *c, const char *path)
 	}
 	free(c->cid);
 	free(c->cpu_page);
+	free(c->pid_seen);
 	pp_buf_release(&c->held_raw);
 	tracecmd_close(c->h);
 	return rc;
