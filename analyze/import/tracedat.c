@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <trace-cmd.h>
+#include <traceevent/kbuffer.h>
 
 #include "analyze/import/import.h"
 #include "analyze/import/tdformat.h"
@@ -48,10 +49,13 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_version(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
+int tracecmd_long_size(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
 void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
 void tracecmd_record_ref(struct tep_record *record);
+struct tep_record *tracecmd_read_at(struct tracecmd_input *handle, unsigned long long offset,
+				    int *cpu);
 
 #define TD_MAGIC "\x17\x08\x44tracing"
 #define TD_MAGIC_SZ 10
@@ -85,6 +89,18 @@ struct td_conv {
 	struct pp_buf held_raw;
 	uint64_t stack[TD_MAX_KSTACK + 1];
 	int rc;
+};
+
+/* One record of the file, as libtracecmd or the page walk (walk_pages()) hands it over. */
+struct td_ev {
+	uint64_t ts;			/* libtracecmd's time of it */
+	const uint8_t *data;
+	int size;			/* bytes at @data */
+	int idx;			/* the buffer's index among the file's CPUs */
+	int cpu;			/* the CPU it names */
+	long long missed;		/* events lost before it (-1: some) */
+	uint64_t offset;		/* where libtracecmd places it, header included */
+	int record_size;		/* its size with its header */
 };
 
 static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...) PP_PRINTF(3, 4);
@@ -386,7 +402,7 @@ static int flush_held(struct td_conv *c)
 }
 
 /* A kernel_stack record: the held sample of its CPU gets its frames. */
-static int attach_stack(struct td_conv *c, const struct tep_record *r)
+static int attach_stack(struct td_conv *c, const struct td_ev *r)
 {
 	const uint8_t *d = r->data;
 	uint32_t n = 0;
@@ -417,10 +433,10 @@ static int attach_stack(struct td_conv *c, const struct tep_record *r)
 	return flush_held(c);
 }
 
-static int lost(struct td_conv *c, const struct tep_record *r, uint64_t t)
+static int lost(struct td_conv *c, const struct td_ev *r, uint64_t t)
 {
 	struct ppf_lost l = { .time_ns = t, .cpu = (uint32_t)r->cpu,
-			      .count = r->missed_events > 0 ? (uint64_t)r->missed_events : 1 };
+			      .count = r->missed > 0 ? (uint64_t)r->missed : 1 };
 	int rc = ppf_write_lost(c->w, &l);
 
 	c->nr_lost += l.count;
@@ -449,17 +465,14 @@ static void hold_page(struct td_conv *c, struct tracecmd_input *h, struct tep_re
 	}
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+/* One record into the capture.  Return: 0, or 1 to stop (c->rc says why). */
+static int on_event(struct td_conv *c, const struct td_ev *r)
 {
-	struct td_conv *c = arg;
 	const uint8_t *d = r->data;
 	uint16_t type;
 	int32_t pid;
 	uint64_t t = r->ts;
 
-	if (c->rc)
-		return 1;
-	hold_page(c, h, r, cpu);
 	/* a cut file's zeros, or a record the cut went through: not in the file */
 	if (c->cut_at && r->offset + (uint64_t)(r->record_size > 0 ? r->record_size : 0) >
 	    c->cut_at)
@@ -469,7 +482,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		c->nr_back++;
 	}
 	c->last_ns = t;
-	if (r->missed_events && (flush_held(c) || lost(c, r, t)))
+	if (r->missed && (flush_held(c) || lost(c, r, t)))
 		return 1;
 	if (!d || r->size < (int)TD_COMMON_SZ) {
 		c->nr_unknown++;
@@ -493,7 +506,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (name_task(c, (uint32_t)pid, t))
 		return 1;
 	c->held = (struct ppf_sample){
-		.time_ns = t, .flags = PPF_SF_RAW, .id = c->cid[type], .cpu = (uint32_t)cpu,
+		.time_ns = t, .flags = PPF_SF_RAW, .id = c->cid[type], .cpu = (uint32_t)r->idx,
 		.pid = (uint32_t)pid, .tid = (uint32_t)pid, .period = 1,
 		.raw_sz = (uint32_t)r->size,
 	};
@@ -512,6 +525,162 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	pp_buf_add(&c->held_raw, d, (size_t)r->size);
 	c->holding = true;
 	return 0;
+}
+
+/* tracecmd_iterate_events()'s callback: the path for clocks walk_pages() does not take */
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+{
+	struct td_conv *c = arg;
+	struct td_ev e = { .ts = r->ts, .data = r->data, .size = r->size, .idx = cpu,
+			   .cpu = r->cpu, .missed = r->missed_events, .offset = r->offset,
+			   .record_size = r->record_size };
+
+	if (c->rc)
+		return 1;
+	hold_page(c, h, r, cpu);
+	return on_event(c, &e);
+}
+
+/*
+ * The records without one malloc()ed tep_record each: libtracecmd still maps or
+ * decompresses every page and hands over the first record of each (tracecmd_read_at(),
+ * which finds the page's CPU and checks its header), and libtraceevent's kbuffer walks the
+ * rest of the page, as libtracecmd's own iteration does; the CPUs are merged here, the
+ * earliest time first and the lower CPU on a tie, as tracecmd_iterate_events() merges them.
+ * libtracecmd's time of an event is the page's own plus a constant (the file's time
+ * offset), read off the page's first record; a clock it scales (x86-tsc with tsc2nsec)
+ * takes the record path instead.  This halves the conversion of a version 6 file.
+ */
+struct td_cur {
+	struct tep_record *rec;		/* libtracecmd's first record of the page: holds it */
+	struct kbuffer *kb;
+	uint64_t page_off;		/* the page's offset in libtracecmd's terms */
+	uint64_t adj;			/* libtracecmd's time minus the page's (mod 2^64) */
+	struct td_ev ev;		/* the next record, when !done */
+	bool done;
+};
+
+static void cur_release(struct td_conv *c, struct td_cur *k)
+{
+	if (k->rec && !c->hold_pages)	/* held: see hold_page() */
+		tracecmd_free_record(k->rec);
+	k->rec = NULL;
+}
+
+/* The record under @k's kbuffer into k->ev; false at the end of the page. */
+static bool cur_fill(struct td_cur *k)
+{
+	unsigned long long ts;
+	void *d = kbuffer_read_event(k->kb, &ts);
+
+	if (!d)
+		return false;
+	k->ev.ts = ts + k->adj;
+	k->ev.data = d;
+	k->ev.size = kbuffer_event_size(k->kb);
+	k->ev.missed = kbuffer_missed_events(k->kb);
+	k->ev.offset = k->page_off + (uint64_t)kbuffer_curr_offset(k->kb);
+	k->ev.record_size = kbuffer_curr_size(k->kb);
+	return true;
+}
+
+/* @r (of buffer @idx) starts @k's page; false when it is not the page after @k's last. */
+static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, int idx)
+{
+	uint64_t off = r->offset & ~(c->page_sz - 1);
+	void *page = tracecmd_record_page(c->h, r);
+	unsigned long long ts;
+
+	if (!page || (k->rec && off <= k->page_off) || r->cpu != k->ev.cpu ||
+	    kbuffer_load_subbuffer(k->kb, page) < 0) {
+		tracecmd_free_record(r);
+		return false;
+	}
+	cur_release(c, k);
+	k->rec = r;
+	k->page_off = off;
+	/* the records before @r on its page: none, libtracecmd gives a page's first */
+	while (kbuffer_read_event(k->kb, &ts) &&
+	       off + (uint64_t)kbuffer_curr_offset(k->kb) < r->offset)
+		kbuffer_next_event(k->kb, NULL);
+	if (off + (uint64_t)kbuffer_curr_offset(k->kb) != r->offset)
+		return false;
+	k->adj = r->ts - ts;
+	k->ev.idx = idx;
+	return cur_fill(k);
+}
+
+/* @k's next record: on its page, else on the next page libtracecmd has for its CPU. */
+static void cur_next(struct td_conv *c, struct td_cur *k)
+{
+	int idx = k->ev.idx, rcpu = -1;
+	struct tep_record *r;
+
+	kbuffer_next_event(k->kb, NULL);
+	if (cur_fill(k))
+		return;
+	r = tracecmd_read_at(c->h, k->page_off + c->page_sz, &rcpu);
+	if (!r || rcpu != idx || !cur_page(c, k, r, idx)) {
+		if (r && rcpu != idx)
+			tracecmd_free_record(r);
+		k->done = true;
+	}
+}
+
+static int walk_merge(struct td_conv *c, struct td_cur *cur, int n)
+{
+	for (;;) {
+		struct td_cur *best = NULL;
+
+		for (int i = 0; i < n; i++)
+			if (!cur[i].done && (!best || cur[i].ev.ts < best->ev.ts))
+				best = &cur[i];
+		if (!best)
+			return 0;
+		if (on_event(c, &best->ev))
+			return c->rc;
+		cur_next(c, best);
+	}
+}
+
+static int walk_pages(struct td_conv *c)
+{
+	int n = c->nr_cpus, rc;
+	struct td_cur *cur = pp_xcalloc((size_t)n + 1, sizeof(*cur));
+	enum kbuffer_long_size ls = tracecmd_long_size(c->h) == 8 ? KBUFFER_LSIZE_8 :
+				    KBUFFER_LSIZE_4;
+	enum kbuffer_endian en = tep_is_file_bigendian(c->tep) ? KBUFFER_ENDIAN_BIG :
+				 KBUFFER_ENDIAN_LITTLE;
+
+	for (int i = 0; i < n; i++) {
+		struct tep_record *r = tracecmd_read_cpu_first(c->h, i);
+
+		cur[i].done = true;
+		cur[i].kb = kbuffer_alloc(ls, en);
+		if (!r || !cur[i].kb)
+			continue;
+		if (tep_is_old_format(c->tep))
+			kbuffer_set_old_format(cur[i].kb);
+		cur[i].ev.cpu = r->cpu;
+		cur[i].done = !cur_page(c, &cur[i], r, i);
+	}
+	rc = walk_merge(c, cur, n);
+	for (int i = 0; i < n; i++) {
+		cur_release(c, &cur[i]);
+		kbuffer_free(cur[i].kb);
+	}
+	free(cur);
+	return rc;
+}
+
+/* Whether walk_pages() reads @c's file as libtracecmd would: a clock it does not scale. */
+static bool walk_fits(struct td_conv *c)
+{
+	const char *clock = tracecmd_get_trace_clock(c->h);
+
+	return c->page_sz && !(c->page_sz & (c->page_sz - 1)) && c->nr_cpus > 0 &&
+	       tracecmd_page_size(c->h) > 0 && clock && strcmp(clock, "x86-tsc") &&
+	       strcmp(clock, "counter") && !getenv("PP_TRACEDAT_RECORDS");
 }
 
 /* --- what the file lacked, said once each ------------------------------------- */
@@ -705,7 +874,10 @@ static int convert(struct td_conv *c, const char *path)
 	c->hold_pages = version == 7 && is_compressed(c->h);
 	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
 	if (!rc) {
-		tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
+		if (walk_fits(c))
+			walk_pages(c);
+		else
+			tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
 		rc = c->rc ? c->rc : flush_held(c);
 	}
 	if (!rc) {
