@@ -86,6 +86,7 @@ struct td_conv {
 	int nr_cpus;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
+	const void *held_page;		/* the page the held raw lies in, NULL: in held_raw */
 	struct pp_buf held_raw;
 	uint64_t stack[TD_MAX_KSTACK + 1];
 	int rc;
@@ -101,6 +102,7 @@ struct td_ev {
 	long long missed;		/* events lost before it (-1: some) */
 	uint64_t offset;		/* where libtracecmd places it, header included */
 	int record_size;		/* its size with its header */
+	const void *page;		/* its page, there until keep_held(); NULL: copy it */
 };
 
 static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...) PP_PRINTF(3, 4);
@@ -393,7 +395,8 @@ static int flush_held(struct td_conv *c)
 	if (!c->holding)
 		return 0;
 	c->holding = false;
-	c->held.raw = (const uint8_t *)c->held_raw.data;
+	if (!c->held_page)
+		c->held.raw = (const uint8_t *)c->held_raw.data;
 	rc = ppf_write_sample(c->w, &c->held);
 	if (rc)
 		return write_fail(c, rc);
@@ -521,8 +524,12 @@ static int on_event(struct td_conv *c, const struct td_ev *r)
 		c->nr_events++;
 		return 0;
 	}
-	pp_buf_reset(&c->held_raw);
-	pp_buf_add(&c->held_raw, d, (size_t)r->size);
+	c->held_page = r->page;
+	c->held.raw = d;
+	if (!r->page) {
+		pp_buf_reset(&c->held_raw);
+		pp_buf_add(&c->held_raw, d, (size_t)r->size);
+	}
 	c->holding = true;
 	return 0;
 }
@@ -560,8 +567,20 @@ struct td_cur {
 	bool done;
 };
 
+/* @page is about to go: a held sample whose raw lies in it gets a copy. */
+static void keep_held(struct td_conv *c, const void *page)
+{
+	if (!c->holding || !c->held_page || c->held_page != page)
+		return;
+	pp_buf_reset(&c->held_raw);
+	pp_buf_add(&c->held_raw, c->held.raw, c->held.raw_sz);
+	c->held_page = NULL;
+}
+
 static void cur_release(struct td_conv *c, struct td_cur *k)
 {
+	if (k->rec)
+		keep_held(c, k->ev.page);
 	if (k->rec && !c->hold_pages)	/* held: see hold_page() */
 		tracecmd_free_record(k->rec);
 	k->rec = NULL;
@@ -598,6 +617,7 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 	}
 	cur_release(c, k);
 	k->rec = r;
+	k->ev.page = page;
 	k->page_off = off;
 	/* the records before @r on its page: none, libtracecmd gives a page's first */
 	while (kbuffer_read_event(k->kb, &ts) &&
