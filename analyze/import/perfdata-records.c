@@ -204,13 +204,26 @@ static bool parse_sample(struct pd_file *f, const uint8_t *rec, size_t sz, struc
 static bool record_time(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t *t)
 {
 	uint32_t type = pd_u32(rec);
-	struct pd_smp s;
 	struct pd_id id;
 
 	if (type == PERF_RECORD_SAMPLE) {
-		if (!parse_sample(f, rec, sz, &s) || !s.has_time)
+		/* the time comes after the identifier, ip and tid: read there, not parsed
+		 * twice (emit_sample() parses the whole sample, once) */
+		const struct pd_attr *a;
+		uint64_t st, ident = 0;
+		size_t at = 8;
+
+		if (f->id_pos >= 0 && sz >= 8 + 8 * (size_t)(f->id_pos + 1))
+			ident = pd_u64(rec + 8 + 8 * f->id_pos);
+		a = pd_attr_of_id(f, ident);
+		if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME))
 			return false;
-		*t = s.time_ns;
+		st = a->attr.sample_type;
+		at += 8 * (size_t)(!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+				   !!(st & PERF_SAMPLE_TID));
+		if (sz < at + 8)
+			return false;
+		*t = pd_u64(rec + at);
 		return true;
 	}
 	if (!parse_trailer(f, rec, sz, 8, &id) || !id.has_time)

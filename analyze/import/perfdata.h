@@ -103,6 +103,9 @@ struct pd_file {
 	struct pd_attr *attrs;
 	size_t nr_attrs;
 	struct pp_u64map ids;		/* perf sample id -> attr index + 1 */
+	uint64_t last_id;		/* pd_attr_of_id()'s last answer, when last_ok */
+	uintptr_t last_idx;
+	bool last_ok;
 	size_t nr_ids;
 	uint64_t sample_type;		/* of the first event: where ids are (perf requires it) */
 	bool sample_id_all;
