@@ -471,6 +471,7 @@ static void hold_page(struct td_conv *c, struct tracecmd_input *h, struct tep_re
 /* One record into the capture.  Return: 0, or 1 to stop (c->rc says why). */
 static int on_event(struct td_conv *c, const struct td_ev *r)
 {
+	static const struct ppf_sample zero_sample;
 	const uint8_t *d = r->data;
 	uint16_t type;
 	int32_t pid;
@@ -508,11 +509,14 @@ static int on_event(struct td_conv *c, const struct td_ev *r)
 	memcpy(&pid, d + 4, 4);
 	if (name_task(c, (uint32_t)pid, t))
 		return 1;
-	c->held = (struct ppf_sample){
-		.time_ns = t, .flags = PPF_SF_RAW, .id = c->cid[type], .cpu = (uint32_t)r->idx,
-		.pid = (uint32_t)pid, .tid = (uint32_t)pid, .period = 1,
-		.raw_sz = (uint32_t)r->size,
-	};
+	c->held = zero_sample;	/* a copy, not the rep stos a zeroing compiles to */
+	c->held.time_ns = t;
+	c->held.flags = PPF_SF_RAW;
+	c->held.id = c->cid[type];
+	c->held.cpu = (uint32_t)r->idx;
+	c->held.pid = c->held.tid = (uint32_t)pid;
+	c->held.period = 1;
+	c->held.raw_sz = (uint32_t)r->size;
 	if (c->kstack_type < 0) {	/* no stacks to wait for: straight out */
 		c->held.raw = d;
 		int rc = ppf_write_sample(c->w, &c->held);
