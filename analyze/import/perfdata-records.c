@@ -279,17 +279,17 @@ static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_
 		f->nr_nocpu++;
 	o = zero_sample;	/* a copy, not the rep stos a zeroing compiles to */
 	o.time_ns = t;
+	o.flags = ((s.a->attr.sample_type & PERF_SAMPLE_IP) ? PPF_SF_IP : 0) |
+		  ((s.a->attr.sample_type & PERF_SAMPLE_ADDR) ? PPF_SF_ADDR : 0) |
+		  (s.raw ? PPF_SF_RAW : 0);
 	o.id = s.a->cap_id;
 	o.cpu = s.cpu;
 	o.pid = s.pid;
 	o.tid = s.tid;
+	o.nr_stack = s.nr_chain > PPF_MAX_STACK ? PPF_MAX_STACK : (uint32_t)s.nr_chain;
 	o.period = s.period;
 	o.ip = s.ip;
 	o.addr = s.addr;
-	o.flags = ((s.a->attr.sample_type & PERF_SAMPLE_IP) ? PPF_SF_IP : 0) |
-		  ((s.a->attr.sample_type & PERF_SAMPLE_ADDR) ? PPF_SF_ADDR : 0) |
-		  (s.raw ? PPF_SF_RAW : 0);
-	o.nr_stack = s.nr_chain > PPF_MAX_STACK ? PPF_MAX_STACK : (uint32_t)s.nr_chain;
 	if (o.nr_stack)
 		memcpy(chain, s.chain, o.nr_stack * 8);	/* the record need not be 8-byte aligned */
 	o.stack = chain;
