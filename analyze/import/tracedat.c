@@ -63,6 +63,7 @@ struct tep_record *tracecmd_read_at(struct tracecmd_input *handle, unsigned long
 #define TD_MAX_TYPES 65536u		/* common_type is 16 bits */
 #define TD_MAX_PID (1u << 22)		/* the kernel's PID_MAX_LIMIT */
 #define TD_MAX_KSTACK 128u		/* frames taken from one kernel_stack */
+#define TD_PID_FIELDS 4			/* an event's "...pid" fields asked about */
 #define PERF_CONTEXT_KERNEL_MARK ((uint64_t)-128)
 
 struct td_conv {
@@ -83,6 +84,8 @@ struct td_conv {
 	bool hold_pages;		/* compressed: keep every page referenced (hold_page()) */
 	void **cpu_page;		/* per CPU: the page its last record came from */
 	uint8_t *pid_seen;		/* a bit per pid below TD_MAX_PID: name_task() asked */
+	uint8_t *nr_pidf;		/* common_type -> how many pid fields (pid_fields()) */
+	uint16_t (*pidf)[TD_PID_FIELDS];	/* ... and their offsets */
 	int nr_cpus;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
@@ -224,6 +227,26 @@ static void note_kstack(struct td_conv *c, struct tep_event *ev)
 	}
 }
 
+/*
+ * The fields of @ev that name a task ("pid", "next_pid", "child_pid" ...: an int whose name
+ * ends in "pid"): the saved cmdlines name those tasks too (name_task()), as they named every
+ * task when they were written whole.
+ */
+static void pid_fields(struct td_conv *c, const struct tep_event *ev)
+{
+	for (const struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		size_t n = f->name ? strlen(f->name) : 0;
+
+		if (c->nr_pidf[ev->id] >= TD_PID_FIELDS)
+			break;
+		if (n < 3 || strcmp(f->name + n - 3, "pid") || f->size != 4 || f->offset < 0 ||
+		    f->offset > UINT16_MAX - 4 ||
+		    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+			continue;
+		c->pidf[ev->id][c->nr_pidf[ev->id]++] = (uint16_t)f->offset;
+	}
+}
+
 /* One EVENT_DESC per format but ftrace's own (function, print ...): those are not events. */
 static int write_descs(struct td_conv *c)
 {
@@ -243,6 +266,7 @@ static int write_descs(struct td_conv *c)
 				note_kstack(c, ev);
 			continue;
 		}
+		pid_fields(c, ev);
 		pp_buf_reset(&text);
 		pp_buf_reset(&name);
 		ana_td_format_text(ev, &text);
@@ -509,6 +533,15 @@ static int on_event(struct td_conv *c, const struct td_ev *r)
 	memcpy(&pid, d + 4, 4);
 	if (name_task(c, (uint32_t)pid, t))
 		return 1;
+	for (unsigned i = 0; i < c->nr_pidf[type]; i++) {
+		int32_t other;
+
+		if ((size_t)c->pidf[type][i] + 4 > (size_t)r->size)
+			continue;
+		memcpy(&other, d + c->pidf[type][i], 4);
+		if (name_task(c, (uint32_t)other, t))
+			return 1;
+	}
 	c->held = zero_sample;	/* a copy, not the rep stos a zeroing compiles to */
 	c->held.time_ns = t;
 	c->held.flags = PPF_SF_RAW;
@@ -895,6 +928,8 @@ static int convert(struct td_conv *c, const char *path)
 	c->nr_cpus = tracecmd_cpus(c->h) > 0 ? tracecmd_cpus(c->h) : 0;
 	c->cpu_page = pp_xcalloc((size_t)c->nr_cpus + 1, sizeof(*c->cpu_page));
 	c->pid_seen = pp_xcalloc(TD_MAX_PID / 8, 1);
+	c->nr_pidf = pp_xcalloc(TD_MAX_TYPES, 1);
+	c->pidf = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->pidf));
 	c->hold_pages = version == 7 && is_compressed(c->h);
 	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
 	if (!rc) {
@@ -912,6 +947,8 @@ static int convert(struct td_conv *c, const char *path)
 	free(c->cid);
 	free(c->cpu_page);
 	free(c->pid_seen);
+	free(c->nr_pidf);
+	free(c->pidf);
 	pp_buf_release(&c->held_raw);
 	tracecmd_close(c->h);
 	return rc;
