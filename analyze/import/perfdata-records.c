@@ -261,10 +261,15 @@ static void set_ustack(const struct pd_smp *s, struct ppf_sample *o, uint64_t *u
 	o->ustack_sz = (uint32_t)s->ustack_sz;
 }
 
+/*
+ * A SAMPLE record out.  The capture sample is f->out, zero from the start and only its
+ * fields that some sample sets are set each time: zeroing or copying the whole struct per
+ * sample compiles to a rep stos or rep movs (three rep stos a sample had cost 0.1 s of a
+ * 0.5 s top on 2.25M samples).
+ */
 static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_t t)
 {
-	static const struct ppf_sample zero_sample;
-	struct ppf_sample o;
+	struct ppf_sample *o = &f->out;
 	uint64_t chain[PPF_MAX_STACK], uregs[64];
 	struct pd_smp s;
 	int rc;
@@ -277,27 +282,30 @@ static int emit_sample(struct pd_file *f, const uint8_t *rec, size_t sz, uint64_
 		return rc;
 	if (!s.has_cpu)
 		f->nr_nocpu++;
-	o = zero_sample;	/* a copy, not the rep stos a zeroing compiles to */
-	o.time_ns = t;
-	o.flags = ((s.a->attr.sample_type & PERF_SAMPLE_IP) ? PPF_SF_IP : 0) |
-		  ((s.a->attr.sample_type & PERF_SAMPLE_ADDR) ? PPF_SF_ADDR : 0) |
-		  (s.raw ? PPF_SF_RAW : 0);
-	o.id = s.a->cap_id;
-	o.cpu = s.cpu;
-	o.pid = s.pid;
-	o.tid = s.tid;
-	o.nr_stack = s.nr_chain > PPF_MAX_STACK ? PPF_MAX_STACK : (uint32_t)s.nr_chain;
-	o.period = s.period;
-	o.ip = s.ip;
-	o.addr = s.addr;
-	if (o.nr_stack)
-		memcpy(chain, s.chain, o.nr_stack * 8);	/* the record need not be 8-byte aligned */
-	o.stack = chain;
-	o.raw = s.raw;
-	o.raw_sz = s.raw_sz;
-	set_ustack(&s, &o, uregs);
+	o->time_ns = t;
+	o->flags = ((s.a->attr.sample_type & PERF_SAMPLE_IP) ? PPF_SF_IP : 0) |
+		   ((s.a->attr.sample_type & PERF_SAMPLE_ADDR) ? PPF_SF_ADDR : 0) |
+		   (s.raw ? PPF_SF_RAW : 0);
+	o->id = s.a->cap_id;
+	o->cpu = s.cpu;
+	o->pid = s.pid;
+	o->tid = s.tid;
+	o->nr_stack = s.nr_chain > PPF_MAX_STACK ? PPF_MAX_STACK : (uint32_t)s.nr_chain;
+	o->period = s.period;
+	o->ip = s.ip;
+	o->addr = s.addr;
+	if (o->nr_stack)
+		memcpy(chain, s.chain, o->nr_stack * 8);	/* the record need not be 8-byte aligned */
+	o->stack = chain;
+	o->raw = s.raw;
+	o->raw_sz = s.raw_sz;
+	o->uregs = NULL;	/* set_ustack()'s, when the sample has them */
+	o->ustack = NULL;
+	o->nr_uregs = o->ustack_sz = 0;
+	o->uregs_abi = o->ustack_addr = 0;
+	set_ustack(&s, o, uregs);
 	s.a->nr_samples++;
-	return ppf_write_sample(f->w, &o);
+	return ppf_write_sample(f->w, o);
 }
 
 /* MMAP and MMAP2: user mappings (the kernel's are not a task's maps). */
