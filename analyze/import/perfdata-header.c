@@ -69,6 +69,7 @@ int pd_add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_sz, const ui
 	for (size_t i = 0; i < nr_ids; i++)
 		pp_u64map_put(&f->ids, pd_u64(ids + 8 * i), (void *)(uintptr_t)f->nr_attrs);
 	f->nr_ids += nr_ids;
+	f->last_ok = false;
 	if (f->nr_attrs == 1) {
 		f->sample_type = a->attr.sample_type;
 		f->sample_id_all = a->attr.sample_id_all;
@@ -79,8 +80,17 @@ int pd_add_attr(struct pd_file *f, const uint8_t *attr, size_t attr_sz, const ui
 
 struct pd_attr *pd_attr_of_id(struct pd_file *f, uint64_t id)
 {
-	uintptr_t i = (uintptr_t)pp_u64map_get(&f->ids, id);
+	uintptr_t i;
 
+	/* a run of samples mostly comes from one event: its id asked again */
+	if (f->last_ok && id == f->last_id) {
+		i = f->last_idx;
+	} else {
+		i = (uintptr_t)pp_u64map_get(&f->ids, id);
+		f->last_id = id;
+		f->last_idx = i;
+		f->last_ok = true;
+	}
 	if (i && i <= f->nr_attrs)
 		return &f->attrs[i - 1];
 	return f->nr_attrs == 1 ? &f->attrs[0] : NULL;

@@ -26,6 +26,7 @@
 
 #include "analyze/import/import.h"
 #include "common/u64map.h"
+#include "format/format.h"
 
 /* Little-endian words at any alignment (records need not be 8-byte aligned). */
 static inline uint32_t pd_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, sizeof(v)); return v; }
@@ -103,6 +104,10 @@ struct pd_file {
 	struct pd_attr *attrs;
 	size_t nr_attrs;
 	struct pp_u64map ids;		/* perf sample id -> attr index + 1 */
+	struct ppf_sample out;		/* emit_sample()'s, zero but for what it sets */
+	uint64_t last_id;		/* pd_attr_of_id()'s last answer, when last_ok */
+	uintptr_t last_idx;
+	bool last_ok;
 	size_t nr_ids;
 	uint64_t sample_type;		/* of the first event: where ids are (perf requires it) */
 	bool sample_id_all;

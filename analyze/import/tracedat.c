@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <trace-cmd.h>
+#include <traceevent/kbuffer.h>
 
 #include "analyze/import/import.h"
 #include "analyze/import/tdformat.h"
@@ -48,8 +49,13 @@ const char *tracecmd_get_uname(struct tracecmd_input *handle);
 const char *tracecmd_get_version(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
+int tracecmd_long_size(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char **name,
 				     const char **version);
+void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *record);
+void tracecmd_record_ref(struct tep_record *record);
+struct tep_record *tracecmd_read_at(struct tracecmd_input *handle, unsigned long long offset,
+				    int *cpu);
 
 #define TD_MAGIC "\x17\x08\x44tracing"
 #define TD_MAGIC_SZ 10
@@ -57,6 +63,7 @@ int tracecmd_get_file_compress_proto(struct tracecmd_input *handle, const char *
 #define TD_MAX_TYPES 65536u		/* common_type is 16 bits */
 #define TD_MAX_PID (1u << 22)		/* the kernel's PID_MAX_LIMIT */
 #define TD_MAX_KSTACK 128u		/* frames taken from one kernel_stack */
+#define TD_PID_FIELDS 4			/* an event's "...pid" fields asked about */
 #define PERF_CONTEXT_KERNEL_MARK ((uint64_t)-128)
 
 struct td_conv {
@@ -74,11 +81,31 @@ struct td_conv {
 	uint64_t nr_damaged;		/* records larger than their page */
 	uint64_t page_sz;		/* the buffers' page size, 0 if unknown */
 	uint64_t cut_at;		/* the size of a file cut short, else 0 */
+	bool hold_pages;		/* compressed: keep every page referenced (hold_page()) */
+	void **cpu_page;		/* per CPU: the page its last record came from */
+	uint8_t *pid_seen;		/* a bit per pid below TD_MAX_PID: name_task() asked */
+	uint8_t *nr_pidf;		/* common_type -> how many pid fields (pid_fields()) */
+	uint16_t (*pidf)[TD_PID_FIELDS];	/* ... and their offsets */
+	int nr_cpus;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
+	const void *held_page;		/* the page the held raw lies in, NULL: in held_raw */
 	struct pp_buf held_raw;
 	uint64_t stack[TD_MAX_KSTACK + 1];
 	int rc;
+};
+
+/* One record of the file, as libtracecmd or the page walk (walk_pages()) hands it over. */
+struct td_ev {
+	uint64_t ts;			/* libtracecmd's time of it */
+	const uint8_t *data;
+	int size;			/* bytes at @data */
+	int idx;			/* the buffer's index among the file's CPUs */
+	int cpu;			/* the CPU it names */
+	long long missed;		/* events lost before it (-1: some) */
+	uint64_t offset;		/* where libtracecmd places it, header included */
+	int record_size;		/* its size with its header */
+	const void *page;		/* its page, there until keep_held(); NULL: copy it */
 };
 
 static int conv_fail(struct td_conv *c, int rc, const char *fmt, ...) PP_PRINTF(3, 4);
@@ -140,6 +167,13 @@ static int check_head(struct td_conv *c, const char *path)
 
 /* --- what the file was ------------------------------------------------------ */
 
+static bool is_compressed(struct tracecmd_input *h)
+{
+	const char *name = NULL, *ver = NULL;
+
+	return !tracecmd_get_file_compress_proto(h, &name, &ver) && name && strcmp(name, "none");
+}
+
 static int write_kvs(struct td_conv *c)
 {
 	struct ana_import_info *in = c->info;
@@ -193,6 +227,26 @@ static void note_kstack(struct td_conv *c, struct tep_event *ev)
 	}
 }
 
+/*
+ * The fields of @ev that name a task ("pid", "next_pid", "child_pid" ...: an int whose name
+ * ends in "pid"): the saved cmdlines name those tasks too (name_task()), as they named every
+ * task when they were written whole.
+ */
+static void pid_fields(struct td_conv *c, const struct tep_event *ev)
+{
+	for (const struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		size_t n = f->name ? strlen(f->name) : 0;
+
+		if (c->nr_pidf[ev->id] >= TD_PID_FIELDS)
+			break;
+		if (n < 3 || strcmp(f->name + n - 3, "pid") || f->size != 4 || f->offset < 0 ||
+		    f->offset > UINT16_MAX - 4 ||
+		    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+			continue;
+		c->pidf[ev->id][c->nr_pidf[ev->id]++] = (uint16_t)f->offset;
+	}
+}
+
 /* One EVENT_DESC per format but ftrace's own (function, print ...): those are not events. */
 static int write_descs(struct td_conv *c)
 {
@@ -212,6 +266,7 @@ static int write_descs(struct td_conv *c)
 				note_kstack(c, ev);
 			continue;
 		}
+		pid_fields(c, ev);
 		pp_buf_reset(&text);
 		pp_buf_reset(&name);
 		ana_td_format_text(ev, &text);
@@ -226,26 +281,6 @@ static int write_descs(struct td_conv *c)
 	}
 	pp_buf_release(&text);
 	pp_buf_release(&name);
-	return rc ? write_fail(c, rc) : 0;
-}
-
-/*
- * The saved cmdlines as TASK records.  libtraceevent looks a pid up but lists none, so
- * every pid the kernel can give is asked (a binary search each, about 50 ms in all).  The
- * file keeps no thread group: each thread is its own process.
- */
-static int write_tasks(struct td_conv *c)
-{
-	int rc = 0;
-
-	for (uint32_t pid = 1; pid < TD_MAX_PID && !rc; pid++) {
-		if (!tep_is_pid_registered(c->tep, (int)pid))
-			continue;
-		struct ppf_task t = { .pid = pid, .tid = pid,
-				      .comm = tep_data_comm_from_pid(c->tep, (int)pid),
-				      .cmdline = "" };
-		rc = ppf_write_task(c->w, &t);
-	}
 	return rc ? write_fail(c, rc) : 0;
 }
 
@@ -345,8 +380,6 @@ static int write_meta(struct td_conv *c)
 	if (!rc)
 		rc = write_descs(c);
 	if (!rc)
-		rc = write_tasks(c);
-	if (!rc)
 		rc = write_syscalls(c);
 	if (!rc)
 		rc = write_ksyms(c);
@@ -357,6 +390,28 @@ static int write_meta(struct td_conv *c)
 
 /* --- the records ------------------------------------------------------------ */
 
+/*
+ * The saved cmdlines name a task where its first record is: a COMM record just before it.
+ * libtraceevent looks a pid up but lists none, and asking every pid the kernel can give
+ * (2^22 binary searches) cost more than reading the events (0.28 s); so only the pids the
+ * records carry are asked, once each.  The file keeps no thread group: each thread is its
+ * own process.
+ */
+static int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
+{
+	int rc;
+
+	if (!pid || pid >= TD_MAX_PID || c->pid_seen[pid >> 3] & (1u << (pid & 7)))
+		return 0;
+	c->pid_seen[pid >> 3] |= (uint8_t)(1u << (pid & 7));
+	if (!tep_is_pid_registered(c->tep, (int)pid))
+		return 0;
+	struct ppf_comm cm = { .time_ns = t, .pid = pid, .tid = pid,
+			       .comm = tep_data_comm_from_pid(c->tep, (int)pid) };
+	rc = ppf_write_comm(c->w, &cm);
+	return rc ? write_fail(c, rc) : 0;
+}
+
 static int flush_held(struct td_conv *c)
 {
 	int rc;
@@ -364,7 +419,8 @@ static int flush_held(struct td_conv *c)
 	if (!c->holding)
 		return 0;
 	c->holding = false;
-	c->held.raw = (const uint8_t *)c->held_raw.data;
+	if (!c->held_page)
+		c->held.raw = (const uint8_t *)c->held_raw.data;
 	rc = ppf_write_sample(c->w, &c->held);
 	if (rc)
 		return write_fail(c, rc);
@@ -373,7 +429,7 @@ static int flush_held(struct td_conv *c)
 }
 
 /* A kernel_stack record: the held sample of its CPU gets its frames. */
-static int attach_stack(struct td_conv *c, const struct tep_record *r)
+static int attach_stack(struct td_conv *c, const struct td_ev *r)
 {
 	const uint8_t *d = r->data;
 	uint32_t n = 0;
@@ -404,26 +460,47 @@ static int attach_stack(struct td_conv *c, const struct tep_record *r)
 	return flush_held(c);
 }
 
-static int lost(struct td_conv *c, const struct tep_record *r, uint64_t t)
+static int lost(struct td_conv *c, const struct td_ev *r, uint64_t t)
 {
 	struct ppf_lost l = { .time_ns = t, .cpu = (uint32_t)r->cpu,
-			      .count = r->missed_events > 0 ? (uint64_t)r->missed_events : 1 };
+			      .count = r->missed > 0 ? (uint64_t)r->missed : 1 };
 	int rc = ppf_write_lost(c->w, &l);
 
 	c->nr_lost += l.count;
 	return rc ? write_fail(c, rc) : 0;
 }
 
-static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+/*
+ * In a compressed file libtracecmd 3.1.6 keeps every chunk it decompressed (its
+ * free_zpage() never finds one to release), and walks that whole list each time a page's
+ * last record is freed: a cost that grows with the square of the file (1.0 of the 1.6 s
+ * its iteration took on a 9.5 MB version 7 file).  A reference on the first record of each
+ * page keeps the page from being freed, so the walk never runs; the chunks stay in memory
+ * as they would anyway, the pages and records (a few MiB) go with the process.
+ */
+static void hold_page(struct td_conv *c, struct tracecmd_input *h, struct tep_record *r,
+		      int cpu)
 {
-	struct td_conv *c = arg;
+	void *page;
+
+	if (!c->hold_pages || cpu < 0 || cpu >= c->nr_cpus)
+		return;
+	page = tracecmd_record_page(h, r);
+	if (page && page != c->cpu_page[cpu]) {
+		c->cpu_page[cpu] = page;
+		tracecmd_record_ref(r);
+	}
+}
+
+/* One record into the capture.  Return: 0, or 1 to stop (c->rc says why). */
+static int on_event(struct td_conv *c, const struct td_ev *r)
+{
+	static const struct ppf_sample zero_sample;
 	const uint8_t *d = r->data;
 	uint16_t type;
 	int32_t pid;
 	uint64_t t = r->ts;
 
-	if (c->rc)
-		return 1;
 	/* a cut file's zeros, or a record the cut went through: not in the file */
 	if (c->cut_at && r->offset + (uint64_t)(r->record_size > 0 ? r->record_size : 0) >
 	    c->cut_at)
@@ -433,7 +510,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		c->nr_back++;
 	}
 	c->last_ns = t;
-	if (r->missed_events && (flush_held(c) || lost(c, r, t)))
+	if (r->missed && (flush_held(c) || lost(c, r, t)))
 		return 1;
 	if (!d || r->size < (int)TD_COMMON_SZ) {
 		c->nr_unknown++;
@@ -454,11 +531,25 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	if (flush_held(c))
 		return 1;
 	memcpy(&pid, d + 4, 4);
-	c->held = (struct ppf_sample){
-		.time_ns = t, .flags = PPF_SF_RAW, .id = c->cid[type], .cpu = (uint32_t)cpu,
-		.pid = (uint32_t)pid, .tid = (uint32_t)pid, .period = 1,
-		.raw_sz = (uint32_t)r->size,
-	};
+	if (name_task(c, (uint32_t)pid, t))
+		return 1;
+	for (unsigned i = 0; i < c->nr_pidf[type]; i++) {
+		int32_t other;
+
+		if ((size_t)c->pidf[type][i] + 4 > (size_t)r->size)
+			continue;
+		memcpy(&other, d + c->pidf[type][i], 4);
+		if (name_task(c, (uint32_t)other, t))
+			return 1;
+	}
+	c->held = zero_sample;	/* a copy, not the rep stos a zeroing compiles to */
+	c->held.time_ns = t;
+	c->held.flags = PPF_SF_RAW;
+	c->held.id = c->cid[type];
+	c->held.cpu = (uint32_t)r->idx;
+	c->held.pid = c->held.tid = (uint32_t)pid;
+	c->held.period = 1;
+	c->held.raw_sz = (uint32_t)r->size;
 	if (c->kstack_type < 0) {	/* no stacks to wait for: straight out */
 		c->held.raw = d;
 		int rc = ppf_write_sample(c->w, &c->held);
@@ -470,10 +561,183 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		c->nr_events++;
 		return 0;
 	}
-	pp_buf_reset(&c->held_raw);
-	pp_buf_add(&c->held_raw, d, (size_t)r->size);
+	c->held_page = r->page;
+	c->held.raw = d;
+	if (!r->page) {
+		pp_buf_reset(&c->held_raw);
+		pp_buf_add(&c->held_raw, d, (size_t)r->size);
+	}
 	c->holding = true;
 	return 0;
+}
+
+/* tracecmd_iterate_events()'s callback: the path for clocks walk_pages() does not take */
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *arg)
+{
+	struct td_conv *c = arg;
+	struct td_ev e = { .ts = r->ts, .data = r->data, .size = r->size, .idx = cpu,
+			   .cpu = r->cpu, .missed = r->missed_events, .offset = r->offset,
+			   .record_size = r->record_size };
+
+	if (c->rc)
+		return 1;
+	hold_page(c, h, r, cpu);
+	return on_event(c, &e);
+}
+
+/*
+ * The records without one malloc()ed tep_record each: libtracecmd still maps or
+ * decompresses every page and hands over the first record of each (tracecmd_read_at(),
+ * which finds the page's CPU and checks its header), and libtraceevent's kbuffer walks the
+ * rest of the page, as libtracecmd's own iteration does; the CPUs are merged here, the
+ * earliest time first and the lower CPU on a tie, as tracecmd_iterate_events() merges them.
+ * libtracecmd's time of an event is the page's own plus a constant (the file's time
+ * offset), read off the page's first record; a clock it scales (x86-tsc with tsc2nsec)
+ * takes the record path instead.  This halves the conversion of a version 6 file.
+ */
+struct td_cur {
+	struct tep_record *rec;		/* libtracecmd's first record of the page: holds it */
+	struct kbuffer *kb;
+	uint64_t page_off;		/* the page's offset in libtracecmd's terms */
+	uint64_t adj;			/* libtracecmd's time minus the page's (mod 2^64) */
+	struct td_ev ev;		/* the next record, when !done */
+	bool done;
+};
+
+/* @page is about to go: a held sample whose raw lies in it gets a copy. */
+static void keep_held(struct td_conv *c, const void *page)
+{
+	if (!c->holding || !c->held_page || c->held_page != page)
+		return;
+	pp_buf_reset(&c->held_raw);
+	pp_buf_add(&c->held_raw, c->held.raw, c->held.raw_sz);
+	c->held_page = NULL;
+}
+
+static void cur_release(struct td_conv *c, struct td_cur *k)
+{
+	if (k->rec)
+		keep_held(c, k->ev.page);
+	if (k->rec && !c->hold_pages)	/* held: see hold_page() */
+		tracecmd_free_record(k->rec);
+	k->rec = NULL;
+}
+
+/* The record under @k's kbuffer into k->ev; false at the end of the page. */
+static bool cur_fill(struct td_cur *k)
+{
+	unsigned long long ts;
+	void *d = kbuffer_read_event(k->kb, &ts);
+
+	if (!d)
+		return false;
+	k->ev.ts = ts + k->adj;
+	k->ev.data = d;
+	k->ev.size = kbuffer_event_size(k->kb);
+	k->ev.missed = kbuffer_missed_events(k->kb);
+	k->ev.offset = k->page_off + (uint64_t)kbuffer_curr_offset(k->kb);
+	k->ev.record_size = kbuffer_curr_size(k->kb);
+	return true;
+}
+
+/* @r (of buffer @idx) starts @k's page; false when it is not the page after @k's last. */
+static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, int idx)
+{
+	uint64_t off = r->offset & ~(c->page_sz - 1);
+	void *page = tracecmd_record_page(c->h, r);
+	unsigned long long ts;
+
+	if (!page || (k->rec && off <= k->page_off) || r->cpu != k->ev.cpu ||
+	    kbuffer_load_subbuffer(k->kb, page) < 0) {
+		tracecmd_free_record(r);
+		return false;
+	}
+	cur_release(c, k);
+	k->rec = r;
+	k->ev.page = page;
+	k->page_off = off;
+	/* the records before @r on its page: none, libtracecmd gives a page's first */
+	while (kbuffer_read_event(k->kb, &ts) &&
+	       off + (uint64_t)kbuffer_curr_offset(k->kb) < r->offset)
+		kbuffer_next_event(k->kb, NULL);
+	if (off + (uint64_t)kbuffer_curr_offset(k->kb) != r->offset)
+		return false;
+	k->adj = r->ts - ts;
+	k->ev.idx = idx;
+	return cur_fill(k);
+}
+
+/* @k's next record: on its page, else on the next page libtracecmd has for its CPU. */
+static void cur_next(struct td_conv *c, struct td_cur *k)
+{
+	int idx = k->ev.idx, rcpu = -1;
+	struct tep_record *r;
+
+	kbuffer_next_event(k->kb, NULL);
+	if (cur_fill(k))
+		return;
+	r = tracecmd_read_at(c->h, k->page_off + c->page_sz, &rcpu);
+	if (!r || rcpu != idx || !cur_page(c, k, r, idx)) {
+		if (r && rcpu != idx)
+			tracecmd_free_record(r);
+		k->done = true;
+	}
+}
+
+static int walk_merge(struct td_conv *c, struct td_cur *cur, int n)
+{
+	for (;;) {
+		struct td_cur *best = NULL;
+
+		for (int i = 0; i < n; i++)
+			if (!cur[i].done && (!best || cur[i].ev.ts < best->ev.ts))
+				best = &cur[i];
+		if (!best)
+			return 0;
+		if (on_event(c, &best->ev))
+			return c->rc;
+		cur_next(c, best);
+	}
+}
+
+static int walk_pages(struct td_conv *c)
+{
+	int n = c->nr_cpus, rc;
+	struct td_cur *cur = pp_xcalloc((size_t)n + 1, sizeof(*cur));
+	enum kbuffer_long_size ls = tracecmd_long_size(c->h) == 8 ? KBUFFER_LSIZE_8 :
+				    KBUFFER_LSIZE_4;
+	enum kbuffer_endian en = tep_is_file_bigendian(c->tep) ? KBUFFER_ENDIAN_BIG :
+				 KBUFFER_ENDIAN_LITTLE;
+
+	for (int i = 0; i < n; i++) {
+		struct tep_record *r = tracecmd_read_cpu_first(c->h, i);
+
+		cur[i].done = true;
+		cur[i].kb = kbuffer_alloc(ls, en);
+		if (!r || !cur[i].kb)
+			continue;
+		if (tep_is_old_format(c->tep))
+			kbuffer_set_old_format(cur[i].kb);
+		cur[i].ev.cpu = r->cpu;
+		cur[i].done = !cur_page(c, &cur[i], r, i);
+	}
+	rc = walk_merge(c, cur, n);
+	for (int i = 0; i < n; i++) {
+		cur_release(c, &cur[i]);
+		kbuffer_free(cur[i].kb);
+	}
+	free(cur);
+	return rc;
+}
+
+/* Whether walk_pages() reads @c's file as libtracecmd would: a clock it does not scale. */
+static bool walk_fits(struct td_conv *c)
+{
+	const char *clock = tracecmd_get_trace_clock(c->h);
+
+	return c->page_sz && !(c->page_sz & (c->page_sz - 1)) && c->nr_cpus > 0 &&
+	       tracecmd_page_size(c->h) > 0 && clock && strcmp(clock, "x86-tsc") &&
+	       strcmp(clock, "counter") && !getenv("PP_TRACEDAT_RECORDS");
 }
 
 /* --- what the file lacked, said once each ------------------------------------- */
@@ -661,9 +925,18 @@ static int convert(struct td_conv *c, const char *path)
 	c->tep = tracecmd_get_tep(c->h);
 	c->page_sz = tracecmd_page_size(c->h) > 0 ? (uint64_t)tracecmd_page_size(c->h) : 0;
 	c->cid = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->cid));
+	c->nr_cpus = tracecmd_cpus(c->h) > 0 ? tracecmd_cpus(c->h) : 0;
+	c->cpu_page = pp_xcalloc((size_t)c->nr_cpus + 1, sizeof(*c->cpu_page));
+	c->pid_seen = pp_xcalloc(TD_MAX_PID / 8, 1);
+	c->nr_pidf = pp_xcalloc(TD_MAX_TYPES, 1);
+	c->pidf = pp_xcalloc(TD_MAX_TYPES, sizeof(*c->pidf));
+	c->hold_pages = version == 7 && is_compressed(c->h);
 	rc = c->tep ? write_meta(c) : conv_fail(c, PP_EBAD_RECORD, "no event formats");
 	if (!rc) {
-		tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
+		if (walk_fits(c))
+			walk_pages(c);
+		else
+			tracecmd_iterate_events(c->h, NULL, 0, on_record, c);
 		rc = c->rc ? c->rc : flush_held(c);
 	}
 	if (!rc) {
@@ -672,6 +945,10 @@ static int convert(struct td_conv *c, const char *path)
 		note_lacks(c);
 	}
 	free(c->cid);
+	free(c->cpu_page);
+	free(c->pid_seen);
+	free(c->nr_pidf);
+	free(c->pidf);
 	pp_buf_release(&c->held_raw);
 	tracecmd_close(c->h);
 	return rc;
