@@ -76,22 +76,31 @@ static void test_edges__time_str(void)
 	free(s);
 }
 
+/* A capture at @path begun: host @host, cpu-clock (id 1), the clock pair @sync. */
+static struct ppf_writer *capture_begin(const char *path, const char *host,
+					const struct ppf_time_sync *sync)
+{
+	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_SOFTWARE, .name = "cpu-clock",
+				    .selector = "cpu-clock", .filter = "", .format = "" };
+	struct ppf_writer *w;
+
+	CU_ASSERT_EQUAL_FATAL(ppf_writer_open(path, NULL, &w), 0);
+	CU_ASSERT_EQUAL(ppf_write_kv(w, "hostname", host), 0);
+	CU_ASSERT_EQUAL(ppf_write_event_desc(w, &d), 0);
+	CU_ASSERT_EQUAL(ppf_write_time_sync(w, sync), 0);
+	return w;
+}
+
 /* A capture: cpu-clock samples at 1000 s and near 2^64, losses of 2^64-1 and 5. */
 static void write_edge_capture(const char *path)
 {
-	struct ppf_writer *w;
-	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_SOFTWARE, .name = "cpu-clock",
-				    .selector = "cpu-clock", .filter = "", .format = "" };
 	struct ppf_time_sync sync = { .time_ns = SYNC_NS, .realtime_ns = SYNC_REAL };
+	struct ppf_writer *w = capture_begin(path, "edge", &sync);
 	struct ppf_sample smp = { .time_ns = SYNC_NS + 1000, .id = 1, .pid = 7, .tid = 7,
 				  .period = 1 };
 	struct ppf_lost big = { .time_ns = SYNC_NS + 2000, .cpu = 0, .count = UINT64_MAX };
 	struct ppf_lost small = { .time_ns = SYNC_NS + 3000, .cpu = 1, .count = 5 };
 
-	CU_ASSERT_EQUAL_FATAL(ppf_writer_open(path, NULL, &w), 0);
-	CU_ASSERT_EQUAL(ppf_write_kv(w, "hostname", "edge"), 0);
-	CU_ASSERT_EQUAL(ppf_write_event_desc(w, &d), 0);
-	CU_ASSERT_EQUAL(ppf_write_time_sync(w, &sync), 0);
 	CU_ASSERT_EQUAL(ppf_write_sample(w, &smp), 0);
 	CU_ASSERT_EQUAL(ppf_write_lost(w, &big), 0);
 	CU_ASSERT_EQUAL(ppf_write_lost(w, &small), 0);
@@ -189,8 +198,6 @@ static void test_edges__wall_anchor(void)
 	char path[] = "/tmp/pp-unit-wall.XXXXXX";
 	int fd = mkstemp(path);
 	struct ppf_writer *w;
-	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_SOFTWARE, .name = "cpu-clock",
-				    .selector = "cpu-clock", .filter = "", .format = "" };
 	struct ppf_time_sync meta = { .time_ns = SYNC_NS, .realtime_ns = SYNC_REAL };
 	struct ppf_time_sync later = { .time_ns = SYNC_NS + 250000000,
 				       .realtime_ns = SYNC_REAL + 250001300 };
@@ -206,10 +213,7 @@ static void test_edges__wall_anchor(void)
 	CU_ASSERT_FATAL(fd >= 0);
 	close(fd);
 	setenv("TZ", "UTC", 1);
-	CU_ASSERT_EQUAL_FATAL(ppf_writer_open(path, NULL, &w), 0);
-	CU_ASSERT_EQUAL(ppf_write_kv(w, "hostname", "wall"), 0);
-	CU_ASSERT_EQUAL(ppf_write_event_desc(w, &d), 0);
-	CU_ASSERT_EQUAL(ppf_write_time_sync(w, &meta), 0);
+	w = capture_begin(path, "wall", &meta);
 	CU_ASSERT_EQUAL(ppf_write_sample(w, &smp), 0);
 	CU_ASSERT_EQUAL(ppf_write_time_sync(w, &later), 0);
 	smp.time_ns = SYNC_NS + 400000000;
