@@ -638,11 +638,12 @@ bool ana_frame_resolve(struct ana_session *s, const struct pp_event *ev, uint64_
 		       bool kernel, struct ana_frame_info *fi);
 
 /**
- * ana_realtime_ns() - CLOCK_REALTIME (ns since the epoch) of capture time @t_ns
+ * ana_realtime_ns() - CLOCK_REALTIME (ns since the epoch) of capture time @t_ns, from
+ * the capture's first clock pair (the same anchor for every time, part and range)
  * Return: false, and 0 in *@real_ns, when the capture has no clock mapping or the
  * result does not fit in 64 bits (common/sat.h: out of range, not wrapped).
  */
-bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
+bool ana_realtime_ns(const struct ana_session *s, uint64_t t_ns, uint64_t *real_ns);
 
 /** ana_capture_end_ns() / ana_capture_start_ns() - the analysed time range. */
 uint64_t ana_capture_start_ns(struct ana_session *s);

@@ -456,6 +456,15 @@ int ana_session_meta(struct ana_session *s, const struct ppf_record *rec)
 		ana_unwind_forget(s->unwind);	/* a pc found in no table may be in this one */
 		break;
 	case PPF_REC_TIME_SYNC:
+		/*
+		 * The capture's first pair (the meta segment's) maps every time to the wall
+		 * clock: the one anchor a one-pass replay, each part of -j N (it reads the
+		 * side band before it) and every --time range's state all hold, so that a
+		 * time prints the same microseconds whichever of them prints it.  The later
+		 * pairs differ from it by the clocks' drift and their read's jitter (~100 ns).
+		 */
+		if (s->have_sync)
+			break;
 		s->have_sync = true;
 		s->sync_perf_ns = rec->u.sync.time_ns;
 		s->sync_real_ns = rec->u.sync.realtime_ns;
@@ -527,7 +536,7 @@ char *ana_ts_str(uint64_t t_ns, char *buf, size_t sz)
 	return buf;
 }
 
-bool ana_realtime_ns(struct ana_session *s, uint64_t t_ns, uint64_t *real_ns)
+bool ana_realtime_ns(const struct ana_session *s, uint64_t t_ns, uint64_t *real_ns)
 {
 	*real_ns = 0;
 	if (!s->have_sync)

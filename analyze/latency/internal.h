@@ -71,7 +71,8 @@ struct te_node {
 	struct te_tp *tp;
 	uint32_t ins;			/* CPU or thread of the event */
 	unsigned unneeded : 1, need_find_prev : 1, need_backup : 1, need_remove : 1,
-		 in_backup : 1, pending : 1, on_timeline : 1;
+		 in_backup : 1, pending : 1, on_timeline : 1,
+		 hkind : 2;		/* in a head: enum te_hkind */
 	struct te_node *bnext;		/* older node of the same key (nested stacks) */
 	struct te_node *nprev, *nnext;	/* backups in time order (--detail trimming) */
 	struct te_node *free_next;
@@ -164,7 +165,24 @@ struct te_edge {
 	uint64_t recent_ns;		/* the engine's last time in the range */
 	struct pp_u64map heads;		/* key -> struct te_head */
 	struct pp_u64map tails;		/* key -> struct te_node */
+	uint32_t *running;		/* per CPU at the range's end: its task, or TE_NO_PID */
+	uint32_t nr_running;
 };
+
+/*
+ * sched_wakeup "unnecessary" (level 2) asks which task runs on the target CPU: a
+ * range that has seen no switch there yet does not know, the range before does.
+ * Such a wakeup, while its key's head is open and the range has had no loss, is
+ * noted in the head (TE_HK_COND) instead of backed up; a join decides it with the
+ * earlier range's running task, and a report (no range before) backs it up, as a
+ * replay that starts there does.  What the earlier range cannot decide either goes
+ * on with the rest of the head into the joined one, after what the earlier range
+ * left under the key (TE_HK_SET: its backup, TE_HK_CLEAR: none, a NULL entry).
+ */
+#define TE_NO_PID UINT32_MAX
+
+/* A head's entries: events that looked back, undecided wakeups, what a range left. */
+enum te_hkind { TE_HK_LOOK, TE_HK_COND, TE_HK_SET, TE_HK_CLEAR };
 
 struct ana_te {
 	struct pp_az *az;
@@ -260,6 +278,10 @@ void ana_te_print_unfinished(struct ana_te *te, struct te_pair *p, struct te_nod
 /* twoevent-edge.c: noting a --state-out replay's heads (no-ops without te->rec) */
 void ana_te_edge_miss(struct ana_te *te, const struct te_node *cur);
 void ana_te_edge_backup(struct ana_te *te, uint64_t key);
+/* A wakeup whose target CPU's task the range does not know: true when noted in its head. */
+bool ana_te_edge_defer(struct ana_te *te, const struct te_node *cur);
+/* @e's running tasks: a copy of @nr of @running (TE_NO_PID: unknown). */
+void ana_te_edge_set_running(struct te_edge *e, const uint32_t *running, uint32_t nr);
 void ana_te_edge_close(struct ana_te *te, uint64_t key, enum te_head_state why, uint64_t time_ns);
 void ana_te_edge_lost(struct ana_te *te, uint64_t time_ns);
 void ana_te_edge_loss(struct ana_te *te, const struct pp_lost_ev *l);

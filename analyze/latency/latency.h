@@ -165,7 +165,7 @@ int ana_te_az_init(struct pp_az *az, const struct ana_te_config *cfg);
 	.interval = ana_te_az_interval,					\
 	.finish = ana_te_az_finish,					\
 	.release = ana_te_az_release,					\
-	.state_version = 1,						\
+	.state_version = 2,						\
 	.state_write = ana_te_az_state_write,				\
 	.state_read = ana_te_az_state_read,				\
 	.state_join = ana_te_az_state_join

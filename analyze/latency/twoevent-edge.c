@@ -13,6 +13,9 @@
  * it finds), or by a loss or a reclaim, which drop the key's backups handing
  * them to ->remaining() as the replay does at that time.  Nested mode keeps a
  * stack: its heads stay open, and the range's tails sit on top of the older.
+ * A head may also hold wakeups the range could not judge (which task runs on
+ * their target CPU is the range before's to say, internal.h TE_NO_PID): with the
+ * range's running tasks at its end, a join decides them in their order.
  *
  * Joining ranges A and B (B starts 1 ns after A ends) replays B's heads on
  * A's tails, key by key in ascending order; what a head did not find goes on
@@ -67,10 +70,42 @@ void ana_te_edge_miss(struct ana_te *te, const struct te_node *cur)
 
 void ana_te_edge_backup(struct ana_te *te, uint64_t key)
 {
+	struct te_head *h;
+
 	if (!te->rec || te->rec->lost || te->cfg.nested)
 		return;
-	if (!pp_u64map_get(&te->rec->heads, key))
-		head_get(te->rec, key)->state = TE_HEAD_CLOSED;
+	h = head_get(te->rec, key);
+	if (h->state == TE_HEAD_OPEN)	/* new, or only undecided wakeups so far */
+		h->state = TE_HEAD_CLOSED;
+}
+
+bool ana_te_edge_defer(struct ana_te *te, const struct te_node *cur)
+{
+	struct te_head *h;
+	struct te_node *n;
+
+	/* after a loss every range forgets the running tasks: nothing to ask the one before */
+	if (!te->rec || te->rec->lost || te->rec->nr_losses || te->cfg.nested)
+		return false;
+	h = pp_u64map_get(&te->rec->heads, cur->key);
+	if (h && h->state != TE_HEAD_OPEN)
+		return false;	/* the key's backups are the range's own: judged as by one */
+	h = head_get(te->rec, cur->key);
+	n = ana_te_node_dup(te, cur);
+	n->hkind = TE_HK_COND;
+	head_push(h, n);
+	return true;
+}
+
+void ana_te_edge_set_running(struct te_edge *e, const uint32_t *running, uint32_t nr)
+{
+	free(e->running);
+	e->running = NULL;
+	e->nr_running = nr;
+	if (nr) {
+		e->running = pp_xmalloc(nr * sizeof(*e->running));
+		memcpy(e->running, running, nr * sizeof(*e->running));
+	}
 }
 
 void ana_te_edge_close(struct ana_te *te, uint64_t key, enum te_head_state why, uint64_t time_ns)
@@ -163,6 +198,7 @@ void ana_te_edge_free(struct ana_te *te, struct te_edge *e)
 	pp_u64map_release(&e->heads);
 	pp_u64map_release(&e->tails);
 	free(e->losses);
+	free(e->running);
 	free(e);
 }
 
@@ -209,8 +245,11 @@ void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge
 		if (h->state == TE_HEAD_LOST || h->state == TE_HEAD_RECLAIM)
 			pp_wire_put_varint(out, h->time_ns);
 		pp_wire_put_varint(out, h->nr);
-		for (size_t j = 0; j < h->nr; j++)
-			put_node(te, out, h->ev[j]);
+		for (size_t j = 0; j < h->nr; j++) {
+			pp_wire_put_u8(out, h->ev[j] ? h->ev[j]->hkind : TE_HK_CLEAR);
+			if (h->ev[j])
+				put_node(te, out, h->ev[j]);
+		}
 	}
 	free(keys);
 	keys = pp_u64map_keys(tails, &nr);
@@ -236,6 +275,15 @@ void ana_te_edge_put(struct ana_te *te, struct pp_buf *out, const struct te_edge
 			free(v);
 	}
 	free(keys);
+	nt = 0;
+	for (uint32_t c = 0; c < e->nr_running; c++)
+		nt += e->running[c] != TE_NO_PID;
+	pp_wire_put_varint(out, nt);
+	for (uint32_t c = 0; c < e->nr_running; c++)
+		if (e->running[c] != TE_NO_PID) {
+			pp_wire_put_varint(out, c);
+			pp_wire_put_varint(out, e->running[c]);
+		}
 }
 
 void ana_te_edge_nodes(struct ana_te *te, const struct te_edge *e, const struct pp_u64map *tails,
@@ -304,32 +352,83 @@ static struct te_node *read_node(struct ana_te *te, struct pp_wire *r, const cha
 	return n;
 }
 
+/*
+ * One backup per key: an event that looked back closes its key, so two never follow
+ * each other without what a range left between them; a head open has some entries.
+ */
+static int head_check(struct ana_te *te, struct pp_wire *r, const struct te_head *h, uint64_t key)
+{
+	bool bad = !te->cfg.nested && h->state == TE_HEAD_OPEN && !h->nr;
+
+	for (size_t i = 1; i < h->nr && !te->cfg.nested && !bad; i++)
+		bad = h->ev[i] && h->ev[i - 1] && h->ev[i]->hkind == TE_HK_LOOK &&
+		      h->ev[i - 1]->hkind == TE_HK_LOOK;
+	if (bad)
+		return pp_wire_fail(r, PP_EBAD_RECORD, "head of key %llu: state %u with %zu events",
+				    (unsigned long long)key, h->state, h->nr);
+	return 0;
+}
+
 static int read_head(struct ana_te *te, struct pp_wire *r, struct te_edge *e, uint64_t key)
 {
 	uint8_t state = pp_wire_u8(r);
 	uint64_t time_ns = state == TE_HEAD_LOST || state == TE_HEAD_RECLAIM ? pp_wire_varint(r) : 0;
-	size_t nr = pp_wire_count(r, 10, SIZE_MAX, "head events");
+	size_t nr = pp_wire_count(r, 1, SIZE_MAX, "head entries");
 	struct te_head *h;
 
 	if (!pp_wire_ok(r))
 		return r->err;
-	if (state > TE_HEAD_RECLAIM || (!te->cfg.nested && (nr > 1 || state == TE_HEAD_OPEN)))
-		return pp_wire_fail(r, PP_EBAD_RECORD, "head of key %llu: state %u with %zu events",
-				    (unsigned long long)key, state, nr);
+	if (state > TE_HEAD_RECLAIM)
+		return pp_wire_fail(r, PP_EBAD_RECORD, "head of key %llu: state %u",
+				    (unsigned long long)key, state);
 	h = head_get(e, key);
 	h->state = state;
 	h->time_ns = time_ns;
 	for (size_t i = 0; i < nr; i++) {
-		struct te_node *n = read_node(te, r, "a head");
-		if (!n)
+		uint8_t kind = pp_wire_u8(r);
+		struct te_node *n = NULL;
+		if (pp_wire_ok(r) && (kind > TE_HK_CLEAR || (kind && te->cfg.nested)))
+			return pp_wire_fail(r, PP_EBAD_RECORD, "head of key %llu: entry kind %u",
+					    (unsigned long long)key, kind);
+		if (kind != TE_HK_CLEAR && !(n = read_node(te, r, "a head")))
 			return r->err;
 		head_push(h, n);
+		if (!n)
+			continue;
+		n->hkind = kind;
 		if (n->key != key)
 			return pp_wire_fail(r, PP_EBAD_RECORD, "head of key %llu: an event of key "
 					    "%llu", (unsigned long long)key,
 					    (unsigned long long)n->key);
+		if (kind == TE_HK_COND && !n->tp->is_wakeup)
+			return pp_wire_fail(r, PP_EBAD_RECORD, "head of key %llu: an undecided "
+					    "event that is no wakeup", (unsigned long long)key);
 	}
-	return 0;
+	return pp_wire_ok(r) ? head_check(te, r, h, key) : r->err;
+}
+
+#define EDGE_MAX_CPU 65536u		/* CPUs of a range's running tasks */
+
+/* The running tasks at a range's end: ascending CPUs, each with its task. */
+static int read_running(struct pp_wire *r, struct te_edge *e)
+{
+	size_t nr = pp_wire_count(r, 2, EDGE_MAX_CPU, "running tasks");
+	uint32_t prev = 0;
+
+	for (size_t i = 0; i < nr && pp_wire_ok(r); i++) {
+		uint32_t cpu = pp_wire_u32(r, "cpu"), pid = pp_wire_u32(r, "pid");
+		if (!pp_wire_ok(r))
+			break;
+		if (cpu >= EDGE_MAX_CPU || (i && cpu <= prev) || pid == TE_NO_PID)
+			return pp_wire_fail(r, PP_EBAD_RECORD, "running task %u on cpu %u", pid, cpu);
+		e->running = pp_xrealloc(e->running, (cpu + 1) * sizeof(*e->running));
+		for (uint32_t c = e->nr_running; c < cpu; c++)
+			e->running[c] = TE_NO_PID;
+		e->running[cpu] = pid;
+		e->nr_running = cpu + 1;
+		prev = cpu;
+	}
+	return pp_wire_ok(r) ? 0 : r->err;
 }
 
 int ana_te_edge_read(struct ana_te *te, struct pp_wire *r, struct te_edge *e)
@@ -381,7 +480,7 @@ int ana_te_edge_read(struct ana_te *te, struct pp_wire *r, struct te_edge *e)
 		prev = n->key;
 		prev_time = n->ev.time_ns;
 	}
-	return pp_wire_ok(r) ? 0 : r->err;
+	return pp_wire_ok(r) ? read_running(r, e) : r->err;
 }
 
 /* --- joining adjacent ranges, settling at a report --------------------------------- */
@@ -426,40 +525,110 @@ static struct te_node *stack_over(struct te_node *top, struct te_node *bottom)
 }
 
 /*
+ * What the range before (@a, its running tasks at its end) says of the undecided head
+ * wakeup @n, as wakeup_unnecessary() would have: 1 backed up, 0 unnecessary, -1 unknown.
+ */
+static int cond_decide(const struct te_edge *a, const struct te_node *n)
+{
+	const struct te_tp *tp = n->tp;
+	uint64_t target = tp->f_cpu ? ana_field_read(&n->ev, tp->f_cpu) : 0;
+	uint32_t pid = tp->f_pid ? (uint32_t)ana_field_read(&n->ev, tp->f_pid) : 0;
+
+	if (target >= a->nr_running || a->running[target] == TE_NO_PID)
+		return -1;
+	return a->running[target] != pid;
+}
+
+/* Where join_head() is in B's head of a key. */
+struct head_walk {
+	struct te_node *cur;		/* the key's backup at this point (A's tail at first) */
+	bool known;			/* cur is the key's whole state: nothing looks past A */
+	bool backed;			/* an entry replaced the key's backup */
+	bool deferred;			/* an undecided wakeup: the rest is the range before's */
+};
+
+/* Entry @n of B's head (NULL: TE_HK_CLEAR) against @w; what looks further back goes to @left. */
+static void walk_entry(struct ana_te *te, const struct te_edge *a, struct head_walk *w,
+		       struct te_node *n, struct te_head *left)
+{
+	int kind = n ? n->hkind : TE_HK_CLEAR, d = kind == TE_HK_COND ? cond_decide(a, n) : 1;
+	struct te_node *prev;
+
+	if (!w->deferred && d < 0 && !a->lost && !a->nr_losses) {
+		w->deferred = true;	/* after what A left under the key, when A knows it */
+		if (w->known || w->cur)
+			head_push(left, w->cur);
+		if (w->cur)
+			w->cur->hkind = TE_HK_SET;
+		w->cur = NULL;
+	}
+	if (w->deferred) {
+		head_push(left, n);
+		return;
+	}
+	if (!d) {			/* an unnecessary wakeup: nothing changes */
+		ana_te_node_put(te, n);
+		return;
+	}
+	if (kind != TE_HK_LOOK) {	/* one backup per key: it replaces what was there */
+		stack_free(te, w->cur);
+		w->cur = n;
+		if (n)
+			n->hkind = TE_HK_LOOK;
+		w->known = w->backed = true;
+		return;
+	}
+	if ((prev = stack_take(te, &w->cur, n))) {
+		struct te_pair *p = ana_te_pair_find(te, prev->tp, n->tp);
+		if (p && prev->ev.time_ns < n->ev.time_ns)
+			te->impl->two(te, p, prev, n, NULL);
+		ana_te_node_put(te, prev);
+		ana_te_node_put(te, n);
+	} else if (!w->known || te->cfg.nested) {
+		head_push(left, n);	/* looks further back */
+	} else {
+		ana_te_node_put(te, n);
+	}
+	if (!te->cfg.nested)
+		w->known = true;	/* it removes what it finds */
+}
+
+/*
  * B's head of @key against A's tails: the pairs one replay makes there.  The
  * events it leaves unmatched look further back: they go to A's head when A's
- * key is still open to the range before it.
+ * key is still open to the range before it.  An undecided wakeup A cannot
+ * decide goes there with the rest of the head, after what A left under the key
+ * (internal.h TE_NO_PID); with @a lost (a report: no range before) it is backed
+ * up, as a replay from A's start does.
  */
 static void join_head(struct ana_te *te, struct te_edge *a, struct te_edge *b, uint64_t key)
 {
 	struct te_head *hb = pp_u64map_del(&b->heads, key), *ha = pp_u64map_get(&a->heads, key);
-	struct te_node *sa = pp_u64map_del(&a->tails, key), *sb = pp_u64map_del(&b->tails, key);
+	struct te_node *sb = pp_u64map_del(&b->tails, key);
 	bool open_a = ha ? ha->state == TE_HEAD_OPEN : !a->lost;
-	size_t left = 0;
+	struct head_walk w = { pp_u64map_del(&a->tails, key), !open_a, false, false };
+	struct te_head left = { 0 };
 
-	for (size_t i = 0; i < hb->nr; i++) {
-		struct te_node *cur = hb->ev[i], *prev = stack_take(te, &sa, cur);
-		if (prev) {
-			struct te_pair *p = ana_te_pair_find(te, prev->tp, cur->tp);
-			if (p && prev->ev.time_ns < cur->ev.time_ns)
-				te->impl->two(te, p, prev, cur, NULL);
-			ana_te_node_put(te, prev);
-			ana_te_node_put(te, cur);
-		} else {
-			hb->ev[left++] = cur;	/* looks further back */
-		}
-	}
-	hb->nr = left;
+	if (te->cfg.nested)
+		w.known = false;	/* nested heads look through the whole stack */
+	for (size_t i = 0; i < hb->nr; i++)
+		walk_entry(te, a, &w, hb->ev[i], &left);
+	free(hb->ev);
+	hb->ev = left.ev;
+	hb->nr = left.nr;
+	hb->cap = left.cap;
 	if (hb->state == TE_HEAD_LOST || hb->state == TE_HEAD_RECLAIM)
-		stack_drop(te, sa, hb->state == TE_HEAD_LOST ? TE_RR_LOST : TE_RR_RECLAIM,
+		stack_drop(te, w.cur, hb->state == TE_HEAD_LOST ? TE_RR_LOST : TE_RR_RECLAIM,
 			   hb->time_ns);
 	else if (hb->state == TE_HEAD_CLOSED)
-		stack_free(te, sa);	/* replaced or taken: nothing is reported */
+		stack_free(te, w.cur);	/* replaced or taken: nothing is reported */
 	else
-		sb = stack_over(sb, sa);
+		sb = stack_over(sb, w.cur);
 	if (sb)
 		pp_u64map_put(&a->tails, key, sb);
-	if (!open_a) {
+	if (w.backed && !w.deferred)	/* a head's undecided entries come before its close */
+		hb->state = TE_HEAD_CLOSED;
+	if (!open_a && !w.deferred) {
 		head_free(te, hb);
 	} else if (!ha) {
 		pp_u64map_put(&a->heads, key, hb);
@@ -471,6 +640,24 @@ static void join_head(struct ana_te *te, struct te_edge *a, struct te_edge *b, u
 		ha->time_ns = hb->time_ns;
 		head_free(te, hb);
 	}
+}
+
+/* The joined range's running tasks: B's, and A's where B has not named one since a loss. */
+static void join_running(struct te_edge *a, const struct te_edge *b)
+{
+	if (b->nr_losses || b->lost) {
+		ana_te_edge_set_running(a, b->running, b->nr_running);
+		return;
+	}
+	if (b->nr_running > a->nr_running) {
+		a->running = pp_xrealloc(a->running, b->nr_running * sizeof(*a->running));
+		for (uint32_t c = a->nr_running; c < b->nr_running; c++)
+			a->running[c] = TE_NO_PID;
+		a->nr_running = b->nr_running;
+	}
+	for (uint32_t c = 0; c < b->nr_running; c++)
+		if (b->running[c] != TE_NO_PID)
+			a->running[c] = b->running[c];
 }
 
 void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
@@ -502,6 +689,7 @@ void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
 	for (size_t i = 0; i < nr; i++)
 		join_head(te, a, b, keys[i]);
 	free(keys);
+	join_running(a, b);
 	/* B's other tails: keys B opened after a loss, or (nested) on A's stack */
 	keys = pp_u64map_keys(&b->tails, &nr);
 	for (size_t i = 0; i < nr; i++) {
@@ -521,6 +709,29 @@ void ana_te_edge_join(struct ana_te *te, struct te_edge *a, struct te_edge *b)
 	ana_te_edge_free(te, b);
 }
 
+/* No range before @e: its heads' undecided wakeups are backed up, as a replay from its start. */
+static void settle_undecided(struct ana_te *te, struct te_edge *e)
+{
+	struct te_edge none = { .lost = true };
+	size_t nr;
+	uint64_t *keys = pp_u64map_keys(&e->heads, &nr);
+
+	for (size_t k = 0; k < nr; k++) {
+		const struct te_head *h = pp_u64map_get(&e->heads, keys[k]);
+		bool cond = false;
+		for (size_t i = 0; i < h->nr && !cond; i++)
+			cond = !h->ev[i] || h->ev[i]->hkind != TE_HK_LOOK;
+		if (!cond)
+			continue;
+		join_head(te, &none, e, keys[k]);
+		if (pp_u64map_get(&none.tails, keys[k]))
+			pp_u64map_put(&e->tails, keys[k], pp_u64map_del(&none.tails, keys[k]));
+	}
+	free(keys);
+	pp_u64map_release(&none.heads);
+	pp_u64map_release(&none.tails);
+}
+
 void ana_te_edge_settle(struct ana_te *te)
 {
 	const unsigned *ids;
@@ -538,6 +749,7 @@ void ana_te_edge_settle(struct ana_te *te)
 		for (size_t k = 0; k < e->nr_losses; k++)
 			ana_te_print_lost(te, &e->losses[k]);
 		te->recent_ns = e->recent_ns;
+		settle_undecided(te, e);
 		keys = pp_u64map_keys(&e->tails, &nr);
 		for (size_t k = 0; k < nr; k++) {
 			struct te_node *s = pp_u64map_del(&e->tails, keys[k]);

@@ -241,6 +241,7 @@ static int state_write(struct ana_te *te, struct pp_buf *out)
 	te->impl->state_write(te, out);
 	if (te->rec) {		/* after a replay: its heads, and its backups as tails */
 		te->rec->recent_ns = te->recent_ns;
+		ana_te_edge_set_running(te->rec, te->running, te->nr_running);
 		pp_wire_put_varint(out, 1);
 		ana_te_edge_put(te, out, te->rec, &te->backup);
 		return 0;

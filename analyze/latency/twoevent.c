@@ -275,8 +275,12 @@ static uint64_t field(const struct pp_event *ev, const struct pp_field *f)
 	return f ? ana_field_read(ev, f) : 0;
 }
 
-/* perf-prof's sched_event() and sched_wakeup_unnecessary(). */
-static bool wakeup_unnecessary(struct ana_te *te, const struct te_tp *tp, const struct pp_event *ev)
+/*
+ * perf-prof's sched_event() and sched_wakeup_unnecessary(); *@unknown when that hangs
+ * on the task of a target CPU no switch has named yet (internal.h, TE_NO_PID).
+ */
+static bool wakeup_unnecessary(struct ana_te *te, const struct te_tp *tp, const struct pp_event *ev,
+			       bool *unknown)
 {
 	if (te->sched_level == 2 && tp->is_switch) {
 		if (ev->cpu >= te->nr_running) {
@@ -296,7 +300,10 @@ static bool wakeup_unnecessary(struct ana_te *te, const struct te_tp *tp, const 
 	ana_field_u64(ev, "common_pid", &common_pid);
 	if ((uint32_t)common_pid == pid)
 		return true;
-	return te->sched_level == 2 && target < te->nr_running && te->running[target] == pid;
+	if (te->sched_level != 2)
+		return false;
+	*unknown = target >= te->nr_running || te->running[target] == TE_NO_PID;
+	return !*unknown && te->running[target] == pid;
 }
 
 static void fill_iter(struct ana_te *te, struct te_iter *it, struct te_node *e1, struct te_node *e2)
@@ -432,7 +439,7 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 {
 	struct te_tp *tp;
 	struct te_node tmp, *cur;
-	bool need_free = false, unnecessary = false;
+	bool need_free = false, unnecessary = false, unknown = false;
 	uint64_t role = 3;
 	int idx;
 
@@ -463,7 +470,7 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 
 	memset(&tmp, 0, sizeof(tmp));
 	if (!te->cfg.nested) {
-		unnecessary = wakeup_unnecessary(te, tp, ev);
+		unnecessary = wakeup_unnecessary(te, tp, ev, &unknown);
 		if (unnecessary && tp->pos != te->nr_pos - 1)
 			te->wakeup_unnecessary++;
 		if (tp->role)
@@ -486,6 +493,9 @@ void ana_te_feed(struct ana_te *te, const struct pp_event *ev)
 			return;
 		tmp.ev = *ev;		/* borrowed for this call only */
 		try_two(te, &tmp, &need_free);
+		/* --state-out: the range before decides it (--detail has no state) */
+		if (unknown && tmp.need_backup && ana_te_edge_defer(te, &tmp))
+			return;
 		try_backup(te, &tmp, &need_free);
 		return;
 	}
@@ -594,6 +604,9 @@ void ana_te_lost(struct ana_te *te, const struct pp_lost_ev *l)
 	if (!te->rec)		/* --state-out prints nothing: its state keeps the loss */
 		ana_te_print_lost(te, l);
 	ana_te_edge_loss(te, l);
+	/* a switch may be lost with it: which task runs where is known again at the next */
+	if (te->nr_running)
+		memset(te->running, 0xff, te->nr_running * sizeof(*te->running));
 	if (te->detail.enabled)
 		drain_pending(te, l->time_ns, true);
 	if (!te->keyed && !te->thread_mode) {

@@ -272,11 +272,10 @@ static PyObject *callchain(const PpEvent *e)
 
 static uint64_t realtime(const PpEvent *e)
 {
-	const struct ana_session *s = e->et->s;
+	uint64_t real;
 
-	if (!s->have_sync)
-		return e->ev.time_ns;
-	return s->sync_real_ns + (e->ev.time_ns - s->sync_perf_ns);
+	/* ana_time_str()'s arithmetic; no pair (or out of range): capture time */
+	return ana_realtime_ns(e->et->s, e->ev.time_ns, &real) ? real : e->ev.time_ns;
 }
 
 static PyObject *ev_value(const PpEvent *e, long code)

@@ -2,7 +2,8 @@
 /*
  * test-edges.c - numbers from a capture at the edges of uint64_t (common/sat.h):
  * sums that saturate and say so, times near 2^64 that have no wall clock, and
- * what `info` and the report header print for them.
+ * what `info` and the report header print for them; a time's wall clock from the
+ * capture's first clock pair, however far a replay has read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,22 +76,31 @@ static void test_edges__time_str(void)
 	free(s);
 }
 
+/* A capture at @path begun: host @host, cpu-clock (id 1), the clock pair @sync. */
+static struct ppf_writer *capture_begin(const char *path, const char *host,
+					const struct ppf_time_sync *sync)
+{
+	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_SOFTWARE, .name = "cpu-clock",
+				    .selector = "cpu-clock", .filter = "", .format = "" };
+	struct ppf_writer *w;
+
+	CU_ASSERT_EQUAL_FATAL(ppf_writer_open(path, NULL, &w), 0);
+	CU_ASSERT_EQUAL(ppf_write_kv(w, "hostname", host), 0);
+	CU_ASSERT_EQUAL(ppf_write_event_desc(w, &d), 0);
+	CU_ASSERT_EQUAL(ppf_write_time_sync(w, sync), 0);
+	return w;
+}
+
 /* A capture: cpu-clock samples at 1000 s and near 2^64, losses of 2^64-1 and 5. */
 static void write_edge_capture(const char *path)
 {
-	struct ppf_writer *w;
-	struct ppf_event_desc d = { .id = 1, .kind = PPF_EV_SOFTWARE, .name = "cpu-clock",
-				    .selector = "cpu-clock", .filter = "", .format = "" };
 	struct ppf_time_sync sync = { .time_ns = SYNC_NS, .realtime_ns = SYNC_REAL };
+	struct ppf_writer *w = capture_begin(path, "edge", &sync);
 	struct ppf_sample smp = { .time_ns = SYNC_NS + 1000, .id = 1, .pid = 7, .tid = 7,
 				  .period = 1 };
 	struct ppf_lost big = { .time_ns = SYNC_NS + 2000, .cpu = 0, .count = UINT64_MAX };
 	struct ppf_lost small = { .time_ns = SYNC_NS + 3000, .cpu = 1, .count = 5 };
 
-	CU_ASSERT_EQUAL_FATAL(ppf_writer_open(path, NULL, &w), 0);
-	CU_ASSERT_EQUAL(ppf_write_kv(w, "hostname", "edge"), 0);
-	CU_ASSERT_EQUAL(ppf_write_event_desc(w, &d), 0);
-	CU_ASSERT_EQUAL(ppf_write_time_sync(w, &sync), 0);
 	CU_ASSERT_EQUAL(ppf_write_sample(w, &smp), 0);
 	CU_ASSERT_EQUAL(ppf_write_lost(w, &big), 0);
 	CU_ASSERT_EQUAL(ppf_write_lost(w, &small), 0);
@@ -165,6 +175,62 @@ static void test_edges__info(void)
 	unlink(path);
 }
 
+/*
+ * A capture whose clock pairs disagree by 1.3 us: the meta segment's (1000 s is SYNC_REAL)
+ * and one at 1000.25 s in the events.  What a session reads up to @upto_ns: the meta, then
+ * every record before that time, as a part of -j N reads what lies before its start.
+ */
+static struct ana_session *wall_session(const char *path, uint64_t upto_ns)
+{
+	struct ana_session *s;
+	const struct ppf_segment *seg;
+	struct ppf_record rec;
+
+	CU_ASSERT_EQUAL_FATAL(ana_session_open(path, 0, &s), 0);
+	while (ppf_reader_next(s->r, &rec, &seg) == 0 && rec.time_ns <= upto_ns)
+		if (rec.type != PPF_REC_SAMPLE)
+			CU_ASSERT_EQUAL(ana_session_meta(s, &rec), 0);
+	return s;
+}
+
+static void test_edges__wall_anchor(void)
+{
+	char path[] = "/tmp/pp-unit-wall.XXXXXX";
+	int fd = mkstemp(path);
+	struct ppf_writer *w;
+	struct ppf_time_sync meta = { .time_ns = SYNC_NS, .realtime_ns = SYNC_REAL };
+	struct ppf_time_sync later = { .time_ns = SYNC_NS + 250000000,
+				       .realtime_ns = SYNC_REAL + 250001300 };
+	struct ppf_sample smp = { .time_ns = SYNC_NS + 100000000, .id = 1, .pid = 7, .tid = 7,
+				  .period = 1 };
+	/* times whose microsecond the later pair would move: before it, after it */
+	static const uint64_t at[] = { SYNC_NS + 100010000, SYNC_NS + 300000000 };
+	static const char *const want[] = { "2026-01-01 00:00:00.100010",
+					    "2026-01-01 00:00:00.300000" };
+	struct ana_session *head, *whole;
+	char a[64], b[64];
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	setenv("TZ", "UTC", 1);
+	w = capture_begin(path, "wall", &meta);
+	CU_ASSERT_EQUAL(ppf_write_sample(w, &smp), 0);
+	CU_ASSERT_EQUAL(ppf_write_time_sync(w, &later), 0);
+	smp.time_ns = SYNC_NS + 400000000;
+	CU_ASSERT_EQUAL(ppf_write_sample(w, &smp), 0);
+	CU_ASSERT_EQUAL(ppf_writer_close(w), 0);
+	/* a part that ends before the later pair, and one pass (or the last part) past it */
+	head = wall_session(path, SYNC_NS + 200000000);
+	whole = wall_session(path, UINT64_MAX);
+	for (size_t i = 0; i < PP_ARRAY_SIZE(at); i++) {
+		CU_ASSERT_STRING_EQUAL(ana_time_str(head, at[i], a, sizeof(a)), want[i]);
+		CU_ASSERT_STRING_EQUAL(ana_time_str(whole, at[i], b, sizeof(b)), want[i]);
+	}
+	ana_session_free(head);
+	ana_session_free(whole);
+	unlink(path);
+}
+
 void test_edges__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -173,6 +239,8 @@ void test_edges__register(void)
 		PP_TEST(test_edges__time_str, "a time near 2^64 prints as out of range, not a date"),
 		PP_TEST(test_edges__info, "info on losses of 2^64-1 and 5 and a sample near 2^64: "
 					  "saturated, said so, no wrapped date"),
+		PP_TEST(test_edges__wall_anchor, "a time's wall clock is the capture's first "
+						 "clock pair's, however far a replay has read"),
 	};
 
 	pp_suite_add("edges", tests, PP_ARRAY_SIZE(tests));

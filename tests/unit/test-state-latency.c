@@ -45,7 +45,7 @@ static void state_file(const char *path, uint64_t start, uint64_t end, uint64_t 
 	char err[256];
 
 	st.analyzer = strdup("multi-trace");
-	st.version = 1;
+	st.version = 2;
 	st.argc = 4;
 	st.argv = calloc(5, sizeof(*st.argv));
 	for (int i = 0; i < 4; i++)
@@ -91,7 +91,8 @@ static const char sec_a[] =
 	"\x01"					/* one source: */
 	"\x64" "\x00" "\x00"			/* recent 100, no loss, no loss lines */
 	"\x01" "\x07\x01\x00"			/* head of key 7: closed, no events */
-	"\x01" EV_A7;				/* one tail */
+	"\x01" EV_A7				/* one tail */
+	"\x00";					/* no running tasks known */
 /*
  * [201, end]: the t:b of key 7 at 150 finds nothing; a pair of key 9, 30 ns (pair 1: the
  * engine's pair 0 is t:a's "unpaired", pair 1 t:a => t:b).
@@ -101,9 +102,10 @@ static const char sec_b[] =
 	"\x01" "\x00\x01" "\x01\x1e\x1e\x1e\x00\x00" "\x01" "\x1e"	/* row (0, pair 1 a=>b): 30 */
 	"\x01"
 	"\xfa\x01" "\x00" "\x00"
-	"\x02" "\x07\x01\x01" EV_B7		/* head of key 7: its t:b */
+	"\x02" "\x07\x01\x01" "\x00" EV_B7	/* head of key 7: its t:b (looked back) */
 	"\x09\x01\x00"				/* head of key 9: closed by its backup */
-	"\x00";					/* no tails */
+	"\x00"					/* no tails */
+	"\x00";					/* no running tasks known */
 /* The merge: the pair of 50 ns joins the row; one source, the heads of both. */
 static const char sec_ab[] =
 	"\xfa\x01"
@@ -111,7 +113,7 @@ static const char sec_ab[] =
 	"\x01"
 	"\xfa\x01" "\x00" "\x00"
 	"\x02" "\x07\x01\x00" "\x09\x01\x00"
-	"\x00";
+	"\x00" "\x00";
 
 /* Run @fn(argc, argv) with stdout and stderr in files; Return: its status, the texts in @out/@err. */
 static int run(ana_cmd_fn *fn, const char *const *argv, char **out, char **err)
@@ -233,10 +235,16 @@ static void test_state_latency__refusals(void)
 		       "\x01" "\x05\x07\x00\x64\x00\x07\x07\x01" RAW7 "\x00"), "event 5 of 2");
 	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x02" "\x09\x01\x00" "\x07\x01\x00"
 		       "\x00"), "heads not in ascending key order");
-	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x01\x02" EV_B7 EV_B7
-		       "\x00"), "head of key 7: state 1 with 2 events");
-	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x00\x00" "\x00"),
-		   "head of key 7: state 0");	/* open: nested-trace's only */
+	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x01\x02" "\x00" EV_B7
+		       "\x00" EV_B7 "\x00" "\x00"), "head of key 7: state 1 with 2 events");
+	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x00\x00" "\x00"
+		       "\x00"), "head of key 7: state 0");	/* open: undecided wakeups only */
+	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x01\x01" "\x01" EV_B7
+		       "\x00" "\x00"), "head of key 7: an undecided event that is no wakeup");
+	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x01\x01" "\x04" EV_B7
+		       "\x00" "\x00"), "head of key 7: entry kind 4");
+	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x00" "\x00" "\x02" "\x03\x07"
+		       "\x01\x07"), "running task 7 on cpu 1");	/* CPUs ascending */
 	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x00" "\x02" EV_A7 EV_A7),
 		   "two of one key");
 	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x02\x00\x00\x00"), "lost flag 2");
@@ -245,7 +253,7 @@ static void test_state_latency__refusals(void)
 	expect_bad(SEC("\x01" "\x00" "\x02" "\x01\x00\x00\x00\x00" "\x01\x00\x00\x00\x00"),
 		   "source 1: the state has 1");
 	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x00" "\x01" "\x07\x01\x01"
-		       "\x01\x09\x00\x96\x01\x00\x07\x07\x01" RAW7 "\x00" "\x00"),
+		       "\x00" "\x01\x09\x00\x96\x01\x00\x07\x07\x01" RAW7 "\x00" "\x00"),
 		   "head of key 7: an event of key 9");
 	expect_bad(SEC("\x01" "\x00" "\x01" "\x01\x00\x02" "\x05\x00\x01" "\x03\x00\x01" "\x00\x00"),
 		   "losses not in time order");
