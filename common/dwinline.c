@@ -62,6 +62,7 @@ struct cu_funcs {
 };
 
 struct inl_dso {
+	const char *bid;		/* its build id (hex), interned in pp_inl.bids */
 	bool searched;
 	bool ranges_built;
 	struct cu_range *ranges;	/* sorted by lo */
@@ -82,9 +83,22 @@ struct pp_inl {
 	struct inl_dso **dsos;
 	size_t nr_dsos, cap_dsos;
 	struct pp_intern *strs;		/* names and files */
-	pthread_mutex_t lock;		/* lookups from several threads: one at a time */
+	uint64_t serial;		/* tells this resolver from a later one at its address */
+	pthread_rwlock_t lock;		/* answers known: read; resolving one: write */
 	struct inl_ent miss;		/* shared "not covered" answer (flexible: last) */
 };
+
+static uint64_t inl_serial;		/* of the last resolver made */
+
+/*
+ * The binary this thread looked up last, in which resolver: the frames of a stack, and the
+ * stacks of a profile, are mostly in a few binaries, and a build id's hash costs more than
+ * comparing it with the last one's.
+ */
+static _Thread_local struct {
+	uint64_t serial;
+	struct inl_dso *d;
+} inl_last;
 
 struct pp_inl *pp_inl_new(const char *search_path)
 {
@@ -104,7 +118,8 @@ struct pp_inl *pp_inl_new(const char *search_path)
 	}
 	r->bids = pp_intern_new();
 	r->strs = pp_intern_new();
-	pthread_mutex_init(&r->lock, NULL);
+	r->serial = __atomic_add_fetch(&inl_serial, 1, __ATOMIC_RELAXED);
+	pthread_rwlock_init(&r->lock, NULL);
 	return r;
 }
 
@@ -165,7 +180,7 @@ void pp_inl_free(struct pp_inl *r)
 	free(r->dirs);
 	pp_intern_free(r->bids);
 	pp_intern_free(r->strs);
-	pthread_mutex_destroy(&r->lock);
+	pthread_rwlock_destroy(&r->lock);
 	free(r);
 }
 
@@ -287,6 +302,7 @@ static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *pa
 	if (!added)
 		return r->dsos[idx];
 	d = pp_xcalloc(1, sizeof(*d));
+	d->bid = pp_intern_key(r->bids, idx, NULL);
 	d->fd = -1;
 	PP_VEC_PUSH(r->dsos, r->nr_dsos, r->cap_dsos, d);
 	elf_version(EV_CURRENT);
@@ -568,6 +584,40 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 	return e;
 }
 
+/* The binary of @bid known to @r already, or NULL (a read lock is enough). */
+static struct inl_dso *dso_known(struct pp_inl *r, const char *bid)
+{
+	int64_t idx;
+
+	if (inl_last.serial == r->serial && !strcmp(inl_last.d->bid, bid))
+		return inl_last.d;
+	idx = pp_intern_find(r->bids, bid, strlen(bid));
+	if (idx < 0)
+		return NULL;
+	inl_last.serial = r->serial;
+	inl_last.d = r->dsos[idx];
+	return inl_last.d;
+}
+
+/* The answer for @vaddr when @r has it: 1 or 0, else -1 (a read lock is enough). */
+static int known(struct pp_inl *r, const char *build_id, uint64_t vaddr, struct pp_inl_res *out)
+{
+	struct inl_dso *d = dso_known(r, build_id);
+	struct inl_ent *e;
+
+	if (!d)
+		return -1;
+	if (!d->dw)
+		return 0;
+	e = pp_u64map_get(&d->cache, vaddr);
+	if (!e)
+		return -1;
+	if (!e->found)
+		return 0;
+	*out = e->res;
+	return 1;
+}
+
 static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
 		   struct pp_inl_res *out)
 {
@@ -576,6 +626,8 @@ static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 	struct inl_ent *e;
 
 	d = dso_get(r, build_id, path);
+	inl_last.serial = r->serial;
+	inl_last.d = d;
 	if (!d->dw)
 		return false;
 	slot = pp_u64map_slot(&d->cache, vaddr);
@@ -595,12 +647,20 @@ bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 		   struct pp_inl_res *out)
 {
 	bool found;
+	int rc;
 
-	if (!bid_ok(build_id))
+	if (!(inl_last.serial == r->serial && !strcmp(inl_last.d->bid, build_id)) &&
+	    !bid_ok(build_id))
 		return false;
-	pthread_mutex_lock(&r->lock);
+	/* what is known already, in parallel; the first lookup of an address, one at a time */
+	pthread_rwlock_rdlock(&r->lock);
+	rc = known(r, build_id, vaddr, out);
+	pthread_rwlock_unlock(&r->lock);
+	if (rc >= 0)
+		return rc;
+	pthread_rwlock_wrlock(&r->lock);
 	found = lookup(r, build_id, path, vaddr, out);
-	pthread_mutex_unlock(&r->lock);
+	pthread_rwlock_unlock(&r->lock);
 	return found;
 }
 
@@ -611,9 +671,9 @@ const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char
 
 	if (!bid_ok(build_id))
 		return NULL;
-	pthread_mutex_lock(&r->lock);
+	pthread_rwlock_rdlock(&r->lock);
 	idx = pp_intern_find(r->bids, build_id, strlen(build_id));
 	file = idx < 0 ? NULL : r->dsos[idx]->file;
-	pthread_mutex_unlock(&r->lock);
+	pthread_rwlock_unlock(&r->lock);
 	return file;
 }

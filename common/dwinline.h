@@ -61,7 +61,8 @@ struct pp_inl_res {
  *               PP_INL_DEFAULT_PATH
  * Return: the resolver, owned by the caller (pp_inl_free()); never NULL (OOM is fatal).
  * Lookups may come from several threads (a parallel replay's parts share one resolver):
- * they take turns, and what one returns stays valid until pp_inl_free().
+ * addresses answered before are answered in parallel, the first lookup of one takes its
+ * turn, and what one returns stays valid until pp_inl_free().
  */
 struct pp_inl *pp_inl_new(const char *search_path);
 
