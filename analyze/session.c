@@ -129,6 +129,7 @@ struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir)
 			return s->inls[i].inl;
 	s->inls = pp_xrealloc(s->inls, (s->nr_inls + 1) * sizeof(*s->inls));
 	s->inls[s->nr_inls] = (struct ana_inl_dir){ pp_xstrdup(dir), pp_inl_new_dirs(debug_dir) };
+	pp_inl_names_only(s->inls[s->nr_inls].inl);	/* stacks print names, not lines */
 	return s->inls[s->nr_inls++].inl;
 }
 

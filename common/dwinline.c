@@ -84,6 +84,7 @@ struct pp_inl {
 	size_t nr_dsos, cap_dsos;
 	struct pp_intern *strs;		/* names and files */
 	uint64_t serial;		/* tells this resolver from a later one at its address */
+	bool names_only;		/* no line tables (pp_inl_names_only()) */
 	pthread_rwlock_t lock;		/* answers known: read; resolving one: write */
 	struct inl_ent miss;		/* shared "not covered" answer (flexible: last) */
 };
@@ -152,6 +153,11 @@ static void dso_close(struct inl_dso *d)
 	d->fd = -1;
 }
 
+void pp_inl_names_only(struct pp_inl *r)
+{
+	r->names_only = true;
+}
+
 void pp_inl_free(struct pp_inl *r)
 {
 	uint64_t k;
@@ -206,7 +212,7 @@ static bool elf_bid_hex(Elf *elf, char *hex, size_t sz)
 }
 
 /* Open @path as ELF when it is a regular file; fd and elf in @d. */
-static bool open_elf(const char *path, int *fd, Elf **elf)
+static bool open_elf(const char *path, Elf_Cmd cmd, int *fd, Elf **elf)
 {
 	struct stat st;
 
@@ -216,7 +222,7 @@ static bool open_elf(const char *path, int *fd, Elf **elf)
 		return false;
 	if (fstat(*fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
 		goto fail;
-	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	*elf = elf_begin(*fd, cmd, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF)
 		goto fail;
 	return true;
@@ -236,12 +242,45 @@ bool pp_inl_file_build_id(const char *path, char *hex, size_t sz)
 	bool ok;
 
 	elf_version(EV_CURRENT);
-	if (!open_elf(path, &fd, &elf))
+	if (!open_elf(path, ELF_C_READ_MMAP, &fd, &elf))
 		return false;
 	ok = elf_bid_hex(elf, hex, sz);
 	elf_end(elf);
 	close(fd);
 	return ok;
+}
+
+/*
+ * The DWARF sections no answer reads (location lists, macros), marked SHT_NOBITS in @elf's
+ * private copy of its section headers: libdw leaves such sections alone, and would otherwise
+ * inflate them at dwarf_begin_elf() when they are compressed (libc's location lists are
+ * 1.4 MB of its 10); with @names_only, the line tables too.  The file is not written.
+ */
+static void hide_unused(Elf *elf, bool names_only)
+{
+	static const char *const unused[] = { ".debug_loclists", ".debug_loc", ".debug_macro",
+					      ".debug_macinfo", ".zdebug_loc", ".zdebug_macro",
+					      /* names only: */
+					      ".debug_line", ".debug_line_str", ".zdebug_line" };
+	size_t nr = PP_ARRAY_SIZE(unused) - (names_only ? 0 : 3);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			if (!strcmp(name, unused[i])) {
+				sh.sh_type = SHT_NOBITS;
+				gelf_update_shdr(scn, &sh);
+			}
+	}
 }
 
 /* Use @path for @d when it is ELF with build id @bid and DWARF. */
@@ -251,10 +290,11 @@ static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const
 	Dwarf_Off next;
 	size_t hsz;
 
-	if (!open_elf(path, &d->fd, &d->elf))
+	if (!open_elf(path, ELF_C_READ_MMAP_PRIVATE, &d->fd, &d->elf))
 		return false;
 	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
 		goto fail;
+	hide_unused(d->elf, r->names_only);
 	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
 	/* at least one readable CU header, or this is not worth keeping */
 	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)
@@ -358,6 +398,8 @@ static void call_site(struct pp_inl *r, Dwarf_Die *die, Dwarf_Files *files, cons
 
 	*file = NULL;
 	*line = 0;
+	if (r->names_only)
+		return;
 	if (dwarf_attr(die, DW_AT_call_line, &a) && dwarf_formudata(&a, &v) == 0 && v <= UINT32_MAX)
 		*line = (uint32_t)v;
 	if (files && dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &v) == 0 &&
@@ -549,14 +591,14 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 
 	if (!find_cu(d, vaddr, &cu))
 		return &r->miss;
-	if ((ln = dwarf_getsrc_die(&cu, vaddr))) {
+	if (!r->names_only && (ln = dwarf_getsrc_die(&cu, vaddr))) {
 		const char *s = dwarf_linesrc(ln, NULL, NULL);
 		int l = 0;
 		file = s ? intern(r, s) : NULL;
 		if (dwarf_lineno(ln, &l) == 0 && l > 0)
 			line = (uint32_t)l;
 	}
-	if (dwarf_getsrcfiles(&cu, &files, NULL) != 0)
+	if (r->names_only || dwarf_getsrcfiles(&cu, &files, NULL) != 0)
 		files = NULL;
 	cf = cu_funcs(d, &cu);
 	chain = pp_xmalloc(INL_MAX_NEST * sizeof(*chain));

@@ -73,6 +73,14 @@ struct pp_inl *pp_inl_new(const char *search_path);
  */
 struct pp_inl *pp_inl_new_dirs(const char *debug_dir);
 
+/**
+ * pp_inl_names_only() - answer with the functions' names only: every file NULL, every line 0
+ *
+ * The line tables are then never read (nor inflated when compressed: libc's are 1.3 MB).
+ * Call it before the first lookup; for callers that print names (profile, export).
+ */
+void pp_inl_names_only(struct pp_inl *r);
+
 /** pp_inl_free() - close every debug file and free every answer; NULL is fine. */
 void pp_inl_free(struct pp_inl *r);
 
