@@ -350,7 +350,9 @@ int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const cha
 		}
 		s.dso = st->last_mod_dso;
 	} else {
-		s.dso = pp_symtab__intern(st, KERNEL_DSO);
+		if (!st->kernel_dso)
+			st->kernel_dso = pp_symtab__intern(st, KERNEL_DSO);
+		s.dso = st->kernel_dso;
 	}
 	s.rank = type == 'T' ? 0 : type == 't' ? 1 : (type == 'W' || type == 'w') ? 2 : 3;
 	s.name = pool_strndup(st, name, strlen(name));
