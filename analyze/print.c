@@ -369,12 +369,21 @@ const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, ch
 	return buf;
 }
 
+/* snprintf(@buf, @sz, "%s", @s) without the format's cost: a frame's name is copied per frame */
+static void copy_name(char *buf, size_t sz, const char *s)
+{
+	size_t n = strnlen(s, sz - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
 /* @res's name, or what ana_frame_unnamed() calls the frame */
 static const char *res_name(const struct pp_sym_res *res, bool found, bool kernel, char *buf,
 			    size_t sz)
 {
 	if (found)
-		snprintf(buf, sz, "%s", res->name);
+		copy_name(buf, sz, res->name);
 	else
 		ana_frame_unnamed(res->dso, res->dso_off, kernel, buf, sz);
 	return buf;
@@ -601,9 +610,9 @@ static void fold_name(struct folded *f, const struct pp_sym_res *res, bool kerne
 	if (f->key == ANA_FRAME_DSO_SYM)
 		snprintf(st, sizeof(f->store[0]), "%s`%s", res_binary(res, kernel), name);
 	else if (f->key == ANA_FRAME_DSO)
-		snprintf(st, sizeof(f->store[0]), "%s", res_binary(res, kernel));
+		copy_name(st, sizeof(f->store[0]), res_binary(res, kernel));
 	else
-		snprintf(st, sizeof(f->store[0]), "%s", name);
+		copy_name(st, sizeof(f->store[0]), name);
 	f->names[f->nr] = st;
 	f->inlined[f->nr++] = inlined;
 }
