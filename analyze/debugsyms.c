@@ -71,6 +71,8 @@ struct ana_debugfiles {
 struct ana_debugsyms {
 	struct ana_debugfiles *where;
 	struct pp_intern *tried;
+	const char *last;		/* the build id tried last: where the lookup's was */
+	char last_hex[2 * DBG_MAX_BID + 1];	/* and what it said */
 };
 
 static void add_dirs(struct ana_debugfiles *d, const char *list)
@@ -357,13 +359,19 @@ bool ana_debugsyms_fill(struct ana_session *s, const struct pp_sym_res *res)
 	struct ana_debugsyms *d = s->debugsyms;
 	const char *bid = res->build_id, *path = res->dso;
 	const struct dbg_syms *ds;
-	size_t n = bid ? strlen(bid) : 0;
+	size_t n;
 	bool fresh;
 
-	if (!d || n < 4 || n > 2 * DBG_MAX_BID || (n & 1) || !path ||
+	/* most lookups are in the binary of the one before: its string, not even hashed */
+	if (!d || !bid || (bid == d->last && !strcmp(bid, d->last_hex)))
+		return false;
+	n = strlen(bid);
+	if (n < 4 || n > 2 * DBG_MAX_BID || (n & 1) || !path ||
 	    strspn(bid, "0123456789abcdef") != n || (res->flags & PP_SYMR_JIT))
 		return false;
 	pp_intern_put(d->tried, bid, n, &fresh);
+	d->last = bid;
+	memcpy(d->last_hex, bid, n + 1);
 	if (!fresh)
 		return false;
 	elf_version(EV_CURRENT);
