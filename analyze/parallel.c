@@ -44,7 +44,7 @@
 #define SKIM_COST 0.3
 #define DIGEST_COST 0.05
 #define PARTS_PER_JOB 6
-#define PART_MIN_SEGS 32	/* events segments a part at least, on average */
+#define PART_MIN_SEGS 64	/* events segments a part at least, on average */
 
 struct part_run {
 	struct ana_session *s;
