@@ -14,7 +14,9 @@
 #            under the recorder (per CPU second: on a shared VM the program's share of the CPUs
 #            varies from run to run); bytes per sample = capture bytes / samples
 #   unwind   pp-analyze CAPTURE profile -g (-j 1, no read-ahead) against perf script -i
-#            perf.data >/dev/null: samples per CPU second
+#            perf.data >/dev/null: samples per CPU second; each tool twice, as it comes (both
+#            print inline frames by default: perf 6.1's --inline is on unless --no-inline) and
+#            with --no-inline (tool names pp--no-inline, perf-script--no-inline)
 # and once: "fixed", the same two on a 1-second recording of unwind-c (what an analysis
 # costs before its samples: the CPU time of that run); "jobs", pp-analyze -j 1 and -j 2
 # (profile -g, no read-ahead) on a capture worth splitting: unwind-c at 4999 Hz for STACK_S
@@ -89,14 +91,18 @@ for prog in unwind-c unwind-cxx; do
 			ops="${ops:-0}" base_ops="${base:-0}" \
 			slowdown="$(awk -v a="${base:-0}" -v b="${ops:-0}" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" \
 			loadavg="$(bench_loadavg)"
-		# unwinding speed
-		if [ $tool = pp ]; then
-			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 "$cap" profile -g &&
-				bench_emit_run bench=stacks-unwind program=$prog tool=pp events="$n"
-		else
-			bench_measure /dev/null perf script -i "$cap" &&
-				bench_emit_run bench=stacks-unwind program=$prog tool=perf-script events="$n"
-		fi
+		# unwinding speed, with inline frames (both tools' default) and without (--no-inline)
+		for inl in "" --no-inline; do
+			if [ $tool = pp ]; then
+				PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 "$cap" \
+					profile -g $inl &&
+					bench_emit_run bench=stacks-unwind program=$prog tool=pp$inl events="$n"
+			else
+				bench_measure /dev/null perf script $inl -i "$cap" &&
+					bench_emit_run bench=stacks-unwind program=$prog tool=perf-script$inl \
+						events="$n"
+			fi
+		done
 	done
 done
 
@@ -104,13 +110,20 @@ done
 if [ -x "$PP_LOAD/unwind-c" ]; then
 	rm -f fixed.ppcap fixed.data
 	if "$PP_BIN/pp-record" -q -F 997 --call-graph dwarf -o fixed.ppcap -- "$PP_LOAD/unwind-c" -d 1 \
-		>/dev/null 2>&1 && PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 \
-		fixed.ppcap profile -g; then
-		bench_emit_run bench=stacks-fixed tool=pp events="$(bench_info fixed.ppcap events)"
+		>/dev/null 2>&1; then
+		for inl in "" --no-inline; do
+			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 fixed.ppcap \
+				profile -g $inl &&
+				bench_emit_run bench=stacks-fixed tool=pp$inl events="$(bench_info fixed.ppcap events)"
+		done
 	fi
 	if perf record -q -B -N -F 997 --call-graph dwarf -o fixed.data -- "$PP_LOAD/unwind-c" -d 1 \
-		>/dev/null 2>&1 && bench_measure /dev/null perf script -i fixed.data; then
-		bench_emit_run bench=stacks-fixed tool=perf-script events="$(bench_perf_events fixed.data)"
+		>/dev/null 2>&1; then
+		for inl in "" --no-inline; do
+			bench_measure /dev/null perf script $inl -i fixed.data &&
+				bench_emit_run bench=stacks-fixed tool=perf-script$inl \
+					events="$(bench_perf_events fixed.data)"
+		done
 	fi
 	# -j 2 against -j 1 on a capture worth splitting
 	rm -f jobs.ppcap
