@@ -63,7 +63,14 @@ struct cu_funcs {
 
 struct inl_dso {
 	const char *bid;		/* its build id (hex), interned in pp_inl.bids */
+	/*
+	 * Its debug file is looked for and opened under open_lock, outside pp_inl.lock: a
+	 * thread needing another binary's answers goes on meanwhile.  searched is set (release)
+	 * once dw, elf and found are final; until then only the opener touches them.
+	 */
+	pthread_mutex_t open_lock;
 	bool searched;
+	char *found;			/* the debug file used, until interned into file */
 	bool ranges_built;
 	struct cu_range *ranges;	/* sorted by lo */
 	size_t nr_ranges, cap_ranges;
@@ -121,6 +128,7 @@ struct pp_inl *pp_inl_new(const char *search_path)
 	r->strs = pp_intern_new();
 	r->serial = __atomic_add_fetch(&inl_serial, 1, __ATOMIC_RELAXED);
 	pthread_rwlock_init(&r->lock, NULL);
+	elf_version(EV_CURRENT);
 	return r;
 }
 
@@ -178,6 +186,8 @@ void pp_inl_free(struct pp_inl *r)
 		pp_u64map_release(&d->cus);
 		free(d->ranges);
 		dso_close(d);
+		free(d->found);
+		pthread_mutex_destroy(&d->open_lock);
 		free(d);
 	}
 	free(r->dsos);
@@ -299,7 +309,7 @@ static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const
 	/* at least one readable CU header, or this is not worth keeping */
 	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)
 		goto fail;
-	d->file = intern(r, path);
+	d->found = pp_xstrdup(path);	/* interned by the next holder of the write lock */
 	return true;
 fail:
 	dso_close(d);
@@ -311,7 +321,6 @@ static void search(struct pp_inl *r, struct inl_dso *d, const char *bid, const c
 	const char *base = path ? strrchr(path, '/') : NULL;
 	char buf[4096];
 
-	d->searched = true;
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < r->nr_dirs; i++) {
 		const char *dir = r->dirs[i];
@@ -331,7 +340,8 @@ static void search(struct pp_inl *r, struct inl_dso *d, const char *bid, const c
 		try_file(r, d, bid, path);
 }
 
-static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *path)
+/* The binary of @bid, added (not searched yet) when new; under the write lock. */
+static struct inl_dso *dso_entry(struct pp_inl *r, const char *bid)
 {
 	size_t n = strlen(bid);
 	bool added;
@@ -344,10 +354,22 @@ static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *pa
 	d = pp_xcalloc(1, sizeof(*d));
 	d->bid = pp_intern_key(r->bids, idx, NULL);
 	d->fd = -1;
+	pthread_mutex_init(&d->open_lock, NULL);
 	PP_VEC_PUSH(r->dsos, r->nr_dsos, r->cap_dsos, d);
-	elf_version(EV_CURRENT);
-	search(r, d, bid, path);
 	return d;
+}
+
+/* @d's debug file looked for and opened once, by whichever thread comes first (no lock). */
+static void dso_open(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
+{
+	if (__atomic_load_n(&d->searched, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&d->open_lock);
+	if (!d->searched) {
+		search(r, d, bid, path);
+		__atomic_store_n(&d->searched, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&d->open_lock);
 }
 
 /* A build id as the capture gives it: 2..128 lowercase hex digits. */
@@ -647,7 +669,7 @@ static int known(struct pp_inl *r, const char *build_id, uint64_t vaddr, struct 
 	struct inl_dso *d = dso_known(r, build_id);
 	struct inl_ent *e;
 
-	if (!d)
+	if (!d || !__atomic_load_n(&d->searched, __ATOMIC_ACQUIRE))
 		return -1;
 	if (!d->dw)
 		return 0;
@@ -660,14 +682,17 @@ static int known(struct pp_inl *r, const char *build_id, uint64_t vaddr, struct 
 	return 1;
 }
 
-static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
-		   struct pp_inl_res *out)
+/* The answer for @vaddr of @d (searched), under the write lock. */
+static bool lookup(struct pp_inl *r, struct inl_dso *d, uint64_t vaddr, struct pp_inl_res *out)
 {
-	struct inl_dso *d;
 	void **slot;
 	struct inl_ent *e;
 
-	d = dso_get(r, build_id, path);
+	if (d->found) {
+		d->file = intern(r, d->found);
+		free(d->found);
+		d->found = NULL;
+	}
 	inl_last.serial = r->serial;
 	inl_last.d = d;
 	if (!d->dw)
@@ -688,6 +713,7 @@ static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
 		   struct pp_inl_res *out)
 {
+	struct inl_dso *d;
 	bool found;
 	int rc;
 
@@ -701,9 +727,25 @@ bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 	if (rc >= 0)
 		return rc;
 	pthread_rwlock_wrlock(&r->lock);
-	found = lookup(r, build_id, path, vaddr, out);
+	d = dso_entry(r, build_id);
+	pthread_rwlock_unlock(&r->lock);
+	dso_open(r, d, build_id, path);
+	pthread_rwlock_wrlock(&r->lock);
+	found = lookup(r, d, vaddr, out);
 	pthread_rwlock_unlock(&r->lock);
 	return found;
+}
+
+void pp_inl_prefetch(struct pp_inl *r, const char *build_id, const char *path)
+{
+	struct inl_dso *d;
+
+	if (!bid_ok(build_id))
+		return;
+	pthread_rwlock_wrlock(&r->lock);
+	d = dso_entry(r, build_id);
+	pthread_rwlock_unlock(&r->lock);
+	dso_open(r, d, build_id, path);
 }
 
 const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char *path)

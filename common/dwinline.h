@@ -97,6 +97,13 @@ bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 		   struct pp_inl_res *out);
 
 /**
+ * pp_inl_prefetch() - look for and open the DWARF of binary (@build_id, @path) now, so that
+ * lookups find it open (libc's debug file takes tens of ms to inflate); safe alongside
+ * lookups from other threads, which wait only when they need this binary's answers.
+ */
+void pp_inl_prefetch(struct pp_inl *r, const char *build_id, const char *path);
+
+/**
  * pp_inl_debug_file() - the file the DWARF of @build_id was read from, after a lookup;
  * NULL when none was found (or none looked for yet).  Borrowed.
  */
