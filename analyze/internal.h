@@ -481,6 +481,17 @@ void ana_fcache_put(struct ana_session *s, const struct ana_fcache_id *id,
 /** ana_fcache_free() - drop what @s cached. */
 void ana_fcache_free(struct ana_session *s);
 
+/* inlprefetch.c: the DWARF of the capture's binaries opened by a thread of its own */
+struct ana_inl_prefetch;
+/**
+ * ana_inl_prefetch_start() - start opening the debug files of @s's binaries (those its
+ * capture's USYMS segments name, for each inline resolver of @s) for a parallel replay
+ * Return: the thread to join, or NULL (no inline frames asked for, a stream).
+ */
+struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s);
+/** ana_inl_prefetch_join() - wait for it and free it; NULL is fine. */
+void ana_inl_prefetch_join(struct ana_inl_prefetch *p);
+
 /* output.c */
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);
 void ana_out_close(struct ana_out *o);

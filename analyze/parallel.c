@@ -587,6 +587,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	};
 	struct worker *w = pp_xcalloc(jobs, sizeof(*w));
 	unsigned nw = first_parts(nparts, jobs, w), started;
+	struct ana_inl_prefetch *pf;
 	int status;
 
 	memset(stats, 0, sizeof(*stats));
@@ -612,6 +613,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 		sched_release(&sc, w);
 		return -1;
 	}
+	pf = ana_inl_prefetch_start(main_s);
 	/*
 	 * The count engine bins events on one grid for the capture (ana_grid_origin_ns()):
 	 * from the --time start a result counts from, or from the capture's first time,
@@ -627,6 +629,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	main_s->r = NULL;
 	started = start_workers(&sc, w, nw, &status);
 	join_workers(&sc, w, started);
+	ana_inl_prefetch_join(pf);
 	if (!status)
 		status = parts_status(&sc);
 	if (!status)
