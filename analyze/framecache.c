@@ -15,7 +15,7 @@
 #include "analyze/internal.h"
 #include "common/log.h"
 
-#define FCACHE_MAX (1u << 20)		/* frames kept: a bound against hostile captures */
+#define FCACHE_MAX (1u << 18)		/* frames kept (~40 MB): bounds a hostile capture */
 
 struct ana_fcache_ent {
 	struct ana_fcache_id id;
