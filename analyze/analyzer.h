@@ -669,7 +669,8 @@ const char *ana_syscall_name(struct ana_session *s, uint64_t nr);
  * ana_session_inl() - the inline-frame resolver (common/dwinline.h) for --debug-dir
  * @debug_dir (NULL: none) of @s's capture: one per session and directory, opened debug
  * files and answers shared by its instances (and by the parts of a parallel replay, which
- * use their one pass's).  Owned by the session.
+ * use their one pass's).  Names only (pp_inl_names_only(): no files, no lines).  Owned by
+ * the session.
  */
 struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir);
 

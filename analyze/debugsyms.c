@@ -10,7 +10,9 @@
  * cache ($DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client).  A file is used only when
  * its build id is the binary's.  Each build id is looked for once per session, on the first
  * lookup of an address in it; its .symtab functions join the binary's table, so the lookup is
- * answered again.
+ * answered again.  What a debug file holds is read once for the root session and its parts
+ * (their tables are their own, the file's functions are kept by the root's struct
+ * ana_debugfiles), so a parallel replay's parts do not parse it again each.
  * Not here: inline frames from DWARF (common/dwinline.c, which searches the same directories).
  */
 #include <elfutils/debuginfod.h>
@@ -28,9 +30,23 @@
 #include "common/dwinline.h"
 #include "common/intern.h"
 #include "common/symbolize.h"
+#include "common/vec.h"
 
 #define DBG_MAX_DIRS 16
 #define DBG_MAX_BID 64		/* bytes of a build id */
+
+/* The functions of one debug file, as read once: name, ELF address and size. */
+struct dbg_sym {
+	uint64_t start, size;
+	const char *name;		/* interned in ana_debugfiles.names */
+};
+
+struct dbg_syms {
+	bool have_text;			/* text_vaddr, text_off: its executable segment */
+	uint64_t text_vaddr, text_off;
+	struct dbg_sym *v;
+	size_t nr, cap;
+};
 
 /*
  * Where the debug files are, for a session and the parts of its parallel replay (threads,
@@ -46,13 +62,17 @@ struct ana_debugfiles {
 	pthread_mutex_t lock;
 	struct pp_intern *bids;		/* build ids (hex) looked for */
 	char **files;			/* by index in bids: the debug file, or NULL: none */
+	struct dbg_syms **syms;		/* by index in bids: its functions, once read */
 	size_t cap_files;
+	struct pp_intern *names;	/* of the functions */
 };
 
 /* A session's: the build ids whose symbols its tables have. */
 struct ana_debugsyms {
 	struct ana_debugfiles *where;
 	struct pp_intern *tried;
+	const char *last;		/* the build id tried last: where the lookup's was */
+	char last_hex[2 * DBG_MAX_BID + 1];	/* and what it said */
 };
 
 static void add_dirs(struct ana_debugfiles *d, const char *list)
@@ -80,6 +100,7 @@ void ana_session_debug_syms(struct ana_session *s, const char *debug_dir, bool d
 		w = root->debugfiles = pp_xcalloc(1, sizeof(*w));
 		pthread_mutex_init(&w->lock, NULL);
 		w->bids = pp_intern_new();
+		w->names = pp_intern_new();
 		add_dirs(w, debug_dir);
 		add_dirs(w, getenv("PP_DEBUGINFO_PATH"));
 		add_dirs(w, PP_INL_DEFAULT_PATH);
@@ -108,9 +129,15 @@ void ana_debugfiles_free(struct ana_debugfiles *w)
 		return;
 	for (size_t i = 0; i < w->nr_dirs; i++)
 		free(w->dirs[i]);
-	for (size_t i = 0; i < w->cap_files; i++)
+	for (size_t i = 0; i < w->cap_files; i++) {
 		free(w->files[i]);
+		if (w->syms[i])
+			free(w->syms[i]->v);
+		free(w->syms[i]);
+	}
 	free(w->files);
+	free(w->syms);
+	pp_intern_free(w->names);
 	if (w->client)
 		debuginfod_end(w->client);
 	pp_intern_free(w->bids);
@@ -136,11 +163,10 @@ static bool text_segment(Elf *elf, uint64_t *vaddr, uint64_t *offset)
 	return false;
 }
 
-/* Add the functions of @elf's .symtab to @dso. Return: how many. */
-static size_t add_symtab(Elf *elf, struct pp_dso *dso)
+/* The functions of @elf's .symtab into @out, their names into @names. */
+static void read_symtab(Elf *elf, struct pp_intern *names, struct dbg_syms *out)
 {
 	Elf_Scn *scn = NULL;
-	size_t added = 0;
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -153,6 +179,7 @@ static size_t add_symtab(Elf *elf, struct pp_dso *dso)
 			GElf_Sym sym;
 			const char *name;
 			int type;
+
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
 			type = GELF_ST_TYPE(sym.st_info);
@@ -160,43 +187,70 @@ static size_t add_symtab(Elf *elf, struct pp_dso *dso)
 			    !sym.st_value)
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (name && *name && !pp_dso_sym_add(dso, sym.st_value, sym.st_size, name))
-				added++;
+			if (!name || !*name)
+				continue;
+			name = pp_intern_key(names, pp_intern_put(names, name, strlen(name), NULL),
+					     NULL);
+			PP_VEC_PUSH(out->v, out->nr, out->cap,
+				    ((struct dbg_sym){ sym.st_value, sym.st_size, name }));
 		}
 	}
-	return added;
+}
+
+/* @bid (hex, 2 digits a byte) as bytes into @raw (@sz). Return: how many, 0 when too long. */
+static size_t bid_bytes(const char *bid, uint8_t *raw, size_t sz)
+{
+	size_t n = strlen(bid) / 2;
+
+	if (n > sz)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		raw[i] = (uint8_t)strtoul((char[3]){ bid[2 * i], bid[2 * i + 1], 0 }, NULL, 16);
+	return n;
 }
 
 /*
- * Read the debug file open on @fd for binary @bid (hex), @path as the capture names it.
- * Return: the symbols added, 0 when @fd is not that binary's debug file.
+ * Read the debug file open on @fd for binary @bid (hex): its functions, or NULL when @fd is
+ * not that binary's debug file.
  */
-static size_t read_debug(struct ana_session *s, int fd, const char *bid, const char *path)
+static struct dbg_syms *read_debug(struct ana_debugfiles *w, int fd, const char *bid)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	uint8_t raw[DBG_MAX_BID];
-	size_t n = strlen(bid) / 2, added = 0;
+	size_t n = bid_bytes(bid, raw, sizeof(raw));
 	const void *note;
 	ssize_t nsz = elf ? dwelf_elf_gnu_build_id(elf, &note) : -1;
-	struct pp_dso *dso = NULL;
-	uint64_t vaddr, off;
-	int rc;
+	struct dbg_syms *ds = NULL;
 
-	for (size_t i = 0; i < n && i < sizeof(raw); i++)
-		raw[i] = (uint8_t)strtoul((char[3]){ bid[2 * i], bid[2 * i + 1], 0 }, NULL, 16);
-	if (nsz <= 0 || (size_t)nsz != n || n > sizeof(raw) || memcmp(note, raw, n))
+	if (nsz <= 0 || !n || (size_t)nsz != n || memcmp(note, raw, n))
 		goto out;
-	rc = pp_symtab_dso_get(s->syms, raw, n, path, PP_DSO_DEBUGINFO, &dso);
-	if (rc < 0 || !dso)
-		goto out;
-	if (rc == 0 && text_segment(elf, &vaddr, &off))	/* new: no DSO record in the capture */
-		pp_dso_set_text(dso, vaddr, off);
-	added = add_symtab(elf, dso);
-	if (added)
-		pp_dso_finalize(dso);
+	ds = pp_xcalloc(1, sizeof(*ds));
+	ds->have_text = text_segment(elf, &ds->text_vaddr, &ds->text_off);
+	read_symtab(elf, w->names, ds);
 out:
 	if (elf)
 		elf_end(elf);
+	return ds;
+}
+
+/* Add @ds's functions to binary @bid (hex) of @s's tables, @path as the capture names it. */
+static size_t add_syms(struct ana_session *s, const struct dbg_syms *ds, const char *bid,
+		       const char *path)
+{
+	uint8_t raw[DBG_MAX_BID];
+	size_t n = bid_bytes(bid, raw, sizeof(raw)), added = 0;
+	struct pp_dso *dso = NULL;
+	int rc;
+
+	rc = pp_symtab_dso_get(s->syms, raw, n, path, PP_DSO_DEBUGINFO, &dso);
+	if (rc < 0 || !dso)
+		return 0;
+	if (rc == 0 && ds->have_text)	/* new: no DSO record in the capture */
+		pp_dso_set_text(dso, ds->text_vaddr, ds->text_off);
+	for (size_t i = 0; i < ds->nr; i++)
+		added += !pp_dso_sym_add(dso, ds->v[i].start, ds->v[i].size, ds->v[i].name);
+	if (added)
+		pp_dso_finalize(dso);
 	return added;
 }
 
@@ -246,21 +300,22 @@ static char *fetch(struct ana_debugfiles *w, const char *bid, const char *path)
 }
 
 /* The debug file of @bid (@path: the binary as the capture names it), looked for once. */
-static const char *debug_file(struct ana_debugfiles *w, const char *bid, const char *path)
+static uint32_t debug_file(struct ana_debugfiles *w, const char *bid, const char *path)
 {
 	char file[4096];
-	const char *found;
 	bool fresh;
 	uint32_t idx;
 
-	pthread_mutex_lock(&w->lock);
 	idx = pp_intern_put(w->bids, bid, strlen(bid), &fresh);
 	if (idx >= w->cap_files) {
 		size_t cap = w->cap_files ? 2 * w->cap_files : 16;
+
 		while (cap <= idx)
 			cap *= 2;
 		w->files = pp_xrealloc(w->files, cap * sizeof(*w->files));
+		w->syms = pp_xrealloc(w->syms, cap * sizeof(*w->syms));
 		memset(w->files + w->cap_files, 0, (cap - w->cap_files) * sizeof(*w->files));
+		memset(w->syms + w->cap_files, 0, (cap - w->cap_files) * sizeof(*w->syms));
 		w->cap_files = cap;
 	}
 	for (size_t i = 0; fresh && i < w->nr_dirs && !w->files[idx]; i++)
@@ -269,31 +324,57 @@ static const char *debug_file(struct ana_debugfiles *w, const char *bid, const c
 			w->files[idx] = pp_xstrdup(file);
 	if (fresh && !w->files[idx] && w->debuginfod && !w->server_down)
 		w->files[idx] = fetch(w, bid, path);
-	found = w->files[idx];
+	return idx;
+}
+
+/*
+ * The functions of the debug file of @bid, found and read on the first call for @bid by
+ * any session sharing @w; NULL when there is none.
+ */
+static const struct dbg_syms *debug_syms(struct ana_debugfiles *w, const char *bid,
+					 const char *path)
+{
+	struct dbg_syms *ds;
+	uint32_t idx;
+	int fd;
+
+	pthread_mutex_lock(&w->lock);
+	idx = debug_file(w, bid, path);
+	ds = w->syms[idx];
+	if (!ds && w->files[idx]) {
+		fd = open(w->files[idx], O_RDONLY | O_CLOEXEC);
+		ds = fd < 0 ? NULL : read_debug(w, fd, bid);
+		if (fd >= 0)
+			close(fd);
+		/* not that binary's, or unreadable: an empty list, not read again */
+		w->syms[idx] = ds = ds ? ds : pp_xcalloc(1, sizeof(*ds));
+		pp_debug(1, "%s: %zu functions in %s", path, ds->nr, w->files[idx]);
+	}
 	pthread_mutex_unlock(&w->lock);
-	return found;
+	return ds;
 }
 
 bool ana_debugsyms_fill(struct ana_session *s, const struct pp_sym_res *res)
 {
 	struct ana_debugsyms *d = s->debugsyms;
-	const char *bid = res->build_id, *path = res->dso, *file;
-	size_t n = bid ? strlen(bid) : 0, added = 0;
+	const char *bid = res->build_id, *path = res->dso;
+	const struct dbg_syms *ds;
+	size_t n;
 	bool fresh;
-	int fd;
 
-	if (!d || n < 4 || n > 2 * DBG_MAX_BID || (n & 1) || !path ||
+	/* most lookups are in the binary of the one before: its string, not even hashed */
+	if (!d || !bid || (bid == d->last && !strcmp(bid, d->last_hex)))
+		return false;
+	n = strlen(bid);
+	if (n < 4 || n > 2 * DBG_MAX_BID || (n & 1) || !path ||
 	    strspn(bid, "0123456789abcdef") != n || (res->flags & PP_SYMR_JIT))
 		return false;
 	pp_intern_put(d->tried, bid, n, &fresh);
+	d->last = bid;
+	memcpy(d->last_hex, bid, n + 1);
 	if (!fresh)
 		return false;
 	elf_version(EV_CURRENT);
-	file = debug_file(d->where, bid, path);
-	if (!file || (fd = open(file, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	added = read_debug(s, fd, bid, path);
-	close(fd);
-	pp_debug(1, "%s: %zu symbols from %s", path, added, file);
-	return added > 0;
+	ds = debug_syms(d->where, bid, path);
+	return ds && ds->nr && add_syms(s, ds, bid, path) > 0;
 }

@@ -17,6 +17,7 @@
 
 #include "analyze/analyzer.h"
 #include "common/err.h"
+#include "common/symbolize.h"
 #include "common/u64map.h"
 #include "format/format.h"
 
@@ -154,6 +155,8 @@ struct ana_session {
 	struct pp_u64map counts;	/* (id, cpu, tid) -> struct ana_count_prev *: COUNTER deltas */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
+	struct pp_u64map fcache;	/* framecache.c: folded frames by what they depend on */
+	size_t fcache_nr;
 	struct ana_debugsyms *debugsyms;	/* debugsyms.c: debug files by build id, or NULL */
 	struct ana_debugfiles *debugfiles;	/* debugsyms.c: where they are (the lender's) */
 	char *str_scratch;		/* evexpr.c's string results */
@@ -455,6 +458,39 @@ int ana_fastfmt_compile(const struct tep_event *ev, struct ana_fastfmt **out);
 bool ana_fastfmt_print(struct ana_session *s, const struct ana_fastfmt *f, const uint8_t *raw,
 		       uint32_t raw_sz, struct pp_buf *out);
 void ana_fastfmt_free(struct ana_fastfmt *f);
+
+/* framecache.c: the names a frame folded into (print.c), by what resolving it depends on */
+struct ana_fcache_id {
+	uint64_t w[PP_FRAME_ID_WORDS];	/* pp_symtab_frame_id() */
+	const void *inl;		/* the inline resolver, or NULL */
+	uint32_t mode;			/* the kind of name, whether a return address */
+};
+
+struct ana_fcache_val {
+	uint32_t nr;
+	bool sets_user_seen;		/* the frame was the stack's first named user frame */
+	const char **names;		/* innermost first, owned by the cache */
+	bool *inlined;
+};
+
+/** ana_fcache_get() - the names cached for @id in @s, or NULL. */
+const struct ana_fcache_val *ana_fcache_get(struct ana_session *s, const struct ana_fcache_id *id);
+/** ana_fcache_put() - keep a copy of @names (@nr, each @inlined or not) for @id in @s. */
+void ana_fcache_put(struct ana_session *s, const struct ana_fcache_id *id,
+		    const char *const *names, const bool *inlined, uint32_t nr, bool sets_user_seen);
+/** ana_fcache_free() - drop what @s cached. */
+void ana_fcache_free(struct ana_session *s);
+
+/* inlprefetch.c: the DWARF of the capture's binaries opened by a thread of its own */
+struct ana_inl_prefetch;
+/**
+ * ana_inl_prefetch_start() - start opening the debug files of @s's binaries (those its
+ * capture's USYMS segments name, for each inline resolver of @s) for a parallel replay
+ * Return: the thread to join, or NULL (no inline frames asked for, a stream).
+ */
+struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s);
+/** ana_inl_prefetch_join() - wait for it and free it; NULL is fine. */
+void ana_inl_prefetch_join(struct ana_inl_prefetch *p);
 
 /* output.c */
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);

@@ -44,6 +44,7 @@
 #define SKIM_COST 0.3
 #define DIGEST_COST 0.05
 #define PARTS_PER_JOB 6
+#define PART_MIN_SEGS 64	/* events segments a part at least, on average */
 
 struct part_run {
 	struct ana_session *s;
@@ -586,6 +587,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	};
 	struct worker *w = pp_xcalloc(jobs, sizeof(*w));
 	unsigned nw = first_parts(nparts, jobs, w), started;
+	struct ana_inl_prefetch *pf;
 	int status;
 
 	memset(stats, 0, sizeof(*stats));
@@ -611,6 +613,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 		sched_release(&sc, w);
 		return -1;
 	}
+	pf = ana_inl_prefetch_start(main_s);
 	/*
 	 * The count engine bins events on one grid for the capture (ana_grid_origin_ns()):
 	 * from the --time start a result counts from, or from the capture's first time,
@@ -626,6 +629,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	main_s->r = NULL;
 	started = start_workers(&sc, w, nw, &status);
 	join_workers(&sc, w, started);
+	ana_inl_prefetch_join(pf);
 	if (!status)
 		status = parts_status(&sc);
 	if (!status)
@@ -657,12 +661,15 @@ static uint64_t span(const struct ppf_index_entry *segs, size_t nr, const struct
 /*
  * Parts a thread: with side-band digests, enough that the threads end together (what a
  * record costs varies along a recording with its events), few enough that opening a part
- * stays cheap; without, one (each part skims all that is before it).  $PP_PARTS_PER_JOB
+ * stays cheap - next to its PART_MIN_SEGS events segments at least (a part opens a session
+ * and reads the side band before it: on a small capture a dozen parts cost more than they
+ * share out); without, one (each part skims all that is before it).  $PP_PARTS_PER_JOB
  * (1-64) sets it either way, for tests.
  */
-static unsigned parts_per_job(bool digests)
+static unsigned parts_per_job(bool digests, size_t nr_events_segs, unsigned jobs)
 {
 	const char *e = getenv("PP_PARTS_PER_JOB");
+	size_t fit = nr_events_segs / ((size_t)jobs * PART_MIN_SEGS);
 	char *end;
 	long n;
 
@@ -671,7 +678,9 @@ static unsigned parts_per_job(bool digests)
 		if (!*end && n >= 1 && n <= 64)
 			return (unsigned)n;
 	}
-	return digests ? PARTS_PER_JOB : 1;
+	if (!digests)
+		return 1;
+	return fit >= PARTS_PER_JOB ? PARTS_PER_JOB : fit ? (unsigned)fit : 1;
 }
 
 /*
@@ -684,6 +693,15 @@ static bool has_digests(const struct ppf_index_entry *segs, size_t nr)
 		if (segs[i].kind == PPF_SEG_DIGEST)
 			return true;
 	return false;
+}
+
+static size_t nr_events_segs(const struct ppf_index_entry *segs, size_t nr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		n += segs[i].kind == PPF_SEG_EVENTS;
+	return n;
 }
 
 int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
@@ -718,7 +736,8 @@ int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first
 	 * (struct part_sched); without, a part skims everything before it, and each thread
 	 * gets one part, sized so that they end together.
 	 */
-	unsigned per_job = parts_per_job(has_digests(segs, nsegs));
+	unsigned per_job = parts_per_job(has_digests(segs, nsegs), nr_events_segs(segs, nsegs),
+					 jobs);
 	size_t want = (size_t)jobs * per_job;
 	parts = pp_xcalloc(want, sizeof(*parts));
 	if (per_job > 1)

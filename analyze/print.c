@@ -369,12 +369,21 @@ const char *ana_frame_unnamed(const char *dso, uint64_t dso_off, bool kernel, ch
 	return buf;
 }
 
+/* snprintf(@buf, @sz, "%s", @s) without the format's cost: a frame's name is copied per frame */
+static void copy_name(char *buf, size_t sz, const char *s)
+{
+	size_t n = strnlen(s, sz - 1);
+
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
 /* @res's name, or what ana_frame_unnamed() calls the frame */
 static const char *res_name(const struct pp_sym_res *res, bool found, bool kernel, char *buf,
 			    size_t sz)
 {
 	if (found)
-		snprintf(buf, sz, "%s", res->name);
+		copy_name(buf, sz, res->name);
 	else
 		ana_frame_unnamed(res->dso, res->dso_off, kernel, buf, sz);
 	return buf;
@@ -601,24 +610,22 @@ static void fold_name(struct folded *f, const struct pp_sym_res *res, bool kerne
 	if (f->key == ANA_FRAME_DSO_SYM)
 		snprintf(st, sizeof(f->store[0]), "%s`%s", res_binary(res, kernel), name);
 	else if (f->key == ANA_FRAME_DSO)
-		snprintf(st, sizeof(f->store[0]), "%s", res_binary(res, kernel));
+		copy_name(st, sizeof(f->store[0]), res_binary(res, kernel));
 	else
-		snprintf(st, sizeof(f->store[0]), "%s", name);
+		copy_name(st, sizeof(f->store[0]), name);
 	f->names[f->nr] = st;
 	f->inlined[f->nr++] = inlined;
 }
 
-static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
-		       bool kernel, void *arg)
+/* Fold the frame at @addr into @f: its inline frames, then its own name. */
+static void fold_resolve(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+			 bool kernel, struct folded *f)
 {
-	struct folded *f = arg;
 	struct pp_sym_res res;
 	struct pp_inl_res ir;
 	char name[128];
 	bool found;
 
-	if (f->nr >= PP_ARRAY_SIZE(f->names))
-		return;
 	if (!f->inl && f->key == ANA_FRAME_SYM) {
 		f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr],
 						 sizeof(f->store[0]));
@@ -639,6 +646,46 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 	}
 	res_name(&res, found, kernel, name, sizeof(name));
 	fold_name(f, &res, kernel, name, false);
+}
+
+/* frames a stack folds into before the frame cache is left alone: none is ever cut there */
+#define FOLD_CACHED_ROOM 240
+
+/* What folding the frame at @addr depends on, for framecache.c; false: not to be cached. */
+static bool fold_id(struct ana_session *s, const struct folded *f, const struct pp_event *ev,
+		    uint64_t addr, bool kernel, bool ret, struct ana_fcache_id *id)
+{
+	id->inl = f->inl;
+	id->mode = (uint32_t)f->key << 1 | ret;
+	return pp_symtab_frame_id(s->syms, ev->pid, ev->time_ns, addr, kernel, id->w);
+}
+
+static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_t addr,
+		       bool kernel, void *arg)
+{
+	struct folded *f = arg;
+	const struct ana_fcache_val *v;
+	struct ana_fcache_id id;
+	unsigned first = f->nr;
+	bool seen = f->user_seen;
+
+	if (f->nr >= PP_ARRAY_SIZE(f->names))
+		return;
+	ana_session_finalize_syms(s);
+	if (first < FOLD_CACHED_ROOM && fold_id(s, f, ev, addr, kernel, seen, &id) &&
+	    (v = ana_fcache_get(s, &id)) && first + v->nr <= FOLD_CACHED_ROOM) {
+		for (uint32_t i = 0; i < v->nr; i++) {
+			f->names[f->nr] = v->names[i];
+			f->inlined[f->nr++] = v->inlined[i];
+		}
+		f->user_seen |= v->sets_user_seen;
+		return;
+	}
+	fold_resolve(s, ev, addr, kernel, f);
+	/* the key again: resolving may have added the debug file's symbols to the binary */
+	if (f->nr <= FOLD_CACHED_ROOM && fold_id(s, f, ev, addr, kernel, seen, &id))
+		ana_fcache_put(s, &id, f->names + first, f->inlined + first, f->nr - first,
+			       f->user_seen && !seen);
 }
 
 void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,

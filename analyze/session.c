@@ -129,6 +129,7 @@ struct pp_inl *ana_session_inl(struct ana_session *s, const char *debug_dir)
 			return s->inls[i].inl;
 	s->inls = pp_xrealloc(s->inls, (s->nr_inls + 1) * sizeof(*s->inls));
 	s->inls[s->nr_inls] = (struct ana_inl_dir){ pp_xstrdup(dir), pp_inl_new_dirs(debug_dir) };
+	pp_inl_names_only(s->inls[s->nr_inls].inl);	/* stacks print names, not lines */
 	return s->inls[s->nr_inls++].inl;
 }
 
@@ -185,6 +186,7 @@ void ana_session_free(struct ana_session *s)
 	pp_buf_release(&s->scratch);
 	pp_buf_release(&s->print_check);
 	free(s->fold_scratch);
+	ana_fcache_free(s);
 	ana_debugsyms_free(s->debugsyms);
 	ana_debugfiles_free(s->debugfiles);
 	free(s->str_scratch);

@@ -62,7 +62,15 @@ struct cu_funcs {
 };
 
 struct inl_dso {
+	const char *bid;		/* its build id (hex), interned in pp_inl.bids */
+	/*
+	 * Its debug file is looked for and opened under open_lock, outside pp_inl.lock: a
+	 * thread needing another binary's answers goes on meanwhile.  searched is set (release)
+	 * once dw, elf and found are final; until then only the opener touches them.
+	 */
+	pthread_mutex_t open_lock;
 	bool searched;
+	char *found;			/* the debug file used, until interned into file */
 	bool ranges_built;
 	struct cu_range *ranges;	/* sorted by lo */
 	size_t nr_ranges, cap_ranges;
@@ -82,9 +90,23 @@ struct pp_inl {
 	struct inl_dso **dsos;
 	size_t nr_dsos, cap_dsos;
 	struct pp_intern *strs;		/* names and files */
-	pthread_mutex_t lock;		/* lookups from several threads: one at a time */
+	uint64_t serial;		/* tells this resolver from a later one at its address */
+	bool names_only;		/* no line tables (pp_inl_names_only()) */
+	pthread_rwlock_t lock;		/* answers known: read; resolving one: write */
 	struct inl_ent miss;		/* shared "not covered" answer (flexible: last) */
 };
+
+static uint64_t inl_serial;		/* of the last resolver made */
+
+/*
+ * The binary this thread looked up last, in which resolver: the frames of a stack, and the
+ * stacks of a profile, are mostly in a few binaries, and a build id's hash costs more than
+ * comparing it with the last one's.
+ */
+static _Thread_local struct {
+	uint64_t serial;
+	struct inl_dso *d;
+} inl_last;
 
 struct pp_inl *pp_inl_new(const char *search_path)
 {
@@ -104,7 +126,9 @@ struct pp_inl *pp_inl_new(const char *search_path)
 	}
 	r->bids = pp_intern_new();
 	r->strs = pp_intern_new();
-	pthread_mutex_init(&r->lock, NULL);
+	r->serial = __atomic_add_fetch(&inl_serial, 1, __ATOMIC_RELAXED);
+	pthread_rwlock_init(&r->lock, NULL);
+	elf_version(EV_CURRENT);
 	return r;
 }
 
@@ -137,6 +161,11 @@ static void dso_close(struct inl_dso *d)
 	d->fd = -1;
 }
 
+void pp_inl_names_only(struct pp_inl *r)
+{
+	r->names_only = true;
+}
+
 void pp_inl_free(struct pp_inl *r)
 {
 	uint64_t k;
@@ -157,6 +186,8 @@ void pp_inl_free(struct pp_inl *r)
 		pp_u64map_release(&d->cus);
 		free(d->ranges);
 		dso_close(d);
+		free(d->found);
+		pthread_mutex_destroy(&d->open_lock);
 		free(d);
 	}
 	free(r->dsos);
@@ -165,7 +196,7 @@ void pp_inl_free(struct pp_inl *r)
 	free(r->dirs);
 	pp_intern_free(r->bids);
 	pp_intern_free(r->strs);
-	pthread_mutex_destroy(&r->lock);
+	pthread_rwlock_destroy(&r->lock);
 	free(r);
 }
 
@@ -191,7 +222,7 @@ static bool elf_bid_hex(Elf *elf, char *hex, size_t sz)
 }
 
 /* Open @path as ELF when it is a regular file; fd and elf in @d. */
-static bool open_elf(const char *path, int *fd, Elf **elf)
+static bool open_elf(const char *path, Elf_Cmd cmd, int *fd, Elf **elf)
 {
 	struct stat st;
 
@@ -201,7 +232,7 @@ static bool open_elf(const char *path, int *fd, Elf **elf)
 		return false;
 	if (fstat(*fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
 		goto fail;
-	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	*elf = elf_begin(*fd, cmd, NULL);
 	if (!*elf || elf_kind(*elf) != ELF_K_ELF)
 		goto fail;
 	return true;
@@ -221,12 +252,45 @@ bool pp_inl_file_build_id(const char *path, char *hex, size_t sz)
 	bool ok;
 
 	elf_version(EV_CURRENT);
-	if (!open_elf(path, &fd, &elf))
+	if (!open_elf(path, ELF_C_READ_MMAP, &fd, &elf))
 		return false;
 	ok = elf_bid_hex(elf, hex, sz);
 	elf_end(elf);
 	close(fd);
 	return ok;
+}
+
+/*
+ * The DWARF sections no answer reads (location lists, macros), marked SHT_NOBITS in @elf's
+ * private copy of its section headers: libdw leaves such sections alone, and would otherwise
+ * inflate them at dwarf_begin_elf() when they are compressed (libc's location lists are
+ * 1.4 MB of its 10); with @names_only, the line tables too.  The file is not written.
+ */
+static void hide_unused(Elf *elf, bool names_only)
+{
+	static const char *const unused[] = { ".debug_loclists", ".debug_loc", ".debug_macro",
+					      ".debug_macinfo", ".zdebug_loc", ".zdebug_macro",
+					      /* names only: */
+					      ".debug_line", ".debug_line_str", ".zdebug_line" };
+	size_t nr = PP_ARRAY_SIZE(unused) - (names_only ? 0 : 3);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		for (size_t i = 0; i < nr; i++)
+			if (!strcmp(name, unused[i])) {
+				sh.sh_type = SHT_NOBITS;
+				gelf_update_shdr(scn, &sh);
+			}
+	}
 }
 
 /* Use @path for @d when it is ELF with build id @bid and DWARF. */
@@ -236,15 +300,16 @@ static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const
 	Dwarf_Off next;
 	size_t hsz;
 
-	if (!open_elf(path, &d->fd, &d->elf))
+	if (!open_elf(path, ELF_C_READ_MMAP_PRIVATE, &d->fd, &d->elf))
 		return false;
 	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
 		goto fail;
+	hide_unused(d->elf, r->names_only);
 	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
 	/* at least one readable CU header, or this is not worth keeping */
 	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)
 		goto fail;
-	d->file = intern(r, path);
+	d->found = pp_xstrdup(path);	/* interned by the next holder of the write lock */
 	return true;
 fail:
 	dso_close(d);
@@ -256,7 +321,6 @@ static void search(struct pp_inl *r, struct inl_dso *d, const char *bid, const c
 	const char *base = path ? strrchr(path, '/') : NULL;
 	char buf[4096];
 
-	d->searched = true;
 	base = base ? base + 1 : path;
 	for (size_t i = 0; i < r->nr_dirs; i++) {
 		const char *dir = r->dirs[i];
@@ -276,7 +340,8 @@ static void search(struct pp_inl *r, struct inl_dso *d, const char *bid, const c
 		try_file(r, d, bid, path);
 }
 
-static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *path)
+/* The binary of @bid, added (not searched yet) when new; under the write lock. */
+static struct inl_dso *dso_entry(struct pp_inl *r, const char *bid)
 {
 	size_t n = strlen(bid);
 	bool added;
@@ -287,11 +352,24 @@ static struct inl_dso *dso_get(struct pp_inl *r, const char *bid, const char *pa
 	if (!added)
 		return r->dsos[idx];
 	d = pp_xcalloc(1, sizeof(*d));
+	d->bid = pp_intern_key(r->bids, idx, NULL);
 	d->fd = -1;
+	pthread_mutex_init(&d->open_lock, NULL);
 	PP_VEC_PUSH(r->dsos, r->nr_dsos, r->cap_dsos, d);
-	elf_version(EV_CURRENT);
-	search(r, d, bid, path);
 	return d;
+}
+
+/* @d's debug file looked for and opened once, by whichever thread comes first (no lock). */
+static void dso_open(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
+{
+	if (__atomic_load_n(&d->searched, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&d->open_lock);
+	if (!d->searched) {
+		search(r, d, bid, path);
+		__atomic_store_n(&d->searched, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&d->open_lock);
 }
 
 /* A build id as the capture gives it: 2..128 lowercase hex digits. */
@@ -342,6 +420,8 @@ static void call_site(struct pp_inl *r, Dwarf_Die *die, Dwarf_Files *files, cons
 
 	*file = NULL;
 	*line = 0;
+	if (r->names_only)
+		return;
 	if (dwarf_attr(die, DW_AT_call_line, &a) && dwarf_formudata(&a, &v) == 0 && v <= UINT32_MAX)
 		*line = (uint32_t)v;
 	if (files && dwarf_attr(die, DW_AT_call_file, &a) && dwarf_formudata(&a, &v) == 0 &&
@@ -533,14 +613,14 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 
 	if (!find_cu(d, vaddr, &cu))
 		return &r->miss;
-	if ((ln = dwarf_getsrc_die(&cu, vaddr))) {
+	if (!r->names_only && (ln = dwarf_getsrc_die(&cu, vaddr))) {
 		const char *s = dwarf_linesrc(ln, NULL, NULL);
 		int l = 0;
 		file = s ? intern(r, s) : NULL;
 		if (dwarf_lineno(ln, &l) == 0 && l > 0)
 			line = (uint32_t)l;
 	}
-	if (dwarf_getsrcfiles(&cu, &files, NULL) != 0)
+	if (r->names_only || dwarf_getsrcfiles(&cu, &files, NULL) != 0)
 		files = NULL;
 	cf = cu_funcs(d, &cu);
 	chain = pp_xmalloc(INL_MAX_NEST * sizeof(*chain));
@@ -568,14 +648,53 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 	return e;
 }
 
-static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
-		   struct pp_inl_res *out)
+/* The binary of @bid known to @r already, or NULL (a read lock is enough). */
+static struct inl_dso *dso_known(struct pp_inl *r, const char *bid)
 {
-	struct inl_dso *d;
+	int64_t idx;
+
+	if (inl_last.serial == r->serial && !strcmp(inl_last.d->bid, bid))
+		return inl_last.d;
+	idx = pp_intern_find(r->bids, bid, strlen(bid));
+	if (idx < 0)
+		return NULL;
+	inl_last.serial = r->serial;
+	inl_last.d = r->dsos[idx];
+	return inl_last.d;
+}
+
+/* The answer for @vaddr when @r has it: 1 or 0, else -1 (a read lock is enough). */
+static int known(struct pp_inl *r, const char *build_id, uint64_t vaddr, struct pp_inl_res *out)
+{
+	struct inl_dso *d = dso_known(r, build_id);
+	struct inl_ent *e;
+
+	if (!d || !__atomic_load_n(&d->searched, __ATOMIC_ACQUIRE))
+		return -1;
+	if (!d->dw)
+		return 0;
+	e = pp_u64map_get(&d->cache, vaddr);
+	if (!e)
+		return -1;
+	if (!e->found)
+		return 0;
+	*out = e->res;
+	return 1;
+}
+
+/* The answer for @vaddr of @d (searched), under the write lock. */
+static bool lookup(struct pp_inl *r, struct inl_dso *d, uint64_t vaddr, struct pp_inl_res *out)
+{
 	void **slot;
 	struct inl_ent *e;
 
-	d = dso_get(r, build_id, path);
+	if (d->found) {
+		d->file = intern(r, d->found);
+		free(d->found);
+		d->found = NULL;
+	}
+	inl_last.serial = r->serial;
+	inl_last.d = d;
 	if (!d->dw)
 		return false;
 	slot = pp_u64map_slot(&d->cache, vaddr);
@@ -594,14 +713,39 @@ static bool lookup(struct pp_inl *r, const char *build_id, const char *path, uin
 bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
 		   struct pp_inl_res *out)
 {
+	struct inl_dso *d;
 	bool found;
+	int rc;
+
+	if (!(inl_last.serial == r->serial && !strcmp(inl_last.d->bid, build_id)) &&
+	    !bid_ok(build_id))
+		return false;
+	/* what is known already, in parallel; the first lookup of an address, one at a time */
+	pthread_rwlock_rdlock(&r->lock);
+	rc = known(r, build_id, vaddr, out);
+	pthread_rwlock_unlock(&r->lock);
+	if (rc >= 0)
+		return rc;
+	pthread_rwlock_wrlock(&r->lock);
+	d = dso_entry(r, build_id);
+	pthread_rwlock_unlock(&r->lock);
+	dso_open(r, d, build_id, path);
+	pthread_rwlock_wrlock(&r->lock);
+	found = lookup(r, d, vaddr, out);
+	pthread_rwlock_unlock(&r->lock);
+	return found;
+}
+
+void pp_inl_prefetch(struct pp_inl *r, const char *build_id, const char *path)
+{
+	struct inl_dso *d;
 
 	if (!bid_ok(build_id))
-		return false;
-	pthread_mutex_lock(&r->lock);
-	found = lookup(r, build_id, path, vaddr, out);
-	pthread_mutex_unlock(&r->lock);
-	return found;
+		return;
+	pthread_rwlock_wrlock(&r->lock);
+	d = dso_entry(r, build_id);
+	pthread_rwlock_unlock(&r->lock);
+	dso_open(r, d, build_id, path);
 }
 
 const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char *path)
@@ -611,9 +755,9 @@ const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char
 
 	if (!bid_ok(build_id))
 		return NULL;
-	pthread_mutex_lock(&r->lock);
+	pthread_rwlock_rdlock(&r->lock);
 	idx = pp_intern_find(r->bids, build_id, strlen(build_id));
 	file = idx < 0 ? NULL : r->dsos[idx]->file;
-	pthread_mutex_unlock(&r->lock);
+	pthread_rwlock_unlock(&r->lock);
 	return file;
 }

@@ -61,7 +61,8 @@ struct pp_inl_res {
  *               PP_INL_DEFAULT_PATH
  * Return: the resolver, owned by the caller (pp_inl_free()); never NULL (OOM is fatal).
  * Lookups may come from several threads (a parallel replay's parts share one resolver):
- * they take turns, and what one returns stays valid until pp_inl_free().
+ * addresses answered before are answered in parallel, the first lookup of one takes its
+ * turn, and what one returns stays valid until pp_inl_free().
  */
 struct pp_inl *pp_inl_new(const char *search_path);
 
@@ -71,6 +72,14 @@ struct pp_inl *pp_inl_new(const char *search_path);
  * Return: as pp_inl_new().
  */
 struct pp_inl *pp_inl_new_dirs(const char *debug_dir);
+
+/**
+ * pp_inl_names_only() - answer with the functions' names only: every file NULL, every line 0
+ *
+ * The line tables are then never read (nor inflated when compressed: libc's are 1.3 MB).
+ * Call it before the first lookup; for callers that print names (profile, export).
+ */
+void pp_inl_names_only(struct pp_inl *r);
 
 /** pp_inl_free() - close every debug file and free every answer; NULL is fine. */
 void pp_inl_free(struct pp_inl *r);
@@ -86,6 +95,13 @@ void pp_inl_free(struct pp_inl *r);
  */
 bool pp_inl_lookup(struct pp_inl *r, const char *build_id, const char *path, uint64_t vaddr,
 		   struct pp_inl_res *out);
+
+/**
+ * pp_inl_prefetch() - look for and open the DWARF of binary (@build_id, @path) now, so that
+ * lookups find it open (libc's debug file takes tens of ms to inflate); safe alongside
+ * lookups from other threads, which wait only when they need this binary's answers.
+ */
+void pp_inl_prefetch(struct pp_inl *r, const char *build_id, const char *path);
 
 /**
  * pp_inl_debug_file() - the file the DWARF of @build_id was read from, after a lookup;

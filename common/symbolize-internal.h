@@ -78,6 +78,7 @@ struct pp_symtab {
 	 */
 	struct symvec *ksyms_lent;
 	const char *last_mod, *last_mod_dso;
+	const char *kernel_dso;		/* KERNEL_DSO interned, on the first kernel symbol */
 	struct strmap dso_by_bid, dso_by_path;
 	struct pp_dso **dsos;
 	size_t nr_dsos, alloc_dsos;

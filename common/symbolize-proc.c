@@ -422,6 +422,46 @@ bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 	return pp_symtab__fill(st, pp_symtab__find(st, &d->syms, false, vaddr), vaddr, res);
 }
 
+/* The state of table @sv as a word of a frame id: its generation, whether it is sorted. */
+static uint64_t symvec_state(const struct symvec *sv)
+{
+	return (uint64_t)sv->gen << 1 | sv->sorted;
+}
+
+bool pp_symtab_frame_id(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint64_t addr,
+			bool kernel, uint64_t id[PP_FRAME_ID_WORDS])
+{
+	struct sym_proc *p;
+	struct sym_map *m;
+	struct pp_dso *d;
+
+	memset(id, 0, PP_FRAME_ID_WORDS * sizeof(*id));
+	id[0] = kernel ? 1 : 2;
+	id[1] = addr;
+	if (kernel) {
+		const struct symvec *sv = st->ksyms_lent ? st->ksyms_lent : &st->ksyms;
+
+		id[2] = (uintptr_t)sv;
+		id[3] = symvec_state(sv);
+		id[4] = sv->nr;
+		return true;
+	}
+	p = proc_find(st, pid);
+	if (!p || p->jit || !(m = proc_map_at(p, time_ns, addr)) || !(d = map_dso(st, m)) ||
+	    (d->flags & PP_DSO_JIT))
+		return false;
+	id[2] = (uintptr_t)m->path;
+	id[3] = (uintptr_t)m->bid;
+	id[4] = m->start;
+	id[5] = m->pgoff;
+	id[6] = (uintptr_t)d;
+	id[7] = symvec_state(&d->syms);
+	id[8] = d->text_vaddr;
+	id[9] = d->text_offset;
+	id[10] = d->syms.nr;
+	return true;
+}
+
 struct pp_dso *pp_symtab_user_dso(struct pp_symtab *st, uint32_t pid, uint64_t time_ns,
 				  uint64_t addr, uint64_t *vaddr)
 {

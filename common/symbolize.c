@@ -182,8 +182,11 @@ static void symvec_finalize(struct symvec *sv, bool kernel)
 
 	if (sv->sorted)
 		return;
-	if (sv->nr)
-		qsort(sv->v, sv->nr, sizeof(*sv->v), sym_cmp);
+	for (size_t i = 1; i < sv->nr; i++)	/* added in order (a table read before): no sort */
+		if (sym_cmp(&sv->v[i - 1], &sv->v[i]) > 0) {
+			qsort(sv->v, sv->nr, sizeof(*sv->v), sym_cmp);
+			break;
+		}
 	for (size_t i = 0; i < sv->nr; i++)
 		if (!n || sv->v[i].start != sv->v[n - 1].start)
 			sv->v[n++] = sv->v[i];
@@ -347,7 +350,9 @@ int pp_symtab_ksym_add(struct pp_symtab *st, uint64_t addr, char type, const cha
 		}
 		s.dso = st->last_mod_dso;
 	} else {
-		s.dso = pp_symtab__intern(st, KERNEL_DSO);
+		if (!st->kernel_dso)
+			st->kernel_dso = pp_symtab__intern(st, KERNEL_DSO);
+		s.dso = st->kernel_dso;
 	}
 	s.rank = type == 'T' ? 0 : type == 't' ? 1 : (type == 'W' || type == 'w') ? 2 : 3;
 	s.name = pool_strndup(st, name, strlen(name));

@@ -287,6 +287,23 @@ bool pp_sym_jitmap_pid(const char *path, uint32_t *pid);
 bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint64_t addr,
 			   struct pp_sym_res *res);
 
+#define PP_FRAME_ID_WORDS 11
+
+/**
+ * pp_symtab_frame_id() - what resolving address @addr depends on, to cache its answer by
+ * @st: the table
+ * @pid: the process of a user address
+ * @time_ns: when
+ * @addr: the address
+ * @kernel: a kernel address (pp_symtab_lookup_kernel()), else a user one of @pid
+ * @id: receives the kernel table, or the mapping (path, build id, start, offset), its
+ *      binary and that binary's table, each with how many symbols it holds and its
+ *      generation, and @addr: two lookups with the same @id give the same answer
+ * Return: false when there is no such identity (no mapping, no binary, a JIT map).
+ */
+bool pp_symtab_frame_id(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint64_t addr,
+			bool kernel, uint64_t id[PP_FRAME_ID_WORDS]);
+
 /**
  * pp_symtab_user_dso() - the binary mapped at user address @addr of @pid at @time_ns
  * @vaddr: receives the ELF virtual address of @addr in it

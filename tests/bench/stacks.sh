@@ -5,27 +5,36 @@
 #
 # usage: [RUNS=3] [QUICK=1] sh tests/bench/stacks.sh      (root)
 # The programs are tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library,
-# a libc callback; t140/t141), STACK_S seconds each (8; 3 with QUICK=1).  Per program and tool:
+# a libc callback; t140/t141), STACK_S seconds each (20; 3 with QUICK=1: an analysis has a
+# fixed cost - the binaries' DWARF for inline frames, the kernel symbols - that a few
+# seconds of samples do not outweigh, for perf script as for pp).  Per program and tool:
 #   record   the program alone under the recorder (runstat: CPU of recorder + program); the
 #            program's LOAD line gives its own CPU time and its ops (sort rounds), so recorder
 #            CPU = total - program's, and slowdown = the program's ops per CPU second alone /
 #            under the recorder (per CPU second: on a shared VM the program's share of the CPUs
 #            varies from run to run); bytes per sample = capture bytes / samples
 #   unwind   pp-analyze CAPTURE profile -g (-j 1, no read-ahead) against perf script -i
-#            perf.data >/dev/null: samples per CPU second; and pp-analyze -j 2 against -j 1
-# and once, "sysw": every CPU busy (one unwind-c per CPU) recorded system-wide at 997 Hz by
-# each tool: samples lost.
+#            perf.data >/dev/null: samples per CPU second; each tool twice, as it comes (both
+#            print inline frames by default: perf 6.1's --inline is on unless --no-inline) and
+#            with --no-inline (tool names pp--no-inline, perf-script--no-inline)
+# and once: "fixed", the same two on a 1-second recording of unwind-c (what an analysis
+# costs before its samples: the CPU time of that run); "jobs", pp-analyze -j 1 and -j 2
+# (profile -g, no read-ahead) on a capture worth splitting: unwind-c at 4999 Hz for STACK_S
+# seconds (wall and CPU time); "sysw": every CPU busy (one unwind-c per CPU) recorded
+# system-wide at 997 Hz by each tool: samples lost.
 # Lines: {"bench":"stacks-record","program":P,"tool":"pp"|"perf","samples":N,"bytes":N,
 # "bytes_per_sample":..,"rec_cpu_s":..,"rec_cpu_us_per_sample":..,"ops":N,"base_ops":N,
-# "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"pp-j2"|"perf-script",
-# "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-lost","tool":..,"samples":N,"lost":N}.
+# "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"perf-script",
+# "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-fixed","tool":"pp"|"perf-script",...}
+# and {"bench":"stacks-jobs","tool":"pp-j1"|"pp-j2",...} (the same keys);
+# {"bench":"stacks-lost","tool":..,"samples":N,"lost":N}.
 # Run by `make bench` as its stage `stacks` (tests/bench/bench.py).
 set -u
 
 . "$(dirname "$0")/lib.sh"
 bench_workdir stacks
 [ "$(id -u)" = 0 ] || { bench_emit bench=stacks status=skipped reason="needs root"; exit 0; }
-secs=${STACK_S:-8}
+secs=${STACK_S:-20}
 [ -n "$QUICK" ] && secs=3
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
@@ -82,18 +91,53 @@ for prog in unwind-c unwind-cxx; do
 			ops="${ops:-0}" base_ops="${base:-0}" \
 			slowdown="$(awk -v a="${base:-0}" -v b="${ops:-0}" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" \
 			loadavg="$(bench_loadavg)"
-		# unwinding speed
-		if [ $tool = pp ]; then
-			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 "$cap" profile -g &&
-				bench_emit_run bench=stacks-unwind program=$prog tool=pp events="$n"
-			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 2 "$cap" profile -g &&
-				bench_emit_run bench=stacks-unwind program=$prog tool=pp-j2 events="$n"
-		else
-			bench_measure /dev/null perf script -i "$cap" &&
-				bench_emit_run bench=stacks-unwind program=$prog tool=perf-script events="$n"
-		fi
+		# unwinding speed, with inline frames (both tools' default) and without (--no-inline)
+		for inl in "" --no-inline; do
+			if [ $tool = pp ]; then
+				PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 "$cap" \
+					profile -g $inl &&
+					bench_emit_run bench=stacks-unwind program=$prog tool=pp$inl events="$n"
+			else
+				bench_measure /dev/null perf script $inl -i "$cap" &&
+					bench_emit_run bench=stacks-unwind program=$prog tool=perf-script$inl \
+						events="$n"
+			fi
+		done
 	done
 done
+
+# the fixed cost: a 1-second recording of unwind-c analyzed by each tool
+if [ -x "$PP_LOAD/unwind-c" ]; then
+	rm -f fixed.ppcap fixed.data
+	if "$PP_BIN/pp-record" -q -F 997 --call-graph dwarf -o fixed.ppcap -- "$PP_LOAD/unwind-c" -d 1 \
+		>/dev/null 2>&1; then
+		for inl in "" --no-inline; do
+			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 fixed.ppcap \
+				profile -g $inl &&
+				bench_emit_run bench=stacks-fixed tool=pp$inl events="$(bench_info fixed.ppcap events)"
+		done
+	fi
+	if perf record -q -B -N -F 997 --call-graph dwarf -o fixed.data -- "$PP_LOAD/unwind-c" -d 1 \
+		>/dev/null 2>&1; then
+		for inl in "" --no-inline; do
+			bench_measure /dev/null perf script $inl -i fixed.data &&
+				bench_emit_run bench=stacks-fixed tool=perf-script$inl \
+					events="$(bench_perf_events fixed.data)"
+		done
+	fi
+	# -j 2 against -j 1 on a capture worth splitting
+	rm -f jobs.ppcap
+	if "$PP_BIN/pp-record" -q -F 4999 --call-graph dwarf -o jobs.ppcap -- "$PP_LOAD/unwind-c" \
+		-d "$secs" >/dev/null 2>&1; then
+		n=$(bench_info jobs.ppcap events)
+		for j in 1 2; do
+			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j $j jobs.ppcap profile -g &&
+				bench_emit_run bench=stacks-jobs tool=pp-j$j events="$n"
+		done
+	else
+		bench_emit bench=stacks-jobs tool=pp status=failed reason="pp-record failed"
+	fi
+fi
 
 # samples lost at 997 Hz on every CPU: one unwind-c per CPU, recorded system-wide
 busy="i=0; while [ \$i -lt $ncpu ]; do '$PP_LOAD/unwind-c' -d $secs 2>/dev/null & i=\$((i + 1)); done; wait"

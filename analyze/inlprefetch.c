@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * inlprefetch.c - the DWARF of a capture's binaries opened ahead of a parallel replay.
+ *
+ * Inline frames come from the binaries' debug files (common/dwinline.h), and opening one
+ * can cost more than a part's whole replay: libc's is 10 MB of compressed .debug_info to
+ * inflate.  Left to the parts, the first part to meet a libc frame opens it while every
+ * other part that meets one waits.  A -j replay therefore starts one more thread that
+ * reads the capture's binaries (its USYMS segments: DSO records, a few KB) and opens their
+ * DWARF at once, while the parts open their sessions and decode and unwind their first
+ * samples.  The answers are the same either way: only when the file is opened changes.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/internal.h"
+#include "common/dwinline.h"
+#include "common/log.h"
+
+/* binaries opened at most: a system-wide capture names hundreds, most never in a stack */
+#define PREFETCH_MAX 32
+
+struct ana_inl_prefetch {
+	pthread_t th;
+	char *path;
+	struct pp_inl **inls;
+	size_t nr_inls;
+	char *bids[PREFETCH_MAX];
+	char *paths[PREFETCH_MAX];
+	uint32_t nr_syms[PREFETCH_MAX];
+	size_t nr;
+	bool too_many;
+};
+
+/* Collect the binaries with a build id that the USYMS segments of @p->path name. */
+static void read_binaries(struct ana_inl_prefetch *p)
+{
+	struct ppf_reader *r;
+	struct ppf_record rec;
+
+	if (ppf_reader_open(p->path, 0, &r))
+		return;
+	ppf_reader_pass_over(r, 1u << PPF_SEG_EVENTS | 1u << PPF_SEG_KSYMS | 1u << PPF_SEG_STATS |
+				       1u << PPF_SEG_DIGEST,
+			     UINT64_MAX);
+	while (ppf_reader_next(r, &rec, NULL) == 0) {
+		const struct ppf_dso *d = &rec.u.dso;
+		char *hex;
+
+		if (rec.type != PPF_REC_DSO || !d->build_id_sz || !d->path ||
+		    d->build_id_sz > PP_SYM_MAX_BUILD_ID ||
+		    (d->flags & (PPF_DSO_JITMAP | PPF_DSO_KERNEL_MODULE)))
+			continue;
+		if (p->nr == PREFETCH_MAX) {
+			p->too_many = true;
+			break;
+		}
+		hex = pp_xmalloc(2 * d->build_id_sz + 1);
+		for (uint32_t i = 0; i < d->build_id_sz; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d->build_id[i]);
+		p->bids[p->nr] = hex;
+		p->nr_syms[p->nr] = d->nr_syms;
+		p->paths[p->nr++] = pp_xstrdup(d->path);
+	}
+	ppf_reader_close(r);
+}
+
+/* The binaries with the most symbols first: their DWARF is the largest, and wanted soonest. */
+static void order_binaries(struct ana_inl_prefetch *p)
+{
+	for (size_t i = 1; i < p->nr; i++)
+		for (size_t j = i; j > 0 && p->nr_syms[j] > p->nr_syms[j - 1]; j--) {
+			char *b = p->bids[j], *q = p->paths[j];
+			uint32_t n = p->nr_syms[j];
+
+			p->bids[j] = p->bids[j - 1];
+			p->paths[j] = p->paths[j - 1];
+			p->nr_syms[j] = p->nr_syms[j - 1];
+			p->bids[j - 1] = b;
+			p->paths[j - 1] = q;
+			p->nr_syms[j - 1] = n;
+		}
+}
+
+static void *prefetch_main(void *arg)
+{
+	struct ana_inl_prefetch *p = arg;
+
+	read_binaries(p);
+	order_binaries(p);
+	pp_debug(2, "-j: the DWARF of %zu binaries opened ahead of the parts%s", p->nr,
+		 p->too_many ? ": too many, none" : "");
+	for (size_t i = 0; !p->too_many && i < p->nr; i++)
+		for (size_t k = 0; k < p->nr_inls; k++)
+			pp_inl_prefetch(p->inls[k], p->bids[i], p->paths[i]);
+	return NULL;
+}
+
+struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s)
+{
+	struct ana_inl_prefetch *p;
+
+	if (!s->nr_inls || !s->path || !strcmp(s->path, "-"))
+		return NULL;
+	p = pp_xcalloc(1, sizeof(*p));
+	p->path = pp_xstrdup(s->path);
+	p->nr_inls = s->nr_inls;
+	p->inls = pp_xmalloc(s->nr_inls * sizeof(*p->inls));
+	for (size_t k = 0; k < s->nr_inls; k++)
+		p->inls[k] = s->inls[k].inl;
+	if (pthread_create(&p->th, NULL, prefetch_main, p)) {
+		free(p->inls);
+		free(p->path);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void ana_inl_prefetch_join(struct ana_inl_prefetch *p)
+{
+	if (!p)
+		return;
+	pthread_join(p->th, NULL);
+	for (size_t i = 0; i < p->nr; i++) {
+		free(p->bids[i]);
+		free(p->paths[i]);
+	}
+	free(p->inls);
+	free(p->path);
+	free(p);
+}
