@@ -4,9 +4,10 @@
  *
  * The child is a copy of pp-analyze at the point of the import: nothing is exec'd, so the
  * probe costs a fork and a second parse of the headers (the formats, kallsyms, printk
- * formats, cmdlines; not the event data).  Its fatal signals are reset to their defaults so
- * that a crash kills it by that signal even under a sanitizer (whose handler would report
- * and exit with a code of its own, or have libFuzzer save the input as a crash of its own).
+ * formats, cmdlines; not the event data).  It dumps no core.  Its fatal signals are reset
+ * to their defaults so that a crash kills it by that signal even under a sanitizer (whose
+ * handler would report and exit with a code of its own, or have libFuzzer save the input as
+ * a crash of its own).
  * Exit codes: PROBE_READ (libtracecmd read the headers), PROBE_REFUSED (it refused them:
  * the parent's own open says why); any other end is the file's fault.
  */
@@ -15,6 +16,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +40,9 @@ static void __attribute__((noreturn)) probe_child(const char *path, int flags)
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 	}
+	/* its death is expected: no core file, nor one handed to a core_pattern pipe */
+	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
 		signal(fatal_signals[i], SIG_DFL);
 	alarm(PROBE_ALARM_S);
