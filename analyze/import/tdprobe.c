@@ -30,6 +30,13 @@ enum { PROBE_READ = 0, PROBE_REFUSED = 3, PROBE_ALARM_S = 20 };
 
 static const int fatal_signals[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT, SIGALRM };
 
+/*
+ * A sanitizer's: where its reports go.  Weak: NULL in a build without one.  A sanitizer that
+ * was given a report fd (libFuzzer's -close_fd_mask) reopens it by path in a forked child,
+ * and with no path set writes ".PID" files into the working directory.
+ */
+void __sanitizer_set_report_path(const char *path) __attribute__((weak));
+
 /* The child: parse the headers and say how it went by its exit code.  Does not return. */
 static void __attribute__((noreturn)) probe_child(const char *path, int flags)
 {
@@ -40,6 +47,8 @@ static void __attribute__((noreturn)) probe_child(const char *path, int flags)
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 	}
+	if (__sanitizer_set_report_path)
+		__sanitizer_set_report_path("stderr");	/* now /dev/null */
 	/* its death is expected: no core file, nor one handed to a core_pattern pipe */
 	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
