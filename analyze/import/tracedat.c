@@ -14,7 +14,8 @@
  * last time and counted.  Before libtracecmd sees the file, its magic and version are
  * checked and its layout's sizes and counts (tdguard.c); a record is checked against its
  * page before a field is read from it.  A version 6 file cut short is read through a padded
- * copy (td_open()).  Not here: recognising the file (import.c).
+ * copy (td_open()).  The headers are parsed first in a child, which a hostile event format
+ * may crash (tdprobe.c).  Not here: recognising the file (import.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,7 @@
 #include "analyze/import/import.h"
 #include "analyze/import/tdformat.h"
 #include "analyze/import/tdguard.h"
+#include "analyze/import/tdprobe.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
 #include "common/err.h"
@@ -857,9 +859,16 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 {
 	static const int grow[] = { 2, 16 };
 	const int flags = TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS;
-	struct tracecmd_input *h = tracecmd_open_head(path, flags);
+	struct tracecmd_input *h = NULL;
 	struct stat st;
+	char why[160];
+	int rc = ana_td_probe(path, flags, why, sizeof(why));
 
+	if (rc) {
+		conv_fail(c, rc, "%s", why);
+		return NULL;
+	}
+	h = tracecmd_open_head(path, flags);
 	if (!h) {
 		conv_fail(c, PP_EBAD_RECORD, "libtracecmd cannot read its headers%s",
 			  version == 7 ? " (version 7 keeps them at the end: a cut file lost"

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * import/tdprobe.h - a trace.dat's headers read once in a child process before pp-analyze
+ * reads them itself.
+ *
+ * libtraceevent's format parser trusts the text it is given: a hostile event format makes
+ * tep_parse_event() read through a NULL pointer or divide by zero while tracecmd_open_head()
+ * runs (found by tests/fuzz/fuzz-tracedat).  tdguard.c checks sizes and counts, not the
+ * text, and cannot know every construct the parser chokes on: so the headers are first
+ * parsed in a forked child, and a file the child dies on is refused.  Not here: the reading
+ * itself (tracedat.c).
+ */
+#ifndef PP_ANALYZE_IMPORT_TDPROBE_H
+#define PP_ANALYZE_IMPORT_TDPROBE_H
+
+#include <stddef.h>
+
+/**
+ * ana_td_probe() - whether libtracecmd survives reading @path's headers
+ * @path:  the trace.dat, already past ana_td_guard() (a /proc/self/fd/N path works: the
+ *         child shares the descriptors)
+ * @flags: the flags tracecmd_open_head() will be given
+ * @why:   what went wrong, one line, when it returns nonzero
+ * @whysz: its room
+ *
+ * The child calls tracecmd_open_head() with the fatal signals at their defaults, its output
+ * thrown away and an alarm of 20 s.  A file libtracecmd merely refuses passes: the caller's
+ * own open then says why.  Return: 0, or PP_EBAD_RECORD with @why set when the child died by
+ * a signal, ran out of time or exited otherwise than it does; -errno (@why set too) when no
+ * child could be made or waited for.
+ */
+int ana_td_probe(const char *path, int flags, char *why, size_t whysz);
+
+#endif
