@@ -38,7 +38,10 @@ crow=$(row pp.txt)
 pc=$(echo "$prow" | awk '{ print $4 }')
 cc=$(echo "$crow" | awk '{ print $4 }')
 assert_between "S stays in the perf.data (capture: $cc, load: $k)" "$cc" $((cc + 1)) "$pc"
-assert_between "S stays in the perf.data (load: $k)" $((k - 2)) $((k + 1)) "$pc"
+# (an ASan pp-record's child, slower to reach its exec, may wait more than once before it)
+extra=1
+sanitized && extra=3
+assert_between "S stays in the perf.data (load: $k)" $((k - 2)) $((k + extra)) "$pc"
 pp50=$(echo "$prow" | awk '{ print $7 }')
 cp50=$(echo "$crow" | awk '{ print $7 }')
 python3 -c "import sys; a, b = $pp50, $cp50; sys.exit(abs(a - b) > 0.01 * b)" ||
