@@ -21,9 +21,9 @@ EV="raw_syscalls:sys_enter/id==$nr/"
 
 # sums the "total" of every JSON line
 json_total() { python3 -c 'import sys,json; print(sum(json.loads(l)["total"] for l in sys.stdin if l.strip()))'; }
-# the bursts in the slots of JSON lines on stdin: runs of adjacent slots over $1 / 10
-# (a burst may straddle a slot boundary, or be preempted into two runs less than half the
-# period $2 apart), one "start:sum" each
+# the bursts in the slots of JSON lines on stdin: from each slot over $1 / 10, the calls of
+# the next half period $2 / 2 (a burst may straddle a slot boundary, or be preempted into
+# pieces, some under the limit), one "start:sum" each
 json_bursts() {
 	python3 -c '
 import sys, json
@@ -34,15 +34,10 @@ for l in sys.stdin:
 lim, step, runs, i = int(sys.argv[1]) // 10, int(sys.argv[2]), [], 0
 while i < len(c):
     if c[i] > lim:
-        j, s = i, 0
-        while j < len(c) and c[j] > lim:
-            s += c[j]
-            j += 1
-        # a burst preempted midway comes as two runs: one burst while within half a period
-        if runs and i - runs[-1][0] < step // 2:
-            runs[-1][1] += s
-        else:
-            runs.append([i, s])
+        # a burst preempted midway comes in pieces, some under the limit: the burst is
+        # every call in the half period from its first slot
+        j = min(i + max(step // 2, 1), len(c))
+        runs.append([i, sum(c[i:j])])
         i = j
     else:
         i += 1
