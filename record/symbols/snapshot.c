@@ -30,6 +30,7 @@
 #include "record/ring/prod.h"
 #include "record/session.h"
 #include "record/symbols/blockdev.h"
+#include "record/symbols/kallsyms.h"
 #include "record/symbols/snapshot.h"
 #include "record/symbols/symbols.h"
 #include "record/symbols/tasks.h"
@@ -513,62 +514,6 @@ int rec_snapshot_syscalls(struct rec_session *s)
 
 /* --- kallsyms ----------------------------------------------------------- */
 
-/*
- * One line of /proc/kallsyms, "ADDR TYPE NAME[\t[MODULE]]", cut in place at @l (@n bytes, no
- * newline) into @k: false when it is not such a line.  Names past 511 bytes and modules
- * past 255 are cut there.  A hand parser: sscanf() on its 100k+ lines was a third of a short
- * recording's CPU.
- */
-static bool ksym_line(char *l, size_t n, struct ppf_ksym *k)
-{
-	char *p = l, *end = l + n, *name;
-	uint64_t addr = 0;
-	int digits = 0;
-
-	for (; p < end && digits < 17; p++, digits++) {
-		int c = *p, v = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' &&
-			(c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
-
-		if (v < 0)
-			break;
-		addr = addr << 4 | (uint64_t)v;
-	}
-	if (!digits || digits > 16 || p >= end || (*p != ' ' && *p != '\t'))
-		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p >= end)
-		return false;
-	k->type = *p++;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	name = p;
-	while (p < end && *p != ' ' && *p != '\t')
-		p++;
-	if (p == name)
-		return false;
-	if (p - name > 511)
-		name[511] = '\0';
-	k->module = "";
-	if (p < end) {
-		*p++ = '\0';
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p < end && *p == '[') {
-			char *m = ++p, *close = memchr(m, ']', (size_t)(end - m));
-
-			if (close && close > m) {
-				*(close - m > 255 ? m + 255 : close) = '\0';
-				k->module = m;
-			}
-		}
-	}
-	*end = '\0';
-	k->addr = addr;
-	k->name = name;
-	return true;
-}
-
 /* Write @k unless it is not a text symbol; *@any when the kernel shows addresses. */
 static int ksym_write(struct rec_session *s, const struct ppf_ksym *k, bool *any)
 {
@@ -616,7 +561,7 @@ int rec_snapshot_kallsyms(struct rec_session *s)
 		while (!rc && (nl = memchr(l, '\n', (size_t)(end - l)))) {
 			struct ppf_ksym k;
 
-			if (ksym_line(l, (size_t)(nl - l), &k))
+			if (rec_kallsyms_line(l, (size_t)(nl - l), &k))
 				rc = ksym_write(s, &k, &any);
 			l = nl + 1;
 		}

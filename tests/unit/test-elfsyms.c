@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "format/format.h"
 #include "record/symbols/elfsyms.h"
+#include "record/symbols/kallsyms.h"
 #include "tests/unit/unit.h"
 
 /* The function the test looks for by name in its own symbol table. */
@@ -387,6 +388,30 @@ static void test_elfsyms__write(void)
 	rmdir(tmpdir);
 }
 
+/* /proc/kallsyms lines, cut in place: the snapshot's and the one-name lookup's parser */
+static void test_elfsyms__kallsyms_line(void)
+{
+	char a[] = "ffffffff81000000 T _stext", b[] = "ffffffffc0a01010 t nf_hook\t[nf_tables]";
+	char c[] = "zz T bad", d[] = "ffffffff81000000 ", e[] = "12345678901234567 T toolong";
+	char f[] = "ffffffffc0a01010 t mod\t[unclosed";
+	struct ppf_ksym k;
+
+	CU_ASSERT_FATAL(rec_kallsyms_line(a, strlen(a), &k));
+	CU_ASSERT_EQUAL(k.addr, 0xffffffff81000000ull);
+	CU_ASSERT_EQUAL(k.type, 'T');
+	CU_ASSERT_STRING_EQUAL(k.name, "_stext");
+	CU_ASSERT_STRING_EQUAL(k.module, "");
+	CU_ASSERT_FATAL(rec_kallsyms_line(b, strlen(b), &k));
+	CU_ASSERT_STRING_EQUAL(k.name, "nf_hook");
+	CU_ASSERT_STRING_EQUAL(k.module, "nf_tables");
+	CU_ASSERT_FALSE(rec_kallsyms_line(c, strlen(c), &k));
+	CU_ASSERT_FALSE(rec_kallsyms_line(d, strlen(d), &k));
+	CU_ASSERT_FALSE(rec_kallsyms_line(e, strlen(e), &k));
+	CU_ASSERT_FATAL(rec_kallsyms_line(f, strlen(f), &k));	/* no module, not garbage */
+	CU_ASSERT_STRING_EQUAL(k.name, "mod");
+	CU_ASSERT_STRING_EQUAL(k.module, "");
+}
+
 void test_elfsyms__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -396,6 +421,7 @@ void test_elfsyms__register(void)
 		PP_TEST(test_elfsyms__debug_file, "debug file by build id; a mismatch is ignored"),
 		PP_TEST(test_elfsyms__jitmap, "perf-PID.map reader"),
 		PP_TEST(test_elfsyms__write, "DSO + SYM records round-trip through a capture"),
+		PP_TEST(test_elfsyms__kallsyms_line, "kallsyms lines: module, garbage, too long"),
 	};
 
 	pp_suite_add("elfsyms", tests, PP_ARRAY_SIZE(tests));
