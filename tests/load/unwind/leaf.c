@@ -16,8 +16,7 @@ unsigned long leaf_sort(int *v, size_t n, uint64_t budget, uint64_t gap,
 __attribute__((noinline)) unsigned long leaf_sort(int *v, size_t n, uint64_t budget,
 						  uint64_t gap, int (*cmp)(const void *, const void *))
 {
-	static uint64_t shortest = UINT64_MAX;
-	static uint32_t seed = 2463534242u;
+	static struct uw_sort_state st = UW_SORT_STATE_INIT;
 
-	return uw_sort_rounds(v, n, budget, gap, cmp, &shortest, &seed);
+	return uw_sort_rounds(v, n, budget, gap, cmp, &st);
 }

@@ -17,10 +17,9 @@ unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget, std::uint64
 __attribute__((noinline)) unsigned long leaf_sort(int *v, std::size_t n, std::uint64_t budget,
 						  std::uint64_t gap, int (*cmp)(const void *, const void *))
 {
-	static std::uint64_t shortest = UINT64_MAX;
-	static std::uint32_t seed = 2463534242u;
+	static struct uw_sort_state st = UW_SORT_STATE_INIT;
 
-	return uw_sort_rounds(v, n, budget, gap, cmp, &shortest, &seed);
+	return uw_sort_rounds(v, n, budget, gap, cmp, &st);
 }
 
 } // namespace ppload

@@ -58,32 +58,45 @@ static inline uint32_t uw_rand(uint32_t *state)
 }
 
 
+/* What leaf_sort keeps between its calls (uw_sort_rounds()). */
+struct uw_sort_state {
+	uint64_t shortest;	/* the shortest round seen, in ticks */
+	int64_t owed;		/* the last calls' overshoot of their budgets, in ticks */
+	uint32_t seed;		/* the arrays' contents */
+};
+
+#define UW_SORT_STATE_INIT { UINT64_MAX, 0, 2463534242u }
+
 /*
  * The body of leaf_sort in both libraries: fill @v (@n ints) and qsort() it with @cmp, round
  * after round, until @budget ticks of CPU time are spent.  A round that took over @gap ticks
- * more than the shortest seen (*@shortest) was interrupted or preempted, as UW_SPIN's gaps:
- * it counts as the shortest.  always_inline: the time is the library function's.
+ * more than the shortest seen was interrupted or preempted, as UW_SPIN's gaps: it counts as
+ * the shortest.  The last round overshoots the budget by up to a round (a large part of it
+ * when the rounds are slow, as under a sanitizer); the overshoot is owed and taken from the
+ * next call's budget, so that the function's share over many calls is its budgets' share.
+ * always_inline: the time is the library function's.
  * Return: the rounds.
  */
 static inline __attribute__((always_inline)) unsigned long
 uw_sort_rounds(int *v, size_t n, uint64_t budget, uint64_t gap,
-	       int (*cmp)(const void *, const void *), uint64_t *shortest, uint32_t *seed)
+	       int (*cmp)(const void *, const void *), struct uw_sort_state *st)
 {
+	int64_t want = (int64_t)budget - st->owed, spent = 0;
 	unsigned long rounds = 0;
-	uint64_t spent = 0;
 
-	while (spent < budget) {
+	while (spent < want) {
 		uint64_t t0 = UW_TICKS(), t;
 
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int)(uw_rand(seed) & 0xffff);
+			v[i] = (int)(uw_rand(&st->seed) & 0xffff);
 		qsort(v, n, sizeof(*v), cmp);
 		t = UW_TICKS() - t0;
-		if (t < *shortest)
-			*shortest = t;
-		spent += t - *shortest > gap ? *shortest : t;
+		if (t < st->shortest)
+			st->shortest = t;
+		spent += (int64_t)(t - st->shortest > gap ? st->shortest : t);
 		rounds++;
 	}
+	st->owed = spent - want;
 	return rounds;
 }
 
