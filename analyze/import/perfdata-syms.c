@@ -27,6 +27,7 @@
 #include "common/limits.h"
 #include "format/format.h"
 #include "format/cfi.h"
+#include "format/ksym.h"
 
 /* This kernel's build id, from /sys/kernel/notes (an ELF note list). Return: its size, 0 if none. */
 static size_t kernel_build_id(uint8_t *out)
@@ -97,11 +98,11 @@ int pd_write_ksyms(struct pd_file *f)
 	setvbuf(fp, NULL, _IOFBF, 1 << 20);	/* fewer, larger reads of a slow proc file */
 	/* the file's kernel map starts at _text: the same address here, or another boot */
 	while (!text_ok && fgets(line, sizeof(line), fp)) {
-		unsigned long long a;
-		char t, name[512];
+		struct ppf_ksym k;
 
-		if (sscanf(line, "%llx %c %511s", &a, &t, name) == 3 &&
-		    (!strcmp(name, "_text") || !strcmp(name, "_stext")) && a == f->kernel_text)
+		if (ppf_ksym_parse(line, strcspn(line, "\n"), &k) &&
+		    (!strcmp(k.name, "_text") || !strcmp(k.name, "_stext")) &&
+		    k.addr == f->kernel_text)
 			text_ok = true;
 	}
 	if (!text_ok) {
@@ -112,14 +113,10 @@ int pd_write_ksyms(struct pd_file *f)
 	}
 	rewind(fp);
 	while (!rc && fgets(line, sizeof(line), fp)) {
-		unsigned long long a;
-		char t, name[512], mod[256] = "";
 		struct ppf_ksym k;
 
-		if (sscanf(line, "%llx %c %511s [%255[^]]]", &a, &t, name, mod) < 3 || !a)
-			continue;
-		k = (struct ppf_ksym){ a, t, name, mod };
-		rc = ppf_write_ksym(f->w, &k);
+		if (ppf_ksym_parse(line, strcspn(line, "\n"), &k) && k.addr)
+			rc = ppf_write_ksym(f->w, &k);
 	}
 	fclose(fp);
 	if (!rc)

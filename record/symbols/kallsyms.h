@@ -10,11 +10,7 @@
 #ifndef PP_RECORD_KALLSYMS_H
 #define PP_RECORD_KALLSYMS_H
 
-#include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
-
-struct ppf_ksym;
 
 #define REC_KALLSYMS_PROC "/proc/kallsyms"
 
@@ -27,16 +23,5 @@ struct ppf_ksym;
  * Return: 0, PP_ENOT_FOUND, or -errno when @path cannot be read.
  */
 int rec_kallsyms_lookup(const char *path, const char *name, uint64_t *addr);
-
-/**
- * rec_kallsyms_line() - one line "ADDR TYPE NAME[\t[MODULE]]", cut in place
- * @l: the line (@n bytes, its newline not counted; l[n] is overwritten with NUL)
- * @n: its length
- * @k: receives address, type, name and module ("" when none), pointing into @l
- *
- * Names past 511 bytes and modules past 255 are cut there.
- * Return: false when @l is not such a line.
- */
-bool rec_kallsyms_line(char *l, size_t n, struct ppf_ksym *k);
 
 #endif

@@ -30,6 +30,7 @@
 #include "record/ring/prod.h"
 #include "record/session.h"
 #include "record/symbols/blockdev.h"
+#include "format/ksym.h"
 #include "record/symbols/kallsyms.h"
 #include "record/symbols/snapshot.h"
 #include "record/symbols/symbols.h"
@@ -561,7 +562,7 @@ int rec_snapshot_kallsyms(struct rec_session *s)
 		while (!rc && (nl = memchr(l, '\n', (size_t)(end - l)))) {
 			struct ppf_ksym k;
 
-			if (rec_kallsyms_line(l, (size_t)(nl - l), &k))
+			if (ppf_ksym_parse(l, (size_t)(nl - l), &k))
 				rc = ksym_write(s, &k, &any);
 			l = nl + 1;
 		}

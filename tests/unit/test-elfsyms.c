@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "format/format.h"
 #include "record/symbols/elfsyms.h"
+#include "format/ksym.h"
 #include "record/symbols/kallsyms.h"
 #include "tests/unit/unit.h"
 
@@ -396,18 +397,18 @@ static void test_elfsyms__kallsyms_line(void)
 	char f[] = "ffffffffc0a01010 t mod\t[unclosed";
 	struct ppf_ksym k;
 
-	CU_ASSERT_FATAL(rec_kallsyms_line(a, strlen(a), &k));
+	CU_ASSERT_FATAL(ppf_ksym_parse(a, strlen(a), &k));
 	CU_ASSERT_EQUAL(k.addr, 0xffffffff81000000ull);
 	CU_ASSERT_EQUAL(k.type, 'T');
 	CU_ASSERT_STRING_EQUAL(k.name, "_stext");
 	CU_ASSERT_STRING_EQUAL(k.module, "");
-	CU_ASSERT_FATAL(rec_kallsyms_line(b, strlen(b), &k));
+	CU_ASSERT_FATAL(ppf_ksym_parse(b, strlen(b), &k));
 	CU_ASSERT_STRING_EQUAL(k.name, "nf_hook");
 	CU_ASSERT_STRING_EQUAL(k.module, "nf_tables");
-	CU_ASSERT_FALSE(rec_kallsyms_line(c, strlen(c), &k));
-	CU_ASSERT_FALSE(rec_kallsyms_line(d, strlen(d), &k));
-	CU_ASSERT_FALSE(rec_kallsyms_line(e, strlen(e), &k));
-	CU_ASSERT_FATAL(rec_kallsyms_line(f, strlen(f), &k));	/* no module, not garbage */
+	CU_ASSERT_FALSE(ppf_ksym_parse(c, strlen(c), &k));
+	CU_ASSERT_FALSE(ppf_ksym_parse(d, strlen(d), &k));
+	CU_ASSERT_FALSE(ppf_ksym_parse(e, strlen(e), &k));
+	CU_ASSERT_FATAL(ppf_ksym_parse(f, strlen(f), &k));	/* no module, not garbage */
 	CU_ASSERT_STRING_EQUAL(k.name, "mod");
 	CU_ASSERT_STRING_EQUAL(k.module, "");
 }
