@@ -379,6 +379,9 @@ struct ppf_writer_opts {
 	bool no_digest;			/* write no DIGEST segments */
 	uint32_t digest_segs;		/* a DIGEST covers at most this many EVENTS segments (0: 16) */
 	uint64_t created_ns;		/* wall clock for the header; 0 = now */
+	/* segments stored raw, payload checksum 0: for a sink that hands them to a reader in
+	 * this process (format/segq.h), never for a file */
+	bool in_memory;
 };
 
 /**
