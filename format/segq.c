@@ -67,8 +67,17 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 	}
 	it = &q->slots[(q->head + q->count) % q->depth];
 	pthread_mutex_unlock(&q->lock);
-	/* the slot is the writer's until it is counted in: copied outside the lock */
-	if (c->body_sz > it->body_cap) {
+	/* the slot is the writer's until it is counted in: filled outside the lock */
+	if (c->swap_buf) {
+		/* the payload's buffer is taken, the slot's old one left in its place */
+		void *b = it->body;
+		size_t cap = it->body_cap;
+
+		it->body = *c->swap_buf;
+		it->body_cap = *c->swap_cap;
+		*c->swap_buf = b;
+		*c->swap_cap = cap;
+	} else if (c->body_sz > it->body_cap) {
 		uint8_t *b = realloc(it->body, c->body_sz);
 
 		if (!b)
@@ -79,7 +88,7 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 	it->what = c->what;
 	memcpy(it->head, c->head, c->head_sz);
 	it->head_sz = c->head_sz;
-	if (c->body_sz)
+	if (c->body_sz && !c->swap_buf)
 		memcpy(it->body, c->body, c->body_sz);
 	it->body_sz = c->body_sz;
 	pthread_mutex_lock(&q->lock);

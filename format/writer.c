@@ -66,6 +66,10 @@ static int sink_put(struct ppf_writer *w, const struct iovec *iov, int nr)
 			c.nr_records = h.nr_records;
 			c.nr_samples = h.nr_samples;
 		}
+		if (w->opts.in_memory && c.body && c.body == w->seg.data) {
+			c.swap_buf = (void **)&w->seg.data;	/* reset before it is used again */
+			c.swap_cap = &w->seg.cap;
+		}
 	} else {
 		c.what = c.head_sz == PPF_FILE_HDR_SZ ? PPF_CHUNK_FILE_HDR : PPF_CHUNK_TRAILER;
 	}
