@@ -164,16 +164,6 @@ void ppf_segq_abandon(struct ppf_segq *q)
 	pthread_mutex_unlock(&q->lock);
 }
 
-bool ppf_segq_abandoned(struct ppf_segq *q)
-{
-	bool a;
-
-	pthread_mutex_lock(&q->lock);
-	a = q->abandoned;
-	pthread_mutex_unlock(&q->lock);
-	return a;
-}
-
 void ppf_segq_unref(struct ppf_segq *q)
 {
 	unsigned left;

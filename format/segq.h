@@ -74,9 +74,6 @@ void ppf_segq_release(struct ppf_segq *q);
 /** ppf_segq_abandon() - the reader takes no more: the writer's pieces are dropped */
 void ppf_segq_abandon(struct ppf_segq *q);
 
-/** ppf_segq_abandoned() - whether the reader has left */
-bool ppf_segq_abandoned(struct ppf_segq *q);
-
 /** ppf_segq_unref() - drop one side's reference; the last frees the queue.  NULL is fine. */
 void ppf_segq_unref(struct ppf_segq *q);
 

@@ -24,31 +24,29 @@
 
 #define NR_SAMPLES 3000u
 
-/* Metadata, then NR_SAMPLES samples with raw data. */
+/* An event description, NR_SAMPLES samples with raw data and a few COMMs, a host key. */
 static int write_records(struct ppf_writer *w)
 {
+	static const struct ppf_event_desc desc = {
+		.id = 1, .kind = PPF_EV_TRACEPOINT, .name = "sched:sched_wakeup",
+		.selector = "sched:sched_wakeup", .filter = "", .format = "",
+	};
 	uint8_t raw[48];
-	int rc;
+	struct ppf_sample s = { .id = 1, .period = 1, .raw = raw, .raw_sz = sizeof(raw) };
+	int rc = ppf_write_event_desc(w, &desc);
 
-	rc = ppf_write_kv(w, "hostname", "segqhost");
-	if (!rc)
-		rc = ppf_write_event_desc(w, &(struct ppf_event_desc){
-			.id = 1, .kind = PPF_EV_TRACEPOINT, .name = "sched:sched_switch",
-			.selector = "sched:sched_switch", .filter = "", .attr = "A", .attr_sz = 1,
-			.format = "" });
 	for (unsigned i = 0; !rc && i < NR_SAMPLES; i++) {
-		struct ppf_sample s = { .time_ns = 5000 + i * 37ull, .id = 1, .cpu = i % 3,
-					.pid = 20 + i % 5, .tid = 20 + i % 5, .period = 1,
-					.raw = raw, .raw_sz = sizeof(raw) };
-
-		for (size_t k = 0; k < sizeof(raw); k++)
-			raw[k] = (uint8_t)(i * 13 + k);
+		memset(raw, (int)(i * 13), sizeof(raw));
+		memcpy(raw, &i, sizeof(i));	/* each record's raw its own */
+		s.time_ns = 5000 + i * 37ull;
+		s.cpu = i % 3;
+		s.pid = s.tid = 20 + i % 5;
 		rc = ppf_write_sample(w, &s);
 		if (!rc && i % 700 == 0)
 			rc = ppf_write_comm(w, &(struct ppf_comm){ .time_ns = s.time_ns, .pid = i,
 								   .tid = i, .comm = "task" });
 	}
-	return rc;
+	return rc ? rc : ppf_write_kv(w, "hostname", "segqhost");
 }
 
 /* What a reader saw: a hash of every record's type, time, cpu, tid and raw bytes. */
