@@ -95,7 +95,8 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 		help |= h;
 		i = j + 1;
 	}
-	if (ana_cmd_open(path, ctx->read_flags, &s)) {
+	/* one pass front to back, or parts that open their own: a foreign file may stream */
+	if (ana_cmd_open(path, ctx->read_flags | ANA_OPEN_IMPORT_STREAM, &s)) {
 		for (size_t i = 0; i < nr; i++)
 			ana_az_free(azs[i]);
 		free(azs);

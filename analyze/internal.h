@@ -173,6 +173,7 @@ struct ana_session {
 	/* a session made from a state (analyze/state/, no reader): its captures' damage */
 	struct ppf_read_stats state_stats;
 	bool imported;			/* a perf.data or trace.dat converted (analyze/import/) */
+	struct ana_import_job *import_job;	/* ... converting as it is read, or NULL */
 	char errmsg[512];
 };
 
@@ -192,6 +193,9 @@ void ana_debugfiles_free(struct ana_debugfiles *w);
 /* session.c */
 /* ana_session_open()'s own flag besides PPF_READ_*: no read-ahead thread (a part of -j N) */
 #define ANA_OPEN_NO_READ_AHEAD (1u << 31)
+/* ... and: a perf.data or trace.dat may come in memory as it converts (ana_import_stream()):
+ * for a session read once, front to back (cmd_analyze's) */
+#define ANA_OPEN_IMPORT_STREAM (1u << 30)
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out);
 /**
  * ana_session_init_meta() - give @s, just allocated, the event parser (libtraceevent,

@@ -24,6 +24,7 @@
 #include "analyze/import/import.h"
 #include "analyze/internal.h"
 #include "analyze/unwind.h"
+#include "format/segq.h"
 #include "common/dwinline.h"
 #include "common/expr.h"
 #include "common/limits.h"
@@ -78,7 +79,7 @@ void ana_session_init_meta(struct ana_session *s)
  * converts into (analyze/import/).  Return: 0, a negative code (reader's message), or
  * 1 with the message in s->errmsg.
  */
-static int open_reader(struct ana_session *s, const char *path, unsigned flags)
+static int open_reader(struct ana_session *s, const char *path, unsigned flags, bool stream)
 {
 	const struct ana_importer *imp;
 	char conv[64];
@@ -87,6 +88,14 @@ static int open_reader(struct ana_session *s, const char *path, unsigned flags)
 		return 1;
 	if (!imp)
 		return ppf_reader_open(path, flags, &s->r);
+	if (stream && imp->in_memory && strcmp(path, "-")) {
+		struct ppf_segq *q;
+
+		if (ana_import_stream(path, imp, &q, &s->import_job, s->errmsg, sizeof(s->errmsg)))
+			return 1;
+		s->imported = true;
+		return ppf_reader_open_segq(q, flags, &s->r);
+	}
 	if (ana_import_open(path, imp, conv, sizeof(conv), s->errmsg, sizeof(s->errmsg)))
 		return 1;
 	s->imported = true;
@@ -100,11 +109,14 @@ int ana_session_open(const char *path, unsigned flags, struct ana_session **out)
 
 	*out = s;
 	s->path = path;
+	bool stream = flags & ANA_OPEN_IMPORT_STREAM;
+
+	flags &= ~ANA_OPEN_IMPORT_STREAM;
 	if (flags & ANA_OPEN_NO_READ_AHEAD)
 		flags &= ~ANA_OPEN_NO_READ_AHEAD;
 	else
 		flags |= read_ahead_flag();
-	rc = open_reader(s, path, flags);
+	rc = open_reader(s, path, flags, stream);
 	if (rc == 1)
 		return PP_EBAD_MAGIC;	/* a foreign file that cannot be converted: errmsg says why */
 	if (rc) {
@@ -148,6 +160,7 @@ void ana_session_free(struct ana_session *s)
 	free(s->inls);
 	ana_unwind_free(s->unwind);
 	ppf_reader_close(s->r);
+	ana_import_job_end(s->import_job);	/* the reader gone, its converter stops */
 	for (size_t i = 0; i < s->nr_types; i++)
 		ana_evtype_free(s->type_list[i]);
 	free(s->type_list);

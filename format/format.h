@@ -379,6 +379,9 @@ struct ppf_writer_opts {
 	bool no_digest;			/* write no DIGEST segments */
 	uint32_t digest_segs;		/* a DIGEST covers at most this many EVENTS segments (0: 16) */
 	uint64_t created_ns;		/* wall clock for the header; 0 = now */
+	/* segments stored raw, payload checksum 0: for a sink that hands them to a reader in
+	 * this process (format/segq.h), never for a file */
+	bool in_memory;
 };
 
 /**
@@ -424,6 +427,10 @@ struct ppf_chunk {
 	uint32_t seg_kind;		/* enum ppf_seg_kind */
 	uint64_t seq, first_ns, last_ns;
 	uint32_t usize, nr_records, nr_samples;
+	/* a writer's opts.in_memory segment: its payload's malloc()ed buffer (*@swap_cap
+	 * bytes), which the sink may take, leaving a malloc()ed one of its own or NULL, 0 */
+	void **swap_buf;
+	size_t *swap_cap;
 };
 
 typedef int (*ppf_sink_fn)(void *arg, const struct ppf_chunk *c);

@@ -63,6 +63,8 @@ struct ppf_reader {
 	struct ppf_checks *checks;	/* ppf_reader_share_checks(); NULL: none */
 	unsigned pass_kinds;		/* ppf_reader_pass_over() */
 	uint64_t pass_before;
+	struct ppf_segq *q;		/* ppf_reader_open_segq(): the segments come from it */
+	bool q_held;			/* the reader holds the queue's first piece */
 };
 
 /* Set the message ppf_reader_errmsg() returns. */
@@ -84,6 +86,9 @@ uint64_t ppf_reader_in_skip(struct ppf_reader *r, uint64_t n);
 
 /* Wait for the segment read ahead, if any, and drop it (rewind). */
 void ppf_reader_ahead_drop(struct ppf_reader *r);
+
+/* ppf_reader_next_segment() of a reader on a queue (ppf_reader_open_segq()). */
+int ppf_reader_segq_next(struct ppf_reader *r, const struct ppf_segment **out);
 
 /* With an index, jump over EVENTS segments that end before the seek time. */
 void ppf_reader_index_skip(struct ppf_reader *r);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "format/reader-internal.h"
+#include "format/segq.h"
 
 /* Records lost with a skipped segment of header @h: a digest's are copies, none lost. */
 static uint32_t lost(const struct ppf_seg_hdr *h)
@@ -480,12 +481,74 @@ static int segment_checked(struct ppf_reader *r, const struct ppf_seg_hdr *h, ui
 	return segment_out(r, h, off, data, out);
 }
 
+/*
+ * The piece @it of a queue (ppf_reader_open_segq()) at @off, header @h: a segment handed
+ * out as the loop of ppf_reader_next_segment() would, its payload where it lies.
+ * Return: as segment_checked().
+ */
+static int segq_segment(struct ppf_reader *r, const struct ppf_segq_item *it,
+			const struct ppf_seg_hdr *h, uint64_t off, const struct ppf_segment **out)
+{
+	if (passed_over(r, h, off))
+		return SEG_READ_ON;
+	if (!(h->flags & PPF_SEGF_ZSTD) && !(h->kind == PPF_SEG_DIGEST && r->records &&
+					      !(r->flags & PPF_READ_DIGESTS)))
+		return segment_out(r, h, off, it->body, out);
+	/* compressed (a writer not in_memory), or a digest passed over: the file's path */
+	r->payload.len = 0;
+	if (ppf_wbuf_reserve(&r->payload, h->csize ? h->csize : 1))
+		return -ENOMEM;
+	memcpy(r->payload.data, it->body, h->csize);
+	return segment_checked(r, h, off, out);
+}
+
+int ppf_reader_segq_next(struct ppf_reader *r, const struct ppf_segment **out)
+{
+	struct ppf_segq_item *it;
+	struct ppf_seg_hdr h;
+	int rc;
+
+	for (;;) {
+		if (r->q_held)
+			ppf_segq_release(r->q);
+		r->q_held = false;
+		if (r->done)
+			return PPF_END;
+		rc = ppf_segq_pop(r->q, &it, r->errmsg, sizeof(r->errmsg));
+		if (rc) {
+			/* the writer's close: whole, or its error after the last segment */
+			r->done = true;
+			r->clean_end = rc == PPF_END;
+			r->stats.truncated = !r->clean_end;
+			r->stats.truncated_at = r->pos;
+			return rc;
+		}
+		r->q_held = true;
+		uint64_t off = r->pos;
+
+		r->pos += it->head_sz + it->body_sz;
+		if (it->what == PPF_CHUNK_TRAILER)
+			continue;
+		if (it->what != PPF_CHUNK_SEGMENT || (rc = ppf_seg_hdr_decode(it->head, &h)) ||
+		    h.csize != it->body_sz) {
+			rc = rc ? rc : PP_EBAD_LENGTH;
+			ppf_reader_problem(r, r->stats.last_seq + 1, off, rc, 0, 0);
+			return rc;	/* not a writer's: nothing after it to trust */
+		}
+		rc = segq_segment(r, it, &h, off, out);
+		if (rc != SEG_READ_ON)
+			return rc;
+	}
+}
+
 int ppf_reader_next_segment(struct ppf_reader *r, const struct ppf_segment **out)
 {
 	struct ppf_seg_hdr h;
 	int rc;
 
 	r->in_seg = false;
+	if (r->q)
+		return ppf_reader_segq_next(r, out);
 	if (r->ahead && (rc = ahead_take(r, out)) != SEG_READ_ON)
 		return rc;
 	for (;;) {

@@ -39,6 +39,7 @@
 #include <zstd.h>
 
 #include "format/reader-internal.h"
+#include "format/segq.h"
 
 void ppf_reader_set_msg(struct ppf_reader *r, const char *fmt, ...)
 {
@@ -156,12 +157,52 @@ int ppf_reader_open_fd(int fd, unsigned flags, struct ppf_reader **out)
 	return reader_init(fd, false, flags, out);
 }
 
+int ppf_reader_open_segq(struct ppf_segq *q, unsigned flags, struct ppf_reader **out)
+{
+	struct ppf_reader *r = calloc(1, sizeof(*r));
+	struct ppf_segq_item *it;
+	int rc;
+
+	*out = r;
+	if (!r) {
+		ppf_segq_abandon(q);
+		ppf_segq_unref(q);
+		return -ENOMEM;
+	}
+	r->fd = -1;
+	r->q = q;
+	r->flags = (flags | PPF_READ_STREAM) & ~(unsigned)PPF_READ_AHEAD;
+	r->stats.problems = r->problems;
+	r->dctx = ZSTD_createDCtx();	/* for a segment some other writer compressed */
+	if (!r->dctx) {
+		ppf_reader_set_msg(r, "out of memory");
+		return -ENOMEM;
+	}
+	rc = ppf_segq_pop(q, &it, r->errmsg, sizeof(r->errmsg));
+	if (rc == PPF_END) {
+		ppf_reader_set_msg(r, "empty file, not a pp capture");
+		return PP_EBAD_MAGIC;
+	}
+	if (rc)
+		return rc;
+	rc = check_file_header(r, it->head, it->what == PPF_CHUNK_FILE_HDR ? it->head_sz : 0);
+	ppf_segq_release(q);
+	r->pos = PPF_FILE_HDR_SZ;
+	return rc;
+}
+
 void ppf_reader_close(struct ppf_reader *r)
 {
 	if (!r)
 		return;
 	if (r->own_fd && r->fd >= 0)
 		close(r->fd);
+	if (r->q) {
+		if (r->q_held)
+			ppf_segq_release(r->q);
+		ppf_segq_abandon(r->q);	/* its writer's segments are dropped from now */
+		ppf_segq_unref(r->q);
+	}
 	ppf_ra_stop(r->ra);	/* joins: a job in flight finishes with our buffers */
 	free(r->ibuf);
 	ZSTD_freeDCtx(r->dctx);

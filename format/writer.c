@@ -66,6 +66,10 @@ static int sink_put(struct ppf_writer *w, const struct iovec *iov, int nr)
 			c.nr_records = h.nr_records;
 			c.nr_samples = h.nr_samples;
 		}
+		if (w->opts.in_memory && c.body && c.body == w->seg.data) {
+			c.swap_buf = (void **)&w->seg.data;	/* reset before it is used again */
+			c.swap_cap = &w->seg.cap;
+		}
 	} else {
 		c.what = c.head_sz == PPF_FILE_HDR_SZ ? PPF_CHUNK_FILE_HDR : PPF_CHUNK_TRAILER;
 	}
@@ -216,19 +220,19 @@ static void segment_reset(struct ppf_writer *w)
 }
 
 /*
- * Compress @len bytes of payload @raw (stored as is when that is not smaller), checksum,
- * write and index a segment of header @h (kind, flags, times and counts set; the rest
- * is filled in here).
+ * @len bytes of payload @raw as the segment of header @h stores them: one zstd frame in
+ * w->cbuf when that is smaller (PPF_SEGF_ZSTD), else @raw itself (always in memory).
+ * Return: 0 with *@payload, *@plen, or the error.
  */
-static int seg_emit(struct ppf_writer *w, struct ppf_seg_hdr *h, const uint8_t *raw, size_t len)
+static int seg_compress(struct ppf_writer *w, struct ppf_seg_hdr *h, const uint8_t *raw,
+			size_t len, const uint8_t **payload, size_t *plen)
 {
-	uint8_t hdr[PPF_SEG_HDR_SZ];
-	const uint8_t *payload = raw;
-	size_t plen = len;
 	int rc;
 
-	h->seq = w->seq;
-	h->usize = (uint32_t)len;
+	*payload = raw;
+	*plen = len;
+	if (w->opts.in_memory)
+		return 0;
 	size_t bound = ZSTD_compressBound(len);
 	w->cbuf.len = 0;
 	rc = ppf_wbuf_reserve(&w->cbuf, bound);
@@ -241,11 +245,31 @@ static int seg_emit(struct ppf_writer *w, struct ppf_seg_hdr *h, const uint8_t *
 	}
 	if (c < len) {
 		h->flags |= PPF_SEGF_ZSTD;
-		payload = w->cbuf.data;
-		plen = c;
+		*payload = w->cbuf.data;
+		*plen = c;
 	}
+	return 0;
+}
+
+/*
+ * Compress @len bytes of payload @raw (stored as is when that is not smaller), checksum,
+ * write and index a segment of header @h (kind, flags, times and counts set; the rest
+ * is filled in here).
+ */
+static int seg_emit(struct ppf_writer *w, struct ppf_seg_hdr *h, const uint8_t *raw, size_t len)
+{
+	uint8_t hdr[PPF_SEG_HDR_SZ];
+	const uint8_t *payload;
+	size_t plen;
+	int rc;
+
+	h->seq = w->seq;
+	h->usize = (uint32_t)len;
+	if ((rc = seg_compress(w, h, raw, len, &payload, &plen)))
+		return rc;
 	h->csize = (uint32_t)plen;
-	h->payload_crc = ppf_crc32c(0, payload, plen);
+	/* in memory: nothing between the writer and the reader to check it against */
+	h->payload_crc = w->opts.in_memory ? 0 : ppf_crc32c(0, payload, plen);
 	ppf_seg_hdr_encode(h, hdr);
 
 	struct ppf_index_entry e = {

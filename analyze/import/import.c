@@ -27,6 +27,7 @@
 #include "common/err.h"
 #include "common/log.h"
 #include "format/format.h"
+#include "format/segq.h"
 
 static bool magic_perfdata(const uint8_t *h, size_t n)
 {
@@ -42,7 +43,7 @@ static bool magic_tracedat(const uint8_t *h, size_t n)
 
 static const struct ana_importer importers[] = {
 	{ "perf.data", magic_perfdata, ana_import_perfdata, NULL },
-	{ "trace.dat", magic_tracedat, ana_import_tracedat, NULL },
+	{ "trace.dat", magic_tracedat, ana_import_tracedat, NULL, true },
 };
 
 const struct ana_importer *ana_importer_find(const uint8_t *head, size_t n)
@@ -367,4 +368,99 @@ int ana_import_open(const char *path, const struct ana_importer *imp, char *out,
 		return fd;
 	snprintf(out, outsz, "/proc/self/fd/%d", fd);
 	return 0;
+}
+
+/* --- a session's capture in memory (ana_import_stream()) ------------------- */
+
+#define STREAM_DEPTH 4	/* segments in the queue: the writer's, the reader's and two between */
+
+struct ana_import_job {
+	const struct ana_importer *imp;
+	char *path;
+	struct ppf_segq *q;
+	struct ppf_writer *w;
+	pthread_t th;
+	char err[512];
+};
+
+static void *job_main(void *arg)
+{
+	struct ana_import_job *j = arg;
+	struct ana_import_info *info = calloc(1, sizeof(*info));
+	int rc = -ENOMEM, rc2;
+
+	snprintf(j->err, sizeof(j->err), "cannot import '%s': out of memory", j->path);
+	if (info) {
+		info->quiet = true;	/* the session shows its own progress */
+		rc = ana_import_to(j->path, j->imp, j->w, info, j->err, sizeof(j->err));
+	}
+	rc2 = ppf_writer_close(j->w);
+	j->w = NULL;
+	if (!rc && rc2) {
+		rc = rc2;
+		snprintf(j->err, sizeof(j->err), "cannot import '%s': %s", j->path, pp_strerror(rc2));
+	}
+	/* before the close: the reader meets the end after these lines, as after a file's */
+	if (!rc)
+		ana_import_print(stderr, j->path, info);
+	free(info);
+	ppf_segq_close(j->q, rc, rc ? j->err : NULL);
+	ppf_segq_unref(j->q);	/* the writer's side */
+	return NULL;
+}
+
+static void job_free(struct ana_import_job *j)
+{
+	free(j->path);
+	free(j);
+}
+
+int ana_import_stream(const char *path, const struct ana_importer *imp, struct ppf_segq **q,
+		      struct ana_import_job **job, char *err, size_t errsz)
+{
+	/* the reader decodes what it is handed: no zstd, checksum, index or digest */
+	struct ppf_writer_opts o = { .in_memory = true, .no_index = true, .no_digest = true };
+	struct ana_import_job *j = calloc(1, sizeof(*j));
+	int rc;
+
+	*q = NULL;
+	*job = NULL;
+	if (!j || !(j->path = strdup(path)) || ppf_segq_new(STREAM_DEPTH, &j->q)) {
+		if (j)
+			job_free(j);
+		snprintf(err, errsz, "cannot import '%s': out of memory", path);
+		return -ENOMEM;
+	}
+	j->imp = imp;
+	rc = ppf_writer_open_cb(ppf_segq_sink, j->q, &o, &j->w);
+	if (!rc && pthread_create(&j->th, NULL, job_main, j))
+		rc = -EAGAIN;
+	if (rc) {
+		snprintf(err, errsz, "cannot import '%s': %s", path, pp_strerror(rc));
+		if (j->w)
+			writer_drop(j->w);
+		ppf_segq_unref(j->q);
+		ppf_segq_unref(j->q);
+		job_free(j);
+		return rc;
+	}
+	rc = ppf_segq_wait_segment(j->q);
+	if (rc) {	/* it failed before any segment, saying why in j->err: as convert_file() */
+		snprintf(err, errsz, "%s", j->err);
+		pthread_join(j->th, NULL);
+		ppf_segq_unref(j->q);
+		job_free(j);
+		return rc;
+	}
+	*q = j->q;	/* the reader's reference */
+	*job = j;
+	return 0;
+}
+
+void ana_import_job_end(struct ana_import_job *job)
+{
+	if (!job)
+		return;
+	pthread_join(job->th, NULL);
+	job_free(job);
 }

@@ -80,6 +80,12 @@ struct ana_importer {
 	bool (*magic)(const uint8_t *head, size_t n);
 	ana_import_fn *convert;		/* NULL: recognised but not built in */
 	const char *missing;		/* @convert NULL: why ("trace.dat support not built") */
+	/*
+	 * its capture may be handed to a session in memory as it is written
+	 * (ana_import_stream()): @convert runs on a thread of its own, and parses nothing
+	 * with libtraceevent (not reentrant) once it has written its first segment
+	 */
+	bool in_memory;
 };
 
 /** ana_importer_find() - the importer whose magic @head has (@n bytes). Return: static or NULL. */
@@ -109,6 +115,31 @@ int ana_import_sniff(const char *path, const struct ana_importer **imp, char *er
  */
 int ana_import_open(const char *path, const struct ana_importer *imp, char *out, size_t outsz,
 		    char *err, size_t errsz);
+
+struct ppf_segq;
+struct ana_import_job;
+
+/**
+ * ana_import_stream() - @path converted on a thread into a queue of segments a reader takes
+ * in memory (format/segq.h): nothing compressed, no temporary file, at most a few segments
+ * in memory; for a session that reads the capture once, front to back (no -j parts, no
+ * rewind).  Returns once the converter has written its first segment (or failed): from
+ * then on it parses no event format (struct ana_importer's @in_memory).  Its lines
+ * (ana_import_print()) are said when it ends, before the reader meets the end.
+ * @path: a file (not "-"), of an importer with @in_memory
+ * @q: receives the queue, for ppf_reader_open_segq()
+ * @job: receives the conversion, for ana_import_job_end() once the reader is closed
+ * Return: 0, or a negative code with the message in @err (as ana_import_open()'s).
+ */
+int ana_import_stream(const char *path, const struct ana_importer *imp, struct ppf_segq **q,
+		      struct ana_import_job **job, char *err, size_t errsz);
+
+/**
+ * ana_import_job_end() - wait for @job's thread and free it; its reader closed before the
+ * end, the conversion still runs to its end (its segments dropped), so that the lines it
+ * says (what the file lacked, counted over all of it) are those of a whole conversion
+ */
+void ana_import_job_end(struct ana_import_job *job);
 
 /**
  * ana_import_to() - convert @path with @imp into a capture written by @w (import -o)

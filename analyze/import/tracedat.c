@@ -625,18 +625,19 @@ static void cur_release(struct td_conv *c, struct td_cur *k)
 	k->rec = NULL;
 }
 
-/* The record under @k's kbuffer into k->ev; false at the end of the page. */
-static bool cur_fill(struct td_cur *k)
+/*
+ * The record @d (time @ts) under @k's kbuffer into k->ev; false when there is none (the end
+ * of the page).  @first: the first one read of its page; kbuffer counts missed events only
+ * before a page's first record, and says 0 of any it reached by kbuffer_next_event().
+ */
+static bool cur_fill(struct td_cur *k, void *d, unsigned long long ts, bool first)
 {
-	unsigned long long ts;
-	void *d = kbuffer_read_event(k->kb, &ts);
-
 	if (!d)
 		return false;
 	k->ev.ts = ts + k->adj;
 	k->ev.data = d;
 	k->ev.size = kbuffer_event_size(k->kb);
-	k->ev.missed = kbuffer_missed_events(k->kb);
+	k->ev.missed = first ? kbuffer_missed_events(k->kb) : 0;
 	k->ev.offset = k->page_off + (uint64_t)kbuffer_curr_offset(k->kb);
 	k->ev.record_size = kbuffer_curr_size(k->kb);
 	return true;
@@ -666,17 +667,20 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 		return false;
 	k->adj = r->ts - ts;
 	k->ev.idx = idx;
-	return cur_fill(k);
+	void *d = kbuffer_read_event(k->kb, &ts);
+
+	return cur_fill(k, d, ts, true);
 }
 
 /* @k's next record: on its page, else on the next page libtracecmd has for its CPU. */
 static void cur_next(struct td_conv *c, struct td_cur *k)
 {
 	int idx = k->ev.idx, rcpu = -1;
+	unsigned long long ts;
+	void *d = kbuffer_next_event(k->kb, &ts);
 	struct tep_record *r;
 
-	kbuffer_next_event(k->kb, NULL);
-	if (cur_fill(k))
+	if (cur_fill(k, d, ts, false))
 		return;
 	r = tracecmd_read_at(c->h, k->page_off + c->page_sz, &rcpu);
 	if (!r || rcpu != idx || !cur_page(c, k, r, idx)) {
