@@ -28,7 +28,8 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd libdebuginfod
+# libdebuginfod is not linked: analyze/debugsyms.c opens it on the first download (dlopen)
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter \
