@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/dwinflate.h"
 #include "common/intern.h"
 #include "common/log.h"
 #include "common/symbolize.h"
@@ -77,6 +78,7 @@ struct inl_dso {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;			/* NULL: no usable DWARF */
+	struct pp_dwinflate inflated;	/* its compressed sections, inflated for libdw */
 	const char *file;		/* the debug file used, interned */
 	struct pp_u64map cache;		/* vaddr -> struct inl_ent */
 	struct pp_u64map cus;		/* CU DIE offset -> struct cu_funcs */
@@ -156,6 +158,7 @@ static void dso_close(struct inl_dso *d)
 		elf_end(d->elf);
 	if (d->fd >= 0)
 		close(d->fd);
+	pp_dwinflate_free(&d->inflated);
 	d->dw = NULL;
 	d->elf = NULL;
 	d->fd = -1;
@@ -305,6 +308,7 @@ static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const
 	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
 		goto fail;
 	hide_unused(d->elf, r->names_only);
+	pp_dwinflate_elf(d->elf, &d->inflated);
 	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
 	/* at least one readable CU header, or this is not worth keeping */
 	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dwinflate.c - compressed DWARF sections inflated for libdw, without the Adler-32 pass.
+ *
+ * An SHF_COMPRESSED section is an Elf_Chdr (type, inflated size, alignment) and, for
+ * ELFCOMPRESS_ZLIB, a zlib stream: a 2-byte header, DEFLATE data, the Adler-32 of the output.
+ * The header is checked here by hand and the DEFLATE data inflated raw (windowBits -15), so
+ * the checksum is neither computed nor compared; the output must still be exactly the size
+ * the Chdr announces and the stream must end there.  libdw reads the data descriptor of a
+ * section (elf_getdata()) as long as its header does not say SHF_COMPRESSED, so the section's
+ * descriptor is pointed at the inflated bytes and the flag cleared in the in-memory header.
+ */
+#include "common/dwinflate.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <zlib.h>
+
+#define DWINFLATE_MAX_SIZE (1ull << 32)	/* inflated bytes of one section, at most */
+
+/* @n bytes of DEFLATE data at @in into @out (@out_sz bytes, all of it); false when not so. */
+static bool inflate_raw(const unsigned char *in, size_t n, void *out, size_t out_sz)
+{
+	z_stream z;
+	int rc;
+
+	if (n > UINT32_MAX || out_sz > UINT32_MAX)
+		return false;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, -15) != Z_OK)
+		return false;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)out_sz;
+	rc = inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	return rc == Z_STREAM_END && z.total_out == out_sz;
+}
+
+/* A zlib stream header: DEFLATE, a window of at most 32 KB, its check bits, no dictionary. */
+static bool zlib_header_ok(const unsigned char *p, size_t n)
+{
+	return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && (p[0] << 8 | p[1]) % 31 == 0 &&
+	       !(p[1] & 0x20);
+}
+
+/* @scn inflated into a new mapping kept in @out; false (nothing changed) when it cannot be. */
+static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct pp_dwinflate *out)
+{
+	size_t chdr_sz = gelf_getclass(elf) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+	GElf_Chdr ch;
+	Elf_Data *d;
+	void *buf;
+
+	if (out->nr == PP_DWINFLATE_MAX || !gelf_getchdr(scn, &ch) ||
+	    ch.ch_type != ELFCOMPRESS_ZLIB || !ch.ch_size || ch.ch_size > DWINFLATE_MAX_SIZE)
+		return false;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size < chdr_sz + 2 ||
+	    !zlib_header_ok((const unsigned char *)d->d_buf + chdr_sz, d->d_size - chdr_sz))
+		return false;
+	buf = mmap(NULL, ch.ch_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		   MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return false;
+	if (!inflate_raw((const unsigned char *)d->d_buf + chdr_sz + 2, d->d_size - chdr_sz - 2,
+			 buf, ch.ch_size)) {
+		munmap(buf, ch.ch_size);
+		return false;
+	}
+	sh->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	sh->sh_size = ch.ch_size;
+	sh->sh_addralign = ch.ch_addralign;
+	if (!gelf_update_shdr(scn, sh)) {
+		munmap(buf, ch.ch_size);
+		return false;
+	}
+	d->d_buf = buf;
+	d->d_size = ch.ch_size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = ch.ch_addralign ? ch.ch_addralign : 1;
+	out->buf[out->nr] = buf;
+	out->len[out->nr++] = ch.ch_size;
+	return true;
+}
+
+void pp_dwinflate_elf(Elf *elf, struct pp_dwinflate *out)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_COMPRESSED) || (sh.sh_flags & SHF_ALLOC) ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strncmp(name, ".debug_", 7))
+			continue;
+		inflate_scn(elf, scn, &sh, out);
+	}
+}
+
+void pp_dwinflate_free(struct pp_dwinflate *d)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		munmap(d->buf[i], d->len[i]);
+	d->nr = 0;
+}
