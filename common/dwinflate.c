@@ -9,6 +9,7 @@
  * the Chdr announces and the stream must end there.  libdw reads the data descriptor of a
  * section (elf_getdata()) as long as its header does not say SHF_COMPRESSED, so the section's
  * descriptor is pointed at the inflated bytes and the flag cleared in the in-memory header.
+ * The same pass marks the sections the caller never reads SHT_NOBITS, so libdw skips them.
  */
 #include "common/dwinflate.h"
 
@@ -87,7 +88,15 @@ static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct pp_dwinfla
 	return true;
 }
 
-void pp_dwinflate_elf(Elf *elf, struct pp_dwinflate *out)
+static bool listed(const char *name, const char *const *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(name, v[i]))
+			return true;
+	return false;
+}
+
+void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide, struct pp_dwinflate *out)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -99,10 +108,15 @@ void pp_dwinflate_elf(Elf *elf, struct pp_dwinflate *out)
 		const char *name;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_COMPRESSED) || (sh.sh_flags & SHF_ALLOC) ||
-		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || strncmp(name, ".debug_", 7))
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		inflate_scn(elf, scn, &sh, out);
+		if (listed(name, hide, nr_hide)) {
+			sh.sh_type = SHT_NOBITS;
+			gelf_update_shdr(scn, &sh);
+		} else if ((sh.sh_flags & SHF_COMPRESSED) && !(sh.sh_flags & SHF_ALLOC) &&
+			   !strncmp(name, ".debug_", 7)) {
+			inflate_scn(elf, scn, &sh, out);
+		}
 	}
 }
 

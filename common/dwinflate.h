@@ -26,15 +26,18 @@ struct pp_dwinflate {
 };
 
 /**
- * pp_dwinflate_elf() - inflate the compressed .debug_* PROGBITS sections of @elf
+ * pp_dwinflate_elf() - hide the PROGBITS sections named in @hide, inflate the other
+ * compressed .debug_* PROGBITS sections of @elf
  * @elf: opened with ELF_C_READ_MMAP_PRIVATE (its section headers are rewritten in memory,
  *	 never in the file); before dwarf_begin_elf()
+ * @hide: names of sections no answer reads: marked SHT_NOBITS, which libdw leaves alone
+ * @nr_hide: entries in @hide
  * @out: receives the buffers (zeroed by the caller); pp_dwinflate_free() after elf_end()
  *
- * Each section taken loses SHF_COMPRESSED and its data becomes the inflated bytes; the others
- * are untouched.  Sections already marked SHT_NOBITS are skipped.
+ * Each section inflated loses SHF_COMPRESSED and its data becomes the inflated bytes; the
+ * others are untouched.
  */
-void pp_dwinflate_elf(Elf *elf, struct pp_dwinflate *out);
+void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide, struct pp_dwinflate *out);
 
 /* pp_dwinflate_free() - unmap @d's buffers (after the Elf and the Dwarf using them are gone). */
 void pp_dwinflate_free(struct pp_dwinflate *d);

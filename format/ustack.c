@@ -174,20 +174,16 @@ long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t
  * a time where the CPU has AVX2, else ppf_xor()'s 16.  The same bytes either way.
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-typedef uint8_t ustk_v32 __attribute__((vector_size(32)));
+/* 32 bytes at any alignment, read and written as one (may_alias: they are bytes) */
+typedef uint8_t ustk_v32 __attribute__((vector_size(32), aligned(1), may_alias));
 
 __attribute__((target("avx2"))) static void xor_avx2(uint8_t *out, const uint8_t *b, size_t n)
 {
-	size_t i = 0;
+	size_t whole = n & ~(size_t)31;
 
-	for (; i + 32 <= n; i += 32) {
-		ustk_v32 x, y;
-		memcpy(&x, out + i, 32);
-		memcpy(&y, b + i, 32);
-		x ^= y;
-		memcpy(out + i, &x, 32);
-	}
-	ppf_xor(out + i, out + i, b + i, n - i);
+	for (size_t i = 0; i < whole; i += 32)
+		*(ustk_v32 *)(out + i) ^= *(const ustk_v32 *)(b + i);
+	ppf_xor(out + whole, out + whole, b + whole, n - whole);
 }
 
 static void xor_base(uint8_t *out, const uint8_t *b, size_t n)

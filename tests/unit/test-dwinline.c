@@ -323,7 +323,7 @@ static bool section_of(const char *path, const char *name, bool inflate, uint64_
 	bool found = false;
 
 	if (e && inflate)
-		pp_dwinflate_elf(e, &inf);
+		pp_dwinflate_elf(e, NULL, 0, &inf);
 	while (e && !elf_getshdrstrndx(e, &shstrndx) && !found && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		const char *nm;
