@@ -28,7 +28,8 @@ CC ?= cc
 OPT ?= -O2 -g
 V ?= 0
 
-PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd libdebuginfod
+# libdebuginfod is not linked: analyze/debugsyms.c opens it on the first download (dlopen)
+PKG_ANALYZE := libtraceevent libzstd libelf libdw sqlite3 zlib libtracecmd
 PYCONFIG := $(shell command -v /usr/bin/python3-config 2>/dev/null || command -v python3-config 2>/dev/null)
 
 WARN := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wformat=2 -Wno-unused-parameter \
@@ -284,7 +285,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 # Dask (t840-t842), groff and man (t703, below).  make deps installs both (make test, CI).
 DEB_BUILD_PACKAGES := build-essential pkg-config libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev python3-dev libiberty-dev zlib1g-dev systemtap-sdt-dev \
-	liblzma-dev libtracecmd-dev libdebuginfod-dev libtracefs-dev
+	liblzma-dev libtracecmd-dev libdebuginfod-dev libtracefs-dev libdeflate0
 DEB_TEST_PACKAGES := clang libcunit1-dev sqlite3 zstd protobuf-compiler linux-perf trace-cmd \
 	hyperfine libxml2-utils chromium python3-websocket python3-distributed python3-dask debuginfod \
 	g++ xz-utils

@@ -15,6 +15,7 @@
  * ana_debugfiles), so a parallel replay's parts do not parse it again each.
  * Not here: inline frames from DWARF (common/dwinline.c, which searches the same directories).
  */
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
@@ -41,6 +42,19 @@ struct dbg_sym {
 	const char *name;		/* interned in ana_debugfiles.names */
 };
 
+/*
+ * libdebuginfod, opened (dlopen) on the first download: linked, it and what it needs (libcurl,
+ * TLS, Kerberos, LDAP: some thirty libraries) cost every run ~5 ms of CPU to load.
+ */
+struct dbg_client_lib {
+	void *so;
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *c);
+	int (*find_debuginfo)(debuginfod_client *c, const unsigned char *bid, int bid_len,
+			      char **path);
+	const char *(*get_url)(debuginfod_client *c);
+};
+
 struct dbg_syms {
 	bool have_text;			/* text_vaddr, text_off: its executable segment */
 	uint64_t text_vaddr, text_off;
@@ -59,6 +73,7 @@ struct ana_debugfiles {
 	bool debuginfod;
 	bool server_down;		/* a download failed other than "not found" */
 	debuginfod_client *client;	/* made on the first download */
+	struct dbg_client_lib lib;	/* loaded with it */
 	pthread_mutex_t lock;
 	struct pp_intern *bids;		/* build ids (hex) looked for */
 	char **files;			/* by index in bids: the debug file, or NULL: none */
@@ -139,7 +154,9 @@ void ana_debugfiles_free(struct ana_debugfiles *w)
 	free(w->syms);
 	pp_intern_free(w->names);
 	if (w->client)
-		debuginfod_end(w->client);
+		w->lib.end(w->client);
+	if (w->lib.so)
+		dlclose(w->lib.so);
 	pp_intern_free(w->bids);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
@@ -262,6 +279,28 @@ static bool is_debug_of(const char *file, const char *bid)
 	return pp_inl_file_build_id(file, hex, sizeof(hex)) && !strcmp(hex, bid);
 }
 
+/* libdebuginfod's functions into @l; false (and a one-line reason) when it cannot be used. */
+static bool load_client_lib(struct dbg_client_lib *l)
+{
+	if (l->so)
+		return true;
+	l->so = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!l->so) {
+		pp_warn("--debuginfod: cannot load libdebuginfod.so.1: %s", dlerror());
+		return false;
+	}
+	*(void **)&l->begin = dlsym(l->so, "debuginfod_begin");
+	*(void **)&l->end = dlsym(l->so, "debuginfod_end");
+	*(void **)&l->find_debuginfo = dlsym(l->so, "debuginfod_find_debuginfo");
+	*(void **)&l->get_url = dlsym(l->so, "debuginfod_get_url");
+	if (l->begin && l->end && l->find_debuginfo && l->get_url)
+		return true;
+	pp_warn("--debuginfod: libdebuginfod.so.1 lacks the client functions");
+	dlclose(l->so);
+	memset(l, 0, sizeof(*l));
+	return false;
+}
+
 /* debuginfod: fetch the debug file of @bid, telling on stderr. Return: its path, or NULL. */
 static char *fetch(struct ana_debugfiles *w, const char *bid, const char *path)
 {
@@ -275,16 +314,20 @@ static char *fetch(struct ana_debugfiles *w, const char *bid, const char *path)
 		w->debuginfod = false;
 		return NULL;
 	}
-	if (!w->client && !(w->client = debuginfod_begin())) {
+	if (!w->client && !load_client_lib(&w->lib)) {
+		w->debuginfod = false;
+		return NULL;
+	}
+	if (!w->client && !(w->client = w->lib.begin())) {
 		pp_warn("--debuginfod: cannot start the debuginfod client");
 		w->debuginfod = false;
 		return NULL;
 	}
 	base = base ? base + 1 : path;
 	fprintf(stderr, "pp-analyze: debuginfod: debug info of %s (build id %s)...\n", base, bid);
-	fd = debuginfod_find_debuginfo(w->client, (const unsigned char *)bid, 0, &file);
+	fd = w->lib.find_debuginfo(w->client, (const unsigned char *)bid, 0, &file);
 	if (fd < 0) {
-		const char *url = debuginfod_get_url(w->client);
+		const char *url = w->lib.get_url(w->client);
 		bool down = fd != -ENOENT;
 
 		/* a server that does not answer is not asked again for every other binary */

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/dwinflate.h"
 #include "common/intern.h"
 #include "common/log.h"
 #include "common/symbolize.h"
@@ -77,6 +78,7 @@ struct inl_dso {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;			/* NULL: no usable DWARF */
+	struct pp_dwinflate inflated;	/* its compressed sections, inflated for libdw */
 	const char *file;		/* the debug file used, interned */
 	struct pp_u64map cache;		/* vaddr -> struct inl_ent */
 	struct pp_u64map cus;		/* CU DIE offset -> struct cu_funcs */
@@ -156,6 +158,7 @@ static void dso_close(struct inl_dso *d)
 		elf_end(d->elf);
 	if (d->fd >= 0)
 		close(d->fd);
+	pp_dwinflate_free(&d->inflated);
 	d->dw = NULL;
 	d->elf = NULL;
 	d->fd = -1;
@@ -261,37 +264,14 @@ bool pp_inl_file_build_id(const char *path, char *hex, size_t sz)
 }
 
 /*
- * The DWARF sections no answer reads (location lists, macros), marked SHT_NOBITS in @elf's
- * private copy of its section headers: libdw leaves such sections alone, and would otherwise
- * inflate them at dwarf_begin_elf() when they are compressed (libc's location lists are
- * 1.4 MB of its 10); with @names_only, the line tables too.  The file is not written.
+ * The DWARF sections no answer reads (location lists, macros): hidden from libdw, which would
+ * otherwise inflate them at dwarf_begin_elf() when they are compressed (libc's location lists
+ * are 1.4 MB of its 10); with pp_inl_names_only(), the line tables too (the last 3).
  */
-static void hide_unused(Elf *elf, bool names_only)
-{
-	static const char *const unused[] = { ".debug_loclists", ".debug_loc", ".debug_macro",
-					      ".debug_macinfo", ".zdebug_loc", ".zdebug_macro",
-					      /* names only: */
-					      ".debug_line", ".debug_line_str", ".zdebug_line" };
-	size_t nr = PP_ARRAY_SIZE(unused) - (names_only ? 0 : 3);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
-			continue;
-		for (size_t i = 0; i < nr; i++)
-			if (!strcmp(name, unused[i])) {
-				sh.sh_type = SHT_NOBITS;
-				gelf_update_shdr(scn, &sh);
-			}
-	}
-}
+static const char *const unused_scns[] = { ".debug_loclists", ".debug_loc", ".debug_macro",
+					   ".debug_macinfo", ".zdebug_loc", ".zdebug_macro",
+					   /* names only: */
+					   ".debug_line", ".debug_line_str", ".zdebug_line" };
 
 /* Use @path for @d when it is ELF with build id @bid and DWARF. */
 static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
@@ -304,7 +284,8 @@ static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const
 		return false;
 	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
 		goto fail;
-	hide_unused(d->elf, r->names_only);
+	pp_dwinflate_elf(d->elf, unused_scns, PP_ARRAY_SIZE(unused_scns) - (r->names_only ? 0 : 3),
+			 &d->inflated);
 	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
 	/* at least one readable CU header, or this is not worth keeping */
 	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)

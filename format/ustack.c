@@ -168,6 +168,45 @@ long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t
 	return (long)(p - out);
 }
 
+/*
+ * The decoder's XOR (out = out ^ base over a copy's overlap with its base: 8 KB a sample at
+ * perf's default copy size, the largest per-sample cost of decoding after zstd), 32 bytes at
+ * a time where the CPU has AVX2, else ppf_xor()'s 16.  The same bytes either way.
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* 32 bytes at any alignment, read and written as one (may_alias: they are bytes) */
+typedef uint8_t ustk_v32 __attribute__((vector_size(32), aligned(1), may_alias));
+
+__attribute__((target("avx2"))) static void xor_avx2(uint8_t *out, const uint8_t *b, size_t n)
+{
+	size_t whole = n & ~(size_t)31;
+
+	for (size_t i = 0; i < whole; i += 32)
+		*(ustk_v32 *)(out + i) ^= *(const ustk_v32 *)(b + i);
+	ppf_xor(out + whole, out + whole, b + whole, n - whole);
+}
+
+static void xor_base(uint8_t *out, const uint8_t *b, size_t n)
+{
+	static int avx2 = -1;	/* not known yet: threads that race ask the CPU each */
+	int v = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		v = __builtin_cpu_supports("avx2") ? 1 : 0;
+		__atomic_store_n(&avx2, v, __ATOMIC_RELAXED);
+	}
+	if (v)
+		xor_avx2(out, b, n);
+	else
+		ppf_xor(out, out, b, n);
+}
+#else
+static void xor_base(uint8_t *out, const uint8_t *b, size_t n)
+{
+	ppf_xor(out, out, b, n);
+}
+#endif
+
 int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place,
 		    const uint8_t **pp, const uint8_t *end, struct ppf_sample *s)
 {
@@ -206,7 +245,7 @@ int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_pla
 		memcpy(bytes, r.p, sz);
 	}
 	if (x)
-		ppf_xor(bytes + lo, bytes + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
+		xor_base(bytes + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
 	*pp = r.p + sz;
 	s->uregs_abi = abi;
 	s->uregs = regs;

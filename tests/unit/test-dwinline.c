@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/dwinflate.h"
 #include "common/dwinline.h"
 #include "common/log.h"
 #include "tests/unit/unit.h"
@@ -283,12 +284,157 @@ static void test_dwinline__broken(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* @path rewritten with its .debug_* sections zlib-compressed (SHF_COMPRESSED); false: not done */
+static bool compress_debug(const char *path)
+{
+	int fd = open(path, O_RDWR);
+	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_RDWR, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, n = 0;
+	bool ok = e && !elf_getshdrstrndx(e, &shstrndx);
+
+	while (ok && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(e, shstrndx, sh.sh_name)) || strncmp(name, ".debug_", 7))
+			continue;
+		ok = elf_compress(scn, ELFCOMPRESS_ZLIB, 0) >= 0;
+		n++;
+	}
+	ok = ok && n && elf_update(e, ELF_C_WRITE) >= 0;
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* The section @name of ELF file @path: its flags and, inflated by pp_dwinflate_elf(), bytes. */
+static bool section_of(const char *path, const char *name, bool inflate, uint64_t *flags,
+		       unsigned char **data, size_t *len)
+{
+	struct pp_dwinflate inf = { .nr = 0 };
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+
+	if (e && inflate)
+		pp_dwinflate_elf(e, NULL, 0, &inf);
+	while (e && !elf_getshdrstrndx(e, &shstrndx) && !found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strcmp(nm, name) || !(d = elf_getdata(scn, NULL)))
+			continue;
+		found = true;
+		*flags = sh.sh_flags;
+		*len = d->d_size;
+		*data = pp_xmalloc(d->d_size ? d->d_size : 1);
+		memcpy(*data, d->d_buf, d->d_size);
+	}
+	if (e)
+		elf_end(e);
+	pp_dwinflate_free(&inf);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+/*
+ * Debug sections compressed as distributions ship them (libc6-dbg): inflated by
+ * pp_dwinflate_elf() to the very bytes of the uncompressed file (with libdeflate where it is
+ * installed, and with zlib), and the inline chain read
+ * through them the same; a stream damaged in its middle leaves its section compressed.
+ */
+static void test_dwinline__compressed(void)
+{
+	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
+	unsigned char *img, *want = NULL, *got = NULL;
+	size_t len, want_len = 0, got_len = 0;
+	uint64_t flags = 0;
+	struct pp_inl_res res;
+	struct self s;
+
+	if (!self_get(&s) || !mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
+	img = read_all(s.path, &len);
+	CU_ASSERT_FATAL(img && write_file(path, img, len));
+	if (!section_of(path, ".debug_info", false, &flags, &want, &want_len) ||
+	    !compress_debug(path)) {
+		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+		goto out;
+	}
+	CU_ASSERT(section_of(path, ".debug_info", false, &flags, &got, &got_len));
+	CU_ASSERT(flags & SHF_COMPRESSED);
+	free(got);
+	got = NULL;
+	CU_ASSERT_FATAL(section_of(path, ".debug_info", true, &flags, &got, &got_len));
+	CU_ASSERT_FALSE(flags & SHF_COMPRESSED);
+	CU_ASSERT_EQUAL_FATAL(got_len, want_len);
+	CU_ASSERT(!memcmp(got, want, want_len));
+	free(got);
+	got = NULL;
+	pp_dwinflate_zlib_only(true);	/* zlib's decoder where libdeflate's was: the same */
+	CU_ASSERT_FATAL(section_of(path, ".debug_info", true, &flags, &got, &got_len));
+	pp_dwinflate_zlib_only(false);
+	CU_ASSERT_FALSE(flags & SHF_COMPRESSED);
+	CU_ASSERT_EQUAL_FATAL(got_len, want_len);
+	CU_ASSERT(!memcmp(got, want, want_len));
+	{	/* path NULL: the compressed copy alone */
+		struct pp_inl *r = pp_inl_new(dir);
+
+		CU_ASSERT_FATAL(pp_inl_lookup(r, s.bid, NULL, s.vaddr, &res));
+		CU_ASSERT_EQUAL_FATAL(res.nr, 2);
+		CU_ASSERT_STRING_EQUAL(res.frames[0].name, "unit_inl_leaf");
+		CU_ASSERT_STRING_EQUAL(res.frames[1].name, "unit_inl_mid");
+		CU_ASSERT_EQUAL(res.frames[0].line, LINE_PROBE);
+		CU_ASSERT_EQUAL(res.line, LINE_MID);
+		pp_inl_free(r);
+	}
+	free(got);
+	got = NULL;
+	/* the middle of .debug_info's stream damaged: that section is left to libdw */
+	free(img);
+	img = read_all(path, &len);
+	{
+		struct dsec secs[64];
+		size_t n = img ? debug_sections(img, len, secs, 64) : 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (secs[i].size > 64)
+				memset(img + secs[i].off + secs[i].size / 2, 0xff, 16);
+		CU_ASSERT_FATAL(n && write_file(path, img, len));
+	}
+	CU_ASSERT(section_of(path, ".debug_info", true, &flags, &got, &got_len));
+	CU_ASSERT(flags & SHF_COMPRESSED);
+	{
+		struct pp_inl *r = pp_inl_new(dir);
+
+		(void)pp_inl_lookup(r, s.bid, NULL, s.vaddr, &res);
+		pp_inl_free(r);
+	}
+out:
+	free(got);
+	free(want);
+	free(img);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 void test_dwinline__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_dwinline__chain, "two inlined calls: names, lines, cache"),
 		PP_TEST(test_dwinline__refusals, "bad build ids, special files, other builds"),
 		PP_TEST(test_dwinline__broken, "garbage and randomized DWARF: no crash"),
+		PP_TEST(test_dwinline__compressed, "compressed debug sections: same bytes, same chain"),
 	};
 
 	pp_suite_add("dwinline", tests, PP_ARRAY_SIZE(tests));

@@ -503,10 +503,51 @@ static void test_symbolize__speed(void)
 	pp_symtab_free(st);
 }
 
+/*
+ * Kernel symbols in address order (as kallsyms lists them), aliases of one address in any
+ * rank order: the T symbol names the address, the first of equals wins, as when sorted
+ * whole; a run of aliases too long to order in place, and an address out of order, too.
+ */
+static void test_symbolize__kernel_ties(void)
+{
+	struct pp_symtab *st = pp_symtab_new(0);
+	char name[32];
+
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE, 'T', "_stext", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x100, 'w', "weak_alias", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x100, 't', "local_alias", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x100, 'T', "global_fn", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x100, 'T', "global_second", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x200, 't', "b_local", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x200, 't', "a_local", NULL), 0);
+	pp_symtab_ksyms_finalize(st);
+	want_ksym(st, KBASE + 0x10, "_stext");
+	want_ksym(st, KBASE + 0x108, "global_fn");
+	want_ksym(st, KBASE + 0x200, "b_local");
+	for (int i = 0; i < 100; i++) {		/* longer than one run ordered in place */
+		snprintf(name, sizeof(name), "d_%d", i);
+		CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x300, 'd', name, NULL), 0);
+	}
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x300, 'T', "after_data", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x400, 'T', "last_fn", NULL), 0);
+	want_ksym(st, KBASE + 0x108, "global_fn");
+	want_ksym(st, KBASE + 0x200, "b_local");
+	want_ksym(st, KBASE + 0x300, "after_data");
+	want_ksym(st, KBASE + 0x410, "last_fn");
+	/* one address out of order: the whole table sorted */
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x180, 't', "late_fn", NULL), 0);
+	CU_ASSERT_EQUAL(pp_symtab_ksym_add(st, KBASE + 0x100, 'T', "late_alias", NULL), 0);
+	want_ksym(st, KBASE + 0x108, "global_fn");
+	want_ksym(st, KBASE + 0x190, "late_fn");
+	want_ksym(st, KBASE + 0x300, "after_data");
+	pp_symtab_free(st);
+}
+
 void test_symbolize__register(void)
 {
 	static const struct pp_test tests[] = {
 		PP_TEST(test_symbolize__kernel, "kernel symbols: order, aliases, modules, tails"),
+		PP_TEST(test_symbolize__kernel_ties, "kernel symbols in order but for aliases"),
 		PP_TEST(test_symbolize__ksyms_lent, "kernel symbols lent: the owner's answers, copied on add"),
 		PP_TEST(test_symbolize__dso_and_maps, "DSO symbols through a mapping, unknowns"),
 		PP_TEST(test_symbolize__replaced_maps, "overlapping and replaced mappings"),

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dwinflate.c - compressed DWARF sections inflated for libdw, without the Adler-32 pass.
+ *
+ * An SHF_COMPRESSED section is an Elf_Chdr (type, inflated size, alignment) and, for
+ * ELFCOMPRESS_ZLIB, a zlib stream: a 2-byte header, DEFLATE data, the Adler-32 of the output.
+ * The header is checked here by hand and the DEFLATE data inflated raw (windowBits -15), so
+ * the checksum is neither computed nor compared; the output must still be exactly the size
+ * the Chdr announces and the stream must end there.  libdw reads the data descriptor of a
+ * section (elf_getdata()) as long as its header does not say SHF_COMPRESSED, so the section's
+ * descriptor is pointed at the inflated bytes and the flag cleared in the in-memory header.
+ * The same pass marks the sections the caller never reads SHT_NOBITS, so libdw skips them.
+ *
+ * The DEFLATE decoder: libdeflate's (libdeflate.so.0, Debian's libdeflate0, opened with dlopen
+ * when installed: a whole-buffer decoder, 8.4 ms against zlib's 18.4 ms for libc's 5.8 MB of
+ * .debug_info here), else zlib's.  DEFLATE has one decoding: the bytes are the same.
+ */
+#include "common/dwinflate.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <zlib.h>
+
+#define DWINFLATE_MAX_SIZE (1ull << 32)	/* inflated bytes of one section, at most */
+
+/* libdeflate's decompression entry points (its ABI: libdeflate.h of libdeflate 1.x) */
+struct deflate_lib {
+	void *(*alloc)(void);
+	int (*decompress)(void *d, const void *in, size_t in_sz, void *out, size_t out_sz,
+			  size_t *out_got);
+	void (*release)(void *d);
+};
+
+static pthread_once_t deflate_once = PTHREAD_ONCE_INIT;
+static struct deflate_lib deflate_lib;		/* all NULL: not installed, zlib decodes */
+static bool deflate_off;			/* pp_dwinflate_zlib_only() */
+
+static void deflate_load(void)
+{
+	void *so = dlopen("libdeflate.so.0", RTLD_NOW | RTLD_LOCAL);
+
+	if (!so)
+		return;
+	*(void **)&deflate_lib.alloc = dlsym(so, "libdeflate_alloc_decompressor");
+	*(void **)&deflate_lib.decompress = dlsym(so, "libdeflate_deflate_decompress");
+	*(void **)&deflate_lib.release = dlsym(so, "libdeflate_free_decompressor");
+	if (!deflate_lib.alloc || !deflate_lib.decompress || !deflate_lib.release) {
+		memset(&deflate_lib, 0, sizeof(deflate_lib));
+		dlclose(so);
+	}
+}
+
+void pp_dwinflate_zlib_only(bool on)
+{
+	deflate_off = on;
+}
+
+/*
+ * @n bytes of DEFLATE data at @in into @out (@out_sz bytes, all of it) by libdeflate.
+ * Return: 1 done, 0 not DEFLATE data of that size, -1 libdeflate is not there.
+ */
+static int inflate_libdeflate(const unsigned char *in, size_t n, void *out, size_t out_sz)
+{
+	size_t got = 0;
+	void *d;
+	int rc;
+
+	pthread_once(&deflate_once, deflate_load);
+	if (deflate_off || !deflate_lib.decompress || !(d = deflate_lib.alloc()))
+		return -1;
+	rc = deflate_lib.decompress(d, in, n, out, out_sz, &got);	/* 0: LIBDEFLATE_SUCCESS */
+	deflate_lib.release(d);
+	return rc == 0 && got == out_sz;
+}
+
+/* @n bytes of DEFLATE data at @in into @out (@out_sz bytes, all of it); false when not so. */
+static bool inflate_raw(const unsigned char *in, size_t n, void *out, size_t out_sz)
+{
+	z_stream z;
+	int rc = inflate_libdeflate(in, n, out, out_sz);
+
+	if (rc >= 0)
+		return rc;
+	if (n > UINT32_MAX || out_sz > UINT32_MAX)
+		return false;
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, -15) != Z_OK)
+		return false;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)out_sz;
+	rc = inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	return rc == Z_STREAM_END && z.total_out == out_sz;
+}
+
+/* A zlib stream header: DEFLATE, a window of at most 32 KB, its check bits, no dictionary. */
+static bool zlib_header_ok(const unsigned char *p, size_t n)
+{
+	return n >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 && (p[0] << 8 | p[1]) % 31 == 0 &&
+	       !(p[1] & 0x20);
+}
+
+/* @scn inflated into a new mapping kept in @out; false (nothing changed) when it cannot be. */
+static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct pp_dwinflate *out)
+{
+	size_t chdr_sz = gelf_getclass(elf) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+	GElf_Chdr ch;
+	Elf_Data *d;
+	void *buf;
+
+	if (out->nr == PP_DWINFLATE_MAX || !gelf_getchdr(scn, &ch) ||
+	    ch.ch_type != ELFCOMPRESS_ZLIB || !ch.ch_size || ch.ch_size > DWINFLATE_MAX_SIZE)
+		return false;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size < chdr_sz + 2 ||
+	    !zlib_header_ok((const unsigned char *)d->d_buf + chdr_sz, d->d_size - chdr_sz))
+		return false;
+	buf = mmap(NULL, ch.ch_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		   MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return false;
+	if (!inflate_raw((const unsigned char *)d->d_buf + chdr_sz + 2, d->d_size - chdr_sz - 2,
+			 buf, ch.ch_size)) {
+		munmap(buf, ch.ch_size);
+		return false;
+	}
+	sh->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	sh->sh_size = ch.ch_size;
+	sh->sh_addralign = ch.ch_addralign;
+	if (!gelf_update_shdr(scn, sh)) {
+		munmap(buf, ch.ch_size);
+		return false;
+	}
+	d->d_buf = buf;
+	d->d_size = ch.ch_size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = ch.ch_addralign ? ch.ch_addralign : 1;
+	out->buf[out->nr] = buf;
+	out->len[out->nr++] = ch.ch_size;
+	return true;
+}
+
+static bool listed(const char *name, const char *const *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(name, v[i]))
+			return true;
+	return false;
+}
+
+void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide, struct pp_dwinflate *out)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (listed(name, hide, nr_hide)) {
+			sh.sh_type = SHT_NOBITS;
+			gelf_update_shdr(scn, &sh);
+		} else if ((sh.sh_flags & SHF_COMPRESSED) && !(sh.sh_flags & SHF_ALLOC) &&
+			   !strncmp(name, ".debug_", 7)) {
+			inflate_scn(elf, scn, &sh, out);
+		}
+	}
+}
+
+void pp_dwinflate_free(struct pp_dwinflate *d)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		munmap(d->buf[i], d->len[i]);
+	d->nr = 0;
+}
