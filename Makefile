@@ -285,7 +285,7 @@ $(UNIT): $(call obj,$(UNIT_SRC)) $(LIBANALYZE) $(LIBRECORD) $(LIBPLAN) $(LIBFORM
 # Dask (t840-t842), groff and man (t703, below).  make deps installs both (make test, CI).
 DEB_BUILD_PACKAGES := build-essential pkg-config libelf-dev libdw-dev libzstd-dev \
 	libsqlite3-dev libtraceevent-dev python3-dev libiberty-dev zlib1g-dev systemtap-sdt-dev \
-	liblzma-dev libtracecmd-dev libdebuginfod-dev libtracefs-dev libdeflate0
+	liblzma-dev libtracecmd-dev libdebuginfod-dev libtracefs-dev
 DEB_TEST_PACKAGES := clang libcunit1-dev sqlite3 zstd protobuf-compiler linux-perf trace-cmd \
 	hyperfine libxml2-utils chromium python3-websocket python3-distributed python3-dask debuginfod \
 	g++ xz-utils

@@ -4,10 +4,9 @@
  *
  * dwarf_begin_elf() inflates every SHF_COMPRESSED debug section through libelf
  * (elf_compress()), checking each with zlib's Adler-32: for a Debian debug file such as
- * libc's, 7 MB of output and a tenth of the CPU spent on the checksum.  Here the DEFLATE
- * stream alone is inflated (by libdeflate where it is installed, else zlib), into a buffer
- * mapped with its pages already in place, and the section is handed to libdw as plain data:
- * same bytes, less CPU.  A section this cannot
+ * libc's, 7 MB of output and a tenth of the CPU spent on the checksum.  Here zlib inflates
+ * the DEFLATE stream alone, into a buffer mapped with its pages already in place, and the
+ * section is handed to libdw as plain data: same bytes, less CPU.  A section this cannot
  * take (not zlib, a preset dictionary, a size or stream that does not add up) is left as it
  * was, for libdw to treat as before.  Not here: which sections are read (common/dwinline.c).
  */
@@ -15,7 +14,6 @@
 #define PP_COMMON_DWINFLATE_H
 
 #include <gelf.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 #define PP_DWINFLATE_MAX 32	/* sections inflated in one file, at most */
@@ -40,12 +38,6 @@ struct pp_dwinflate {
  * others are untouched.
  */
 void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide, struct pp_dwinflate *out);
-
-/**
- * pp_dwinflate_zlib_only() - decode with zlib even where libdeflate is installed (@on), or
- * with libdeflate again (for tests: the two must give the same bytes)
- */
-void pp_dwinflate_zlib_only(bool on);
 
 /* pp_dwinflate_free() - unmap @d's buffers (after the Elf and the Dwarf using them are gone). */
 void pp_dwinflate_free(struct pp_dwinflate *d);
