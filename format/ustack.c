@@ -158,10 +158,15 @@ long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t
 	p = put_var(p, zigzag((int64_t)(s->ustack_addr - (b ? b->addr : 0))));
 	x = overlap(b, s->ustack_addr, s->ustack_sz, &lo, &hi);
 	p = put_var(p, (uint64_t)s->ustack_sz << 1 | x);
-	if (s->ustack_sz)
-		memcpy(p, s->ustack, s->ustack_sz);
-	if (x)
+	if (!x) {
+		lo = hi = s->ustack_sz;
+	} else {	/* the shared addresses XORed, the bytes around them as they are */
 		ppf_xor(p + lo, s->ustack + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
+	}
+	if (lo)
+		memcpy(p, s->ustack, lo);
+	if (hi < s->ustack_sz)
+		memcpy(p + hi, s->ustack + hi, s->ustack_sz - hi);
 	p += s->ustack_sz;
 	if (b && remember(b, s))
 		return -ENOMEM;
