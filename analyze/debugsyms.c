@@ -44,7 +44,9 @@ struct dbg_sym {
 
 /*
  * libdebuginfod, opened (dlopen) on the first download: linked, it and what it needs (libcurl,
- * TLS, Kerberos, LDAP: some thirty libraries) cost every run ~5 ms of CPU to load.
+ * TLS, Kerberos, LDAP: some thirty libraries) cost every run ~5 ms of CPU to load.  Never
+ * unloaded (RTLD_NODELETE): libcurl's and the TLS library's global state, set up on the first
+ * download, would be unmapped with them and lost (LeakSanitizer reports it, t142 under ASan).
  */
 struct dbg_client_lib {
 	void *so;
@@ -284,7 +286,7 @@ static bool load_client_lib(struct dbg_client_lib *l)
 {
 	if (l->so)
 		return true;
-	l->so = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	l->so = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!l->so) {
 		pp_warn("--debuginfod: cannot load libdebuginfod.so.1: %s", dlerror());
 		return false;
