@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #define DWINFLATE_MAX_SIZE (1ull << 32)	/* inflated bytes of one section, at most */
+#define DEFLATE_MAX_RATIO 1032		/* inflated bytes of one DEFLATE byte, at most */
 
 /* @n bytes of DEFLATE data at @in into @out (@out_sz bytes, all of it); false when not so. */
 static bool inflate_raw(const unsigned char *in, size_t n, void *out, size_t out_sz)
@@ -62,6 +63,9 @@ static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct pp_dwinfla
 	d = elf_getdata(scn, NULL);
 	if (!d || !d->d_buf || d->d_size < chdr_sz + 2 ||
 	    !zlib_header_ok((const unsigned char *)d->d_buf + chdr_sz, d->d_size - chdr_sz))
+		return false;
+	/* DEFLATE gives at most 1032 bytes a byte: a larger size is a lie, not mapped and filled */
+	if (ch.ch_size / DEFLATE_MAX_RATIO > d->d_size - chdr_sz)
 		return false;
 	buf = mmap(NULL, ch.ch_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 		   MAP_POPULATE, -1, 0);
