@@ -49,5 +49,7 @@ grep -q '^scope     ok      recorded system-wide$' check2.out || { cat check2.ou
 "$PP_ANALYZE" b.pp task-state --perins -t "$tid" >ts2.out 2>ts2.err || fail "task-state (--for)"
 [ -s ts2.err ] && { cat ts2.err; fail "a warning on a complete capture"; }
 calls=$(awk -v t="$tid" '$1 == t && $3 == "S" { print $4 }' ts2.out)
-assert_between "S stays of the sleeper" $((k - 2)) "$k" "${calls:-0}"
+# one more when pp-record's child (the sleeper's tid before its exec) reached its wait for
+# the go after the events were on: a slow (sanitized, busy) fork makes it so, as in t150
+assert_between "S stays of the sleeper" $((k - 2)) $((k + 1)) "${calls:-0}"
 exit 0
