@@ -176,10 +176,11 @@ static int sym_cmp(const void *a, const void *b)
 /*
  * @sv->v put in sym_cmp() order when only symbols at one address are out of it (kallsyms
  * lists a kernel's symbols by address, and the aliases of an address in any rank order):
- * each run of one start sorted in place, stably as qsort() is here (glibc's merge sort), so
- * the order is the same.  Return: false, @sv untouched, when the starts are out of order or
- * a run is longer than SYM_MAX_TIES (that is for qsort()).  For 64k kernel symbols this
- * is two passes instead of a merge sort: ~3 ms less per analysis.
+ * each run of one start sorted in place by insertion.  sym_cmp() ends on the order the
+ * symbols were added (seq, unique), so its order is total and both sorts give the same.
+ * Return: false, @sv untouched, when the starts are out of order or a run is longer than
+ * SYM_MAX_TIES (that is for qsort()).  For 64k kernel symbols this is two passes instead
+ * of qsort(): ~3 ms less per analysis.
  */
 static bool sort_ties(struct symvec *sv)
 {
