@@ -7,8 +7,14 @@
 . "$TOP/tests/integration/lib-analyze.sh"
 
 SAFE="python3 $TOP/tests/integration/textsafe.py"
-# norm: the numbers of a report, names (words with a letter) as X, rows sorted
-norm() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /[A-Za-z]/) $i = "X"; print }' | sort; }
+# norm: the numbers of a report, names (words with a letter) as X, a rule of dashes as "-"
+# (a column is as wide as its longest name, and a frame without a symbol is named by its
+# binary's path, which the copy replaces), rows sorted
+norm() {
+	awk '{ for (i = 1; i <= NF; i++)
+		if ($i ~ /[A-Za-z]/) $i = "X"; else if ($i ~ /^-+$/) $i = "-"
+	print }' | sort
+}
 
 # t211.1 the hostile fixture: every class replaced, the report names where, and the
 # copy keeps its layout (same records, same event counts)
