@@ -42,6 +42,22 @@ void ppf_reader_problem(struct ppf_reader *r, uint64_t seq, uint64_t off, int er
 		(unsigned long long)off, pp_strerror(err));
 }
 
+/*
+ * How much to read at once into a buffer of @ilen bytes that needs @n: all it holds, but
+ * before a part's window (sparse_next()) only what is asked, rounded up to a page - the
+ * segments there are stepped over from their headers, and a full buffer would be thrown away
+ * at the next step.
+ */
+static size_t fill_size(const struct ppf_reader *r, size_t n)
+{
+	size_t room = PPF_IBUF_SZ - r->ilen, want;
+
+	if (!r->checks || r->pos >= r->win_from)
+		return room;
+	want = (n - r->ilen + 4095) & ~(size_t)4095;
+	return want < room ? want : room;
+}
+
 /* Make at least @n bytes available at ibuf+ioff; return how many are (may be fewer at EOF). */
 size_t ppf_reader_in_fill(struct ppf_reader *r, size_t n)
 {
@@ -53,7 +69,7 @@ size_t ppf_reader_in_fill(struct ppf_reader *r, size_t n)
 	r->ilen -= r->ioff;
 	r->ioff = 0;
 	while (r->ilen < n && !r->eof) {
-		ssize_t got = read(r->fd, r->ibuf + r->ilen, PPF_IBUF_SZ - r->ilen);
+		ssize_t got = read(r->fd, r->ibuf + r->ilen, fill_size(r, n));
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
