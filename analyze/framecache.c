@@ -37,7 +37,7 @@ static bool id_eq(const struct ana_fcache_id *a, const struct ana_fcache_id *b)
 	return a->inl == b->inl && a->mode == b->mode && !memcmp(a->w, b->w, sizeof(a->w));
 }
 
-const struct ana_fcache_val *ana_fcache_get(struct ana_session *s, const struct ana_fcache_id *id)
+struct ana_fcache_val *ana_fcache_get(struct ana_session *s, const struct ana_fcache_id *id)
 {
 	for (struct ana_fcache_ent *e = pp_u64map_get(&s->fcache, id_hash(id)); e; e = e->next)
 		if (id_eq(&e->id, id))
@@ -60,6 +60,8 @@ void ana_fcache_put(struct ana_session *s, const struct ana_fcache_id *id,
 	e = pp_xmalloc(sizeof(*e) + nr * (sizeof(char *) + sizeof(bool)) + bytes);
 	e->id = *id;
 	e->val.nr = nr;
+	e->val.memo_serial = 0;
+	e->val.memo = NULL;
 	e->val.sets_user_seen = sets_user_seen;
 	e->val.names = (const char **)(e + 1);
 	e->val.inlined = (bool *)(e->val.names + nr);
@@ -86,6 +88,7 @@ void ana_fcache_free(struct ana_session *s)
 	for (size_t i = 0; pp_u64map_next(&s->fcache, &i, &k, &v);)
 		for (struct ana_fcache_ent *e = v, *n; e; e = n) {
 			n = e->next;
+			free(e->val.memo);
 			free(e);
 		}
 	pp_u64map_release(&s->fcache);

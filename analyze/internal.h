@@ -475,10 +475,20 @@ struct ana_fcache_val {
 	bool sets_user_seen;		/* the frame was the stack's first named user frame */
 	const char **names;		/* innermost first, owned by the cache */
 	bool *inlined;
+	/* the names as interned by the flame tree of serial memo_serial (print.c), or NULL */
+	uint64_t memo_serial;
+	const char **memo;
 };
 
+/**
+ * ana_stack_flame() - the node of @ev's stack in @fg: the path ana_stack_folded_key() would
+ * give pp_flame_path(), without the string (the frame cache's names interned once per tree).
+ */
+struct pp_flame_node *ana_stack_flame(struct ana_session *s, const struct pp_event *ev,
+				      struct pp_inl *inl, enum ana_frame_key key, struct pp_flame *fg);
+
 /** ana_fcache_get() - the names cached for @id in @s, or NULL. */
-const struct ana_fcache_val *ana_fcache_get(struct ana_session *s, const struct ana_fcache_id *id);
+struct ana_fcache_val *ana_fcache_get(struct ana_session *s, const struct ana_fcache_id *id);
 /** ana_fcache_put() - keep a copy of @names (@nr, each @inlined or not) for @id in @s. */
 void ana_fcache_put(struct ana_session *s, const struct ana_fcache_id *id,
 		    const char *const *names, const bool *inlined, uint32_t nr, bool sets_user_seen);

@@ -22,6 +22,7 @@
 
 #include "analyze/internal.h"
 #include "common/callchain.h"
+#include "common/flamegraph.h"
 #include "common/dwinline.h"
 #include "common/quote.h"
 #include "common/sat.h"
@@ -585,6 +586,8 @@ struct folded {
 	const char *names[256];
 	char store[256][128];
 	bool inlined[256];
+	struct ana_fcache_val *src[256];	/* the cached frame a name is of, or NULL */
+	uint16_t src_i[256];			/* its index there */
 	unsigned nr;
 	struct pp_inl *inl;
 	enum ana_frame_key key;
@@ -614,6 +617,7 @@ static void fold_name(struct folded *f, const struct pp_sym_res *res, bool kerne
 	else
 		copy_name(st, sizeof(f->store[0]), name);
 	f->names[f->nr] = st;
+	f->src[f->nr] = NULL;
 	f->inlined[f->nr++] = inlined;
 }
 
@@ -629,6 +633,7 @@ static void fold_resolve(struct ana_session *s, const struct pp_event *ev, uint6
 	if (!f->inl && f->key == ANA_FRAME_SYM) {
 		f->names[f->nr] = ana_frame_name(s, ev, addr, kernel, f->store[f->nr],
 						 sizeof(f->store[0]));
+		f->src[f->nr] = NULL;
 		f->inlined[f->nr++] = false;
 		return;
 	}
@@ -638,6 +643,7 @@ static void fold_resolve(struct ana_session *s, const struct pp_event *ev, uint6
 		for (uint32_t i = 0; i < ir.nr && f->nr < PP_ARRAY_SIZE(f->names) - 1; i++) {
 			if (f->key == ANA_FRAME_SYM) {	/* borrowed: no copy */
 				f->names[f->nr] = ir.frames[i].name;
+				f->src[f->nr] = NULL;
 				f->inlined[f->nr++] = true;
 			} else {
 				fold_name(f, &res, kernel, ir.frames[i].name, true);
@@ -664,7 +670,7 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 		       bool kernel, void *arg)
 {
 	struct folded *f = arg;
-	const struct ana_fcache_val *v;
+	struct ana_fcache_val *v;
 	struct ana_fcache_id id;
 	unsigned first = f->nr;
 	bool seen = f->user_seen;
@@ -676,6 +682,8 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 	    (v = ana_fcache_get(s, &id)) && first + v->nr <= FOLD_CACHED_ROOM) {
 		for (uint32_t i = 0; i < v->nr; i++) {
 			f->names[f->nr] = v->names[i];
+			f->src[f->nr] = v;
+			f->src_i[f->nr] = (uint16_t)i;
 			f->inlined[f->nr++] = v->inlined[i];
 		}
 		f->user_seen |= v->sets_user_seen;
@@ -688,8 +696,9 @@ static void fold_frame(struct ana_session *s, const struct pp_event *ev, uint64_
 			       f->user_seen && !seen);
 }
 
-void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
-			  enum ana_frame_key key, struct pp_buf *out)
+/* @ev's frames, folded into s->fold_scratch: innermost first. */
+static struct folded *fold_stack(struct ana_session *s, const struct pp_event *ev,
+				 struct pp_inl *inl, enum ana_frame_key key)
 {
 	struct folded *f = s->fold_scratch;
 
@@ -700,28 +709,102 @@ void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, stru
 	f->key = key;
 	f->user_seen = false;
 	walk_stack(s, ev, fold_frame, f);
-	/* a folded line is text: the comm and the names as fields (common/quote.h);
-	 * a ';' in the comm would be a frame boundary */
-	const char *comm = ana_comm(s, ev->tid);
-	size_t cstart = out->len;
+	return f;
+}
+
+/*
+ * A folded line is text: the comm and the names as fields (common/quote.h).  A ';' in the
+ * comm would be a frame boundary, and in a name a ';' or a space; the inline marker keeps its
+ * space, as perf prints it.
+ */
+static void fold_comm(struct pp_buf *out, const char *comm)
+{
+	size_t start = out->len;
+
 	pp_buf_add_quoted(out, comm, strlen(comm), PP_QUOTE_FIELD);
-	for (char *p = out->data + cstart; *p; p++)
+	for (char *p = out->data + start; *p; p++)
 		if (*p == ';')
 			*p = '_';
+}
+
+static void fold_token(struct pp_buf *out, const char *name, bool inlined)
+{
+	size_t start = out->len;
+
+	pp_buf_add_quoted(out, name, strlen(name), PP_QUOTE_FIELD);
+	for (char *p = out->data + start; *p; p++)
+		if (*p == ';' || *p == ' ')
+			*p = '_';
+	if (inlined)
+		pp_buf_adds(out, ANA_INLINED_SUFFIX);
+}
+
+void ana_stack_folded_key(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,
+			  enum ana_frame_key key, struct pp_buf *out)
+{
+	struct folded *f = fold_stack(s, ev, inl, key);
+
+	fold_comm(out, ana_comm(s, ev->tid));
 	if (stack_truncated(ev))	/* the unwind stopped: its frames hang from this root */
 		pp_buf_adds(out, ";[truncated]");
 	for (unsigned i = f->nr; i-- > 0;) {
-		size_t start;
-
 		pp_buf_addch(out, ';');
-		start = out->len;
-		pp_buf_add_quoted(out, f->names[i], strlen(f->names[i]), PP_QUOTE_FIELD);
-		for (char *p = out->data + start; *p; p++)
-			if (*p == ';' || *p == ' ')
-				*p = '_';
-		if (f->inlined[i])	/* the marker keeps its space, as perf prints it */
-			pp_buf_adds(out, ANA_INLINED_SUFFIX);
+		fold_token(out, f->names[i], f->inlined[i]);
 	}
+}
+
+/* The child of @n named as token @b holds (none when empty, as pp_flame_path() skips it). */
+static struct pp_flame_node *token_child(struct pp_flame *fg, struct pp_flame_node *n,
+					 const struct pp_buf *b)
+{
+	return b->len ? pp_flame_child(fg, n, b->data, b->len) : n;
+}
+
+/* The names of cached frame @v as @fg interned them: made once per tree. */
+static const char *const *memo_names(struct pp_flame *fg, struct ana_fcache_val *v,
+				     struct pp_buf *b)
+{
+	uint64_t serial = pp_flame_serial(fg);
+
+	if (v->memo && v->memo_serial == serial)
+		return v->memo;
+	if (!v->memo)
+		v->memo = pp_xmalloc(v->nr * sizeof(*v->memo));
+	for (uint32_t i = 0; i < v->nr; i++) {
+		pp_buf_reset(b);
+		fold_token(b, v->names[i], v->inlined[i]);
+		v->memo[i] = b->len ? pp_flame_intern(fg, b->data, b->len) : NULL;
+	}
+	v->memo_serial = serial;
+	return v->memo;
+}
+
+struct pp_flame_node *ana_stack_flame(struct ana_session *s, const struct pp_event *ev,
+				      struct pp_inl *inl, enum ana_frame_key key, struct pp_flame *fg)
+{
+	struct folded *f = fold_stack(s, ev, inl, key);
+	struct pp_flame_node *n = pp_flame_root(fg);
+	struct pp_buf b = PP_BUF_INIT;
+
+	fold_comm(&b, ana_comm(s, ev->tid));
+	n = token_child(fg, n, &b);
+	if (stack_truncated(ev))
+		n = pp_flame_child(fg, n, "[truncated]", strlen("[truncated]"));
+	for (unsigned i = f->nr; i-- > 0;) {
+		const char *in;
+
+		if (f->src[i]) {
+			in = memo_names(fg, f->src[i], &b)[f->src_i[i]];
+			if (in)
+				n = pp_flame_child_interned(fg, n, in);
+			continue;
+		}
+		pp_buf_reset(&b);
+		fold_token(&b, f->names[i], f->inlined[i]);
+		n = token_child(fg, n, &b);
+	}
+	pp_buf_release(&b);
+	return n;
 }
 
 void ana_stack_folded_inl(struct ana_session *s, const struct pp_event *ev, struct pp_inl *inl,

@@ -25,11 +25,9 @@ uint64_t ana_stack_key(struct ana_session *s, const struct pp_event *ev)
 struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg,
 				     const struct pp_event *ev)
 {
-	struct ana_session *s = az->s;
 	struct pp_event e = *ev;
 	uint64_t one[1] = { ev->ip };
 	uint64_t *trimmed = NULL;
-	struct pp_buf b = PP_BUF_INIT;
 	struct pp_flame_node *n;
 
 	if (ev->nr_stack) {
@@ -41,9 +39,7 @@ struct pp_flame_node *ana_stack_node(struct pp_az *az, struct pp_flame *fg,
 		e.stack = one;
 		e.nr_stack = ev->ip ? 1 : 0;
 	}
-	ana_stack_folded_key(s, &e, az->inl, az->frame_key, &b);
+	n = ana_stack_flame(az->s, &e, az->inl, az->frame_key, fg);
 	free(trimmed);
-	n = pp_flame_path(fg, pp_buf_str(&b));
-	pp_buf_release(&b);
 	return n;
 }

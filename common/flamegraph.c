@@ -47,8 +47,17 @@ struct pp_flame {
 	struct node_chunk *chunks;
 	struct name_arena *arena;
 	size_t nr_nodes;
+	uint64_t serial;		/* pp_flame_serial() */
 	bool sorted;
 };
+
+/* A tree's serial: new at each creation and reset, never one of another tree's. */
+static uint64_t next_serial(void)
+{
+	static uint64_t last;
+
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
@@ -71,6 +80,7 @@ struct pp_flame *pp_flame_new(void)
 	struct pp_flame *fg = pp_xcalloc(1, sizeof(*fg));
 
 	fg->root.name = "";
+	fg->serial = next_serial();
 	return fg;
 }
 
@@ -91,6 +101,7 @@ static void flame_release(struct pp_flame *fg)
 	pp_u64map_release(&fg->names);
 	memset(fg, 0, sizeof(*fg));
 	fg->root.name = "";
+	fg->serial = next_serial();
 }
 
 void pp_flame_free(struct pp_flame *fg)
@@ -164,10 +175,25 @@ static struct pp_flame_node *node_alloc(struct pp_flame *fg)
 	return &c->v[c->used++];
 }
 
+uint64_t pp_flame_serial(const struct pp_flame *fg)
+{
+	return fg->serial;
+}
+
+const char *pp_flame_intern(struct pp_flame *fg, const char *name, size_t len)
+{
+	return intern(fg, name, len);
+}
+
 struct pp_flame_node *pp_flame_child(struct pp_flame *fg, struct pp_flame_node *parent,
 				     const char *name, size_t len)
 {
-	const char *in = intern(fg, name, len);
+	return pp_flame_child_interned(fg, parent, intern(fg, name, len));
+}
+
+struct pp_flame_node *pp_flame_child_interned(struct pp_flame *fg, struct pp_flame_node *parent,
+					      const char *in)
+{
 	void **slot = pp_u64map_slot(&fg->children, mix(parent, in));
 	struct pp_flame_node *n;
 

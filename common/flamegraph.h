@@ -53,6 +53,22 @@ struct pp_flame_node *pp_flame_child(struct pp_flame *fg, struct pp_flame_node *
 				     const char *name, size_t len);
 
 /**
+ * pp_flame_intern() - this tree's one copy of @name (@len bytes), for
+ * pp_flame_child_interned(); valid until pp_flame_free()/pp_flame_reset().
+ */
+const char *pp_flame_intern(struct pp_flame *fg, const char *name, size_t len);
+
+/** pp_flame_child_interned() - pp_flame_child() of a name pp_flame_intern() of @fg gave. */
+struct pp_flame_node *pp_flame_child_interned(struct pp_flame *fg, struct pp_flame_node *parent,
+					      const char *in);
+
+/**
+ * pp_flame_serial() - a number no other tree of the process has, nor this one before its
+ * last reset: callers that keep interned names of a tree check it before using them.
+ */
+uint64_t pp_flame_serial(const struct pp_flame *fg);
+
+/**
  * pp_flame_path() - the node of folded path @folded ("comm;a;b"), created if missing
  * Empty elements are skipped.  Return: the last node (the root for an empty path).
  */
