@@ -159,6 +159,7 @@ void ppf_decoder_reset(struct ppf_decoder *d, const uint8_t *data, size_t size, 
 	d->delta_addr = seg_flags & PPF_SEGF_DELTA_ADDR;
 	d->xor_cpu = seg_flags & PPF_SEGF_XOR_CPU;
 	d->time_col = seg_flags & PPF_SEGF_TIME_COL;
+	d->ustk_runs = seg_flags & PPF_SEGF_USTACK_RUNS;
 	d->tcol.p = d->tcol.end = NULL;
 	d->tcol.bad = false;
 	if (d->time_col) {
@@ -497,7 +498,7 @@ static int __attribute__((noinline)) sample_ustack(struct ppf_decoder *d, const 
 {
 	if (!d->ustk && !(d->ustk = calloc(1, sizeof(*d->ustk))))
 		return -ENOMEM;
-	return ppf_ustk_decode(d->ustk, &d->arena, d->xor_in_place, pp, end, u);
+	return ppf_ustk_decode(d->ustk, &d->arena, d->xor_in_place, d->ustk_runs, pp, end, u);
 }
 
 /*

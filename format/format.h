@@ -63,6 +63,7 @@ enum ppf_seg_flags {
 	PPF_SEGF_DELTA_ADDR = 1 << 2,	/* KSYM addr, SYM start: zigzag delta from the previous */
 	PPF_SEGF_XOR_CPU = 1 << 3,	/* RAW_XOR against the previous raw of the same id and cpu */
 	PPF_SEGF_TIME_COL = 1 << 4,	/* timed records' dt in a column after the records */
+	PPF_SEGF_USTACK_RUNS = 1 << 5,	/* a USTACK copy's XORed bytes stored as runs */
 };
 
 /* Required feature bits (a reader refuses unknown ones). */
@@ -70,8 +71,9 @@ enum ppf_seg_flags {
 #define PPF_FEAT_DELTA_ADDR (1ull << 1)	/* segments may carry PPF_SEGF_DELTA_ADDR */
 #define PPF_FEAT_XOR_CPU (1ull << 2)	/* segments may carry PPF_SEGF_XOR_CPU */
 #define PPF_FEAT_TIME_COL (1ull << 3)	/* segments may carry PPF_SEGF_TIME_COL */
+#define PPF_FEAT_USTACK_RUNS (1ull << 4)	/* segments may carry PPF_SEGF_USTACK_RUNS */
 #define PPF_FEAT_REQUIRED_KNOWN (PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | \
-				 PPF_FEAT_TIME_COL)
+				 PPF_FEAT_TIME_COL | PPF_FEAT_USTACK_RUNS)
 #define PPF_CPU_TIME_MAX 4096		/* cpus at or above it use the previous record's time */
 
 /* Record types.  0x01..0x0f untimed, 0x10..0x7f timed, 0x80.. reserved. */

@@ -294,6 +294,7 @@ struct ppf_decoder {
 	bool cpu_time;			/* PPF_SEGF_CPU_TIME: SAMPLE dt from its cpu's last */
 	bool delta_addr;		/* PPF_SEGF_DELTA_ADDR: KSYM/SYM addresses are deltas */
 	bool xor_cpu;			/* PPF_SEGF_XOR_CPU: RAW_XOR bases per id and cpu */
+	bool ustk_runs;			/* PPF_SEGF_USTACK_RUNS: copies' XORed bytes as runs */
 	bool time_col;			/* PPF_SEGF_TIME_COL: dt from the column below */
 	struct ppf_rbuf tcol;		/* the time column */
 	uint64_t prev_addr;

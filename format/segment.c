@@ -43,7 +43,7 @@ void ppf_file_hdr_encode(uint64_t created_ns, uint8_t out[PPF_FILE_HDR_SZ])
 	put_le32(out + 16, PPF_ENDIAN_TAG);
 	put_le32(out + 20, 0);
 	put_le64(out + 24, PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU |
-			   PPF_FEAT_TIME_COL);	/* required */
+			   PPF_FEAT_TIME_COL | PPF_FEAT_USTACK_RUNS);	/* required */
 	put_le64(out + 32, 0);	/* optional features */
 	put_le64(out + 40, created_ns);
 	put_le32(out + 60, ppf_crc32c(0, out, 60));

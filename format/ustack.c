@@ -6,8 +6,10 @@
  * function stay where they were.  So a copy is XORed, address by address, with the thread's
  * previous copy in the segment: unchanged words become zeros that zstd takes for almost
  * nothing, and the registers become small deltas.  The bytes of the copy outside the
- * previous one are stored as they are.  Not here: the rest of the SAMPLE (writer-events.c,
- * decode.c).
+ * previous one are stored as they are.  In a segment flagged PPF_SEGF_USTACK_RUNS the XORed
+ * part is stored as runs instead - so many bytes unchanged, so many XORed bytes -, so that
+ * the unchanged words cost neither zstd's time nor the decoder's, only a copy of the base.
+ * Not here: the rest of the SAMPLE (writer-events.c, decode.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -83,7 +85,8 @@ static struct ppf_ustk_slot *slot_of(struct ppf_ustk_tab *t, uint32_t tid, bool 
 
 size_t ppf_ustk_max(const struct ppf_sample *s)
 {
-	return (size_t)(4 + s->nr_uregs) * PPF_VARINT_MAX + s->ustack_sz;
+	/* runs: at most two varints more than the bytes (put_runs()) */
+	return (size_t)(6 + s->nr_uregs) * PPF_VARINT_MAX + s->ustack_sz;
 }
 
 /* [*lo, *hi): the offsets of @sl's copy that the base @b also holds; false when none */
@@ -139,7 +142,64 @@ static int remember(struct ppf_ustk_slot *sl, const struct ppf_sample *s)
 	return 0;
 }
 
-long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t *out)
+/* How many bytes from the start of @a and @b are the same (at most @n), a word at a time. */
+static size_t same_len(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* The bytes from @a's start up to where RUN_MIN same bytes begin, or @n. */
+#define RUN_MIN 16
+static size_t differ_len(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t same = same_len(a + i, b + i, n - i);
+
+		if (same >= RUN_MIN || i + same == n)
+			return i;
+		i += same + 1;
+	}
+	return n;
+}
+
+/*
+ * @cur against base @b (@n bytes each) as runs: (same:varint, differ:varint, differ bytes
+ * XORed) until the @n bytes are covered.  Every run but the first starts with at least
+ * RUN_MIN same bytes, so the runs take at most @n + two varints (ppf_ustk_max()).
+ */
+static uint8_t *put_runs(uint8_t *p, const uint8_t *cur, const uint8_t *b, size_t n)
+{
+	size_t at = 0;
+
+	while (at < n) {
+		size_t same = same_len(cur + at, b + at, n - at), d;
+
+		at += same;
+		d = differ_len(cur + at, b + at, n - at);
+		p = put_var(p, same);
+		p = put_var(p, d);
+		ppf_xor(p, cur + at, b + at, d);
+		p += d;
+		at += d;
+	}
+	return p;
+}
+
+long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, bool runs, uint8_t *out)
 {
 	int err = 0;
 	struct ppf_ustk_slot *b = slot_of(t, s->tid, true, &err);
@@ -160,6 +220,13 @@ long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t
 	p = put_var(p, (uint64_t)s->ustack_sz << 1 | x);
 	if (!x) {
 		lo = hi = s->ustack_sz;
+	} else if (runs) {	/* the bytes before the shared ones, the runs, the bytes after */
+		memcpy(p, s->ustack, lo);
+		p = put_runs(p + lo, s->ustack + lo, b->bytes + (s->ustack_addr + lo - b->addr),
+			     hi - lo);
+		memcpy(p, s->ustack + hi, s->ustack_sz - hi);
+		p += s->ustack_sz - hi;
+		goto done;
 	} else {	/* the shared addresses XORed, the bytes around them as they are */
 		ppf_xor(p + lo, s->ustack + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
 	}
@@ -168,6 +235,7 @@ long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t
 	if (hi < s->ustack_sz)
 		memcpy(p + hi, s->ustack + hi, s->ustack_sz - hi);
 	p += s->ustack_sz;
+done:
 	if (b && remember(b, s))
 		return -ENOMEM;
 	return (long)(p - out);
@@ -212,7 +280,41 @@ static void xor_base(uint8_t *out, const uint8_t *b, size_t n)
 }
 #endif
 
-int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place,
+/*
+ * A copy of @sz bytes stored as runs (ppf_ustk_encode()) into @out: its bytes [0, @lo) as they
+ * are, [@lo, @hi) the base @b with the runs' differing bytes XORed in, [@hi, @sz) as they are.
+ * False when the record lies: runs past the shared bytes or the record, none that moves on.
+ */
+static bool get_runs(struct ppf_rbuf *r, uint8_t *out, uint64_t sz, size_t lo, size_t hi,
+		     const uint8_t *b)
+{
+	size_t n = hi - lo, at = 0;
+
+	if (lo > (size_t)(r->end - r->p))
+		return false;
+	memcpy(out, r->p, lo);
+	r->p += lo;
+	memcpy(out + lo, b, n);
+	while (at < n) {
+		uint64_t same = rb_varint(r), d;
+
+		d = rb_varint(r);
+		if (r->bad || same > n - at || d > n - at - same || !(same | d) ||
+		    d > (uint64_t)(r->end - r->p))
+			return false;
+		at += same;
+		xor_base(out + lo + at, r->p, d);
+		r->p += d;
+		at += d;
+	}
+	if (sz - hi > (uint64_t)(r->end - r->p))
+		return false;
+	memcpy(out + hi, r->p, sz - hi);
+	r->p += sz - hi;
+	return true;
+}
+
+int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place, bool runs,
 		    const uint8_t **pp, const uint8_t *end, struct ppf_sample *s)
 {
 	struct ppf_rbuf r = { *pp, end, false, false };
@@ -237,12 +339,22 @@ int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_pla
 	s->ustack_addr = (uint64_t)unzigzag(rb_varint(&r)) + (b ? b->addr : 0);
 	v = rb_varint(&r);
 	sz = v >> 1;
-	if (r.bad || sz > PPF_USTACK_MAX || sz > (uint64_t)(r.end - r.p))
+	if (r.bad || sz > PPF_USTACK_MAX || (!runs && sz > (uint64_t)(r.end - r.p)))
 		return PP_EBAD_RECORD;
 	bool x = v & 1;
 	if (x != overlap(b, s->ustack_addr, (uint32_t)sz, &lo, &hi))
 		return PP_EBAD_RECORD;	/* an XOR without a base, or a base left unused */
 	bytes = (uint8_t *)r.p;
+	if (x && runs) {
+		bytes = ppf_arena_alloc(arena, sz ? sz : 1);
+		if (!bytes || !get_runs(&r, bytes, sz, lo, hi,
+					b->bytes + (s->ustack_addr + lo - b->addr)))
+			return PP_EBAD_RECORD;
+		*pp = r.p;
+		goto out;
+	}
+	if (sz > (uint64_t)(r.end - r.p))
+		return PP_EBAD_RECORD;
 	if (x && !in_place) {
 		bytes = ppf_arena_alloc(arena, sz);
 		if (!bytes)
@@ -252,6 +364,7 @@ int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_pla
 	if (x)
 		xor_base(bytes + lo, b->bytes + (s->ustack_addr + lo - b->addr), hi - lo);
 	*pp = r.p + sz;
+out:
 	s->uregs_abi = abi;
 	s->uregs = regs;
 	s->nr_uregs = (uint32_t)nr;

@@ -48,18 +48,20 @@ size_t ppf_ustk_max(const struct ppf_sample *s);
 
 /**
  * ppf_ustk_encode() - @s's USTACK field at @out, @s remembered as its thread's base
+ * @runs: the XORed part as runs (a segment flagged PPF_SEGF_USTACK_RUNS)
  * Return: the bytes written, or -ENOMEM (nothing remembered).
  */
-long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, uint8_t *out);
+long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, bool runs, uint8_t *out);
 
 /**
  * ppf_ustk_decode() - the USTACK field at *@pp (moved on) into @s (tid set)
  * @t: the decoder's table
  * @arena: room for the registers (and the bytes when not @in_place)
  * @in_place: the stored bytes may be rewritten (the XOR undone in them)
+ * @runs: the segment is flagged PPF_SEGF_USTACK_RUNS (the bytes then always go to @arena)
  * Return: 0, or PP_EBAD_RECORD (malformed: a size over the limit, an XOR without a base ...).
  */
-int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place,
+int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place, bool runs,
 		    const uint8_t **pp, const uint8_t *end, struct ppf_sample *s);
 
 #endif

@@ -314,7 +314,7 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 			ppf_ustk_reset(&w->ustk);
 			w->ustk_gen = w->gen;
 		}
-		n = ppf_ustk_encode(&w->ustk, s, p);
+		n = ppf_ustk_encode(&w->ustk, s, true, p);
 		if (n < 0)
 			return ppf_writer_fail(w, (int)n, "stack copy table");
 		p += n;

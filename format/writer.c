@@ -318,7 +318,7 @@ int ppf_writer_segment_close(struct ppf_writer *w)
 	if (w->err)
 		return w->err;
 	h.kind = w->kind;
-	h.flags = PPF_SEGF_CPU_TIME | PPF_SEGF_DELTA_ADDR | PPF_SEGF_XOR_CPU;
+	h.flags = PPF_SEGF_CPU_TIME | PPF_SEGF_DELTA_ADDR | PPF_SEGF_XOR_CPU | PPF_SEGF_USTACK_RUNS;
 	if (w->tcol.len) {
 		/*
 		 * The time column after the records, its length last: the

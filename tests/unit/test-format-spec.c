@@ -43,9 +43,10 @@ static void test_spec__constants(void)
 	CU_ASSERT(PPF_SF_PERIOD == 1 && PPF_SF_IP == 2 && PPF_SF_ADDR == 4 && PPF_SF_STACK == 8 &&
 		  PPF_SF_RAW == 16 && PPF_SF_RAW_XOR == 32 && PPF_SF_EXTRA == 64 && PPF_SF_LATE == 128);
 	CU_ASSERT(PPF_SEGF_ZSTD == 1 && PPF_SEGF_CPU_TIME == 2 && PPF_SEGF_DELTA_ADDR == 4 &&
-		  PPF_SEGF_XOR_CPU == 8 && PPF_SEGF_TIME_COL == 16);
+		  PPF_SEGF_XOR_CPU == 8 && PPF_SEGF_TIME_COL == 16 && PPF_SEGF_USTACK_RUNS == 32);
 	CU_ASSERT(PPF_FEAT_CPU_TIME == 1 && PPF_FEAT_DELTA_ADDR == 2 && PPF_FEAT_XOR_CPU == 4 &&
-		  PPF_FEAT_TIME_COL == 8 && PPF_FEAT_REQUIRED_KNOWN == 15);
+		  PPF_FEAT_TIME_COL == 8 && PPF_FEAT_USTACK_RUNS == 16 &&
+		  PPF_FEAT_REQUIRED_KNOWN == 31);
 	CU_ASSERT_EQUAL(PPF_CPU_TIME_MAX, 4096);
 }
 
@@ -59,7 +60,8 @@ static void test_spec__layout(void)
 
 	ppf_file_hdr_encode(0x0102030405060708ull, f);
 	CU_ASSERT_EQUAL(get_le64(f + 24),	/* this writer's */
-			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL);
+			PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL |
+				PPF_FEAT_USTACK_RUNS);
 	CU_ASSERT_EQUAL(get_le16(f + 8), 1);
 	CU_ASSERT_EQUAL(get_le16(f + 10), 2);
 	CU_ASSERT_EQUAL(get_le16(f + 12), 64);
@@ -425,6 +427,7 @@ static void test_spec__writer_sample_bytes(void)
 	CU_ASSERT_FATAL(seg->kind == PPF_SEG_EVENTS);
 	CU_ASSERT(seg->flags & PPF_SEGF_XOR_CPU);
 	CU_ASSERT(seg->flags & PPF_SEGF_TIME_COL);
+	CU_ASSERT(seg->flags & PPF_SEGF_USTACK_RUNS);
 	const uint8_t *b = seg->data;
 	/* 14 + 3 x (1 + 2 + 157), the column (4 dt) and its length (u32) */
 	CU_ASSERT_EQUAL_FATAL(seg->usize, sizeof(small) + 3 * 160 + 4 + 4);

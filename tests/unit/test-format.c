@@ -268,7 +268,8 @@ static void cpu_times_check(int fd, const struct cpu_times *ct)
 	lseek(fd, 0, SEEK_SET);
 	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
 	CU_ASSERT(ppf_reader_info(r)->required_features ==
-		  (PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL));
+		  (PPF_FEAT_CPU_TIME | PPF_FEAT_DELTA_ADDR | PPF_FEAT_XOR_CPU | PPF_FEAT_TIME_COL |
+		   PPF_FEAT_USTACK_RUNS));
 	while (ppf_reader_next(r, &rec, NULL) == 0) {
 		if (rec.type == PPF_REC_COMM) {
 			comms++;

@@ -145,13 +145,84 @@ static void test_ustack__hostile(void)
 
 		memcpy(buf, bad[i].b, sizeof(buf));
 		ppf_ustk_reset(&t);
-		int rc = ppf_ustk_decode(&t, &a, true, &p, buf + bad[i].n, &s);
+		int rc = ppf_ustk_decode(&t, &a, true, false, &p, buf + bad[i].n, &s);
 		if (rc != PP_EBAD_RECORD)
 			fprintf(stderr, "not refused: %s\n", bad[i].what);
 		CU_ASSERT_EQUAL(rc, PP_EBAD_RECORD);
 		ppf_ustk_release(&t);
 		ppf_arena_release(&a);
 	}
+}
+
+/*
+ * Runs (PPF_SEGF_USTACK_RUNS) by hand: a copy, then one overlapping it with two words
+ * changed, encoded both ways; each decodes to the copy, and every cut of the runs record and
+ * every byte of it set to 0xff decodes to the copy or is refused - never read past its end.
+ */
+static int decode_pair(bool runs, const uint8_t *r1, size_t n1, const uint8_t *r2, size_t n2,
+		       uint32_t tid, struct ppf_sample *out, struct ppf_arena *a,
+		       struct ppf_ustk_tab *t)
+{
+	struct ppf_sample s = { .tid = tid };
+	const uint8_t *p = r1;
+	int rc;
+
+	ppf_ustk_reset(t);
+	if ((rc = ppf_ustk_decode(t, a, false, runs, &p, r1 + n1, &s)) || p != r1 + n1)
+		return rc ? rc : -1;
+	*out = (struct ppf_sample){ .tid = tid };
+	p = r2;
+	rc = ppf_ustk_decode(t, a, false, runs, &p, r2 + n2, out);
+	return rc ? rc : p == r2 + n2 ? 0 : -1;
+}
+
+static void test_ustack__runs(void)
+{
+	static uint8_t st1[512], st2[512];
+	static uint8_t rec1[1024], rec2[1024], bad[1024];
+	uint64_t regs[2] = { BASE, BASE + 8 };
+	struct ppf_arena a = { 0 };
+	struct ppf_sample s1, s2, got;
+
+	for (size_t i = 0; i < sizeof(st1); i++)
+		st1[i] = (uint8_t)rnd();
+	memcpy(st2, st1 + 64, sizeof(st2) - 64);	/* the next copy: 64 bytes deeper */
+	st2[40] ^= 0x5a;
+	st2[300] ^= 0x01;
+	s1 = (struct ppf_sample){ .tid = 9, .uregs_abi = 2, .uregs = regs, .nr_uregs = 2,
+				  .ustack_sz = sizeof(st1), .ustack_addr = BASE, .ustack = st1 };
+	s2 = s1;
+	s2.ustack_addr = BASE + 64;
+	s2.ustack = st2;
+	for (int runs = 0; runs < 2; runs++) {
+		struct ppf_ustk_tab w = { 0 }, t = { 0 };
+		long n1, n2;
+
+		ppf_ustk_reset(&w);
+		n1 = ppf_ustk_encode(&w, &s1, runs, rec1);
+		n2 = ppf_ustk_encode(&w, &s2, runs, rec2);
+		CU_ASSERT_FATAL(n1 > 0 && n2 > 0 && (size_t)n2 <= ppf_ustk_max(&s2));
+		if (runs)	/* two changed bytes and the 64 not shared: far below the copy */
+			CU_ASSERT(n2 < 100);
+		CU_ASSERT_EQUAL(decode_pair(runs, rec1, (size_t)n1, rec2, (size_t)n2, 9, &got, &a, &t),
+				0);
+		CU_ASSERT(got.ustack_sz == sizeof(st2) && got.ustack_addr == BASE + 64 &&
+			  !memcmp(got.ustack, st2, sizeof(st2)));
+		for (long cut = 0; runs && cut < n2; cut++) {
+			memcpy(bad, rec2, (size_t)cut);
+			CU_ASSERT_NOT_EQUAL(decode_pair(true, rec1, (size_t)n1, bad, (size_t)cut, 9,
+							&got, &a, &t), 0);
+		}
+		for (long i = 0; runs && i < n2; i++) {
+			memcpy(bad, rec2, (size_t)n2);
+			bad[i] = 0xff;
+			if (decode_pair(true, rec1, (size_t)n1, bad, (size_t)n2, 9, &got, &a, &t) == 0)
+				CU_ASSERT(got.ustack_sz <= PPF_USTACK_MAX);
+		}
+		ppf_ustk_release(&w);
+		ppf_ustk_release(&t);
+	}
+	ppf_arena_release(&a);
 }
 
 /* --- the unwinder ------------------------------------------------------------ */
@@ -327,6 +398,7 @@ static void test_ustack__option(void)
 static const struct pp_test tests[] = {
 	PP_TEST(test_ustack__roundtrip, "stack copies survive a capture, XORed across samples and segments"),
 	PP_TEST(test_ustack__hostile, "hostile USTACK fields are malformed records"),
+	PP_TEST(test_ustack__runs, "USTACK runs: both encodings round trip, cut or damaged runs refused"),
 	PP_TEST(test_ustack__unwind, "the unwinder follows rules and frame pointers, and stops on lies"),
 	PP_TEST(test_ustack__bounded, "the unwinder is bounded on looping and random stacks"),
 	PP_TEST(test_ustack__option, "--call-graph fp|dwarf[,SIZE] is parsed as perf's"),
