@@ -238,6 +238,32 @@ static void test_flame__oncpu_prio(void)
 	CU_ASSERT_PTR_NULL(oncpu_prio_filter("x"));
 }
 
+/*
+ * Interned names: a child found by an interned name is the node pp_flame_path() makes; the
+ * serial differs between trees and changes at a reset, so a cache of interned names knows.
+ */
+static void test_flame__interned(void)
+{
+	struct pp_flame *a = pp_flame_new(), *b = pp_flame_new();
+	struct pp_flame_node *n;
+	const char *in;
+	uint64_t sa = pp_flame_serial(a);
+
+	CU_ASSERT_NOT_EQUAL(sa, pp_flame_serial(b));
+	in = pp_flame_intern(a, "main;x", 4);
+	CU_ASSERT_STRING_EQUAL(in, "main");
+	CU_ASSERT_PTR_EQUAL(in, pp_flame_intern(a, "main", 4));
+	n = pp_flame_child_interned(a, pp_flame_root(a), in);
+	n = pp_flame_child_interned(a, n, pp_flame_intern(a, "f (inlined)", 11));
+	CU_ASSERT_PTR_EQUAL(n, pp_flame_path(a, "main;f (inlined)"));
+	CU_ASSERT_PTR_EQUAL(n, pp_flame_child(a, pp_flame_path(a, "main"), "f (inlined)", 11));
+	pp_flame_reset(a);
+	CU_ASSERT_NOT_EQUAL(pp_flame_serial(a), sa);
+	CU_ASSERT_NOT_EQUAL(pp_flame_serial(a), pp_flame_serial(b));
+	pp_flame_free(a);
+	pp_flame_free(b);
+}
+
 void test_flame__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -248,6 +274,7 @@ void test_flame__register(void)
 		PP_TEST(test_flame__svg,
 			"the SVG escapes names, draws visible frames, says when empty"),
 		PP_TEST(test_flame__stackmap, "the stack map keys on key, length and every frame"),
+		PP_TEST(test_flame__interned, "interned names find the nodes paths make; serials"),
 		PP_TEST(test_flame__callchain_trim, "callchains trim to kernel or user frames"),
 		PP_TEST(test_flame__oncpu_prio, "oncpu --prio lists become sched_switch filters"),
 	};
