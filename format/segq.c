@@ -29,6 +29,8 @@ struct ppf_segq {
 	int err;			/* ppf_segq_close()'s */
 	char msg[256];
 	unsigned refs;
+	void (*on_release)(void *arg, bool left);	/* ppf_segq_on_release()'s */
+	void *on_release_arg;
 };
 
 int ppf_segq_new(unsigned depth, struct ppf_segq **out)
@@ -68,6 +70,11 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 	it = &q->slots[(q->head + q->count) % q->depth];
 	pthread_mutex_unlock(&q->lock);
 	/* the slot is the writer's until it is counted in: filled outside the lock */
+	if (it->lent) {		/* not ours: forgotten, not freed */
+		it->body = NULL;
+		it->body_cap = 0;
+		it->lent = false;
+	}
 	if (c->swap_buf) {
 		/* the payload's buffer is taken, the slot's old one left in its place */
 		void *b = it->body;
@@ -97,6 +104,45 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 	pthread_cond_signal(&q->ready);
 	pthread_mutex_unlock(&q->lock);
 	return 0;
+}
+
+int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void *head,
+		       size_t head_sz, const void *body, size_t body_sz)
+{
+	struct ppf_segq_item *it;
+
+	if (head_sz > sizeof(it->head))
+		return -EINVAL;
+	pthread_mutex_lock(&q->lock);
+	while (q->count == q->depth && !q->abandoned)
+		pthread_cond_wait(&q->room, &q->lock);
+	if (q->abandoned) {
+		pthread_mutex_unlock(&q->lock);
+		return 1;
+	}
+	it = &q->slots[(q->head + q->count) % q->depth];
+	pthread_mutex_unlock(&q->lock);
+	if (!it->lent)
+		free(it->body);
+	it->what = what;
+	memcpy(it->head, head, head_sz);
+	it->head_sz = head_sz;
+	it->body = (uint8_t *)body;	/* lent: never written through */
+	it->body_sz = body_sz;
+	it->body_cap = 0;
+	it->lent = true;
+	pthread_mutex_lock(&q->lock);
+	q->count++;
+	q->segment |= what == PPF_CHUNK_SEGMENT;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+	return 0;
+}
+
+void ppf_segq_on_release(struct ppf_segq *q, void (*fn)(void *arg, bool left), void *arg)
+{
+	q->on_release = fn;
+	q->on_release_arg = arg;
 }
 
 void ppf_segq_close(struct ppf_segq *q, int err, const char *msg)
@@ -146,22 +192,32 @@ int ppf_segq_pop(struct ppf_segq *q, struct ppf_segq_item **it, char *msg, size_
 
 void ppf_segq_release(struct ppf_segq *q)
 {
+	bool was = false;
+
 	pthread_mutex_lock(&q->lock);
 	if (q->held) {
 		q->held = false;
 		q->head = (q->head + 1) % q->depth;
 		q->count--;
+		was = true;
 		pthread_cond_signal(&q->room);
 	}
 	pthread_mutex_unlock(&q->lock);
+	if (was && q->on_release)
+		q->on_release(q->on_release_arg, false);
 }
 
 void ppf_segq_abandon(struct ppf_segq *q)
 {
+	bool first;
+
 	pthread_mutex_lock(&q->lock);
+	first = !q->abandoned;
 	q->abandoned = true;
 	pthread_cond_broadcast(&q->room);
 	pthread_mutex_unlock(&q->lock);
+	if (first && q->on_release)
+		q->on_release(q->on_release_arg, true);
 }
 
 void ppf_segq_unref(struct ppf_segq *q)
@@ -176,7 +232,8 @@ void ppf_segq_unref(struct ppf_segq *q)
 	if (left)
 		return;
 	for (unsigned i = 0; i < q->depth; i++)
-		free(q->slots[i].body);
+		if (!q->slots[i].lent)
+			free(q->slots[i].body);
 	free(q->slots);
 	pthread_cond_destroy(&q->room);
 	pthread_cond_destroy(&q->ready);

@@ -45,6 +45,7 @@ struct ana_import_info {
 	uint64_t bytes;			/* foreign bytes read */
 	bool quiet;			/* no progress on stderr */
 	bool offline;			/* read nothing of this machine (symbols, formats): the fuzz target */
+	bool in_child;			/* in a child of its own (impchild.h): no probe first */
 	uint64_t total_bytes;		/* the file's size (0: a pipe), for the progress line */
 	uint64_t start_ns, shown_ns;	/* progress: CLOCK_MONOTONIC of the start, the last line */
 };
@@ -86,6 +87,12 @@ struct ana_importer {
 	 * with libtraceevent (not reentrant) once it has written its first segment
 	 */
 	bool in_memory;
+	/*
+	 * set: ana_import_stream() runs @convert in a forked child (impchild.h), and this
+	 * says in @why how a child that ended without finishing (wait status @status) died;
+	 * @began: it had handed over a piece of the capture
+	 */
+	void (*died)(int status, bool began, char *why, size_t whysz);
 };
 
 /** ana_importer_find() - the importer whose magic @head has (@n bytes). Return: static or NULL. */
