@@ -29,11 +29,11 @@
 #include <unistd.h>
 
 #include <trace-cmd.h>
-#include <traceevent/kbuffer.h>
 
 #include "analyze/import/import.h"
 #include "analyze/import/tdformat.h"
 #include "analyze/import/tdguard.h"
+#include "analyze/import/tdpage.h"
 #include "analyze/import/tdprobe.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
@@ -590,8 +590,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 /*
  * The records without one malloc()ed tep_record each: libtracecmd still maps or
  * decompresses every page and hands over the first record of each (tracecmd_read_at(),
- * which finds the page's CPU and checks its header), and libtraceevent's kbuffer walks the
- * rest of the page, as libtracecmd's own iteration does; the CPUs are merged here, the
+ * which finds the page's CPU and checks its header), and the rest of the page is walked as
+ * libtracecmd's own iteration walks it with kbuffer (tdpage.c); the CPUs are merged here, the
  * earliest time first and the lower CPU on a tie, as tracecmd_iterate_events() merges them.
  * libtracecmd's time of an event is the page's own plus a constant (the file's time
  * offset), read off the page's first record; a clock it scales (x86-tsc with tsc2nsec)
@@ -599,7 +599,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
  */
 struct td_cur {
 	struct tep_record *rec;		/* libtracecmd's first record of the page: holds it */
-	struct kbuffer *kb;
+	struct ana_td_page pg;
 	uint64_t page_off;		/* the page's offset in libtracecmd's terms */
 	uint64_t adj;			/* libtracecmd's time minus the page's (mod 2^64) */
 	struct td_ev ev;		/* the next record, when !done */
@@ -626,9 +626,9 @@ static void cur_release(struct td_conv *c, struct td_cur *k)
 }
 
 /*
- * The record @d (time @ts) under @k's kbuffer into k->ev; false when there is none (the end
- * of the page).  @first: the first one read of its page; kbuffer counts missed events only
- * before a page's first record, and says 0 of any it reached by kbuffer_next_event().
+ * The record @d (time @ts) under @k's page walk into k->ev; false when there is none (the
+ * end of the page).  @first: the first one read of its page; kbuffer counts missed events
+ * only before a page's first record, and says 0 of any it reached by kbuffer_next_event().
  */
 static bool cur_fill(struct td_cur *k, void *d, unsigned long long ts, bool first)
 {
@@ -636,10 +636,10 @@ static bool cur_fill(struct td_cur *k, void *d, unsigned long long ts, bool firs
 		return false;
 	k->ev.ts = ts + k->adj;
 	k->ev.data = d;
-	k->ev.size = kbuffer_event_size(k->kb);
-	k->ev.missed = first ? kbuffer_missed_events(k->kb) : 0;
-	k->ev.offset = k->page_off + (uint64_t)kbuffer_curr_offset(k->kb);
-	k->ev.record_size = kbuffer_curr_size(k->kb);
+	k->ev.size = ana_td_page_event_size(&k->pg);
+	k->ev.missed = first ? ana_td_page_missed(&k->pg) : 0;
+	k->ev.offset = k->page_off + (uint64_t)ana_td_page_offset(&k->pg);
+	k->ev.record_size = ana_td_page_record_size(&k->pg);
 	return true;
 }
 
@@ -651,7 +651,7 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 	unsigned long long ts;
 
 	if (!page || (k->rec && off <= k->page_off) || r->cpu != k->ev.cpu ||
-	    kbuffer_load_subbuffer(k->kb, page) < 0) {
+	    ana_td_page_load(&k->pg, page, (uint32_t)c->page_sz) < 0) {
 		tracecmd_free_record(r);
 		return false;
 	}
@@ -660,14 +660,14 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 	k->ev.page = page;
 	k->page_off = off;
 	/* the records before @r on its page: none, libtracecmd gives a page's first */
-	while (kbuffer_read_event(k->kb, &ts) &&
-	       off + (uint64_t)kbuffer_curr_offset(k->kb) < r->offset)
-		kbuffer_next_event(k->kb, NULL);
-	if (off + (uint64_t)kbuffer_curr_offset(k->kb) != r->offset)
+	while (ana_td_page_read(&k->pg, &ts) &&
+	       off + (uint64_t)ana_td_page_offset(&k->pg) < r->offset)
+		ana_td_page_next(&k->pg, NULL);
+	if (off + (uint64_t)ana_td_page_offset(&k->pg) != r->offset)
 		return false;
 	k->adj = r->ts - ts;
 	k->ev.idx = idx;
-	void *d = kbuffer_read_event(k->kb, &ts);
+	void *d = ana_td_page_read(&k->pg, &ts);
 
 	return cur_fill(k, d, ts, true);
 }
@@ -677,7 +677,7 @@ static void cur_next(struct td_conv *c, struct td_cur *k)
 {
 	int idx = k->ev.idx, rcpu = -1;
 	unsigned long long ts;
-	void *d = kbuffer_next_event(k->kb, &ts);
+	void *d = ana_td_page_next(&k->pg, &ts);
 	struct tep_record *r;
 
 	if (cur_fill(k, d, ts, false))
@@ -710,27 +710,26 @@ static int walk_pages(struct td_conv *c)
 {
 	int n = c->nr_cpus, rc;
 	struct td_cur *cur = pp_xcalloc((size_t)n + 1, sizeof(*cur));
-	enum kbuffer_long_size ls = tracecmd_long_size(c->h) == 8 ? KBUFFER_LSIZE_8 :
-				    KBUFFER_LSIZE_4;
-	enum kbuffer_endian en = tep_is_file_bigendian(c->tep) ? KBUFFER_ENDIAN_BIG :
-				 KBUFFER_ENDIAN_LITTLE;
+	bool long8 = tracecmd_long_size(c->h) == 8, big = tep_is_file_bigendian(c->tep);
 
 	for (int i = 0; i < n; i++) {
 		struct tep_record *r = tracecmd_read_cpu_first(c->h, i);
 
 		cur[i].done = true;
-		cur[i].kb = kbuffer_alloc(ls, en);
-		if (!r || !cur[i].kb)
+		if (ana_td_page_init(&cur[i].pg, long8, big, tep_is_old_format(c->tep))) {
+			if (r)
+				tracecmd_free_record(r);
 			continue;
-		if (tep_is_old_format(c->tep))
-			kbuffer_set_old_format(cur[i].kb);
+		}
+		if (!r)
+			continue;
 		cur[i].ev.cpu = r->cpu;
 		cur[i].done = !cur_page(c, &cur[i], r, i);
 	}
 	rc = walk_merge(c, cur, n);
 	for (int i = 0; i < n; i++) {
 		cur_release(c, &cur[i]);
-		kbuffer_free(cur[i].kb);
+		ana_td_page_free(&cur[i].pg);
 	}
 	free(cur);
 	return rc;
