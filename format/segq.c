@@ -107,7 +107,7 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 }
 
 int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void *head,
-		       size_t head_sz, const void *body, size_t body_sz)
+		       size_t head_sz, void *body, size_t body_sz)
 {
 	struct ppf_segq_item *it;
 
@@ -127,7 +127,7 @@ int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void 
 	it->what = what;
 	memcpy(it->head, head, head_sz);
 	it->head_sz = head_sz;
-	it->body = (uint8_t *)body;	/* lent: never written through */
+	it->body = body;
 	it->body_sz = body_sz;
 	it->body_cap = 0;
 	it->lent = true;

@@ -77,13 +77,14 @@ void ppf_segq_abandon(struct ppf_segq *q);
 
 /**
  * ppf_segq_push_lent() - queue a piece whose payload stays where it is: @body (@body_sz
- * bytes) is neither copied nor freed, and must stay as it is until the reader gives the
- * piece back (ppf_segq_on_release()'s hook says when).  For a writer in another process
- * (analyze/import/impchild.c).  Waits for room as ppf_segq_sink() does.
+ * bytes, writable: the reader decodes in place) is neither copied nor freed, and is the
+ * reader's until it gives the piece back (ppf_segq_on_release()'s hook says when).  For a
+ * writer in another process (analyze/import/impchild.c).  Waits for room as
+ * ppf_segq_sink() does.
  * Return: 0, 1 when the reader has left (nothing queued), or -EINVAL (@head_sz too big).
  */
 int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void *head,
-		       size_t head_sz, const void *body, size_t body_sz);
+		       size_t head_sz, void *body, size_t body_sz);
 
 /**
  * ppf_segq_on_release() - call @fn(@arg, false) each time the reader gives a piece back,
