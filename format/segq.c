@@ -6,7 +6,9 @@
  * last (its buffer kept from the piece it held before, so a steady run allocates nothing),
  * the reader holds the first from ppf_segq_pop() to ppf_segq_release() and decodes it in
  * place.  Each side waits on its own condition: room for the writer, a piece or the close
- * for the reader.
+ * for the reader.  A piece may also be lent (ppf_segq_push_lent()): its payload is another
+ * process's shared memory, forgotten (not freed) when the slot is reused, and the hook set
+ * by ppf_segq_on_release() tells the lender when the reader is done with it.
  */
 #include <errno.h>
 #include <pthread.h>
