@@ -399,12 +399,10 @@ static int write_meta(struct td_conv *c)
  * records carry are asked, once each.  The file keeps no thread group: each thread is its
  * own process.
  */
-static int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
+static int __attribute__((noinline)) name_new_task(struct td_conv *c, uint32_t pid, uint64_t t)
 {
 	int rc;
 
-	if (!pid || pid >= TD_MAX_PID || c->pid_seen[pid >> 3] & (1u << (pid & 7)))
-		return 0;
 	c->pid_seen[pid >> 3] |= (uint8_t)(1u << (pid & 7));
 	if (!tep_is_pid_registered(c->tep, (int)pid))
 		return 0;
@@ -412,6 +410,14 @@ static int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
 			       .comm = tep_data_comm_from_pid(c->tep, (int)pid) };
 	rc = ppf_write_comm(c->w, &cm);
 	return rc ? write_fail(c, rc) : 0;
+}
+
+/* name_new_task() for a pid not asked about yet: the test inlined, three a record */
+static inline int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
+{
+	if (!pid || pid >= TD_MAX_PID || c->pid_seen[pid >> 3] & (1u << (pid & 7)))
+		return 0;
+	return name_new_task(c, pid, t);
 }
 
 static int flush_held(struct td_conv *c)
