@@ -127,10 +127,10 @@ struct ppf_segq;
 struct ana_import_job;
 
 /**
- * ana_import_stream() - @path converted on a thread into a queue of segments a reader takes
- * in memory (format/segq.h): nothing compressed, no temporary file, at most a few segments
- * in memory; for a session that reads the capture once, front to back (no -j parts, no
- * rewind).  Returns once the converter has written its first segment (or failed): from
+ * ana_import_stream() - @path converted on a thread (an importer with @died: in a forked
+ * child, impchild.h) into a queue of segments a reader takes in memory (format/segq.h):
+ * nothing compressed, no temporary file, at most a few segments in memory; for a session
+ * that reads the capture once, front to back (no -j parts, no rewind).  Returns once the converter has written its first segment (or failed): from
  * then on it parses no event format (struct ana_importer's @in_memory).  Its lines
  * (ana_import_print()) are said when it ends, before the reader meets the end.
  * @path: a file (not "-"), of an importer with @in_memory
