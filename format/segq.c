@@ -55,6 +55,30 @@ int ppf_segq_new(unsigned depth, struct ppf_segq **out)
 	return 0;
 }
 
+/* The slot after the last, once there is room; NULL once the reader has left. */
+static struct ppf_segq_item *next_slot(struct ppf_segq *q)
+{
+	struct ppf_segq_item *it = NULL;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->count == q->depth && !q->abandoned)
+		pthread_cond_wait(&q->room, &q->lock);
+	if (!q->abandoned)
+		it = &q->slots[(q->head + q->count) % q->depth];
+	pthread_mutex_unlock(&q->lock);
+	return it;
+}
+
+/* The slot next_slot() gave, filled: counted in, the reader woken. */
+static void count_in(struct ppf_segq *q, enum ppf_chunk_kind what)
+{
+	pthread_mutex_lock(&q->lock);
+	q->count++;
+	q->segment |= what == PPF_CHUNK_SEGMENT;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+}
+
 int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 {
 	struct ppf_segq *q = arg;
@@ -62,15 +86,9 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 
 	if (c->head_sz > sizeof(it->head))
 		return -EINVAL;
-	pthread_mutex_lock(&q->lock);
-	while (q->count == q->depth && !q->abandoned)
-		pthread_cond_wait(&q->room, &q->lock);
-	if (q->abandoned) {
-		pthread_mutex_unlock(&q->lock);
+	it = next_slot(q);
+	if (!it)
 		return 0;	/* dropped: the writer goes on to its end (segq.h) */
-	}
-	it = &q->slots[(q->head + q->count) % q->depth];
-	pthread_mutex_unlock(&q->lock);
 	/* the slot is the writer's until it is counted in: filled outside the lock */
 	if (it->lent) {		/* not ours: forgotten, not freed */
 		it->body = NULL;
@@ -100,11 +118,7 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 	if (c->body_sz && !c->swap_buf)
 		memcpy(it->body, c->body, c->body_sz);
 	it->body_sz = c->body_sz;
-	pthread_mutex_lock(&q->lock);
-	q->count++;
-	q->segment |= c->what == PPF_CHUNK_SEGMENT;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
+	count_in(q, c->what);
 	return 0;
 }
 
@@ -115,15 +129,9 @@ int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void 
 
 	if (head_sz > sizeof(it->head))
 		return -EINVAL;
-	pthread_mutex_lock(&q->lock);
-	while (q->count == q->depth && !q->abandoned)
-		pthread_cond_wait(&q->room, &q->lock);
-	if (q->abandoned) {
-		pthread_mutex_unlock(&q->lock);
+	it = next_slot(q);
+	if (!it)
 		return 1;
-	}
-	it = &q->slots[(q->head + q->count) % q->depth];
-	pthread_mutex_unlock(&q->lock);
 	if (!it->lent)
 		free(it->body);
 	it->what = what;
@@ -133,11 +141,7 @@ int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void 
 	it->body_sz = body_sz;
 	it->body_cap = 0;
 	it->lent = true;
-	pthread_mutex_lock(&q->lock);
-	q->count++;
-	q->segment |= what == PPF_CHUNK_SEGMENT;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
+	count_in(q, what);
 	return 0;
 }
 

@@ -109,19 +109,17 @@ static int write_all(int fd, const void *p, size_t n)
 /* @n bytes, or fewer at the end of the pipe.  Return: the bytes read, or -errno. */
 static ssize_t read_all(int fd, void *p, size_t n)
 {
-	uint8_t *b = p;
 	size_t got = 0;
+	ssize_t r = 1;
 
-	while (got < n) {
-		ssize_t r = read(fd, b + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
+	while (got < n && r) {
+		r = read(fd, (uint8_t *)p + got, n - got);
+		if (r > 0)
+			got += (size_t)r;
+		else if (r < 0 && errno != EINTR)
 			return -errno;
-		if (!r)
-			break;
-		got += (size_t)r;
+		else if (r < 0)
+			r = 1;	/* interrupted: again */
 	}
 	return (ssize_t)got;
 }

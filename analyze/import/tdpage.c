@@ -24,21 +24,16 @@ enum {
 #define MISSED (1ull << 31)
 #define MISSED_STORED (1ull << 30)
 
-static uint32_t rd4(const uint8_t *p)
+/* @n (4 or 8) bytes at @p: the walk here is for a little-endian file on a little-endian host */
+static inline uint64_t rd(const uint8_t *p, unsigned n)
 {
-	uint32_t v;
+	uint64_t v = 0;
 
-	memcpy(&v, p, 4);
+	memcpy(&v, p, n);
 	return v;
 }
-
-static uint64_t rd8(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
+#define rd4(p) ((uint32_t)rd((p), 4))
+#define rd8(p) rd((p), 8)
 
 int ana_td_page_init(struct ana_td_page *p, bool long8, bool big, bool old_format)
 {

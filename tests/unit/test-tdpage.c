@@ -133,11 +133,63 @@ static void test_tdpage__as_kbuffer(void)
 	free(b);
 }
 
+/*
+ * One page written by hand: 3 events missed before it, a time extend, a record of 2 words,
+ * a padding, a record whose length is in its next word (12 bytes): each record's place,
+ * size and time as the ring buffer's layout gives them, walked here (not by kbuffer).
+ */
+static void test_tdpage__by_hand(void)
+{
+	static uint8_t b[2 * PAGE];
+	uint32_t at = HDR, commit;
+	uint64_t ts0 = 1000000, missed = 3, flags;
+	struct ana_td_page w;
+	unsigned long long ts;
+	uint8_t *d;
+
+	memcpy(b, &ts0, 8);
+	put32(b, &at, 30 | 5u << 5);		/* extend: 5 + (2 << 27) */
+	put32(b, &at, 2);
+	put32(b, &at, 2 | 7u << 5);		/* 2 words of data, 7 later */
+	at += 8;
+	put32(b, &at, 29 | 1u << 5);		/* padding: 8 bytes past its header */
+	put32(b, &at, 8);
+	at += 4;
+	put32(b, &at, 0 | 11u << 5);		/* length word: 12 bytes of data + 4 */
+	put32(b, &at, 16);
+	at += 12;
+	commit = at - HDR;
+	flags = commit | 1ull << 31 | 1ull << 30;
+	memcpy(b + 8, &flags, 8);
+	memcpy(b + at, &missed, 8);
+	CU_ASSERT_FATAL(ana_td_page_init(&w, true, false, false) == 0);
+	CU_ASSERT_FATAL(ana_td_page_load(&w, b, PAGE) == 0);
+	CU_ASSERT(w.fast);
+	d = ana_td_page_read(&w, &ts);
+	CU_ASSERT_PTR_EQUAL(d, b + HDR + 12);
+	CU_ASSERT_EQUAL(ts, ts0 + 5 + (2ull << 27) + 7);
+	CU_ASSERT_EQUAL(ana_td_page_offset(&w), HDR + 8);
+	CU_ASSERT_EQUAL(ana_td_page_event_size(&w), 8);
+	CU_ASSERT_EQUAL(ana_td_page_record_size(&w), 12);
+	CU_ASSERT_EQUAL(ana_td_page_missed(&w), 0);	/* a time extend before it */
+	d = ana_td_page_next(&w, &ts);
+	CU_ASSERT_PTR_EQUAL(d, b + HDR + 40);
+	CU_ASSERT_EQUAL(ts, ts0 + 5 + (2ull << 27) + 7 + 1 + 11);
+	CU_ASSERT_EQUAL(ana_td_page_offset(&w), HDR + 32);
+	CU_ASSERT_EQUAL(ana_td_page_event_size(&w), 12);
+	CU_ASSERT_EQUAL(ana_td_page_record_size(&w), 20);
+	CU_ASSERT_PTR_NULL(ana_td_page_next(&w, &ts));
+	CU_ASSERT_PTR_NULL(ana_td_page_read(&w, &ts));
+	CU_ASSERT(w.fast);
+	CU_ASSERT_EQUAL(w.lost, 3);
+	ana_td_page_free(&w);
+}
+
 void test_tdpage__register(void)
 {
 	static const struct pp_test tests[] = {
-		PP_TEST(test_tdpage__as_kbuffer,
-			"a page walked by pp gives what kbuffer gives, lies included"),
+		PP_TEST(test_tdpage__by_hand, "a page by hand: each record's place, size, time"),
+		PP_TEST(test_tdpage__as_kbuffer, "random pages walked by pp as kbuffer walks them"),
 	};
 
 	pp_suite_add("tdpage", tests, PP_ARRAY_SIZE(tests));
