@@ -30,7 +30,7 @@ struct ppf_segq_item {
 	size_t head_sz;
 	uint8_t *body;			/* PPF_CHUNK_SEGMENT: its payload */
 	size_t body_sz, body_cap;
-	bool lent;			/* @body is the pusher's (ppf_segq_push_lent()), not owned */
+	bool lent;			/* @body is lent (ppf_segq_push_lent()), not owned */
 };
 
 /**

@@ -217,7 +217,8 @@ int ana_import_child_start(const char *path, const struct ana_importer *imp,
 	c->slots = mmap(NULL, NR_SLOTS * SLOT_SZ, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	fflush(NULL);	/* the child inherits no half-written stdio buffer to flush twice */
-	if (c->slots == MAP_FAILED || pipe2(notes, O_CLOEXEC) || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, credits) ||
+	if (c->slots == MAP_FAILED || pipe2(notes, O_CLOEXEC) ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, credits) ||
 	    (c->pid = fork()) < 0) {
 		int e = -errno;
 

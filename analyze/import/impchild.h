@@ -53,7 +53,7 @@ int ana_import_child_start(const char *path, const struct ana_importer *imp,
  */
 int ana_import_child_relay(struct ana_import_child *c, char *err, size_t errsz);
 
-/** ana_import_child_free() - after the relay returned: the mapping and pipes freed. NULL is fine. */
+/** ana_import_child_free() - after the relay returned: mapping and pipes freed; NULL is fine */
 void ana_import_child_free(struct ana_import_child *c);
 
 #endif
