@@ -14,9 +14,8 @@
  * last time and counted.  Before libtracecmd sees the file, its magic and version are
  * checked and its layout's sizes and counts (tdguard.c); a record is checked against its
  * page before a field is read from it.  A version 6 file cut short is read through a padded
- * copy (td_open()).  The headers are parsed first in a child, which a hostile event format
- * may crash (tdprobe.c), unless the whole conversion runs in a child (impchild.h); a
- * buffer page is walked by tdpage.c.  Not here: recognising the file (import.c).
+ * copy (td_open()).  The headers are parsed first in a child (tdprobe.c) unless the whole
+ * conversion runs in one (impchild.h).  Not here: recognising the file (import.c).
  */
 #include <errno.h>
 #include <fcntl.h>
