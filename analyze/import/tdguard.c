@@ -35,6 +35,8 @@ struct cur {
 	char *why;
 	size_t whysz;
 	bool failed;
+	bool zstd;			/* compressed with zstd */
+	struct ana_td_zlayout *zl;	/* where the top instance's chunks are, or NULL */
 };
 
 static bool fail(struct cur *c, const char *what)
@@ -310,6 +312,11 @@ static bool buffer7(struct cur *file, struct cur *c)
 {
 	uint64_t off, page, cpus, id, coff, csz;
 
+	/* the top instance's name is "": its chunks are noted for tdzdata.c */
+	bool top = c->off < c->end && !c->p[c->off];
+	struct ana_td_zlayout *zl = file->zstd && !file->be && top && file->zl &&
+				    !file->zl->nr_cpus ? file->zl : NULL;
+
 	if (!num(c, 8, &off, "buffer option") || !str(c, NULL, "buffer name") ||
 	    !str(c, NULL, "buffer clock") || !num(c, 4, &page, "buffer option") ||
 	    !num(c, 4, &cpus, "buffer option") || !need(c, cpus * 20, "buffer CPUs"))
@@ -322,7 +329,11 @@ static bool buffer7(struct cur *file, struct cur *c)
 			return sub_fail(file, c, "buffer CPU");
 		if (file->zip ? !chunks(file, coff, csz) : !pages(file, coff, csz, page))
 			return false;
+		if (zl && i < ANA_TD_ZCPUS)
+			zl->off[i] = coff;
 	}
+	if (zl)
+		zl->nr_cpus = cpus <= ANA_TD_ZCPUS ? (unsigned)cpus : 0;
 	return true;
 }
 
@@ -368,6 +379,7 @@ static bool version7(struct cur *c)
 	    !num(c, 8, &off, "options offset"))
 		return false;
 	c->zip = *zname && strcmp(zname, "none");
+	c->zstd = !strcmp(zname, "zstd");
 	if (off >= c->end) {
 		snprintf(c->why, c->whysz, "its options are at byte %llu, past its end (%llu bytes):"
 			 " version 7 keeps them at the end, a cut file lost them",
@@ -386,10 +398,18 @@ static bool version7(struct cur *c)
 
 int ana_td_guard(const uint8_t *data, uint64_t size, char *why, size_t whysz)
 {
-	struct cur c = { .p = data, .end = size, .why = why, .whysz = whysz };
+	return ana_td_guard_z(data, size, NULL, why, whysz);
+}
+
+int ana_td_guard_z(const uint8_t *data, uint64_t size, struct ana_td_zlayout *zl, char *why,
+		   size_t whysz)
+{
+	struct cur c = { .p = data, .end = size, .why = why, .whysz = whysz, .zl = zl };
 	uint64_t page;
 	bool ok;
 
+	if (zl)
+		memset(zl, 0, sizeof(*zl));
 	if (size < MAGIC_SZ + 2 + 6) {
 		snprintf(why, whysz, "only %llu bytes", (unsigned long long)size);
 		return PP_EBAD_LENGTH;

@@ -27,4 +27,19 @@
  */
 int ana_td_guard(const uint8_t *data, uint64_t size, char *why, size_t whysz);
 
+#define ANA_TD_ZCPUS 256	/* CPUs of a compressed file whose chunks pp reads itself */
+
+/* Where a version 7 zstd file's top instance keeps each CPU's chunks (tdzdata.c). */
+struct ana_td_zlayout {
+	unsigned nr_cpus;		/* 0: none found, or more than ANA_TD_ZCPUS */
+	uint64_t off[ANA_TD_ZCPUS];	/* the CPU's chunk count, then its chunks */
+};
+
+/**
+ * ana_td_guard_z() - ana_td_guard(), and in @zl (zeroed first) the chunk tables of the top
+ * instance of a version 7 file compressed with zstd, once checked
+ */
+int ana_td_guard_z(const uint8_t *data, uint64_t size, struct ana_td_zlayout *zl, char *why,
+		   size_t whysz);
+
 #endif

@@ -31,6 +31,7 @@
 #include <trace-cmd.h>
 
 #include "analyze/import/import.h"
+#include "analyze/import/tdfile.h"
 #include "analyze/import/tdformat.h"
 #include "analyze/import/tdguard.h"
 #include "analyze/import/tdpage.h"
@@ -802,60 +803,6 @@ static void note_lacks(struct td_conv *c)
 }
 
 /*
- * tracecmd_init_data() with stdout pointed at /dev/null: on a file cut short libtracecmd
- * 3.1.6 printf()s "File possibly truncated ..." to stdout, where it would land in the
- * middle of `pp-analyze FILE trace`'s output.  The text goes through stdio's buffer, so it
- * is flushed while stdout still points at /dev/null.
- */
-static int quiet_init_data(struct tracecmd_input *h)
-{
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), saved = -1, rc;
-
-	fflush(stdout);
-	if (null >= 0) {
-		saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (saved >= 0)
-			dup2(null, STDOUT_FILENO);
-		close(null);
-	}
-	rc = tracecmd_init_data(h);
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
-	return rc;
-}
-
-/*
- * A memfd holding @path's bytes, then zeros up to @total bytes (a hole: no memory).  Return:
- * the fd, or -errno.
- */
-static int padded_copy(const char *path, off_t total)
-{
-	int in = open(path, O_RDONLY | O_CLOEXEC), fd;
-	char buf[1 << 16];
-	ssize_t n = 0;
-
-	if (in < 0)
-		return -errno;
-	fd = memfd_create("pp-tracedat", MFD_CLOEXEC);
-	if (fd >= 0) {
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(fd, buf, (size_t)n) != n) {
-				n = -1;
-				break;
-			}
-		if (n < 0 || ftruncate(fd, total)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	close(in);
-	return fd < 0 ? -EIO : fd;
-}
-
-/*
  * libtracecmd's handle on @path with its event data ready.  libtracecmd refuses a file
  * whose CPU data runs past its end, and its tracecmd_open() then crashes freeing the half
  * made handle (3.1.6): so the headers are read first, the data readied apart, and a handle
@@ -889,48 +836,30 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 			  " them)" : "");
 		return NULL;
 	}
-	if (quiet_init_data(h) >= 0)
+	if (ana_td_init_data_quiet(h) >= 0)
 		return h;
 	if (version != 6 || stat(path, &st) || st.st_size <= 0)
 		goto fail;
 	c->cut_at = (uint64_t)st.st_size;
 	for (size_t i = 0; i < PP_ARRAY_SIZE(grow); i++) {
 		char fdpath[64];
-		int fd = padded_copy(path, st.st_size * grow[i] + (1 << 20));
+		int in = open(path, O_RDONLY | O_CLOEXEC);
+		int fd = in < 0 ? -errno : ana_td_memfd(in, st.st_size * grow[i] + (1 << 20));
 
+		if (in >= 0)
+			close(in);
 		if (fd < 0)
 			break;
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 		h = tracecmd_open_head(fdpath, flags);
 		close(fd);	/* libtracecmd opened its own */
-		if (h && quiet_init_data(h) >= 0)
+		if (h && ana_td_init_data_quiet(h) >= 0)
 			return h;
 	}
 fail:
 	conv_fail(c, PP_ETRUNCATED, "libtracecmd cannot read its event data (the file is cut"
 		  " short or damaged)");
 	return NULL;
-}
-
-/* Standard input into a memfd: libtracecmd reads a file, seeking.  Return: the fd or -errno. */
-static int stdin_copy(void)
-{
-	int fd = memfd_create("pp-tracedat-stdin", MFD_CLOEXEC);
-	char buf[1 << 16];
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
-		if (write(fd, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	if (n < 0) {
-		close(fd);
-		return -EIO;
-	}
-	return fd;
 }
 
 static int convert(struct td_conv *c, const char *path)
@@ -986,7 +915,7 @@ int ana_import_tracedat(const char *path, struct ppf_writer *w, struct ana_impor
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	if (!strcmp(path, "-")) {
-		fd = stdin_copy();
+		fd = ana_td_memfd(STDIN_FILENO, 0);
 		if (fd < 0)
 			return conv_fail(&c, fd, "cannot read standard input: %s", strerror(-fd));
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
