@@ -22,7 +22,8 @@
 #define MAX_RATIO 1024u			/* a compressed section's usize over its csize */
 #define MAX_USIZE (1u << 30)
 
-enum { OPT_DONE = 0, OPT_BUFFER = 3, OPT_HEADER_INFO = 16, OPT_CMDLINES = 21 };
+enum { OPT_DONE = 0, OPT_BUFFER = 3, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14, OPT_HEADER_INFO = 16,
+       OPT_CMDLINES = 21 };
 enum { SEC_FLAG_COMPRESS = 1 };
 
 struct cur {
@@ -37,6 +38,7 @@ struct cur {
 	bool failed;
 	bool zstd;			/* compressed with zstd */
 	struct ana_td_zlayout *zl;	/* where the top instance's chunks are, or NULL */
+	bool shifted;			/* times libtracecmd shifts or scales: no @zl */
 };
 
 static bool fail(struct cur *c, const char *what)
@@ -313,7 +315,7 @@ static bool buffer7(struct cur *file, struct cur *c)
 	uint64_t off, page, cpus, id, coff, csz;
 
 	/* the top instance's name is "": its chunks are noted for tdzdata.c */
-	bool top = c->off < c->end && !c->p[c->off];
+	bool top = c->end - c->off > 8 && !c->p[c->off + 8];	/* past the section offset */
 	struct ana_td_zlayout *zl = file->zstd && !file->be && top && file->zl &&
 				    !file->zl->nr_cpus ? file->zl : NULL;
 
@@ -352,6 +354,7 @@ static bool options7(struct cur *file, uint64_t off, uint64_t *next)
 			return sub_fail(file, &c, "section");
 		uint64_t data = c.off;
 
+		file->shifted |= id == OPT_TIME_SHIFT || id == OPT_TSC2NSEC;
 		if (id == OPT_DONE && sz >= 8 && num(&c, 8, next, "option"))
 			return true;
 		if (id == OPT_BUFFER) {
@@ -422,5 +425,7 @@ int ana_td_guard_z(const uint8_t *data, uint64_t size, struct ana_td_zlayout *zl
 	c.page_sz = page;
 	if (ok)
 		ok = data[MAGIC_SZ] == '6' ? version6(&c) : version7(&c);
+	if (zl && (!ok || c.shifted))
+		zl->nr_cpus = 0;
 	return ok ? 0 : PP_EBAD_LENGTH;
 }

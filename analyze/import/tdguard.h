@@ -37,7 +37,8 @@ struct ana_td_zlayout {
 
 /**
  * ana_td_guard_z() - ana_td_guard(), and in @zl (zeroed first) the chunk tables of the top
- * instance of a version 7 file compressed with zstd, once checked
+ * instance of a little-endian version 7 file compressed with zstd, once checked; none for
+ * a file whose times libtracecmd shifts or scales (a guest's TIME_SHIFT, TSC2NSEC)
  */
 int ana_td_guard_z(const uint8_t *data, uint64_t size, struct ana_td_zlayout *zl, char *why,
 		   size_t whysz);

@@ -35,6 +35,7 @@
 #include "analyze/import/tdformat.h"
 #include "analyze/import/tdguard.h"
 #include "analyze/import/tdpage.h"
+#include "analyze/import/tdzdata.h"
 #include "analyze/import/tdprobe.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
@@ -90,6 +91,9 @@ struct td_conv {
 	uint8_t *nr_pidf;		/* common_type -> how many pid fields (pid_fields()) */
 	uint16_t (*pidf)[TD_PID_FIELDS];	/* ... and their offsets */
 	int nr_cpus;
+	struct ana_td_zlayout zl;	/* a zstd file's chunks, read by tdzdata.c */
+	const uint8_t *map;		/* the file mapped for them, @map_sz bytes; or NULL */
+	uint64_t map_sz;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
 	const void *held_page;		/* the page the held raw lies in, NULL: in held_raw */
@@ -160,11 +164,16 @@ static int check_head(struct td_conv *c, const char *path)
 	else if ((head[TD_MAGIC_SZ] != '6' && head[TD_MAGIC_SZ] != '7') || head[TD_MAGIC_SZ + 1])
 		rc = conv_fail(c, PP_EVERSION, "trace.dat version '%.2s' is not 6 or 7",
 			       (const char *)head + TD_MAGIC_SZ);
-	else if (ana_td_guard(head, (uint64_t)st.st_size, why, sizeof(why)))
+	else if (ana_td_guard_z(head, (uint64_t)st.st_size, &c->zl, why, sizeof(why)))
 		rc = conv_fail(c, PP_EBAD_LENGTH, "not handed to libtracecmd: %s", why);
 	else
 		rc = head[TD_MAGIC_SZ] - '0';
-	munmap((void *)head, (size_t)st.st_size);
+	if (rc > 0 && c->zl.nr_cpus) {	/* kept for tdzdata.c */
+		c->map = head;
+		c->map_sz = (uint64_t)st.st_size;
+	} else {
+		munmap((void *)head, (size_t)st.st_size);
+	}
 	return rc;
 }
 
@@ -607,6 +616,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 struct td_cur {
 	struct tep_record *rec;		/* libtracecmd's first record of the page: holds it */
 	struct ana_td_page pg;
+	struct ana_td_zcpu *z;		/* its pages decompressed here (own_first()), or NULL */
 	uint64_t page_off;		/* the page's offset in libtracecmd's terms */
 	uint64_t adj;			/* libtracecmd's time minus the page's (mod 2^64) */
 	struct td_ev ev;		/* the next record, when !done */
@@ -625,7 +635,7 @@ static void keep_held(struct td_conv *c, const void *page)
 
 static void cur_release(struct td_conv *c, struct td_cur *k)
 {
-	if (k->rec)
+	if (k->rec || k->z)
 		keep_held(c, k->ev.page);
 	if (k->rec && !c->hold_pages)	/* held: see hold_page() */
 		tracecmd_free_record(k->rec);
@@ -679,6 +689,50 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 	return cur_fill(k, d, ts, true);
 }
 
+/* @k's next page decompressed here with a record on it.  Return: false at the end. */
+static bool own_page(struct td_conv *c, struct td_cur *k)
+{
+	unsigned long long ts = 0;
+	uint64_t off;
+	void *page, *d;
+
+	while ((page = ana_td_z_next(k->z, &off))) {
+		keep_held(c, k->ev.page);	/* it stays there until the chunk after next */
+		if (ana_td_page_load(&k->pg, page, (uint32_t)c->page_sz) < 0)
+			return false;
+		k->ev.page = page;
+		k->page_off = off;
+		d = ana_td_page_read(&k->pg, &ts);
+		if (cur_fill(k, d, ts, true))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * CPU @idx's pages decompressed here (tdzdata.c) rather than by libtracecmd, when the first
+ * record found here is @r, libtracecmd's first: the same bytes at the same place in a page.
+ * libtracecmd's time is then the page's plus a constant (walk_fits()'s clocks, no time
+ * shift: tdguard.c).  Return: whether @k reads them (@r freed); else @r is cur_page()'s.
+ */
+static bool own_first(struct td_conv *c, struct td_cur *k, struct tep_record *r, int idx)
+{
+	k->ev.idx = idx;
+	k->z = ana_td_z_open(c->map, c->map_sz, c->zl.off[idx], (uint32_t)c->page_sz);
+	if (k->z && own_page(c, k) && k->ev.size == r->size && r->size >= 0 &&
+	    !memcmp(k->ev.data, r->data, (size_t)r->size) &&
+	    k->ev.offset % c->page_sz == r->offset % c->page_sz) {
+		k->adj = r->ts - k->ev.ts;
+		k->ev.ts = r->ts;
+		tracecmd_free_record(r);
+		return true;
+	}
+	ana_td_z_free(k->z);
+	k->z = NULL;
+	k->ev.page = NULL;
+	return false;
+}
+
 /* @k's next record: on its page, else on the next page libtracecmd has for its CPU. */
 static void cur_next(struct td_conv *c, struct td_cur *k)
 {
@@ -689,6 +743,10 @@ static void cur_next(struct td_conv *c, struct td_cur *k)
 
 	if (cur_fill(k, d, ts, false))
 		return;
+	if (k->z) {
+		k->done = !own_page(c, k);
+		return;
+	}
 	r = tracecmd_read_at(c->h, k->page_off + c->page_sz, &rcpu);
 	if (!r || rcpu != idx || !cur_page(c, k, r, idx)) {
 		if (r && rcpu != idx)
@@ -731,12 +789,16 @@ static int walk_pages(struct td_conv *c)
 		if (!r)
 			continue;
 		cur[i].ev.cpu = r->cpu;
-		cur[i].done = !cur_page(c, &cur[i], r, i);
+		if (c->map && c->zl.nr_cpus == (unsigned)n && cur[i].pg.own && own_first(c, &cur[i], r, i))
+			cur[i].done = false;
+		else
+			cur[i].done = !cur_page(c, &cur[i], r, i);
 	}
 	rc = walk_merge(c, cur, n);
 	for (int i = 0; i < n; i++) {
 		cur_release(c, &cur[i]);
 		ana_td_page_free(&cur[i].pg);
+		ana_td_z_free(cur[i].z);
 	}
 	free(cur);
 	return rc;
@@ -922,6 +984,8 @@ int ana_import_tracedat(const char *path, struct ppf_writer *w, struct ana_impor
 		path = fdpath;
 	}
 	rc = convert(&c, path);
+	if (c.map)
+		munmap((void *)c.map, (size_t)c.map_sz);
 	if (fd >= 0)
 		close(fd);
 	return rc;
