@@ -201,6 +201,17 @@ static bool pages(struct cur *file, uint64_t off, uint64_t size, uint64_t page_s
 	return true;
 }
 
+/* CPU @i's data at @off, @size bytes, into @zl (may be NULL). */
+static void note_cpu(struct ana_td_zlayout *zl, uint64_t i, uint64_t off, uint64_t size,
+		     bool plain)
+{
+	if (!zl || i >= ANA_TD_ZCPUS)
+		return;
+	zl->off[i] = off;
+	zl->size[i] = size;
+	zl->plain = plain;
+}
+
 /* Version 6's "flyrecord" part: each CPU's data offset and size, its pages checked. */
 static bool flyrecord6(struct cur *c, uint64_t cpus)
 {
@@ -209,10 +220,14 @@ static bool flyrecord6(struct cur *c, uint64_t cpus)
 	if (c->end - c->off < 10 || memcmp(c->p + c->off, "flyrecord", 10))
 		return true;	/* latency format, or nothing: libtracecmd's */
 	c->off += 10;
-	for (uint64_t i = 0; i < cpus; i++)
+	for (uint64_t i = 0; i < cpus; i++) {
 		if (!num(c, 8, &off, "CPU data") || !num(c, 8, &size, "CPU data") ||
 		    !pages(c, off, size, c->page_sz))
 			return false;
+		note_cpu(c->be ? NULL : c->zl, i, off, size, true);
+	}
+	if (c->zl && !c->be)
+		c->zl->nr_cpus = cpus <= ANA_TD_ZCPUS ? (unsigned)cpus : 0;
 	return true;
 }
 
@@ -316,8 +331,8 @@ static bool buffer7(struct cur *file, struct cur *c)
 
 	/* the top instance's name is "": its chunks are noted for tdzdata.c */
 	bool top = c->end - c->off > 8 && !c->p[c->off + 8];	/* past the section offset */
-	struct ana_td_zlayout *zl = file->zstd && !file->be && top && file->zl &&
-				    !file->zl->nr_cpus ? file->zl : NULL;
+	struct ana_td_zlayout *zl = (file->zstd || !file->zip) && !file->be && top &&
+				    file->zl && !file->zl->nr_cpus ? file->zl : NULL;
 
 	if (!num(c, 8, &off, "buffer option") || !str(c, NULL, "buffer name") ||
 	    !str(c, NULL, "buffer clock") || !num(c, 4, &page, "buffer option") ||
@@ -331,8 +346,7 @@ static bool buffer7(struct cur *file, struct cur *c)
 			return sub_fail(file, c, "buffer CPU");
 		if (file->zip ? !chunks(file, coff, csz) : !pages(file, coff, csz, page))
 			return false;
-		if (zl && i < ANA_TD_ZCPUS)
-			zl->off[i] = coff;
+		note_cpu(zl, i, coff, csz, !file->zip);
 	}
 	if (zl)
 		zl->nr_cpus = cpus <= ANA_TD_ZCPUS ? (unsigned)cpus : 0;

@@ -22,6 +22,8 @@ struct ana_td_zcpu {
 	unsigned cur;			/* buf[cur] holds the chunk being read */
 	size_t len, pos;		/* its size (whole pages), the next page in it */
 	uint64_t base;			/* its offset in the CPU's data */
+	bool plain;			/* @file's pages as they are, from @at up to @end */
+	uint64_t end;
 };
 
 static uint32_t le32(const uint8_t *p)
@@ -30,12 +32,22 @@ static uint32_t le32(const uint8_t *p)
 }
 
 struct ana_td_zcpu *ana_td_z_open(const uint8_t *file, uint64_t file_sz, uint64_t off,
-				  uint32_t page_sz)
+				  uint64_t size, bool plain, uint32_t page_sz)
 {
 	struct ana_td_zcpu *z;
 
-	if (!page_sz || off > file_sz || file_sz - off < 4 || !(z = calloc(1, sizeof(*z))))
+	/* whole pages only: libtracecmd reads a short last one past the CPU's data */
+	if (!page_sz || off > file_sz || file_sz - off < 4 || (plain && size % page_sz) ||
+	    !(z = calloc(1, sizeof(*z))))
 		return NULL;
+	if (plain) {
+		z->plain = true;
+		z->file = file;
+		z->at = off;
+		z->end = size < file_sz - off ? off + size : file_sz;
+		z->page_sz = page_sz;
+		return z;
+	}
 	z->dctx = ZSTD_createDCtx();
 	if (!z->dctx) {
 		free(z);
@@ -89,6 +101,14 @@ void *ana_td_z_next(struct ana_td_zcpu *z, uint64_t *off)
 {
 	void *page;
 
+	if (z->plain) {
+		if (z->at >= z->end || z->end - z->at < z->page_sz)
+			return NULL;	/* a page past the file: libtracecmd's (a cut file) */
+		*off = z->base;
+		z->base += z->page_sz;
+		z->at += z->page_sz;
+		return (void *)(z->file + z->at - z->page_sz);
+	}
 	if (z->pos >= z->len && next_chunk(z))
 		return NULL;
 	page = z->buf[z->cur] + z->pos;

@@ -11,22 +11,26 @@
  * page stays where it is until the chunk after the next one (tracedat.c copies a sample it
  * still holds when it leaves the page).  Every size is checked against the file and the
  * chunk; a chunk that does not decompress to its size ends the CPU's data, as it does
- * libtracecmd's.  Not here: where the chunks are (tdguard.c), the records (tdpage.c).
+ * libtracecmd's.  A file not compressed has its pages read where they lie, in the mapping
+ * the guard's walk already touched, instead of libtracecmd mapping them again.  Not here: where the chunks are (tdguard.c), the records (tdpage.c).
  */
 #ifndef PP_ANALYZE_IMPORT_TDZDATA_H
 #define PP_ANALYZE_IMPORT_TDZDATA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ana_td_zcpu;
 
 /**
- * ana_td_z_open() - the pages of the CPU whose chunk count is at @off of @file (@file_sz
- * bytes, mapped for as long as the pages are read), @page_sz bytes each
- * Return: the reader, or NULL (no memory, or no chunk count within the file).
+ * ana_td_z_open() - the pages of a CPU of @file (@file_sz bytes, mapped for as long as the
+ * pages are read), @page_sz bytes each: its zstd chunks, whose count is at @off; or with
+ * @plain, its pages as they are, @size bytes at @off (those wholly in the file)
+ * Return: the reader, or NULL (no memory, no chunk count within the file, or @plain and
+ * @size not whole pages).
  */
 struct ana_td_zcpu *ana_td_z_open(const uint8_t *file, uint64_t file_sz, uint64_t off,
-				  uint32_t page_sz);
+				  uint64_t size, bool plain, uint32_t page_sz);
 
 /**
  * ana_td_z_next() - the CPU's next page, and in @off its offset in the CPU's decompressed

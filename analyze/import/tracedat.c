@@ -718,7 +718,8 @@ static bool own_page(struct td_conv *c, struct td_cur *k)
 static bool own_first(struct td_conv *c, struct td_cur *k, struct tep_record *r, int idx)
 {
 	k->ev.idx = idx;
-	k->z = ana_td_z_open(c->map, c->map_sz, c->zl.off[idx], (uint32_t)c->page_sz);
+	k->z = ana_td_z_open(c->map, c->map_sz, c->zl.off[idx], c->zl.size[idx], c->zl.plain,
+			     (uint32_t)c->page_sz);
 	if (k->z && own_page(c, k) && k->ev.size == r->size && r->size >= 0 &&
 	    !memcmp(k->ev.data, r->data, (size_t)r->size) &&
 	    k->ev.offset % c->page_sz == r->offset % c->page_sz) {
@@ -789,7 +790,8 @@ static int walk_pages(struct td_conv *c)
 		if (!r)
 			continue;
 		cur[i].ev.cpu = r->cpu;
-		if (c->map && c->zl.nr_cpus == (unsigned)n && cur[i].pg.own && own_first(c, &cur[i], r, i))
+		if (c->map && c->zl.nr_cpus == (unsigned)n && cur[i].pg.own && !c->cut_at &&
+		    own_first(c, &cur[i], r, i))
 			cur[i].done = false;
 		else
 			cur[i].done = !cur_page(c, &cur[i], r, i);
