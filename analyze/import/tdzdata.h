@@ -12,7 +12,8 @@
  * still holds when it leaves the page).  Every size is checked against the file and the
  * chunk; a chunk that does not decompress to its size ends the CPU's data, as it does
  * libtracecmd's.  A file not compressed has its pages read where they lie, in the mapping
- * the guard's walk already touched, instead of libtracecmd mapping them again.  Not here: where the chunks are (tdguard.c), the records (tdpage.c).
+ * the guard's walk already touched, instead of libtracecmd mapping them again.
+ * Not here: where the chunks are (tdguard.c), the records (tdpage.c).
  */
 #ifndef PP_ANALYZE_IMPORT_TDZDATA_H
 #define PP_ANALYZE_IMPORT_TDZDATA_H
