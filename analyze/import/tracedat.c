@@ -710,18 +710,19 @@ static bool own_page(struct td_conv *c, struct td_cur *k)
 }
 
 /*
- * CPU @idx's pages decompressed here (tdzdata.c) rather than by libtracecmd, when the first
- * record found here is @r, libtracecmd's first: the same bytes at the same place in a page.
- * libtracecmd's time is then the page's plus a constant (walk_fits()'s clocks, no time
- * shift: tdguard.c).  Return: whether @k reads them (@r freed); else @r is cur_page()'s.
+ * CPU @idx's pages read here (tdzdata.c) rather than by libtracecmd, when the first record
+ * found here is @r, libtracecmd's first: at the same place in a page, of the same sizes (its
+ * bytes are not compared: libtracecmd's buffer may be shorter than a page in a damaged
+ * file).  libtracecmd's time is then the page's plus a constant (walk_fits()'s clocks, no
+ * time shift: tdguard.c).  Return: whether @k reads them (@r freed); else @r is cur_page()'s.
  */
 static bool own_first(struct td_conv *c, struct td_cur *k, struct tep_record *r, int idx)
 {
 	k->ev.idx = idx;
 	k->z = ana_td_z_open(c->map, c->map_sz, c->zl.off[idx], c->zl.size[idx], c->zl.plain,
 			     (uint32_t)c->page_sz);
-	if (k->z && own_page(c, k) && k->ev.size == r->size && r->size >= 0 &&
-	    !memcmp(k->ev.data, r->data, (size_t)r->size) &&
+	if (k->z && own_page(c, k) && k->ev.size == r->size &&
+	    k->ev.record_size == r->record_size &&
 	    k->ev.offset % c->page_sz == r->offset % c->page_sz) {
 		k->adj = r->ts - k->ev.ts;
 		k->ev.ts = r->ts;
