@@ -141,6 +141,7 @@ struct ana_session {
 	bool inited;
 	bool stop;			/* ana_session_stop() */
 	bool has_ticks;			/* some analyzer wants -i ticks */
+	uint64_t tick_due;		/* no -i tick is due before this time (tick()) */
 	uint32_t last_tid;		/* ana_session_sample()'s last task noted */
 	uint32_t *cpu_cur;		/* by cpu: next_pid of its last sched_switch + 1, 0 unknown */
 	size_t nr_cpu_cur;

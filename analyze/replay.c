@@ -86,14 +86,24 @@ int ana_replay_init(struct ana_session *s)
 	return 0;
 }
 
+/*
+ * The -i reports due at @t.  s->tick_due is the earliest next tick of all analyzers (0 while
+ * one has none yet), so that the caller on the hot path skips the call before it.
+ */
 static void tick(struct ana_session *s, uint64_t t)
 {
+	uint64_t due = UINT64_MAX;
+
 	for (size_t i = 0; i < s->nr_azs; i++) {
 		struct pp_az *az = s->azs[i];
 		uint64_t iv = az->opt.interval_ns;
 
-		if (!iv || !az->an->ops->interval || ana_state_recording(az))	/* no -i report */
+		if (!iv || !az->an->ops->interval)
 			continue;
+		if (ana_state_recording(az)) {	/* no -i report; its ticks wait */
+			due = az->next_tick_ns < due ? az->next_tick_ns : due;
+			continue;
+		}
 		/*
 		 * A capture's times may reach 2^64 - 1 (tests/fuzz): the tick saturates there
 		 * and a tick at UINT64_MAX never comes, so the loop ends.
@@ -109,7 +119,9 @@ static void tick(struct ana_session *s, uint64_t t)
 			if (s->live)
 				fflush(az->out.fp);
 		}
+		due = az->next_tick_ns < due ? az->next_tick_ns : due;
 	}
+	s->tick_due = due;
 }
 
 /*
@@ -199,7 +211,7 @@ static void deliver(struct ana_session *s, const struct ppf_sample *smp)
 		c->disp = l;
 	}
 	ana_session_sample(s, t, smp, &ev);
-	if (s->has_ticks)
+	if (s->has_ticks && smp->time_ns >= s->tick_due)
 		tick(s, smp->time_ns);
 	if (!l || (!l->nr))
 		return;

@@ -6,7 +6,9 @@
  * last (its buffer kept from the piece it held before, so a steady run allocates nothing),
  * the reader holds the first from ppf_segq_pop() to ppf_segq_release() and decodes it in
  * place.  Each side waits on its own condition: room for the writer, a piece or the close
- * for the reader.
+ * for the reader.  A piece may also be lent (ppf_segq_push_lent()): its payload is another
+ * process's shared memory, forgotten (not freed) when the slot is reused, and the hook set
+ * by ppf_segq_on_release() tells the lender when the reader is done with it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +31,8 @@ struct ppf_segq {
 	int err;			/* ppf_segq_close()'s */
 	char msg[256];
 	unsigned refs;
+	void (*on_release)(void *arg, bool left);	/* ppf_segq_on_release()'s */
+	void *on_release_arg;
 };
 
 int ppf_segq_new(unsigned depth, struct ppf_segq **out)
@@ -51,6 +55,30 @@ int ppf_segq_new(unsigned depth, struct ppf_segq **out)
 	return 0;
 }
 
+/* The slot after the last, once there is room; NULL once the reader has left. */
+static struct ppf_segq_item *next_slot(struct ppf_segq *q)
+{
+	struct ppf_segq_item *it = NULL;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->count == q->depth && !q->abandoned)
+		pthread_cond_wait(&q->room, &q->lock);
+	if (!q->abandoned)
+		it = &q->slots[(q->head + q->count) % q->depth];
+	pthread_mutex_unlock(&q->lock);
+	return it;
+}
+
+/* The slot next_slot() gave, filled: counted in, the reader woken. */
+static void count_in(struct ppf_segq *q, enum ppf_chunk_kind what)
+{
+	pthread_mutex_lock(&q->lock);
+	q->count++;
+	q->segment |= what == PPF_CHUNK_SEGMENT;
+	pthread_cond_signal(&q->ready);
+	pthread_mutex_unlock(&q->lock);
+}
+
 int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 {
 	struct ppf_segq *q = arg;
@@ -58,16 +86,15 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 
 	if (c->head_sz > sizeof(it->head))
 		return -EINVAL;
-	pthread_mutex_lock(&q->lock);
-	while (q->count == q->depth && !q->abandoned)
-		pthread_cond_wait(&q->room, &q->lock);
-	if (q->abandoned) {
-		pthread_mutex_unlock(&q->lock);
+	it = next_slot(q);
+	if (!it)
 		return 0;	/* dropped: the writer goes on to its end (segq.h) */
-	}
-	it = &q->slots[(q->head + q->count) % q->depth];
-	pthread_mutex_unlock(&q->lock);
 	/* the slot is the writer's until it is counted in: filled outside the lock */
+	if (it->lent) {		/* not ours: forgotten, not freed */
+		it->body = NULL;
+		it->body_cap = 0;
+		it->lent = false;
+	}
 	if (c->swap_buf) {
 		/* the payload's buffer is taken, the slot's old one left in its place */
 		void *b = it->body;
@@ -91,12 +118,37 @@ int ppf_segq_sink(void *arg, const struct ppf_chunk *c)
 	if (c->body_sz && !c->swap_buf)
 		memcpy(it->body, c->body, c->body_sz);
 	it->body_sz = c->body_sz;
-	pthread_mutex_lock(&q->lock);
-	q->count++;
-	q->segment |= c->what == PPF_CHUNK_SEGMENT;
-	pthread_cond_signal(&q->ready);
-	pthread_mutex_unlock(&q->lock);
+	count_in(q, c->what);
 	return 0;
+}
+
+int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void *head,
+		       size_t head_sz, void *body, size_t body_sz)
+{
+	struct ppf_segq_item *it;
+
+	if (head_sz > sizeof(it->head))
+		return -EINVAL;
+	it = next_slot(q);
+	if (!it)
+		return 1;
+	if (!it->lent)
+		free(it->body);
+	it->what = what;
+	memcpy(it->head, head, head_sz);
+	it->head_sz = head_sz;
+	it->body = body;
+	it->body_sz = body_sz;
+	it->body_cap = 0;
+	it->lent = true;
+	count_in(q, what);
+	return 0;
+}
+
+void ppf_segq_on_release(struct ppf_segq *q, void (*fn)(void *arg, bool left), void *arg)
+{
+	q->on_release = fn;
+	q->on_release_arg = arg;
 }
 
 void ppf_segq_close(struct ppf_segq *q, int err, const char *msg)
@@ -146,22 +198,32 @@ int ppf_segq_pop(struct ppf_segq *q, struct ppf_segq_item **it, char *msg, size_
 
 void ppf_segq_release(struct ppf_segq *q)
 {
+	bool was = false;
+
 	pthread_mutex_lock(&q->lock);
 	if (q->held) {
 		q->held = false;
 		q->head = (q->head + 1) % q->depth;
 		q->count--;
+		was = true;
 		pthread_cond_signal(&q->room);
 	}
 	pthread_mutex_unlock(&q->lock);
+	if (was && q->on_release)
+		q->on_release(q->on_release_arg, false);
 }
 
 void ppf_segq_abandon(struct ppf_segq *q)
 {
+	bool first;
+
 	pthread_mutex_lock(&q->lock);
+	first = !q->abandoned;
 	q->abandoned = true;
 	pthread_cond_broadcast(&q->room);
 	pthread_mutex_unlock(&q->lock);
+	if (first && q->on_release)
+		q->on_release(q->on_release_arg, true);
 }
 
 void ppf_segq_unref(struct ppf_segq *q)
@@ -176,7 +238,8 @@ void ppf_segq_unref(struct ppf_segq *q)
 	if (left)
 		return;
 	for (unsigned i = 0; i < q->depth; i++)
-		free(q->slots[i].body);
+		if (!q->slots[i].lent)
+			free(q->slots[i].body);
 	free(q->slots);
 	pthread_cond_destroy(&q->room);
 	pthread_cond_destroy(&q->ready);

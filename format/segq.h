@@ -30,6 +30,7 @@ struct ppf_segq_item {
 	size_t head_sz;
 	uint8_t *body;			/* PPF_CHUNK_SEGMENT: its payload */
 	size_t body_sz, body_cap;
+	bool lent;			/* @body is lent (ppf_segq_push_lent()), not owned */
 };
 
 /**
@@ -73,6 +74,25 @@ void ppf_segq_release(struct ppf_segq *q);
 
 /** ppf_segq_abandon() - the reader takes no more: the writer's pieces are dropped */
 void ppf_segq_abandon(struct ppf_segq *q);
+
+/**
+ * ppf_segq_push_lent() - queue a piece whose payload stays where it is: @body (@body_sz
+ * bytes, writable: the reader decodes in place) is neither copied nor freed, and is the
+ * reader's until it gives the piece back (ppf_segq_on_release()'s hook says when).  For a
+ * writer in another process (analyze/import/impchild.c).  Waits for room as
+ * ppf_segq_sink() does.
+ * Return: 0, 1 when the reader has left (nothing queued), or -EINVAL (@head_sz too big).
+ */
+int ppf_segq_push_lent(struct ppf_segq *q, enum ppf_chunk_kind what, const void *head,
+		       size_t head_sz, void *body, size_t body_sz);
+
+/**
+ * ppf_segq_on_release() - call @fn(@arg, false) each time the reader gives a piece back,
+ * after it is counted free, and @fn(@arg, true) once when the reader leaves
+ * (ppf_segq_abandon()); from the reader's thread, outside the queue's lock.  Set before
+ * the reader starts.
+ */
+void ppf_segq_on_release(struct ppf_segq *q, void (*fn)(void *arg, bool left), void *arg);
 
 /** ppf_segq_unref() - drop one side's reference; the last frees the queue.  NULL is fine. */
 void ppf_segq_unref(struct ppf_segq *q);

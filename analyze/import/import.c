@@ -22,7 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analyze/import/impchild.h"
 #include "analyze/import/import.h"
+#include "analyze/import/tdprobe.h"
 #include "analyze/import/tracedat.h"
 #include "common/err.h"
 #include "common/log.h"
@@ -43,7 +45,7 @@ static bool magic_tracedat(const uint8_t *h, size_t n)
 
 static const struct ana_importer importers[] = {
 	{ "perf.data", magic_perfdata, ana_import_perfdata, NULL },
-	{ "trace.dat", magic_tracedat, ana_import_tracedat, NULL, true },
+	{ "trace.dat", magic_tracedat, ana_import_tracedat, NULL, true, ana_td_died },
 };
 
 const struct ana_importer *ana_importer_find(const uint8_t *head, size_t n)
@@ -379,6 +381,7 @@ struct ana_import_job {
 	char *path;
 	struct ppf_segq *q;
 	struct ppf_writer *w;
+	struct ana_import_child *child;	/* @imp->died: the conversion's process */
 	pthread_t th;
 	char err[512];
 };
@@ -409,8 +412,18 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
+/* The thread of a conversion in a child: its pieces into the queue. */
+static void *relay_main(void *arg)
+{
+	struct ana_import_job *j = arg;
+
+	ana_import_child_relay(j->child, j->err, sizeof(j->err));
+	return NULL;
+}
+
 static void job_free(struct ana_import_job *j)
 {
+	ana_import_child_free(j->child);
 	free(j->path);
 	free(j);
 }
@@ -432,9 +445,21 @@ int ana_import_stream(const char *path, const struct ana_importer *imp, struct p
 		return -ENOMEM;
 	}
 	j->imp = imp;
-	rc = ppf_writer_open_cb(ppf_segq_sink, j->q, &o, &j->w);
-	if (!rc && pthread_create(&j->th, NULL, job_main, j))
-		rc = -EAGAIN;
+	if (imp->died) {
+		rc = ana_import_child_start(path, imp, j->q, &j->child, err, errsz);
+		if (rc) {
+			ppf_segq_unref(j->q);
+			ppf_segq_unref(j->q);
+			job_free(j);
+			return rc;
+		}
+		if (pthread_create(&j->th, NULL, relay_main, j))
+			rc = -EAGAIN;	/* the child ends when the pipes close with j */
+	} else {
+		rc = ppf_writer_open_cb(ppf_segq_sink, j->q, &o, &j->w);
+		if (!rc && pthread_create(&j->th, NULL, job_main, j))
+			rc = -EAGAIN;
+	}
 	if (rc) {
 		snprintf(err, errsz, "cannot import '%s': %s", path, pp_strerror(rc));
 		if (j->w)

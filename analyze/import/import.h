@@ -45,6 +45,7 @@ struct ana_import_info {
 	uint64_t bytes;			/* foreign bytes read */
 	bool quiet;			/* no progress on stderr */
 	bool offline;			/* read nothing of this machine (symbols, formats): the fuzz target */
+	bool in_child;			/* in a child of its own (impchild.h): no probe first */
 	uint64_t total_bytes;		/* the file's size (0: a pipe), for the progress line */
 	uint64_t start_ns, shown_ns;	/* progress: CLOCK_MONOTONIC of the start, the last line */
 };
@@ -86,6 +87,12 @@ struct ana_importer {
 	 * with libtraceevent (not reentrant) once it has written its first segment
 	 */
 	bool in_memory;
+	/*
+	 * set: ana_import_stream() runs @convert in a forked child (impchild.h), and this
+	 * says in @why how a child that ended without finishing (wait status @status) died;
+	 * @began: it had handed over a piece of the capture
+	 */
+	void (*died)(int status, bool began, char *why, size_t whysz);
 };
 
 /** ana_importer_find() - the importer whose magic @head has (@n bytes). Return: static or NULL. */
@@ -120,10 +127,10 @@ struct ppf_segq;
 struct ana_import_job;
 
 /**
- * ana_import_stream() - @path converted on a thread into a queue of segments a reader takes
- * in memory (format/segq.h): nothing compressed, no temporary file, at most a few segments
- * in memory; for a session that reads the capture once, front to back (no -j parts, no
- * rewind).  Returns once the converter has written its first segment (or failed): from
+ * ana_import_stream() - @path converted on a thread (an importer with @died: in a forked
+ * child, impchild.h) into a queue of segments a reader takes in memory (format/segq.h):
+ * nothing compressed, no temporary file, at most a few segments in memory; for a session
+ * that reads the capture once, front to back (no -j parts, no rewind).  Returns once the converter has written its first segment (or failed): from
  * then on it parses no event format (struct ana_importer's @in_memory).  Its lines
  * (ana_import_print()) are said when it ends, before the reader meets the end.
  * @path: a file (not "-"), of an importer with @in_memory

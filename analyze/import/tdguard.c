@@ -22,7 +22,8 @@
 #define MAX_RATIO 1024u			/* a compressed section's usize over its csize */
 #define MAX_USIZE (1u << 30)
 
-enum { OPT_DONE = 0, OPT_BUFFER = 3, OPT_HEADER_INFO = 16, OPT_CMDLINES = 21 };
+enum { OPT_DONE = 0, OPT_BUFFER = 3, OPT_TIME_SHIFT = 12, OPT_TSC2NSEC = 14, OPT_HEADER_INFO = 16,
+       OPT_CMDLINES = 21 };
 enum { SEC_FLAG_COMPRESS = 1 };
 
 struct cur {
@@ -35,6 +36,9 @@ struct cur {
 	char *why;
 	size_t whysz;
 	bool failed;
+	bool zstd;			/* compressed with zstd */
+	struct ana_td_zlayout *zl;	/* where the top instance's chunks are, or NULL */
+	bool shifted;			/* times libtracecmd shifts or scales: no @zl */
 };
 
 static bool fail(struct cur *c, const char *what)
@@ -197,6 +201,17 @@ static bool pages(struct cur *file, uint64_t off, uint64_t size, uint64_t page_s
 	return true;
 }
 
+/* CPU @i's data at @off, @size bytes, into @zl (may be NULL). */
+static void note_cpu(struct ana_td_zlayout *zl, uint64_t i, uint64_t off, uint64_t size,
+		     bool plain)
+{
+	if (!zl || i >= ANA_TD_ZCPUS)
+		return;
+	zl->off[i] = off;
+	zl->size[i] = size;
+	zl->plain = plain;
+}
+
 /* Version 6's "flyrecord" part: each CPU's data offset and size, its pages checked. */
 static bool flyrecord6(struct cur *c, uint64_t cpus)
 {
@@ -205,10 +220,14 @@ static bool flyrecord6(struct cur *c, uint64_t cpus)
 	if (c->end - c->off < 10 || memcmp(c->p + c->off, "flyrecord", 10))
 		return true;	/* latency format, or nothing: libtracecmd's */
 	c->off += 10;
-	for (uint64_t i = 0; i < cpus; i++)
+	for (uint64_t i = 0; i < cpus; i++) {
 		if (!num(c, 8, &off, "CPU data") || !num(c, 8, &size, "CPU data") ||
 		    !pages(c, off, size, c->page_sz))
 			return false;
+		note_cpu(c->be ? NULL : c->zl, i, off, size, true);
+	}
+	if (c->zl && !c->be)
+		c->zl->nr_cpus = cpus <= ANA_TD_ZCPUS ? (unsigned)cpus : 0;
 	return true;
 }
 
@@ -310,6 +329,11 @@ static bool buffer7(struct cur *file, struct cur *c)
 {
 	uint64_t off, page, cpus, id, coff, csz;
 
+	/* the top instance's name is "": its chunks are noted for tdzdata.c */
+	bool top = c->end - c->off > 8 && !c->p[c->off + 8];	/* past the section offset */
+	struct ana_td_zlayout *zl = (file->zstd || !file->zip) && !file->be && top &&
+				    file->zl && !file->zl->nr_cpus ? file->zl : NULL;
+
 	if (!num(c, 8, &off, "buffer option") || !str(c, NULL, "buffer name") ||
 	    !str(c, NULL, "buffer clock") || !num(c, 4, &page, "buffer option") ||
 	    !num(c, 4, &cpus, "buffer option") || !need(c, cpus * 20, "buffer CPUs"))
@@ -322,7 +346,10 @@ static bool buffer7(struct cur *file, struct cur *c)
 			return sub_fail(file, c, "buffer CPU");
 		if (file->zip ? !chunks(file, coff, csz) : !pages(file, coff, csz, page))
 			return false;
+		note_cpu(zl, i, coff, csz, !file->zip);
 	}
+	if (zl)
+		zl->nr_cpus = cpus <= ANA_TD_ZCPUS ? (unsigned)cpus : 0;
 	return true;
 }
 
@@ -341,6 +368,7 @@ static bool options7(struct cur *file, uint64_t off, uint64_t *next)
 			return sub_fail(file, &c, "section");
 		uint64_t data = c.off;
 
+		file->shifted |= id == OPT_TIME_SHIFT || id == OPT_TSC2NSEC;
 		if (id == OPT_DONE && sz >= 8 && num(&c, 8, next, "option"))
 			return true;
 		if (id == OPT_BUFFER) {
@@ -368,6 +396,7 @@ static bool version7(struct cur *c)
 	    !num(c, 8, &off, "options offset"))
 		return false;
 	c->zip = *zname && strcmp(zname, "none");
+	c->zstd = !strcmp(zname, "zstd");
 	if (off >= c->end) {
 		snprintf(c->why, c->whysz, "its options are at byte %llu, past its end (%llu bytes):"
 			 " version 7 keeps them at the end, a cut file lost them",
@@ -386,10 +415,18 @@ static bool version7(struct cur *c)
 
 int ana_td_guard(const uint8_t *data, uint64_t size, char *why, size_t whysz)
 {
-	struct cur c = { .p = data, .end = size, .why = why, .whysz = whysz };
+	return ana_td_guard_z(data, size, NULL, why, whysz);
+}
+
+int ana_td_guard_z(const uint8_t *data, uint64_t size, struct ana_td_zlayout *zl, char *why,
+		   size_t whysz)
+{
+	struct cur c = { .p = data, .end = size, .why = why, .whysz = whysz, .zl = zl };
 	uint64_t page;
 	bool ok;
 
+	if (zl)
+		memset(zl, 0, sizeof(*zl));
 	if (size < MAGIC_SZ + 2 + 6) {
 		snprintf(why, whysz, "only %llu bytes", (unsigned long long)size);
 		return PP_EBAD_LENGTH;
@@ -402,5 +439,7 @@ int ana_td_guard(const uint8_t *data, uint64_t size, char *why, size_t whysz)
 	c.page_sz = page;
 	if (ok)
 		ok = data[MAGIC_SZ] == '6' ? version6(&c) : version7(&c);
+	if (zl && (!ok || c.shifted))
+		zl->nr_cpus = 0;
 	return ok ? 0 : PP_EBAD_LENGTH;
 }

@@ -27,4 +27,23 @@
  */
 int ana_td_guard(const uint8_t *data, uint64_t size, char *why, size_t whysz);
 
+#define ANA_TD_ZCPUS 256	/* CPUs of a compressed file whose chunks pp reads itself */
+
+/* Where a file's top instance keeps each CPU's data, for tdzdata.c. */
+struct ana_td_zlayout {
+	unsigned nr_cpus;		/* 0: none found, or more than ANA_TD_ZCPUS */
+	bool plain;			/* the pages as they are; else zstd chunks */
+	uint64_t off[ANA_TD_ZCPUS];	/* the CPU's pages, or its chunk count then its chunks */
+	uint64_t size[ANA_TD_ZCPUS];	/* plain: the bytes of its pages */
+};
+
+/**
+ * ana_td_guard_z() - ana_td_guard(), and in @zl (zeroed first) where the top instance of a
+ * little-endian file keeps each CPU's data, once checked: its pages (version 6, version 7
+ * not compressed) or its zstd chunks; none for another compression, nor for a file whose
+ * times libtracecmd shifts or scales (a guest's TIME_SHIFT, TSC2NSEC)
+ */
+int ana_td_guard_z(const uint8_t *data, uint64_t size, struct ana_td_zlayout *zl, char *why,
+		   size_t whysz);
+
 #endif

@@ -7,7 +7,8 @@
  * formats, cmdlines; not the event data).  It dumps no core.  Its fatal signals are reset
  * to their defaults so that a crash kills it by that signal even under a sanitizer (whose
  * handler would report and exit with a code of its own, or have libFuzzer save the input as
- * a crash of its own).
+ * a crash of its own): ana_import_child_setup().  An analysis converts in a child of its
+ * own instead (impchild.h), which is its own probe: ana_td_died() words its death.
  * Exit codes: PROBE_READ (libtracecmd read the headers), PROBE_REFUSED (it refused them:
  * the parent's own open says why); any other end is the file's fault.
  */
@@ -16,48 +17,43 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd.h>
 
+#include "analyze/import/impchild.h"
 #include "analyze/import/tdprobe.h"
 #include "common/err.h"
 
-enum { PROBE_READ = 0, PROBE_REFUSED = 3, PROBE_ALARM_S = 20 };
-
-static const int fatal_signals[] = { SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT, SIGALRM };
-
-/*
- * A sanitizer's: where its reports go.  Weak: NULL in a build without one.  A sanitizer that
- * was given a report fd (libFuzzer's -close_fd_mask) reopens it by path in a forked child,
- * and with no path set writes ".PID" files into the working directory.
- */
-void __sanitizer_set_report_path(const char *path) __attribute__((weak));
+enum { PROBE_READ = 0, PROBE_REFUSED = 3 };
 
 /* The child: parse the headers and say how it went by its exit code.  Does not return. */
 static void __attribute__((noreturn)) probe_child(const char *path, int flags)
 {
 	struct tracecmd_input *h;
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	if (null >= 0) {
-		dup2(null, STDOUT_FILENO);
-		dup2(null, STDERR_FILENO);
-	}
-	if (__sanitizer_set_report_path)
-		__sanitizer_set_report_path("stderr");	/* now /dev/null */
-	/* its death is expected: no core file, nor one handed to a core_pattern pipe */
-	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
-		signal(fatal_signals[i], SIG_DFL);
-	alarm(PROBE_ALARM_S);
+	ana_import_child_setup();
+	alarm(ANA_TD_ALARM_S);
 	h = tracecmd_open_head(path, flags);
 	/* _exit(): no atexit handlers, no stdio flush of the parent's buffers, no leak check */
 	_exit(h ? PROBE_READ : PROBE_REFUSED);
+}
+
+void ana_td_died(int status, bool began, char *why, size_t whysz)
+{
+	const char *what = began ? "libtracecmd cannot read its event data" :
+			   "libtraceevent cannot parse its event formats";
+
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		snprintf(why, whysz, "libtraceevent did not finish parsing its event formats "
+			 "in %d s", ANA_TD_ALARM_S);
+	else if (WIFSIGNALED(status))
+		snprintf(why, whysz, "%s: it crashed (SIG%s)", what,
+			 sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
+	else
+		snprintf(why, whysz, "%s: it failed (exit %d)", what,
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 int ana_td_probe(const char *path, int flags, char *why, size_t whysz)
@@ -81,17 +77,9 @@ int ana_td_probe(const char *path, int flags, char *why, size_t whysz)
 			 strerror(errno));
 		return -errno;
 	}
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
-		snprintf(why, whysz, "libtraceevent did not finish parsing its event formats "
-			 "in %d s", PROBE_ALARM_S);
-	else if (WIFSIGNALED(status))
-		snprintf(why, whysz, "libtraceevent cannot parse its event formats: it crashed "
-			 "(SIG%s)", sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
-	else if (WIFEXITED(status) && WEXITSTATUS(status) != PROBE_READ &&
-		 WEXITSTATUS(status) != PROBE_REFUSED)
-		snprintf(why, whysz, "libtraceevent cannot parse its event formats: it failed "
-			 "(exit %d)", WEXITSTATUS(status));
-	else
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == PROBE_READ ||
+				  WEXITSTATUS(status) == PROBE_REFUSED))
 		return 0;
+	ana_td_died(status, false, why, whysz);
 	return PP_EBAD_RECORD;
 }

@@ -13,7 +13,10 @@
 #ifndef PP_ANALYZE_IMPORT_TDPROBE_H
 #define PP_ANALYZE_IMPORT_TDPROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#define ANA_TD_ALARM_S 20	/* the longest a child may parse a file's headers */
 
 /**
  * ana_td_probe() - whether libtracecmd survives reading @path's headers
@@ -30,5 +33,12 @@
  * child could be made or waited for.
  */
 int ana_td_probe(const char *path, int flags, char *why, size_t whysz);
+
+/**
+ * ana_td_died() - what a child reading a trace.dat that ended by wait status @status
+ * without finishing met, one line in @why: a crash or the alarm parsing the headers
+ * (@began false) or reading the event data (@began true).  struct ana_importer's @died.
+ */
+void ana_td_died(int status, bool began, char *why, size_t whysz);
 
 #endif

@@ -14,8 +14,8 @@
  * last time and counted.  Before libtracecmd sees the file, its magic and version are
  * checked and its layout's sizes and counts (tdguard.c); a record is checked against its
  * page before a field is read from it.  A version 6 file cut short is read through a padded
- * copy (td_open()).  The headers are parsed first in a child, which a hostile event format
- * may crash (tdprobe.c).  Not here: recognising the file (import.c).
+ * copy (td_open()).  The headers are parsed first in a child (tdprobe.c) unless the whole
+ * conversion runs in one (impchild.h).  Not here: recognising the file (import.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,11 +29,13 @@
 #include <unistd.h>
 
 #include <trace-cmd.h>
-#include <traceevent/kbuffer.h>
 
 #include "analyze/import/import.h"
+#include "analyze/import/tdfile.h"
 #include "analyze/import/tdformat.h"
 #include "analyze/import/tdguard.h"
+#include "analyze/import/tdpage.h"
+#include "analyze/import/tdzdata.h"
 #include "analyze/import/tdprobe.h"
 #include "analyze/import/tracedat.h"
 #include "common/buf.h"
@@ -89,6 +91,9 @@ struct td_conv {
 	uint8_t *nr_pidf;		/* common_type -> how many pid fields (pid_fields()) */
 	uint16_t (*pidf)[TD_PID_FIELDS];	/* ... and their offsets */
 	int nr_cpus;
+	struct ana_td_zlayout zl;	/* a zstd file's chunks, read by tdzdata.c */
+	const uint8_t *map;		/* the file mapped for them, @map_sz bytes; or NULL */
+	uint64_t map_sz;
 	struct ppf_sample held;		/* the last sample, waiting for its kernel_stack */
 	bool holding;
 	const void *held_page;		/* the page the held raw lies in, NULL: in held_raw */
@@ -159,11 +164,16 @@ static int check_head(struct td_conv *c, const char *path)
 	else if ((head[TD_MAGIC_SZ] != '6' && head[TD_MAGIC_SZ] != '7') || head[TD_MAGIC_SZ + 1])
 		rc = conv_fail(c, PP_EVERSION, "trace.dat version '%.2s' is not 6 or 7",
 			       (const char *)head + TD_MAGIC_SZ);
-	else if (ana_td_guard(head, (uint64_t)st.st_size, why, sizeof(why)))
+	else if (ana_td_guard_z(head, (uint64_t)st.st_size, &c->zl, why, sizeof(why)))
 		rc = conv_fail(c, PP_EBAD_LENGTH, "not handed to libtracecmd: %s", why);
 	else
 		rc = head[TD_MAGIC_SZ] - '0';
-	munmap((void *)head, (size_t)st.st_size);
+	if (rc > 0 && c->zl.nr_cpus) {	/* kept for tdzdata.c */
+		c->map = head;
+		c->map_sz = (uint64_t)st.st_size;
+	} else {
+		munmap((void *)head, (size_t)st.st_size);
+	}
 	return rc;
 }
 
@@ -399,12 +409,10 @@ static int write_meta(struct td_conv *c)
  * records carry are asked, once each.  The file keeps no thread group: each thread is its
  * own process.
  */
-static int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
+static int __attribute__((noinline)) name_new_task(struct td_conv *c, uint32_t pid, uint64_t t)
 {
 	int rc;
 
-	if (!pid || pid >= TD_MAX_PID || c->pid_seen[pid >> 3] & (1u << (pid & 7)))
-		return 0;
 	c->pid_seen[pid >> 3] |= (uint8_t)(1u << (pid & 7));
 	if (!tep_is_pid_registered(c->tep, (int)pid))
 		return 0;
@@ -412,6 +420,14 @@ static int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
 			       .comm = tep_data_comm_from_pid(c->tep, (int)pid) };
 	rc = ppf_write_comm(c->w, &cm);
 	return rc ? write_fail(c, rc) : 0;
+}
+
+/* name_new_task() for a pid not asked about yet: the test inlined, three a record */
+static inline int name_task(struct td_conv *c, uint32_t pid, uint64_t t)
+{
+	if (!pid || pid >= TD_MAX_PID || c->pid_seen[pid >> 3] & (1u << (pid & 7)))
+		return 0;
+	return name_new_task(c, pid, t);
 }
 
 static int flush_held(struct td_conv *c)
@@ -590,8 +606,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 /*
  * The records without one malloc()ed tep_record each: libtracecmd still maps or
  * decompresses every page and hands over the first record of each (tracecmd_read_at(),
- * which finds the page's CPU and checks its header), and libtraceevent's kbuffer walks the
- * rest of the page, as libtracecmd's own iteration does; the CPUs are merged here, the
+ * which finds the page's CPU and checks its header), and the rest of the page is walked as
+ * libtracecmd's own iteration walks it with kbuffer (tdpage.c); the CPUs are merged here, the
  * earliest time first and the lower CPU on a tie, as tracecmd_iterate_events() merges them.
  * libtracecmd's time of an event is the page's own plus a constant (the file's time
  * offset), read off the page's first record; a clock it scales (x86-tsc with tsc2nsec)
@@ -599,7 +615,8 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
  */
 struct td_cur {
 	struct tep_record *rec;		/* libtracecmd's first record of the page: holds it */
-	struct kbuffer *kb;
+	struct ana_td_page pg;
+	struct ana_td_zcpu *z;		/* its pages decompressed here (own_first()), or NULL */
 	uint64_t page_off;		/* the page's offset in libtracecmd's terms */
 	uint64_t adj;			/* libtracecmd's time minus the page's (mod 2^64) */
 	struct td_ev ev;		/* the next record, when !done */
@@ -618,7 +635,7 @@ static void keep_held(struct td_conv *c, const void *page)
 
 static void cur_release(struct td_conv *c, struct td_cur *k)
 {
-	if (k->rec)
+	if (k->rec || k->z)
 		keep_held(c, k->ev.page);
 	if (k->rec && !c->hold_pages)	/* held: see hold_page() */
 		tracecmd_free_record(k->rec);
@@ -626,9 +643,9 @@ static void cur_release(struct td_conv *c, struct td_cur *k)
 }
 
 /*
- * The record @d (time @ts) under @k's kbuffer into k->ev; false when there is none (the end
- * of the page).  @first: the first one read of its page; kbuffer counts missed events only
- * before a page's first record, and says 0 of any it reached by kbuffer_next_event().
+ * The record @d (time @ts) under @k's page walk into k->ev; false when there is none (the
+ * end of the page).  @first: the first one read of its page; kbuffer counts missed events
+ * only before a page's first record, and says 0 of any it reached by kbuffer_next_event().
  */
 static bool cur_fill(struct td_cur *k, void *d, unsigned long long ts, bool first)
 {
@@ -636,10 +653,10 @@ static bool cur_fill(struct td_cur *k, void *d, unsigned long long ts, bool firs
 		return false;
 	k->ev.ts = ts + k->adj;
 	k->ev.data = d;
-	k->ev.size = kbuffer_event_size(k->kb);
-	k->ev.missed = first ? kbuffer_missed_events(k->kb) : 0;
-	k->ev.offset = k->page_off + (uint64_t)kbuffer_curr_offset(k->kb);
-	k->ev.record_size = kbuffer_curr_size(k->kb);
+	k->ev.size = ana_td_page_event_size(&k->pg);
+	k->ev.missed = first ? ana_td_page_missed(&k->pg) : 0;
+	k->ev.offset = k->page_off + (uint64_t)ana_td_page_offset(&k->pg);
+	k->ev.record_size = ana_td_page_record_size(&k->pg);
 	return true;
 }
 
@@ -651,7 +668,7 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 	unsigned long long ts;
 
 	if (!page || (k->rec && off <= k->page_off) || r->cpu != k->ev.cpu ||
-	    kbuffer_load_subbuffer(k->kb, page) < 0) {
+	    ana_td_page_load(&k->pg, page, (uint32_t)c->page_sz) < 0) {
 		tracecmd_free_record(r);
 		return false;
 	}
@@ -660,16 +677,62 @@ static bool cur_page(struct td_conv *c, struct td_cur *k, struct tep_record *r, 
 	k->ev.page = page;
 	k->page_off = off;
 	/* the records before @r on its page: none, libtracecmd gives a page's first */
-	while (kbuffer_read_event(k->kb, &ts) &&
-	       off + (uint64_t)kbuffer_curr_offset(k->kb) < r->offset)
-		kbuffer_next_event(k->kb, NULL);
-	if (off + (uint64_t)kbuffer_curr_offset(k->kb) != r->offset)
+	while (ana_td_page_read(&k->pg, &ts) &&
+	       off + (uint64_t)ana_td_page_offset(&k->pg) < r->offset)
+		ana_td_page_next(&k->pg, NULL);
+	if (off + (uint64_t)ana_td_page_offset(&k->pg) != r->offset)
 		return false;
 	k->adj = r->ts - ts;
 	k->ev.idx = idx;
-	void *d = kbuffer_read_event(k->kb, &ts);
+	void *d = ana_td_page_read(&k->pg, &ts);
 
 	return cur_fill(k, d, ts, true);
+}
+
+/* @k's next page decompressed here with a record on it.  Return: false at the end. */
+static bool own_page(struct td_conv *c, struct td_cur *k)
+{
+	unsigned long long ts = 0;
+	uint64_t off;
+	void *page, *d;
+
+	while ((page = ana_td_z_next(k->z, &off))) {
+		keep_held(c, k->ev.page);	/* it stays there until the chunk after next */
+		if (ana_td_page_load(&k->pg, page, (uint32_t)c->page_sz) < 0)
+			return false;
+		k->ev.page = page;
+		k->page_off = off;
+		d = ana_td_page_read(&k->pg, &ts);
+		if (cur_fill(k, d, ts, true))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * CPU @idx's pages read here (tdzdata.c) rather than by libtracecmd, when the first record
+ * found here is @r, libtracecmd's first: at the same place in a page, of the same sizes (its
+ * bytes are not compared: libtracecmd's buffer may be shorter than a page in a damaged
+ * file).  libtracecmd's time is then the page's plus a constant (walk_fits()'s clocks, no
+ * time shift: tdguard.c).  Return: whether @k reads them (@r freed); else @r is cur_page()'s.
+ */
+static bool own_first(struct td_conv *c, struct td_cur *k, struct tep_record *r, int idx)
+{
+	k->ev.idx = idx;
+	k->z = ana_td_z_open(c->map, c->map_sz, c->zl.off[idx], c->zl.size[idx], c->zl.plain,
+			     (uint32_t)c->page_sz);
+	if (k->z && own_page(c, k) && k->ev.size == r->size &&
+	    k->ev.record_size == r->record_size &&
+	    k->ev.offset % c->page_sz == r->offset % c->page_sz) {
+		k->adj = r->ts - k->ev.ts;
+		k->ev.ts = r->ts;
+		tracecmd_free_record(r);
+		return true;
+	}
+	ana_td_z_free(k->z);
+	k->z = NULL;
+	k->ev.page = NULL;
+	return false;
 }
 
 /* @k's next record: on its page, else on the next page libtracecmd has for its CPU. */
@@ -677,11 +740,15 @@ static void cur_next(struct td_conv *c, struct td_cur *k)
 {
 	int idx = k->ev.idx, rcpu = -1;
 	unsigned long long ts;
-	void *d = kbuffer_next_event(k->kb, &ts);
+	void *d = ana_td_page_next(&k->pg, &ts);
 	struct tep_record *r;
 
 	if (cur_fill(k, d, ts, false))
 		return;
+	if (k->z) {
+		k->done = !own_page(c, k);
+		return;
+	}
 	r = tracecmd_read_at(c->h, k->page_off + c->page_sz, &rcpu);
 	if (!r || rcpu != idx || !cur_page(c, k, r, idx)) {
 		if (r && rcpu != idx)
@@ -710,27 +777,31 @@ static int walk_pages(struct td_conv *c)
 {
 	int n = c->nr_cpus, rc;
 	struct td_cur *cur = pp_xcalloc((size_t)n + 1, sizeof(*cur));
-	enum kbuffer_long_size ls = tracecmd_long_size(c->h) == 8 ? KBUFFER_LSIZE_8 :
-				    KBUFFER_LSIZE_4;
-	enum kbuffer_endian en = tep_is_file_bigendian(c->tep) ? KBUFFER_ENDIAN_BIG :
-				 KBUFFER_ENDIAN_LITTLE;
+	bool long8 = tracecmd_long_size(c->h) == 8, big = tep_is_file_bigendian(c->tep);
 
 	for (int i = 0; i < n; i++) {
 		struct tep_record *r = tracecmd_read_cpu_first(c->h, i);
 
 		cur[i].done = true;
-		cur[i].kb = kbuffer_alloc(ls, en);
-		if (!r || !cur[i].kb)
+		if (ana_td_page_init(&cur[i].pg, long8, big, tep_is_old_format(c->tep))) {
+			if (r)
+				tracecmd_free_record(r);
 			continue;
-		if (tep_is_old_format(c->tep))
-			kbuffer_set_old_format(cur[i].kb);
+		}
+		if (!r)
+			continue;
 		cur[i].ev.cpu = r->cpu;
-		cur[i].done = !cur_page(c, &cur[i], r, i);
+		if (c->map && c->zl.nr_cpus == (unsigned)n && cur[i].pg.own && !c->cut_at &&
+		    own_first(c, &cur[i], r, i))
+			cur[i].done = false;
+		else
+			cur[i].done = !cur_page(c, &cur[i], r, i);
 	}
 	rc = walk_merge(c, cur, n);
 	for (int i = 0; i < n; i++) {
 		cur_release(c, &cur[i]);
-		kbuffer_free(cur[i].kb);
+		ana_td_page_free(&cur[i].pg);
+		ana_td_z_free(cur[i].z);
 	}
 	free(cur);
 	return rc;
@@ -797,60 +868,6 @@ static void note_lacks(struct td_conv *c)
 }
 
 /*
- * tracecmd_init_data() with stdout pointed at /dev/null: on a file cut short libtracecmd
- * 3.1.6 printf()s "File possibly truncated ..." to stdout, where it would land in the
- * middle of `pp-analyze FILE trace`'s output.  The text goes through stdio's buffer, so it
- * is flushed while stdout still points at /dev/null.
- */
-static int quiet_init_data(struct tracecmd_input *h)
-{
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), saved = -1, rc;
-
-	fflush(stdout);
-	if (null >= 0) {
-		saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-		if (saved >= 0)
-			dup2(null, STDOUT_FILENO);
-		close(null);
-	}
-	rc = tracecmd_init_data(h);
-	fflush(stdout);
-	if (saved >= 0) {
-		dup2(saved, STDOUT_FILENO);
-		close(saved);
-	}
-	return rc;
-}
-
-/*
- * A memfd holding @path's bytes, then zeros up to @total bytes (a hole: no memory).  Return:
- * the fd, or -errno.
- */
-static int padded_copy(const char *path, off_t total)
-{
-	int in = open(path, O_RDONLY | O_CLOEXEC), fd;
-	char buf[1 << 16];
-	ssize_t n = 0;
-
-	if (in < 0)
-		return -errno;
-	fd = memfd_create("pp-tracedat", MFD_CLOEXEC);
-	if (fd >= 0) {
-		while ((n = read(in, buf, sizeof(buf))) > 0)
-			if (write(fd, buf, (size_t)n) != n) {
-				n = -1;
-				break;
-			}
-		if (n < 0 || ftruncate(fd, total)) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	close(in);
-	return fd < 0 ? -EIO : fd;
-}
-
-/*
  * libtracecmd's handle on @path with its event data ready.  libtracecmd refuses a file
  * whose CPU data runs past its end, and its tracecmd_open() then crashes freeing the half
  * made handle (3.1.6): so the headers are read first, the data readied apart, and a handle
@@ -866,61 +883,48 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 	struct tracecmd_input *h = NULL;
 	struct stat st;
 	char why[160];
-	int rc = ana_td_probe(path, flags, why, sizeof(why));
+	/* in a child of its own, a crash is the child's: no probe first (impchild.h) */
+	int rc = c->info->in_child ? 0 : ana_td_probe(path, flags, why, sizeof(why));
 
 	if (rc) {
 		conv_fail(c, rc, "%s", why);
 		return NULL;
 	}
+	if (c->info->in_child)
+		alarm(ANA_TD_ALARM_S);	/* the probe's limit: a hang parsing them is refused */
 	h = tracecmd_open_head(path, flags);
+	if (c->info->in_child)
+		alarm(0);
 	if (!h) {
 		conv_fail(c, PP_EBAD_RECORD, "libtracecmd cannot read its headers%s",
 			  version == 7 ? " (version 7 keeps them at the end: a cut file lost"
 			  " them)" : "");
 		return NULL;
 	}
-	if (quiet_init_data(h) >= 0)
+	if (ana_td_init_data_quiet(h) >= 0)
 		return h;
 	if (version != 6 || stat(path, &st) || st.st_size <= 0)
 		goto fail;
 	c->cut_at = (uint64_t)st.st_size;
 	for (size_t i = 0; i < PP_ARRAY_SIZE(grow); i++) {
 		char fdpath[64];
-		int fd = padded_copy(path, st.st_size * grow[i] + (1 << 20));
+		int in = open(path, O_RDONLY | O_CLOEXEC);
+		int fd = in < 0 ? -errno : ana_td_memfd(in, st.st_size * grow[i] + (1 << 20));
 
+		if (in >= 0)
+			close(in);
 		if (fd < 0)
 			break;
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 		h = tracecmd_open_head(fdpath, flags);
 		close(fd);	/* libtracecmd opened its own */
-		if (h && quiet_init_data(h) >= 0)
+		if (h && ana_td_init_data_quiet(h) >= 0)
 			return h;
 	}
 fail:
 	conv_fail(c, PP_ETRUNCATED, "libtracecmd cannot read its event data (the file is cut"
 		  " short or damaged)");
 	return NULL;
-}
-
-/* Standard input into a memfd: libtracecmd reads a file, seeking.  Return: the fd or -errno. */
-static int stdin_copy(void)
-{
-	int fd = memfd_create("pp-tracedat-stdin", MFD_CLOEXEC);
-	char buf[1 << 16];
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
-		if (write(fd, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	if (n < 0) {
-		close(fd);
-		return -EIO;
-	}
-	return fd;
 }
 
 static int convert(struct td_conv *c, const char *path)
@@ -976,13 +980,15 @@ int ana_import_tracedat(const char *path, struct ppf_writer *w, struct ana_impor
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	if (!strcmp(path, "-")) {
-		fd = stdin_copy();
+		fd = ana_td_memfd(STDIN_FILENO, 0);
 		if (fd < 0)
 			return conv_fail(&c, fd, "cannot read standard input: %s", strerror(-fd));
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 		path = fdpath;
 	}
 	rc = convert(&c, path);
+	if (c.map)
+		munmap((void *)c.map, (size_t)c.map_sz);
 	if (fd >= 0)
 		close(fd);
 	return rc;

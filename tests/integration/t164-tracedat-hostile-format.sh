@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # t164-tracedat-hostile-format: a trace.dat whose event format crashes libtraceevent's parser
 # is refused in one line naming the file, exit 2, no crash and no core: its headers are
-# parsed in a child first (analyze/import/tdprobe.c).  Two crashes of tep_parse_event(): a
+# parsed in a child first (analyze/import/tdprobe.c), or an analysis's whole conversion
+# runs in one (impchild.c).  Two crashes of tep_parse_event(): a
 # __print_flags() on a field the event lacks (a NULL read) and a constant (1%0) in an
 # argument (libtraceevent folds it: a division by zero).  The files are the fixtures of
 # tests/fixtures/tracedat/ with sched_switch's print fmt edited, versions 6 and 7; the
@@ -42,6 +43,10 @@ for v in 6 7; do
 		"$PP_ANALYZE" bad$v.dat info
 	one_line_error "version $v, hostile format, import" "'bad$v.dat'" \
 		"$PP_ANALYZE" bad$v.dat import -o bad$v.ppcap
+	# an analysis converts in a child of its own (impchild.c): the same line
+	one_line_error "version $v, hostile format, trace" \
+		"^pp-analyze: error: cannot import 'bad$v.dat' (trace.dat): libtraceevent cannot parse its event formats: it crashed (SIGSEGV)$" \
+		"$PP_ANALYZE" bad$v.dat trace
 	# 1 modulo 0 in the prev_state mask: SIGFPE
 	hostile "$FIX/sched-v$v.dat" div$v.dat "0x00000000" "(1%0)     "
 	one_line_error "version $v, division by zero" \

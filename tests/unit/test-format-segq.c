@@ -7,7 +7,8 @@
  * file, in the same order, whether the writer stores segments raw (opts.in_memory) or
  * compresses them; a queue two deep must carry any number of segments; a reader that
  * leaves early must not stop the writer; a writer that fails hands its error over after
- * its last segment.
+ * its last segment; pieces lent to the queue (another process's) come back one by one
+ * through the release hook.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -224,6 +225,120 @@ static void test_ppf_segq__nothing_queued(void)
 	ppf_segq_unref(q);
 }
 
+/*
+ * Lent pieces (ppf_segq_push_lent()), as analyze/import/impchild.c relays them: the writer's
+ * sink copies each piece into the next of LENT_SLOTS buffers of its own, once the release
+ * hook has given that buffer back, and lends it to the queue.
+ */
+#define LENT_SLOTS 2
+#define LENT_SLOT_SZ (64u << 10)
+
+struct lent {
+	struct ppf_segq *q;
+	uint8_t slot[LENT_SLOTS][LENT_SLOT_SZ];
+	unsigned n, credits;
+	unsigned released, left;	/* the hook's calls */
+	bool dropped;			/* a push found the reader gone */
+	pthread_mutex_t lock;
+	pthread_cond_t back;
+};
+
+static void lent_back(void *arg, bool left)
+{
+	struct lent *l = arg;
+
+	pthread_mutex_lock(&l->lock);
+	l->credits += left ? LENT_SLOTS : 1;
+	l->released += !left;
+	l->left += left;
+	pthread_cond_signal(&l->back);
+	pthread_mutex_unlock(&l->lock);
+}
+
+static int lent_sink(void *arg, const struct ppf_chunk *c)
+{
+	struct lent *l = arg;
+	uint8_t *to = l->slot[l->n % LENT_SLOTS];
+
+	if (c->body_sz > LENT_SLOT_SZ)
+		return -E2BIG;
+	pthread_mutex_lock(&l->lock);
+	while (!l->credits)
+		pthread_cond_wait(&l->back, &l->lock);
+	l->credits--;
+	pthread_mutex_unlock(&l->lock);
+	memcpy(to, c->body, c->body_sz);
+	l->n++;
+	int rc = ppf_segq_push_lent(l->q, c->what, c->head, c->head_sz, to, c->body_sz);
+
+	if (rc == 1) {	/* the reader has left: the buffer is straight back */
+		l->dropped = true;
+		lent_back(l, false);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+static void *lent_main(void *arg)
+{
+	struct lent *l = arg;
+	struct ppf_writer_opts o = { .seg_max_raw = 2048, .in_memory = true, .no_index = true,
+				     .no_digest = true };
+	struct ppf_writer *w;
+	int rc = ppf_writer_open_cb(lent_sink, l, &o, &w);
+
+	if (!rc) {
+		rc = write_records(w);
+		int rc2 = ppf_writer_close(w);
+
+		rc = rc ? rc : rc2;
+	}
+	ppf_segq_close(l->q, rc, NULL);
+	ppf_segq_unref(l->q);
+	return NULL;
+}
+
+static void see_lent(struct lent *l, unsigned stop_after, struct seen *s)
+{
+	struct ppf_reader *r;
+	pthread_t th;
+
+	memset(l, 0, sizeof(*l));
+	l->credits = LENT_SLOTS;
+	pthread_mutex_init(&l->lock, NULL);
+	pthread_cond_init(&l->back, NULL);
+	CU_ASSERT_FATAL(ppf_segq_new(LENT_SLOTS, &l->q) == 0);
+	ppf_segq_on_release(l->q, lent_back, l);
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, lent_main, l) == 0);
+	CU_ASSERT_FATAL(ppf_reader_open_segq(l->q, 0, &r) == 0);
+	see(r, s, stop_after);
+	ppf_reader_close(r);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&l->back);
+	pthread_mutex_destroy(&l->lock);
+}
+
+static void test_ppf_segq__lent_pieces(void)
+{
+	static struct lent l;
+	struct seen file, q;
+
+	see_file(&file);
+	see_lent(&l, 0, &q);
+	CU_ASSERT_EQUAL(q.end, PPF_END);
+	CU_ASSERT_EQUAL(q.records, file.records);
+	CU_ASSERT_EQUAL(q.hash, file.hash);
+	CU_ASSERT(l.n > 10);			/* many pieces through two buffers */
+	CU_ASSERT_EQUAL(l.released, l.n);	/* each given back once */
+	CU_ASSERT_EQUAL(l.left, 1);		/* the reader's close */
+	CU_ASSERT(!l.dropped);
+
+	/* a reader that leaves early: the hook says so once, the writer goes to its end */
+	see_lent(&l, 10, &q);
+	CU_ASSERT_EQUAL(q.records, 10);
+	CU_ASSERT_EQUAL(l.left, 1);
+	CU_ASSERT(l.dropped);
+}
+
 void test_ppf_segq__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -235,6 +350,8 @@ void test_ppf_segq__register(void)
 			"a writer's error reaches the reader after its last segment"),
 		PP_TEST(test_ppf_segq__nothing_queued,
 			"a queue closed before any segment: an empty capture, or the error"),
+		PP_TEST(test_ppf_segq__lent_pieces,
+			"pieces lent to the queue are read in place and each given back"),
 	};
 
 	pp_suite_add("ppf_segq", tests, PP_ARRAY_SIZE(tests));
