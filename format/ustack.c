@@ -14,6 +14,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "format/ustack.h"
 
@@ -147,6 +150,17 @@ static size_t same_len(const uint8_t *a, const uint8_t *b, size_t n)
 {
 	size_t i = 0;
 
+#ifdef __SSE2__
+	for (; i + 32 <= n; i += 32) {	/* most of a copy is the same: 32 bytes a test */
+		__m128i e0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + i)),
+					    _mm_loadu_si128((const __m128i *)(b + i)));
+		__m128i e1 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + i + 16)),
+					    _mm_loadu_si128((const __m128i *)(b + i + 16)));
+
+		if (_mm_movemask_epi8(_mm_and_si128(e0, e1)) != 0xffff)
+			break;
+	}
+#endif
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x, y;
 
@@ -160,41 +174,56 @@ static size_t same_len(const uint8_t *a, const uint8_t *b, size_t n)
 	return i;
 }
 
-/* The bytes from @a's start up to where RUN_MIN same bytes begin, or @n. */
+/*
+ * The bytes from @a's start up to where RUN_MIN same bytes begin, or @n; *@same: how many
+ * same bytes begin there (0 at @n).  A word at a time through what differs (a differing
+ * word's equal bytes go with it, XORed to zeros).
+ */
 #define RUN_MIN 16
-static size_t differ_len(const uint8_t *a, const uint8_t *b, size_t n)
+static size_t differ_len(const uint8_t *a, const uint8_t *b, size_t n, size_t *same)
 {
 	size_t i = 0;
 
-	while (i < n) {
-		size_t same = same_len(a + i, b + i, n - i);
+	while (i + 8 <= n) {
+		uint64_t x, y;
 
-		if (same >= RUN_MIN || i + same == n)
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y) {
+			i += 8;
+			continue;
+		}
+		*same = same_len(a + i, b + i, n - i);
+		if (*same >= RUN_MIN || i + *same == n)
 			return i;
-		i += same + 1;
+		i += *same;
 	}
+	*same = 0;
 	return n;
 }
 
 /*
  * @cur against base @b (@n bytes each) as runs: (same:varint, differ:varint, differ bytes
- * XORed) until the @n bytes are covered.  Every run but the first starts with at least
- * RUN_MIN same bytes, so the runs take at most @n + two varints (ppf_ustk_max()).
+ * XORed) until the @n bytes are covered.  Every run starts with at least RUN_MIN same bytes
+ * but the first, and a last one of same bytes only, so the runs take at most @n + two
+ * varints (ppf_ustk_max()).  Each byte is compared once.
  */
 static uint8_t *put_runs(uint8_t *p, const uint8_t *cur, const uint8_t *b, size_t n)
 {
-	size_t at = 0;
+	size_t at = 0, same = same_len(cur, b, n);
 
 	while (at < n) {
-		size_t same = same_len(cur + at, b + at, n - at), d;
+		size_t d = 0, next = 0;
 
-		at += same;
-		d = differ_len(cur + at, b + at, n - at);
+		if (at + same < n)
+			d = differ_len(cur + at + same, b + at + same, n - at - same, &next);
 		p = put_var(p, same);
 		p = put_var(p, d);
+		at += same;
 		ppf_xor(p, cur + at, b + at, d);
 		p += d;
 		at += d;
+		same = next;
 	}
 	return p;
 }
