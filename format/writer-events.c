@@ -318,6 +318,7 @@ int ppf_write_sample(struct ppf_writer *w, const struct ppf_sample *s)
 		if (n < 0)
 			return ppf_writer_fail(w, (int)n, "stack copy table");
 		p += n;
+		w->ustk_bytes += s->ustack_sz;
 	}
 	size_t blen = (size_t)(p - body);
 	rec[0] = PPF_REC_SAMPLE;

@@ -64,6 +64,12 @@ struct ppf_writer {
 	struct ppf_ctrtab ctr;		/* COUNTER delta bases */
 	struct ppf_ustk_tab ustk;	/* USTACK bases (ustack.h), reset when gen moves */
 	uint32_t ustk_gen;
+	/*
+	 * The stack copies' bytes in the open segment, as a reader decodes them: stored as runs
+	 * they may take far fewer raw bytes, and the reader holds them all until the segment
+	 * ends, so a segment closes at seg_max_raw of them too (ppf_writer_rec_done()).
+	 */
+	size_t ustk_bytes;
 	struct ppf_digest_w dig;	/* the side band of the EVENTS segments since the last DIGEST */
 
 	struct ppf_index_entry *idx;
@@ -90,7 +96,7 @@ int ppf_writer_rec_end(struct ppf_writer *w, uint8_t type);
 static inline int ppf_writer_rec_done(struct ppf_writer *w)
 {
 	w->nr_records++;
-	if (w->seg.len + w->tcol.len >= w->opts.seg_max_raw) {
+	if (w->seg.len + w->tcol.len >= w->opts.seg_max_raw || w->ustk_bytes >= w->opts.seg_max_raw) {
 		w->meta_full = w->kind == PPF_SEG_META;
 		return ppf_writer_segment_close(w);
 	}

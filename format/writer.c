@@ -216,6 +216,7 @@ static void segment_reset(struct ppf_writer *w)
 	if (w->stab)
 		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
 	ppf_arena_reset(&w->frames);
+	w->ustk_bytes = 0;
 	w->gen++;
 }
 
