@@ -267,7 +267,8 @@ static int lent_sink(void *arg, const struct ppf_chunk *c)
 		pthread_cond_wait(&l->back, &l->lock);
 	l->credits--;
 	pthread_mutex_unlock(&l->lock);
-	memcpy(to, c->body, c->body_sz);
+	if (c->body_sz)	/* an empty body may have no pointer */
+		memcpy(to, c->body, c->body_sz);
 	l->n++;
 	int rc = ppf_segq_push_lent(l->q, c->what, c->head, c->head_sz, to, c->body_sz);
 
