@@ -125,6 +125,66 @@ static void test_ustack__roundtrip(void)
 	free(g);
 }
 
+/*
+ * Copies that never change encode to a few bytes each, so the segment's raw bytes stay
+ * small while the reader decodes (and keeps, until it leaves the segment) each whole copy:
+ * the writer closes a segment at seg_max_raw bytes of decoded copies too.
+ */
+static void test_ustack__segment_bound(void)
+{
+	enum { NR = 80 };
+	uint8_t *stack = malloc(PPF_USTACK_MAX);
+	uint64_t regs[3] = { BASE + 64, BASE, 0x555500001000ull };
+	struct ppf_writer_opts o = { 0 };	/* seg_max_raw: the default, 1 MiB */
+	int fd = memfd_create("cap", 0), rc, n = 0, in_seg = 0, most = 0, segs = 0;
+	size_t copy = PPF_USTACK_MAX & ~7u;
+	uint64_t last_seq = UINT64_MAX;
+	const struct ppf_segment *seg;
+	struct ppf_writer *w;
+	struct ppf_reader *r;
+	struct ppf_record rec;
+
+	CU_ASSERT_FATAL(stack && fd >= 0);
+	for (size_t k = 0; k < PPF_USTACK_MAX; k++)
+		stack[k] = (uint8_t)rnd();
+	CU_ASSERT_FATAL(ppf_writer_open_fd(fd, &o, &w) == 0);
+	for (int i = 0; i < NR; i++) {
+		struct ppf_sample s = {
+			.time_ns = 1000 + (uint64_t)i * 1000, .flags = PPF_SF_USTACK | PPF_SF_IP,
+			.id = 1, .pid = 100, .tid = 100, .period = 1, .ip = regs[2], .uregs_abi = 2,
+			.uregs = regs, .nr_uregs = 3, .ustack_sz = (uint32_t)copy, .ustack_addr = BASE,
+			.ustack = stack,
+		};
+
+		CU_ASSERT_EQUAL(ppf_write_sample(w, &s), 0);
+	}
+	CU_ASSERT(ppf_writer_close(w) == 0);
+	lseek(fd, 0, SEEK_SET);
+	CU_ASSERT_FATAL(ppf_reader_open_fd(fd, 0, &r) == 0);
+	while ((rc = ppf_reader_next(r, &rec, &seg)) == 0) {
+		if (rec.type != PPF_REC_SAMPLE)
+			continue;
+		if (seg && seg->seq != last_seq) {
+			segs++;
+			in_seg = 0;
+			last_seq = seg->seq;
+		}
+		if (++in_seg > most)
+			most = in_seg;
+		if (rec.u.sample.ustack_sz != copy || memcmp(rec.u.sample.ustack, stack, copy))
+			CU_FAIL("stack bytes differ");
+		n++;
+	}
+	CU_ASSERT_EQUAL(rc, PPF_END);
+	CU_ASSERT_EQUAL(n, NR);
+	/* 1 MiB of decoded copies: 17 of 65528 bytes close a segment (the 17th passes it) */
+	CU_ASSERT(most <= (int)((1u << 20) / copy) + 1);
+	CU_ASSERT(segs >= NR / ((int)((1u << 20) / copy) + 1));
+	ppf_reader_close(r);
+	close(fd);
+	free(stack);
+}
+
 /* Bodies the decoder must refuse, with its table as a fresh segment leaves it. */
 static void test_ustack__hostile(void)
 {
@@ -399,6 +459,8 @@ static const struct pp_test tests[] = {
 	PP_TEST(test_ustack__roundtrip, "stack copies survive a capture, XORed across samples and segments"),
 	PP_TEST(test_ustack__hostile, "hostile USTACK fields are malformed records"),
 	PP_TEST(test_ustack__runs, "USTACK runs: both encodings round trip, cut or damaged runs refused"),
+	PP_TEST(test_ustack__segment_bound,
+		"a segment closes at 1 MiB of decoded stack copies, however small they encode"),
 	PP_TEST(test_ustack__unwind, "the unwinder follows rules and frame pointers, and stops on lies"),
 	PP_TEST(test_ustack__bounded, "the unwinder is bounded on looping and random stacks"),
 	PP_TEST(test_ustack__option, "--call-graph fp|dwarf[,SIZE] is parsed as perf's"),
