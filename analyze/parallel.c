@@ -45,6 +45,7 @@
 #define DIGEST_COST 0.05
 #define PARTS_PER_JOB 6
 #define PART_MIN_SEGS 64	/* events segments a part at least, on average */
+#define PART_SB_RATIO 25	/* events records a part at least, per USYMS record */
 
 struct part_run {
 	struct ana_session *s;
@@ -663,15 +664,33 @@ static uint64_t span(const struct ppf_index_entry *segs, size_t nr, const struct
  * record costs varies along a recording with its events), few enough that opening a part
  * stays cheap - next to its PART_MIN_SEGS events segments at least (a part opens a session
  * and reads the side band before it: on a small capture a dozen parts cost more than they
- * share out); without, one (each part skims all that is before it).  $PP_PARTS_PER_JOB
- * (1-64) sets it either way, for tests.
+ * share out), and next to its PART_SB_RATIO events records a record of the binaries' symbol
+ * and unwind tables (USYMS segments), which every part reads and sorts again (DWARF
+ * stacks: 7,400 such records cost a part ~5 ms, about what 7,000 of its samples cost);
+ * without digests, one (each part skims all that is before it).  $PP_PARTS_PER_JOB (1-64)
+ * sets it either way, for tests.
  */
-static unsigned parts_per_job(bool digests, size_t nr_events_segs, unsigned jobs)
+static unsigned parts_per_job(bool digests, const struct ppf_index_entry *segs, size_t nsegs,
+			      unsigned jobs)
 {
 	const char *e = getenv("PP_PARTS_PER_JOB");
-	size_t fit = nr_events_segs / ((size_t)jobs * PART_MIN_SEGS);
+	size_t nr_events_segs = 0, fit, sb_fit;
+	uint64_t events = 0, usyms = 0;
 	char *end;
 	long n;
+
+	for (size_t i = 0; i < nsegs; i++) {
+		if (segs[i].kind == PPF_SEG_EVENTS) {
+			nr_events_segs++;
+			events += segs[i].nr_records;
+		} else if (segs[i].kind == PPF_SEG_USYMS) {
+			usyms += segs[i].nr_records;
+		}
+	}
+	fit = nr_events_segs / ((size_t)jobs * PART_MIN_SEGS);
+	sb_fit = usyms ? events / (usyms * PART_SB_RATIO * jobs) : SIZE_MAX;
+	if (sb_fit < fit)
+		fit = sb_fit;
 
 	if (e && *e) {
 		n = strtol(e, &end, 10);
@@ -693,15 +712,6 @@ static bool has_digests(const struct ppf_index_entry *segs, size_t nr)
 		if (segs[i].kind == PPF_SEG_DIGEST)
 			return true;
 	return false;
-}
-
-static size_t nr_events_segs(const struct ppf_index_entry *segs, size_t nr)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < nr; i++)
-		n += segs[i].kind == PPF_SEG_EVENTS;
-	return n;
 }
 
 int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first, unsigned jobs,
@@ -736,8 +746,7 @@ int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first
 	 * (struct part_sched); without, a part skims everything before it, and each thread
 	 * gets one part, sized so that they end together.
 	 */
-	unsigned per_job = parts_per_job(has_digests(segs, nsegs), nr_events_segs(segs, nsegs),
-					 jobs);
+	unsigned per_job = parts_per_job(has_digests(segs, nsegs), segs, nsegs, jobs);
 	size_t want = (size_t)jobs * per_job;
 	parts = pp_xcalloc(want, sizeof(*parts));
 	if (per_job > 1)
