@@ -226,6 +226,13 @@ struct pp_analyzer_ops {
 	 * called after the selectors matched, before init().  Optional.
 	 */
 	int (*help)(struct pp_az *az);
+	/*
+	 * The --debug-dir of the inline frames the instance will show, as its options
+	 * stand ("" when none was given), or NULL when it shows none: asked as soon as the
+	 * capture is open, so that a thread opens the binaries' DWARF while the metadata is
+	 * read (analyze/inlprefetch.c).  Optional.
+	 */
+	const char *(*inline_dir)(const struct pp_az *az);
 	size_t priv_size;
 	unsigned flags;			/* enum pp_az_flags */
 	/*

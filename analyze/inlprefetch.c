@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * inlprefetch.c - the DWARF of a capture's binaries opened ahead of a parallel replay.
+ * inlprefetch.c - the DWARF of a capture's binaries opened ahead of the replay.
  *
  * Inline frames come from the binaries' debug files (common/dwinline.h), and opening one
  * can cost more than a part's whole replay: libc's is 10 MB of compressed .debug_info to
- * inflate.  Left to the parts, the first part to meet a libc frame opens it while every
- * other part that meets one waits.  A -j replay therefore starts one more thread that
- * reads the capture's binaries (its USYMS segments: DSO records, a few KB) and opens their
- * DWARF at once, while the parts open their sessions and decode and unwind their first
- * samples.  The answers are the same either way: only when the file is opened changes.
+ * inflate.  Left to the replay, the first sample with a libc frame opens it, and with -j
+ * every other part that meets one waits.  So as soon as the capture is open, when an
+ * analyzer will show inline frames (its inline_dir hook), one more thread reads the
+ * capture's binaries (its USYMS segments: DSO records, a few KB) and opens their DWARF,
+ * while the main thread reads the metadata (the kernel's symbols) and the replay or the
+ * parts start; a -j replay whose analyzers did not ask so early starts one as it opens its
+ * parts.  The answers are the same either way: only when a file is opened changes.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@ struct ana_inl_prefetch {
 	uint32_t nr_syms[PREFETCH_MAX];
 	size_t nr;
 	bool too_many;
+	bool stop;			/* asked to open no more (__atomic) */
 };
 
 /* Collect the binaries with a build id that the USYMS segments of @p->path name. */
@@ -90,9 +93,10 @@ static void *prefetch_main(void *arg)
 
 	read_binaries(p);
 	order_binaries(p);
-	pp_debug(2, "-j: the DWARF of %zu binaries opened ahead of the parts%s", p->nr,
+	pp_debug(2, "the DWARF of %zu binaries opened ahead of the replay%s", p->nr,
 		 p->too_many ? ": too many, none" : "");
-	for (size_t i = 0; !p->too_many && i < p->nr; i++)
+	for (size_t i = 0; !p->too_many && i < p->nr && !__atomic_load_n(&p->stop, __ATOMIC_RELAXED);
+	     i++)
 		for (size_t k = 0; k < p->nr_inls; k++)
 			pp_inl_prefetch(p->inls[k], p->bids[i], p->paths[i]);
 	return NULL;
@@ -123,6 +127,7 @@ void ana_inl_prefetch_join(struct ana_inl_prefetch *p)
 {
 	if (!p)
 		return;
+	__atomic_store_n(&p->stop, true, __ATOMIC_RELAXED);
 	pthread_join(p->th, NULL);
 	for (size_t i = 0; i < p->nr; i++) {
 		free(p->bids[i]);
@@ -131,4 +136,23 @@ void ana_inl_prefetch_join(struct ana_inl_prefetch *p)
 	free(p->inls);
 	free(p->path);
 	free(p);
+}
+
+void ana_inl_prefetch_early(struct ana_session *s)
+{
+	bool any = false;
+
+	if (s->live || s->import_job || !s->path || !strcmp(s->path, "-") || s->inl_prefetch)
+		return;
+	for (size_t i = 0; i < s->nr_azs; i++) {
+		const struct pp_az *az = s->azs[i];
+		const char *dir = az->ops->inline_dir ? az->ops->inline_dir(az) : NULL;
+
+		if (dir) {
+			ana_session_inl(s, *dir ? dir : NULL);
+			any = true;
+		}
+	}
+	if (any)
+		s->inl_prefetch = ana_inl_prefetch_start(s);
 }

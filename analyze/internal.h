@@ -100,6 +100,7 @@ struct ana_session {
 		struct pp_inl *inl;
 	} *inls;
 	size_t nr_inls;
+	struct ana_inl_prefetch *inl_prefetch;	/* opening their binaries' DWARF, or NULL */
 	struct ana_session *lender;
 	struct ana_unwind *unwind;	/* --call-graph dwarf samples' unwinder (unwind.c), or NULL */
 	/* the analyzers of analyzers.def, set by whoever builds the session; NULL in the pp module */
@@ -504,8 +505,20 @@ struct ana_inl_prefetch;
  * Return: the thread to join, or NULL (no inline frames asked for, a stream).
  */
 struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s);
-/** ana_inl_prefetch_join() - wait for it and free it; NULL is fine. */
+/**
+ * ana_inl_prefetch_join() - wait for it (it opens no other binary once asked) and free it;
+ * NULL is fine.
+ */
 void ana_inl_prefetch_join(struct ana_inl_prefetch *p);
+/**
+ * ana_inl_prefetch_early() - the inline resolvers @s's analyzers will ask for, made now,
+ * and a prefetch started for them in @s->inl_prefetch (joined by ana_session_free())
+ *
+ * Called once the capture is open, before its metadata is read: libc's DWARF alone is
+ * 10 MB of .debug_info to inflate, which the first sample of libc would otherwise wait
+ * for.  Nothing for a stream, a foreign file or analyzers that show no inline frames.
+ */
+void ana_inl_prefetch_early(struct ana_session *s);
 
 /* output.c */
 int ana_out_open(struct ana_out *o, const char *path, const char *format, char *err, size_t errsz);

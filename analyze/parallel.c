@@ -627,7 +627,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 		sched_release(&sc, w);
 		return -1;
 	}
-	pf = ana_inl_prefetch_start(main_s);
+	pf = main_s->inl_prefetch ? NULL : ana_inl_prefetch_start(main_s);
 	/*
 	 * The count engine bins events on one grid for the capture (ana_grid_origin_ns()):
 	 * from the --time start a result counts from, or from the capture's first time,

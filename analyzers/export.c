@@ -98,6 +98,15 @@ static void export_release(struct pp_az *az)
 }
 
 
+static const char *export_inline_dir(const struct pp_az *az)
+{
+	const struct export_opts *o = az->opts;
+
+	if (!o->to || strcmp(o->to, "folded") || o->no_inline)
+		return NULL;
+	return o->debug_dir ? o->debug_dir : "";
+}
+
 const struct pp_analyzer_ops az_export_ops = {
 	.summary = "events as Chrome/Perfetto traces, pprof, JSON lines, CSV or folded stacks",
 	.usage = "pp-analyze FILE export --to FORMAT [-o OUT] [-e EVENTS] [--time START,END] "
@@ -109,6 +118,7 @@ const struct pp_analyzer_ops az_export_ops = {
 		"  pp-analyze pp.capture export --to csv -e sched:sched_wakeup -o wakeups.csv\n"
 		"  pp-analyze pp.capture export --to jsonl --stacks --time +1s,+2s\n"
 		"  pp-analyze pp.capture export --to folded | flamegraph.pl > cpu.svg\n",
+	.inline_dir = export_inline_dir,
 	.priv_size = sizeof(struct export_priv),
 	.flags = PP_AZ_ALL_EVENTS,
 	.init = export_init,

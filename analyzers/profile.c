@@ -863,6 +863,15 @@ static int profile_state_read(struct pp_az *az, struct pp_wire *in)
 	return in->err;
 }
 
+static const char *profile_inline_dir(const struct pp_az *az)
+{
+	const struct profile_opts *o = az->opts;
+
+	if (!az->opt.callchain || o->no_inline)
+		return NULL;
+	return o->debug_dir ? o->debug_dir : "";
+}
+
 const struct pp_analyzer_ops az_profile_ops = {
 	.summary = "CPU sampling: top symbols (self, children), per process, flame graphs",
 	.usage = "pp-analyze FILE profile [-g] [--flame-graph FILE[.svg]] [--than PCT] [-i MS] "
@@ -887,6 +896,7 @@ const struct pp_analyzer_ops az_profile_ops = {
 		    "offset); binaries the capture has no symbols for are named from their debug\n"
 		    "files by build id (DIR/.build-id/xx/yyyy.debug in the same directories, and\n"
 		    "with --debuginfod from the servers of $DEBUGINFOD_URLS, cached).\n",
+	.inline_dir = profile_inline_dir,
 	.priv_size = sizeof(struct profile_priv),
 	.flags = PP_AZ_NO_EVENTS | PP_AZ_STATE_CUT,
 	.set_events = profile_set_events,
