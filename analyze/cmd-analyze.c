@@ -108,7 +108,7 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 	s->nr_azs = nr;
 	for (size_t i = 0; i < nr; i++)
 		azs[i]->s = s;
-	if (!help)
+	if (!help && ctx->jobs > 1)
 		ana_inl_prefetch_early(s);
 	rc = ana_session_load_meta(s, &first);
 	if (rc >= 0 && help) {

@@ -6,11 +6,11 @@
  * can cost more than a part's whole replay: libc's is 10 MB of compressed .debug_info to
  * inflate.  Left to the replay, the first sample with a libc frame opens it, and with -j
  * every other part that meets one waits.  So as soon as the capture is open, when an
- * analyzer will show inline frames (its inline_dir hook), one more thread reads the
- * capture's binaries (its USYMS segments: DSO records, a few KB) and opens their DWARF,
- * while the main thread reads the metadata (the kernel's symbols) and the replay or the
- * parts start; a -j replay whose analyzers did not ask so early starts one as it opens its
- * parts.  The answers are the same either way: only when a file is opened changes.
+ * analyzer will show inline frames (its inline_dir hook) and the analysis may run in parts
+ * (-j N), one more thread reads the capture's binaries (its USYMS segments: DSO records, a
+ * few KB) and opens their DWARF, while the main thread reads the metadata (the kernel's
+ * symbols) and opens the parts; a -j replay whose analyzers did not ask so early starts
+ * one as it opens its parts.  The answers are the same either way: only when a file is opened changes.
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -514,9 +514,12 @@ void ana_inl_prefetch_join(struct ana_inl_prefetch *p);
  * ana_inl_prefetch_early() - the inline resolvers @s's analyzers will ask for, made now,
  * and a prefetch started for them in @s->inl_prefetch (joined by ana_session_free())
  *
- * Called once the capture is open, before its metadata is read: libc's DWARF alone is
- * 10 MB of .debug_info to inflate, which the first sample of libc would otherwise wait
- * for.  Nothing for a stream, a foreign file or analyzers that show no inline frames.
+ * Called once the capture is open, before its metadata is read, when the analysis may
+ * run in parts (-j N): libc's DWARF alone is 10 MB of .debug_info to inflate, which every
+ * part's first libc frame would otherwise wait for.  Nothing for a stream, a foreign file
+ * or analyzers that show no inline frames.  (-j 1 opens each file at its first frame:
+ * the thread would read the binaries' tables a second time and open files no frame asks
+ * for, 7-19 ms more CPU for 7% less wall time.)
  */
 void ana_inl_prefetch_early(struct ana_session *s);
 
