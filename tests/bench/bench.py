@@ -1821,9 +1821,9 @@ def render_stacks(res):
         'to decompress -, the kernel symbols, the start of the program): "fixed" is the CPU time of',
         "each on a 1-second recording; it is most of pp's time on the 20-second recordings, so the",
         'cost per sample beyond it is given too.  -j 2 / -j 1:',
-        '`pp-analyze -j N CAPTURE profile -g` on unwind-c recorded at 4999 Hz, a capture worth',
-        'cutting in parts; wall time on this shared 2-CPU VM also measures the neighbours, so the',
-        'CPU time of both is given too.',
+        '`pp-analyze -j N CAPTURE profile -g` on unwind-c recorded at 4999 Hz for 4 times as long,',
+        'a capture worth cutting in parts, best wall of 7 runs each; wall time on this shared 2-CPU',
+        'VM also measures the neighbours, so the CPU time of both is given too.',
     ])
     parts = [script_head(st, intro)]
     rows, targets = [], []
