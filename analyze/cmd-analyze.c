@@ -159,6 +159,7 @@ int cmd_analyze(int argc, const char **argv, struct ana_cmd_ctx *ctx)
 		ana_az_free(azs[i]);
 	}
 	free(azs);
+	ana_inl_prefetch_join(s->inl_prefetch);	/* it uses the session's resolvers */
 	ana_session_free(s);
 	return status;
 }

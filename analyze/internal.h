@@ -100,7 +100,7 @@ struct ana_session {
 		struct pp_inl *inl;
 	} *inls;
 	size_t nr_inls;
-	struct ana_inl_prefetch *inl_prefetch;	/* opening their binaries' DWARF, or NULL */
+	struct ana_inl_prefetch *inl_prefetch;	/* cmd-analyze.c: their DWARF opening, or NULL */
 	struct ana_session *lender;
 	struct ana_unwind *unwind;	/* --call-graph dwarf samples' unwinder (unwind.c), or NULL */
 	/* the analyzers of analyzers.def, set by whoever builds the session; NULL in the pp module */
@@ -512,7 +512,8 @@ struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s);
 void ana_inl_prefetch_join(struct ana_inl_prefetch *p);
 /**
  * ana_inl_prefetch_early() - the inline resolvers @s's analyzers will ask for, made now,
- * and a prefetch started for them in @s->inl_prefetch (joined by ana_session_free())
+ * and a prefetch started for them in @s->inl_prefetch (the caller joins it before it
+ * frees @s)
  *
  * Called once the capture is open, before its metadata is read, when the analysis may
  * run in parts (-j N): libc's DWARF alone is 10 MB of .debug_info to inflate, which every

@@ -153,7 +153,6 @@ void ana_session_free(struct ana_session *s)
 
 	if (!s)
 		return;
-	ana_inl_prefetch_join(s->inl_prefetch);
 	for (size_t i = 0; i < s->nr_inls; i++) {
 		free(s->inls[i].dir);
 		pp_inl_free(s->inls[i].inl);
