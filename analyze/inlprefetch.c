@@ -10,7 +10,8 @@
  * (-j N), one more thread reads the capture's binaries (its USYMS segments: DSO records, a
  * few KB) and opens their DWARF, while the main thread reads the metadata (the kernel's
  * symbols) and opens the parts; a -j replay whose analyzers did not ask so early starts
- * one as it opens its parts.  The answers are the same either way: only when a file is opened changes.
+ * one as it opens its parts.  The answers are the same either way: only when a file is
+ * opened changes.
  */
 #include <pthread.h>
 #include <stdio.h>
