@@ -296,6 +296,21 @@ size_t ana_parts_split(const struct ppf_index_entry *segs, size_t nr, unsigned j
  */
 size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
 			      unsigned per_job, uint64_t t0, uint64_t t1, struct ana_part *parts);
+/**
+ * ana_parts_per_job() - how many parts a thread for ana_parts_split_shared() (1: one part a
+ * thread, ana_parts_split())
+ * @digests: pp-record wrote side-band digests (without, each part skims all that is before
+ *           it: one a thread)
+ *
+ * Enough that the threads end together (what a record costs varies along a recording with
+ * its events), 6 at most, few enough that opening a part stays cheap: a part opens a session
+ * and reads the side band before it, so it holds 64 events segments at least on average, and
+ * 25 events records for each record of the binaries' symbol and unwind tables (USYMS
+ * segments), which every part reads and sorts again (DWARF stacks: 7,400 such records cost
+ * a part ~5 ms, about what 7,000 of its samples cost).  Pure logic (parts.c).
+ */
+unsigned ana_parts_per_job(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
+			   bool digests);
 
 /* parallel.c: the parallel replay engine, -j N: a capture's parts on threads, states merged */
 /** ana_parallel_jobs() - the threads to use: @option (-j) if > 0, else $PP_JOBS, else the CPUs. */

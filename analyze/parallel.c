@@ -44,7 +44,6 @@
  */
 #define SKIM_COST 0.3
 #define DIGEST_COST 0.05
-#define PARTS_PER_JOB 6
 /*
  * glibc's malloc, told to keep what it has: each worker allocates from an arena of its own,
  * which glibc grows and trims by a little at a time, and every such change to the mappings
@@ -54,8 +53,6 @@
 #define MALLOC_TOP_PAD (64 << 20)
 #define MALLOC_TRIM_THRESHOLD (128 << 20)
 #define MALLOC_MMAP_THRESHOLD (32 << 20)
-#define PART_MIN_SEGS 64	/* events segments a part at least, on average */
-#define PART_SB_RATIO 25	/* events records a part at least, per USYMS record */
 
 struct part_run {
 	struct ana_session *s;
@@ -672,47 +669,17 @@ static uint64_t span(const struct ppf_index_entry *segs, size_t nr, const struct
 	return last > first ? last - first : 0;
 }
 
-/*
- * Parts a thread: with side-band digests, enough that the threads end together (what a
- * record costs varies along a recording with its events), few enough that opening a part
- * stays cheap - next to its PART_MIN_SEGS events segments at least (a part opens a session
- * and reads the side band before it: on a small capture a dozen parts cost more than they
- * share out), and next to its PART_SB_RATIO events records a record of the binaries' symbol
- * and unwind tables (USYMS segments), which every part reads and sorts again (DWARF
- * stacks: 7,400 such records cost a part ~5 ms, about what 7,000 of its samples cost);
- * without digests, one (each part skims all that is before it).  $PP_PARTS_PER_JOB (1-64)
- * sets it either way, for tests.
- */
-static unsigned parts_per_job(bool digests, const struct ppf_index_entry *segs, size_t nsegs,
-			      unsigned jobs)
+/* $PP_PARTS_PER_JOB (1-64): the parts a thread, for tests; else 0. */
+static unsigned parts_per_job_env(void)
 {
 	const char *e = getenv("PP_PARTS_PER_JOB");
-	size_t nr_events_segs = 0, fit, sb_fit;
-	uint64_t events = 0, usyms = 0;
 	char *end;
 	long n;
 
-	for (size_t i = 0; i < nsegs; i++) {
-		if (segs[i].kind == PPF_SEG_EVENTS) {
-			nr_events_segs++;
-			events += segs[i].nr_records;
-		} else if (segs[i].kind == PPF_SEG_USYMS) {
-			usyms += segs[i].nr_records;
-		}
-	}
-	fit = nr_events_segs / ((size_t)jobs * PART_MIN_SEGS);
-	sb_fit = usyms ? events / (usyms * PART_SB_RATIO * jobs) : SIZE_MAX;
-	if (sb_fit < fit)
-		fit = sb_fit;
-
-	if (e && *e) {
-		n = strtol(e, &end, 10);
-		if (!*end && n >= 1 && n <= 64)
-			return (unsigned)n;
-	}
-	if (!digests)
-		return 1;
-	return fit >= PARTS_PER_JOB ? PARTS_PER_JOB : fit ? (unsigned)fit : 1;
+	if (!e || !*e)
+		return 0;
+	n = strtol(e, &end, 10);
+	return !*end && n >= 1 && n <= 64 ? (unsigned)n : 0;
 }
 
 /*
@@ -759,7 +726,10 @@ int ana_parallel(struct ana_session *s, struct ppf_record *first, int have_first
 	 * (struct part_sched); without, a part skims everything before it, and each thread
 	 * gets one part, sized so that they end together.
 	 */
-	unsigned per_job = parts_per_job(has_digests(segs, nsegs), segs, nsegs, jobs);
+	unsigned per_job = parts_per_job_env();
+
+	if (!per_job)
+		per_job = ana_parts_per_job(segs, nsegs, jobs, has_digests(segs, nsegs));
 	size_t want = (size_t)jobs * per_job;
 	parts = pp_xcalloc(want, sizeof(*parts));
 	if (per_job > 1)

@@ -25,6 +25,9 @@
 #include "analyze/internal.h"
 
 #define PARTS_SHRINK 0.65
+#define PARTS_PER_JOB 6
+#define PART_MIN_SEGS 64	/* events segments a part at least, on average */
+#define PART_SB_RATIO 25	/* events records a part at least, per USYMS record */
 
 /* The EVENTS segments of the analysed range [@t0, @t1] (0 = open), by index into @segs. */
 static size_t events_in(const struct ppf_index_entry *segs, size_t nr, uint64_t t0, uint64_t t1,
@@ -133,4 +136,29 @@ size_t ana_parts_split_shared(const struct ppf_index_entry *segs, size_t nr, uns
 	free(cum);
 	free(ev);
 	return n;
+}
+
+unsigned ana_parts_per_job(const struct ppf_index_entry *segs, size_t nr, unsigned jobs,
+			   bool digests)
+{
+	size_t nr_events_segs = 0, fit, sb_fit;
+	uint64_t events = 0, usyms = 0;
+
+	if (!digests)
+		return 1;
+	if (!jobs)
+		jobs = 1;
+	for (size_t i = 0; i < nr; i++) {
+		if (segs[i].kind == PPF_SEG_EVENTS) {
+			nr_events_segs++;
+			events += segs[i].nr_records;
+		} else if (segs[i].kind == PPF_SEG_USYMS) {
+			usyms += segs[i].nr_records;
+		}
+	}
+	fit = nr_events_segs / ((size_t)jobs * PART_MIN_SEGS);
+	sb_fit = usyms ? events / (usyms * PART_SB_RATIO * jobs) : SIZE_MAX;
+	if (sb_fit < fit)
+		fit = sb_fit;
+	return fit >= PARTS_PER_JOB ? PARTS_PER_JOB : fit ? (unsigned)fit : 1;
 }

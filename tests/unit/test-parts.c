@@ -296,6 +296,33 @@ static void test_split_shared(void)
 }
 
 /* The checksums one reader found good, seen by another: lookups by offset. */
+/* How many parts a thread: segments and records decide, the binaries' tables weigh in. */
+static void test_per_job(void)
+{
+	enum { NSEGS = 800 };
+	static struct ppf_index_entry segs[NSEGS + 2];
+	size_t n = 0;
+
+	for (size_t i = 0; i < NSEGS; i++)	/* 800 events segments of 500 records */
+		segs[n] = ev(n, 100 * i + 1, 100 * i + 90, 500), n++;
+	/* no digests: each part skims what is before it, one a thread */
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, n, 2, false), 1);
+	/* digests, no binaries' tables: six a thread, as 800 segments hold 6 x 2 x 64 */
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, n, 2, true), 6);
+	/* fewer segments: 64 a part at least (256 segments, 2 threads: 2 parts a thread) */
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, 256, 2, true), 2);
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, 100, 2, true), 1);
+	/* 400,000 records and a DWARF capture's 7,400 USYMS records: one part a thread */
+	segs[n++] = (struct ppf_index_entry){ .offset = 1, .kind = PPF_SEG_USYMS,
+					      .nr_records = 7400 };
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, n, 2, true), 1);
+	/* small tables, many records: the segments decide again (400,000 / (25 x 2 x 2,000) = 4) */
+	segs[n - 1].nr_records = 2000;
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, n, 2, true), 4);
+	segs[n - 1].nr_records = 10;
+	CU_ASSERT_EQUAL(ana_parts_per_job(segs, n, 2, true), 6);
+}
+
 static void test_checks_shared(void)
 {
 	struct ppf_index_entry segs[4] = { { .offset = 64 }, { .offset = 500 }, { .offset = 900 },
@@ -438,6 +465,7 @@ void test_parts__register(void)
 		PP_TEST(test_windows_add_up, "parts: two windows of a reader hold one reader's records"),
 		PP_TEST(test_window_refusals, "parts: a window ending before it starts is refused"),
 		PP_TEST(test_split_shared, "parts: shared out, each thread's share in shrinking parts"),
+		PP_TEST(test_per_job, "parts: a thread's count from segments, records and binaries' tables"),
 		PP_TEST(test_checks_shared, "parts: the checksums one reader found good, by offset"),
 		PP_TEST(test_windows_shared_checks, "parts: a segment another reader checked is not read again"),
 		PP_TEST(test_pass_over, "parts: segments passed over are not read (borrowed kernel symbols)"),
