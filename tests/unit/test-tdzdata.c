@@ -2,8 +2,8 @@
 /*
  * test-tdzdata.c - a trace.dat CPU's pages as analyze/import/tdzdata.c hands them out: zstd
  * chunks decompressed in turn (each page's bytes and offset, a page of the chunk before
- * still in place, a short chunk padded with zeros, a chunk that lies about its size ending
- * the data), and pages read where they lie in a file not compressed.
+ * still in place, a short chunk padded with zeros, a chunk that lies about its size or a file
+ * cut inside a chunk ending the data), and pages read where they lie in a file not compressed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,11 @@ static void put_le32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t le32_of(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* @n chunks of @pages[i] pages (page k filled with k + 1) into @out. Return: its size. */
@@ -78,6 +83,27 @@ static void test_tdzdata__chunks(void)
 	CU_ASSERT_EQUAL(k, 2);
 	ana_td_z_free(z);
 	CU_ASSERT_PTR_NULL(ana_td_z_open(file, 3, 0, 0, false, PG));	/* no count */
+
+	/* a file cut inside its second chunk, or inside its header: the first chunk's pages only */
+	sz = chunked(file, sizeof(file), pages, 3, false);
+	size_t second = 4 + 8 + le32_of(file + 4);
+	size_t cuts[] = { second + 8 + 1, second + 4, second };
+
+	for (size_t i = 0; i < PP_ARRAY_SIZE(cuts); i++) {
+		z = ana_td_z_open(file, cuts[i], 0, 0, false, PG);
+		CU_ASSERT_FATAL(z != NULL);
+		for (k = 0; ana_td_z_next(z, &off); k++)
+			;
+		CU_ASSERT_EQUAL(k, 2);
+		ana_td_z_free(z);
+	}
+	/* a count of chunks larger than the file holds: those it holds */
+	put_le32(file, 1000);
+	z = ana_td_z_open(file, sz, 0, 0, false, PG);
+	for (k = 0; ana_td_z_next(z, &off); k++)
+		;
+	CU_ASSERT_EQUAL(k, 6);
+	ana_td_z_free(z);
 }
 
 static void test_tdzdata__plain(void)
