@@ -157,6 +157,7 @@ struct ana_session {
 	struct pp_u64map counts;	/* (id, cpu, tid) -> struct ana_count_prev *: COUNTER deltas */
 	struct pp_buf scratch;
 	void *fold_scratch;		/* print.c's frame buffer */
+	struct pp_buf fold_tok;		/* print.c: a flame node's name being made */
 	struct pp_u64map fcache;	/* framecache.c: folded frames by what they depend on */
 	size_t fcache_nr;
 	struct ana_debugsyms *debugsyms;	/* debugsyms.c: debug files by build id, or NULL */

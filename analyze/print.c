@@ -784,26 +784,26 @@ struct pp_flame_node *ana_stack_flame(struct ana_session *s, const struct pp_eve
 {
 	struct folded *f = fold_stack(s, ev, inl, key);
 	struct pp_flame_node *n = pp_flame_root(fg);
-	struct pp_buf b = PP_BUF_INIT;
+	struct pp_buf *b = &s->fold_tok;	/* kept: a distinct stack each call */
 
-	fold_comm(&b, ana_comm(s, ev->tid));
-	n = token_child(fg, n, &b);
+	pp_buf_reset(b);
+	fold_comm(b, ana_comm(s, ev->tid));
+	n = token_child(fg, n, b);
 	if (stack_truncated(ev))
 		n = pp_flame_child(fg, n, "[truncated]", strlen("[truncated]"));
 	for (unsigned i = f->nr; i-- > 0;) {
 		const char *in;
 
 		if (f->src[i]) {
-			in = memo_names(fg, f->src[i], &b)[f->src_i[i]];
+			in = memo_names(fg, f->src[i], b)[f->src_i[i]];
 			if (in)
 				n = pp_flame_child_interned(fg, n, in);
 			continue;
 		}
-		pp_buf_reset(&b);
-		fold_token(&b, f->names[i], f->inlined[i]);
-		n = token_child(fg, n, &b);
+		pp_buf_reset(b);
+		fold_token(b, f->names[i], f->inlined[i]);
+		n = token_child(fg, n, b);
 	}
-	pp_buf_release(&b);
 	return n;
 }
 

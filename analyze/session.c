@@ -199,6 +199,7 @@ void ana_session_free(struct ana_session *s)
 	pp_buf_release(&s->scratch);
 	pp_buf_release(&s->print_check);
 	free(s->fold_scratch);
+	pp_buf_release(&s->fold_tok);
 	ana_fcache_free(s);
 	ana_debugsyms_free(s->debugsyms);
 	ana_debugfiles_free(s->debugfiles);
