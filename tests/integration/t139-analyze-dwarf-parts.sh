@@ -4,6 +4,8 @@
 # event, so the parts of -j N (each with its own unwinder, the tables from the side band)
 # and mergeable states print what one replay prints, byte for byte: profile -g (text, JSON,
 # folded), trace -g; and the states' report holds the stacks with the capture moved away.
+# With -j 2 the binaries' DWARF is opened from the start (profile -g asks for inline frames),
+# not with -j 1 nor with --no-inline.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-analyze.sh"
 . "$(dirname "$0")/lib-state.sh"
@@ -25,6 +27,15 @@ PP_PARTS_PER_JOB=3 "$PP_ANALYZE" -j 2 d.cap profile -g --flame-graph j.folded >/
 	fail "profile -j 2 --flame-graph"
 sort one.folded >a; sort j.folded >b
 cmp -s a b || fail "-j 2: other folded stacks"
+# the DWARF opened ahead of the replay: said at -vv, for -j 2 with inline frames only
+ahead="opened ahead of the replay"
+"$PP_ANALYZE" -vv -j 2 d.cap profile -g >/dev/null 2>vv.err || fail "-vv -j 2 profile -g"
+grep -q "$ahead" vv.err || { cat vv.err; fail "-j 2: the DWARF not opened ahead"; }
+for opts in "-j 1|profile -g" "-j 2|profile -g --no-inline" "-j 2|trace -g"; do
+	# shellcheck disable=SC2086
+	"$PP_ANALYZE" -vv ${opts%%|*} d.cap ${opts#*|} >/dev/null 2>vv.err || fail "$opts"
+	! grep -q "$ahead" vv.err || fail "$opts: the DWARF opened ahead"
+done
 AWAY=1 check_at "profile -g state" d.cap "$(mid d.cap)" text profile -g
 grep -q 'fpl_level1' merged.out || fail "the merged report has no fpl_level1"
 exit 0
