@@ -10,7 +10,8 @@
  * (-j N), one more thread reads the capture's binaries (its USYMS segments: DSO records, a
  * few KB) and opens their DWARF, while the main thread reads the metadata (the kernel's
  * symbols) and opens the parts; a -j replay whose analyzers did not ask so early starts
- * one as it opens its parts.  The answers are the same either way: only when a file is
+ * one as it opens its parts.  A perf.data or trace.dat converted whole is read from its
+ * converted capture; one converted as it is read (standard input) is not opened ahead.  The answers are the same either way: only when a file is
  * opened changes.
  */
 #include <pthread.h>
@@ -44,8 +45,10 @@ static void read_binaries(struct ana_inl_prefetch *p)
 	struct ppf_reader *r;
 	struct ppf_record rec;
 
-	if (ppf_reader_open(p->path, 0, &r))
+	if (ppf_reader_open(p->path, 0, &r)) {
+		ppf_reader_close(r);	/* it holds the message: none wanted here */
 		return;
+	}
 	ppf_reader_pass_over(r, 1u << PPF_SEG_EVENTS | 1u << PPF_SEG_KSYMS | 1u << PPF_SEG_STATS |
 				       1u << PPF_SEG_DIGEST,
 			     UINT64_MAX);
@@ -105,12 +108,13 @@ static void *prefetch_main(void *arg)
 
 struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s)
 {
+	const char *path = s->conv_path[0] ? s->conv_path : s->path;
 	struct ana_inl_prefetch *p;
 
-	if (!s->nr_inls || !s->path || !strcmp(s->path, "-"))
+	if (!s->nr_inls || !path || !strcmp(path, "-") || (s->imported && !s->conv_path[0]))
 		return NULL;
 	p = pp_xcalloc(1, sizeof(*p));
-	p->path = pp_xstrdup(s->path);
+	p->path = pp_xstrdup(path);
 	p->nr_inls = s->nr_inls;
 	p->inls = pp_xmalloc(s->nr_inls * sizeof(*p->inls));
 	for (size_t k = 0; k < s->nr_inls; k++)

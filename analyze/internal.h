@@ -177,6 +177,7 @@ struct ana_session {
 	struct ppf_read_stats state_stats;
 	bool imported;			/* a perf.data or trace.dat converted (analyze/import/) */
 	struct ana_import_job *import_job;	/* ... converting as it is read, or NULL */
+	char conv_path[64];		/* ... converted whole: its capture ("/proc/self/fd/N") */
 	char errmsg[512];
 };
 

@@ -82,7 +82,6 @@ void ana_session_init_meta(struct ana_session *s)
 static int open_reader(struct ana_session *s, const char *path, unsigned flags, bool stream)
 {
 	const struct ana_importer *imp;
-	char conv[64];
 
 	if (ana_import_sniff(path, &imp, s->errmsg, sizeof(s->errmsg)))
 		return 1;
@@ -96,10 +95,11 @@ static int open_reader(struct ana_session *s, const char *path, unsigned flags, 
 		s->imported = true;
 		return ppf_reader_open_segq(q, flags, &s->r);
 	}
-	if (ana_import_open(path, imp, conv, sizeof(conv), s->errmsg, sizeof(s->errmsg)))
+	if (ana_import_open(path, imp, s->conv_path, sizeof(s->conv_path), s->errmsg,
+			    sizeof(s->errmsg)))
 		return 1;
 	s->imported = true;
-	return ppf_reader_open(conv, flags, &s->r);
+	return ppf_reader_open(s->conv_path, flags, &s->r);
 }
 
 int ana_session_open(const char *path, unsigned flags, struct ana_session **out)

@@ -6,6 +6,7 @@
 # capture's USTACK field, the binaries' unwind tables derived from this machine's files
 # (said in one line), and profile -g's stacks reach main in >= 99 % of the load's samples,
 # the levels' inclusive shares within 2 points of the load's construction (100, 90, 70, 40).
+# With -j 2 the binaries' DWARF is opened ahead of the replay from the converted capture.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-unwind.sh"
 need_root
@@ -15,9 +16,11 @@ load=unwind-c
 perf record -B -N -q -F 997 --call-graph dwarf -o uw.data -- "$PP_LOAD/$load" -d 8 \
 	>rec.out 2>rec.err || { cat rec.err; fail "perf record --call-graph dwarf"; }
 grep -q "^LOAD $load " rec.err || { cat rec.err; fail "no LOAD line of $load"; }
-"$PP_ANALYZE" uw.data profile -g --flame-graph uw.folded >prof.out 2>prof.err ||
+"$PP_ANALYZE" -vv -j 2 uw.data profile -g --flame-graph uw.folded >prof.out 2>prof.err ||
 	{ cat prof.err; fail "profile -g on the perf.data"; }
-cat prof.err
+grep -v '^pp-analyze: ' prof.err
+grep -q 'the DWARF of [1-9][0-9]* binaries opened ahead of the replay$' prof.err ||
+	{ cat prof.err; fail "-j 2 did not open the converted capture's DWARF ahead"; }
 grep -q 'stack copies (--call-graph dwarf): unwind tables of [1-9]' prof.err ||
 	fail "nothing said of the unwind tables, or none"
 grep "^$load;" uw.folded >mine.folded
