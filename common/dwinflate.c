@@ -10,17 +10,25 @@
  * section (elf_getdata()) as long as its header does not say SHF_COMPRESSED, so the section's
  * descriptor is pointed at the inflated bytes and the flag cleared in the in-memory header.
  * The same pass marks the sections the caller never reads SHT_NOBITS, so libdw skips them.
+ * A lazy section gets the same treatment, but its mapping is filled in steps, each resuming
+ * the stream where the last stopped (pp_dwlazy_need()).
  */
 #include "common/dwinflate.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <zlib.h>
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23		/* Linux 5.14; older kernels refuse it, harmlessly */
+#endif
+
 #define DWINFLATE_MAX_SIZE (1ull << 32)	/* inflated bytes of one section, at most */
 #define DEFLATE_MAX_RATIO 1032		/* inflated bytes of one DEFLATE byte, at most */
+#define DWLAZY_STEP (64u << 10)		/* a lazy section is inflated this much at a time */
 
 /* @n bytes of DEFLATE data at @in into @out (@out_sz bytes, all of it); false when not so. */
 static bool inflate_raw(const unsigned char *in, size_t n, void *out, size_t out_sz)
@@ -49,16 +57,65 @@ static bool zlib_header_ok(const unsigned char *p, size_t n)
 	       !(p[1] & 0x20);
 }
 
-/* @scn inflated into a new mapping kept in @out; false (nothing changed) when it cannot be. */
-static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct pp_dwinflate *out)
+/* @scn's data handed to libdw as @size plain bytes at @buf; false when libelf refuses. */
+static bool hand_over(Elf_Scn *scn, GElf_Shdr *sh, Elf_Data *d, const GElf_Chdr *ch, void *buf)
+{
+	sh->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+	sh->sh_size = ch->ch_size;
+	sh->sh_addralign = ch->ch_addralign;
+	if (!gelf_update_shdr(scn, sh))
+		return false;
+	d->d_buf = buf;
+	d->d_size = ch->ch_size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = ch->ch_addralign ? ch->ch_addralign : 1;
+	return true;
+}
+
+/* @l's stream set up, nothing inflated yet; false when zlib cannot start. */
+static bool lazy_start(struct pp_dwlazy *l, const unsigned char *in, size_t in_sz)
+{
+	z_stream *z = calloc(1, sizeof(*z));
+
+	if (!z || in_sz > UINT32_MAX || inflateInit2(z, -15) != Z_OK) {
+		free(z);
+		return false;
+	}
+	z->next_in = (unsigned char *)in;
+	z->avail_in = (uInt)in_sz;
+	l->in = in;
+	l->in_sz = in_sz;
+	l->z = z;
+	return true;
+}
+
+static void lazy_stop(struct pp_dwlazy *l)
+{
+	if (l->z) {
+		inflateEnd(l->z);
+		free(l->z);
+		l->z = NULL;
+	}
+}
+
+/*
+ * @scn inflated into a new mapping kept in @out (@lazy: mapped, and inflated only as far as
+ * asked); false (nothing changed) when it cannot be.
+ */
+static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const char *lazy,
+			struct pp_dwinflate *out)
 {
 	size_t chdr_sz = gelf_getclass(elf) == ELFCLASS32 ? sizeof(Elf32_Chdr) : sizeof(Elf64_Chdr);
+	struct pp_dwlazy *l = NULL;
+	const unsigned char *in;
+	size_t in_sz;
 	GElf_Chdr ch;
 	Elf_Data *d;
 	void *buf;
 
-	if (out->nr == PP_DWINFLATE_MAX || !gelf_getchdr(scn, &ch) ||
-	    ch.ch_type != ELFCOMPRESS_ZLIB || !ch.ch_size || ch.ch_size > DWINFLATE_MAX_SIZE)
+	if (out->nr == PP_DWINFLATE_MAX || (lazy && out->nr_lazy == PP_DWLAZY_MAX) ||
+	    !gelf_getchdr(scn, &ch) || ch.ch_type != ELFCOMPRESS_ZLIB || !ch.ch_size ||
+	    ch.ch_size > DWINFLATE_MAX_SIZE)
 		return false;
 	d = elf_getdata(scn, NULL);
 	if (!d || !d->d_buf || d->d_size < chdr_sz + 2 ||
@@ -67,29 +124,32 @@ static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, struct pp_dwinfla
 	/* DEFLATE gives at most 1032 bytes a byte: a larger size is a lie, not mapped and filled */
 	if (ch.ch_size / DEFLATE_MAX_RATIO > d->d_size - chdr_sz)
 		return false;
+	in = (const unsigned char *)d->d_buf + chdr_sz + 2;
+	in_sz = d->d_size - chdr_sz - 2;
 	buf = mmap(NULL, ch.ch_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
-		   MAP_POPULATE, -1, 0);
+		   (lazy ? MAP_NORESERVE : MAP_POPULATE), -1, 0);
 	if (buf == MAP_FAILED)
 		return false;
-	if (!inflate_raw((const unsigned char *)d->d_buf + chdr_sz + 2, d->d_size - chdr_sz - 2,
-			 buf, ch.ch_size)) {
-		munmap(buf, ch.ch_size);
-		return false;
+	if (lazy) {
+		l = &out->lazy[out->nr_lazy];
+		*l = (struct pp_dwlazy){ .name = lazy, .buf = buf, .size = ch.ch_size };
+		if (!lazy_start(l, in, in_sz))
+			goto fail;
+	} else if (!inflate_raw(in, in_sz, buf, ch.ch_size)) {
+		goto fail;
 	}
-	sh->sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
-	sh->sh_size = ch.ch_size;
-	sh->sh_addralign = ch.ch_addralign;
-	if (!gelf_update_shdr(scn, sh)) {
-		munmap(buf, ch.ch_size);
-		return false;
-	}
-	d->d_buf = buf;
-	d->d_size = ch.ch_size;
-	d->d_type = ELF_T_BYTE;
-	d->d_align = ch.ch_addralign ? ch.ch_addralign : 1;
+	if (!hand_over(scn, sh, d, &ch, buf))
+		goto fail;
+	if (l)
+		out->nr_lazy++;
 	out->buf[out->nr] = buf;
 	out->len[out->nr++] = ch.ch_size;
 	return true;
+fail:
+	if (l)
+		lazy_stop(l);
+	munmap(buf, ch.ch_size);
+	return false;
 }
 
 static bool listed(const char *name, const char *const *v, size_t nr)
@@ -100,7 +160,8 @@ static bool listed(const char *name, const char *const *v, size_t nr)
 	return false;
 }
 
-void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide, struct pp_dwinflate *out)
+void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide,
+		      const char *const *lazy, size_t nr_lazy, struct pp_dwinflate *out)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -119,13 +180,66 @@ void pp_dwinflate_elf(Elf *elf, const char *const *hide, size_t nr_hide, struct 
 			gelf_update_shdr(scn, &sh);
 		} else if ((sh.sh_flags & SHF_COMPRESSED) && !(sh.sh_flags & SHF_ALLOC) &&
 			   !strncmp(name, ".debug_", 7)) {
-			inflate_scn(elf, scn, &sh, out);
+			const char *lz = NULL;
+
+			for (size_t i = 0; i < nr_lazy && !lz; i++)
+				if (!strcmp(name, lazy[i]))
+					lz = lazy[i];
+			inflate_scn(elf, scn, &sh, lz, out);
 		}
 	}
 }
 
+struct pp_dwlazy *pp_dwinflate_lazy(struct pp_dwinflate *d, const char *name)
+{
+	for (size_t i = 0; i < d->nr_lazy; i++)
+		if (!strcmp(d->lazy[i].name, name))
+			return &d->lazy[i];
+	return NULL;
+}
+
+bool pp_dwlazy_need(struct pp_dwlazy *l, uint64_t end)
+{
+	if (!l)
+		return true;
+	if (end > l->size)
+		end = l->size;
+	while (l->done < end && l->z) {
+		z_stream *z = l->z;
+		size_t want = end - l->done < DWLAZY_STEP ? DWLAZY_STEP : end - l->done;
+		size_t page = (size_t)l->done & ~(size_t)4095, before = l->done;
+		int rc;
+
+		if (want > l->size - l->done)
+			want = l->size - l->done;
+		/* the pages in place at once, as the whole-section mapping has them */
+		(void)madvise(l->buf + page, l->done + want - page, MADV_POPULATE_WRITE);
+		z->next_out = l->buf + l->done;
+		z->avail_out = (uInt)want;
+		rc = inflate(z, Z_NO_FLUSH);
+		l->done = z->total_out;
+		if (l->done == l->size || l->done == before || rc != Z_OK)
+			lazy_stop(l);	/* all of it, or a stream that ends short or breaks */
+	}
+	return l->done >= end;
+}
+
+size_t pp_dwinflate_bytes(const struct pp_dwinflate *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nr; i++)
+		n += d->len[i];
+	for (size_t i = 0; i < d->nr_lazy; i++)
+		n -= d->lazy[i].size - d->lazy[i].done;
+	return n;
+}
+
 void pp_dwinflate_free(struct pp_dwinflate *d)
 {
+	for (size_t i = 0; i < d->nr_lazy; i++)
+		lazy_stop(&d->lazy[i]);
+	d->nr_lazy = 0;
 	for (size_t i = 0; i < d->nr; i++)
 		munmap(d->buf[i], d->len[i]);
 	d->nr = 0;

@@ -12,6 +12,16 @@
  * its abstract origin (linkage name demangled, else DW_AT_name), located by the line table
  * (innermost) and the DW_AT_call_file/DW_AT_call_line of the frame inside it.
  * Every libdw failure means "no inline frames here"; nothing is trusted for sizes.
+ *
+ * Compressed DWARF (Debian's debug files) is inflated as far as the lookups need: libc's 6 MB
+ * of .debug_info cost more to inflate than a profile's whole replay, and a profile's libc
+ * frames lie in a few of its CUs.  Its .debug_aranges (inflated whole: small) names the unit
+ * of an address; the units up to that one are inflated (libdw walks their headers to reach
+ * it, and for DWARF 2-4 their first DIEs: their abbreviations too), then its abbreviations
+ * and its line table; libdw's own address lookup, which reads every unit's header, is not
+ * used then.  A unit whose abbreviations admit a reference into another unit, or an address
+ * .debug_aranges does not cover, inflates everything, and the lookup is libdw's as for a
+ * plain file: the answers are the same either way.
  */
 #include "common/dwinline.h"
 
@@ -29,6 +39,7 @@
 
 #include "common/buf.h"
 #include "common/dwinflate.h"
+#include "common/dwunits.h"
 #include "common/intern.h"
 #include "common/log.h"
 #include "common/symbolize.h"
@@ -45,20 +56,15 @@ struct inl_ent {
 	struct pp_inl_frame f[];
 };
 
-/* The address range of a CU, for DWARF without .debug_aranges (clang's, rustc's). */
-struct cu_range {
-	uint64_t lo, hi;
-	Dwarf_Off off;		/* of the CU DIE */
-};
-
 #define INL_MAX_CU_RANGES (1u << 22)
 #define INL_MAX_FUNC_RANGES (1u << 22)	/* function ranges indexed in one binary */
 #define INL_WALK_BUDGET 200000		/* DIEs one lookup may visit inside a function */
 #define INL_MAX_NEST 512		/* scopes deep inside one function */
+#define INL_FIRST_UNIT 64		/* bytes of .debug_info inflated when it is opened */
 
 /* The out-of-line functions of one CU, by address: where an address's scope walk starts. */
 struct cu_funcs {
-	struct cu_range *v;		/* off: the DW_TAG_subprogram DIE; sorted by lo */
+	struct pp_dw_range *v;		/* off: the DW_TAG_subprogram DIE; sorted by lo */
 	size_t nr, cap;
 };
 
@@ -73,7 +79,7 @@ struct inl_dso {
 	bool searched;
 	char *found;			/* the debug file used, until interned into file */
 	bool ranges_built;
-	struct cu_range *ranges;	/* sorted by lo */
+	struct pp_dw_range *ranges;	/* without .debug_aranges: each CU DIE's; sorted */
 	size_t nr_ranges, cap_ranges;
 	int fd;
 	Elf *elf;
@@ -83,6 +89,16 @@ struct inl_dso {
 	struct pp_u64map cache;		/* vaddr -> struct inl_ent */
 	struct pp_u64map cus;		/* CU DIE offset -> struct cu_funcs */
 	size_t nr_func_ranges;		/* in all of them, against INL_MAX_FUNC_RANGES */
+	/*
+	 * Sections inflated as far as lookups need (dwinflate.h): all NULL when the file's
+	 * are plain, were inflated whole, or a lookup needed all of them.
+	 */
+	struct pp_dwlazy *info, *abbrev, *line;
+	struct pp_dw_range *aranges;	/* .debug_aranges: each unit's; sorted */
+	size_t nr_aranges;
+	bool aranges_built;
+	uint64_t units_end;		/* unit headers walked to here */
+	struct pp_u64map units_own;	/* unit offset -> 1: refers to itself only, 2: not */
 };
 
 struct pp_inl {
@@ -94,6 +110,7 @@ struct pp_inl {
 	struct pp_intern *strs;		/* names and files */
 	uint64_t serial;		/* tells this resolver from a later one at its address */
 	bool names_only;		/* no line tables (pp_inl_names_only()) */
+	bool whole;			/* sections inflated whole (pp_inl_inflate_whole()) */
 	pthread_rwlock_t lock;		/* answers known: read; resolving one: write */
 	struct inl_ent miss;		/* shared "not covered" answer (flexible: last) */
 };
@@ -169,13 +186,43 @@ void pp_inl_names_only(struct pp_inl *r)
 	r->names_only = true;
 }
 
+void pp_inl_inflate_whole(struct pp_inl *r)
+{
+	r->whole = true;
+}
+
+size_t pp_inl_inflated(struct pp_inl *r, size_t *mapped)
+{
+	size_t n = 0, m = 0;
+
+	pthread_rwlock_rdlock(&r->lock);
+	for (size_t i = 0; i < r->nr_dsos; i++) {
+		const struct pp_dwinflate *f = &r->dsos[i]->inflated;
+
+		if (!__atomic_load_n(&r->dsos[i]->searched, __ATOMIC_ACQUIRE))
+			continue;
+		n += pp_dwinflate_bytes(f);
+		for (size_t k = 0; k < f->nr; k++)
+			m += f->len[k];
+	}
+	pthread_rwlock_unlock(&r->lock);
+	if (mapped)
+		*mapped = m;
+	return n;
+}
+
 void pp_inl_free(struct pp_inl *r)
 {
+	size_t inflated, mapped;
 	uint64_t k;
 	void *v;
 
 	if (!r)
 		return;
+	inflated = pp_inl_inflated(r, &mapped);
+	if (mapped)
+		pp_debug(2, "inline frames: %.1f of the %.1f MB of compressed DWARF inflated",
+			 inflated / 1e6, mapped / 1e6);
 	for (size_t i = 0; i < r->nr_dsos; i++) {
 		struct inl_dso *d = r->dsos[i];
 		for (size_t it = 0; pp_u64map_next(&d->cache, &it, &k, &v);)
@@ -187,6 +234,8 @@ void pp_inl_free(struct pp_inl *r)
 			free(v);
 		}
 		pp_u64map_release(&d->cus);
+		pp_u64map_release(&d->units_own);
+		free(d->aranges);
 		free(d->ranges);
 		dso_close(d);
 		free(d->found);
@@ -273,10 +322,23 @@ static const char *const unused_scns[] = { ".debug_loclists", ".debug_loc", ".de
 					   /* names only: */
 					   ".debug_line", ".debug_line_str", ".zdebug_line" };
 
+/* The sections inflated as far as lookups need, when compressed (the line tables' unless hidden). */
+static const char *const lazy_scns[] = { ".debug_info", ".debug_abbrev", ".debug_line" };
+
+/* Every section of @d inflated whole: lookups go to libdw as for a plain file. */
+static void lazy_whole(struct inl_dso *d)
+{
+	pp_dwlazy_need(d->info, UINT64_MAX);
+	pp_dwlazy_need(d->abbrev, UINT64_MAX);
+	pp_dwlazy_need(d->line, UINT64_MAX);
+	d->info = d->abbrev = d->line = NULL;
+}
+
 /* Use @path for @d when it is ELF with build id @bid and DWARF. */
 static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const char *path)
 {
 	char hex[2 * INL_MAX_BID + 1];
+	const unsigned char *ident;
 	Dwarf_Off next;
 	size_t hsz;
 
@@ -284,8 +346,16 @@ static bool try_file(struct pp_inl *r, struct inl_dso *d, const char *bid, const
 		return false;
 	if (!elf_bid_hex(d->elf, hex, sizeof(hex)) || strcmp(hex, bid))
 		goto fail;
+	ident = (const unsigned char *)elf_getident(d->elf, NULL);
 	pp_dwinflate_elf(d->elf, unused_scns, PP_ARRAY_SIZE(unused_scns) - (r->names_only ? 0 : 3),
-			 &d->inflated);
+			 lazy_scns, r->whole ? 0 : PP_ARRAY_SIZE(lazy_scns), &d->inflated);
+	d->info = pp_dwinflate_lazy(&d->inflated, ".debug_info");
+	d->abbrev = pp_dwinflate_lazy(&d->inflated, ".debug_abbrev");
+	d->line = pp_dwinflate_lazy(&d->inflated, ".debug_line");
+	/* the headers are read here too: little-endian ones, beside a lazy .debug_info */
+	if (!d->info || !ident || ident[EI_DATA] != ELFDATA2LSB)
+		lazy_whole(d);
+	pp_dwlazy_need(d->info, INL_FIRST_UNIT);	/* the first unit's header, just below */
 	d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
 	/* at least one readable CU header, or this is not worth keeping */
 	if (!d->dw || dwarf_nextcu(d->dw, 0, &next, &hsz, NULL, NULL, NULL) != 0)
@@ -416,15 +486,6 @@ static bool is_func(int tag)
 	       tag == DW_TAG_entry_point;
 }
 
-static int cmp_range(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
 /* Every CU's ranges (DW_AT_low_pc/high_pc or DW_AT_ranges), once. */
 static void build_ranges(struct inl_dso *d)
 {
@@ -443,36 +504,79 @@ static void build_ranges(struct inl_dso *d)
 			if (d->nr_ranges >= INL_MAX_CU_RANGES)
 				goto done;
 			PP_VEC_PUSH(d->ranges, d->nr_ranges, d->cap_ranges,
-				    ((struct cu_range){ lo, hi, off }));
+				    ((struct pp_dw_range){ lo, hi, off }));
 		}
 	}
 done:
 	if (d->nr_ranges)
-		qsort(d->ranges, d->nr_ranges, sizeof(d->ranges[0]), cmp_range);
+		qsort(d->ranges, d->nr_ranges, sizeof(d->ranges[0]), pp_dw_range_cmp);
+}
+
+/*
+ * find_cu() on a lazily inflated .debug_info: the unit .debug_aranges names, the units
+ * before it, its abbreviations and its line table inflated.  Return: 1 (@cu found), 0 (not
+ * there), -1 (no answer this way: the caller inflates everything and asks libdw).
+ */
+static int lazy_find_cu(struct inl_dso *d, uint64_t vaddr, Dwarf_Die *cu)
+{
+	const struct pp_dw_range *ar;
+	struct pp_dw_unit u;
+	Dwarf_Attribute a;
+	Dwarf_Word stmt;
+	Dwarf_Off next;
+	size_t hsz;
+	void **own;
+
+	if (!d->aranges_built) {
+		d->nr_aranges = pp_dw_aranges(d->elf, INL_MAX_CU_RANGES, &d->aranges);
+		d->aranges_built = true;
+	}
+	if (!(ar = pp_dw_range_find(d->aranges, d->nr_aranges, vaddr)))
+		return -1;
+	/* libdw reaches a unit by walking the headers before it (DWARF 2-4: their first DIE) */
+	while (d->units_end <= ar->off) {
+		if (!pp_dw_unit_at(d->info, d->units_end, &u) ||
+		    (u.version < 5 && d->abbrev && !pp_dw_abbrevs_need(d->abbrev, u.abbrev, NULL)))
+			return -1;
+		d->units_end = u.end;
+	}
+	own = pp_u64map_slot(&d->units_own, ar->off);
+	if (!*own) {
+		bool leaves = false;
+
+		/* a plain .debug_abbrev is not read here: libdw's lookup then, as for a plain file */
+		*own = d->abbrev && pp_dw_unit_at(d->info, ar->off, &u) &&
+				       pp_dw_abbrevs_need(d->abbrev, u.abbrev, &leaves) && !leaves ?
+			       (void *)1 : (void *)2;
+	}
+	if (*own != (void *)1)
+		return -1;
+	if (dwarf_next_unit(d->dw, ar->off, &next, &hsz, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    !dwarf_offdie(d->dw, ar->off + hsz, cu))
+		return 0;
+	if (d->line && dwarf_attr(cu, DW_AT_stmt_list, &a) && dwarf_formudata(&a, &stmt) == 0)
+		pp_dw_line_need(d->line, stmt);
+	return 1;
 }
 
 /* The CU DIE covering @vaddr: .debug_aranges first, else the CUs' own ranges. */
 static bool find_cu(struct inl_dso *d, uint64_t vaddr, Dwarf_Die *cu)
 {
-	size_t lo = 0, hi;
+	const struct pp_dw_range *r;
 
+	if (d->info) {
+		int rc = lazy_find_cu(d, vaddr, cu);
+
+		if (rc >= 0)
+			return rc;
+		lazy_whole(d);
+	}
 	if (dwarf_addrdie(d->dw, vaddr, cu))
 		return true;
 	if (!d->ranges_built)
 		build_ranges(d);
-	hi = d->nr_ranges;
-	while (lo < hi) {	/* the first range starting after vaddr */
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->ranges[mid].lo <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* ranges of different CUs should not overlap; look at a few in case they do */
-	for (size_t i = lo, n = 0; i-- > 0 && n < 8; n++)
-		if (vaddr < d->ranges[i].hi)
-			return dwarf_offdie(d->dw, d->ranges[i].off, cu) != NULL;
-	return false;
+	r = pp_dw_range_find(d->ranges, d->nr_ranges, vaddr);
+	return r && dwarf_offdie(d->dw, r->off, cu) != NULL;
 }
 
 /* Containers without code of their own that may hold function definitions (C++, Fortran). */
@@ -506,7 +610,7 @@ static void index_funcs(struct inl_dso *d, struct cu_funcs *cf, Dwarf_Die *paren
 					return;
 				d->nr_func_ranges++;
 				PP_VEC_PUSH(cf->v, cf->nr, cf->cap,
-					    ((struct cu_range){ lo, hi, dwarf_dieoffset(&c) }));
+					    ((struct pp_dw_range){ lo, hi, dwarf_dieoffset(&c) }));
 			}
 		} else if (is_container(tag)) {
 			index_funcs(d, cf, &c, depth + 1, budget);
@@ -525,27 +629,8 @@ static struct cu_funcs *cu_funcs(struct inl_dso *d, Dwarf_Die *cu)
 	cf = *slot = pp_xcalloc(1, sizeof(*cf));
 	index_funcs(d, cf, cu, 0, &budget);
 	if (cf->nr)
-		qsort(cf->v, cf->nr, sizeof(cf->v[0]), cmp_range);
+		qsort(cf->v, cf->nr, sizeof(cf->v[0]), pp_dw_range_cmp);
 	return cf;
-}
-
-/* The range of @v (@nr, sorted by lo) covering @addr: the last starting at or before it. */
-static const struct cu_range *range_find(const struct cu_range *v, size_t nr, uint64_t addr)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* ranges should not overlap; look at a few in case they do */
-	for (size_t i = lo, n = 0; i-- > 0 && n < 8; n++)
-		if (addr < v[i].hi)
-			return &v[i];
-	return NULL;
 }
 
 /*
@@ -585,7 +670,7 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 	Dwarf_Die cu, fn, *chain;
 	Dwarf_Files *files = NULL;
 	Dwarf_Line *ln;
-	const struct cu_range *cr;
+	const struct pp_dw_range *cr;
 	struct cu_funcs *cf;
 	const char *file = NULL;
 	uint32_t line = 0, nr = 0;
@@ -605,7 +690,7 @@ static struct inl_ent *resolve(struct pp_inl *r, struct inl_dso *d, uint64_t vad
 		files = NULL;
 	cf = cu_funcs(d, &cu);
 	chain = pp_xmalloc(INL_MAX_NEST * sizeof(*chain));
-	if ((cr = range_find(cf->v, cf->nr, vaddr)) && dwarf_offdie(d->dw, cr->off, &fn))
+	if ((cr = pp_dw_range_find(cf->v, cf->nr, vaddr)) && dwarf_offdie(d->dw, cr->off, &fn))
 		nc = scope_chain(&fn, vaddr, chain, INL_MAX_NEST);
 	/* innermost first, up to the real function (a nested one stops it too) */
 	for (int i = nc - 1; i > 0 && nr < PP_INL_MAX_DEPTH; i--) {

@@ -81,6 +81,18 @@ struct pp_inl *pp_inl_new_dirs(const char *debug_dir);
  */
 void pp_inl_names_only(struct pp_inl *r);
 
+/**
+ * pp_inl_inflate_whole() - inflate a compressed debug file's sections whole when it is
+ * opened, not as far as lookups need (the answers are the same; for comparing the two)
+ */
+void pp_inl_inflate_whole(struct pp_inl *r);
+
+/**
+ * pp_inl_inflated() - bytes of compressed DWARF inflated so far, in every debug file opened
+ * @mapped: when not NULL, receives what inflating all of it would give
+ */
+size_t pp_inl_inflated(struct pp_inl *r, size_t *mapped);
+
 /** pp_inl_free() - close every debug file and free every answer; NULL is fine. */
 void pp_inl_free(struct pp_inl *r);
 

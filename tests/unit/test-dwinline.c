@@ -8,6 +8,8 @@
  * built with -g (OPT); without DWARF the tests pass with a note.  Also: bad build ids, a
  * binary of another build id, garbage in a debug directory, and copies of the binary whose
  * DWARF sections were overwritten with random bytes (no crash, no wrong answers asked).
+ * Compressed debug sections inflated lazily give the answers of those inflated whole, on
+ * this binary's functions and, when its debug file is installed, on libc's.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -323,7 +325,7 @@ static bool section_of(const char *path, const char *name, bool inflate, uint64_
 	bool found = false;
 
 	if (e && inflate)
-		pp_dwinflate_elf(e, NULL, 0, &inf);
+		pp_dwinflate_elf(e, NULL, 0, NULL, 0, &inf);
 	while (e && !elf_getshdrstrndx(e, &shstrndx) && !found && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		const char *nm;
@@ -419,6 +421,229 @@ out:
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* Up to @max addresses in the functions of ELF file @path's .symtab: start, middle, last byte. */
+static size_t func_addrs(const char *path, uint64_t *out, size_t max, unsigned every)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t n = 0, seen = 0;
+
+	while (e && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Sym sym;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize && n + 3 <= max; i++) {
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !sym.st_value || !sym.st_size || seen++ % every)
+				continue;
+			out[n++] = sym.st_value;
+			out[n++] = sym.st_value + sym.st_size / 2;
+			out[n++] = sym.st_value + sym.st_size - 1;
+		}
+	}
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/* Two answers the same: found or not, frames, names, files, lines. */
+static bool same_answer(bool fa, const struct pp_inl_res *a, bool fb, const struct pp_inl_res *b)
+{
+	if (fa != fb || (fa && (a->nr != b->nr || a->line != b->line ||
+				!a->file != !b->file || (a->file && strcmp(a->file, b->file)))))
+		return false;
+	for (uint32_t i = 0; fa && i < a->nr; i++) {
+		const struct pp_inl_frame *x = &a->frames[i], *y = &b->frames[i];
+
+		if (strcmp(x->name, y->name) || x->line != y->line || !x->file != !y->file ||
+		    (x->file && strcmp(x->file, y->file)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The binary of build id @bid (debug file searched in @dir, else @path) looked up at
+ * @addrs by a resolver inflating lazily and by one inflating whole: how many answers
+ * differ; *@found: how many the lazy one found.
+ */
+static size_t lazy_vs_whole(const char *dir, const char *bid, const char *path,
+			    const uint64_t *addrs, size_t n, bool names_only, size_t *found)
+{
+	struct pp_inl *lazy = pp_inl_new(dir), *whole = pp_inl_new(dir);
+	size_t differ = 0;
+
+	pp_inl_inflate_whole(whole);
+	if (names_only) {
+		pp_inl_names_only(lazy);
+		pp_inl_names_only(whole);
+	}
+	*found = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct pp_inl_res a, b;
+		bool fa = pp_inl_lookup(lazy, bid, path, addrs[i], &a);
+		bool fb = pp_inl_lookup(whole, bid, path, addrs[i], &b);
+
+		*found += fa;
+		if (!same_answer(fa, &a, fb, &b) && differ++ < 5)
+			printf("\n    %s+0x%llx: lazy %s %u frames, whole %s %u ", path ? path : bid,
+			       (unsigned long long)addrs[i], fa ? "found" : "missed", fa ? a.nr : 0,
+			       fb ? "found" : "missed", fb ? b.nr : 0);
+	}
+	pp_inl_free(lazy);
+	pp_inl_free(whole);
+	return differ;
+}
+
+/*
+ * Compressed sections inflated as far as lookups need: the first lookup inflates less than
+ * the whole file, and every function of the binary (with and without line tables) gets the
+ * answer of a resolver that inflated everything at once; libc's too, when its debug file is
+ * installed (Debian's libc6-dbg: DWARF 5, compressed).
+ */
+static void test_dwinline__lazy(void)
+{
+	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
+	size_t len, n, found, max = 1u << 16;
+	uint64_t *addrs = pp_xmalloc(max * sizeof(*addrs));
+	unsigned char *img = NULL;
+	struct pp_inl_res res;
+	struct self s;
+	char libc_bid[129];
+
+	if (!self_get(&s) || !mkdtemp(dir)) {
+		free(addrs);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
+	img = read_all(s.path, &len);
+	CU_ASSERT_FATAL(img && write_file(path, img, len));
+	if (!compress_debug(path)) {
+		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+		goto libc;
+	}
+	{	/* one lookup: part of the file inflated, when .debug_aranges says where */
+		struct pp_inl *r = pp_inl_new(dir);
+		size_t mapped, got, ar_len;
+		unsigned char *ar = NULL;
+		uint64_t ar_flags;
+
+		CU_ASSERT_FATAL(pp_inl_lookup(r, s.bid, NULL, s.vaddr, &res));
+		CU_ASSERT_EQUAL(res.nr, 2);
+		got = pp_inl_inflated(r, &mapped);
+		CU_ASSERT(mapped > 0 && got <= mapped);
+		if (section_of(s.path, ".debug_aranges", false, &ar_flags, &ar, &ar_len)) {
+			CU_ASSERT(got < mapped / 2);
+		} else {
+			printf("\n    (no .debug_aranges in the test binary: laziness not checked) ");
+		}
+		free(ar);
+		pp_inl_free(r);
+	}
+	n = func_addrs(s.path, addrs, max, 1);
+	CU_ASSERT(n > 300);
+	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, false, &found), 0);
+	CU_ASSERT(found > n / 2);
+	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, true, &found), 0);
+libc:
+	if (!pp_inl_file_build_id("/lib/x86_64-linux-gnu/libc.so.6", libc_bid, sizeof(libc_bid))) {
+		printf("\n    (no /lib/x86_64-linux-gnu/libc.so.6: libc not checked) ");
+	} else {
+		char dbg[300];
+		struct stat st;
+
+		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", libc_bid,
+			 libc_bid + 2);
+		n = stat(dbg, &st) ? 0 : func_addrs(dbg, addrs, max, 3);
+		if (!n) {
+			printf("\n    (no debug file of libc (libc6-dbg): libc not checked) ");
+		} else {
+			CU_ASSERT_EQUAL(lazy_vs_whole("/usr/lib/debug", libc_bid,
+						      "/lib/x86_64-linux-gnu/libc.so.6", addrs, n,
+						      true, &found), 0);
+			CU_ASSERT(found > n / 2);
+		}
+	}
+	free(img);
+	free(addrs);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/*
+ * Link-time optimization: the CUs gcc writes at link time name their inlined functions by
+ * references into other units (DW_FORM_ref_addr), here into units past the first steps of
+ * the stream (their headers' types make them large).  Such a unit needs the whole file:
+ * the lazy answers are still those of the whole one, inline names included.
+ */
+static void test_dwinline__lazy_lto(void)
+{
+	static const char hdrs[] = "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+				   "#include <pthread.h>\n#include <signal.h>\n#include <elf.h>\n"
+				   "#include <sys/socket.h>\n#include <netinet/in.h>\n#include <time.h>\n"
+				   "#include <sys/stat.h>\n#include <fcntl.h>\n#include <regex.h>\n";
+	char dir[] = "/tmp/pp-dwinline-lto.XXXXXX", src[4200], bin[4200], cmd[9000], bid[129];
+	uint64_t addrs[3 * 64];
+	size_t n, found, mapped;
+	struct pp_inl_res res;
+	bool inline_named = false;
+	FILE *fp;
+
+	if (!mkdtemp(dir))
+		return;
+	for (int i = 0; i < 6; i++) {
+		snprintf(src, sizeof(src), "%s/lto%d.c", dir, i);
+		CU_ASSERT_FATAL((fp = fopen(src, "w")) != NULL);
+		/* main -> lto_f1 -> ... -> lto_f5, each with its own inlined lto_inN */
+		if (!i)
+			fprintf(fp, "%sint lto_f1(int);\nint main(int c, char **v)\n"
+				"{ (void)v; return lto_f1(c); }\n", hdrs);
+		else
+			fprintf(fp, "%sint lto_f%d(int);\n"
+				"static inline __attribute__((always_inline)) int lto_in%d(int x)\n"
+				"{ return x * x + %d; }\n"
+				"__attribute__((noinline)) int lto_f%d(int x)\n"
+				"{ return lto_f%d(lto_in%d(x)); }\n", hdrs, i + 1, i, i, i, i + 1, i);
+		if (i == 5)
+			fprintf(fp, "__attribute__((noinline)) int lto_f6(int x) { return abs(x); }\n");
+		CU_ASSERT_FATAL(fclose(fp) == 0);
+	}
+	snprintf(bin, sizeof(bin), "%s/lto", dir);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && cc -O2 -g -flto -fno-eliminate-unused-debug-types "
+		 "-gz=zlib -Wl,--build-id -o lto lto0.c lto1.c lto2.c lto3.c lto4.c lto5.c "
+		 ">/dev/null 2>&1", dir);
+	if (system(cmd) || !pp_inl_file_build_id(bin, bid, sizeof(bid))) {
+		printf("\n    (cc cannot build with -flto -gz here: not checked) ");
+		goto out;
+	}
+	n = func_addrs(bin, addrs, PP_ARRAY_SIZE(addrs), 1);
+	CU_ASSERT(n >= 15);
+	CU_ASSERT_EQUAL(lazy_vs_whole("/nonexistent-debug-dir", bid, bin, addrs, n, false, &found), 0);
+	CU_ASSERT(found > 0);
+	{	/* an inlined function named across units: the whole file inflated for it */
+		struct pp_inl *r = pp_inl_new("/nonexistent-debug-dir");
+
+		for (size_t i = 0; i < n; i++)
+			if (pp_inl_lookup(r, bid, bin, addrs[i], &res))
+				for (uint32_t k = 0; k < res.nr; k++)
+					inline_named |= !strncmp(res.frames[k].name, "lto_in", 6);
+		CU_ASSERT(inline_named);
+		CU_ASSERT_EQUAL(pp_inl_inflated(r, &mapped), mapped);
+		CU_ASSERT(mapped > 80 * 1024);	/* past the first step (64 KiB) */
+		pp_inl_free(r);
+	}
+out:
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 void test_dwinline__register(void)
 {
 	static const struct pp_test tests[] = {
@@ -426,6 +651,8 @@ void test_dwinline__register(void)
 		PP_TEST(test_dwinline__refusals, "bad build ids, special files, other builds"),
 		PP_TEST(test_dwinline__broken, "garbage and randomized DWARF: no crash"),
 		PP_TEST(test_dwinline__compressed, "compressed debug sections: same bytes, same chain"),
+		PP_TEST(test_dwinline__lazy, "lazily inflated sections: the answers of whole ones"),
+		PP_TEST(test_dwinline__lazy_lto, "references across units (LTO): inflated whole"),
 	};
 
 	pp_suite_add("dwinline", tests, PP_ARRAY_SIZE(tests));
