@@ -3,16 +3,18 @@
  * inlprefetch.c - the DWARF of a capture's binaries opened ahead of the replay.
  *
  * Inline frames come from the binaries' debug files (common/dwinline.h), and opening one
- * can cost more than a part's whole replay: libc's is 10 MB of compressed .debug_info to
- * inflate.  Left to the replay, the first sample with a libc frame opens it, and with -j
- * every other part that meets one waits.  So as soon as the capture is open, when an
- * analyzer will show inline frames (its inline_dir hook) and the analysis may run in parts
- * (-j N), one more thread reads the capture's binaries (its USYMS segments: DSO records, a
- * few KB) and opens their DWARF, while the main thread reads the metadata (the kernel's
- * symbols) and opens the parts; a -j replay whose analyzers did not ask so early starts
- * one as it opens its parts.  A perf.data or trace.dat converted whole is read from its
- * converted capture; one converted as it is read (standard input) is not opened ahead.  The answers are the same either way: only when a file is
- * opened changes.
+ * and inflating what its lookups need can cost more than a part's whole replay: libc's
+ * compressed DWARF is 7 MB inflated.  Left to the replay, the first sample with a libc frame
+ * opens it, and with -j every other part that meets one waits.  So as soon as the capture
+ * is open, when an analyzer will show inline frames (its inline_dir hook) and the analysis
+ * may run in parts (-j N), one more thread reads the capture's binaries (its USYMS
+ * segments: DSO records, a few KB), opens their DWARF and inflates it ahead of the lookups
+ * (which otherwise inflate as far as they need), while the main thread reads the metadata
+ * (the kernel's symbols) and opens the parts; once the parts start it inflates no more,
+ * for they want every CPU.  A -j replay whose analyzers did not ask so early starts one as
+ * it opens its parts.  A perf.data or trace.dat converted whole is read from its converted
+ * capture; one converted as it is read (standard input) is not opened ahead.  The answers
+ * are the same either way: only when a file is opened and inflated changes.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@ struct ana_inl_prefetch {
 	size_t nr;
 	bool too_many;
 	bool stop;			/* asked to open no more (__atomic) */
+	bool settled;			/* asked to inflate no more ahead (__atomic) */
 };
 
 /* Collect the binaries with a build id that the USYMS segments of @p->path name. */
@@ -103,6 +106,15 @@ static void *prefetch_main(void *arg)
 	     i++)
 		for (size_t k = 0; k < p->nr_inls; k++)
 			pp_inl_prefetch(p->inls[k], p->bids[i], p->paths[i]);
+	/*
+	 * Then inflate their compressed DWARF, which lookups inflate as far as they need, while
+	 * this CPU would idle: until the parts start, which have a use for every CPU.
+	 */
+	for (size_t i = 0; !p->too_many && i < p->nr &&
+			   !__atomic_load_n(&p->settled, __ATOMIC_RELAXED);
+	     i++)
+		for (size_t k = 0; k < p->nr_inls; k++)
+			pp_inl_inflate_ahead(p->inls[k], p->bids[i], &p->settled);
 	return NULL;
 }
 
@@ -128,10 +140,17 @@ struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s)
 	return p;
 }
 
+void ana_inl_prefetch_settle(struct ana_inl_prefetch *p)
+{
+	if (p)
+		__atomic_store_n(&p->settled, true, __ATOMIC_RELAXED);
+}
+
 void ana_inl_prefetch_join(struct ana_inl_prefetch *p)
 {
 	if (!p)
 		return;
+	__atomic_store_n(&p->settled, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->stop, true, __ATOMIC_RELAXED);
 	pthread_join(p->th, NULL);
 	for (size_t i = 0; i < p->nr; i++) {

@@ -523,6 +523,11 @@ struct ana_inl_prefetch;
  */
 struct ana_inl_prefetch *ana_inl_prefetch_start(struct ana_session *s);
 /**
+ * ana_inl_prefetch_settle() - ask @p to inflate no more of the DWARF ahead of the lookups
+ * (it still opens the files): the parts are starting, and want every CPU; NULL is fine
+ */
+void ana_inl_prefetch_settle(struct ana_inl_prefetch *p);
+/**
  * ana_inl_prefetch_join() - wait for it (it opens no other binary once asked) and free it;
  * NULL is fine.
  */

@@ -638,6 +638,7 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	/* the one pass's reader makes way for the parts' (its symbols are theirs) */
 	ppf_reader_close(main_s->r);
 	main_s->r = NULL;
+	ana_inl_prefetch_settle(pf ? pf : main_s->inl_prefetch);
 	started = start_workers(&sc, w, nw, &status);
 	join_workers(&sc, w, started);
 	ana_inl_prefetch_join(pf);

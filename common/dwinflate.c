@@ -83,12 +83,12 @@ static bool lazy_start(struct pp_dwlazy *l, const unsigned char *in, size_t in_s
 	}
 	z->next_in = (unsigned char *)in;
 	z->avail_in = (uInt)in_sz;
-	l->in = in;
-	l->in_sz = in_sz;
 	l->z = z;
+	pthread_mutex_init(&l->lock, NULL);
 	return true;
 }
 
+/* @l's stream ended (under its lock, or with no other thread left) */
 static void lazy_stop(struct pp_dwlazy *l)
 {
 	if (l->z) {
@@ -96,6 +96,26 @@ static void lazy_stop(struct pp_dwlazy *l)
 		free(l->z);
 		l->z = NULL;
 	}
+}
+
+/* One step of @l towards @end (under its lock; @end <= size). */
+static void lazy_step(struct pp_dwlazy *l, size_t end)
+{
+	z_stream *z = l->z;
+	size_t done = l->done, want = end - done < DWLAZY_STEP ? DWLAZY_STEP : end - done;
+	size_t page = done & ~(size_t)4095;
+	int rc;
+
+	if (want > l->size - done)
+		want = l->size - done;
+	/* the pages in place at once, as the whole-section mapping has them */
+	(void)madvise(l->buf + page, done + want - page, MADV_POPULATE_WRITE);
+	z->next_out = l->buf + done;
+	z->avail_out = (uInt)want;
+	rc = inflate(z, Z_NO_FLUSH);
+	__atomic_store_n(&l->done, (size_t)z->total_out, __ATOMIC_RELEASE);
+	if (z->total_out == l->size || z->total_out == done || rc != Z_OK)
+		lazy_stop(l);	/* all of it, or a stream that ends short or breaks */
 }
 
 /*
@@ -133,8 +153,10 @@ static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const char *lazy,
 	if (lazy) {
 		l = &out->lazy[out->nr_lazy];
 		*l = (struct pp_dwlazy){ .name = lazy, .buf = buf, .size = ch.ch_size };
-		if (!lazy_start(l, in, in_sz))
+		if (!lazy_start(l, in, in_sz)) {
+			l = NULL;
 			goto fail;
+		}
 	} else if (!inflate_raw(in, in_sz, buf, ch.ch_size)) {
 		goto fail;
 	}
@@ -146,8 +168,10 @@ static bool inflate_scn(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh, const char *lazy,
 	out->len[out->nr++] = ch.ch_size;
 	return true;
 fail:
-	if (l)
+	if (l) {
 		lazy_stop(l);
+		pthread_mutex_destroy(&l->lock);
+	}
 	munmap(buf, ch.ch_size);
 	return false;
 }
@@ -204,24 +228,26 @@ bool pp_dwlazy_need(struct pp_dwlazy *l, uint64_t end)
 		return true;
 	if (end > l->size)
 		end = l->size;
-	while (l->done < end && l->z) {
-		z_stream *z = l->z;
-		size_t want = end - l->done < DWLAZY_STEP ? DWLAZY_STEP : end - l->done;
-		size_t page = (size_t)l->done & ~(size_t)4095, before = l->done;
-		int rc;
+	if (__atomic_load_n(&l->done, __ATOMIC_ACQUIRE) >= end)
+		return true;
+	pthread_mutex_lock(&l->lock);
+	while (l->done < end && l->z)
+		lazy_step(l, end);
+	pthread_mutex_unlock(&l->lock);
+	return __atomic_load_n(&l->done, __ATOMIC_ACQUIRE) >= end;
+}
 
-		if (want > l->size - l->done)
-			want = l->size - l->done;
-		/* the pages in place at once, as the whole-section mapping has them */
-		(void)madvise(l->buf + page, l->done + want - page, MADV_POPULATE_WRITE);
-		z->next_out = l->buf + l->done;
-		z->avail_out = (uInt)want;
-		rc = inflate(z, Z_NO_FLUSH);
-		l->done = z->total_out;
-		if (l->done == l->size || l->done == before || rc != Z_OK)
-			lazy_stop(l);	/* all of it, or a stream that ends short or breaks */
+void pp_dwlazy_all(struct pp_dwlazy *l, const bool *stop)
+{
+	bool more = true;
+
+	while (more && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&l->lock);	/* a step at a time: a lookup may need the lock */
+		if (l->z)
+			lazy_step(l, l->done + 1);
+		more = l->z != NULL;
+		pthread_mutex_unlock(&l->lock);
 	}
-	return l->done >= end;
 }
 
 size_t pp_dwinflate_bytes(const struct pp_dwinflate *d)
@@ -231,14 +257,16 @@ size_t pp_dwinflate_bytes(const struct pp_dwinflate *d)
 	for (size_t i = 0; i < d->nr; i++)
 		n += d->len[i];
 	for (size_t i = 0; i < d->nr_lazy; i++)
-		n -= d->lazy[i].size - d->lazy[i].done;
+		n -= d->lazy[i].size - __atomic_load_n(&d->lazy[i].done, __ATOMIC_ACQUIRE);
 	return n;
 }
 
 void pp_dwinflate_free(struct pp_dwinflate *d)
 {
-	for (size_t i = 0; i < d->nr_lazy; i++)
+	for (size_t i = 0; i < d->nr_lazy; i++) {
 		lazy_stop(&d->lazy[i]);
+		pthread_mutex_destroy(&d->lazy[i].lock);
+	}
 	d->nr_lazy = 0;
 	for (size_t i = 0; i < d->nr; i++)
 		munmap(d->buf[i], d->len[i]);

@@ -21,6 +21,7 @@
 #define PP_COMMON_DWINFLATE_H
 
 #include <gelf.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,16 +34,20 @@
  * @name: as the caller named it to pp_dwinflate_elf()
  * @buf: mapped for @size bytes; zeros past @done
  * @size: inflated size (the section's data size as libdw sees it)
- * @done: bytes inflated so far, from the start
- * @in, @in_sz: the DEFLATE data (in the file's mapping)
- * @z: the inflate state (a z_stream); NULL once @done is @size or the stream broke off
+ * @done: bytes inflated so far, from the start (read it with __atomic_load_n(ACQUIRE): another
+ *	  thread may be inflating further)
+ * @lock: held while inflating
+ * @z: the inflate state (a z_stream), under @lock; NULL once @done is @size or the stream
+ *     broke off
+ *
+ * Threads may ask for bytes at once: one inflates, the others wait for it; the bytes below
+ * @done never change again, so they are read without the lock.
  */
 struct pp_dwlazy {
 	const char *name;
 	unsigned char *buf;
 	size_t size, done;
-	const unsigned char *in;
-	size_t in_sz;
+	pthread_mutex_t lock;
 	void *z;
 };
 
@@ -81,9 +86,16 @@ struct pp_dwlazy *pp_dwinflate_lazy(struct pp_dwinflate *d, const char *name);
  * @l: a lazy section; NULL (a section with all its bytes) is fine
  * @end: past the last byte wanted; more than the size means all of it
  * Return: true when they are; false when the stream broke off before them (what it gave
- * stays, the rest reads as zeros).
+ * stays, the rest reads as zeros).  Thread safe.
  */
 bool pp_dwlazy_need(struct pp_dwlazy *l, uint64_t end);
+
+/**
+ * pp_dwlazy_all() - inflate the rest of @l a step at a time, for a thread that works ahead
+ * of the lookups
+ * @stop: checked between steps (__atomic): when set, return with what is done
+ */
+void pp_dwlazy_all(struct pp_dwlazy *l, const bool *stop);
 
 /* pp_dwinflate_bytes() - bytes of @d's sections inflated so far (whole and lazy). */
 size_t pp_dwinflate_bytes(const struct pp_dwinflate *d);

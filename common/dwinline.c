@@ -814,6 +814,23 @@ void pp_inl_prefetch(struct pp_inl *r, const char *build_id, const char *path)
 	dso_open(r, d, build_id, path);
 }
 
+void pp_inl_inflate_ahead(struct pp_inl *r, const char *build_id, const bool *stop)
+{
+	struct pp_dwinflate *f;
+	int64_t idx;
+
+	if (!bid_ok(build_id))
+		return;
+	pthread_rwlock_rdlock(&r->lock);
+	idx = pp_intern_find(r->bids, build_id, strlen(build_id));
+	f = idx < 0 || !__atomic_load_n(&r->dsos[idx]->searched, __ATOMIC_ACQUIRE) ?
+		    NULL : &r->dsos[idx]->inflated;
+	pthread_rwlock_unlock(&r->lock);
+	/* the dso outlives the resolver's lock: it is freed with the resolver only */
+	for (size_t i = 0; f && i < f->nr_lazy; i++)
+		pp_dwlazy_all(&f->lazy[i], stop);
+}
+
 const char *pp_inl_debug_file(struct pp_inl *r, const char *build_id, const char *path)
 {
 	const char *file;

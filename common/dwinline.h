@@ -93,6 +93,15 @@ void pp_inl_inflate_whole(struct pp_inl *r);
  */
 size_t pp_inl_inflated(struct pp_inl *r, size_t *mapped);
 
+/**
+ * pp_inl_inflate_ahead() - inflate the rest of the compressed DWARF of binary @build_id
+ * (opened by pp_inl_prefetch()), for a thread working ahead of the lookups
+ * @stop: checked between steps (__atomic): when set, return at once
+ *
+ * Lookups meanwhile go on, waiting only for the bytes they need.
+ */
+void pp_inl_inflate_ahead(struct pp_inl *r, const char *build_id, const bool *stop);
+
 /** pp_inl_free() - close every debug file and free every answer; NULL is fine. */
 void pp_inl_free(struct pp_inl *r);
 

@@ -12,7 +12,6 @@
 #include "common/vec.h"
 
 #define UNIT_HDR_MAX 64			/* bytes of a unit header read, at most */
-#define LAZY_READ_AHEAD 4096		/* inflated past a byte a table parse needs */
 
 int pp_dw_range_cmp(const void *a, const void *b)
 {
@@ -169,8 +168,7 @@ struct lz_cur {
 
 static unsigned lz_byte(struct lz_cur *c)
 {
-	if (c->bad || c->pos >= c->l->size ||
-	    (c->pos >= c->l->done && !pp_dwlazy_need(c->l, c->pos + LAZY_READ_AHEAD))) {
+	if (c->bad || c->pos >= c->l->size || !pp_dwlazy_need(c->l, c->pos + 1)) {
 		c->bad = true;
 		return 0;
 	}

@@ -469,15 +469,35 @@ static bool same_answer(bool fa, const struct pp_inl_res *a, bool fb, const stru
 	return true;
 }
 
+/* A thread inflating a binary's DWARF ahead of the lookups, as analyze/inlprefetch.c does. */
+struct ahead {
+	pthread_t th;
+	struct pp_inl *r;
+	const char *bid, *path;
+	bool stop;
+};
+
+static void *ahead_main(void *arg)
+{
+	struct ahead *a = arg;
+
+	pp_inl_prefetch(a->r, a->bid, a->path);
+	pp_inl_inflate_ahead(a->r, a->bid, &a->stop);
+	return NULL;
+}
+
 /*
  * The binary of build id @bid (debug file searched in @dir, else @path) looked up at
- * @addrs by a resolver inflating lazily and by one inflating whole: how many answers
- * differ; *@found: how many the lazy one found.
+ * @addrs by a resolver inflating lazily (@ahead: with a thread inflating ahead of it
+ * meanwhile) and by one inflating whole: how many answers differ; *@found: how many the
+ * lazy one found.
  */
 static size_t lazy_vs_whole(const char *dir, const char *bid, const char *path,
-			    const uint64_t *addrs, size_t n, bool names_only, size_t *found)
+			    const uint64_t *addrs, size_t n, bool names_only, bool ahead,
+			    size_t *found)
 {
 	struct pp_inl *lazy = pp_inl_new(dir), *whole = pp_inl_new(dir);
+	struct ahead ah = { .r = lazy, .bid = bid, .path = path };
 	size_t differ = 0;
 
 	pp_inl_inflate_whole(whole);
@@ -485,6 +505,8 @@ static size_t lazy_vs_whole(const char *dir, const char *bid, const char *path,
 		pp_inl_names_only(lazy);
 		pp_inl_names_only(whole);
 	}
+	if (ahead)
+		CU_ASSERT_FATAL(pthread_create(&ah.th, NULL, ahead_main, &ah) == 0);
 	*found = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct pp_inl_res a, b;
@@ -496,6 +518,12 @@ static size_t lazy_vs_whole(const char *dir, const char *bid, const char *path,
 			printf("\n    %s+0x%llx: lazy %s %u frames, whole %s %u ", path ? path : bid,
 			       (unsigned long long)addrs[i], fa ? "found" : "missed", fa ? a.nr : 0,
 			       fb ? "found" : "missed", fb ? b.nr : 0);
+	}
+	if (ahead) {	/* it ran to the end: everything inflated */
+		size_t mapped;
+
+		CU_ASSERT(pthread_join(ah.th, NULL) == 0);
+		CU_ASSERT_EQUAL(pp_inl_inflated(lazy, &mapped), mapped);
 	}
 	pp_inl_free(lazy);
 	pp_inl_free(whole);
@@ -549,9 +577,30 @@ static void test_dwinline__lazy(void)
 	}
 	n = func_addrs(s.path, addrs, max, 1);
 	CU_ASSERT(n > 300);
-	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, false, &found), 0);
+	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, false, false, &found), 0);
 	CU_ASSERT(found > n / 2);
-	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, true, &found), 0);
+	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, true, false, &found), 0);
+	/* a thread inflating ahead meanwhile: the same answers */
+	CU_ASSERT_EQUAL(lazy_vs_whole(dir, s.bid, NULL, addrs, n, false, true, &found), 0);
+	{	/* asked to stop before it starts: it returns, and lookups still inflate */
+		struct pp_inl *r = pp_inl_new(dir);
+		bool stop = true;
+		size_t mapped;
+
+		pp_inl_prefetch(r, s.bid, NULL);
+		pp_inl_inflate_ahead(r, s.bid, &stop);
+		CU_ASSERT(pp_inl_inflated(r, &mapped) < mapped / 2);
+		CU_ASSERT(pp_inl_lookup(r, s.bid, NULL, s.vaddr, &res) && res.nr == 2);
+		pp_inl_free(r);
+	}
+	{	/* not asked to stop, no lookup: all of it inflated */
+		struct ahead ah = { .r = pp_inl_new(dir), .bid = s.bid };
+		size_t mapped;
+
+		ahead_main(&ah);
+		CU_ASSERT_EQUAL(pp_inl_inflated(ah.r, &mapped), mapped);
+		pp_inl_free(ah.r);
+	}
 libc:
 	if (!pp_inl_file_build_id("/lib/x86_64-linux-gnu/libc.so.6", libc_bid, sizeof(libc_bid))) {
 		printf("\n    (no /lib/x86_64-linux-gnu/libc.so.6: libc not checked) ");
@@ -567,7 +616,7 @@ libc:
 		} else {
 			CU_ASSERT_EQUAL(lazy_vs_whole("/usr/lib/debug", libc_bid,
 						      "/lib/x86_64-linux-gnu/libc.so.6", addrs, n,
-						      true, &found), 0);
+						      true, true, &found), 0);
 			CU_ASSERT(found > n / 2);
 		}
 	}
@@ -625,7 +674,8 @@ static void test_dwinline__lazy_lto(void)
 	}
 	n = func_addrs(bin, addrs, PP_ARRAY_SIZE(addrs), 1);
 	CU_ASSERT(n >= 15);
-	CU_ASSERT_EQUAL(lazy_vs_whole("/nonexistent-debug-dir", bid, bin, addrs, n, false, &found), 0);
+	CU_ASSERT_EQUAL(lazy_vs_whole("/nonexistent-debug-dir", bid, bin, addrs, n, false, false,
+				      &found), 0);
 	CU_ASSERT(found > 0);
 	{	/* an inlined function named across units: the whole file inflated for it */
 		struct pp_inl *r = pp_inl_new("/nonexistent-debug-dir");
