@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/leb128.h"
 #include "common/vec.h"
 
 #define UNIT_HDR_MAX 64			/* bytes of a unit header read, at most */
+#define ABBREV_STEP 4096		/* bytes of an abbreviation table inflated at first */
 
 int pp_dw_range_cmp(const void *a, const void *b)
 {
@@ -159,38 +161,6 @@ bool pp_dw_unit_at(struct pp_dwlazy *info, uint64_t off, struct pp_dw_unit *u)
 	return pp_dwlazy_need(info, u->end);
 }
 
-/* A cursor over a section inflated as it goes. */
-struct lz_cur {
-	struct pp_dwlazy *l;
-	uint64_t pos;
-	bool bad;
-};
-
-static unsigned lz_byte(struct lz_cur *c)
-{
-	if (c->bad || c->pos >= c->l->size || !pp_dwlazy_need(c->l, c->pos + 1)) {
-		c->bad = true;
-		return 0;
-	}
-	return c->l->buf[c->pos++];
-}
-
-static uint64_t lz_uleb(struct lz_cur *c)
-{
-	uint64_t v = 0;
-
-	for (unsigned shift = 0; shift < 70; shift += 7) {
-		unsigned b = lz_byte(c);
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = true;
-	return 0;
-}
-
 /* Forms whose value may lead outside the unit. */
 static bool form_leaves_unit(uint64_t form)
 {
@@ -198,28 +168,52 @@ static bool form_leaves_unit(uint64_t form)
 	       form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8;
 }
 
-bool pp_dw_abbrevs_need(struct pp_dwlazy *abbrev, uint64_t off, bool *leaves)
+/*
+ * The table at @p (to @end) parsed: true when it ends before @end, false when it runs past
+ * (or does not parse); *@leaves set as pp_dw_abbrevs_need() says.
+ */
+static bool abbrevs_parse(const uint8_t *p, const uint8_t *end, bool *leaves)
 {
-	struct lz_cur c = { .l = abbrev, .pos = off };
+	bool bad = false;
 
 	for (;;) {
 		uint64_t attr, form;
 
-		if (!lz_uleb(&c))	/* code 0: the table's end */
-			return !c.bad;
-		lz_uleb(&c);		/* tag */
-		lz_byte(&c);		/* has children */
+		if (!pp_uleb128(&p, end, &bad))	/* code 0: the table's end */
+			return !bad;
+		pp_uleb128(&p, end, &bad);	/* tag */
+		if (p++ >= end)			/* has children */
+			return false;
 		do {
-			attr = lz_uleb(&c);
-			form = lz_uleb(&c);
+			attr = pp_uleb128(&p, end, &bad);
+			form = pp_uleb128(&p, end, &bad);
 			if (form == DW_FORM_implicit_const)
-				lz_uleb(&c);	/* its value, in the table */
-			if (leaves && form_leaves_unit(form))
-				*leaves = true;
-		} while ((attr || form) && !c.bad);
-		if (c.bad)
+				pp_uleb128(&p, end, &bad);	/* its value, in the table */
+			*leaves |= form_leaves_unit(form);
+		} while ((attr || form) && !bad);
+		if (bad)
 			return false;
 	}
+}
+
+bool pp_dw_abbrevs_need(struct pp_dwlazy *abbrev, uint64_t off, bool *leaves)
+{
+	/* inflated a little past the table's start, then more while it runs past that */
+	for (uint64_t want = ABBREV_STEP; off < abbrev->size; want *= 2) {
+		uint64_t avail;
+		bool ok, out = false;
+
+		pp_dwlazy_need(abbrev, off + want);
+		avail = __atomic_load_n(&abbrev->done, __ATOMIC_ACQUIRE);
+		if (avail <= off)
+			return false;
+		ok = abbrevs_parse(abbrev->buf + off, abbrev->buf + avail, &out);
+		if (ok && leaves)
+			*leaves |= out;
+		if (ok || avail - off < want)	/* parsed, or nothing more to inflate */
+			return ok;
+	}
+	return false;
 }
 
 void pp_dw_line_need(struct pp_dwlazy *line, uint64_t off)

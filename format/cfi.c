@@ -21,6 +21,8 @@
 
 #include "format/cfi.h"
 
+#include "common/leb128.h"
+
 enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
 
 /* A register's rule, as far as rows can say it. */
@@ -84,18 +86,7 @@ static uint64_t cur_un(struct cur *c, size_t n)
 
 static uint64_t cur_uleb(struct cur *c)
 {
-	uint64_t v = 0;
-
-	for (unsigned shift = 0; c->p < c->end; shift += 7) {
-		uint8_t b = *c->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = true;
-	return 0;
+	return pp_uleb128(&c->p, c->end, &c->bad);
 }
 
 static int64_t cur_sleb(struct cur *c)
