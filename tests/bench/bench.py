@@ -1821,7 +1821,9 @@ def render_stacks(res):
         'tests/load/unwind-c and unwind-cxx (no frame pointers, a shared library, a libc qsort',
         'callback), 20 s each, one after the other in one run.  Recorder CPU = CPU time of recorder and',
         "program less the program's own (its LOAD line); slowdown = the program's sort rounds",
-        'per CPU second alone over under the recorder.  Unwinding: samples per CPU second of',
+        'per CPU second alone over under the recorder, the median of 5 interleaved rounds of 4 s',
+        "(alone, pp, perf; each round against its own run alone: one 20-second run each moved",
+        'it from 0.97 to 1.07 from one stage run to the next).  Unwinding: samples per CPU second of',
         '`pp-analyze CAPTURE profile -g` (-j 1, no read-ahead) and of',
         '`perf script -i perf.data >/dev/null`; ratios are pp over perf.  Both tools print inline',
         "frames by default (perf 6.1's `perf script --inline` is on unless `--no-inline`), so the",
@@ -1845,6 +1847,11 @@ def render_stacks(res):
         pp, pf = rec.get('pp'), rec.get('perf')
         if not pp or not pf:
             continue
+        # the interleaved rounds' median where they ran, else the recording's single run
+        sl = {r['tool']: r for r in pick(st, bench='stacks-slowdown', program=prog)}
+        for tool, r in (('pp', pp), ('perf', pf)):
+            if sl.get(tool, {}).get('slowdown'):
+                r['slowdown'] = sl[tool]['slowdown']
         bps = pp['bytes_per_sample'] / pf['bytes_per_sample'] if pf['bytes_per_sample'] else 0
         cps = (pp['rec_cpu_us_per_sample'] / pf['rec_cpu_us_per_sample']
                if pf['rec_cpu_us_per_sample'] else 0)

@@ -17,6 +17,11 @@
 #            perf.data >/dev/null: samples per CPU second; each tool twice, as it comes (both
 #            print inline frames by default: perf 6.1's --inline is on unless --no-inline) and
 #            with --no-inline (tool names pp--no-inline, perf-script--no-inline)
+#   slowdown the program's ops per CPU second alone over under each recorder again, in
+#            SLOW_RUNS rounds (5) of SLOW_S seconds (4) - alone, pp, perf; the tools' order
+#            turns each round - each round against its own run alone, the median of the
+#            rounds: the VM's speed drifts by several percent over a minute, and the single
+#            runs above moved the ratio from 0.97 to 1.07 between stage runs
 # and once: "fixed", the same two on a 1-second recording of unwind-c (what an analysis
 # costs before its samples: the CPU time of that run); "jobs", pp-analyze -j 1 and -j 2
 # (profile -g, no read-ahead) on a capture worth splitting: unwind-c at 4999 Hz for STACK_S
@@ -27,7 +32,8 @@
 # "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"perf-script",
 # "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-fixed","tool":"pp"|"perf-script",...}
 # and {"bench":"stacks-jobs","tool":"pp-j1"|"pp-j2",...} (the same keys);
-# {"bench":"stacks-lost","tool":..,"samples":N,"lost":N}.
+# {"bench":"stacks-lost","tool":..,"samples":N,"lost":N};
+# {"bench":"stacks-slowdown","program":P,"tool":"pp"|"perf","slowdown":median,"rounds":"a,b,.."}.
 # Run by `make bench` as its stage `stacks` (tests/bench/bench.py).
 set -u
 
@@ -143,6 +149,41 @@ if [ -x "$PP_LOAD/unwind-c" ]; then
 		bench_emit bench=stacks-jobs tool=pp status=failed reason="pp-record failed"
 	fi
 fi
+
+# the workload's slowdown, interleaved rounds (see the head of this file)
+slow_s=${SLOW_S:-4}
+[ -n "$QUICK" ] && slow_s=1
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%s", NR ? v[int((NR + 1) / 2)] : 0 }'; }
+for prog in unwind-c unwind-cxx; do
+	[ -x "$PP_LOAD/$prog" ] || continue
+	: >slow.txt
+	for run in $(seq 1 "${SLOW_RUNS:-5}"); do
+		"$PP_LOAD/$prog" -d "$slow_s" 2>base.err
+		base=$(awk -v o="$(load_ops base.err)" -v c="$(load_cpu base.err)" \
+			'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+		order="pp perf"
+		[ $((run % 2)) = 0 ] && order="perf pp"
+		for tool in $order; do
+			rm -f slow.ppcap slow.data
+			if [ $tool = pp ]; then
+				set -- "$PP_BIN/pp-record" -q -F 997 --call-graph dwarf -o slow.ppcap
+			else
+				set -- perf record -q -B -N -F 997 --call-graph dwarf -o slow.data
+			fi
+			"$@" -- "$PP_LOAD/$prog" -d "$slow_s" >/dev/null 2>rec.err || continue
+			ops=$(awk -v o="$(load_ops rec.err)" -v c="$(load_cpu rec.err)" \
+				'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+			awk -v t=$tool -v a="${base:-0}" -v b="${ops:-0}" \
+				'BEGIN { if (a > 0 && b > 0) printf "%s %.3f\n", t, a / b }' >>slow.txt
+		done
+	done
+	for tool in pp perf; do
+		grep -q "^$tool " slow.txt || continue
+		bench_emit bench=stacks-slowdown program=$prog tool=$tool \
+			slowdown="$(awk -v t=$tool '$1 == t { print $2 }' slow.txt | median)" \
+			rounds="$(awk -v t=$tool '$1 == t { printf "%s%s", s, $2; s = "," }' slow.txt)"
+	done
+done
 
 # samples lost at 997 Hz on every CPU: one unwind-c per CPU, recorded system-wide
 busy="i=0; while [ \$i -lt $ncpu ]; do '$PP_LOAD/unwind-c' -d $secs 2>/dev/null & i=\$((i + 1)); done; wait"
