@@ -1825,7 +1825,8 @@ def render_stacks(res):
         "(alone, pp, perf; each round against its own run alone: one 20-second run each moved",
         'it from 0.97 to 1.07 from one stage run to the next).  Unwinding: samples per CPU second of',
         '`pp-analyze CAPTURE profile -g` (-j 1, no read-ahead) and of',
-        '`perf script -i perf.data >/dev/null`; ratios are pp over perf.  Both tools print inline',
+        '`perf script -i perf.data >/dev/null`, the four analyses of a program run in turn, round',
+        'by round (9 rounds), so that the drift of this VM falls on both tools alike; ratios are pp over perf.  Both tools print inline',
         "frames by default (perf 6.1's `perf script --inline` is on unless `--no-inline`), so the",
         'like-for-like pairs are both tools as they come and both with `--no-inline`; each is',
         'measured and judged.  Both tools pay a fixed',
@@ -1836,7 +1837,7 @@ def render_stacks(res):
         "analysis's runs (the CPU time of the best-wall run moved by a third from one stage",
         'run to the next).  -j 2 / -j 1:',
         '`pp-analyze -j N CAPTURE profile -g` on unwind-c recorded at 4999 Hz for 4 times as long,',
-        'a capture worth cutting in parts, best wall of 7 runs each; wall time on this shared 2-CPU',
+        'a capture worth cutting in parts, best wall of 7 rounds of both in turn; wall time on this shared 2-CPU',
         'VM also measures the neighbours, so the CPU time of both is given too.',
     ])
     parts = [script_head(st, intro)]

@@ -16,7 +16,9 @@
 #   unwind   pp-analyze CAPTURE profile -g (-j 1, no read-ahead) against perf script -i
 #            perf.data >/dev/null: samples per CPU second; each tool twice, as it comes (both
 #            print inline frames by default: perf 6.1's --inline is on unless --no-inline) and
-#            with --no-inline (tool names pp--no-inline, perf-script--no-inline)
+#            with --no-inline (tool names pp--no-inline, perf-script--no-inline); the four
+#            run in turn, in 3 x RUNS rounds (the VM's speed drifts from one second to the
+#            next: so it falls on both tools alike), each judged on its least CPU time
 #   slowdown the program's ops per CPU second alone over under each recorder again, in
 #            SLOW_RUNS rounds (5) of SLOW_S seconds (4) - alone, pp, perf; the tools' order
 #            turns each round - each round against its own run alone, the median of the
@@ -59,14 +61,39 @@ perf_lost() {
 		awk '{ n += $1 } END { print n + 0 }'
 }
 
+# measure_rounds ROUNDS SPEC...: each SPEC "TAG|CMD..." (CMD split at spaces) run once a
+# round, in turn, for ROUNDS rounds: the VM's speed drifts from one second to the next, and
+# so it falls on every command alike; a run's wall, CPU and peak RSS go to rounds.TAG
+measure_rounds() {
+	_rounds=$1
+	shift
+	for _spec in "$@"; do : >"rounds.${_spec%%|*}"; done
+	for _r in $(seq 1 "$_rounds"); do
+		for _spec in "$@"; do
+			# shellcheck disable=SC2086
+			RUNS=1 BENCH_MIN_S=0 bench_measure /dev/null ${_spec#*|} || return
+			echo "$WALL $CPU $RSS_KB" >>"rounds.${_spec%%|*}"
+		done
+	done
+}
+# rounds_of TAG: WALL (the best), CPU (of that run), CPU_MIN, RSS_KB (the largest) and
+# MEASURED_RUNS of rounds.TAG, for bench_emit_run
+rounds_of() {
+	# shellcheck disable=SC2046
+	set -- $(awk 'NR == 1 || $1 < w { w = $1; c = $2 } NR == 1 || $2 < m { m = $2 }
+		$3 > r { r = $3 } END { print w, c, m, r + 0, NR }' "rounds.$1")
+	WALL=$1 CPU=$2 CPU_MIN=$3 RSS_KB=$4 MEASURED_RUNS=$5
+}
+unw_rounds=$((RUNS * 3))
+
 for prog in unwind-c unwind-cxx; do
 	[ -x "$PP_LOAD/$prog" ] || { bench_emit bench=stacks-record program=$prog status=skipped \
 		reason="no $PP_LOAD/$prog: run make"; continue; }
 	"$PP_LOAD/$prog" -d "$secs" 2>base.err
 	base=$(awk -v o="$(load_ops base.err)" -v c="$(load_cpu base.err)" \
 		'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+	rm -f "$prog.ppcap" "$prog.data"
 	for tool in pp perf; do
-		rm -f "$prog.ppcap" "$prog.data"
 		if [ $tool = pp ]; then
 			set -- "$PP_BIN/pp-record" -q -F 997 --call-graph dwarf -o "$prog.ppcap"
 			cap=$prog.ppcap
@@ -82,8 +109,10 @@ for prog in unwind-c unwind-cxx; do
 		fi
 		if [ $tool = pp ]; then
 			n=$(bench_info "$cap" events)
+			n_pp=$n
 		else
 			n=$(bench_perf_events "$cap")
+			n_perf=$n
 		fi
 		bytes=$(stat -c %s "$cap")
 		total=$(rs_cpu rs.txt)
@@ -97,18 +126,19 @@ for prog in unwind-c unwind-cxx; do
 			ops="${ops:-0}" base_ops="${base:-0}" \
 			slowdown="$(awk -v a="${base:-0}" -v b="${ops:-0}" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" \
 			loadavg="$(bench_loadavg)"
-		# unwinding speed, with inline frames (both tools' default) and without (--no-inline)
-		for inl in "" --no-inline; do
-			if [ $tool = pp ]; then
-				PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 "$cap" \
-					profile -g $inl &&
-					bench_emit_run bench=stacks-unwind program=$prog tool=pp$inl events="$n"
-			else
-				bench_measure /dev/null perf script $inl -i "$cap" &&
-					bench_emit_run bench=stacks-unwind program=$prog tool=perf-script$inl \
-						events="$n"
-			fi
-		done
+	done
+	# unwinding speed, with inline frames (both tools' default) and without (--no-inline)
+	[ -s "$prog.ppcap" ] && [ -s "$prog.data" ] || continue
+	measure_rounds "$unw_rounds" \
+		"pp|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 $prog.ppcap profile -g" \
+		"perf-script|perf script -i $prog.data" \
+		"pp--no-inline|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 $prog.ppcap profile -g --no-inline" \
+		"perf-script--no-inline|perf script --no-inline -i $prog.data" || continue
+	for t in pp pp--no-inline perf-script perf-script--no-inline; do
+		rounds_of $t
+		n=$n_pp
+		case $t in perf*) n=$n_perf ;; esac
+		bench_emit_run bench=stacks-unwind program=$prog tool=$t events="$n"
 	done
 done
 
@@ -116,35 +146,42 @@ done
 if [ -x "$PP_LOAD/unwind-c" ]; then
 	rm -f fixed.ppcap fixed.data
 	if "$PP_BIN/pp-record" -q -F 997 --call-graph dwarf -o fixed.ppcap -- "$PP_LOAD/unwind-c" -d 1 \
-		>/dev/null 2>&1; then
-		for inl in "" --no-inline; do
-			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j 1 fixed.ppcap \
-				profile -g $inl &&
-				bench_emit_run bench=stacks-fixed tool=pp$inl events="$(bench_info fixed.ppcap events)"
+		>/dev/null 2>&1 &&
+		perf record -q -B -N -F 997 --call-graph dwarf -o fixed.data -- "$PP_LOAD/unwind-c" \
+			-d 1 >/dev/null 2>&1 &&
+		measure_rounds "$unw_rounds" \
+			"pp|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 fixed.ppcap profile -g" \
+			"perf-script|perf script -i fixed.data" \
+			"pp--no-inline|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 fixed.ppcap profile -g --no-inline" \
+			"perf-script--no-inline|perf script --no-inline -i fixed.data"; then
+		for t in pp pp--no-inline perf-script perf-script--no-inline; do
+			rounds_of $t
+			case $t in
+			perf*) n=$(bench_perf_events fixed.data) ;;
+			*) n=$(bench_info fixed.ppcap events) ;;
+			esac
+			bench_emit_run bench=stacks-fixed tool=$t events="$n"
 		done
-	fi
-	if perf record -q -B -N -F 997 --call-graph dwarf -o fixed.data -- "$PP_LOAD/unwind-c" -d 1 \
-		>/dev/null 2>&1; then
-		for inl in "" --no-inline; do
-			bench_measure /dev/null perf script $inl -i fixed.data &&
-				bench_emit_run bench=stacks-fixed tool=perf-script$inl \
-					events="$(bench_perf_events fixed.data)"
-		done
+	else
+		bench_emit bench=stacks-fixed tool=pp status=failed reason="recording or analysis failed"
 	fi
 	# -j 2 against -j 1 on a capture worth splitting: 4 times as long (400,000 samples; on
 	# a 20 s one the start - the kernel's symbols, libc's DWARF - is a third of -j 1's time),
-	# each setting 7 times at least (best wall: the neighbours of this shared VM move it)
+	# in 7 rounds at least (best wall: the neighbours of this shared VM move it)
 	rm -f jobs.ppcap
 	if "$PP_BIN/pp-record" -q -F 4999 --call-graph dwarf -o jobs.ppcap -- "$PP_LOAD/unwind-c" \
 		-d "$((secs * 4))" >/dev/null 2>&1; then
 		n=$(bench_info jobs.ppcap events)
-		runs=$RUNS
-		[ "$RUNS" -lt 7 ] && RUNS=7
-		for j in 1 2; do
-			PP_READ_AHEAD=0 bench_measure /dev/null "$PP_BIN/pp-analyze" -j $j jobs.ppcap profile -g &&
+		rounds=$RUNS
+		[ "$rounds" -lt 7 ] && rounds=7
+		if measure_rounds "$rounds" \
+			"pp-j1|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 jobs.ppcap profile -g" \
+			"pp-j2|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 2 jobs.ppcap profile -g"; then
+			for j in 1 2; do
+				rounds_of pp-j$j
 				bench_emit_run bench=stacks-jobs tool=pp-j$j events="$n"
-		done
-		RUNS=$runs
+			done
+		fi
 	else
 		bench_emit bench=stacks-jobs tool=pp status=failed reason="pp-record failed"
 	fi
