@@ -242,7 +242,7 @@ void pp_dwlazy_all(struct pp_dwlazy *l, const bool *stop)
 	bool more = true;
 
 	while (more && !__atomic_load_n(stop, __ATOMIC_RELAXED)) {
-		pthread_mutex_lock(&l->lock);	/* a step at a time: a lookup may need the lock */
+		pthread_mutex_lock(&l->lock);	/* a step at a time: lookups may need it */
 		if (l->z)
 			lazy_step(l, l->done + 1);
 		more = l->z != NULL;

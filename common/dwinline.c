@@ -322,7 +322,7 @@ static const char *const unused_scns[] = { ".debug_loclists", ".debug_loc", ".de
 					   /* names only: */
 					   ".debug_line", ".debug_line_str", ".zdebug_line" };
 
-/* The sections inflated as far as lookups need, when compressed (the line tables' unless hidden). */
+/* Sections inflated as far as lookups need when compressed (.debug_line unless hidden). */
 static const char *const lazy_scns[] = { ".debug_info", ".debug_abbrev", ".debug_line" };
 
 /* Every section of @d inflated whole: lookups go to libdw as for a plain file. */
@@ -544,7 +544,7 @@ static int lazy_find_cu(struct inl_dso *d, uint64_t vaddr, Dwarf_Die *cu)
 	if (!*own) {
 		bool leaves = false;
 
-		/* a plain .debug_abbrev is not read here: libdw's lookup then, as for a plain file */
+		/* a plain .debug_abbrev is not parsed here: libdw looks up as in plain files */
 		*own = d->abbrev && pp_dw_unit_at(d->info, ar->off, &u) &&
 				       pp_dw_abbrevs_need(d->abbrev, u.abbrev, &leaves) && !leaves ?
 			       (void *)1 : (void *)2;

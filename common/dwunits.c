@@ -65,8 +65,9 @@ static const unsigned char *section(Elf *elf, const char *want, uint64_t *size)
 		Elf_Data *data;
 
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
-		    !(sh.sh_flags & SHF_COMPRESSED) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, want) && (data = elf_getdata(scn, NULL)) && data->d_buf) {
+		    !(sh.sh_flags & SHF_COMPRESSED) &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(name, want) &&
+		    (data = elf_getdata(scn, NULL)) && data->d_buf) {
 			*size = data->d_size;
 			return data->d_buf;
 		}

@@ -438,8 +438,9 @@ static size_t func_addrs(const char *path, uint64_t *out, size_t max, unsigned e
 		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize && n + 3 <= max; i++) {
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !sym.st_value || !sym.st_size || seen++ % every)
+			if (!gelf_getsym(d, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
+			    !sym.st_size || seen++ % every)
 				continue;
 			out[n++] = sym.st_value;
 			out[n++] = sym.st_value + sym.st_size / 2;
@@ -515,9 +516,10 @@ static size_t lazy_vs_whole(const char *dir, const char *bid, const char *path,
 
 		*found += fa;
 		if (!same_answer(fa, &a, fb, &b) && differ++ < 5)
-			printf("\n    %s+0x%llx: lazy %s %u frames, whole %s %u ", path ? path : bid,
-			       (unsigned long long)addrs[i], fa ? "found" : "missed", fa ? a.nr : 0,
-			       fb ? "found" : "missed", fb ? b.nr : 0);
+			printf("\n    %s+0x%llx: lazy %s %u frames, whole %s %u ",
+			       path ? path : bid, (unsigned long long)addrs[i],
+			       fa ? "found" : "missed", fa ? a.nr : 0, fb ? "found" : "missed",
+			       fb ? b.nr : 0);
 	}
 	if (ahead) {	/* it ran to the end: everything inflated */
 		size_t mapped;
@@ -570,7 +572,7 @@ static void test_dwinline__lazy(void)
 		if (section_of(s.path, ".debug_aranges", false, &ar_flags, &ar, &ar_len)) {
 			CU_ASSERT(got < mapped / 2);
 		} else {
-			printf("\n    (no .debug_aranges in the test binary: laziness not checked) ");
+			printf("\n    (no .debug_aranges in the test binary: laziness unchecked) ");
 		}
 		free(ar);
 		pp_inl_free(r);
@@ -634,10 +636,11 @@ libc:
  */
 static void test_dwinline__lazy_lto(void)
 {
-	static const char hdrs[] = "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-				   "#include <pthread.h>\n#include <signal.h>\n#include <elf.h>\n"
-				   "#include <sys/socket.h>\n#include <netinet/in.h>\n#include <time.h>\n"
-				   "#include <sys/stat.h>\n#include <fcntl.h>\n#include <regex.h>\n";
+	static const char hdrs[] =
+		"#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+		"#include <pthread.h>\n#include <signal.h>\n#include <elf.h>\n"
+		"#include <sys/socket.h>\n#include <netinet/in.h>\n#include <time.h>\n"
+		"#include <sys/stat.h>\n#include <fcntl.h>\n#include <regex.h>\n";
 	char dir[] = "/tmp/pp-dwinline-lto.XXXXXX", src[4200], bin[4200], cmd[9000], bid[129];
 	uint64_t addrs[3 * 64];
 	size_t n, found, mapped;
@@ -659,9 +662,11 @@ static void test_dwinline__lazy_lto(void)
 				"static inline __attribute__((always_inline)) int lto_in%d(int x)\n"
 				"{ return x * x + %d; }\n"
 				"__attribute__((noinline)) int lto_f%d(int x)\n"
-				"{ return lto_f%d(lto_in%d(x)); }\n", hdrs, i + 1, i, i, i, i + 1, i);
+				"{ return lto_f%d(lto_in%d(x)); }\n",
+				hdrs, i + 1, i, i, i, i + 1, i);
 		if (i == 5)
-			fprintf(fp, "__attribute__((noinline)) int lto_f6(int x) { return abs(x); }\n");
+			fprintf(fp, "__attribute__((noinline)) int lto_f6(int x)\n"
+				"{ return abs(x); }\n");
 		CU_ASSERT_FATAL(fclose(fp) == 0);
 	}
 	snprintf(bin, sizeof(bin), "%s/lto", dir);
