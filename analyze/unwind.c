@@ -161,6 +161,7 @@ void ana_unwind_counts(const struct ana_unwind *u, uint64_t *nr_stacks, uint64_t
 struct find_ctx {
 	struct ana_session *s;
 	struct ana_unwind *u;
+	uint64_t time_ns;		/* the sample's: the maps as they were when it was taken */
 };
 
 static int cached_find(void *arg, uint32_t pid, uint64_t pc, struct ana_cfi_rule *out)
@@ -174,7 +175,7 @@ static int cached_find(void *arg, uint32_t pid, uint64_t pc, struct ana_cfi_rule
 		sl->pc = pc;
 		sl->pid = pid;
 		memset(&sl->rule, 0, sizeof(sl->rule));
-		sl->found = ana_cfi_find(c->s, pid, pc, &sl->rule) == 1;
+		sl->found = ana_cfi_find_at(c->s, pid, c->time_ns, pc, &sl->rule) == 1;
 	}
 	*out = sl->rule;
 	return sl->found;
@@ -193,7 +194,7 @@ const uint64_t *ana_unwind_sample(struct ana_session *s, struct ana_unwind *u,
 {
 	int ibp = reg_index(regs_mask, 6), isp = reg_index(regs_mask, 7),
 	    iip = reg_index(regs_mask, 8);	/* PERF_REG_X86_BP, SP, IP */
-	struct find_ctx c = { s, u };
+	struct find_ctx c = { s, u, smp->time_ns ? smp->time_ns : UINT64_MAX };
 	uint32_t n = 0, got;
 	bool truncated;
 

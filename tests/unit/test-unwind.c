@@ -11,6 +11,8 @@
 
 #include "analyze/cfi.h"
 #include "analyze/internal.h"
+#include "analyze/unwind.h"
+#include "common/callchain.h"
 #include "common/err.h"
 #include "format/format.h"
 #include "tests/unit/unit.h"
@@ -207,8 +209,61 @@ static void test_unwind__lookup(void)
 	unlink(path);
 }
 
+/*
+ * A sample is unwound with the maps of its own time, not those of the sample replayed before
+ * it: the first stack of a program just started may come before its libraries are mapped,
+ * and the next ones, after, lost their callers (the rule found for none was cached, too).
+ */
+static void test_unwind__sample_time(void)
+{
+	char path[] = "/tmp/pp-unit-unwind-XXXXXX";
+	const uint64_t base = 0x7f0000000000ull, sp = 0x7ffd00001000ull;
+	uint64_t words[8] = { 0 }, regs[3];
+	struct ana_session *s;
+	struct ana_unwind *u = ana_unwind_new();
+	struct ppf_record rec;
+	const uint64_t *chain;
+	uint32_t nr = 0;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	write_lookup_capture(path);	/* /lib/x.so mapped in process 42 at time 1000 */
+	CU_ASSERT_FATAL(ana_session_open(path, 0, &s) == 0);
+	while (ppf_reader_next(s->r, &rec, NULL) == 0)
+		CU_ASSERT(ana_session_meta(s, &rec) == 0);
+	/*
+	 * At base + 0x1002 the CFA is SP + 16, the return address at CFA - 8: words[1].  The
+	 * frame pointer leads elsewhere (words[5]), as a walk without the rule would go.
+	 */
+	words[1] = 0x1234;
+	words[4] = 0;
+	words[5] = 0xdead;
+	regs[0] = sp + 32;		/* BP */
+	regs[1] = sp;			/* SP */
+	regs[2] = base + 0x1002;	/* IP */
+	for (int round = 0; round < 2; round++) {
+		struct ppf_sample smp = {
+			.time_ns = 2000, .pid = 42, .tid = 42, .flags = PPF_SF_USTACK,
+			.uregs = regs, .nr_uregs = 3, .ustack = (const uint8_t *)words,
+			.ustack_sz = sizeof(words), .ustack_addr = sp,
+		};
+
+		s->last_ns = 500;	/* the sample before it: before the map */
+		chain = ana_unwind_sample(s, u, &smp, 7ull << 6, &nr);
+		CU_ASSERT_FATAL(chain != NULL && nr >= 3);
+		CU_ASSERT_EQUAL(chain[0], PP_CONTEXT_USER);
+		CU_ASSERT_EQUAL(chain[1], base + 0x1002);
+		CU_ASSERT_EQUAL(chain[2], 0x1234);
+	}
+	ana_unwind_free(u);
+	ana_session_free(s);
+	unlink(path);
+}
+
 static const struct pp_test tests[] = {
 	PP_TEST(test_unwind__lookup, "ana_cfi_find() answers from a capture's tables and maps"),
+	PP_TEST(test_unwind__sample_time, "a sample unwound with the maps of its own time"),
 	PP_TEST(test_unwind__roundtrip, "UNWIND rows survive a capture round trip"),
 	PP_TEST(test_unwind__writer_refuses, "the writer refuses unsorted or empty rows"),
 	PP_TEST(test_unwind__hostile, "hostile UNWIND bodies are malformed records"),
