@@ -41,5 +41,5 @@ for opts in "-j 1|profile -g" "-j 2|profile -g --no-inline" "-j 2|trace -g"; do
 	! grep -q "$ahead" vv.err || fail "$opts: the DWARF opened ahead"
 done
 AWAY=1 check_at "profile -g state" d.cap "$(mid d.cap)" text profile -g
-grep -q 'fpl_level1' merged.out || fail "the merged report has no fpl_level1"
+grep -q 'fpl_cmp' merged.out || fail "the merged report has no fpl_cmp"
 exit 0
