@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/leb128.h"
+#include "common/rdbytes.h"
 #include "common/vec.h"
 
 #define UNIT_HDR_MAX 64			/* bytes of a unit header read, at most */
@@ -40,15 +40,6 @@ const struct pp_dw_range *pp_dw_range_find(const struct pp_dw_range *v, size_t n
 		if (addr < v[i].hi)
 			return &v[i];
 	return NULL;
-}
-
-static uint64_t rd_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
 }
 
 /* The plain bytes of @elf's section @want; NULL when absent or still compressed. */
@@ -83,29 +74,29 @@ size_t pp_dw_aranges(Elf *elf, size_t max, struct pp_dw_range **out)
 
 	*out = NULL;
 	while (p && size - at >= 16) {	/* one set: a header, then (address, length) pairs */
-		uint64_t len = rd_le(p + at, 4), start = at, end, unit;
+		uint64_t len = pp_rd_le(p + at, 4), start = at, end, unit;
 		unsigned osz = 4, asz;
 
 		at += 4;
 		if (len == 0xffffffff) {
-			len = rd_le(p + at, 8);
+			len = pp_rd_le(p + at, 8);
 			at += 8;
 			osz = 8;
 		} else if (len >= 0xfffffff0) {
 			goto bad;
 		}
 		/* version 2, the unit's offset, address and segment selector sizes */
-		if (len > size - at || len < 4u + osz || rd_le(p + at, 2) != 2)
+		if (len > size - at || len < 4u + osz || pp_rd_le(p + at, 2) != 2)
 			goto bad;
 		end = at + len;
-		unit = rd_le(p + at + 2, osz);
+		unit = pp_rd_le(p + at + 2, osz);
 		asz = p[at + 2 + osz];
 		if (asz != 4 && asz != 8)
 			goto bad;
 		at += 2 + osz + 2;
 		at += (2 * asz - (at - start) % (2 * asz)) % (2 * asz);	/* tuples aligned */
 		for (; at + 2 * asz <= end; at += 2 * asz) {
-			uint64_t lo = rd_le(p + at, asz), n = rd_le(p + at + asz, asz);
+			uint64_t lo = pp_rd_le(p + at, asz), n = pp_rd_le(p + at + asz, asz);
 
 			if (!lo && !n)
 				break;
@@ -138,11 +129,11 @@ bool pp_dw_unit_at(struct pp_dwlazy *info, uint64_t off, struct pp_dw_unit *u)
 	avail = size - off < UNIT_HDR_MAX ? size - off : UNIT_HDR_MAX;
 	if (avail < 4)
 		return false;
-	len = rd_le(p, 4);
+	len = pp_rd_le(p, 4);
 	if (len == 0xffffffff) {
 		if (avail < 12)
 			return false;
-		len = rd_le(p + 4, 8);
+		len = pp_rd_le(p + 4, 8);
 		hdr = 12;
 		osz = 8;
 	} else if (len >= 0xfffffff0) {
@@ -151,11 +142,11 @@ bool pp_dw_unit_at(struct pp_dwlazy *info, uint64_t off, struct pp_dw_unit *u)
 	/* version, then unit type and address size (5) or offset and address size (2-4) */
 	if (len > size - off - hdr || len < 4u + osz || avail < hdr + 4u + osz)
 		return false;
-	u->version = (unsigned)rd_le(p + hdr, 2);
+	u->version = (unsigned)pp_rd_le(p + hdr, 2);
 	if (u->version == 5)
-		u->abbrev = rd_le(p + hdr + 4, osz);
+		u->abbrev = pp_rd_le(p + hdr + 4, osz);
 	else if (u->version >= 2 && u->version <= 4)
-		u->abbrev = rd_le(p + hdr + 2, osz);
+		u->abbrev = pp_rd_le(p + hdr + 2, osz);
 	else
 		return false;
 	u->end = off + hdr + len;
@@ -223,8 +214,8 @@ void pp_dw_line_need(struct pp_dwlazy *line, uint64_t off)
 
 	if (off >= line->size || line->size - off < 12 || !pp_dwlazy_need(line, off + 12))
 		return;
-	len = rd_le(line->buf + off, 4);
+	len = pp_rd_le(line->buf + off, 4);
 	if (len == 0xffffffff)
-		len = rd_le(line->buf + off + 4, 8) + 8;
+		len = pp_rd_le(line->buf + off + 4, 8) + 8;
 	pp_dwlazy_need(line, off + 4 + (len < line->size ? len : line->size));
 }

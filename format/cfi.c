@@ -21,7 +21,7 @@
 
 #include "format/cfi.h"
 
-#include "common/leb128.h"
+#include "common/rdbytes.h"
 
 enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
 
@@ -71,15 +71,14 @@ struct rows {
 
 static uint64_t cur_un(struct cur *c, size_t n)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
 	if ((size_t)(c->end - c->p) < n) {
 		c->bad = true;
 		c->p = c->end;
 		return 0;
 	}
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)c->p[i] << (8 * i);
+	v = pp_rd_le(c->p, (unsigned)n);
 	c->p += n;
 	return v;
 }
