@@ -538,9 +538,10 @@ void ana_inl_prefetch_join(struct ana_inl_prefetch *p);
  * frees @s)
  *
  * Called once the capture is open, before its metadata is read, when the analysis may
- * run in parts (-j N): libc's DWARF alone is 10 MB of .debug_info to inflate, which every
- * part's first libc frame would otherwise wait for.  Nothing for a stream, a foreign file
- * or analyzers that show no inline frames.  (-j 1 opens each file at its first frame:
+ * run in parts (-j N): opening libc's DWARF and inflating what its lookups need is more
+ * than a part's first libc frame should wait for.  Nothing for a stream, a foreign file
+ * converted as it is read, or analyzers that show no inline frames (a perf.data converted
+ * whole is read from its converted capture).  (-j 1 opens each file at its first frame:
  * the thread would read the binaries' tables a second time and open files no frame asks
  * for, 7-19 ms more CPU for 7% less wall time.)
  */
