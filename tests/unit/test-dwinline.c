@@ -236,6 +236,8 @@ out:
 	return n;
 }
 
+static bool compress_debug(const char *path);
+
 static void test_dwinline__broken(void)
 {
 	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
@@ -274,6 +276,9 @@ static void test_dwinline__broken(void)
 			}
 		}
 		CU_ASSERT_FATAL(write_file(path, bad, len));
+		/* every other round compressed: the lazy lookup reads the damage by hand */
+		if (round & 1)
+			CU_ASSERT(compress_debug(path));
 		/* path NULL: no fallback to the intact binary */
 		for (uint64_t a = s.vaddr - 4096; a < s.vaddr + 4096; a += 61)
 			(void)pp_inl_lookup(r, s.bid, NULL, a, &res);
@@ -628,6 +633,137 @@ libc:
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* The file range of section @name of ELF image @img; false when there is none. */
+static bool section_range(unsigned char *img, size_t len, const char *name, uint64_t *off,
+			  uint64_t *size)
+{
+	Elf *e = elf_memory((char *)img, len);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+
+	while (e && !found && !elf_getshdrstrndx(e, &shstrndx) && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (gelf_getshdr(scn, &sh) && (nm = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(nm, name) && sh.sh_offset + sh.sh_size <= len) {
+			*off = sh.sh_offset;
+			*size = sh.sh_size;
+			found = true;
+		}
+	}
+	if (e)
+		elf_end(e);
+	return found;
+}
+
+/* @path's .debug_info, inflated lazily: @check(its lazy section, @arg). */
+static void with_lazy_info(const char *path, void (*check)(struct pp_dwlazy *, void *),
+			   void *arg)
+{
+	static const char *const lazy[] = { ".debug_info" };
+	struct pp_dwinflate inf = { .nr = 0 };
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	struct pp_dwlazy *l;
+
+	CU_ASSERT_FATAL(e != NULL);
+	pp_dwinflate_elf(e, NULL, 0, lazy, 1, &inf);
+	l = pp_dwinflate_lazy(&inf, ".debug_info");
+	CU_ASSERT(l != NULL);
+	if (l)
+		check(l, arg);
+	elf_end(e);
+	pp_dwinflate_free(&inf);
+	close(fd);
+}
+
+struct short_stream {
+	const unsigned char *want;	/* the plain section */
+	size_t want_len;
+};
+
+/* A stream that ends before the size its header claims: what it holds, and no more. */
+static void check_short(struct pp_dwlazy *l, void *arg)
+{
+	const struct short_stream *ss = arg;
+
+	CU_ASSERT_EQUAL(l->size, ss->want_len + 4096);
+	CU_ASSERT_FALSE(pp_dwlazy_need(l, l->size));
+	CU_ASSERT_EQUAL(l->done, ss->want_len);
+	CU_ASSERT(pp_dwlazy_need(l, ss->want_len));
+	CU_ASSERT(!memcmp(l->buf, ss->want, ss->want_len));
+	CU_ASSERT_FALSE(pp_dwlazy_need(l, l->size));	/* asked again: still short, at once */
+}
+
+/* A stream broken at its first block: nothing inflated, asked twice. */
+static void check_broken(struct pp_dwlazy *l, void *arg)
+{
+	(void)arg;
+	CU_ASSERT_FALSE(pp_dwlazy_need(l, 1));
+	CU_ASSERT_EQUAL(l->done, 0);
+	CU_ASSERT_FALSE(pp_dwlazy_need(l, l->size));
+}
+
+/*
+ * Lazily inflated streams that do not hold what their header says: one that ends short
+ * (its header's size raised by 4 KiB) gives its bytes and says the rest is not there; one
+ * whose first DEFLATE block has the reserved type gives nothing; neither has DWARF to look
+ * up, and no lookup crashes.
+ */
+static void test_dwinline__lazy_streams(void)
+{
+	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
+	unsigned char *img = NULL, *want = NULL;
+	size_t len, want_len;
+	uint64_t off = 0, size = 0, flags;
+	struct pp_inl_res res;
+	struct self s;
+
+	if (!self_get(&s) || !mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
+	img = read_all(s.path, &len);
+	CU_ASSERT_FATAL(img && write_file(path, img, len));
+	if (!section_of(path, ".debug_info", false, &flags, &want, &want_len) ||
+	    !compress_debug(path)) {
+		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+		goto out;
+	}
+	free(img);
+	img = read_all(path, &len);
+	CU_ASSERT_FATAL(img && section_range(img, len, ".debug_info", &off, &size) &&
+			size > sizeof(Elf64_Chdr) + 2);
+	{
+		Elf64_Chdr ch;
+		struct short_stream ss = { want, want_len };
+
+		memcpy(&ch, img + off, sizeof(ch));
+		CU_ASSERT_FATAL(ch.ch_size == want_len);
+		ch.ch_size += 4096;
+		memcpy(img + off, &ch, sizeof(ch));
+		CU_ASSERT_FATAL(write_file(path, img, len));
+		with_lazy_info(path, check_short, &ss);
+		ch.ch_size -= 4096;
+		memcpy(img + off, &ch, sizeof(ch));
+	}
+	img[off + sizeof(Elf64_Chdr) + 2] |= 6;	/* BTYPE 11: reserved */
+	CU_ASSERT_FATAL(write_file(path, img, len));
+	with_lazy_info(path, check_broken, NULL);
+	{
+		struct pp_inl *r = pp_inl_new(dir);
+
+		CU_ASSERT_FALSE(pp_inl_lookup(r, s.bid, NULL, s.vaddr, &res));
+		pp_inl_free(r);
+	}
+out:
+	free(want);
+	free(img);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 /*
  * Link-time optimization: the CUs gcc writes at link time name their inlined functions by
  * references into other units (DW_FORM_ref_addr), here into units past the first steps of
@@ -708,6 +844,7 @@ void test_dwinline__register(void)
 		PP_TEST(test_dwinline__compressed, "compressed debug sections: same bytes, same chain"),
 		PP_TEST(test_dwinline__lazy, "lazily inflated sections: the answers of whole ones"),
 		PP_TEST(test_dwinline__lazy_lto, "references across units (LTO): inflated whole"),
+		PP_TEST(test_dwinline__lazy_streams, "lazy streams that end short or break"),
 	};
 
 	pp_suite_add("dwinline", tests, PP_ARRAY_SIZE(tests));
