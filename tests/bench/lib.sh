@@ -30,6 +30,10 @@ bench_note() { echo "$BENCH_NAME: $*" >&2; }
 
 bench_loadavg() { cut -d' ' -f1 /proc/loadavg; }
 
+# bench_median: the median of the numbers on standard input, one a line (the lower of the
+# two middle ones for an even count; 0 for none)
+bench_median() { sort -n | awk '{ v[NR] = $1 } END { printf "%s", NR ? v[int((NR + 1) / 2)] : 0 }'; }
+
 # bench_measure OUT CMD...: run CMD (stdout to OUT, stderr to $BENCH_ERR) RUNS times under
 # runstat, and on while all its runs together took under BENCH_MIN_S seconds (3), up to
 # 3 x RUNS: a sub-second command is then not judged on three draws of this VM's speed, which

@@ -25,7 +25,6 @@ secs=${STACK_S:-8}
 
 lkv() { grep '^LOAD ' "$2" | tail -1 | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 cpu_of() { awk -v u="$(lkv user_s "$1")" -v s="$(lkv sys_s "$1")" 'BEGIN { printf "%.4f", u + s }'; }
-median() { sort -n | awk '{ v[NR] = $1 } END { printf "%s", NR ? v[int((NR + 1) / 2)] : 0 }'; }
 
 : >runs.txt
 for run in $(seq 1 "$RUNS"); do
@@ -85,7 +84,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 for prog in unwind-c unwind-cxx; do
 	for tool in pp ${PP_BASE:+pp-base} perf; do
-		sel() { awk -v p=$prog -v t=$tool -v f="$1" '$1 == p && $2 == t { print $f }' runs.txt | median; }
+		sel() { awk -v p=$prog -v t=$tool -v f="$1" '$1 == p && $2 == t { print $f }' runs.txt | bench_median; }
 		bench_emit bench=recstack-median program=$prog tool=$tool runs="$RUNS" \
 			rec_cpu_us_per_sample="$(sel 3)" slowdown="$(sel 4)" bytes_per_sample="$(sel 5)"
 	done

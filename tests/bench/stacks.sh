@@ -52,6 +52,11 @@ load_cpu() {
 	_l=$(grep '^LOAD ' "$1" | tail -1)
 	awk -v u="$(bench_kv user_s "$_l")" -v s="$(bench_kv sys_s "$_l")" 'BEGIN { printf "%.3f", u + s }'
 }
+# load_rate FILE: the ops per CPU second of the LOAD line in FILE (0 without one)
+load_rate() {
+	awk -v o="$(load_ops "$1")" -v c="$(load_cpu "$1")" \
+		'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }'
+}
 rs_cpu() {
 	_r=$(cat "$1")
 	awk -v u="$(bench_kv user_s "$_r")" -v s="$(bench_kv sys_s "$_r")" 'BEGIN { printf "%.3f", u + s }'
@@ -84,14 +89,21 @@ rounds_of() {
 		$3 > r { r = $3 } END { print w, c, m, r + 0, NR }' "rounds.$1")
 	WALL=$1 CPU=$2 CPU_MIN=$3 RSS_KB=$4 MEASURED_RUNS=$5
 }
-unw_rounds=$((RUNS * 3))
+# measure_unwinding PPCAP PERFDATA: the four analyses of one program's captures, in turn
+# (tags pp, perf-script, pp--no-inline, perf-script--no-inline), 3 x RUNS rounds
+measure_unwinding() {
+	measure_rounds $((RUNS * 3)) \
+		"pp|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 $1 profile -g" \
+		"perf-script|perf script -i $2" \
+		"pp--no-inline|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 $1 profile -g --no-inline" \
+		"perf-script--no-inline|perf script --no-inline -i $2"
+}
 
 for prog in unwind-c unwind-cxx; do
 	[ -x "$PP_LOAD/$prog" ] || { bench_emit bench=stacks-record program=$prog status=skipped \
 		reason="no $PP_LOAD/$prog: run make"; continue; }
 	"$PP_LOAD/$prog" -d "$secs" 2>base.err
-	base=$(awk -v o="$(load_ops base.err)" -v c="$(load_cpu base.err)" \
-		'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+	base=$(load_rate base.err)
 	rm -f "$prog.ppcap" "$prog.data"
 	for tool in pp perf; do
 		if [ $tool = pp ]; then
@@ -117,7 +129,7 @@ for prog in unwind-c unwind-cxx; do
 		bytes=$(stat -c %s "$cap")
 		total=$(rs_cpu rs.txt)
 		mine=$(load_cpu rec.err)
-		ops=$(awk -v o="$(load_ops rec.err)" -v c="$mine" 'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+		ops=$(load_rate rec.err)
 		rec=$(awk -v a="$total" -v b="$mine" 'BEGIN { printf "%.3f", (a > b ? a - b : 0) }')
 		bench_emit bench=stacks-record program=$prog tool=$tool samples="${n:-0}" bytes="$bytes" \
 			bytes_per_sample="$(awk -v b="$bytes" -v n="${n:-0}" 'BEGIN { printf "%.0f", n ? b / n : 0 }')" \
@@ -129,11 +141,7 @@ for prog in unwind-c unwind-cxx; do
 	done
 	# unwinding speed, with inline frames (both tools' default) and without (--no-inline)
 	[ -s "$prog.ppcap" ] && [ -s "$prog.data" ] || continue
-	measure_rounds "$unw_rounds" \
-		"pp|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 $prog.ppcap profile -g" \
-		"perf-script|perf script -i $prog.data" \
-		"pp--no-inline|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 $prog.ppcap profile -g --no-inline" \
-		"perf-script--no-inline|perf script --no-inline -i $prog.data" || continue
+	measure_unwinding "$prog.ppcap" "$prog.data" || continue
 	for t in pp pp--no-inline perf-script perf-script--no-inline; do
 		rounds_of $t
 		n=$n_pp
@@ -149,11 +157,7 @@ if [ -x "$PP_LOAD/unwind-c" ]; then
 		>/dev/null 2>&1 &&
 		perf record -q -B -N -F 997 --call-graph dwarf -o fixed.data -- "$PP_LOAD/unwind-c" \
 			-d 1 >/dev/null 2>&1 &&
-		measure_rounds "$unw_rounds" \
-			"pp|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 fixed.ppcap profile -g" \
-			"perf-script|perf script -i fixed.data" \
-			"pp--no-inline|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 fixed.ppcap profile -g --no-inline" \
-			"perf-script--no-inline|perf script --no-inline -i fixed.data"; then
+		measure_unwinding fixed.ppcap fixed.data; then
 		for t in pp pp--no-inline perf-script perf-script--no-inline; do
 			rounds_of $t
 			case $t in
@@ -190,14 +194,12 @@ fi
 # the workload's slowdown, interleaved rounds (see the head of this file)
 slow_s=${SLOW_S:-4}
 [ -n "$QUICK" ] && slow_s=1
-median() { sort -n | awk '{ v[NR] = $1 } END { printf "%s", NR ? v[int((NR + 1) / 2)] : 0 }'; }
 for prog in unwind-c unwind-cxx; do
 	[ -x "$PP_LOAD/$prog" ] || continue
 	: >slow.txt
 	for run in $(seq 1 "${SLOW_RUNS:-5}"); do
 		"$PP_LOAD/$prog" -d "$slow_s" 2>base.err
-		base=$(awk -v o="$(load_ops base.err)" -v c="$(load_cpu base.err)" \
-			'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+		base=$(load_rate base.err)
 		order="pp perf"
 		[ $((run % 2)) = 0 ] && order="perf pp"
 		for tool in $order; do
@@ -208,8 +210,7 @@ for prog in unwind-c unwind-cxx; do
 				set -- perf record -q -B -N -F 997 --call-graph dwarf -o slow.data
 			fi
 			"$@" -- "$PP_LOAD/$prog" -d "$slow_s" >/dev/null 2>rec.err || continue
-			ops=$(awk -v o="$(load_ops rec.err)" -v c="$(load_cpu rec.err)" \
-				'BEGIN { printf "%.0f", (c > 0 ? o / c : 0) }')
+			ops=$(load_rate rec.err)
 			awk -v t=$tool -v a="${base:-0}" -v b="${ops:-0}" \
 				'BEGIN { if (a > 0 && b > 0) printf "%s %.3f\n", t, a / b }' >>slow.txt
 		done
@@ -217,7 +218,7 @@ for prog in unwind-c unwind-cxx; do
 	for tool in pp perf; do
 		grep -q "^$tool " slow.txt || continue
 		bench_emit bench=stacks-slowdown program=$prog tool=$tool \
-			slowdown="$(awk -v t=$tool '$1 == t { print $2 }' slow.txt | median)" \
+			slowdown="$(awk -v t=$tool '$1 == t { print $2 }' slow.txt | bench_median)" \
 			rounds="$(awk -v t=$tool '$1 == t { printf "%s%s", s, $2; s = "," }' slow.txt)"
 	done
 done
