@@ -354,6 +354,36 @@ static bool section_of(const char *path, const char *name, bool inflate, uint64_
 }
 
 /*
+ * The test binary copied under its build id's name in debug directory @dir (the name into
+ * @path, @sz bytes), its plain .debug_info into *@want (when not NULL; free() it), its debug
+ * sections then compressed.  False, said, when it has no DWARF to compress.
+ */
+static bool compressed_copy(const struct self *s, const char *dir, char *path, size_t sz,
+			    unsigned char **want, size_t *want_len)
+{
+	unsigned char *img, *info = NULL;
+	size_t len, info_len = 0;
+	uint64_t flags;
+	bool ok;
+
+	snprintf(path, sz, "%s/.build-id/%.2s/%s.debug", dir, s->bid, s->bid + 2);
+	img = read_all(s->path, &len);
+	CU_ASSERT_FATAL(img && write_file(path, img, len));
+	free(img);
+	ok = section_of(path, ".debug_info", false, &flags, &info, &info_len) &&
+	     compress_debug(path);
+	if (!ok)
+		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+	if (ok && want) {
+		*want = info;
+		*want_len = info_len;
+	} else {
+		free(info);
+	}
+	return ok;
+}
+
+/*
  * Debug sections compressed as distributions ship them (libc6-dbg): inflated by
  * pp_dwinflate_elf() to the very bytes of the uncompressed file, and the inline chain read
  * through them the same; a stream damaged in its middle leaves its section compressed.
@@ -361,7 +391,7 @@ static bool section_of(const char *path, const char *name, bool inflate, uint64_
 static void test_dwinline__compressed(void)
 {
 	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
-	unsigned char *img, *want = NULL, *got = NULL;
+	unsigned char *img = NULL, *want = NULL, *got = NULL;
 	size_t len, want_len = 0, got_len = 0;
 	uint64_t flags = 0;
 	struct pp_inl_res res;
@@ -369,14 +399,8 @@ static void test_dwinline__compressed(void)
 
 	if (!self_get(&s) || !mkdtemp(dir))
 		return;
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
-	img = read_all(s.path, &len);
-	CU_ASSERT_FATAL(img && write_file(path, img, len));
-	if (!section_of(path, ".debug_info", false, &flags, &want, &want_len) ||
-	    !compress_debug(path)) {
-		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+	if (!compressed_copy(&s, dir, path, sizeof(path), &want, &want_len))
 		goto out;
-	}
 	CU_ASSERT(section_of(path, ".debug_info", false, &flags, &got, &got_len));
 	CU_ASSERT(flags & SHF_COMPRESSED);
 	free(got);
@@ -546,9 +570,8 @@ static size_t lazy_vs_whole(const char *dir, const char *bid, const char *path,
 static void test_dwinline__lazy(void)
 {
 	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
-	size_t len, n, found, max = 1u << 16;
+	size_t n, found, max = 1u << 16;
 	uint64_t *addrs = pp_xmalloc(max * sizeof(*addrs));
-	unsigned char *img = NULL;
 	struct pp_inl_res res;
 	struct self s;
 	char libc_bid[129];
@@ -557,13 +580,8 @@ static void test_dwinline__lazy(void)
 		free(addrs);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
-	img = read_all(s.path, &len);
-	CU_ASSERT_FATAL(img && write_file(path, img, len));
-	if (!compress_debug(path)) {
-		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+	if (!compressed_copy(&s, dir, path, sizeof(path), NULL, NULL))
 		goto libc;
-	}
 	{	/* one lookup: part of the file inflated, when .debug_aranges says where */
 		struct pp_inl *r = pp_inl_new(dir);
 		size_t mapped, got, ar_len;
@@ -627,7 +645,6 @@ libc:
 			CU_ASSERT(found > n / 2);
 		}
 	}
-	free(img);
 	free(addrs);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CU_ASSERT_EQUAL(system(cmd), 0);
@@ -717,21 +734,14 @@ static void test_dwinline__lazy_streams(void)
 	char dir[] = "/tmp/pp-dwinline.XXXXXX", path[4200], cmd[4300];
 	unsigned char *img = NULL, *want = NULL;
 	size_t len, want_len;
-	uint64_t off = 0, size = 0, flags;
+	uint64_t off = 0, size = 0;
 	struct pp_inl_res res;
 	struct self s;
 
 	if (!self_get(&s) || !mkdtemp(dir))
 		return;
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", dir, s.bid, s.bid + 2);
-	img = read_all(s.path, &len);
-	CU_ASSERT_FATAL(img && write_file(path, img, len));
-	if (!section_of(path, ".debug_info", false, &flags, &want, &want_len) ||
-	    !compress_debug(path)) {
-		printf("\n    (no DWARF to compress in the test binary: not checked) ");
+	if (!compressed_copy(&s, dir, path, sizeof(path), &want, &want_len))
 		goto out;
-	}
-	free(img);
 	img = read_all(path, &len);
 	CU_ASSERT_FATAL(img && section_range(img, len, ".debug_info", &off, &size) &&
 			size > sizeof(Elf64_Chdr) + 2);
