@@ -224,7 +224,10 @@ enum ppf_sample_flags {
 };
 #define PPF_USTACK_MAX 65528		/* bytes of a stack copy (perf's limit) */
 
-/* PPF_REC_SAMPLE.  Pointers are borrowed until the reader leaves the segment. */
+/*
+ * PPF_REC_SAMPLE.  Pointers are borrowed until the reader leaves the segment; ustack, in a
+ * segment whose copies are runs (PPF_SEGF_USTACK_RUNS), only until the thread's next sample.
+ */
 struct ppf_sample {
 	uint64_t time_ns;		/* stored time (clamped for LATE samples) */
 	uint64_t late_ns;		/* LATE: how much earlier it really happened */

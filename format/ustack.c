@@ -309,13 +309,50 @@ static void xor_base(uint8_t *out, const uint8_t *b, size_t n)
 }
 #endif
 
+/* Room below a thread's copy in its image: the next copies start at a lower SP, mostly. */
+#define IMAGE_BELOW 4096
+
 /*
- * A copy of @sz bytes stored as runs (ppf_ustk_encode()) into @out: its bytes [0, @lo) as they
- * are, [@lo, @hi) the base @b with the runs' differing bytes XORed in, [@hi, @sz) as they are.
+ * The image of @b's stack, where a copy of @sz bytes at @addr that shares [@lo, @hi) with
+ * its base is decoded: the base's shared bytes at their addresses in it (copied there when
+ * the base is elsewhere: the thread's first copy in the segment, stored as it is, or an image
+ * too small).  A copy overlaps its base, so the image spans two copies at most, and room.
+ * Return: the copy's place in the image, or NULL (no memory).
+ */
+static uint8_t *image_for(struct ppf_ustk_slot *b, uint64_t addr, uint64_t sz, size_t lo,
+			  size_t hi)
+{
+	const uint8_t *base = b->bytes + (addr + lo - b->addr);
+	uint64_t from = addr < b->addr ? addr : b->addr;
+	uint64_t to = addr + sz > b->addr + b->sz ? addr + sz : b->addr + b->sz;
+	bool covers = b->own && from >= b->own_addr && to - b->own_addr <= b->cap;
+
+	if (covers && b->bytes == b->own + (b->addr - b->own_addr))
+		return b->own + (addr - b->own_addr);	/* the base is in place */
+	if (!covers) {
+		uint64_t start = from > IMAGE_BELOW ? from - IMAGE_BELOW : 0;
+		uint8_t *n = malloc(to - start);
+
+		if (!n)
+			return NULL;
+		memcpy(n + (addr + lo - start), base, hi - lo);
+		free(b->own);	/* after the copy: the base may have been in it */
+		b->own = n;
+		b->own_addr = start;
+		b->cap = (uint32_t)(to - start);
+	} else {
+		memcpy(b->own + (addr + lo - b->own_addr), base, hi - lo);
+	}
+	return b->own + (addr - b->own_addr);
+}
+
+/*
+ * A copy of @sz bytes stored as runs (ppf_ustk_encode()) into @out, which holds its base's
+ * shared bytes [@lo, @hi) already (image_for()): its bytes [0, @lo) as they are, the runs'
+ * differing bytes XORed into the shared ones, [@hi, @sz) as they are.
  * False when the record lies: runs past the shared bytes or the record, none that moves on.
  */
-static bool get_runs(struct ppf_rbuf *r, uint8_t *out, uint64_t sz, size_t lo, size_t hi,
-		     const uint8_t *b)
+static bool get_runs(struct ppf_rbuf *r, uint8_t *out, uint64_t sz, size_t lo, size_t hi)
 {
 	size_t n = hi - lo, at = 0;
 
@@ -323,7 +360,6 @@ static bool get_runs(struct ppf_rbuf *r, uint8_t *out, uint64_t sz, size_t lo, s
 		return false;
 	memcpy(out, r->p, lo);
 	r->p += lo;
-	memcpy(out + lo, b, n);
 	while (at < n) {
 		uint64_t same = rb_varint(r), d;
 
@@ -368,16 +404,20 @@ int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_pla
 	s->ustack_addr = (uint64_t)unzigzag(rb_varint(&r)) + (b ? b->addr : 0);
 	v = rb_varint(&r);
 	sz = v >> 1;
-	if (r.bad || sz > PPF_USTACK_MAX || (!runs && sz > (uint64_t)(r.end - r.p)))
+	if (r.bad || sz > PPF_USTACK_MAX || (!runs && sz > (uint64_t)(r.end - r.p)) ||
+	    s->ustack_addr > UINT64_MAX - sz)	/* no user stack ends past the address space */
 		return PP_EBAD_RECORD;
 	bool x = v & 1;
 	if (x != overlap(b, s->ustack_addr, (uint32_t)sz, &lo, &hi))
 		return PP_EBAD_RECORD;	/* an XOR without a base, or a base left unused */
 	bytes = (uint8_t *)r.p;
 	if (x && runs) {
-		bytes = ppf_arena_alloc(arena, sz ? sz : 1);
-		if (!bytes || !get_runs(&r, bytes, sz, lo, hi,
-					b->bytes + (s->ustack_addr + lo - b->addr)))
+		/*
+		 * Decoded in the thread's image, over its base: the unchanged bytes (most of a
+		 * copy) cost nothing, neither a copy nor room in the arena.
+		 */
+		bytes = image_for(b, s->ustack_addr, sz, lo, hi);
+		if (!bytes || !get_runs(&r, bytes, sz, lo, hi))
 			return PP_EBAD_RECORD;
 		*pp = r.p;
 		goto out;

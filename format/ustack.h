@@ -23,11 +23,12 @@ struct ppf_ustk_slot {
 	uint32_t tid, gen;
 	uint32_t sz, nr_regs;
 	uint64_t addr;
-	const uint8_t *bytes;		/* decoder: borrowed from the segment; writer: @own */
+	const uint8_t *bytes;		/* decoder: the segment's, or in @own; writer: @own */
 	const uint64_t *regs;		/* decoder: the arena's; writer: @own_regs */
-	uint8_t *own;
+	uint8_t *own;			/* writer: the last copy; decoder: the stack's image */
 	uint64_t *own_regs;
 	uint32_t cap;
+	uint64_t own_addr;		/* decoder: the user address of own[0] */
 };
 
 /* Open addressing on 2 * PPF_USTACK_MAX_TIDS slots; a slot of another gen is empty. */
@@ -58,7 +59,9 @@ long ppf_ustk_encode(struct ppf_ustk_tab *t, const struct ppf_sample *s, bool ru
  * @t: the decoder's table
  * @arena: room for the registers (and the bytes when not @in_place)
  * @in_place: the stored bytes may be rewritten (the XOR undone in them)
- * @runs: the segment is flagged PPF_SEGF_USTACK_RUNS (the bytes then always go to @arena)
+ * @runs: the segment is flagged PPF_SEGF_USTACK_RUNS: the bytes of a copy with a base are
+ *	decoded into its thread's image of the stack (ustack.c), where the base is already:
+ *	@s->ustack is then valid until the next copy of the thread, not the segment's end
  * Return: 0, or PP_EBAD_RECORD (malformed: a size over the limit, an XOR without a base ...).
  */
 int ppf_ustk_decode(struct ppf_ustk_tab *t, struct ppf_arena *arena, bool in_place, bool runs,

@@ -285,6 +285,84 @@ static void test_ustack__runs(void)
 	ppf_arena_release(&a);
 }
 
+/*
+ * A runs segment decodes each thread's copies in an image of its stack, over the last copy:
+ * the stack pointer going down past the image's room (it grows, the base moved along), up
+ * again, a thread's first copy stored as it is (its base copied in), two threads in turn.
+ * Every copy decodes to its bytes, and the other thread's last one stays as it was.
+ */
+static void test_ustack__image(void)
+{
+	enum { SPAN = 24 << 10, NR = 120 };
+	static uint8_t mem[2][SPAN], want[2][SPAN];
+	uint8_t *seg = malloc((size_t)NR * (SPAN + 64)), *rec = seg;	/* a segment's records */
+	const uint64_t top[2] = { BASE + 0x100000, BASE + 0x300000 };
+	struct ppf_ustk_tab w = { 0 }, t = { 0 };
+	struct ppf_sample last[2] = { { 0 } };
+	uint32_t last_sz[2] = { 0 };
+	struct ppf_arena a = { 0 };
+	uint64_t regs[2] = { 0 };
+	int grew = 0;
+
+	CU_ASSERT_FATAL(seg != NULL);
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < SPAN; i++)
+			mem[k][i] = (uint8_t)rnd();
+	ppf_ustk_reset(&w);
+	ppf_ustk_reset(&t);
+	for (int i = 0; i < NR; i++) {
+		int k = i % 2;
+		/* deeper and deeper to a copy of 20 KB (past IMAGE_BELOW), then shallow again */
+		uint32_t depth = i < 80 ? 256 + (uint32_t)i * 256 : 512 + rnd() % 2048;
+		uint64_t addr = top[k] - depth;
+		struct ppf_sample s = { .tid = 50 + (uint32_t)k, .uregs_abi = 2, .uregs = regs,
+					.nr_uregs = 2, .ustack_sz = depth, .ustack_addr = addr,
+					.ustack = mem[k] + SPAN - depth }, got = { .tid = s.tid };
+		const uint8_t *p = rec;
+		long n;
+
+		for (int m = 0; m < 8; m++)	/* a few words near the stack pointer change */
+			mem[k][SPAN - depth + rnd() % 96] ^= (uint8_t)(1 + rnd() % 255);
+		n = ppf_ustk_encode(&w, &s, true, rec);
+		CU_ASSERT_FATAL(n > 0);
+		CU_ASSERT_FATAL(ppf_ustk_decode(&t, &a, false, true, &p, rec + n, &got) == 0);
+		CU_ASSERT(p == rec + n);
+		rec += n;	/* the segment's bytes stay while it is read: a first copy's base */
+		CU_ASSERT_FATAL(got.ustack_sz == depth && got.ustack_addr == addr);
+		if (memcmp(got.ustack, s.ustack, depth))
+			CU_FAIL("a copy decoded in the image differs");
+		/* the other thread's last copy: untouched by this one */
+		if (last_sz[!k] && memcmp(last[!k].ustack, want[!k], last_sz[!k]))
+			CU_FAIL("a thread's copy changed another's");
+		/* where address 0 would be: moved when the image was made anew */
+		if (last_sz[k] && (uintptr_t)got.ustack - (uintptr_t)addr !=
+					  (uintptr_t)last[k].ustack - (uintptr_t)last[k].ustack_addr)
+			grew++;
+		memcpy(want[k], got.ustack, depth);
+		last[k] = got;
+		last_sz[k] = depth;
+	}
+	CU_ASSERT(grew > 0);	/* the images moved at least once */
+	/* a copy that would end past the address space is refused */
+	{
+		/* no registers, abi 0, the address 2^64 - 8 (zigzag(-8)), 16 bytes without XOR */
+		uint8_t bad[20] = { 0, 0, 0x0f, 0x20 };
+		struct ppf_sample s = { .tid = 77 };
+		const uint8_t *p = bad;
+
+		CU_ASSERT_EQUAL(ppf_ustk_decode(&t, &a, false, true, &p, bad + sizeof(bad), &s),
+				PP_EBAD_RECORD);
+		s = (struct ppf_sample){ .tid = 78 };
+		bad[2] = 0x0e;	/* 2^64 - 16 + 16 bytes: the last ones there are */
+		p = bad;
+		CU_ASSERT_EQUAL(ppf_ustk_decode(&t, &a, false, true, &p, bad + sizeof(bad), &s), 0);
+	}
+	free(seg);
+	ppf_ustk_release(&w);
+	ppf_ustk_release(&t);
+	ppf_arena_release(&a);
+}
+
 /* --- the unwinder ------------------------------------------------------------ */
 
 #define FN(i) (0x401000ull + 0x100 * (i))	/* function i's code: [FN(i), FN(i) + 0x100) */
@@ -459,6 +537,7 @@ static const struct pp_test tests[] = {
 	PP_TEST(test_ustack__roundtrip, "stack copies survive a capture, XORed across samples and segments"),
 	PP_TEST(test_ustack__hostile, "hostile USTACK fields are malformed records"),
 	PP_TEST(test_ustack__runs, "USTACK runs: both encodings round trip, cut or damaged runs refused"),
+	PP_TEST(test_ustack__image, "runs decode in each thread's stack image, grown as the SP goes"),
 	PP_TEST(test_ustack__segment_bound,
 		"a segment closes at 1 MiB of decoded stack copies, however small they encode"),
 	PP_TEST(test_ustack__unwind, "the unwinder follows rules and frame pointers, and stops on lies"),
