@@ -10,7 +10,9 @@
 # tracepoints; the kernel drops one now and then for one of them (recursion guard, see
 # t351).  perf sees one S stay more than pp-record, whole: pp-record's child waiting,
 # before its exec of the load, for pp-record to enable its events (the same thread).
-# So the perf.data's S calls are the capture's or one more, and the load's K, K-2..K+1.
+# So the perf.data's S calls are the capture's or one more - or one fewer, when the guard
+# dropped one of perf's switches (seen once in a full run: 49 against 50) -, and the
+# load's K, K-2..K+1.
 . "$(dirname "$0")/lib.sh"
 need_event sched:sched_switch
 need_event sched:sched_wakeup
@@ -37,7 +39,7 @@ crow=$(row pp.txt)
 [ -n "$crow" ] || { cat pp.txt; fail "no S row for $tid in the capture"; }
 pc=$(echo "$prow" | awk '{ print $4 }')
 cc=$(echo "$crow" | awk '{ print $4 }')
-assert_between "S stays in the perf.data (capture: $cc, load: $k)" "$cc" $((cc + 1)) "$pc"
+assert_between "S stays in the perf.data (capture: $cc, load: $k)" $((cc - 1)) $((cc + 1)) "$pc"
 # (an ASan pp-record's child, slower to reach its exec, may wait more than once before it)
 extra=1
 sanitized && extra=3
