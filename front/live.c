@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -206,6 +207,35 @@ static double seconds_since(const struct timespec *a, const struct timespec *b)
 }
 
 /*
+ * @buf on pp's stdout if it can take it now, else nothing: stdout may be a pipe nobody
+ * reads, filled by pp-analyze, and pp's loop must never wait on it (it stops the children
+ * when told to).  A pipe is written through a file description of its own, non-blocking
+ * (pp-analyze writes to it through the shared one, whose writes must stay blocking), and
+ * takes up to PIPE_BUF bytes whole or not at all; a file is written as always (its own
+ * description would write at offset 0); anything else only when poll() says it has room.
+ */
+static void write_nowait(const char *buf, size_t len)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+	struct stat st;
+	int fd;
+
+	if (fstat(STDOUT_FILENO, &st))
+		return;
+	if (S_ISREG(st.st_mode)) {
+		struct iovec iov = { (void *)buf, len };
+
+		(void)pp_writev_full(STDOUT_FILENO, &iov, 1, NULL);
+	} else if (S_ISFIFO(st.st_mode) &&
+		   (fd = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_CLOEXEC)) >= 0) {
+		(void)!write(fd, buf, len);
+		close(fd);
+	} else if (len <= PIPE_BUF && poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT)) {
+		(void)!write(STDOUT_FILENO, buf, len);
+	}
+}
+
+/*
  * SIGUSR2: perf-prof's line for its own CPU usage, on stdout, once for each
  * program (named at the end): the share of one CPU used since its start or
  * the last report, and its peak RSS.  One write, so that the line does not
@@ -241,8 +271,7 @@ static void print_cpu(struct live *lv)
 		c->sys = sys;
 		c->at = now;
 	}
-	struct iovec iov = { buf, len };
-	(void)pp_writev_full(STDOUT_FILENO, &iov, 1, NULL);	/* stdout gone: nobody to tell */
+	write_nowait(buf, len);
 }
 
 /* The flags the handlers set, acted on with the signals blocked. */
