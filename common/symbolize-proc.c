@@ -10,6 +10,16 @@
  *   [0x1000,0x2000) libfoo t0..   [0x2000,0x3000) new t10..   [0x3000,0x5000) libfoo t0..
  * and the history gains [0x2000,0x3000) libfoo valid t0..t10, so lookup(t=5, 0x2800) is
  * still libfoo while lookup(t=11, 0x2800) is the new mapping.
+ *
+ * An exec ends every mapping, but the task runs in the kernel for a while before the new
+ * image's first instruction: its registers (a sample's user pc) still point into the old
+ * image while the new binary is being mapped and its stack filled.  So from the exec until
+ * the first mapping after the new image's vDSO (the vDSO is the last mapping execve makes:
+ * the next one is the new image's own doing, its dynamic loader's first library), an
+ * address in no live mapping is looked up in the image the exec replaced.  A fork over the
+ * pid or the next exec end the window too.  Each process keeps its windows in time order,
+ * so lookups at any time agree.  (perf, which keeps maps across an exec, names such a frame
+ * the same way.)
  * Not here: the symbol tables themselves (symbolize.c).
  */
 #include <stdlib.h>
@@ -28,6 +38,14 @@ struct sym_map {
 	uint64_t dso_gen;		/* st->dso_gen at the last failed binding */
 };
 
+/* During [start, end), an address in no live mapping is looked up at start - 1. */
+struct exec_win {
+	uint64_t start, end;
+	bool vdso;			/* the new image's vDSO is mapped: the next mapping ends it */
+};
+
+#define MAX_EXECS 4096			/* windows kept for one process: the oldest go first */
+
 struct sym_proc {
 	uint32_t pid;
 	struct sym_map *live;		/* sorted by start, no overlaps, t_end = UINT64_MAX */
@@ -40,12 +58,15 @@ struct sym_proc {
 	size_t nr_big, alloc_big;
 	struct pp_dso *jit;
 	size_t hint;			/* index of the last live hit */
+	struct exec_win *execs;		/* its execs, in time order */
+	size_t nr_execs, alloc_execs;
 };
 static void proc_free(struct sym_proc *p)
 {
 	free(p->live);
 	free(p->old);
 	free(p->big);
+	free(p->execs);
 	free(p);
 }
 
@@ -70,7 +91,8 @@ static struct pp_dso *map_dso(struct pp_symtab *st, struct sym_map *m)
 /* bytes of @p's map arrays: what a change to them charges to pp_symtab_mem() */
 static size_t proc_bytes(const struct sym_proc *p)
 {
-	return p ? (p->alloc_live + p->alloc_old + p->alloc_big) * sizeof(struct sym_map) : 0;
+	return p ? (p->alloc_live + p->alloc_old + p->alloc_big) * sizeof(struct sym_map) +
+		   p->alloc_execs * sizeof(struct exec_win) : 0;
 }
 
 static size_t pid_slot(const struct pidmap *m, uint32_t pid)
@@ -150,6 +172,42 @@ static void old_push(struct sym_proc *p, const struct sym_map *m)
 	if (m->end - m->start > p->old_max_len)
 		p->old_max_len = m->end - m->start;
 	p->old_sorted = false;
+}
+
+/* The exec window open at @time_ns, if any, ends there. */
+static void exec_close(struct sym_proc *p, uint64_t time_ns)
+{
+	struct exec_win *w = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+
+	if (w && w->start <= time_ns && time_ns < w->end)
+		w->end = time_ns;
+}
+
+/* A mapping at @time_ns: after the vDSO's, it ends the exec's window. */
+static void exec_mapped(struct sym_proc *p, uint64_t time_ns, const char *path)
+{
+	struct exec_win *w = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+
+	if (!w || time_ns < w->start || time_ns >= w->end)
+		return;
+	if (w->vdso)
+		w->end = time_ns;
+	else
+		w->vdso = !strcmp(path, "[vdso]");
+}
+
+static void exec_open(struct sym_proc *p, uint64_t time_ns)
+{
+	if (!time_ns || (p->nr_execs && time_ns < p->execs[p->nr_execs - 1].start))
+		return;		/* nothing before it, or out of order: no window */
+	exec_close(p, time_ns);
+	if (p->nr_execs == MAX_EXECS) {
+		memmove(p->execs, p->execs + 1, --p->nr_execs * sizeof(*p->execs));
+	} else if (p->nr_execs == p->alloc_execs) {
+		p->alloc_execs = p->alloc_execs ? p->alloc_execs * 2 : 2;
+		p->execs = pp_xrealloc(p->execs, p->alloc_execs * sizeof(*p->execs));
+	}
+	p->execs[p->nr_execs++] = (struct exec_win){ time_ns, UINT64_MAX, false };
 }
 
 /* first live mapping that ends after @addr (ends are sorted too: no overlaps) */
@@ -253,6 +311,8 @@ int pp_symtab_map_add(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint
 	int rc = proc_map_insert(p, &m);
 
 	st->mem += proc_bytes(p) - before;
+	if (!rc)
+		exec_mapped(p, time_ns, m.path);
 	return rc;
 }
 
@@ -286,6 +346,7 @@ void pp_symtab_task_fork(struct pp_symtab *st, uint32_t ppid, uint32_t pid, uint
 	child = proc_get(st, pid);
 	size_t before = proc_bytes(child);
 	proc_retire_all(child, time_ns);
+	exec_close(child, time_ns);
 	parent = proc_find(st, ppid);
 	if (!parent || !(parent->nr_live + parent->nr_old + parent->nr_big)) {
 		st->mem += proc_bytes(child) - before;
@@ -318,8 +379,10 @@ void pp_symtab_task_exec(struct pp_symtab *st, uint32_t pid, uint64_t time_ns)
 	struct sym_proc *p = proc_find(st, pid);
 	size_t before = proc_bytes(p);
 
-	if (p)
+	if (p) {
 		proc_retire_all(p, time_ns);
+		exec_open(p, time_ns);
+	}
 	st->mem += proc_bytes(p) - before;
 }
 
@@ -336,7 +399,7 @@ void pp_symtab_jit_attach(struct pp_symtab *st, uint32_t pid, struct pp_dso *jit
 	proc_get(st, pid)->jit = jit;
 }
 
-static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t t, uint64_t addr)
+static struct sym_map *map_at(struct sym_proc *p, uint64_t t, uint64_t addr)
 {
 	struct sym_map *m, *best = NULL;
 	size_t i, lo = 0, hi;
@@ -381,6 +444,27 @@ static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t t, uint64_t addr
 			best = m;
 	}
 	return best;
+}
+
+/* The mapping of @addr at @t, or during an exec, the one it had just before. */
+static struct sym_map *proc_map_at(struct sym_proc *p, uint64_t t, uint64_t addr)
+{
+	struct sym_map *m = map_at(p, t, addr);
+	size_t lo = 0, hi = p->nr_execs;
+
+	if (m || !hi)
+		return m;
+	while (lo < hi) {	/* the first window that starts after t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->execs[mid].start <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && t < p->execs[lo - 1].end)
+		m = map_at(p, p->execs[lo - 1].start - 1, addr);
+	return m;
 }
 
 bool pp_symtab_lookup_user(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint64_t addr,

@@ -244,7 +244,13 @@ int pp_symtab_map_add(struct pp_symtab *st, uint32_t pid, uint64_t time_ns, uint
  */
 void pp_symtab_task_fork(struct pp_symtab *st, uint32_t ppid, uint32_t pid, uint64_t time_ns);
 
-/** pp_symtab_task_exec() - process @pid execs at @time_ns: its mappings end there. */
+/**
+ * pp_symtab_task_exec() - process @pid execs at @time_ns: its mappings end there
+ *
+ * Until the first mapping added after the new image's "[vdso]" (the last one execve
+ * makes), an address in no live mapping resolves in the image the exec replaced: a sample
+ * taken inside execve still has the old image's user pc.
+ */
 void pp_symtab_task_exec(struct pp_symtab *st, uint32_t pid, uint64_t time_ns);
 
 /**

@@ -302,18 +302,42 @@ static void test_symbolize__fork_exec(void)
 	CU_ASSERT(!pp_symtab_lookup_user(st, 13, 150, 0x1800, &r));
 	CU_ASSERT_PTR_NULL(r.dso);
 
-	/* exec ends the maps; the new image maps again */
+	/*
+	 * exec ends the maps; the new image maps again.  Until the first mapping after its
+	 * vDSO, an address in no new mapping is the old image's (a pc in execve): at any
+	 * lookup time.
+	 */
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 12, 120, 0x3000, 0x1000, 0, "/lib/libc", NULL, 0),
+			0);
 	pp_symtab_task_exec(st, 12, 300);
-	want_dso(st, 12, 301, 0x1800, NULL);
+	want_dso(st, 12, 301, 0x1800, "/bin/sh2");
 	want_dso(st, 12, 299, 0x1800, "/bin/sh2");
 	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 12, 302, 0x1000, 0x1000, 0, "/bin/ls", NULL, 0), 0);
 	want_dso(st, 12, 303, 0x1800, "/bin/ls");
+	want_dso(st, 12, 303, 0x3800, "/lib/libc");
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 12, 304, 0x9000, 0x1000, 0, "[vdso]", NULL, 0), 0);
+	want_dso(st, 12, 305, 0x3800, "/lib/libc");	/* the stack is filled after it */
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 12, 310, 0x5000, 0x1000, 0, "/lib/ld", NULL, 0), 0);
+	want_dso(st, 12, 309, 0x3800, "/lib/libc");
+	want_dso(st, 12, 310, 0x3800, NULL);		/* the new image's own mapping */
+	want_dso(st, 12, 315, 0x3800, NULL);
+	/* a second exec: its own window, the first one's answers unchanged */
+	pp_symtab_task_exec(st, 12, 320);
+	want_dso(st, 12, 321, 0x1800, "/bin/ls");
+	want_dso(st, 12, 321, 0x3800, NULL);		/* ls had no libc */
+	want_dso(st, 12, 321, 0x5800, "/lib/ld");
+	want_dso(st, 12, 303, 0x3800, "/lib/libc");
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 12, 330, 0x1000, 0x1000, 0, "/bin/cat", NULL, 0), 0);
+	want_dso(st, 12, 331, 0x1800, "/bin/cat");
+	want_dso(st, 12, 302, 0x1800, "/bin/ls");
 	/* exit keeps the maps for late samples; pid reuse by a fork replaces them */
 	pp_symtab_task_exit(st, 12, 400);
-	want_dso(st, 12, 401, 0x1800, "/bin/ls");
+	want_dso(st, 12, 401, 0x1800, "/bin/cat");
+	want_dso(st, 12, 401, 0x5800, "/lib/ld");	/* cat's exec is not over */
 	pp_symtab_task_fork(st, 11, 12, 500);
 	want_dso(st, 12, 501, 0x1800, "/bin/sh");
-	want_dso(st, 12, 450, 0x1800, "/bin/ls");
+	want_dso(st, 12, 450, 0x1800, "/bin/cat");
+	want_dso(st, 12, 501, 0x5800, NULL);		/* the fork ended the exec's window */
 	pp_symtab_free(st);
 }
 
@@ -389,7 +413,7 @@ static void test_symbolize__demangle(void)
 
 struct model_op {
 	uint64_t t, start, end, pgoff;
-	int exec;
+	int exec, vdso;
 };
 
 static uint64_t model_rng = 0x1234567;
@@ -427,31 +451,45 @@ static void test_symbolize__history_model(void)
 			pp_symtab_task_exec(st, 3, ops[i].t);
 			continue;
 		}
-		snprintf(path, sizeof(path), "m%d", i);
+		ops[i].vdso = model_next() % 151 == 0;
+		if (ops[i].vdso)
+			snprintf(path, sizeof(path), "[vdso]");
+		else
+			snprintf(path, sizeof(path), "m%d", i);
 		CU_ASSERT_EQUAL(pp_symtab_map_add(st, 3, ops[i].t, ops[i].start, n << 12,
 						  ops[i].pgoff, path, NULL, 0), 0);
 	}
 	for (int q = 0; q < 100000; q++) {
 		uint64_t t = model_next() % (10 * (MODEL_OPS + 2));
 		uint64_t addr = model_next() % ((MODEL_PAGES + 8) << 12);
-		int want = -1;
+		int want = -1, i = MODEL_OPS - 1, over = 0, later = 0;
 
-		for (int i = MODEL_OPS - 1; i >= 0; i--) {
-			if (ops[i].t > t)
-				continue;
-			if (ops[i].exec)
-				break;
+		while (i >= 0 && ops[i].t > t)
+			i--;
+		for (; i >= 0 && !ops[i].exec; i--) {
+			over |= ops[i].vdso && later;	/* a mapping after a vDSO: exec over */
+			later = 1;
 			if (addr >= ops[i].start && addr < ops[i].end) {
 				want = i;
 				break;
 			}
 		}
+		/* in no mapping after an exec that is not over: the old image */
+		if (want < 0 && i >= 0 && !over)
+			for (i--; i >= 0 && !ops[i].exec; i--)
+				if (addr >= ops[i].start && addr < ops[i].end) {
+					want = i;
+					break;
+				}
 		pp_symtab_lookup_user(st, 3, t, addr, &r);
 		if (want < 0) {
 			bad += r.dso != NULL;
 			continue;
 		}
-		snprintf(path, sizeof(path), "m%d", want);
+		if (ops[want].vdso)
+			snprintf(path, sizeof(path), "[vdso]");
+		else
+			snprintf(path, sizeof(path), "m%d", want);
 		if (!r.dso || strcmp(r.dso, path) ||
 		    r.dso_off != addr - ops[want].start + ops[want].pgoff)
 			bad++;
