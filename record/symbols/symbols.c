@@ -8,6 +8,10 @@
  * found to duplicate an already written build id).  The common case of a
  * sample - every frame in binaries already done - costs a hash lookup and a
  * binary search per frame, with a one-entry cache for the last process.
+ * An exec keeps the old image's maps aside until the first map after the
+ * new image's vDSO: a sample taken inside execve has a pc in the old image,
+ * and the analyzer names it from there (common/symbolize-proc.c), so its
+ * binary is written too.
  * Not here: ELF parsing of symbol tables (elfsyms.c).
  */
 #include <errno.h>
@@ -53,6 +57,9 @@ struct proc {
 	bool all_done;			/* unwind tables on: every map's binary loaded */
 	struct map *maps;
 	size_t nr, cap;
+	struct map *pre;		/* the image an exec replaced, until the exec is over */
+	size_t nr_pre;
+	bool pre_vdso;			/* the new vDSO is mapped: the next map ends the exec */
 };
 
 struct rec_symbols {
@@ -98,6 +105,7 @@ struct rec_symbols *rec_symbols_new(void)
 static void proc_free(struct proc *p)
 {
 	free(p->maps);
+	free(p->pre);
 	free(p);
 }
 
@@ -239,19 +247,24 @@ static struct dso *dso_get(struct rec_symbols *sy, const char *path, const uint8
 }
 
 /* The index of the first map with end > @addr. */
-static size_t map_lower(const struct proc *p, uint64_t addr)
+static size_t maps_lower(const struct map *maps, size_t nr, uint64_t addr)
 {
-	size_t lo = 0, hi = p->nr;
+	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (p->maps[mid].end <= addr)
+		if (maps[mid].end <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+static size_t map_lower(const struct proc *p, uint64_t addr)
+{
+	return maps_lower(p->maps, p->nr, addr);
 }
 
 void rec_symbols_map(struct rec_symbols *sy, uint32_t pid, uint64_t addr, uint64_t len,
@@ -280,6 +293,12 @@ void rec_symbols_map(struct rec_symbols *sy, uint32_t pid, uint64_t addr, uint64
 	p->maps[i] = (struct map){ addr, end, pgoff, dso_get(sy, path, build_id, build_id_sz) };
 	p->nr++;
 	p->all_done = false;
+	if (p->pre && p->pre_vdso) {	/* the new image's own map: the exec is over */
+		free(p->pre);
+		p->pre = NULL;
+		p->nr_pre = 0;
+	}
+	p->pre_vdso = p->pre && !strcmp(path, REC_VDSO_PATH);	/* the last map exec makes */
 }
 
 void rec_symbols_fork(struct rec_symbols *sy, uint32_t pid, uint32_t ppid)
@@ -304,8 +323,14 @@ void rec_symbols_exec(struct rec_symbols *sy, uint32_t pid)
 {
 	struct proc *p = proc_find(sy, pid);
 
-	if (p)
-		p->nr = 0;
+	if (!p)
+		return;
+	free(p->pre);
+	p->pre = p->maps;
+	p->nr_pre = p->nr;
+	p->pre_vdso = false;
+	p->maps = NULL;
+	p->nr = p->cap = 0;
 }
 
 void rec_symbols_exit(struct rec_symbols *sy, uint32_t pid)
@@ -518,6 +543,17 @@ static int all_load(struct rec_symbols *sy, struct ppf_writer *w, struct proc *p
 	return rc;
 }
 
+/* The binary of map @m of @pid written, if it is not yet. */
+static int map_load(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid,
+		    const struct map *m)
+{
+	if (m->dso->done)
+		return 0;
+	if (!strcmp(m->dso->path, REC_VDSO_PATH))
+		return vdso_load(sy, w, m->dso);
+	return dso_load(sy, w, m->dso, pid, m);
+}
+
 int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, uint64_t addr)
 {
 	struct proc *p = proc_find(sy, pid);
@@ -531,15 +567,13 @@ int rec_symbols_hit(struct rec_symbols *sy, struct ppf_writer *w, uint32_t pid, 
 	if (sy->unwind && !p->all_done && (rc = all_load(sy, w, p)))
 		return rc;
 	i = map_lower(p, addr);
-	if (i == p->nr || p->maps[i].start > addr) {
-		sy->st.nr_unmapped++;
-		return p->jit_done ? 0 : jit_load(sy, w, p);
-	}
-	if (p->maps[i].dso->done)
-		return 0;
-	if (!strcmp(p->maps[i].dso->path, REC_VDSO_PATH))
-		return vdso_load(sy, w, p->maps[i].dso);
-	return dso_load(sy, w, p->maps[i].dso, pid, &p->maps[i]);
+	if (i < p->nr && p->maps[i].start <= addr)
+		return map_load(sy, w, pid, &p->maps[i]);
+	i = maps_lower(p->pre, p->nr_pre, addr);
+	if (i < p->nr_pre && p->pre[i].start <= addr)	/* a pc inside execve */
+		return map_load(sy, w, pid, &p->pre[i]);
+	sy->st.nr_unmapped++;
+	return p->jit_done ? 0 : jit_load(sy, w, p);
 }
 
 int rec_symbols_write_maps(struct rec_symbols *sy, struct ppf_writer *w, uint64_t time_ns)
