@@ -1898,12 +1898,22 @@ def render_stacks(res):
                            f"({per[tools[1]] / per[tools[0]]:.1f}x; the target above counts the "
                            'fixed cost in)')
     jb = {r['tool']: r for r in pick(st, bench='stacks-jobs')}
-    j1, j2 = jb.get('pp-j1'), jb.get('pp-j2')
+    j1, j2, jj = jb.get('pp-j1'), jb.get('pp-j2'), jb.get('pp-2xj1')
     if j1 and j2 and j2.get('wall_s'):
         jx = j1['wall_s'] / j2['wall_s']
-        targets.append(f"- -j 2 / -j 1, unwind-c at 4999 Hz ({j1['events']} samples): wall "
-                       f"-j 1 {j1['wall_s']:.3f} s, -j 2 {j2['wall_s']:.3f} s: {jx:.2f}x (target >= 1.7x: "
-                       f"{verdict(jx >= 1.7)}); CPU -j 1 {j1['cpu_s']:.3f} s, -j 2 {j2['cpu_s']:.3f} s")
+        line = (f"- -j 2 / -j 1, unwind-c at 4999 Hz ({j1['events']} samples): wall "
+                f"-j 1 {j1['wall_s']:.3f} s, -j 2 {j2['wall_s']:.3f} s: {jx:.2f}x (target >= 1.7x: "
+                f"{verdict(jx >= 1.7)}); CPU -j 1 {j1['cpu_s']:.3f} s, -j 2 {j2['cpu_s']:.3f} s")
+        if jj and jj.get('wall_s'):
+            ceil = 2 * j1['wall_s'] / jj['wall_s']
+            line += (f"; two -j 1 side by side {jj['wall_s']:.3f} s, so two CPUs of this machine "
+                     f"give {ceil:.2f}x one (-j 2 at {jx / ceil:.0%} of that)")
+        speeds = [r for r in pick(st, bench='stacks-cpus') if r.get('slowest')]
+        if speeds:
+            line += ('; the slowest CPU at ' + ' and '.join(
+                f"{r['slowest']:.0%} of the fastest {r.get('when', '')}" for r in speeds) +
+                ' the rounds (cpuburn pinned to each)')
+        targets.append(line)
     for r in pick(st, bench='stacks-lost'):
         targets.append(f"- {r['tool']}, every CPU busy ({r.get('cpus', '?')}), 997 Hz system-wide: "
                        f"{r.get('samples', '?')} samples, {r.get('lost', '?')} lost"

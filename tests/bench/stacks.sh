@@ -26,14 +26,18 @@
 #            runs above moved the ratio from 0.97 to 1.07 between stage runs
 # and once: "fixed", the same two on a 1-second recording of unwind-c (what an analysis
 # costs before its samples: the CPU time of that run); "jobs", pp-analyze -j 1 and -j 2
-# (profile -g, no read-ahead) on a capture worth splitting: unwind-c at 4999 Hz for STACK_S
-# seconds (wall and CPU time); "sysw": every CPU busy (one unwind-c per CPU) recorded
+# (profile -g, no read-ahead) on a capture worth splitting: unwind-c at 4999 Hz for 4 x
+# STACK_S seconds (wall and CPU time), in rounds with two -j 1 side by side (pp-2xj1: what two
+# CPUs of this machine give two processes, the ceiling of -j 2 on it) and each CPU's speed
+# before and after (cpuburn pinned to it: ops in 0.3 s; this VM's CPUs are at times unequal,
+# one at half the other's speed for minutes); "sysw": every CPU busy (one unwind-c per CPU) recorded
 # system-wide at 997 Hz by each tool: samples lost.
 # Lines: {"bench":"stacks-record","program":P,"tool":"pp"|"perf","samples":N,"bytes":N,
 # "bytes_per_sample":..,"rec_cpu_s":..,"rec_cpu_us_per_sample":..,"ops":N,"base_ops":N,
 # "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"perf-script",
 # "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-fixed","tool":"pp"|"perf-script",...}
-# and {"bench":"stacks-jobs","tool":"pp-j1"|"pp-j2",...} (the same keys);
+# and {"bench":"stacks-jobs","tool":"pp-j1"|"pp-j2"|"pp-2xj1",...} (the same keys);
+# {"bench":"stacks-cpus","when":"before"|"after","ops":"OPS0,OPS1,..","slowest":min/max};
 # {"bench":"stacks-lost","tool":..,"samples":N,"lost":N};
 # {"bench":"stacks-slowdown","program":P,"tool":"pp"|"perf","slowdown":median,"rounds":"a,b,.."}.
 # Run by `make bench` as its stage `stacks` (tests/bench/bench.py).
@@ -51,6 +55,16 @@ load_ops() { grep '^LOAD ' "$1" | tail -1 | tr ' ' '\n' | sed -n 's/^ops=//p'; }
 load_cpu() {
 	_l=$(grep '^LOAD ' "$1" | tail -1)
 	awk -v u="$(bench_kv user_s "$_l")" -v s="$(bench_kv sys_s "$_l")" 'BEGIN { printf "%.3f", u + s }'
+}
+# cpu_speeds WHEN: a stacks-cpus line, cpuburn's ops in 0.3 s pinned to each CPU in turn
+cpu_speeds() {
+	_ops=
+	for _c in $(seq 0 $((ncpu - 1))); do
+		"$PP_LOAD/cpuburn" -d 0.3 -c "$_c" >/dev/null 2>burn.err || return 0
+		_ops="${_ops:+$_ops,}$(load_ops burn.err)"
+	done
+	bench_emit bench=stacks-cpus when="$1" ops="$_ops" slowest="$(echo "$_ops" | tr ',' '\n' |
+		awk 'NR == 1 || $1 < lo { lo = $1 } $1 > hi { hi = $1 } END { printf "%.3f", hi ? lo / hi : 0 }')"
 }
 # load_rate FILE: the ops per CPU second of the LOAD line in FILE (0 without one)
 load_rate() {
@@ -178,14 +192,18 @@ if [ -x "$PP_LOAD/unwind-c" ]; then
 		n=$(bench_info jobs.ppcap events)
 		rounds=$RUNS
 		[ "$rounds" -lt 7 ] && rounds=7
-		if measure_rounds "$rounds" \
-			"pp-j1|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 jobs.ppcap profile -g" \
-			"pp-j2|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 2 jobs.ppcap profile -g"; then
-			for j in 1 2; do
-				rounds_of pp-j$j
-				bench_emit_run bench=stacks-jobs tool=pp-j$j events="$n"
+		j1="env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 jobs.ppcap profile -g"
+		printf '%s >/dev/null &\n%s >/dev/null\nwait\n' "$j1" "$j1" >two.sh
+		cpu_speeds before
+		if measure_rounds "$rounds" "pp-j1|$j1" \
+			"pp-j2|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 2 jobs.ppcap profile -g" \
+			"pp-2xj1|sh two.sh"; then
+			for t in j1 j2 2xj1; do
+				rounds_of pp-$t
+				bench_emit_run bench=stacks-jobs tool=pp-$t events="$n"
 			done
 		fi
+		cpu_speeds after
 	else
 		bench_emit bench=stacks-jobs tool=pp status=failed reason="pp-record failed"
 	fi
