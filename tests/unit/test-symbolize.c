@@ -338,6 +338,25 @@ static void test_symbolize__fork_exec(void)
 	want_dso(st, 12, 501, 0x1800, "/bin/sh");
 	want_dso(st, 12, 450, 0x1800, "/bin/cat");
 	want_dso(st, 12, 501, 0x5800, NULL);		/* the fork ended the exec's window */
+	/*
+	 * A hostile capture's execs: at time 0 (nothing before it) and older than the last one
+	 * (out of order) open no window; the answers stay as they were.
+	 */
+	pp_symtab_task_exec(st, 14, 0);
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 14, 5, 0x6000, 0x1000, 0, "/bin/a", NULL, 0), 0);
+	want_dso(st, 14, 6, 0x6800, "/bin/a");
+	want_dso(st, 14, 6, 0x7800, NULL);
+	pp_symtab_task_exec(st, 14, 50);
+	want_dso(st, 14, 60, 0x6800, "/bin/a");		/* inside the window of 50 */
+	pp_symtab_task_exec(st, 14, 40);			/* out of order: no window of its own */
+	want_dso(st, 14, 45, 0x6800, "/bin/a");		/* still valid at 45: no exec before 50 */
+	want_dso(st, 14, 60, 0x6800, "/bin/a");
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 14, 70, 0x9000, 0x1000, 0, "[vdso]", NULL, 0), 0);
+	CU_ASSERT_EQUAL(pp_symtab_map_add(st, 14, 80, 0xa000, 0x1000, 0, "/lib/c", NULL, 0), 0);
+	want_dso(st, 14, 79, 0x6800, "/bin/a");
+	want_dso(st, 14, 80, 0x6800, NULL);
+	pp_symtab_task_exec(st, 999, 90);			/* a process nothing knows: nothing */
+	CU_ASSERT(!pp_symtab_lookup_user(st, 999, 91, 0x6800, &r));
 	pp_symtab_free(st);
 }
 
