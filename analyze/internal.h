@@ -194,6 +194,12 @@ void ana_debugsyms_free(struct ana_debugsyms *d);
 /** ana_debugfiles_free() - free the lender's part (the files found); NULL is fine. */
 void ana_debugfiles_free(struct ana_debugfiles *w);
 
+/* heap.c */
+/** ana_heap_init() - pp-analyze's heap in transparent huge pages (at the start of main()). */
+void ana_heap_init(void);
+/** ana_heap_thread() - the same for the arena of the calling thread (a -j worker's start). */
+void ana_heap_thread(void);
+
 /* session.c */
 /* ana_session_open()'s own flag besides PPF_READ_*: no read-ahead thread (a part of -j N) */
 #define ANA_OPEN_NO_READ_AHEAD (1u << 31)

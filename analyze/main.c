@@ -46,6 +46,7 @@ int main(int argc, const char **argv)
 	const char *usage[] = { "pp-analyze [-v] [-q] [--strict] [-j N] FILE|- [ANALYZER [OPTIONS]] [, ...]", NULL };
 
 	pp_progname = "pp-analyze";
+	ana_heap_init();
 	if (argc == 2 && !strncmp(argv[1], "--help-man", 10)) {	/* make man: pp-analyze(1) */
 		if (!ana_man_print(stdout, argv[1], opts))
 			return 0;

@@ -23,7 +23,6 @@
  * else is one pass, as without -j.
  */
 #include <fcntl.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +43,6 @@
  */
 #define SKIM_COST 0.3
 #define DIGEST_COST 0.05
-/*
- * glibc's malloc, told to keep what it has: each worker allocates from an arena of its own,
- * which glibc grows and trims by a little at a time, and every such change to the mappings
- * of a process with threads on two CPUs interrupts the other one to flush its TLB (541 such
- * interrupts for one `-j 2 profile -g` of 400,000 DWARF stacks; 42 with these).
- */
-#define MALLOC_TOP_PAD (64 << 20)
-#define MALLOC_TRIM_THRESHOLD (128 << 20)
-#define MALLOC_MMAP_THRESHOLD (32 << 20)
 
 struct part_run {
 	struct ana_session *s;
@@ -251,6 +241,7 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct part_sched *sc = w->sc;
 
+	ana_heap_thread();
 	for (size_t k = w->first; k != NO_PART; k = claim_next(sc, k)) {
 		struct part_run *p = &sc->runs[k];
 
@@ -599,9 +590,6 @@ static int run(struct ana_session *main_s, struct ppf_record *first, int have_fi
 	int status;
 
 	memset(stats, 0, sizeof(*stats));
-	mallopt(M_TOP_PAD, MALLOC_TOP_PAD);
-	mallopt(M_TRIM_THRESHOLD, MALLOC_TRIM_THRESHOLD);
-	mallopt(M_MMAP_THRESHOLD, MALLOC_MMAP_THRESHOLD);
 	/*
 	 * --time: the one pass skips the EVENTS segments that end before the range, side band
 	 * and all (cmd-analyze.c's set_range(): ppf_reader_seek_time(), unless it makes a
