@@ -1904,10 +1904,24 @@ def render_stacks(res):
         line = (f"- -j 2 / -j 1, unwind-c at 4999 Hz ({j1['events']} samples): wall "
                 f"-j 1 {j1['wall_s']:.3f} s, -j 2 {j2['wall_s']:.3f} s: {jx:.2f}x (target >= 1.7x: "
                 f"{verdict(jx >= 1.7)}); CPU -j 1 {j1['cpu_s']:.3f} s, -j 2 {j2['cpu_s']:.3f} s")
+        ceil = None
         if jj and jj.get('wall_s'):
             ceil = 2 * j1['wall_s'] / jj['wall_s']
             line += (f"; two -j 1 side by side {jj['wall_s']:.3f} s, so two CPUs of this machine "
                      f"give {ceil:.2f}x one (-j 2 at {jx / ceil:.0%} of that)")
+        # samples per second: the long capture less the short one, the start left out
+        s1, s2 = jb.get('pp-j1-short'), jb.get('pp-j2-short')
+        if (s1 and s2 and j1['events'] > s1['events'] and j1['wall_s'] > s1['wall_s'] and
+                j2['wall_s'] > s2['wall_s']):
+            n = j1['events'] - s1['events']
+            r1, r2 = n / (j1['wall_s'] - s1['wall_s']), n / (j2['wall_s'] - s2['wall_s'])
+            line += (f"; samples per second beyond the start ({j1['events']} less "
+                     f"{s1['events']} samples): -j 1 {human(r1)}, -j 2 {human(r2)}: "
+                     f"{r2 / r1:.2f}x (target >= 1.7x: {verdict(r2 / r1 >= 1.7)}"
+                     + (f"; {r2 / r1 / ceil:.0%} of the two CPUs'" if ceil else '') +
+                     f"); the start, the short run less its samples at that rate: -j 1 "
+                     f"{(s1['wall_s'] - s1['events'] / r1) * 1000:.0f} ms, -j 2 "
+                     f"{(s2['wall_s'] - s2['events'] / r2) * 1000:.0f} ms")
         speeds = [r for r in pick(st, bench='stacks-cpus') if r.get('slowest')]
         if speeds:
             line += ('; the slowest CPU at ' + ' and '.join(

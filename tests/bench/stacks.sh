@@ -30,13 +30,15 @@
 # STACK_S seconds (wall and CPU time), in rounds with two -j 1 side by side (pp-2xj1: what two
 # CPUs of this machine give two processes, the ceiling of -j 2 on it) and each CPU's speed
 # before and after (cpuburn pinned to it: ops in 0.3 s; this VM's CPUs are at times unequal,
-# one at half the other's speed for minutes); "sysw": every CPU busy (one unwind-c per CPU) recorded
+# one at half the other's speed for minutes), and both -j on a quarter as long a recording
+# (pp-j1-short, pp-j2-short: the difference is the samples' cost, the start left out); "sysw": every CPU busy (one unwind-c per CPU) recorded
 # system-wide at 997 Hz by each tool: samples lost.
 # Lines: {"bench":"stacks-record","program":P,"tool":"pp"|"perf","samples":N,"bytes":N,
 # "bytes_per_sample":..,"rec_cpu_s":..,"rec_cpu_us_per_sample":..,"ops":N,"base_ops":N,
 # "slowdown":..} (ops and base_ops per CPU second); {"bench":"stacks-unwind","program":P,"tool":"pp"|"perf-script",
 # "events":N,"wall_s":..,"cpu_s":..,...}; {"bench":"stacks-fixed","tool":"pp"|"perf-script",...}
-# and {"bench":"stacks-jobs","tool":"pp-j1"|"pp-j2"|"pp-2xj1",...} (the same keys);
+# and {"bench":"stacks-jobs","tool":"pp-j1"|"pp-j2"|"pp-2xj1"|"pp-j1-short"|"pp-j2-short",...}
+# (the same keys);
 # {"bench":"stacks-cpus","when":"before"|"after","ops":"OPS0,OPS1,..","slowest":min/max};
 # {"bench":"stacks-lost","tool":..,"samples":N,"lost":N};
 # {"bench":"stacks-slowdown","program":P,"tool":"pp"|"perf","slowdown":median,"rounds":"a,b,.."}.
@@ -186,21 +188,32 @@ if [ -x "$PP_LOAD/unwind-c" ]; then
 	# -j 2 against -j 1 on a capture worth splitting: 4 times as long (400,000 samples; on
 	# a 20 s one the start - the kernel's symbols, libc's DWARF - is a third of -j 1's time),
 	# in 7 rounds at least (best wall: the neighbours of this shared VM move it)
-	rm -f jobs.ppcap
+	# and a quarter of it (jobs-short.ppcap): what the longer one takes more is the samples'
+	# own cost, without the start (the kernel symbols, the binaries' tables, the parts'
+	# opening) that both pay alike
+	rm -f jobs.ppcap jobs-short.ppcap
 	if "$PP_BIN/pp-record" -q -F 4999 --call-graph dwarf -o jobs.ppcap -- "$PP_LOAD/unwind-c" \
-		-d "$((secs * 4))" >/dev/null 2>&1; then
+		-d "$((secs * 4))" >/dev/null 2>&1 &&
+	   "$PP_BIN/pp-record" -q -F 4999 --call-graph dwarf -o jobs-short.ppcap -- \
+		"$PP_LOAD/unwind-c" -d "$secs" >/dev/null 2>&1; then
 		n=$(bench_info jobs.ppcap events)
+		ns=$(bench_info jobs-short.ppcap events)
 		rounds=$RUNS
 		[ "$rounds" -lt 7 ] && rounds=7
-		j1="env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 1 jobs.ppcap profile -g"
+		an="env PP_READ_AHEAD=0 $PP_BIN/pp-analyze"
+		j1="$an -j 1 jobs.ppcap profile -g"
 		printf '%s >/dev/null &\n%s >/dev/null\nwait\n' "$j1" "$j1" >two.sh
 		cpu_speeds before
-		if measure_rounds "$rounds" "pp-j1|$j1" \
-			"pp-j2|env PP_READ_AHEAD=0 $PP_BIN/pp-analyze -j 2 jobs.ppcap profile -g" \
-			"pp-2xj1|sh two.sh"; then
+		if measure_rounds "$rounds" "pp-j1|$j1" "pp-j2|$an -j 2 jobs.ppcap profile -g" \
+			"pp-2xj1|sh two.sh" "pp-j1-short|$an -j 1 jobs-short.ppcap profile -g" \
+			"pp-j2-short|$an -j 2 jobs-short.ppcap profile -g"; then
 			for t in j1 j2 2xj1; do
 				rounds_of pp-$t
 				bench_emit_run bench=stacks-jobs tool=pp-$t events="$n"
+			done
+			for t in j1 j2; do
+				rounds_of pp-$t-short
+				bench_emit_run bench=stacks-jobs tool=pp-$t-short events="$ns"
 			done
 		fi
 		cpu_speeds after
