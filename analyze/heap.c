@@ -19,7 +19,8 @@
  *    growth is a new mapping, unmarked); a thread's arena is a 64 MB aligned mapping (glibc's
  *    HEAP_MAX_SIZE on 64-bit hosts), marked whole when the thread starts.  1,200 faults
  *    instead of 4,500, 2,200 instead of 6,800 (docs/performance.md).  Marking is a hint:
- *    without THP (`never`, an old kernel) nothing changes; PP_HUGEPAGES=0 leaves it out.
+ *    without THP (`never`, an old kernel) nothing changes.  PP_HUGEPAGES=0 marks the heap
+ *    MADV_NOHUGEPAGE instead: small pages even where the kernel's mode is `always`.
  * A sanitizer's allocator has no brk heap and no arenas: nothing is done under ASan.
  */
 #include <malloc.h>
@@ -45,38 +46,38 @@
 #endif
 #endif
 
-static bool huge;			/* the heap is marked */
+static int advice;			/* MADV_HUGEPAGE or MADV_NOHUGEPAGE; 0: none given */
 
 void ana_heap_init(void)
 {
 #ifndef HEAP_SANITIZED
 	const char *e = getenv("PP_HUGEPAGES");
+	int adv = e && !strcmp(e, "0") ? MADV_NOHUGEPAGE : MADV_HUGEPAGE;
 
 	mallopt(M_MMAP_THRESHOLD, HEAP_MMAP);
 	mallopt(M_TOP_PAD, HEAP_PAD);
 	mallopt(M_TRIM_THRESHOLD, HEAP_TRIM);
-	if (e && !strcmp(e, "0"))
-		return;
 	/* grow the brk heap by the pad now (a block the heap holds), and mark it from there */
 	void *p = malloc(HUGE_SZ);
 	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
 	uintptr_t hi = (uintptr_t)sbrk(0);
 
 	free(p);
-	if (p && hi > lo && hi - lo <= 4 * (uintptr_t)HEAP_PAD)
-		huge = madvise((void *)lo, hi - lo, MADV_HUGEPAGE) == 0;
+	if (p && hi > lo && hi - lo <= 4 * (uintptr_t)HEAP_PAD &&
+	    madvise((void *)lo, hi - lo, adv) == 0)
+		advice = adv;
 #endif
 }
 
 void ana_heap_thread(void)
 {
-	if (!huge)
+	if (!advice)
 		return;
 	void *p = malloc(64);
 	uintptr_t base = (uintptr_t)p & ~(ARENA_SIZE - 1);
 
 	/* an arena's first block is near its start; one of the main arena's is marked already */
 	if (p && (uintptr_t)p - base < HUGE_SZ)
-		madvise((void *)base, ARENA_SIZE, MADV_HUGEPAGE);
+		madvise((void *)base, ARENA_SIZE, advice);
 	free(p);
 }

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # t220-analyze-hugepages: pp-analyze's heap in transparent huge pages (analyze/heap.c).  A
-# running pp-analyze's [heap] mapping is THP-eligible (with THP in `madvise` mode, not with
-# PP_HUGEPAGES=0); `profile -g` of a --call-graph dwarf capture of unwind-c (the kernel's
-# symbols, libc's tables: thousands of first touches) takes at most 55 % of the page faults
-# it takes with PP_HUGEPAGES=0, with -j 1 and -j 2 (measured: 31-37 % and 41-46 %; the
-# faults of mapped files, the debug files' and the libraries', stay; 65 % with -j 2 when the
-# workers' arenas are not marked), and prints the same, byte for byte.
+# running pp-analyze's [heap] mapping is THP-eligible, and not with PP_HUGEPAGES=0 (which
+# marks it MADV_NOHUGEPAGE: small pages in the kernel's `always` mode too); `profile -g` of a
+# --call-graph dwarf capture of unwind-c (the kernel's symbols, libc's tables: thousands of
+# first touches) takes at most 55 % of the page faults it takes with PP_HUGEPAGES=0, with
+# -j 1 and -j 2 (measured: 31-37 % and 41-46 %; the faults of mapped files, the debug files'
+# and the libraries', stay; 65 % with -j 2 when the workers' arenas are not marked), and
+# prints the same, byte for byte.
 . "$(dirname "$0")/lib.sh"
 need_root
 sanitized && skip "a sanitizer's allocator: the heap is not pp-analyze's to mark"
@@ -35,10 +36,8 @@ eligible() {
 	wait
 }
 assert_eq "THPeligible of pp-analyze's heap" 1 "$(eligible PP_HUGEPAGES=1)"
-if [ "$mode" = madvise ]; then
-	assert_eq "THPeligible of pp-analyze's heap with PP_HUGEPAGES=0" 0 \
-		"$(eligible PP_HUGEPAGES=0)"
-fi
+assert_eq "THPeligible of pp-analyze's heap with PP_HUGEPAGES=0 (THP mode $mode)" 0 \
+	"$(eligible PP_HUGEPAGES=0)"
 
 "$PP_RECORD" -F 997 --call-graph dwarf -o uw.cap -- "$PP_LOAD/unwind-c" -d 2 >rec.out 2>&1 ||
 	{ cat rec.out; fail "pp-record --call-graph dwarf"; }
