@@ -61,7 +61,7 @@ uw_shares() {
 	assert_ge "samples of $2 (a machine too busy gives too few)" "$3" "$total"
 	assert_ge "samples reaching main (per mille)" 990 $((main * 1000 / total))
 	grep "^$2;" "$4" >flat.load
-	prev= prevgot=
+	prev='' prevgot=''
 	for lv in level1:100 level2:90 level3:70 leaf_sort:40; do
 		name=${lv%:*}
 		want=${lv#*:}
