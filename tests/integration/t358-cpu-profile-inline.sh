@@ -78,12 +78,16 @@ strip --strip-debug -o bin/inlinehot keep/inlinehot || fail "strip"
 assert_eq "build id after strip --strip-debug" "$bid" \
 	"$(readelf -n bin/inlinehot | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')"
 ! readelf -S bin/inlinehot | grep -q '\.debug_info' || fail "strip left .debug_info"
-# (other binaries may have DWARF here: ld.so's startup, a sanitizer runtime; look at spin's)
+# (other binaries may have DWARF here: ld.so's startup, libc's from libc6-dbg, a sanitizer
+# runtime - libasan's clock_gettime interceptor, which spin calls, gets inline frames from
+# its DWARF: look at the samples in spin's own code, the stacks that end there)
 "$PP_ANALYZE" inl.pp profile -g --flame-graph stripped.folded >stripped.txt || fail "profile, stripped"
 ! grep -q 'mix_' stripped.txt stripped.folded || fail "inline frames without DWARF"
-grep ';main;spin' stripped.folded >stripped.spin
-grep ';main;spin' noinl.folded >noinl.spin
-cmp -s stripped.spin noinl.spin || fail "the stripped binary's stacks differ from --no-inline's"
+grep -E ';main;spin[^;]* [0-9]+$' stripped.folded >stripped.spin
+grep -E ';main;spin[^;]* [0-9]+$' noinl.folded >noinl.spin
+[ -s noinl.spin ] || { head noinl.folded; fail "no stack ends in spin"; }
+cmp -s stripped.spin noinl.spin ||
+	{ diff stripped.spin noinl.spin | head; fail "the stripped binary's stacks differ from --no-inline's"; }
 
 # t358.4 a separate debug file under .build-id, an unstripped copy by name
 bdir=dbg/.build-id/$(echo "$bid" | cut -c1-2)
@@ -128,7 +132,7 @@ rc=$?
 total() { awk '{ n += $NF } END { print n + 0 }' "$1"; }
 assert_eq "samples in the folded stacks with broken DWARF" "$(total noinl.folded)" "$(total broken.folded)"
 if ! grep -q 'mix_' broken.folded; then
-	grep ';main;spin' broken.folded >broken.spin
+	grep -E ';main;spin[^;]* [0-9]+$' broken.folded >broken.spin
 	cmp -s broken.spin noinl.spin || fail "broken DWARF changed the stacks"
 fi
 
