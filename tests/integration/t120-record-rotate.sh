@@ -50,7 +50,15 @@ for n in $((last - 2)) $((last - 1)) $last; do
 	"$CAPCHECK" $f stacks "$pid" >stacks.$n
 	total=$(awk '{ n += $NF } END { print n + 0 }' stacks.$n)
 	a=$(awk '{ if ((";" $1 ";") ~ /;burn_a;/) n += $NF } END { print n + 0 }' stacks.$n)
-	echo "$f: burner samples $total, through burn_a $a"
+	# the last file ends with the burner's exit: its samples there have left main (the
+	# LOAD line's printf, exit_group; under ASan, LeakSanitizer's check at exit: about 12 ms
+	# of them).  Up to 25 samples outside main are its exit there, not stacks left unresolved.
+	out=$(awk '{ if ((";" $1 ";") !~ /;main;/) n += $NF } END { print n + 0 }' stacks.$n)
+	echo "$f: burner samples $total, through burn_a $a, outside main $out"
+	if [ $n = $last ]; then
+		[ "$out" -gt 25 ] && out=25
+		total=$((total - out))
+	fi
 	# a file holds what 768K of compressed events span: the burner's samples in it are
 	# 997 a second of that span, at least 40% of them (it shares the CPUs with ctxsw's two
 	# threads), at most 100 needed; on a fast machine ctxsw fills a file in a tenth of a second
@@ -61,7 +69,7 @@ for n in $((last - 2)) $((last - 1)) $last; do
 	# in its exit path): there, the stacks through burn_a must resolve, but a share of a
 	# handful of samples says nothing
 	if { [ $n = $last ] && [ "$total" -lt 100 ]; } || [ $need -lt 20 ]; then
-		assert_ge "$f: burner samples with stacks" 5 "$total"
+		assert_ge "$f: burner samples with stacks (outside its exit)" 5 "$total"
 		assert_ge "$f: burner stacks resolved to main;burn_a" 1 "$a"
 	else
 		assert_ge "$f: burner samples with stacks ($span_ms ms of events)" $need "$total"
