@@ -10,7 +10,7 @@
  * a crash of its own): ana_import_child_setup().  An analysis converts in a child of its
  * own instead (impchild.h), which is its own probe: ana_td_died() words its death.
  * Exit codes: PROBE_READ (libtracecmd read the headers), PROBE_REFUSED (it refused them:
- * the parent's own open says why); any other end is the file's fault.
+ * the parent refuses the file without opening it itself); any other end is the file's fault.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -77,9 +77,10 @@ int ana_td_probe(const char *path, int flags, char *why, size_t whysz)
 			 strerror(errno));
 		return -errno;
 	}
-	if (WIFEXITED(status) && (WEXITSTATUS(status) == PROBE_READ ||
-				  WEXITSTATUS(status) == PROBE_REFUSED))
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_READ)
 		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_REFUSED)
+		return ANA_TD_REFUSED;
 	ana_td_died(status, false, why, whysz);
 	return PP_EBAD_RECORD;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #define ANA_TD_ALARM_S 20	/* the longest a child may parse a file's headers */
+#define ANA_TD_REFUSED 1	/* ana_td_probe(): libtracecmd refused the headers */
 
 /**
  * ana_td_probe() - whether libtracecmd survives reading @path's headers
@@ -27,10 +28,13 @@
  * @whysz: its room
  *
  * The child calls tracecmd_open_head() with the fatal signals at their defaults, its output
- * thrown away and an alarm of 20 s.  A file libtracecmd merely refuses passes: the caller's
- * own open then says why.  Return: 0, or PP_EBAD_RECORD with @why set when the child died by
- * a signal, ran out of time or exited otherwise than it does; -errno (@why set too) when no
- * child could be made or waited for.
+ * thrown away and an alarm of 20 s.  A file libtracecmd refuses is not opened again by the
+ * caller: a refusal can come after libtracecmd allocated what a hostile header asked for
+ * (an option's size inside a compressed section: gigabytes), and its failing open does not
+ * always give that back.  Return: 0 when libtracecmd read the headers, ANA_TD_REFUSED when
+ * it refused them, PP_EBAD_RECORD with @why set when the child died by a signal, ran out of
+ * time or exited otherwise than it does; -errno (@why set too) when no child could be made
+ * or waited for.
  */
 int ana_td_probe(const char *path, int flags, char *why, size_t whysz);
 

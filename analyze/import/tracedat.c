@@ -886,13 +886,14 @@ static struct tracecmd_input *td_open(struct td_conv *c, const char *path, int v
 	/* in a child of its own, a crash is the child's: no probe first (impchild.h) */
 	int rc = c->info->in_child ? 0 : ana_td_probe(path, flags, why, sizeof(why));
 
-	if (rc) {
+	if (rc && rc != ANA_TD_REFUSED) {
 		conv_fail(c, rc, "%s", why);
 		return NULL;
 	}
 	if (c->info->in_child)
 		alarm(ANA_TD_ALARM_S);	/* the probe's limit: a hang parsing them is refused */
-	h = tracecmd_open_head(path, flags);
+	/* refused in the probe: not again here (what it allocated may stay: tdprobe.h) */
+	h = rc ? NULL : tracecmd_open_head(path, flags);
 	if (c->info->in_child)
 		alarm(0);
 	if (!h) {

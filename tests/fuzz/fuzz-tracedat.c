@@ -8,17 +8,26 @@
  * a record.  Seeds (tests/fuzz/run.sh): tests/fixtures/tracedat/ - sched events of two CPUs
  * as trace-cmd restore and convert wrote them, versions 6, 7 and 7 with zstd.  A file
  * libtracecmd cannot ready is left unfreed on purpose (tracedat.c: its close crashes on
- * it): LeakSanitizer is told so in tests/lsan.supp.
+ * it): LeakSanitizer is told so in tests/lsan.supp.  What one input leaves allocated is
+ * bounded (KEPT_MAX): such leaks add up over a run, and a hostile header that made
+ * libtracecmd allocate gigabytes and keep them ran libFuzzer out of memory
+ * (tests/fuzz/regress/tracedat/option-size-huge).
  */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "analyze/import/import.h"
 #include "analyze/import/tracedat.h"
 #include "format/format.h"
+
+#define KEPT_MAX ((size_t)64 << 20)	/* what one input may leave allocated */
+
+/* the sanitizer's count of allocated bytes; absent in a replay build without one */
+size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,12 +44,19 @@ static int input_file(const uint8_t *data, size_t size, char *path, size_t paths
 	return fd;
 }
 
+static size_t allocated(void)
+{
+	return __sanitizer_get_current_allocated_bytes ?
+	       __sanitizer_get_current_allocated_bytes() : 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ppf_writer_opts opts = { .own_fd = true };
 	struct ana_import_info info = { .quiet = true };
 	struct ppf_writer *w;
 	char path[64];
+	size_t before = allocated(), after;
 	int in = input_file(data, size, path, sizeof(path));
 	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
@@ -54,5 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (in >= 0)
 		close(in);
+	after = allocated();
+	if (after > before + KEPT_MAX) {
+		fprintf(stderr, "fuzz-tracedat: the input left %zu MiB allocated\n",
+			(after - before) >> 20);
+		abort();
+	}
 	return 0;
 }
