@@ -239,7 +239,11 @@ static int pid_filter(struct rec_session *s)
  * names its pp-analyze in PP_NOTRACE_PID: it stays out the same way.
  *
  * System-wide, the events of those processes are dropped here, when they
- * are written (rec_ftrace_emit()).  The kernel's own way, a notrace pid
+ * are written (rec_ftrace_emit()) - those of process context only: an
+ * interrupt's event (a timer's expiry, a packet's arrival) names the task it
+ * happened to interrupt, and dropping it lost one run of the watchdog's
+ * hrtimer whenever the drain thread was on that CPU (a lockup foretold on a
+ * healthy machine).  The kernel's own way, a notrace pid
  * list, would cost every traced task: with a pid list the instance hooks
  * sched_switch and sched_wakeup to track, on each switch, whether the next
  * task is to be ignored - about 10% more of a context-switch storm's own
@@ -760,6 +764,22 @@ void rec_ftrace_page(struct rec_session *s, size_t ci, const uint8_t *page, size
 		f->nr_bad++;
 }
 
+/*
+ * Every tracefs record starts with the kernel's struct trace_entry: type u16,
+ * flags u8, preempt_count u8, pid s32.  The flags say in which context it ran.
+ */
+#define TRACE_ENTRY_FLAGS_OFF 2u
+#define TRACE_FLAG_HARDIRQ 0x08u
+#define TRACE_FLAG_SOFTIRQ 0x10u	/* serving one, not merely bh disabled (0x80) */
+#define TRACE_FLAG_NMI 0x40u
+
+/* The event ran in an interrupt of whatever task was current: none of its doing. */
+static bool in_interrupt(const uint8_t *raw, uint32_t raw_sz)
+{
+	return raw_sz > TRACE_ENTRY_FLAGS_OFF &&
+	       (raw[TRACE_ENTRY_FLAGS_OFF] & (TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ | TRACE_FLAG_NMI));
+}
+
 /* @pid is pp-record's, its guardian's or PP_NOTRACE_PID's (drop_own) */
 static bool own_task(const struct rec_ftrace *f, uint32_t pid)
 {
@@ -817,6 +837,7 @@ int rec_ftrace_emit(struct rec_session *s, const struct rec_mev *e)
 	}
 	smp.pid &= ~TG_FOLLOW;
 	if (s->ftrace->drop_own && own_task(s->ftrace, smp.pid) &&
+	    !in_interrupt((const uint8_t *)(fe + 1), fe->raw_sz) &&
 	    own_other(s->ftrace, e->evsel, (const uint8_t *)(fe + 1), fe->raw_sz)) {
 		s->ftrace->nr_own++;
 		return 0;

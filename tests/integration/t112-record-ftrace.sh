@@ -7,6 +7,8 @@
 #    side band) and less than 1 ms before it.
 # 3. pp-record's own events stay out: recording raw_syscalls system-wide while the drain
 #    thread reads pages makes no page-per-read feedback (its own tids have no events).
+#    An interrupt's events stay, whichever task it interrupted: a load named as the live
+#    analyzer (PP_NOTRACE_PID) loses its system calls, not the timer ticks that hit it.
 # 4. SIGINT mid-recording: the instance is gone, the capture complete.
 # 5. The spill file (record/ring/spill.h): a storm's full pages go through it (rec.spill_pages),
 #    --spill-max 0 turns it off, -o - never uses it; a bound of 1 MiB is reached and every
@@ -80,6 +82,28 @@ assert_eq "sys_enter events of this pp-record" 0 "$own"
 seen=$("$PP_ANALYZE" self.cap sql --format csv \
 	--query "select count(*) from sys_enter where _pid = $lpid" | tail -1)
 assert_ge "sys_enter events of the paced load (5000/s for 1 s)" 1000 "$seen"
+
+# ... and as the live analyzer's: its calls go, the tick's expiries while it runs stay
+# (HZ >= 100; it busy-waits between calls, so it is on its CPU most of the second)
+if [ -d $tfs/events/timer/hrtimer_expire_entry ]; then
+	"$PP_LOAD/syscalls" -n 100000 -r 5000 -p >/dev/null 2>&1 &
+	lpid=$!
+	sleep 0.2
+	PP_NOTRACE_PID=$lpid "$PP_RECORD" -a -e raw_syscalls:sys_enter,timer:hrtimer_expire_entry \
+		-o notrace.cap --duration 1 2>notrace.err
+	rc=$?
+	kill $lpid
+	wait $lpid 2>/dev/null
+	assert_eq "notrace recording status" 0 $rc
+	calls=$("$PP_ANALYZE" notrace.cap sql --format csv \
+		--query "select count(*) from sys_enter where _pid = $lpid" | tail -1)
+	assert_eq "sys_enter events of the notrace load" 0 "$calls"
+	ticks=$("$PP_ANALYZE" notrace.cap sql --format csv \
+		--query "select count(*) from hrtimer_expire_entry where _pid = $lpid" | tail -1)
+	assert_ge "timer expiries in the notrace load's time (a tick: 100-1000/s)" 20 "$ticks"
+else
+	echo "3. the interrupt case not run: no timer:hrtimer_expire_entry"
+fi
 
 # 4. SIGINT: the instance goes, the capture is complete
 "$PP_LOAD/ctxsw" -n 100000000 -c 0 >/dev/null 2>&1 &
